@@ -1,0 +1,182 @@
+package calc
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Jitter is how a wait is drawn around the nominal delay d of a retry.
+type Jitter uint8
+
+const (
+	None         Jitter = iota // exactly d
+	Full                       // uniform in [0, d]
+	Equal                      // uniform in [d/2, d]
+	Decorrelated               // AWS: min(cap, base + U*(3*previous - base)); ignores factor
+	Proportional               // uniform in [d*(1-ratio), d*(1+ratio)]
+)
+
+var jitterNames = [...]string{"none", "full", "equal", "decorrelated", "proportional"}
+
+// Jitters lists every jitter mode in the order the comparison shows them.
+func Jitters() []Jitter { return []Jitter{None, Full, Equal, Decorrelated, Proportional} }
+
+func (j Jitter) String() string {
+	if int(j) < len(jitterNames) {
+		return jitterNames[j]
+	}
+	return fmt.Sprintf("Jitter(%d)", uint8(j))
+}
+
+// CapAt says where the cap applies.
+type CapAt uint8
+
+const (
+	// CapBefore caps the nominal delay before jitter: full and equal never exceed cap, but
+	// proportional jitter can reach cap*(1+ratio).
+	CapBefore CapAt = iota
+	// CapAfter clamps the drawn wait, as resilience4j, Polly's MaxDelay and tenacity's
+	// wait_exponential_jitter do: no wait exceeds cap.
+	CapAfter
+)
+
+func (c CapAt) String() string {
+	if c == CapAfter {
+		return "after"
+	}
+	return "before"
+}
+
+// Limits of the inputs, shared by Validate and the query decoder.
+const (
+	MaxBase     = 24 * time.Hour
+	MaxCap      = 168 * time.Hour
+	MaxCall     = 24 * time.Hour
+	MaxBudget   = 720 * time.Hour
+	MaxFactor   = 100
+	MaxAttempts = 1000
+	MaxLayers   = 10
+	MinSamples  = 100
+	MaxSamples  = 200000
+	DefaultCap  = 10 * time.Second
+)
+
+// Params is a retry policy and what to compute about it. The zero value is not valid; start from
+// Default. With Base 100ms, Factor 2, Cap 1s and Attempts 6, the nominal waits before attempts
+// 2..6 are 100, 200, 400, 800 and 1000 ms.
+type Params struct {
+	Base     time.Duration // nominal delay of the first retry; > 0 and <= MaxBase
+	Factor   float64       // growth per retry; 1 <= Factor <= MaxFactor
+	Cap      time.Duration // ceiling of the nominal delay (CapBefore) or of the wait (CapAfter); Base <= Cap <= MaxCap
+	Attempts int           // calls in total, the first included; 1..MaxAttempts
+	Jitter   Jitter        // how waits are drawn
+	Ratio    float64       // ±fraction for Proportional; 0..1
+	CapAt    CapAt         // where Cap applies
+	Call     time.Duration // how long a failing attempt takes before its error is known; 0..MaxCall
+	Budget   time.Duration // total time from the first attempt's start; 0 means none; <= MaxBudget
+	Layers   int           // stacked layers each using this policy; 1..MaxLayers
+	Samples  int           // simulated paths for percentiles; MinSamples..MaxSamples
+	Seed     uint64        // seed of the simulated paths
+}
+
+// Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter.
+func Default() Params {
+	return Params{
+		Base:     100 * time.Millisecond,
+		Factor:   2,
+		Cap:      DefaultCap,
+		Attempts: 6,
+		Jitter:   Full,
+		Ratio:    0.2,
+		CapAt:    CapBefore,
+		Layers:   1,
+		Samples:  10000,
+		Seed:     1,
+	}
+}
+
+// WithJitter returns p with another jitter mode.
+func (p Params) WithJitter(j Jitter) Params {
+	p.Jitter = j
+	return p
+}
+
+// FieldError reports one bad input. Key is the query key, Value what was given.
+type FieldError struct {
+	Key   string
+	Value string
+	Err   error
+}
+
+// maxQuoted bounds how much of a value an error repeats: a pasted 100 KB value must not become a
+// 100 KB message.
+const maxQuoted = 40
+
+func (e *FieldError) Error() string {
+	q := quote(e.Value)
+	if len(e.Value) > maxQuoted {
+		q = fmt.Sprintf("%s (%d bytes)", quote(e.Value[:maxQuoted]+"…"), len(e.Value))
+	}
+	return fmt.Sprintf("calc: %s %s: %v", e.Key, q, e.Err)
+}
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// FieldErrors returns the FieldErrors inside err (as returned by Validate or Decode), in order.
+func FieldErrors(err error) []*FieldError {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []*FieldError
+		for _, e := range j.Unwrap() {
+			out = append(out, FieldErrors(e)...)
+		}
+		return out
+	}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return []*FieldError{fe}
+	}
+	return nil
+}
+
+// Validate reports every field out of its range, each as a *FieldError, joined with errors.Join.
+func (p Params) Validate() error {
+	var errs []error
+	bad := func(key, value, format string, args ...any) {
+		errs = append(errs, &FieldError{Key: key, Value: value, Err: fmt.Errorf(format, args...)})
+	}
+	if p.Base <= 0 || p.Base > MaxBase {
+		bad("base", FormatDuration(p.Base), "must be more than 0 and at most %s", FormatDuration(MaxBase))
+	}
+	if !(p.Factor >= 1 && p.Factor <= MaxFactor) { // also catches NaN
+		bad("factor", formatFloat(p.Factor), "must be between 1 and %d", MaxFactor)
+	}
+	if p.Cap < p.Base || p.Cap > MaxCap {
+		bad("cap", FormatDuration(p.Cap), "must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
+	}
+	if p.Attempts < 1 || p.Attempts > MaxAttempts {
+		bad("attempts", fmt.Sprint(p.Attempts), "must be between 1 and %d", MaxAttempts)
+	}
+	if int(p.Jitter) >= len(jitterNames) {
+		bad("jitter", p.Jitter.String(), "must be one of %s", jitterList)
+	}
+	if !(p.Ratio >= 0 && p.Ratio <= 1) {
+		bad("ratio", formatFloat(p.Ratio), "must be between 0 and 1")
+	}
+	if p.CapAt > CapAfter {
+		bad("capat", fmt.Sprint(uint8(p.CapAt)), "must be before or after")
+	}
+	if p.Call < 0 || p.Call > MaxCall {
+		bad("call", FormatDuration(p.Call), "must be between 0 and %s", FormatDuration(MaxCall))
+	}
+	if p.Budget < 0 || p.Budget > MaxBudget {
+		bad("budget", FormatDuration(p.Budget), "must be between 0 (none) and %s", FormatDuration(MaxBudget))
+	}
+	if p.Layers < 1 || p.Layers > MaxLayers {
+		bad("layers", fmt.Sprint(p.Layers), "must be between 1 and %d", MaxLayers)
+	}
+	if p.Samples < MinSamples || p.Samples > MaxSamples {
+		bad("samples", fmt.Sprint(p.Samples), "must be between %d and %d", MinSamples, MaxSamples)
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,254 @@
+package calc
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A query is the public form of Params: the page's shared links and the terminal command use the
+// same keys. Decode accepts what people type; Encode writes the one canonical form.
+
+// field is one query key: how to read it into Params and how to write it back.
+type field struct {
+	key    string
+	decode func(p *Params, v string) error // parses and range-checks v, setting p only if valid
+	encode func(p Params) string
+}
+
+// fields are in the order errors are reported (the form's order); cap comes after base because
+// its default and its lower bound follow base.
+var fields = []field{
+	{"base", func(p *Params, v string) error {
+		return setDuration(&p.Base, v, time.Nanosecond, MaxBase, "more than 0")
+	}, func(p Params) string { return FormatDuration(p.Base) }},
+	{"factor", func(p *Params, v string) error { return setFloat(&p.Factor, v, 1, MaxFactor) },
+		func(p Params) string { return formatFloat(p.Factor) }},
+	{"cap", func(p *Params, v string) error {
+		d, err := parseDuration(v)
+		if err == nil && (d < p.Base || d > MaxCap) {
+			err = fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
+		}
+		if err == nil {
+			p.Cap = d
+		}
+		return err
+	}, func(p Params) string { return FormatDuration(p.Cap) }},
+	{"attempts", func(p *Params, v string) error { return setInt(&p.Attempts, v, 1, MaxAttempts) },
+		func(p Params) string { return strconv.Itoa(p.Attempts) }},
+	{"jitter", func(p *Params, v string) error {
+		for i, name := range jitterNames {
+			if v == name {
+				p.Jitter = Jitter(i)
+				return nil
+			}
+		}
+		return fmt.Errorf("must be one of %s", jitterList)
+	}, func(p Params) string { return p.Jitter.String() }},
+	{"ratio", func(p *Params, v string) error { return setFloat(&p.Ratio, v, 0, 1) },
+		func(p Params) string { return formatFloat(p.Ratio) }},
+	{"capat", func(p *Params, v string) error {
+		switch v {
+		case "before":
+			p.CapAt = CapBefore
+		case "after":
+			p.CapAt = CapAfter
+		default:
+			return errors.New("must be before (cap the nominal delay) or after (clamp the drawn wait)")
+		}
+		return nil
+	}, func(p Params) string { return p.CapAt.String() }},
+	{"call", func(p *Params, v string) error { return setDuration(&p.Call, v, 0, MaxCall, "0") },
+		func(p Params) string { return FormatDuration(p.Call) }},
+	{"budget", func(p *Params, v string) error { return setDuration(&p.Budget, v, 0, MaxBudget, "0 (none)") },
+		func(p Params) string { return FormatDuration(p.Budget) }},
+	{"layers", func(p *Params, v string) error { return setInt(&p.Layers, v, 1, MaxLayers) },
+		func(p Params) string { return strconv.Itoa(p.Layers) }},
+	{"samples", func(p *Params, v string) error { return setInt(&p.Samples, v, MinSamples, MaxSamples) },
+		func(p Params) string { return strconv.Itoa(p.Samples) }},
+	{"seed", func(p *Params, v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return numError(err, "a whole number from 0 to 18446744073709551615")
+		}
+		p.Seed = n
+		return nil
+	}, func(p Params) string { return strconv.FormatUint(p.Seed, 10) }},
+}
+
+var jitterList = strings.Join(jitterNames[:], ", ")
+
+// Keys returns the query keys in the form's order.
+func Keys() []string {
+	keys := make([]string, len(fields))
+	for i, f := range fields {
+		keys[i] = f.key
+	}
+	return keys
+}
+
+// Decode reads a URL query (without the leading '?') into Params. It always returns valid Params:
+// a key that is missing or bad keeps its default (cap's default is 10s, or base if larger), and
+// every bad key is reported at once as a *FieldError joined with errors.Join. A key given twice,
+// an empty value, broken percent-encoding, NaN, Inf, a sign, an overflowing number or an unknown
+// word is an error, never silently replaced. Unknown keys are ignored. A bare number is a
+// duration in milliseconds: base=250 means 250ms.
+func Decode(query string) (Params, error) {
+	raw := map[string][]string{}
+	for pair := range strings.SplitSeq(query, "&") {
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			continue // a key we cannot read is not one of ours
+		}
+		raw[key] = append(raw[key], v)
+	}
+	p := Default()
+	capSet := false
+	var errs []error
+	for _, f := range fields {
+		vs, ok := raw[f.key]
+		if !ok {
+			continue
+		}
+		shown, err := decodeValue(&p, f, vs)
+		if err != nil {
+			errs = append(errs, &FieldError{Key: f.key, Value: shown, Err: err})
+		}
+		if f.key == "cap" {
+			capSet = err == nil
+		}
+	}
+	if !capSet {
+		p.Cap = max(DefaultCap, p.Base)
+	}
+	return p, errors.Join(errs...)
+}
+
+// decodeValue sets one key from its raw values; it returns the value as the user wrote it
+// (unescaped where possible), for the error message.
+func decodeValue(p *Params, f field, vs []string) (string, error) {
+	if len(vs) > 1 {
+		return strings.Join(vs, ","), fmt.Errorf("given %d times; give it once", len(vs))
+	}
+	v, err := url.QueryUnescape(vs[0])
+	if err != nil {
+		return vs[0], errors.New("broken percent-encoding")
+	}
+	if v == "" {
+		return v, errors.New("empty; give a value or leave the key out")
+	}
+	return v, f.decode(p, v)
+}
+
+// Encode returns the canonical query: every key, sorted, ASCII only, so that a link does not
+// depend on today's defaults. For valid p, Decode(p.Encode()) returns p.
+func (p Params) Encode() string {
+	v := url.Values{}
+	for _, f := range fields {
+		v.Set(f.key, f.encode(p))
+	}
+	return v.Encode()
+}
+
+func setDuration(dst *time.Duration, v string, lo, hi time.Duration, loText string) error {
+	d, err := parseDuration(v)
+	if err != nil {
+		return err
+	}
+	if d < lo || d > hi {
+		return fmt.Errorf("must be %s or more and at most %s", loText, FormatDuration(hi))
+	}
+	*dst = d
+	return nil
+}
+
+var (
+	decimal    = regexp.MustCompile(`^([0-9]+\.?[0-9]*|\.[0-9]+)$`)
+	goDuration = regexp.MustCompile(`^(([0-9]+\.?[0-9]*|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
+)
+
+// parseDuration reads Go duration syntax or a bare number of milliseconds. Signs are refused:
+// no input of ours is negative, and "-0" is more likely a typo than a zero.
+func parseDuration(v string) (time.Duration, error) {
+	if strings.HasPrefix(v, "-") {
+		return 0, errors.New("must not be negative")
+	}
+	if decimal.MatchString(v) {
+		v += "ms"
+	}
+	if !goDuration.MatchString(v) {
+		return 0, errors.New("not a duration: write 250ms, 1.5s, 2m, or a number of milliseconds")
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, errors.New("too large")
+	}
+	return d, nil
+}
+
+func setFloat(dst *float64, v string, lo, hi float64) error {
+	if strings.HasPrefix(v, "-") {
+		return errors.New("must not be negative")
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return numError(err, "a number")
+	}
+	if x != x || x > hi || x < lo { // x != x is NaN
+		return fmt.Errorf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
+	}
+	*dst = x
+	return nil
+}
+
+func setInt(dst *int, v string, lo, hi int) error {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return numError(err, "a whole number")
+	}
+	if n < int64(lo) || n > int64(hi) {
+		return fmt.Errorf("must be between %d and %d", lo, hi)
+	}
+	*dst = int(n)
+	return nil
+}
+
+func numError(err error, want string) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("out of range: must be %s", want)
+	}
+	return fmt.Errorf("not %s", want)
+}
+
+// FormatDuration writes d in the largest of h, m, s, ms, us, ns that holds it whole, so that the
+// text is short, ASCII, and parses back to exactly d: 1500ms, 10s, 700us, 168h.
+func FormatDuration(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	units := []struct {
+		name string
+		size time.Duration
+	}{{"h", time.Hour}, {"m", time.Minute}, {"s", time.Second}, {"ms", time.Millisecond}, {"us", time.Microsecond}}
+	for _, u := range units {
+		if d%u.size == 0 {
+			return strconv.FormatInt(int64(d/u.size), 10) + u.name
+		}
+	}
+	return strconv.FormatInt(int64(d), 10) + "ns"
+}
+
+// formatFloat writes the shortest decimal that parses back to x; -0 is written as 0.
+func formatFloat(x float64) string {
+	return strconv.FormatFloat(x+0, 'f', -1, 64)
+}
+
+func quote(s string) string { return strconv.Quote(s) }

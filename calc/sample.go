@@ -1,0 +1,146 @@
+package calc
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// Quantiles are the nearest-rank p50, p90 and p99 of a set of times.
+type Quantiles struct {
+	P50, P90, P99 time.Duration
+}
+
+// StartSample is what the simulated paths say about one attempt's start.
+type StartSample struct {
+	Reached int       // paths that make this attempt (all of them without a budget)
+	Start   Quantiles // of the start times of those paths; meaningless when Reached is 0
+}
+
+// Sample is the outcome of Params.Samples simulated paths (see the package doc for the draws).
+type Sample struct {
+	Paths  int
+	Starts []StartSample // one per attempt
+	Total  Quantiles     // of each path's total wait, counting only the waits before attempts it made
+}
+
+// Sample simulates p.Samples paths of the policy, each stopping before an attempt whose start
+// would reach the budget. p must be valid.
+func (p Params) Sample() Sample {
+	n := p.Attempts
+	// A retry whose wait is fixed (min == max) draws nothing.
+	waits := make([]func(u float64, prev time.Duration) time.Duration, n)
+	draws := make([]bool, n)
+	random := false
+	for k := 1; k < n; k++ {
+		if p.Jitter == Decorrelated {
+			waits[k], draws[k] = p.decorrelated, p.Base < p.Cap
+		} else {
+			l := p.law(k)
+			waits[k] = func(u float64, _ time.Duration) time.Duration { return l.at(u) }
+			draws[k] = l.min < l.max
+		}
+		random = random || draws[k]
+	}
+	// With no draw at all every path is the same: simulate one and count it Samples times.
+	paths, weight := p.Samples, 1
+	if !random {
+		paths, weight = 1, p.Samples
+	}
+	rngs := make([]rand.PCG, paths)
+	start := make([]time.Duration, paths)
+	total := make([]time.Duration, paths)
+	prev := make([]time.Duration, paths)
+	live := make([]int32, paths)
+	for i := range paths {
+		rngs[i].Seed(p.Seed, uint64(i))
+		prev[i] = p.Base
+		live[i] = int32(i)
+	}
+	scratch := make([]time.Duration, paths)
+	out := Sample{Paths: p.Samples, Starts: make([]StartSample, n)}
+	out.Starts[0] = StartSample{Reached: p.Samples}
+	for k := 1; k < n; k++ {
+		kept := live[:0]
+		for _, i := range live {
+			u := 0.0
+			if draws[k] {
+				u = unit(&rngs[i])
+			}
+			w := waits[k](u, prev[i])
+			s := start[i] + p.Call + w
+			if p.Budget > 0 && s >= p.Budget {
+				continue // out of budget: this path makes no more attempts
+			}
+			start[i], prev[i] = s, w
+			total[i] += w
+			kept = append(kept, i)
+		}
+		live = kept
+		ss := &out.Starts[k]
+		ss.Reached = len(live) * weight
+		if len(live) > 0 {
+			for j, i := range live {
+				scratch[j] = start[i]
+			}
+			ss.Start = quantiles(scratch[:len(live)])
+		}
+	}
+	out.Total = quantiles(total)
+	return out
+}
+
+// unit turns one PCG output into [0, 1) exactly as rand.Rand.Float64 does.
+func unit(r *rand.PCG) float64 {
+	return float64(r.Uint64()<<11>>11) / (1 << 53)
+}
+
+// quantiles returns the nearest-rank percentiles of a, reordering a.
+func quantiles(a []time.Duration) Quantiles {
+	rank := func(pct int) int { return (pct*len(a)+99)/100 - 1 } // ceil(pct*n/100), 0-based
+	r50, r90, r99 := rank(50), rank(90), rank(99)
+	selectNth(a, r50)
+	selectNth(a[r50:], r90-r50)
+	selectNth(a[r90:], r99-r90)
+	return Quantiles{P50: a[r50], P90: a[r90], P99: a[r99]}
+}
+
+// selectNth reorders a so that a[k] is the k-th smallest, everything before it no larger and
+// everything after no smaller (quickselect, Hoare partition, median of three).
+func selectNth(a []time.Duration, k int) {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if a[mid] < a[lo] {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if a[hi] < a[lo] {
+			a[hi], a[lo] = a[lo], a[hi]
+		}
+		if a[hi] < a[mid] {
+			a[hi], a[mid] = a[mid], a[hi]
+		}
+		pivot := a[mid]
+		i, j := lo, hi
+		for i <= j {
+			for a[i] < pivot {
+				i++
+			}
+			for a[j] > pivot {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package calc
+
+import (
+	"math"
+	"math/big"
+	"time"
+)
+
+// BudgetStatus says whether an attempt starts strictly before the budget runs out.
+type BudgetStatus uint8
+
+const (
+	NoBudget  BudgetStatus = iota // no budget is set
+	Always                        // even the latest start is before the budget
+	Sometimes                     // the earliest start is before the budget, the latest is not
+	Never                         // even the earliest start is at or past the budget
+)
+
+func (b BudgetStatus) String() string {
+	return [...]string{"none", "always", "sometimes", "never"}[b]
+}
+
+// Row is one attempt of a schedule. Attempt 1 is the first call: it has no wait and starts at 0.
+type Row struct {
+	Attempt  int           // 1-based
+	Retry    int           // Attempt-1: the retry this attempt is; 0 for the first call
+	Nominal  time.Duration // min(cap, base*factor^(Retry-1)) in every mode, for reference; 0 for attempt 1
+	Min, Max time.Duration // bounds of the wait before this attempt
+	Mean     float64       // expected wait before this attempt, in nanoseconds
+	AtCap    float64       // share of waits exactly at cap (decorrelated jitter piles mass there)
+	Earliest time.Duration // earliest start: the sum of minimum waits and calls before it
+	Latest   time.Duration // latest start: the sum of maximum waits and calls before it
+	Budget   BudgetStatus
+}
+
+// Totals are the best-case (Min), expected (Mean, in nanoseconds) and worst-case (Max) total wait
+// of a whole policy, ignoring any budget.
+type Totals struct {
+	Min, Max time.Duration
+	Mean     float64
+}
+
+// Schedule is what a policy does when every attempt fails.
+type Schedule struct {
+	Rows       []Row
+	Total      Totals
+	ExceedsCap bool // some wait can be longer than cap (proportional jitter with the cap before it)
+	// Always and AtMost count the attempts that always, and at most, start within the budget;
+	// without a budget both are Attempts.
+	Always, AtMost int
+}
+
+// Schedule computes the bounds and means of every attempt. p must be valid (see Validate). The
+// sums cannot overflow: at most 999 waits of at most 2*MaxCap plus calls of at most MaxCall.
+func (p Params) Schedule() Schedule {
+	rows := make([]Row, p.Attempts)
+	var means, atCap []float64
+	if p.Jitter == Decorrelated {
+		means, atCap = decorrelatedMeans(float64(p.Base), float64(p.Cap), p.Attempts-1)
+	}
+	top := p.Base // decorrelated: the largest wait so far, min(cap, 3^k*base)
+	s := Schedule{Always: p.Attempts, AtMost: p.Attempts}
+	for k := range rows {
+		r := &rows[k]
+		r.Attempt, r.Retry = k+1, k
+		if k > 0 {
+			r.Nominal = p.nominal(k)
+			if p.Jitter == Decorrelated {
+				top = min(p.Cap, 3*top)
+				r.Min, r.Max, r.Mean, r.AtCap = p.Base, top, means[k-1], atCap[k-1]
+			} else {
+				l := p.law(k)
+				r.Min, r.Max = l.min, l.max
+				r.Mean = l.mean()
+			}
+			r.Earliest = rows[k-1].Earliest + p.Call + r.Min
+			r.Latest = rows[k-1].Latest + p.Call + r.Max
+			s.Total.Min += r.Min
+			s.Total.Max += r.Max
+			s.Total.Mean += r.Mean
+			s.ExceedsCap = s.ExceedsCap || r.Max > p.Cap
+		}
+		if p.Budget > 0 {
+			switch {
+			case r.Latest < p.Budget:
+				r.Budget = Always
+			case r.Earliest < p.Budget:
+				r.Budget = Sometimes
+			default:
+				r.Budget = Never
+			}
+		}
+	}
+	if p.Budget > 0 {
+		s.Always, s.AtMost = 0, 0
+		for _, r := range rows {
+			s.Always += b2i(r.Budget == Always)
+			s.AtMost += b2i(r.Budget != Never)
+		}
+	}
+	s.Rows = rows
+	return s
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ModeTotals are the totals of one jitter mode on the same base, factor, cap and attempts.
+type ModeTotals struct {
+	Jitter Jitter
+	Total  Totals
+}
+
+// Modes returns the totals of every jitter mode for p's base, factor, cap and attempts.
+func (p Params) Modes() []ModeTotals {
+	out := make([]ModeTotals, 0, len(jitterNames))
+	for _, j := range Jitters() {
+		out = append(out, ModeTotals{Jitter: j, Total: p.WithJitter(j).Schedule().Total})
+	}
+	return out
+}
+
+// WorstCaseAttempts is the number of attempts the innermost service sees for one outer request
+// when each of p.Layers stacked layers makes p.Attempts attempts and all fail: 3 layers of 3
+// attempts make 27. It is exact however large (1000^10 has 31 digits).
+func (p Params) WorstCaseAttempts() *big.Int {
+	return new(big.Int).Exp(big.NewInt(int64(p.Attempts)), big.NewInt(int64(p.Layers)), nil)
+}
+
+// Wait returns the wait before retry k (k >= 1) for the draw u in [0, 1). prev is the wait
+// before retry k-1 (base for k = 1); only decorrelated jitter uses it. With base 100ms, cap 1s,
+// full jitter and u = 0.5, retries 1 and 2 wait 50ms and 100ms.
+func (p Params) Wait(k int, u float64, prev time.Duration) time.Duration {
+	if p.Jitter == Decorrelated {
+		return p.decorrelated(u, prev)
+	}
+	return p.law(k).at(u)
+}
+
+// decorrelated is AWS's min(cap, base + u*(3*prev - base)), in [base, min(cap, 3*prev)].
+func (p Params) decorrelated(u float64, prev time.Duration) time.Duration {
+	b := float64(p.Base)
+	return min(p.Cap, roundNs(b+float64(u*(3*float64(prev)-b))))
+}
+
+// rawNominal is base*factor^(k-1) in nanoseconds, unclamped but kept finite: factor 100 over 999
+// retries overflows float64, and 1e300 is far beyond any cap while still safe to multiply by u.
+func (p Params) rawNominal(k int) float64 {
+	// math.Pow with a whole exponent is repeated squaring: the same bits on every platform.
+	return min(1e300, float64(p.Base)*math.Pow(p.Factor, float64(k-1)))
+}
+
+// nominal is min(cap, base*factor^(k-1)) rounded to the nanosecond; it never converts an
+// overflowed float to a Duration.
+func (p Params) nominal(k int) time.Duration {
+	raw := p.rawNominal(k)
+	if raw >= float64(p.Cap) {
+		return p.Cap
+	}
+	return min(p.Cap, roundNs(raw))
+}
+
+// law is the wait of one retry for every mode but decorrelated: min(clamp, lo + u*(hi-lo)) for
+// u uniform in [0, 1), rounded to the nanosecond, with its bounds.
+type law struct {
+	lo, hi, clamp float64
+	min, max      time.Duration
+}
+
+func (p Params) law(k int) law {
+	d, clamp := float64(p.nominal(k)), math.Inf(1)
+	if p.CapAt == CapAfter {
+		d, clamp = p.rawNominal(k), float64(p.Cap)
+	}
+	var l law
+	switch p.Jitter {
+	case None:
+		l.lo, l.hi = d, d
+	case Full:
+		l.lo, l.hi = 0, d
+	case Equal:
+		l.lo, l.hi = d/2, d
+	case Proportional:
+		l.lo, l.hi = d*(1-p.Ratio), d*(1+p.Ratio)
+	}
+	l.clamp = clamp
+	l.min, l.max = roundNs(min(clamp, l.lo)), roundNs(min(clamp, l.hi))
+	return l
+}
+
+// at is the wait for draw u; it stays within [min, max] even where rounding the sum could step
+// half a nanosecond past a bound.
+func (l law) at(u float64) time.Duration {
+	w := roundNs(min(l.clamp, l.lo+float64(u*(l.hi-l.lo))))
+	return max(l.min, min(l.max, w))
+}
+
+// mean is E[min(clamp, X)] for X uniform on [lo, hi]: with lo < c < hi it is
+// c - (c-lo)^2 / (2(hi-lo)), a form that does not overflow when hi is huge.
+func (l law) mean() float64 {
+	lo, hi, c := l.lo, l.hi, l.clamp
+	var m float64
+	switch {
+	case c >= hi:
+		m = lo/2 + hi/2
+	case c <= lo:
+		m = c
+	default:
+		m = c - (c-lo)*(c-lo)/(2*(hi-lo))
+	}
+	// Rounding the bounds can move them past the exact mean by under half a nanosecond.
+	return max(float64(l.min), min(float64(l.max), m))
+}
+
+// roundNs rounds x nanoseconds to the nearest, ties away from zero, saturating.
+func roundNs(x float64) time.Duration {
+	r := math.Round(x)
+	if r >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(r)
+}
