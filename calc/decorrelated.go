@@ -19,10 +19,23 @@ const gridPerOctave = 64
 // source is one bin's mass p reaching up to t = 3*mean (or cap), with density w = p/(3*mean-base).
 type source struct{ t, w float64 }
 
-// decorrelatedMeans returns the mean wait and the share of waits at cap for retries 1..n.
+// decorrelatedMeans returns the mean wait and the share of waits at cap for retries 1..n: exact
+// while the cap cannot bite, from the grid after.
 func decorrelatedMeans(base, cap float64, n int) (means, atCap []float64) {
+	means, atCap = gridMeans(base, cap, n, gridPerOctave)
+	exact, top := base, base // the recurrence's mean, and 3^k*base
+	for k := 0; k < n && 3*top <= cap; k++ {
+		top *= 3
+		exact = (base + 3*exact) / 2
+		means[k] = exact
+	}
+	return means, atCap
+}
+
+// gridMeans carries the distribution on a grid of perOctave bins to a doubling.
+func gridMeans(base, cap float64, n, perOctave int) (means, atCap []float64) {
 	means, atCap = make([]float64, n), make([]float64, n)
-	edges := gridEdges(base, cap)
+	edges := gridEdges(base, cap, perOctave)
 	bins := len(edges) - 1
 	mass, msum := make([]float64, bins), make([]float64, bins)
 	var capMass float64
@@ -31,7 +44,6 @@ func decorrelatedMeans(base, cap float64, n int) (means, atCap []float64) {
 	} else {
 		capMass = 1
 	}
-	exact, top := base, base // the recurrence's mean, and 3^k*base
 	src := make([]source, 0, bins+1)
 	suffix := make([]float64, bins+2)
 	for k := range n {
@@ -81,11 +93,6 @@ func decorrelatedMeans(base, cap float64, n int) (means, atCap []float64) {
 		for _, s := range msum {
 			mean += s
 		}
-		if 3*top <= cap {
-			top *= 3
-			exact = (base + 3*exact) / 2
-			mean = exact
-		}
 		means[k], atCap[k] = mean, capMass
 		// Once the chain has settled, every later step gives the same answer.
 		if k > 0 && delta < 1e-15 && abs(mean-means[k-1]) <= 1e-15*mean {
@@ -98,12 +105,12 @@ func decorrelatedMeans(base, cap float64, n int) (means, atCap []float64) {
 	return means, atCap
 }
 
-// gridEdges splits [base, cap] into bins gridPerOctave to a doubling: base*2^o*(1 + m/64).
-func gridEdges(base, cap float64) []float64 {
+// gridEdges splits [base, cap] into bins perOctave to a doubling: base*2^o*(1 + m/perOctave).
+func gridEdges(base, cap float64, perOctave int) []float64 {
 	var edges []float64
 	for oct := base; oct < cap; oct *= 2 {
-		for m := range gridPerOctave {
-			e := oct + oct*float64(m)/gridPerOctave
+		for m := range perOctave {
+			e := oct + oct*float64(m)/float64(perOctave)
 			if e >= cap {
 				break
 			}

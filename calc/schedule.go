@@ -109,21 +109,6 @@ func b2i(b bool) int {
 	return 0
 }
 
-// ModeTotals are the totals of one jitter mode on the same base, factor, cap and attempts.
-type ModeTotals struct {
-	Jitter Jitter
-	Total  Totals
-}
-
-// Modes returns the totals of every jitter mode for p's base, factor, cap and attempts.
-func (p Params) Modes() []ModeTotals {
-	out := make([]ModeTotals, 0, len(jitterNames))
-	for _, j := range Jitters() {
-		out = append(out, ModeTotals{Jitter: j, Total: p.WithJitter(j).Schedule().Total})
-	}
-	return out
-}
-
 // WorstCaseAttempts is the number of attempts the innermost service sees for one outer request
 // when each of p.Layers stacked layers makes p.Attempts attempts and all fail: 3 layers of 3
 // attempts make 27. It is exact however large (1000^10 has 31 digits).

@@ -1,0 +1,77 @@
+package calc_test
+
+import (
+	"fmt"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+func ExampleParams_Schedule() {
+	p, _ := calc.Decode("base=100ms&factor=2&cap=1s&attempts=6&jitter=full")
+	s := p.Schedule()
+	for _, r := range s.Rows[1:] {
+		fmt.Printf("attempt %d (retry %d) waits %v..%v\n", r.Attempt, r.Retry, r.Min, r.Max)
+	}
+	fmt.Printf("total wait: best %v, expected %s, worst %v\n", s.Total.Min, calc.Human(s.Total.Mean), s.Total.Max)
+	// Output:
+	// attempt 2 (retry 1) waits 0s..100ms
+	// attempt 3 (retry 2) waits 0s..200ms
+	// attempt 4 (retry 3) waits 0s..400ms
+	// attempt 5 (retry 4) waits 0s..800ms
+	// attempt 6 (retry 5) waits 0s..1s
+	// total wait: best 0s, expected 1.25 s, worst 2.5s
+}
+
+func ExampleDecode() {
+	p, err := calc.Decode("base=20s&cap=10s&attempts=0&jitter=full")
+	for _, fe := range calc.FieldErrors(err) {
+		fmt.Println(fe)
+	}
+	fmt.Println(p.Encode())
+	// Output:
+	// calc: cap "10s": must be at least base (20s) and at most 168h
+	// calc: attempts "0": must be between 1 and 1000
+	// attempts=6&base=20s&budget=0&call=0&cap=20s&capat=before&factor=2&jitter=full&layers=1&ratio=0.2&samples=10000&seed=1
+}
+
+func ExampleParams_Wait() {
+	p := calc.Default() // 100ms doubling, cap 10s, full jitter
+	for k := 1; k <= 3; k++ {
+		fmt.Print(p.Wait(k, 0.5, p.Base), " ")
+	}
+	fmt.Println()
+	// Output: 50ms 100ms 200ms
+}
+
+func ExampleParams_Schedule_budget() {
+	p, _ := calc.Decode("base=0.7&factor=1&cap=0.7&jitter=none&budget=2.1")
+	for _, r := range p.Schedule().Rows[:5] {
+		fmt.Printf("attempt %d starts at %v: %v\n", r.Attempt, r.Earliest, r.Budget)
+	}
+	// Output:
+	// attempt 1 starts at 0s: always
+	// attempt 2 starts at 700µs: always
+	// attempt 3 starts at 1.4ms: always
+	// attempt 4 starts at 2.1ms: never
+	// attempt 5 starts at 2.8ms: never
+}
+
+func ExampleParams_Sample() {
+	p, _ := calc.Decode("base=100ms&factor=2&cap=1s&attempts=4&jitter=equal&samples=10000&seed=1")
+	s := p.Sample()
+	for i, a := range s.Starts {
+		fmt.Printf("attempt %d: p50 %v, p99 %v\n", i+1, a.Start.P50.Round(time.Millisecond), a.Start.P99.Round(time.Millisecond))
+	}
+	// Output:
+	// attempt 1: p50 0s, p99 0s
+	// attempt 2: p50 75ms, p99 99ms
+	// attempt 3: p50 226ms, p99 290ms
+	// attempt 4: p50 525ms, p99 659ms
+}
+
+func ExampleParams_WorstCaseAttempts() {
+	p, _ := calc.Decode("attempts=4&layers=5")
+	fmt.Println(p.WorstCaseAttempts(), "attempts reach the innermost service")
+	// Output: 1024 attempts reach the innermost service
+}

@@ -1,0 +1,88 @@
+package calc
+
+import (
+	"math"
+	"testing"
+)
+
+// checkInvariants holds for every valid policy: 0 <= min <= mean <= max; starts never decrease;
+// sampled percentiles are ordered and lie within [earliest, latest]; paths only drop out.
+// It draws Params.Samples paths, so callers keep that small.
+func checkInvariants(t *testing.T, p Params) {
+	t.Helper()
+	s, sm := p.Schedule(), p.Sample()
+	for i, r := range s.Rows {
+		if r.Min < 0 || float64(r.Min) > r.Mean || r.Mean > float64(r.Max) || math.IsNaN(r.Mean) {
+			t.Fatalf("%s: attempt %d: min %d mean %v max %d", p.Encode(), r.Attempt, r.Min, r.Mean, r.Max)
+		}
+		if r.AtCap < 0 || r.AtCap > 1 {
+			t.Fatalf("%s: attempt %d: share at cap %v", p.Encode(), r.Attempt, r.AtCap)
+		}
+		st := sm.Starts[i]
+		if i > 0 {
+			prev := s.Rows[i-1]
+			if r.Earliest < prev.Earliest || r.Latest < prev.Latest || st.Reached > sm.Starts[i-1].Reached {
+				t.Fatalf("%s: attempt %d goes backwards", p.Encode(), r.Attempt)
+			}
+		}
+		q := st.Start
+		if st.Reached > 0 && !(r.Earliest <= q.P50 && q.P50 <= q.P90 && q.P90 <= q.P99 && q.P99 <= r.Latest) {
+			t.Fatalf("%s: attempt %d: %+v outside [%d, %d]", p.Encode(), r.Attempt, q, r.Earliest, r.Latest)
+		}
+	}
+	// A budget cuts paths short, so only without one is the best case a floor.
+	floor := s.Total.Min
+	if p.Budget > 0 {
+		floor = 0
+	}
+	if q := sm.Total; !(floor <= q.P50 && q.P50 <= q.P90 && q.P90 <= q.P99 && q.P99 <= s.Total.Max) {
+		t.Fatalf("%s: total %+v outside [%d, %d]", p.Encode(), q, s.Total.Min, s.Total.Max)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, tt := range decodeTests {
+		f.Add(tt.query)
+	}
+	for _, tt := range badQueries {
+		f.Add(tt.query)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		p, err := Decode(q)
+		if verr := p.Validate(); verr != nil {
+			t.Fatalf("Decode(%q) returned invalid params: %v", q, verr)
+		}
+		for _, fe := range FieldErrors(err) {
+			if fe.Key == "" || len(fe.Error()) > 400 {
+				t.Fatalf("Decode(%q): error %q", q, fe.Error())
+			}
+		}
+		back, err := Decode(p.Encode())
+		if err != nil || back != p {
+			t.Fatalf("round trip of %q: %+v, %v", p.Encode(), back, err)
+		}
+	})
+}
+
+func FuzzSchedule(f *testing.F) {
+	for _, tt := range scheduleTests {
+		f.Add(tt.query)
+	}
+	for _, q := range goldenQueries {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		p, _ := Decode(q)
+		p.Samples = MinSamples // the invariants, not the statistics, are under test
+		checkInvariants(t, p)
+	})
+}
+
+func TestInvariants(t *testing.T) {
+	for _, tt := range scheduleTests {
+		checkInvariants(t, mustDecode(t, tt.query+"&samples=500"))
+	}
+	for _, q := range goldenQueries {
+		checkInvariants(t, mustDecode(t, q))
+	}
+}

@@ -1,0 +1,75 @@
+package calc
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
+
+// goldenQueries cover every mode, both cap placements, budgets, the grid and the overflow row.
+// `make test` runs this test natively and under GOOS=js GOARCH=wasm against the same file, which
+// proves the two give the same numbers to the bit.
+var goldenQueries = []string{
+	"",
+	"base=100ms&factor=2&cap=1s&attempts=6&jitter=full&budget=1s",
+	"base=100ms&factor=2&cap=1s&attempts=6&jitter=equal&call=25ms",
+	"base=100ms&cap=1s&attempts=12&jitter=decorrelated&seed=7",
+	"base=1ms&cap=168h&attempts=1000&jitter=decorrelated&samples=1000",
+	"base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2",
+	"base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after",
+	"base=0.7&factor=1&cap=0.7&jitter=none&budget=2.1",
+	"factor=100&attempts=1000&capat=after&samples=100&layers=10",
+	"base=3ns&cap=7ns&factor=1.3&attempts=20&jitter=equal&samples=100&seed=18446744073709551615",
+}
+
+func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// goldenText writes every number of a report, floats in their shortest exact form.
+func goldenText(r Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "query %s\n", r.Params.Encode())
+	for i, row := range r.Schedule.Rows {
+		s := r.Sample.Starts[i]
+		fmt.Fprintf(&b, "%d %d %d %d %s %d %s %d %d %s %d %d %d %d\n", row.Attempt, row.Retry, row.Nominal, row.Min,
+			fmtF(row.Mean), row.Max, fmtF(row.AtCap), row.Earliest, row.Latest, row.Budget, s.Reached, s.Start.P50, s.Start.P90, s.Start.P99)
+	}
+	s := r.Schedule
+	fmt.Fprintf(&b, "total %d %s %d %v %d %d %+v\n", s.Total.Min, fmtF(s.Total.Mean), s.Total.Max, s.ExceedsCap, s.Always, s.AtMost, r.Sample.Total)
+	for _, m := range r.Modes {
+		fmt.Fprintf(&b, "mode %s %d %s %d %+v\n", m.Jitter, m.Total.Min, fmtF(m.Total.Mean), m.Total.Max, m.Sample)
+	}
+	fmt.Fprintf(&b, "layers %s\n", r.WorstCaseAttempts)
+	return b.String()
+}
+
+func TestGolden(t *testing.T) {
+	var b strings.Builder
+	for _, q := range goldenQueries {
+		b.WriteString(goldenText(mustDecode(t, q).Report()))
+	}
+	const file = "testdata/golden.txt"
+	if *update {
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("line %d differs:\n got %s\nwant %s", i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("%d lines, want %d", len(gl), len(wl))
+	}
+}

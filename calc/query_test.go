@@ -1,0 +1,184 @@
+package calc
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// decodeTests are valid queries and what they mean; they also seed FuzzDecode.
+var decodeTests = []struct {
+	name  string
+	query string
+	want  func(p *Params)
+}{
+	{"empty", "", func(p *Params) {}},
+	{"bare milliseconds", "base=250", func(p *Params) { p.Base = 250 * time.Millisecond }},
+	{"fractional milliseconds", "base=0.7&cap=0.7", func(p *Params) { p.Base, p.Cap = 700*time.Microsecond, 700*time.Microsecond }},
+	{"go syntax", "base=1.5s&cap=2m30s", func(p *Params) { p.Base, p.Cap = 1500*time.Millisecond, 150*time.Second }},
+	{"cap follows a large base", "base=20s", func(p *Params) { p.Base, p.Cap = 20*time.Second, 20*time.Second }},
+	{"every key", "base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after&call=25ms&budget=1m&layers=3&samples=500&seed=18446744073709551615",
+		func(p *Params) {
+			*p = Params{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
+				Ratio: 0.2, CapAt: CapAfter, Call: 25 * time.Millisecond, Budget: time.Minute, Layers: 3, Samples: 500, Seed: 1<<64 - 1}
+		}},
+	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1",
+		func(p *Params) {
+			p.Base, p.Cap, p.Factor, p.Attempts, p.Layers, p.Samples, p.Budget, p.Call, p.Ratio =
+				24*time.Hour, 168*time.Hour, 100, 1000, 10, 200000, 720*time.Hour, 24*time.Hour, 1
+		}},
+	{"low limits", "base=1ns&cap=1ns&factor=1&attempts=1&layers=1&samples=100&budget=0&call=0&ratio=0&seed=0",
+		func(p *Params) {
+			p.Base, p.Cap, p.Factor, p.Attempts, p.Samples, p.Ratio, p.Seed = 1, 1, 1, 1, 100, 0, 0
+		}},
+	{"unknown keys ignored", "utm_source=x&base=200ms&%zz=1", func(p *Params) { p.Base = 200 * time.Millisecond }},
+	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, Equal }},
+	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = Decorrelated }},
+}
+
+func TestDecode(t *testing.T) {
+	for _, tt := range decodeTests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := Default()
+			tt.want(&want)
+			got, err := Decode(tt.query)
+			if err != nil {
+				t.Fatalf("Decode(%q): %v", tt.query, err)
+			}
+			if got != want {
+				t.Errorf("Decode(%q)\n got %+v\nwant %+v", tt.query, got, want)
+			}
+			if err := got.Validate(); err != nil {
+				t.Errorf("decoded params invalid: %v", err)
+			}
+			back, err := Decode(got.Encode())
+			if err != nil || back != got {
+				t.Errorf("round trip of %q: %+v, %v", got.Encode(), back, err)
+			}
+		})
+	}
+}
+
+// badQueries each break the keys listed in keys (in the form's order) and nothing else.
+var badQueries = []struct {
+	query string
+	keys  []string
+	msg   string // part of the first error
+}{
+	{"base=", []string{"base"}, `calc: base "": empty`},
+	{"base=abc", []string{"base"}, `calc: base "abc": not a duration`},
+	{"base=0", []string{"base"}, "more than 0"},
+	{"base=-5ms", []string{"base"}, "negative"},
+	{"base=-0", []string{"base"}, "negative"},
+	{"base=25h", []string{"base"}, "at most 24h"},
+	{"base=NaN", []string{"base"}, "not a duration"},
+	{"base=Inf", []string{"base"}, "not a duration"},
+	{"base=1e309", []string{"base"}, "not a duration"},
+	{"base=true", []string{"base"}, "not a duration"},
+	{"base=99999999999999999999h", []string{"base"}, "too large"},
+	{"base=%D9%A1%D9%A0%D9%A0", []string{"base"}, "not a duration"}, // Arabic-Indic digits
+	{"base=1%", []string{"base"}, "percent-encoding"},
+	{"base=1s&base=2s", []string{"base"}, "given 2 times"},
+	{"base=20s&cap=10s", []string{"cap"}, `calc: cap "10s": must be at least base (20s)`},
+	{"cap=50ms&base=100ms", []string{"cap"}, `calc: cap "50ms": must be at least base (100ms)`},
+	{"cap=169h", []string{"cap"}, "at most 168h"},
+	{"factor=0.5", []string{"factor"}, "between 1 and 100"},
+	{"factor=NaN", []string{"factor"}, "between 1 and 100"},
+	{"factor=Inf", []string{"factor"}, "between 1 and 100"},
+	{"factor=1e309", []string{"factor"}, "out of range"},
+	{"factor=-0", []string{"factor"}, "negative"},
+	{"factor=two", []string{"factor"}, "not a number"},
+	{"attempts=0", []string{"attempts"}, "between 1 and 1000"},
+	{"attempts=1001", []string{"attempts"}, "between 1 and 1000"},
+	{"attempts=1000000", []string{"attempts"}, "between 1 and 1000"},
+	{"attempts=6.0", []string{"attempts"}, "whole number"},
+	{"attempts=99999999999999999999", []string{"attempts"}, "out of range"},
+	{"jitter=random", []string{"jitter"}, "one of none, full, equal, decorrelated, proportional"},
+	{"jitter=FULL", []string{"jitter"}, "one of"},
+	{"ratio=1.5", []string{"ratio"}, "between 0 and 1"},
+	{"capat=middle", []string{"capat"}, "before"},
+	{"call=-1", []string{"call"}, "negative"},
+	{"budget=721h", []string{"budget"}, "at most 720h"},
+	{"layers=11", []string{"layers"}, "between 1 and 10"},
+	{"samples=99", []string{"samples"}, "between 100 and 200000"},
+	{"samples=1e9", []string{"samples"}, "whole number"},
+	{"seed=-1", []string{"seed"}, "whole number"},
+	{"seed=18446744073709551616", []string{"seed"}, "out of range"},
+	{"base=x&factor=y&attempts=z&jitter=w", []string{"base", "factor", "attempts", "jitter"}, "base"},
+	{"base=%3Cscript%3Ealert(1)%3C/script%3E", []string{"base"}, `"<script>alert(1)</script>"`},
+	{"base=" + strings.Repeat("9", 100000), []string{"base"}, "(100000 bytes)"},
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tt := range badQueries {
+		p, err := Decode(tt.query)
+		fes := FieldErrors(err)
+		var keys []string
+		for _, fe := range fes {
+			keys = append(keys, fe.Key)
+		}
+		if strings.Join(keys, ",") != strings.Join(tt.keys, ",") {
+			t.Errorf("Decode(%.60q): errors for %v, want %v (%v)", tt.query, keys, tt.keys, err)
+			continue
+		}
+		if !strings.Contains(fes[0].Error(), tt.msg) {
+			t.Errorf("Decode(%.60q): %q does not contain %q", tt.query, fes[0].Error(), tt.msg)
+		}
+		if len(fes[0].Error()) > 300 {
+			t.Errorf("Decode(%.60q): message of %d bytes", tt.query, len(fes[0].Error()))
+		}
+		// The rest keeps its defaults, and the result is always usable.
+		if err := p.Validate(); err != nil {
+			t.Errorf("Decode(%.60q) returned invalid params: %v", tt.query, err)
+		}
+	}
+}
+
+func TestDecodeKeepsGoodKeys(t *testing.T) {
+	p, err := Decode("base=250ms&attempts=abc&jitter=equal")
+	if len(FieldErrors(err)) != 1 {
+		t.Fatalf("want one error, got %v", err)
+	}
+	if p.Base != 250*time.Millisecond || p.Jitter != Equal || p.Attempts != Default().Attempts {
+		t.Errorf("got %+v", p)
+	}
+}
+
+func TestEncodeCanonical(t *testing.T) {
+	got := Default().Encode()
+	want := "attempts=6&base=100ms&budget=0&call=0&cap=10s&capat=before&factor=2&jitter=full&layers=1&ratio=0.2&samples=10000&seed=1"
+	if got != want {
+		t.Errorf("Default().Encode() = %q, want %q", got, want)
+	}
+	p := Default()
+	p.Base, p.Cap, p.Ratio = 700*time.Microsecond, 90*time.Second+1, -0.0
+	if got := p.Encode(); !strings.Contains(got, "base=700us") || !strings.Contains(got, "cap=90000000001ns") || !strings.Contains(got, "ratio=0&") {
+		t.Errorf("Encode() = %q", got)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0", 1: "1ns", 1500 * time.Millisecond: "1500ms", 2 * time.Minute: "2m", 90 * time.Second: "90s",
+		168 * time.Hour: "168h", 700 * time.Microsecond: "700us",
+	} {
+		if got := FormatDuration(d); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	p := Default()
+	p.Factor, p.Attempts, p.Cap = 0, 0, p.Base-1
+	var keys []string
+	for _, fe := range FieldErrors(p.Validate()) {
+		keys = append(keys, fe.Key)
+	}
+	if strings.Join(keys, ",") != "factor,cap,attempts" {
+		t.Errorf("Validate blamed %v", keys)
+	}
+	if err := Default().Validate(); err != nil {
+		t.Errorf("Default() invalid: %v", err)
+	}
+}

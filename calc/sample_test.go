@@ -1,0 +1,113 @@
+package calc
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestSampleByHand re-derives the percentiles the slow way: every path drawn with rand.Rand from
+// PCG(seed, i) as the package doc says, waits from the formulas, nearest rank after a full sort.
+func TestSampleByHand(t *testing.T) {
+	for _, q := range []string{
+		"base=100ms&factor=2&cap=1s&attempts=6&jitter=full&samples=1000&seed=42",
+		"base=100ms&factor=2&cap=1s&attempts=6&jitter=equal&samples=999&seed=3&call=10ms&budget=1s",
+		"base=100ms&cap=1s&attempts=8&jitter=decorrelated&samples=500&seed=9&budget=2s",
+		"base=10ms&factor=1&cap=10ms&attempts=5&jitter=none&samples=100&budget=35ms",
+	} {
+		p := mustDecode(t, q)
+		got := p.Sample()
+		starts := make([][]time.Duration, p.Attempts)
+		var totals []time.Duration
+		for i := range p.Samples {
+			r := rand.New(rand.NewPCG(p.Seed, uint64(i)))
+			start, total, prev := time.Duration(0), time.Duration(0), p.Base
+			starts[0] = append(starts[0], 0)
+			for k := 1; k < p.Attempts; k++ {
+				d := float64(p.nominal(k))
+				var w time.Duration
+				switch p.Jitter {
+				case None:
+					w = time.Duration(d)
+				case Full:
+					w = time.Duration(math.Round(r.Float64() * d))
+				case Equal:
+					w = time.Duration(math.Round(d/2 + r.Float64()*d/2))
+				case Decorrelated:
+					b := float64(p.Base)
+					w = min(p.Cap, time.Duration(math.Round(b+r.Float64()*(3*float64(prev)-b))))
+				}
+				if p.Budget > 0 && start+p.Call+w >= p.Budget {
+					break
+				}
+				start += p.Call + w
+				total += w
+				prev = w
+				starts[k] = append(starts[k], start)
+			}
+			totals = append(totals, total)
+		}
+		rank := func(a []time.Duration, pct int) time.Duration {
+			slices.Sort(a)
+			return a[int(math.Ceil(float64(pct)*float64(len(a))/100))-1]
+		}
+		for k, s := range starts {
+			g := got.Starts[k]
+			if g.Reached != len(s) {
+				t.Errorf("%s attempt %d: reached %d, want %d", q, k+1, g.Reached, len(s))
+				continue
+			}
+			if len(s) > 0 && (g.Start.P50 != rank(s, 50) || g.Start.P90 != rank(s, 90) || g.Start.P99 != rank(s, 99)) {
+				t.Errorf("%s attempt %d: %+v, want %v %v %v", q, k+1, g.Start, rank(s, 50), rank(s, 90), rank(s, 99))
+			}
+		}
+		if got.Total != (Quantiles{rank(totals, 50), rank(totals, 90), rank(totals, 99)}) {
+			t.Errorf("%s total: %+v", q, got.Total)
+		}
+	}
+}
+
+func TestSampleDeterministic(t *testing.T) {
+	p := mustDecode(t, "attempts=10&samples=2000&seed=5")
+	a, b := p.Sample(), p.Sample()
+	if !slices.Equal(a.Starts, b.Starts) || a.Total != b.Total {
+		t.Error("same seed, different samples")
+	}
+	p.Seed = 6
+	if c := p.Sample(); slices.Equal(a.Starts, c.Starts) {
+		t.Error("another seed gave the same samples")
+	}
+}
+
+// Full jitter's second attempt starts at U*100ms: its p50 and p99 sit near 50 and 99 ms.
+func TestSampleQuantilesOfUniform(t *testing.T) {
+	s := mustDecode(t, "base=100ms&attempts=2&samples=200000").Sample().Starts[1].Start
+	if math.Abs(s.P50.Seconds()-0.050) > 0.001 || math.Abs(s.P99.Seconds()-0.099) > 0.0005 {
+		t.Errorf("uniform on [0, 100ms]: %+v", s)
+	}
+}
+
+func TestQuantilesNearestRank(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 10, 99, 100, 101, 1000} {
+		for _, dup := range []int{1, 3, 1 << 40} {
+			a := make([]time.Duration, n)
+			for i := range a {
+				a[i] = time.Duration(r.Int64N(int64(dup * 10)))
+			}
+			sorted := slices.Sorted(slices.Values(a))
+			got := quantiles(a)
+			at := func(pct int) time.Duration { return sorted[(pct*n+99)/100-1] }
+			if got != (Quantiles{at(50), at(90), at(99)}) {
+				t.Errorf("n=%d: %+v, want %v %v %v", n, got, at(50), at(90), at(99))
+			}
+		}
+	}
+	// Nearest rank of 1..10: p50 = 5th, p90 = 9th, p99 = 10th.
+	a := []time.Duration{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
+	if q := quantiles(a); q != (Quantiles{5, 9, 10}) {
+		t.Errorf("1..10: %+v", q)
+	}
+}
