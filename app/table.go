@@ -2,9 +2,55 @@
 
 package main
 
-import "io"
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
 
-// runTable prints the schedule for a query; it returns the process exit code.
+	"backoffcalc/calc"
+)
+
+// runTable prints the report for a query: `table [-format text|csv|md|json] QUERY`, where QUERY
+// is a query string with or without '?', or a whole URL. Bad fields go to stderr, one a line,
+// with exit code 2.
 func runTable(args []string, stdout, stderr io.Writer) int {
-	return 2 // placeholder until the calc core lands
+	fs := flag.NewFlagSet("table", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: text, csv, md or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	write := map[string]func(io.Writer, calc.Report) error{
+		"text": writeText, "csv": writeCSV, "md": writeMarkdown, "json": writeJSON,
+	}[*format]
+	if write == nil || fs.NArg() > 1 {
+		fs.Usage()
+		return 2
+	}
+	p, err := calc.Decode(queryOf(fs.Arg(0)))
+	if err != nil {
+		for _, fe := range calc.FieldErrors(err) {
+			fmt.Fprintln(stderr, fe)
+		}
+		return 2
+	}
+	if err := write(stdout, p.Report()); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// queryOf takes the query out of a whole link, or a query with or without its '?'.
+func queryOf(s string) string {
+	if _, q, ok := strings.Cut(s, "?"); ok {
+		s = q
+	}
+	q, _, _ := strings.Cut(s, "#")
+	return q
 }

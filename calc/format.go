@@ -30,8 +30,11 @@ func MillisFloat(ns float64) string {
 }
 
 // Human writes ns nanoseconds for people, with three significant digits and a unit that keeps
-// the number small: "350 ms", "1.25 s", "3.4 min", "2 h", "7 d".
+// the number small: "350 ms", "1.25 s", "3.4 min", "2 h", "7 d"; zero is "0".
 func Human(ns float64) string {
+	if ns == 0 {
+		return "0"
+	}
 	units := []struct {
 		name string
 		size float64

@@ -73,7 +73,7 @@ var fields = []field{
 	{"seed", func(p *Params, v string) error {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return numError(err, "a whole number from 0 to 18446744073709551615")
+			return numError(err, "a whole number", "must be at most 18446744073709551615")
 		}
 		p.Seed = n
 		return nil
@@ -198,34 +198,38 @@ func setFloat(dst *float64, v string, lo, hi float64) error {
 	if strings.HasPrefix(v, "-") {
 		return errors.New("must not be negative")
 	}
+	outside := fmt.Sprintf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil {
-		return numError(err, "a number")
+		return numError(err, "a number", outside)
 	}
 	if x != x || x > hi || x < lo { // x != x is NaN
-		return fmt.Errorf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
+		return errors.New(outside)
 	}
 	*dst = x
 	return nil
 }
 
 func setInt(dst *int, v string, lo, hi int) error {
+	outside := fmt.Sprintf("must be between %d and %d", lo, hi)
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		return numError(err, "a whole number")
+		return numError(err, "a whole number", outside)
 	}
 	if n < int64(lo) || n > int64(hi) {
-		return fmt.Errorf("must be between %d and %d", lo, hi)
+		return errors.New(outside)
 	}
 	*dst = int(n)
 	return nil
 }
 
-func numError(err error, want string) error {
+// numError turns a strconv error into a message: a number too large for its type is out of
+// range, anything else is not a number at all.
+func numError(err error, kind, outside string) error {
 	if errors.Is(err, strconv.ErrRange) {
-		return fmt.Errorf("out of range: must be %s", want)
+		return errors.New(outside)
 	}
-	return fmt.Errorf("not %s", want)
+	return fmt.Errorf("not %s", kind)
 }
 
 // FormatDuration writes d in the largest of h, m, s, ms, us, ns that holds it whole, so that the

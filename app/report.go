@@ -1,0 +1,263 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+// The report's four formats: text for the terminal, CSV and Markdown for copying a table, JSON
+// for programs. Every number comes from calc; this file only writes it down.
+
+// describe states the policy in words, answering what users ask most: does the count include
+// the first call, when does the first wait happen, what does the jitter draw from.
+func describe(p calc.Params) string {
+	var b strings.Builder
+	retries := p.Attempts - 1
+	fmt.Fprintf(&b, "%d %s = first call + %d %s. ", p.Attempts, plural(p.Attempts, "attempt", "attempts"), retries, plural(retries, "retry", "retries"))
+	if retries == 0 {
+		b.WriteString("There is no wait.")
+	} else {
+		dk := fmt.Sprintf("d = min(%s, %s × %s^(k−1))", human(p.Cap), human(p.Base), fmtFloat(p.Factor))
+		switch p.Jitter {
+		case calc.None:
+			fmt.Fprintf(&b, "Retry k waits exactly %s (no jitter)", dk)
+		case calc.Full:
+			fmt.Fprintf(&b, "Retry k waits a random time between 0 and %s (full jitter)", dk)
+		case calc.Equal:
+			fmt.Fprintf(&b, "Retry k waits a random time between d/2 and d, %s (equal jitter)", dk)
+		case calc.Proportional:
+			fmt.Fprintf(&b, "Retry k waits a random time within ±%s%% of %s (proportional jitter)", fmtFloat(p.Ratio*100), dk)
+		case calc.Decorrelated:
+			fmt.Fprintf(&b, "Retry k waits a random time between %s and 3 × the previous wait (the first: 3 × %s), at most %s (decorrelated jitter; factor is not used)", human(p.Base), human(p.Base), human(p.Cap))
+		}
+		if p.CapAt == calc.CapAfter && p.Jitter != calc.Decorrelated {
+			fmt.Fprintf(&b, ", drawn without the cap and then clamped to %s", human(p.Cap))
+		}
+		b.WriteString(".")
+	}
+	if p.Call > 0 {
+		fmt.Fprintf(&b, " Each failing call takes %s before the wait starts.", human(p.Call))
+	}
+	if p.Budget > 0 {
+		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", human(p.Budget))
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func human(d time.Duration) string { return calc.Human(float64(d)) }
+
+func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// columns of the schedule, shared by the CSV and Markdown tables.
+var columns = []string{"attempt", "retry", "nominal_ms", "min_ms", "mean_ms", "max_ms",
+	"earliest_start_ms", "latest_start_ms", "p50_start_ms", "p90_start_ms", "p99_start_ms",
+	"reached_share", "at_cap_share", "budget"}
+
+// cells returns one attempt's values as exact strings in milliseconds ("" where a sampled
+// percentile has no path).
+func cells(r calc.Report, i int) []string {
+	row, s := r.Schedule.Rows[i], r.Sample.Starts[i]
+	q := []string{"", "", ""}
+	if s.Reached > 0 {
+		q = []string{calc.Millis(s.Start.P50), calc.Millis(s.Start.P90), calc.Millis(s.Start.P99)}
+	}
+	return append([]string{strconv.Itoa(row.Attempt), strconv.Itoa(row.Retry),
+		calc.Millis(row.Nominal), calc.Millis(row.Min), calc.MillisFloat(row.Mean), calc.Millis(row.Max),
+		calc.Millis(row.Earliest), calc.Millis(row.Latest)}, append(q,
+		fmtFloat(reachedShare(r, i)), fmtFloat(row.AtCap), row.Budget.String())...)
+}
+
+// reachedShare is the share of simulated paths that make attempt i+1.
+func reachedShare(r calc.Report, i int) float64 {
+	return float64(r.Sample.Starts[i].Reached) / float64(r.Sample.Paths)
+}
+
+func writeCSV(w io.Writer, r calc.Report) error {
+	cw := csv.NewWriter(w)
+	cw.Write(columns)
+	for i := range r.Schedule.Rows {
+		cw.Write(cells(r, i))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeMarkdown(w io.Writer, r calc.Report) error {
+	fmt.Fprintf(w, "%s\n\n", describe(r.Params))
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(columns, " | "), strings.Repeat(" ---: |", len(columns)))
+	for i := range r.Schedule.Rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells(r, i), " | "))
+	}
+	t := r.Schedule.Total
+	_, err := fmt.Fprintf(w, "\nTotal wait: best %s ms, expected %s ms, worst %s ms.\n",
+		calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max))
+	return err
+}
+
+// writeText prints the report for a terminal: an aligned table in human units.
+func writeText(w io.Writer, r calc.Report) error {
+	p, s := r.Params, r.Schedule
+	fmt.Fprintf(w, "%s\n\n", describe(p))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "attempt\tretry\tnominal\tmin wait\tmean wait\tmax wait\tearliest start\tlatest start\tp50 start\tp99 start\t"
+	if p.Budget > 0 {
+		head += "within budget\t"
+	}
+	fmt.Fprintln(tw, head)
+	for i, row := range s.Rows {
+		st := r.Sample.Starts[i]
+		p50, p99 := "-", "-"
+		if st.Reached > 0 {
+			p50, p99 = human(st.Start.P50), human(st.Start.P99)
+		}
+		retry, nominal, minW, mean, maxW := "-", "-", "-", "-", "-"
+		if row.Retry > 0 {
+			retry, nominal = strconv.Itoa(row.Retry), human(row.Nominal)
+			minW, mean, maxW = human(row.Min), calc.Human(row.Mean), human(row.Max)
+		}
+		line := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", row.Attempt, retry, nominal,
+			minW, mean, maxW, human(row.Earliest), human(row.Latest), p50, p99)
+		if p.Budget > 0 {
+			line += row.Budget.String() + "\t"
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+	t, q := s.Total, r.Sample.Total
+	fmt.Fprintf(w, "\nTotal wait: best case %s, expected %s, worst case %s; sampled p50 %s, p90 %s, p99 %s (%d paths, seed %d).\n",
+		human(t.Min), calc.Human(t.Mean), human(t.Max), human(q.P50), human(q.P90), human(q.P99), r.Sample.Paths, p.Seed)
+	if s.ExceedsCap {
+		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", human(p.Cap))
+	}
+	if p.Budget > 0 {
+		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", human(p.Budget), s.Always, s.AtMost)
+	}
+	fmt.Fprintln(w, "\nEvery jitter mode on the same base, factor, cap and attempts:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "jitter\tbest total\texpected total\tworst total\tp99 total\t")
+	for _, m := range r.Modes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", m.Jitter, human(m.Total.Min), calc.Human(m.Total.Mean), human(m.Total.Max), human(m.Sample.P99))
+	}
+	tw.Flush()
+	_, err := fmt.Fprintf(w, "\n%s\n", layersLine(r))
+	return err
+}
+
+// layersLine says how retries multiply when every layer of a call chain uses this policy.
+func layersLine(r calc.Report) string {
+	p := r.Params
+	if p.Layers == 1 {
+		return fmt.Sprintf("Layers: 1 layer: one request makes up to %s attempts.", r.WorstCaseAttempts)
+	}
+	return fmt.Sprintf("Layers: %d stacked layers of %d attempts each: one outer request can make up to %s attempts at the innermost service (%d^%d).",
+		p.Layers, p.Attempts, r.WorstCaseAttempts, p.Attempts, p.Layers)
+}
+
+type jsonAttempt struct {
+	Attempt      int          `json:"attempt"`
+	Retry        int          `json:"retry"`
+	Nominal      json.Number  `json:"nominal_ms"`
+	Min          json.Number  `json:"min_ms"`
+	Mean         json.Number  `json:"mean_ms"`
+	Max          json.Number  `json:"max_ms"`
+	Earliest     json.Number  `json:"earliest_start_ms"`
+	Latest       json.Number  `json:"latest_start_ms"`
+	P50          *json.Number `json:"p50_start_ms"`
+	P90          *json.Number `json:"p90_start_ms"`
+	P99          *json.Number `json:"p99_start_ms"`
+	ReachedShare float64      `json:"reached_share"`
+	AtCapShare   float64      `json:"at_cap_share"`
+	Budget       string       `json:"budget"`
+}
+
+type jsonTotal struct {
+	Min  json.Number `json:"min_ms"`
+	Mean json.Number `json:"mean_ms"`
+	Max  json.Number `json:"max_ms"`
+	P50  json.Number `json:"p50_ms"`
+	P90  json.Number `json:"p90_ms"`
+	P99  json.Number `json:"p99_ms"`
+}
+
+type jsonReport struct {
+	Query      string        `json:"query"`
+	Policy     string        `json:"policy"`
+	Attempts   []jsonAttempt `json:"attempts"`
+	TotalWait  jsonTotal     `json:"total_wait"`
+	ExceedsCap bool          `json:"wait_can_exceed_cap"`
+	Budget     *struct {
+		Budget json.Number `json:"budget_ms"`
+		Always int         `json:"always_start"`
+		AtMost int         `json:"at_most_start"`
+	} `json:"budget"`
+	Samples int    `json:"samples"`
+	Seed    uint64 `json:"seed"`
+	Modes   []struct {
+		Jitter    string    `json:"jitter"`
+		TotalWait jsonTotal `json:"total_wait"`
+	} `json:"modes"`
+	Layers struct {
+		Layers int         `json:"layers"`
+		Worst  json.Number `json:"worst_case_attempts"`
+	} `json:"layers"`
+}
+
+func ms(d time.Duration) json.Number { return json.Number(calc.Millis(d)) }
+
+func msp(d time.Duration) *json.Number {
+	n := ms(d)
+	return &n
+}
+
+func total(t calc.Totals, q calc.Quantiles) jsonTotal {
+	return jsonTotal{Min: ms(t.Min), Mean: json.Number(calc.MillisFloat(t.Mean)), Max: ms(t.Max),
+		P50: ms(q.P50), P90: ms(q.P90), P99: ms(q.P99)}
+}
+
+func writeJSON(w io.Writer, r calc.Report) error {
+	p, s := r.Params, r.Schedule
+	out := jsonReport{Query: p.Encode(), Policy: describe(p), TotalWait: total(s.Total, r.Sample.Total),
+		ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
+	for i, row := range s.Rows {
+		a := jsonAttempt{Attempt: row.Attempt, Retry: row.Retry, Nominal: ms(row.Nominal), Min: ms(row.Min),
+			Mean: json.Number(calc.MillisFloat(row.Mean)), Max: ms(row.Max), Earliest: ms(row.Earliest),
+			Latest: ms(row.Latest), ReachedShare: reachedShare(r, i), AtCapShare: row.AtCap, Budget: row.Budget.String()}
+		if st := r.Sample.Starts[i]; st.Reached > 0 {
+			a.P50, a.P90, a.P99 = msp(st.Start.P50), msp(st.Start.P90), msp(st.Start.P99)
+		}
+		out.Attempts = append(out.Attempts, a)
+	}
+	if p.Budget > 0 {
+		out.Budget = &struct {
+			Budget json.Number `json:"budget_ms"`
+			Always int         `json:"always_start"`
+			AtMost int         `json:"at_most_start"`
+		}{ms(p.Budget), s.Always, s.AtMost}
+	}
+	for _, m := range r.Modes {
+		out.Modes = append(out.Modes, struct {
+			Jitter    string    `json:"jitter"`
+			TotalWait jsonTotal `json:"total_wait"`
+		}{m.Jitter.String(), total(m.Total, m.Sample)})
+	}
+	out.Layers.Layers, out.Layers.Worst = p.Layers, json.Number(r.WorstCaseAttempts.String())
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}

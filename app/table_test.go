@@ -1,0 +1,141 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runTableOut(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = runTable(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+// tableJSON is the part of `table -format json` the tests read.
+type tableJSON struct {
+	Query    string `json:"query"`
+	Attempts []struct {
+		Attempt  int      `json:"attempt"`
+		Retry    int      `json:"retry"`
+		Nominal  float64  `json:"nominal_ms"`
+		Min      float64  `json:"min_ms"`
+		Mean     float64  `json:"mean_ms"`
+		Max      float64  `json:"max_ms"`
+		Earliest float64  `json:"earliest_start_ms"`
+		Latest   float64  `json:"latest_start_ms"`
+		P50      *float64 `json:"p50_start_ms"`
+		Reached  float64  `json:"reached_share"`
+		Budget   string   `json:"budget"`
+	} `json:"attempts"`
+	TotalWait struct{ Min, Mean, Max float64 } `json:"total_wait"`
+	Modes     []struct {
+		Jitter    string `json:"jitter"`
+		TotalWait struct {
+			Min  float64 `json:"min_ms"`
+			Mean float64 `json:"mean_ms"`
+			Max  float64 `json:"max_ms"`
+		} `json:"total_wait"`
+	} `json:"modes"`
+	Layers struct {
+		Layers int             `json:"layers"`
+		Worst  json.RawMessage `json:"worst_case_attempts"`
+	} `json:"layers"`
+}
+
+func TestTableJSON(t *testing.T) {
+	out, errOut, code := runTableOut(t, "-format", "json", "https://example.test/?base=100ms&factor=2&cap=1s&attempts=6&layers=10#x")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r tableJSON
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	if dec.More() {
+		t.Error("more than one JSON value")
+	}
+	// Hand-worked: nominal 100, 200, 400, 800, 1000 ms; full jitter totals 0 / 1250 / 2500.
+	for i, want := range []float64{0, 100, 200, 400, 800, 1000} {
+		a := r.Attempts[i]
+		if a.Attempt != i+1 || a.Retry != i || a.Nominal != want || a.Max != want || a.Mean != want/2 || a.Min != 0 {
+			t.Errorf("attempt %d: %+v", i+1, a)
+		}
+	}
+	if r.Attempts[5].Latest != 2500 || r.Attempts[0].P50 == nil || *r.Attempts[0].P50 != 0 {
+		t.Errorf("starts: %+v", r.Attempts)
+	}
+	want := map[string][3]float64{"none": {2500, 2500, 2500}, "full": {0, 1250, 2500}, "equal": {1250, 1875, 2500}, "decorrelated": {500, -1, 4200}}
+	for _, m := range r.Modes {
+		w, ok := want[m.Jitter]
+		if ok && (m.TotalWait.Min != w[0] || (w[1] >= 0 && m.TotalWait.Mean != w[1]) || m.TotalWait.Max != w[2]) {
+			t.Errorf("mode %s: %+v, want %v", m.Jitter, m.TotalWait, w)
+		}
+	}
+	if len(r.Modes) != 5 || string(r.Layers.Worst) != "60466176" { // 6^10
+		t.Errorf("modes %d, worst case %s", len(r.Modes), r.Layers.Worst)
+	}
+	if !strings.HasPrefix(r.Query, "attempts=6&base=100ms&budget=0") {
+		t.Errorf("query %q", r.Query)
+	}
+}
+
+func TestTableBudgetJSON(t *testing.T) {
+	out, _, code := runTableOut(t, "-format=json", "?base=0.7&factor=1&cap=0.7&jitter=none&budget=2.1")
+	var r tableJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 {
+		t.Fatal(code, err)
+	}
+	a := r.Attempts[3]
+	if a.Earliest != 2.1 || a.Budget != "never" || a.P50 != nil || a.Reached != 0 {
+		t.Errorf("attempt 4: %+v", a)
+	}
+	if r.Attempts[2].Budget != "always" || r.Attempts[2].Reached != 1 {
+		t.Errorf("attempt 3: %+v", r.Attempts[2])
+	}
+	if !strings.Contains(out, `"p50_start_ms": null`) {
+		t.Error("an attempt no path makes should have null percentiles")
+	}
+}
+
+func TestTableFormats(t *testing.T) {
+	q := "base=100ms&factor=2&cap=1s&attempts=6"
+	text, _, _ := runTableOut(t, q)
+	for _, want := range []string{"6 attempts = first call + 5 retries", "1.25 s", "2.5 s", "decorrelated", "4.2 s"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	csv, _, _ := runTableOut(t, "-format", "csv", q)
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if len(lines) != 7 || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
+		t.Errorf("csv:\n%s", csv)
+	}
+	md, _, _ := runTableOut(t, "-format", "md", q)
+	if !strings.Contains(md, "| 6 | 5 | 1000 | 0 | 500 | 1000 | 0 | 2500 |") || !strings.Contains(md, "Total wait: best 0 ms, expected 1250 ms, worst 2500 ms.") {
+		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+func TestTableErrors(t *testing.T) {
+	out, errOut, code := runTableOut(t, "base=20s&cap=10s&attempts=0&jitter=x")
+	if code != 2 || out != "" {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], `calc: cap "10s": must be at least base (20s)`) ||
+		!strings.HasPrefix(lines[1], `calc: attempts "0"`) || !strings.HasPrefix(lines[2], `calc: jitter "x"`) {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	if _, _, code := runTableOut(t, "-format", "xml", "base=1s"); code != 2 {
+		t.Errorf("unknown format: exit %d", code)
+	}
+	if _, _, code := runTableOut(t); code != 0 {
+		t.Errorf("no query means the defaults: exit %d", code)
+	}
+}
