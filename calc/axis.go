@@ -1,0 +1,52 @@
+package calc
+
+import "time"
+
+// Axis is a time axis from 0 to End with ticks at round steps, for charts: the page draws where
+// calc says, so even the axis labels are calc's numbers.
+type Axis struct {
+	End   time.Duration   // the axis's right end: the first tick at or past the largest value
+	Ticks []time.Duration // 0, step, 2*step, ..., End
+}
+
+// tickSteps are the steps people read easily, smallest first; past a week, 1-2-5 multiples.
+var tickSteps = func() []time.Duration {
+	var s []time.Duration
+	for mag := time.Duration(1); mag < 500*time.Millisecond; mag *= 10 {
+		s = append(s, mag, 2*mag, 5*mag)
+	}
+	const m, h, d = time.Minute, time.Hour, 24 * time.Hour
+	return append(s, time.Second, 2*time.Second, 5*time.Second, 10*time.Second, 15*time.Second, 30*time.Second,
+		m, 2*m, 5*m, 10*m, 15*m, 30*m, h, 2*h, 3*h, 6*h, 12*h, d, 2*d, 7*d, 14*d, 28*d)
+}()
+
+// maxTicks bounds the number of steps on an axis.
+const maxTicks = 6
+
+// NewAxis returns an axis that holds [0, max] in at most maxTicks round steps: 2.5s gets ticks
+// every 500ms up to 2.5s.
+func NewAxis(max time.Duration) Axis {
+	if max <= 0 {
+		return Axis{End: 1, Ticks: []time.Duration{0, 1}}
+	}
+	step := tickSteps[len(tickSteps)-1]
+	for _, s := range tickSteps {
+		if (max+s-1)/s <= maxTicks {
+			step = s
+			break
+		}
+	}
+	for step*maxTicks < max { // beyond the list: keep doubling
+		step *= 2
+	}
+	a := Axis{End: (max + step - 1) / step * step}
+	for t := time.Duration(0); t <= a.End; t += step {
+		a.Ticks = append(a.Ticks, t)
+	}
+	return a
+}
+
+// X places d on an axis drawn width units wide.
+func (a Axis) X(d time.Duration, width float64) float64 {
+	return float64(d) / float64(a.End) * width
+}
