@@ -18,9 +18,10 @@ import (
 
 // describe states the policy in words, answering what users ask most: does the count include
 // the first call, when does the first wait happen, what does the jitter draw from.
-func describe(p calc.Params) string {
+func describe(r calc.Report) string {
+	p := r.Params
 	var b strings.Builder
-	retries := p.Attempts - 1
+	retries := r.Schedule.Rows[len(r.Schedule.Rows)-1].Retry
 	fmt.Fprintf(&b, "%d %s = first call + %d %s. ", p.Attempts, plural(p.Attempts, "attempt", "attempts"), retries, plural(retries, "retry", "retries"))
 	if retries == 0 {
 		b.WriteString("There is no wait.")
@@ -34,7 +35,7 @@ func describe(p calc.Params) string {
 		case calc.Equal:
 			fmt.Fprintf(&b, "Retry k waits a random time between d/2 and d, %s (equal jitter)", dk)
 		case calc.Proportional:
-			fmt.Fprintf(&b, "Retry k waits a random time within ±%s%% of %s (proportional jitter)", fmtFloat(p.Ratio*100), dk)
+			fmt.Fprintf(&b, "Retry k waits a random time between d × (1 − %s) and d × (1 + %s), %s (proportional jitter)", fmtFloat(p.Ratio), fmtFloat(p.Ratio), dk)
 		case calc.Decorrelated:
 			fmt.Fprintf(&b, "Retry k waits a random time between %s and 3 × the previous wait (the first: 3 × %s), at most %s (decorrelated jitter; factor is not used)", human(p.Base), human(p.Base), human(p.Cap))
 		}
@@ -98,7 +99,7 @@ func writeCSV(w io.Writer, r calc.Report) error {
 }
 
 func writeMarkdown(w io.Writer, r calc.Report) error {
-	fmt.Fprintf(w, "%s\n\n", describe(r.Params))
+	fmt.Fprintf(w, "%s\n\n", describe(r))
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(columns, " | "), strings.Repeat(" ---: |", len(columns)))
 	for i := range r.Schedule.Rows {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells(r, i), " | "))
@@ -112,7 +113,7 @@ func writeMarkdown(w io.Writer, r calc.Report) error {
 // writeText prints the report for a terminal: an aligned table in human units.
 func writeText(w io.Writer, r calc.Report) error {
 	p, s := r.Params, r.Schedule
-	fmt.Fprintf(w, "%s\n\n", describe(p))
+	fmt.Fprintf(w, "%s\n\n", describe(r))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "attempt\tretry\tnominal\tmin wait\tmean wait\tmax wait\tearliest start\tlatest start\tp50 start\tp99 start\t"
 	if p.Budget > 0 {
@@ -231,7 +232,7 @@ func total(t calc.Totals, q calc.Quantiles) jsonTotal {
 
 func writeJSON(w io.Writer, r calc.Report) error {
 	p, s := r.Params, r.Schedule
-	out := jsonReport{Query: p.Encode(), Policy: describe(p), TotalWait: total(s.Total, r.Sample.Total),
+	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(s.Total, r.Sample.Total),
 		ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
 	for i, row := range s.Rows {
 		a := jsonAttempt{Attempt: row.Attempt, Retry: row.Retry, Nominal: ms(row.Nominal), Min: ms(row.Min),

@@ -46,7 +46,12 @@ func Human(ns float64) string {
 			break
 		}
 	}
-	v := ns / size
+	return threeDigits(ns/size) + " " + unit
+}
+
+// threeDigits writes v >= 0 with three significant digits (or all of its integer part), without
+// trailing zeros: 1.25, 12.5, 350, 1234.
+func threeDigits(v float64) string {
 	digits := 0
 	switch {
 	case v < 10:
@@ -58,5 +63,15 @@ func Human(ns float64) string {
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
-	return s + " " + unit
+	return s
+}
+
+// Percent writes a share in [0, 1] as a percentage with three significant digits: 0.3921 is
+// "39.2%"; a share too small to show that way is "< 0.01%".
+func Percent(share float64) string {
+	v := share * 100
+	if v > 0 && v < 0.01 {
+		return "< 0.01%"
+	}
+	return threeDigits(v) + "%"
 }

@@ -29,3 +29,11 @@ func TestHuman(t *testing.T) {
 		}
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for share, want := range map[float64]string{0: "0%", 1: "100%", 0.3921: "39.2%", 0.05: "5%", 1e-9: "< 0.01%", 0.0123: "1.23%"} {
+		if got := Percent(share); got != want {
+			t.Errorf("Percent(%v) = %q, want %q", share, got, want)
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"io"
+	"strings"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// renderExport offers the link and the table for copying. The copied text also appears in a
+// read-only box, for browsers that refuse the clipboard.
+func (p *page) renderExport() app.UI {
+	return app.Div().ID("export").Body(
+		app.Button().ID("copy-link").Type("button").Text("Copy link").OnClick(func(ctx app.Context, e app.Event) {
+			p.copy(ctx, "link", ctx.Page().URL().String())
+		}),
+		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(func(ctx app.Context, e app.Event) {
+			p.copy(ctx, "CSV", exportText(writeCSV, *p.report))
+		}),
+		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(func(ctx app.Context, e app.Event) {
+			p.copy(ctx, "Markdown", exportText(writeMarkdown, *p.report))
+		}),
+		app.Span().ID("copy-status").Aria("live", "polite").Text(p.status),
+		app.If(p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),
+	)
+}
+
+func exportText(write func(io.Writer, calc.Report) error, r calc.Report) string {
+	var b strings.Builder
+	write(&b, r)
+	return b.String()
+}
+
+// copy puts text on the clipboard and says whether that worked.
+func (p *page) copy(ctx app.Context, what, text string) {
+	p.export = text
+	p.status = "Copying the " + what + "…"
+	clip := app.Window().Get("navigator").Get("clipboard")
+	if !clip.Truthy() {
+		p.status = "This browser gives no clipboard here: the " + what + " is in the box below."
+		return
+	}
+	var done, fail app.Func
+	settle := func(msg string) {
+		ctx.Dispatch(func(ctx app.Context) { p.status = msg })
+		done.Release()
+		fail.Release()
+	}
+	done = app.FuncOf(func(app.Value, []app.Value) any { settle("Copied the " + what + "."); return nil })
+	fail = app.FuncOf(func(app.Value, []app.Value) any {
+		settle("The browser refused the clipboard: the " + what + " is in the box below.")
+		return nil
+	})
+	clip.Call("writeText", text).Call("then", done, fail)
+}

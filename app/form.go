@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// formField is one input of the form; its name is the query key.
+type formField struct {
+	key, label, unit, hint string
+	options                []string // a select's choices; none for a text input
+}
+
+// formGroups are the form's fieldsets, in calc's key order.
+var formGroups = []struct {
+	legend string
+	fields []formField
+}{
+	{"Policy", []formField{
+		{key: "base", label: "Base delay", unit: "ms, or 250ms, 1.5s, 2m", hint: "nominal wait before the first retry"},
+		{key: "factor", label: "Factor", unit: "×", hint: "growth per retry (decorrelated ignores it)"},
+		{key: "cap", label: "Cap", unit: "ms, or a duration", hint: "ceiling of the nominal delay, or of the drawn wait"},
+		{key: "attempts", label: "Attempts", unit: "calls", hint: ""}, // hint from the schedule, see attemptsHint
+		{key: "jitter", label: "Jitter", options: []string{"none", "full", "equal", "decorrelated", "proportional"}},
+		{key: "ratio", label: "Ratio", unit: "± fraction", hint: "proportional jitter only: 0.2 is ±20%"},
+		{key: "capat", label: "Cap applies", options: []string{"before", "after"}, hint: "before: cap the nominal delay; after: clamp the drawn wait"},
+	}},
+	{"Time", []formField{
+		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
+		{key: "budget", label: "Budget", unit: "ms, or a duration; 0 = none", hint: "an attempt is made only if it starts before this"},
+	}},
+	{"More", []formField{
+		{key: "layers", label: "Layers", unit: "stacked", hint: "services in a chain, each retrying with this policy"},
+		{key: "samples", label: "Samples", unit: "paths", hint: "simulated paths for the percentiles"},
+		{key: "seed", label: "Seed", unit: "", hint: "the same seed gives the same percentiles"},
+	}},
+}
+
+func (p *page) renderForm() app.UI {
+	return app.Form().ID("inputs").Body(app.Range(formGroups).Slice(func(i int) app.UI {
+		g := formGroups[i]
+		return app.FieldSet().Body(
+			app.Legend().Text(g.legend),
+			app.Range(g.fields).Slice(func(j int) app.UI { return p.renderField(g.fields[j]) }),
+		)
+	}))
+}
+
+func (p *page) renderField(f formField) app.UI {
+	id := "in-" + f.key
+	hint := f.hint
+	if f.key == "attempts" {
+		hint = p.attemptsHint()
+	}
+	fe := p.fieldError(f.key)
+	invalid := fmt.Sprint(fe != nil) // aria-invalid takes the words true and false
+	var input app.UI
+	if f.options != nil {
+		input = app.Select().ID(id).Name(f.key).Aria("invalid", invalid).
+			OnChange(p.onEdit(f.key)).Body(app.Range(f.options).Slice(func(i int) app.UI {
+			o := app.Option().Value(f.options[i]).Text(f.options[i])
+			if p.raw[f.key] == f.options[i] {
+				o = o.Selected(true) // only then: pre-rendered HTML writes selected="false" as selected
+			}
+			return o
+		}))
+	} else {
+		input = app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.raw[f.key])).
+			AutoComplete(false).Spellcheck(false).Aria("invalid", invalid).
+			Aria("describedby", id+"-hint "+id+"-error").OnInput(p.onEdit(f.key))
+	}
+	errText := ""
+	if fe != nil {
+		errText = strings.TrimPrefix(fe.Error(), "calc: ")
+	}
+	class := "field"
+	if fe != nil {
+		class += " invalid" // go-app pre-renders aria-invalid="true" as a bare attribute, which means false
+	}
+	return app.Div().Class(class).DataSet("key", f.key).Body(
+		app.Label().For(id).Body(
+			app.Span().Class("label").Text(f.label),
+			app.If(f.unit != "", app.Span().Class("unit").Text(f.unit)),
+		),
+		input,
+		app.Span().ID(id+"-hint").Class("hint").Text(hint),
+		app.Span().ID(id+"-error").Class("field-error").Text(errText),
+	)
+}
+
+// attemptsHint answers the most asked question: does the count include the first call?
+func (p *page) attemptsHint() string {
+	if p.report == nil {
+		return "calls in total, the first one included"
+	}
+	rows := p.report.Schedule.Rows
+	retries := rows[len(rows)-1].Retry
+	return fmt.Sprintf("%d %s = first call + %d %s", len(rows), plural(len(rows), "attempt", "attempts"), retries, plural(retries, "retry", "retries"))
+}
+
+func (p *page) onEdit(key string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		p.edit(ctx, key, ctx.JSSrc().Get("value").String())
+	}
+}
+
+// attrText makes a string the user gave safe for an attribute. go-app's server pre-render quotes
+// attribute values with strconv.Quote, which does not escape HTML: `"><img onerror=...>` in a
+// link would otherwise become markup. In the browser go-app sets attributes through the DOM,
+// which needs no escaping.
+func attrText(s string) string {
+	if app.IsServer {
+		return html.EscapeString(s)
+	}
+	return s
+}

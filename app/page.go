@@ -1,0 +1,181 @@
+package main
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// page is the calculator: it owns the inputs (as typed), decodes them with calc, and shows the
+// report of the last valid inputs. Children are plain render functions fed from here.
+type page struct {
+	app.Compo
+
+	raw    map[string]string // each key's input as typed
+	errs   []*calc.FieldError
+	report *calc.Report // of the last valid inputs; nil before the first
+	query  string       // the raw query the page was loaded with, to skip a repeated load
+	status string       // what the last copy did
+	export string       // the text last copied, shown for copying by hand
+	guard  string       // URL of guard.js, resolved under the site's prefix
+}
+
+func newPage() *page { return &page{} }
+
+// OnInit reads the link before the first render in the browser, so that no frame shows numbers
+// for other inputs than the link's.
+func (p *page) OnInit() {
+	if app.IsClient {
+		p.load(app.Window().URL().RawQuery)
+	}
+}
+
+// OnPreRender reads the link on the server: its HTML carries the link's own numbers.
+func (p *page) OnPreRender(ctx app.Context) {
+	p.guard = ctx.ResolveStaticResource("/web/guard.js")
+	p.load(ctx.Page().URL().RawQuery)
+}
+
+// OnNav covers navigations after the first load (and the component tests' Nav).
+func (p *page) OnNav(ctx app.Context) { p.load(ctx.Page().URL().RawQuery) }
+
+// load takes inputs from a link. Bad keys are reported and the table shows the defaults in
+// their place; the link itself is left as it is until the user makes a valid change.
+func (p *page) load(query string) {
+	if p.raw != nil && query == p.query {
+		return
+	}
+	p.query = query
+	params, err := calc.Decode(query)
+	p.raw = map[string]string{}
+	for key, v := range mustParse(params.Encode()) {
+		p.raw[key] = v[0]
+	}
+	p.errs = calc.FieldErrors(err)
+	for _, fe := range p.errs {
+		p.raw[fe.Key] = fe.Value
+	}
+	p.compute(params)
+}
+
+// mustParse reads a canonical query, which calc writes and which always parses.
+func mustParse(q string) url.Values {
+	v, _ := url.ParseQuery(q)
+	return v
+}
+
+// edit takes one typed value; a valid set of inputs replaces the report and the link's query.
+func (p *page) edit(ctx app.Context, key, value string) {
+	p.raw[key] = value
+	v := url.Values{}
+	for k, s := range p.raw {
+		v.Set(k, s)
+	}
+	params, err := calc.Decode(v.Encode())
+	p.errs = calc.FieldErrors(err)
+	if len(p.errs) > 0 {
+		return // keep the last valid report on screen
+	}
+	if p.compute(params) {
+		u := *ctx.Page().URL()
+		u.RawQuery = params.Encode()
+		ctx.Page().ReplaceURL(&u)
+		p.query = u.RawQuery
+	}
+}
+
+// compute replaces the report. A panic here would kill the wasm and the page with it, so it
+// becomes an error shown for these inputs and the page keeps working.
+func (p *page) compute(params calc.Params) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.errs = append(p.errs, &calc.FieldError{Key: "query", Value: params.Encode(), Err: fmt.Errorf("internal error, please report this link: %v", r)})
+			ok = false
+		}
+	}()
+	r := computeReport(params)
+	p.report = &r
+	return true
+}
+
+// computeReport is a variable so that a test can force a panic.
+var computeReport = func(params calc.Params) calc.Report { return params.Report() }
+
+func (p *page) fieldError(key string) *calc.FieldError {
+	for _, fe := range p.errs {
+		if fe.Key == key {
+			return fe
+		}
+	}
+	return nil
+}
+
+func (p *page) Render() app.UI {
+	render := "server"
+	if app.IsClient {
+		render = "wasm"
+	}
+	var guard app.UI = app.Text("")
+	if app.IsServer {
+		// The HTML a static host or the service worker returns was rendered for another query;
+		// guard.js hides its numbers when the link's query is not the one they were made for.
+		search := ""
+		if p.query != "" {
+			search = "?" + p.query
+		}
+		guard = app.Script().Src(p.guard).DataSet("for", attrText(search))
+	}
+	return app.Main().ID("app").DataSet("render", render).Body(
+		guard,
+		app.Header().Body(
+			app.H1().Text("backoffcalc"),
+			app.P().Class("tagline").Text("How long a retry policy waits, attempt by attempt, for every jitter mode. Computed in this page; nothing leaves it."),
+		),
+		app.P().Class("loading").Text("Computing the table for this link…"),
+		p.renderForm(),
+		p.renderErrors(),
+		p.renderResults(),
+		app.Footer().Body(
+			app.P().Text("Attempt n is the n-th call; retry k is attempt k+1. Times are from the start of the first call. Every number is computed by the calculator's Go code, in this page."),
+		),
+	)
+}
+
+func (p *page) renderErrors() app.UI {
+	if len(p.errs) == 0 {
+		return app.Div().ID("errors").Role("alert")
+	}
+	return app.Div().ID("errors").Role("alert").Body(
+		app.P().Text("Some inputs are not valid; the results below are for the last valid inputs:"),
+		app.Ul().Body(app.Range(p.errs).Slice(func(i int) app.UI {
+			fe := p.errs[i]
+			return app.Li().DataSet("key", fe.Key).Text(strings.TrimPrefix(fe.Error(), "calc: "))
+		})),
+	)
+}
+
+func (p *page) renderResults() app.UI {
+	r := p.report
+	if r == nil {
+		return app.Section().Class("results")
+	}
+	class := "results"
+	if len(p.errs) > 0 {
+		class += " stale"
+	}
+	return app.Section().Class(class).Body(
+		app.If(len(p.errs) > 0, app.P().Class("stale-note").Text("These results belong to the last valid inputs, shown in the sentence below, not to the marked fields.")),
+		app.P().ID("policy").Text(describe(*r)),
+		renderNotes(*r),
+		p.renderExport(),
+		renderSchedule(*r),
+		renderTotals(*r),
+		renderChart(*r),
+		renderModes(*r),
+		app.P().ID("layers").Text(layersLine(*r)),
+	)
+}

@@ -1,0 +1,221 @@
+//go:build !js
+
+package main
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+var (
+	tagRE  = regexp.MustCompile(`<(\w+)((?:\s+[\w-]+(?:="[^"]*")?)*)\s*>`)
+	attrRE = regexp.MustCompile(`([\w-]+)(?:="([^"]*)")?`)
+)
+
+// elements lists the attributes of every tag named name in the HTML, in document order (go-app
+// writes attributes in no fixed order, so tests read them as maps).
+func elements(html, name string) []map[string]string {
+	var out []map[string]string
+	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
+		if m[1] != name {
+			continue
+		}
+		attrs := map[string]string{}
+		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
+			attrs[a[1]] = a[2]
+		}
+		out = append(out, attrs)
+	}
+	return out
+}
+
+// navPage mounts the page in go-app's client tester and opens the link's query.
+func navPage(t *testing.T, query string) (*page, app.ClientDispatcher) {
+	t.Helper()
+	p := newPage()
+	d := app.NewClientTester(p)
+	t.Cleanup(d.Close)
+	d.Nav(&url.URL{Path: "/", RawQuery: query})
+	d.Consume()
+	return p, d
+}
+
+// cells maps "attempt/col" to data-ms for every schedule cell in the page's HTML.
+func scheduleCells(html string) map[string]string {
+	out := map[string]string{}
+	attempt := ""
+	for _, m := range tagRE.FindAllStringSubmatch(html[strings.Index(html, `id="schedule"`):], -1) {
+		attrs := map[string]string{}
+		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
+			attrs[a[1]] = a[2]
+		}
+		if m[1] == "tr" && attrs["data-attempt"] != "" {
+			attempt = attrs["data-attempt"]
+		}
+		if m[1] == "td" && attrs["data-ms"] != "" {
+			out[attempt+"/"+attrs["data-col"]] = attrs["data-ms"]
+		}
+		if m[1] == "dl" {
+			break
+		}
+	}
+	return out
+}
+
+// typeInto does what the input's event handler does: edit, then render.
+func typeInto(p *page, d app.ClientDispatcher, key, value string) {
+	p.edit(d.Context(), key, value)
+	p.Update()
+	d.Consume()
+}
+
+func TestPageRendersLink(t *testing.T) {
+	p, _ := navPage(t, "base=100ms&factor=2&cap=1s&attempts=6&jitter=equal")
+	html := app.HTMLString(p)
+	got := scheduleCells(html)
+	// Hand-worked: equal jitter waits in [d/2, d] for d = 100, 200, 400, 800, 1000 ms.
+	want := map[string]string{
+		"2/min": "50", "2/max": "100", "2/mean": "75", "3/nominal": "200", "6/min": "500", "6/max": "1000",
+		"6/earliest": "1250", "6/latest": "2500", "1/earliest": "0", "1/p50": "0",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("cell %s: data-ms %q, want %q", k, got[k], v)
+		}
+	}
+	for _, id := range []string{"total-min", "total-mean", "total-max"} {
+		if !regexp.MustCompile(`id="` + id + `"`).MatchString(html) {
+			t.Errorf("no #%s", id)
+		}
+	}
+	for _, dd := range elements(html, "dd") {
+		if (dd["id"] == "total-min" && dd["data-ms"] != "1250") || (dd["id"] == "total-max" && dd["data-ms"] != "2500") ||
+			(dd["id"] == "total-mean" && dd["data-ms"] != "1875") {
+			t.Errorf("totals: %v", dd)
+		}
+	}
+	if n := len(elements(html, "tr")); n < 6+1+5 {
+		t.Errorf("%d rows", n)
+	}
+	if !strings.Contains(html, "6 attempts = first call + 5 retries") {
+		t.Error("the attempts hint is missing")
+	}
+}
+
+// Every data-ms cell is calc's own number for the link: the page does no arithmetic.
+func TestPageCellsAreCalcs(t *testing.T) {
+	q := "base=1s&factor=1.6&cap=120s&attempts=9&jitter=proportional&budget=20s&seed=4&samples=500"
+	p, _ := navPage(t, q)
+	got := scheduleCells(app.HTMLString(p))
+	params, _ := calc.Decode(q)
+	r := params.Report()
+	for i, row := range r.Schedule.Rows {
+		n := app.FormatString("%d/", row.Attempt)
+		for col, want := range map[string]string{"earliest": calc.Millis(row.Earliest), "latest": calc.Millis(row.Latest)} {
+			if got[n+col] != want {
+				t.Errorf("%s%s = %q, want %q", n, col, got[n+col], want)
+			}
+		}
+		if st := r.Sample.Starts[i]; st.Reached > 0 && got[n+"p99"] != calc.Millis(st.Start.P99) {
+			t.Errorf("%sp99 = %q, want %q", n, got[n+"p99"], calc.Millis(st.Start.P99))
+		}
+	}
+}
+
+func TestPageEditRewritesURL(t *testing.T) {
+	p, d := navPage(t, "base=100ms")
+	typeInto(p, d, "base", "300")
+	params, _ := calc.Decode("base=300ms")
+	if got := d.Context().Page().URL().RawQuery; got != params.Encode() {
+		t.Errorf("URL query %q, want %q", got, params.Encode())
+	}
+	if got := scheduleCells(app.HTMLString(p))["2/max"]; got != "300" {
+		t.Errorf("after the edit, retry 1's max is %q ms", got)
+	}
+}
+
+func TestPageBadEditKeepsLastResult(t *testing.T) {
+	p, d := navPage(t, "base=100ms&attempts=4")
+	before := d.Context().Page().URL().RawQuery
+	typeInto(p, d, "attempts", "0")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `role="alert"`) || !strings.Contains(html, `attempts &#34;0&#34;: must be between 1 and 1000`) {
+		t.Errorf("no alert naming attempts:\n%s", html[:min(len(html), 3000)])
+	}
+	if got := scheduleCells(html)["4/max"]; got != "400" {
+		t.Errorf("the last valid table is gone: 4/max = %q", got)
+	}
+	if !strings.Contains(html, "last valid inputs") {
+		t.Error("the kept result is not marked as the last valid inputs'")
+	}
+	if d.Context().Page().URL().RawQuery != before {
+		t.Error("a bad edit rewrote the URL")
+	}
+	// A good edit after it computes again.
+	typeInto(p, d, "attempts", "5")
+	if html := app.HTMLString(p); strings.Contains(html, "last valid inputs") || scheduleCells(html)["5/max"] != "800" {
+		t.Error("a valid edit after a bad one did not recompute")
+	}
+}
+
+func TestPageBadLinkShowsDefaults(t *testing.T) {
+	p, _ := navPage(t, "base=abc&jitter=none")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `data-key="base"`) || !strings.Contains(html, "not a duration") {
+		t.Error("no error for base")
+	}
+	// The rest of the link is kept: jitter none on the default 100ms base.
+	if got := scheduleCells(html)["3/min"]; got != "200" {
+		t.Errorf("3/min = %q, want the default base's 200", got)
+	}
+	for _, in := range elements(html, "input") {
+		if in["name"] == "base" && in["value"] != "abc" {
+			t.Errorf("base input %v", in)
+		}
+	}
+	for _, div := range elements(html, "div") {
+		if div["data-key"] == "base" && div["class"] != "field invalid" {
+			t.Errorf("base field %v is not marked invalid", div)
+		}
+	}
+}
+
+func TestPagePanicBecomesError(t *testing.T) {
+	p, d := navPage(t, "")
+	orig := computeReport
+	computeReport = func(calc.Params) calc.Report { panic("boom") }
+	typeInto(p, d, "base", "200ms")
+	computeReport = orig
+	html := app.HTMLString(p)
+	if !strings.Contains(html, "internal error") || !strings.Contains(html, "boom") {
+		t.Error("a panic while computing is not shown as an error")
+	}
+	typeInto(p, d, "base", "300ms")
+	if got := scheduleCells(app.HTMLString(p))["2/max"]; got != "300" {
+		t.Errorf("the page did not recover: 2/max = %q", got)
+	}
+}
+
+// go-app's pre-render quotes attributes with strconv.Quote, not HTML escaping: a link's value
+// must not become markup in the server's HTML.
+func TestPreRenderEscapesLinkValues(t *testing.T) {
+	p := newPage()
+	d := app.NewServerTester(p)
+	defer d.Close()
+	p.load("base=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&jitter=%22%3E%3Cb%3E")
+	p.Update()
+	d.Consume()
+	html := app.HTMLString(p)
+	if strings.Contains(html, "<img") || strings.Contains(html, "<b>") {
+		t.Errorf("a link's value became markup:\n%s", html)
+	}
+	if !strings.Contains(html, "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;") {
+		t.Error("the bad value is not shown back escaped")
+	}
+}
