@@ -88,11 +88,13 @@ func gridMeans(base, cap float64, n, perOctave int) (means, atCap []float64) {
 			delta += abs(m - mass[j])
 			mass[j], msum[j] = m, s
 		}
-		capMass = newCap
+		capMass = min(1, newCap)
 		mean := capMass * cap
 		for _, s := range msum {
 			mean += s
 		}
+		// Sums of masses can stray past the bounds in the last bit (base == cap gives 0.99..98).
+		mean = max(base, min(cap, mean))
 		means[k], atCap[k] = mean, capMass
 		// Once the chain has settled, every later step gives the same answer.
 		if k > 0 && delta < 1e-15 && abs(mean-means[k-1]) <= 1e-15*mean {

@@ -1,0 +1,66 @@
+# The one place that knows how to build, run and test backoffcalc.
+#
+#   make run                      build, then serve on http://$(ADDR)/
+#   make static [SITE=site] [PREFIX=name]
+#                                 write the folder to upload into $(SITE); with
+#                                 PREFIX its URLs assume it is served at /name/
+#   make test                     gofmt, vet, native tests with the browser
+#                                 tests, calc under wasm, short fuzzing
+#   make fuzz                     long fuzzing of FUZZ_TARGETS
+
+GO      ?= go
+GOROOT  := $(shell $(GO) env GOROOT)
+ADDR    ?= 127.0.0.1:8000
+SITE    ?= site
+PREFIX  ?=
+BIN     := bin/backoffcalc
+
+# Fuzz targets, as package:FuzzName pairs, e.g. ./calc:FuzzParseQuery.
+FUZZ_TARGETS  ?= ./calc:FuzzDecode ./calc:FuzzSchedule
+FUZZTIME      ?= 10s
+FUZZTIME_LONG ?= 10m
+
+.PHONY: run static test fuzz-short fuzz wasm native wasm_exec.js
+
+run: wasm_exec.js wasm native
+	$(BIN) serve -addr $(ADDR)
+
+static: wasm_exec.js wasm native
+	rm -rf $(SITE)
+	$(BIN) static -out $(SITE) $(if $(PREFIX),-prefix $(PREFIX))
+
+# The page must load the wasm_exec.js of the Go that built app.wasm: keep the
+# committed copy equal to the toolchain's.
+wasm_exec.js:
+	cmp -s $(GOROOT)/lib/wasm/wasm_exec.js $@ || cp $(GOROOT)/lib/wasm/wasm_exec.js $@
+
+# Phony: go build knows better than make when to rebuild.
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./app
+
+native:
+	$(GO) build -trimpath -o $(BIN) ./app
+
+# test leaves wasm_exec.js alone, so that a stale committed copy fails
+# TestWasmExecJS instead of being fixed behind CI's back.
+test:
+	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+	$(GO) test ./...
+	GOOS=js GOARCH=wasm $(GO) test -exec "$(GOROOT)/lib/wasm/go_js_wasm_exec" ./calc/...
+	@$(MAKE) --no-print-directory fuzz-short
+
+# fuzz runs every FUZZ_TARGETS entry for $(1); an empty list does nothing.
+define fuzz
+	@set -e; for target in $(FUZZ_TARGETS); do \
+		echo "fuzz $$target for $(1)"; \
+		$(GO) test -run '^$$' -fuzz "^$${target#*:}\$$" -fuzztime $(1) "$${target%%:*}"; \
+	done
+endef
+
+fuzz-short:
+	$(call fuzz,$(FUZZTIME))
+
+fuzz:
+	$(call fuzz,$(FUZZTIME_LONG))

@@ -1,0 +1,104 @@
+//go:build !js
+
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// checkRender loads url, waits for the wasm render and the service worker,
+// and fails on any console problem or request outside origin.
+func checkRender(t *testing.T, origin, url string) *tab {
+	tb := newTab(t)
+	tb.navigate(url)
+	tb.waitWasm()
+	tb.waitServiceWorker()
+	tb.requireNoConsoleProblems()
+	tb.requireSameOrigin(origin)
+	return tb
+}
+
+func TestServe(t *testing.T) {
+	srv := startServe(t)
+	checkRender(t, srv.URL, srv.URL+"/?base=250ms")
+}
+
+func TestStatic(t *testing.T) {
+	for _, prefix := range []string{"", "backoffcalc"} {
+		t.Run("prefix="+prefix, func(t *testing.T) {
+			srv := startStatic(t, prefix)
+			checkRender(t, srv.URL, srv.URL+pagePath(prefix)+"?base=250ms")
+		})
+	}
+}
+
+// TestOffline loads the page once, lets the service worker precache it,
+// stops the server and loads the page again with another query: the worker
+// alone must answer, query or not.
+func TestOffline(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		start func(t *testing.T) (*httptest.Server, string)
+	}{
+		{"serve", func(t *testing.T) (*httptest.Server, string) { return startServe(t), "/" }},
+		{"static-prefix", func(t *testing.T) (*httptest.Server, string) {
+			return startStatic(t, "backoffcalc"), pagePath("backoffcalc")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv, path := c.start(t)
+			tb := checkRender(t, srv.URL, srv.URL+path+"?base=250ms")
+			for _, u := range tb.cachedURLs() {
+				if !strings.HasPrefix(u, srv.URL+"/") {
+					t.Errorf("service worker cached %s, outside %s", u, srv.URL)
+				}
+			}
+
+			// Chromium's HTTP cache would answer too and hide a worker that
+			// does not.
+			tb.clearBrowserCache()
+			srv.Close()
+
+			const query = "?base=300ms&attempts=4"
+			tb.navigate(srv.URL + path + query)
+			tb.waitWasm()
+			if got := evalJS[string](tb, "location.search"); got != query {
+				t.Errorf("offline page has query %q, want %q", got, query)
+			}
+			tb.requireNoConsoleProblems()
+			tb.requireSameOrigin(srv.URL)
+		})
+	}
+}
+
+// TestHarness checks that the harness sees what it must fail on, so that
+// the clean runs above mean something.
+func TestHarness(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", contentPolicy)
+		fmt.Fprint(w, `<!DOCTYPE html><title>t</title><script>console.log("inline")</script>`+
+			`<img src="http://127.0.0.2:9/foreign.png">`)
+	}))
+	defer srv.Close()
+
+	tb := newTab(t)
+	tb.navigate(srv.URL)
+	// The exception is thrown in a later task; waiting for one more task
+	// after it makes sure its event arrived.
+	evalJS[bool](tb, `setTimeout(() => { throw new Error("boom") }); console.error("oops");
+		new Promise((done) => setTimeout(() => done(true), 50))`)
+	problems := strings.Join(tb.consoleProblems(), "\n")
+	for _, want := range []string{"CSP violation: script-src", "CSP violation: img-src", "Error: boom", "console.error: oops"} {
+		if !strings.Contains(problems, want) {
+			t.Errorf("problems lack %q:\n%s", want, problems)
+		}
+	}
+	// A request the CSP blocks still counts: the page tried.
+	if f := tb.foreignRequests(srv.URL); len(f) != 1 || f[0] != "http://127.0.0.2:9/foreign.png" {
+		t.Errorf("foreign requests %q, want the image", f)
+	}
+}

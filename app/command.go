@@ -1,0 +1,67 @@
+//go:build !js
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+const usage = `usage:
+  backoffcalc table ...                                print a schedule in the terminal
+  backoffcalc serve [-addr 127.0.0.1:8000] [-root .]   serve the page
+  backoffcalc static -out DIR [-prefix NAME] [-root .] write the page as a static site
+`
+
+// runCommand runs the command line of the native binary and returns the
+// process exit code: 2 for a usage error, 1 for a failure.
+func runCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "table":
+		return runTable(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
+	case "static":
+		return runStatic(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "backoffcalc: unknown command %q\n%s", args[0], usage)
+	return 2
+}
+
+// parseFlags parses the flags of a command that takes no other argument. When
+// ok is false the command must return code: 0 after -h, 2 after a usage error,
+// with the message already on the flag set's output.
+func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		fs.Usage()
+		return 2, false
+	}
+	return 0, true
+}
+
+// newFlagSet returns a flag set whose usage message names the command.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: backoffcalc %s %s\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}

@@ -1,0 +1,24 @@
+// Command backoffcalc is a retry backoff calculator: a go-app page compiled to
+// WebAssembly, and the native binary that serves it, writes it as a static
+// site, or prints a schedule in the terminal.
+package main
+
+import (
+	"os"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+func main() {
+	route()
+	// In the browser RunWhenOnBrowser runs the page and never returns; in the
+	// native binary it returns at once and the command line takes over.
+	app.RunWhenOnBrowser()
+	os.Exit(runCommand(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// route maps URLs to components. The tests call it too, as they do not run
+// main.
+func route() {
+	app.RouteFunc("/", func() app.Composer { return newPage() })
+}

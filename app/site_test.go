@@ -1,0 +1,181 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeRoot returns a -root with the repository's web/ files and
+// wasm_exec.js, and a stand-in app.wasm: enough for the server and the
+// static generator, which never run the wasm.
+func fakeRoot(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := copyRepoFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm"), []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestCommandUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"nope"},
+		{"serve", "extra"},
+		{"serve", "-nope"},
+		{"static"},
+		{"static", "-out", t.TempDir(), "-prefix", "a/b"},
+		{"static", "-out", t.TempDir(), "extra"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := runCommand(args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "usage") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and a usage message", args, code, stderr.String())
+		}
+	}
+}
+
+func TestServeHeaders(t *testing.T) {
+	h, err := newServer(fakeRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/", "/?base=250ms", "/app.js", "/app-worker.js", "/wasm_exec.js", "/web/app.wasm", "/web/icon.svg", "/robots.txt"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		want := http.StatusOK
+		if path == "/robots.txt" {
+			want = http.StatusNotFound
+		}
+		if rec.Code != want {
+			t.Errorf("GET %s: %d, want %d", path, rec.Code, want)
+		}
+		for name, want := range map[string]string{
+			"Content-Security-Policy": contentPolicy + "; frame-ancestors 'none'",
+			"X-Content-Type-Options":  "nosniff",
+			"Referrer-Policy":         "no-referrer",
+		} {
+			if got := rec.Header().Get(name); got != want {
+				t.Errorf("GET %s: %s = %q, want %q", path, name, got, want)
+			}
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, "/", nil))
+	if rec.Code != http.StatusOK {
+		t.Errorf("HEAD /: %d, want 200", rec.Code)
+	}
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(method, "/", strings.NewReader("x")))
+		if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s /: %d, Allow %q; want 405, GET, HEAD", method, rec.Code, rec.Header().Get("Allow"))
+		}
+	}
+}
+
+func TestStaticSite(t *testing.T) {
+	root := fakeRoot(t)
+	out := filepath.Join(t.TempDir(), "backoffcalc")
+	if err := generateStatic(root, out, "backoffcalc"); err != nil {
+		t.Fatal(err)
+	}
+	index := string(readFile(t, filepath.Join(out, "index.html")))
+	if !strings.Contains(index, charset+"\n<meta http-equiv=\"Content-Security-Policy\" content=\""+contentPolicy+"\">") {
+		t.Errorf("index.html lacks the CSP right after the charset:\n%s", index)
+	}
+	for _, bad := range []string{"og:url", "127.0.0.1", "http://", "https://"} {
+		if strings.Contains(index, bad) {
+			t.Errorf("index.html contains %q:\n%s", bad, index)
+		}
+	}
+	worker := string(readFile(t, filepath.Join(out, "app-worker.js")))
+	for _, want := range []string{`"/backoffcalc/"`, `"/backoffcalc/web/icon.svg"`, workerMatchIgnorer} {
+		if !strings.Contains(worker, want) {
+			t.Errorf("app-worker.js lacks %s", want)
+		}
+	}
+	for _, name := range []string{"web/app.wasm", "web/app.css", "web/icon.svg", "web/icon-192.png", "web/icon-512.png", "wasm_exec.js"} {
+		if !bytes.Equal(readFile(t, filepath.Join(out, name)), readFile(t, filepath.Join(root, name))) {
+			t.Errorf("%s differs from the root's", name)
+		}
+	}
+	if err := generateStatic(root, out, "backoffcalc"); err == nil {
+		t.Error("generating into a non-empty directory: no error")
+	}
+}
+
+// TestVersion checks that the service worker's version follows the content:
+// the same files give the same version, any change a new one.
+func TestVersion(t *testing.T) {
+	root := fakeRoot(t)
+	version := func() string {
+		h, err := handler(root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.Version
+	}
+	v1 := version()
+	if v := version(); v != v1 {
+		t.Fatalf("same files, versions %s and %s", v1, v)
+	}
+	if err := os.WriteFile(filepath.Join(root, "web", "app.css"), []byte("body{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if v := version(); v == v1 {
+		t.Error("app.css changed, version did not")
+	}
+}
+
+// TestWasmExecJS checks that the page gets the toolchain's wasm_exec.js, the
+// one that matches the Go that built app.wasm: GOROOT's copy, the
+// repository's copy, and what serve and static deliver are the same bytes.
+func TestWasmExecJS(t *testing.T) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readFile(t, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	if !bytes.Equal(readFile(t, filepath.Join("..", "wasm_exec.js")), want) {
+		t.Fatal("wasm_exec.js differs from the toolchain's: run make wasm_exec.js")
+	}
+
+	root := fakeRoot(t)
+	h, err := newServer(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/wasm_exec.js", nil))
+	if body, _ := io.ReadAll(rec.Body); !bytes.Equal(body, want) {
+		t.Error("serve's /wasm_exec.js differs from the repository's")
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if err := generateStatic(root, out, ""); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(readFile(t, filepath.Join(out, "wasm_exec.js")), want) {
+		t.Error("static's wasm_exec.js differs from the repository's")
+	}
+}

@@ -1,0 +1,111 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// runStatic is `static -out DIR [-prefix NAME] [-root .]`. DIR is exactly the
+// folder to upload: without -prefix its URLs assume it is served at the root
+// of a host ("/"); with -prefix NAME they assume "/NAME/", as for a GitHub
+// Pages project site. DIR must be missing or empty, so no stale file ships.
+// Inputs come from -root as for serve: web/ (app.wasm, app.css, icons) and
+// wasm_exec.js.
+func runStatic(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("static", "-out DIR [-prefix NAME] [-root DIR]", stderr)
+	out := fs.String("out", "", "`directory` to write the site into; must be missing or empty")
+	prefix := fs.String("prefix", "", "serve the site at /`NAME`/ instead of /")
+	root := fs.String("root", ".", "`directory` holding web/ (with app.wasm) and wasm_exec.js")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "static: -out is required")
+		fs.Usage()
+		return 2
+	}
+	if *prefix != "" && !validPrefix.MatchString(*prefix) {
+		fmt.Fprintf(stderr, "static: -prefix %q: must be one path segment of letters, digits, '.', '_' or '-'\n", *prefix)
+		fs.Usage()
+		return 2
+	}
+	if err := generateStatic(*root, *out, *prefix); err != nil {
+		fmt.Fprintf(stderr, "backoffcalc static: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+var validPrefix = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
+
+// generateStatic writes the site for root into out; see runStatic.
+func generateStatic(root, out, prefix string) error {
+	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+		return fmt.Errorf("%s is not empty", out)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	h, err := handler(root, prefix)
+	if err != nil {
+		return err
+	}
+	// go-app writes the pre-rendered index.html, app.js, app-worker.js,
+	// app.css, the manifest, its own wasm_exec.js and an empty web/.
+	if err := app.GenerateStaticWebsite(out, h); err != nil {
+		return err
+	}
+	assets, err := webFiles(root)
+	if err != nil {
+		return err
+	}
+	for _, name := range append(assets, "wasm_exec.js") {
+		if err := copyFile(filepath.Join(out, name), filepath.Join(root, name)); err != nil {
+			return err
+		}
+	}
+	return fixIndex(filepath.Join(out, "index.html"))
+}
+
+// ogURL matches the og:url tag; go-app prints attributes in map order.
+var ogURL = regexp.MustCompile(`<meta (property="og:url" content="[^"]*"|content="[^"]*" property="og:url")>\s*`)
+
+const charset = `<meta charset="UTF-8">`
+
+// fixIndex gives the static page what serve sends as headers, and drops the
+// og:url that names the generator's random local port. The CSP goes right
+// after the charset, ahead of the scripts, because a <meta> policy covers
+// only what comes after it.
+func fixIndex(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if !ogURL.Match(b) || !bytes.Contains(b, []byte(charset)) {
+		return fmt.Errorf("%s: go-app's page changed: no charset or og:url to fix", path)
+	}
+	b = ogURL.ReplaceAll(b, nil)
+	meta := fmt.Sprintf("%s\n<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n"+
+		"<meta name=\"referrer\" content=\"no-referrer\">", charset, contentPolicy)
+	b = bytes.Replace(b, []byte(charset), []byte(meta), 1)
+	return os.WriteFile(path, b, 0o644)
+}
+
+func copyFile(dst, src string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}
