@@ -69,6 +69,7 @@ func TestOffline(t *testing.T) {
 			if got := evalJS[string](tb, "location.search"); got != query {
 				t.Errorf("offline page has query %q, want %q", got, query)
 			}
+			compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, query[1:]))
 			tb.requireNoConsoleProblems()
 			tb.requireSameOrigin(srv.URL)
 		})

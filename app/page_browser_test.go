@@ -1,0 +1,243 @@
+//go:build !js
+
+package main
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// readNumbers collects every number the page shows with its exact value: "attempt/col" for the
+// schedule (data-ms, or the text of cells without one), the totals by id, "mode/jitter/col" for
+// the comparison.
+const readNumbers = `(() => {
+	const out = {};
+	const val = (td) => td.hasAttribute("data-ms") ? td.dataset.ms : td.textContent;
+	document.querySelectorAll("#schedule tr[data-attempt] td[data-col]").forEach((td) =>
+		out[td.closest("tr").dataset.attempt + "/" + td.dataset.col] = val(td));
+	document.querySelectorAll("#totals dd[id]").forEach((dd) => out[dd.id] = dd.dataset.ms);
+	document.querySelectorAll("#modes tr[data-mode] td[data-col]").forEach((td) =>
+		out["mode/" + td.closest("tr").dataset.mode + "/" + td.dataset.col] = td.dataset.ms);
+	return out;
+})()`
+
+// wantNumbers is what readNumbers must find for a query: calc's own results, exactly.
+func wantNumbers(t *testing.T, query string) map[string]string {
+	t.Helper()
+	p, err := calc.Decode(query)
+	if err != nil {
+		t.Fatalf("the test's own query %q: %v", query, err)
+	}
+	r := p.Report()
+	out := map[string]string{}
+	for i, row := range r.Schedule.Rows {
+		n := strconv.Itoa(row.Attempt) + "/"
+		out[n+"retry"] = "–"
+		for _, c := range []string{"nominal", "min", "mean", "max", "p50", "p99"} {
+			out[n+c] = ""
+		}
+		if row.Retry > 0 {
+			out[n+"retry"] = strconv.Itoa(row.Retry)
+			out[n+"nominal"], out[n+"min"], out[n+"max"] = calc.Millis(row.Nominal), calc.Millis(row.Min), calc.Millis(row.Max)
+			out[n+"mean"] = calc.MillisFloat(row.Mean)
+		}
+		out[n+"earliest"], out[n+"latest"] = calc.Millis(row.Earliest), calc.Millis(row.Latest)
+		if st := r.Sample.Starts[i]; st.Reached > 0 {
+			out[n+"p50"], out[n+"p99"] = calc.Millis(st.Start.P50), calc.Millis(st.Start.P99)
+		}
+		if p.Budget > 0 {
+			out[n+"budget"] = row.Budget.String()
+		}
+	}
+	t2, q := r.Schedule.Total, r.Sample.Total
+	out["total-min"], out["total-mean"], out["total-max"] = calc.Millis(t2.Min), calc.MillisFloat(t2.Mean), calc.Millis(t2.Max)
+	out["total-p50"], out["total-p90"], out["total-p99"] = calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99)
+	for _, m := range r.Modes {
+		k := "mode/" + m.Jitter.String() + "/"
+		out[k+"min"], out[k+"mean"], out[k+"max"], out[k+"p99"] = calc.Millis(m.Total.Min), calc.MillisFloat(m.Total.Mean), calc.Millis(m.Total.Max), calc.Millis(m.Sample.P99)
+	}
+	return out
+}
+
+// compareNumbers fails for every cell that differs from calc's, and for missing or extra ones.
+func compareNumbers(t *testing.T, got, want map[string]string) {
+	t.Helper()
+	for k, w := range want {
+		if g, ok := got[k]; !ok || g != w {
+			t.Errorf("%s: page shows %q, calc says %q", k, g, w)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: on the page, not in calc's report", k)
+		}
+	}
+}
+
+const sharedQuery = "base=250ms&factor=1.5&cap=3s&attempts=8&jitter=equal&budget=2s&call=10ms&seed=9&samples=2000&layers=3"
+
+// TestSharedLink opens a link with a non-default query on every way the page is served and
+// compares every number on screen with calc's result for that query.
+func TestSharedLink(t *testing.T) {
+	want := wantNumbers(t, sharedQuery)
+	for _, site := range []struct{ name, prefix string }{{"serve", ""}, {"static", ""}, {"static-prefix", "backoffcalc"}} {
+		t.Run(site.name, func(t *testing.T) {
+			srv := startServe(t)
+			if site.name != "serve" {
+				srv = startStatic(t, site.prefix)
+			}
+			tb := newTab(t)
+			tb.navigate(srv.URL + pagePath(site.prefix) + "?" + sharedQuery)
+			tb.waitWasm()
+			compareNumbers(t, evalJS[map[string]string](tb, readNumbers), want)
+			if got := evalJS[string](tb, `document.getElementById("layers").textContent`); !strings.Contains(got, "512") {
+				t.Errorf("layers line %q lacks 8^3 = 512", got)
+			}
+			tb.requireNoConsoleProblems()
+			tb.requireSameOrigin(srv.URL)
+		})
+	}
+}
+
+// The server's own HTML, before any script runs, already carries the link's numbers.
+func TestServePreRendersLink(t *testing.T) {
+	srv := startServe(t)
+	resp, err := http.Get(srv.URL + "/?" + sharedQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	got := scheduleCells(string(body))
+	want := wantNumbers(t, sharedQuery)
+	for k, g := range got {
+		if want[k] != g {
+			t.Errorf("pre-rendered %s = %q, calc says %q", k, g, want[k])
+		}
+	}
+	for i := 1; i <= 8; i++ {
+		if _, ok := got[strconv.Itoa(i)+"/latest"]; !ok {
+			t.Errorf("attempt %d is not pre-rendered", i)
+		}
+	}
+}
+
+func TestTypingUpdatesTableAndLink(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/")
+	tb.waitWasm()
+	history := evalJS[int](tb, "history.length")
+	tb.setInput("#in-base", "300ms")
+	tb.waitFor("the new table", `document.querySelector('#schedule tr[data-attempt="2"] td[data-col="max"]').dataset.ms === "300"`)
+	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, "base=300ms"))
+	p, _ := calc.Decode("base=300ms")
+	if got := evalJS[string](tb, "location.search"); got != "?"+p.Encode() {
+		t.Errorf("link %q, want %q", got, "?"+p.Encode())
+	}
+	if got := evalJS[int](tb, "history.length"); got != history {
+		t.Errorf("history grew from %d to %d: edits must replace the entry", history, got)
+	}
+	// The rewritten link, opened in a new tab, shows the same table.
+	tb2 := newTab(t)
+	tb2.navigate(evalJS[string](tb, "location.href"))
+	tb2.waitWasm()
+	compareNumbers(t, evalJS[map[string]string](tb2, readNumbers), wantNumbers(t, "base=300ms"))
+	tb.requireNoConsoleProblems()
+}
+
+func TestBadInput(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?base=abc&attempts=0&jitter=none")
+	tb.waitWasm()
+	alert := evalJS[string](tb, `document.querySelector('[role="alert"]').textContent`)
+	for _, want := range []string{`base "abc"`, `attempts "0"`} {
+		if !strings.Contains(alert, want) {
+			t.Errorf("alert %q does not name %s", alert, want)
+		}
+	}
+	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, "jitter=none"))
+
+	// A bad edit keeps the last table, marked as such, and leaves the link alone.
+	tb.setInput("#in-base", "200ms")
+	tb.setInput("#in-attempts", "6")
+	tb.waitFor("a valid table", `document.querySelector('[role="alert"]').textContent === ""`)
+	before := evalJS[string](tb, "location.search")
+	tb.setInput("#in-cap", "5ms")
+	tb.waitFor("the cap error", `document.querySelector('[role="alert"]').textContent.includes('cap "5ms"')`)
+	if got := evalJS[string](tb, `document.getElementById("in-cap-error").textContent`); !strings.Contains(got, "must be at least base") {
+		t.Errorf("message next to cap: %q", got)
+	}
+	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, "base=200ms&jitter=none&attempts=6"))
+	if !evalJS[bool](tb, `document.querySelector(".stale-note") !== null`) || evalJS[string](tb, "location.search") != before {
+		t.Error("the kept table is not marked, or the link changed")
+	}
+	tb.requireNoConsoleProblems()
+}
+
+// Until the wasm has computed the link's table, HTML made for another query must not show its
+// numbers: the static site's index.html (made for no query) shows a loading line instead, while
+// serve's HTML for the link itself shows its numbers at once.
+func TestNoNumbersForOtherInputs(t *testing.T) {
+	for _, c := range []struct {
+		name, prefix string
+		static       bool
+		query        string
+		numbers      bool
+	}{
+		{"static with a query", "", true, "?base=300ms", false},
+		{"static under a prefix with a query", "backoffcalc", true, "?base=300ms", false},
+		{"static without a query", "", true, "", true},
+		{"serve with a query", "", false, "?base=300ms", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := startServe(t)
+			if c.static {
+				srv = startStatic(t, c.prefix)
+			}
+			tb := newTab(t)
+			// Without the wasm the page stays as the HTML made it.
+			if _, err := chromedp.Call(tb.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+				URLPatterns: []*network.BlockPattern{{URLPattern: srv.URL + "/*.wasm", Block: true}}}); err != nil {
+				t.Fatal(err)
+			}
+			tb.navigate(srv.URL + pagePath(c.prefix) + c.query)
+			tb.waitFor("the blocked wasm", `document.getElementById("app-wasm-loader-label")?.innerText.includes("Failed") ?? true`)
+			if evalJS[bool](tb, `document.querySelector('#app[data-render="wasm"]') !== null`) {
+				t.Fatal("the wasm ran: the test sees nothing of the HTML")
+			}
+			shown := evalJS[bool](tb, `document.getElementById("schedule")?.offsetParent !== null`)
+			loading := evalJS[bool](tb, `document.querySelector(".loading").offsetParent !== null`)
+			if shown != c.numbers || loading == c.numbers {
+				t.Errorf("numbers shown %v, loading shown %v; want numbers %v", shown, loading, c.numbers)
+			}
+		})
+	}
+}
+
+func TestCopyCSV(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?" + sharedQuery)
+	tb.waitWasm()
+	tb.run(chromedp.Click(chromedp.CSS("#copy-csv")))
+	tb.waitFor("the copied text", `document.getElementById("export-text")?.value.length > 0`)
+	p, _ := calc.Decode(sharedQuery)
+	var want strings.Builder
+	writeCSV(&want, p.Report())
+	// A textarea drops the text's last newline; the clipboard gets all of it.
+	if got := evalJS[string](tb, `document.getElementById("export-text").value`); got != strings.TrimSuffix(want.String(), "\n") {
+		t.Errorf("copied CSV:\n%q\nwant:\n%q", got, want.String())
+	}
+	tb.waitFor("the copy status", `document.getElementById("copy-status").textContent.includes("CSV")`)
+	tb.requireNoConsoleProblems()
+}
