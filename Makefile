@@ -16,7 +16,7 @@ PREFIX  ?=
 BIN     := bin/backoffcalc
 
 # Fuzz targets, as package:FuzzName pairs, e.g. ./calc:FuzzParseQuery.
-FUZZ_TARGETS  ?= ./calc:FuzzDecode ./calc:FuzzSchedule
+FUZZ_TARGETS  ?= ./calc:FuzzDecode ./calc:FuzzSchedule ./calc:FuzzHerd
 FUZZTIME      ?= 10s
 FUZZTIME_LONG ?= 10m
 

@@ -50,3 +50,38 @@ func NewAxis(max time.Duration) Axis {
 func (a Axis) X(d time.Duration, width float64) float64 {
 	return float64(d) / float64(a.End) * width
 }
+
+// CountAxis is a count axis from 0 to End with ticks at round steps, for charts of counts.
+type CountAxis struct {
+	End   int   // the first tick at or past the largest count; at least 1
+	Ticks []int // 0, step, 2*step, ..., End
+}
+
+// NewCountAxis returns an axis that holds [0, most] in at most maxTicks steps of 1, 2 or 5 times
+// a power of ten: 224 gets ticks every 50 up to 250.
+func NewCountAxis(most int) CountAxis {
+	step := 0
+	for mag := 1; step == 0; mag *= 10 {
+		step = fitStep(most, mag)
+	}
+	a := CountAxis{End: max(1, (most+step-1)/step*step)}
+	for n := 0; n <= a.End; n += step {
+		a.Ticks = append(a.Ticks, n)
+	}
+	return a
+}
+
+// fitStep is the first of mag, 2*mag and 5*mag that covers most in maxTicks steps, or 0.
+func fitStep(most, mag int) int {
+	for _, s := range []int{mag, 2 * mag, 5 * mag} {
+		if (most+s-1)/s <= maxTicks {
+			return s
+		}
+	}
+	return 0
+}
+
+// Y places n on an axis drawn height units tall, measured up from 0.
+func (a CountAxis) Y(n int, height float64) float64 {
+	return float64(n) / float64(a.End) * height
+}

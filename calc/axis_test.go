@@ -28,3 +28,37 @@ func TestNewAxis(t *testing.T) {
 		}
 	}
 }
+
+func TestNewCountAxis(t *testing.T) {
+	for _, tt := range []struct {
+		most, end, step int
+	}{
+		{0, 1, 1}, {1, 1, 1}, {6, 6, 1}, {7, 8, 2}, {12, 12, 2}, {13, 15, 5}, {224, 250, 50},
+		{600, 600, 100}, {601, 800, 200}, {2000000, 2000000, 500000},
+	} {
+		a := NewCountAxis(tt.most)
+		if a.End != tt.end || a.Ticks[0] != 0 || a.Ticks[len(a.Ticks)-1] != a.End || len(a.Ticks) > maxTicks+1 ||
+			len(a.Ticks) > 1 && a.Ticks[1] != tt.step || a.Y(a.End, 50) != 50 {
+			t.Errorf("NewCountAxis(%d) = %+v, want end %d in steps of %d", tt.most, a, tt.end, tt.step)
+		}
+	}
+}
+
+func TestHerdAxes(t *testing.T) {
+	p := Default()
+	runs, err := p.Herd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The longest series is proportional's, 35 windows of 100ms, so time runs to 3.5s, in steps
+	// of 1s; the most in one window is immediate's 600 at 0, in steps of 100.
+	x, y := HerdAxes(p, runs)
+	if x.End != 4*time.Second || y.End != 600 || len(y.Ticks) != 7 || p.WindowStart(35) != 3500*ms {
+		t.Errorf("axes %v, %v", x, y)
+	}
+	// An outage longer than every series stretches the time axis to it.
+	p.Outage = 10 * time.Second
+	if x, _ := HerdAxes(p, runs); x.End != 10*time.Second {
+		t.Errorf("time axis %v does not reach the outage's end", x)
+	}
+}

@@ -29,3 +29,28 @@ func BenchmarkReportDefault(b *testing.B) {
 		p.Report()
 	}
 }
+
+// BenchmarkHerd100000x20 runs all six modes for the largest herd of 20 attempts, the defaults
+// otherwise: 100000 clients through a 1s outage, 20 attempts per 100ms after it.
+func BenchmarkHerd100000x20(b *testing.B) {
+	p := mustDecode(b, "clients=100000&attempts=20")
+	for b.Loop() {
+		if _, err := p.Herd(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHerd100000x20Mode runs one mode at a time, as the page does.
+func BenchmarkHerd100000x20Mode(b *testing.B) {
+	p := mustDecode(b, "clients=100000&attempts=20")
+	for _, m := range HerdModes() {
+		b.Run(m.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := p.HerdMode(m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -32,7 +32,7 @@ func ExampleDecode() {
 	// Output:
 	// calc: cap "10s": must be at least base (20s) and at most 168h
 	// calc: attempts "0": must be between 1 and 1000
-	// attempts=6&base=20s&budget=0&call=0&cap=20s&capat=before&factor=2&jitter=full&layers=1&ratio=0.2&samples=10000&seed=1
+	// attempts=6&base=20s&budget=0&call=0&cap=20s&capacity=20&capat=before&clients=100&factor=2&jitter=full&layers=1&outage=1s&ratio=0.2&samples=10000&seed=1&spread=0&window=100ms
 }
 
 func ExampleParams_Wait() {
@@ -74,4 +74,51 @@ func ExampleParams_WorstCaseAttempts() {
 	p, _ := calc.Decode("attempts=4&layers=5")
 	fmt.Println(p.WorstCaseAttempts(), "attempts reach the innermost service")
 	// Output: 1024 attempts reach the innermost service
+}
+
+func ExampleParams_Herd() {
+	p := calc.Default() // 100 clients at 0, 1s outage, then 20 attempts per 100ms; 6 attempts each
+	runs, err := p.Herd()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range runs {
+		fmt.Printf("%-12s %3d attempts, %3d clients through, peak %3d per %v at %v\n",
+			r.Mode, r.Attempts, r.Accepted, r.Peak, p.Window, r.PeakAt)
+	}
+	// Output:
+	// immediate    600 attempts,   0 clients through, peak 600 per 100ms at 0s
+	// none         580 attempts,  40 clients through, peak 100 per 100ms at 0s
+	// full         577 attempts,  84 clients through, peak 224 per 100ms at 0s
+	// equal        530 attempts, 100 clients through, peak 200 per 100ms at 0s
+	// decorrelated 466 attempts,  97 clients through, peak 100 per 100ms at 0s
+	// proportional 525 attempts, 100 clients through, peak 148 per 100ms at 0s
+}
+
+func ExampleParams_HerdMode() {
+	p, _ := calc.Decode("clients=6&jitter=none&factor=1&base=50ms&cap=50ms&outage=0&window=100ms&capacity=2&attempts=100")
+	r, _ := p.HerdMode(calc.Backoff(calc.None))
+	fmt.Printf("%d attempts, %d of %d clients through, the last at %v\n", r.Attempts, r.Accepted, p.Clients, r.LastAccepted)
+	fmt.Printf("peak %d in [%v, %v); per window: %v\n", r.Peak, r.PeakAt, r.PeakAt+p.Window, r.Arrivals)
+	// Output:
+	// 18 attempts, 6 of 6 clients through, the last at 200ms
+	// peak 10 in [0s, 100ms); per window: [10 6 2]
+}
+
+func ExampleParams_ValidateHerd() {
+	p, _ := calc.Decode("base=10s&cap=10s&attempts=2&ratio=0&window=1ms")
+	fmt.Println(p.ValidateHerd())
+	// Output: calc: window "1ms": the last attempt can come as late as 10 s: 10001 windows, over the limit of 10000; make the window at least 2ms
+}
+
+func ExampleHerdAxes() {
+	p := calc.Default()
+	runs, _ := p.Herd()
+	x, y := calc.HerdAxes(p, runs)
+	fmt.Println("time:", x.Ticks)
+	fmt.Println("attempts per window:", y.Ticks)
+	// Output:
+	// time: [0s 1s 2s 3s 4s]
+	// attempts per window: [0 100 200 300 400 500 600]
 }

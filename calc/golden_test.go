@@ -11,7 +11,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
 
-// goldenQueries cover every mode, both cap placements, budgets, the grid and the overflow row.
+// goldenQueries cover every mode, both cap placements, budgets, the grid, the overflow row and
+// the herd.
 // `make test` runs this test natively and under GOOS=js GOARCH=wasm against the same file, which
 // proves the two give the same numbers to the bit.
 var goldenQueries = []string{
@@ -25,6 +26,10 @@ var goldenQueries = []string{
 	"base=0.7&factor=1&cap=0.7&jitter=none&budget=2.1",
 	"factor=100&attempts=1000&capat=after&samples=100&layers=10",
 	"base=3ns&cap=7ns&factor=1.3&attempts=20&jitter=equal&samples=100&seed=18446744073709551615",
+	// The herd: spread starts, a budget, calls; no capacity limit; a tight capacity after the cap.
+	"clients=1000&spread=500ms&capacity=50&jitter=equal&budget=3s&call=10ms&seed=5",
+	"clients=7&outage=250ms&capacity=0&window=5ms&spread=100ms&samples=100",
+	"clients=300&attempts=12&cap=2s&capat=after&jitter=proportional&ratio=0.5&outage=3s&window=250ms&capacity=30&samples=100",
 }
 
 func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -47,10 +52,26 @@ func goldenText(r Report) string {
 	return b.String()
 }
 
+// goldenHerd writes every number of the herd of p, or its error.
+func goldenHerd(p Params) string {
+	runs, err := p.Herd()
+	if err != nil {
+		return fmt.Sprintf("herd error %v\n", err)
+	}
+	var b strings.Builder
+	for _, r := range runs {
+		fmt.Fprintf(&b, "herd %s %d %d %d %d %d %s %d %d %v\n", r.Mode, r.Attempts, r.Accepted, r.GaveUp, r.Peak, r.PeakAt,
+			fmtF(r.MeanPerClient), r.MaxPerClient, r.LastAccepted, r.Arrivals)
+	}
+	return b.String()
+}
+
 func TestGolden(t *testing.T) {
 	var b strings.Builder
 	for _, q := range goldenQueries {
-		b.WriteString(goldenText(mustDecode(t, q).Report()))
+		p := mustDecode(t, q)
+		b.WriteString(goldenText(p.Report()))
+		b.WriteString(goldenHerd(p))
 	}
 	const file = "testdata/golden.txt"
 	if *update {

@@ -60,6 +60,17 @@ const (
 	MinSamples  = 100
 	MaxSamples  = 200000
 	DefaultCap  = 10 * time.Second
+
+	MaxClients  = 100000
+	MaxOutage   = 24 * time.Hour
+	MaxWindow   = time.Hour
+	MaxCapacity = 1000000000
+	MaxSpread   = 24 * time.Hour
+	// MaxHerdWork bounds Clients*Attempts, the most attempts a herd run can simulate per mode,
+	// so that no input freezes the page.
+	MaxHerdWork = 2000000
+	// MaxHerdWindows bounds the arrivals series of a herd run; see Params.ValidateHerd.
+	MaxHerdWindows = 10000
 )
 
 // Params is a retry policy and what to compute about it. The zero value is not valid; start from
@@ -77,10 +88,18 @@ type Params struct {
 	Budget   time.Duration // total time from the first attempt's start; 0 means none; <= MaxBudget
 	Layers   int           // stacked layers each using this policy; 1..MaxLayers
 	Samples  int           // simulated paths for percentiles; MinSamples..MaxSamples
-	Seed     uint64        // seed of the simulated paths
+	Seed     uint64        // seed of the simulated paths and of the herd's clients
+
+	// The herd: many clients following the policy through an outage (see Params.Herd).
+	Clients  int           // clients in the herd; 1..MaxClients, and Clients*Attempts <= MaxHerdWork
+	Outage   time.Duration // the server fails every attempt arriving before this time; 0..MaxOutage
+	Window   time.Duration // the server's capacity window, and the length of the peak's window; > 0 and <= MaxWindow
+	Capacity int           // attempts accepted per window once the outage is over; 0 means no limit; <= MaxCapacity
+	Spread   time.Duration // first attempts spread evenly over [0, Spread); 0 means all at 0; <= MaxSpread
 }
 
-// Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter.
+// Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter;
+// for the herd, 100 clients all starting at 0 through a 1s outage, then 20 attempts per 100ms.
 func Default() Params {
 	return Params{
 		Base:     100 * time.Millisecond,
@@ -93,6 +112,10 @@ func Default() Params {
 		Layers:   1,
 		Samples:  10000,
 		Seed:     1,
+		Clients:  100,
+		Outage:   time.Second,
+		Window:   100 * time.Millisecond,
+		Capacity: 20,
 	}
 }
 
@@ -139,7 +162,8 @@ func FieldErrors(err error) []*FieldError {
 	return nil
 }
 
-// Validate reports every field out of its range, each as a *FieldError, joined with errors.Join.
+// Validate reports every field out of its range, and clients whose herd would be over
+// MaxHerdWork client-attempts, each as a *FieldError, joined with errors.Join.
 func (p Params) Validate() error {
 	var errs []error
 	bad := func(key, value, format string, args ...any) {
@@ -178,5 +202,31 @@ func (p Params) Validate() error {
 	if p.Samples < MinSamples || p.Samples > MaxSamples {
 		bad("samples", fmt.Sprint(p.Samples), "must be between %d and %d", MinSamples, MaxSamples)
 	}
+	if p.Clients < 1 || p.Clients > MaxClients {
+		bad("clients", fmt.Sprint(p.Clients), "must be between 1 and %d", MaxClients)
+	} else if err := herdWork(p.Clients, p.Attempts); err != nil {
+		bad("clients", fmt.Sprint(p.Clients), "%w", err)
+	}
+	if p.Outage < 0 || p.Outage > MaxOutage {
+		bad("outage", FormatDuration(p.Outage), "must be between 0 and %s", FormatDuration(MaxOutage))
+	}
+	if p.Window <= 0 || p.Window > MaxWindow {
+		bad("window", FormatDuration(p.Window), "must be more than 0 and at most %s", FormatDuration(MaxWindow))
+	}
+	if p.Capacity < 0 || p.Capacity > MaxCapacity {
+		bad("capacity", fmt.Sprint(p.Capacity), "must be between 0 (no limit) and %d", MaxCapacity)
+	}
+	if p.Spread < 0 || p.Spread > MaxSpread {
+		bad("spread", FormatDuration(p.Spread), "must be between 0 and %s", FormatDuration(MaxSpread))
+	}
 	return errors.Join(errs...)
+}
+
+// herdWork refuses a herd of more than MaxHerdWork client-attempts. An attempts count out of its
+// own range is reported on its own key, not here.
+func herdWork(clients, attempts int) error {
+	if attempts >= 1 && attempts <= MaxAttempts && clients*attempts > MaxHerdWork {
+		return fmt.Errorf("%d clients × %d attempts is over the limit of %d client-attempts", clients, attempts, MaxHerdWork)
+	}
+	return nil
 }

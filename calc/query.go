@@ -78,6 +78,27 @@ var fields = []field{
 		p.Seed = n
 		return nil
 	}, func(p Params) string { return strconv.FormatUint(p.Seed, 10) }},
+	// clients comes after attempts: its limit depends on them.
+	{"clients", func(p *Params, v string) error {
+		n := p.Clients
+		if err := setInt(&n, v, 1, MaxClients); err != nil {
+			return err
+		}
+		if err := herdWork(n, p.Attempts); err != nil {
+			return err
+		}
+		p.Clients = n
+		return nil
+	}, func(p Params) string { return strconv.Itoa(p.Clients) }},
+	{"outage", func(p *Params, v string) error { return setDuration(&p.Outage, v, 0, MaxOutage, "0") },
+		func(p Params) string { return FormatDuration(p.Outage) }},
+	{"window", func(p *Params, v string) error {
+		return setDuration(&p.Window, v, time.Nanosecond, MaxWindow, "more than 0")
+	}, func(p Params) string { return FormatDuration(p.Window) }},
+	{"capacity", func(p *Params, v string) error { return setInt(&p.Capacity, v, 0, MaxCapacity) },
+		func(p Params) string { return strconv.Itoa(p.Capacity) }},
+	{"spread", func(p *Params, v string) error { return setDuration(&p.Spread, v, 0, MaxSpread, "0") },
+		func(p Params) string { return FormatDuration(p.Spread) }},
 }
 
 var jitterList = strings.Join(jitterNames[:], ", ")
@@ -96,7 +117,9 @@ func Keys() []string {
 // every bad key is reported at once as a *FieldError joined with errors.Join. A key given twice,
 // an empty value, broken percent-encoding, NaN, Inf, a sign, an overflowing number or an unknown
 // word is an error, never silently replaced. Unknown keys are ignored. A bare number is a
-// duration in milliseconds: base=250 means 250ms.
+// duration in milliseconds: base=250 means 250ms. Clients is refused when Clients*Attempts
+// would be over MaxHerdWork; whether the herd's arrivals series fits is Params.ValidateHerd's
+// question, not Decode's.
 func Decode(query string) (Params, error) {
 	raw := map[string][]string{}
 	for pair := range strings.SplitSeq(query, "&") {

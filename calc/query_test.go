@@ -17,20 +17,31 @@ var decodeTests = []struct {
 	{"fractional milliseconds", "base=0.7&cap=0.7", func(p *Params) { p.Base, p.Cap = 700*time.Microsecond, 700*time.Microsecond }},
 	{"go syntax", "base=1.5s&cap=2m30s", func(p *Params) { p.Base, p.Cap = 1500*time.Millisecond, 150*time.Second }},
 	{"cap follows a large base", "base=20s", func(p *Params) { p.Base, p.Cap = 20*time.Second, 20*time.Second }},
-	{"every key", "base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after&call=25ms&budget=1m&layers=3&samples=500&seed=18446744073709551615",
+	{"every key", "base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after&call=25ms&budget=1m&layers=3&samples=500&seed=18446744073709551615" +
+		"&clients=250&outage=2s&window=50ms&capacity=7&spread=300ms",
 		func(p *Params) {
 			*p = Params{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
-				Ratio: 0.2, CapAt: CapAfter, Call: 25 * time.Millisecond, Budget: time.Minute, Layers: 3, Samples: 500, Seed: 1<<64 - 1}
+				Ratio: 0.2, CapAt: CapAfter, Call: 25 * time.Millisecond, Budget: time.Minute, Layers: 3, Samples: 500, Seed: 1<<64 - 1,
+				Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond}
 		}},
-	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1",
+	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1" +
+		"&clients=2000&outage=24h&window=1h&capacity=1000000000&spread=24h",
 		func(p *Params) {
 			p.Base, p.Cap, p.Factor, p.Attempts, p.Layers, p.Samples, p.Budget, p.Call, p.Ratio =
 				24*time.Hour, 168*time.Hour, 100, 1000, 10, 200000, 720*time.Hour, 24*time.Hour, 1
+			p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = 2000, 24*time.Hour, time.Hour, 1000000000, 24*time.Hour
 		}},
-	{"low limits", "base=1ns&cap=1ns&factor=1&attempts=1&layers=1&samples=100&budget=0&call=0&ratio=0&seed=0",
+	// clients*attempts may reach MaxHerdWork exactly, however it is split.
+	{"most clients", "clients=100000&attempts=20", func(p *Params) { p.Clients, p.Attempts = 100000, 20 }},
+	{"low limits", "base=1ns&cap=1ns&factor=1&attempts=1&layers=1&samples=100&budget=0&call=0&ratio=0&seed=0" +
+		"&clients=1&outage=0&window=1ns&capacity=0&spread=0",
 		func(p *Params) {
 			p.Base, p.Cap, p.Factor, p.Attempts, p.Samples, p.Ratio, p.Seed = 1, 1, 1, 1, 100, 0, 0
+			p.Clients, p.Outage, p.Window, p.Capacity = 1, 0, 1, 0
 		}},
+	{"herd in milliseconds", "outage=700&window=200&spread=0.5", func(p *Params) {
+		p.Outage, p.Window, p.Spread = 700*time.Millisecond, 200*time.Millisecond, 500*time.Microsecond
+	}},
 	{"unknown keys ignored", "utm_source=x&base=200ms&%zz=1", func(p *Params) { p.Base = 200 * time.Millisecond }},
 	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, Equal }},
 	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = Decorrelated }},
@@ -104,7 +115,40 @@ var badQueries = []struct {
 	{"samples=1e9", []string{"samples"}, "whole number"},
 	{"seed=-1", []string{"seed"}, "whole number"},
 	{"seed=18446744073709551616", []string{"seed"}, "at most 18446744073709551615"},
+	{"clients=0", []string{"clients"}, `calc: clients "0": must be between 1 and 100000`},
+	{"clients=100001", []string{"clients"}, "between 1 and 100000"},
+	{"clients=-1", []string{"clients"}, "between 1 and 100000"},
+	{"clients=NaN", []string{"clients"}, "whole number"},
+	{"clients=", []string{"clients"}, "empty"},
+	{"clients=1e5", []string{"clients"}, "whole number"},
+	{"clients=99999999999999999999", []string{"clients"}, "between 1 and 100000"},
+	{"clients=100000&attempts=1000", []string{"clients"},
+		`calc: clients "100000": 100000 clients × 1000 attempts is over the limit of 2000000 client-attempts`},
+	{"clients=100000&attempts=21", []string{"clients"}, "100000 clients × 21 attempts is over the limit of 2000000"},
+	{"attempts=1000&clients=2001", []string{"clients"}, "2001 clients × 1000 attempts"},
+	// A bad attempts keeps its default (6), which 100000 clients fit.
+	{"clients=100000&attempts=1001", []string{"attempts"}, "between 1 and 1000"},
+	{"outage=25h", []string{"outage"}, `calc: outage "25h": must be 0 or more and at most 24h`},
+	{"outage=24h0m0.000000001s", []string{"outage"}, "at most 24h"},
+	{"outage=-1ms", []string{"outage"}, "negative"},
+	{"outage=NaN", []string{"outage"}, "not a duration"},
+	{"outage=", []string{"outage"}, "empty"},
+	{"window=0", []string{"window"}, `calc: window "0": must be more than 0`},
+	{"window=3600001ms", []string{"window"}, "at most 1h"},
+	{"window=-100ms", []string{"window"}, "negative"},
+	{"window=NaN", []string{"window"}, "not a duration"},
+	{"window=", []string{"window"}, "empty"},
+	{"capacity=1000000001", []string{"capacity"}, `calc: capacity "1000000001": must be between 0 and 1000000000`},
+	{"capacity=-1", []string{"capacity"}, "between 0 and 1000000000"},
+	{"capacity=NaN", []string{"capacity"}, "whole number"},
+	{"capacity=", []string{"capacity"}, "empty"},
+	{"capacity=99999999999999999999", []string{"capacity"}, "between 0 and 1000000000"},
+	{"spread=24h1ns", []string{"spread"}, `calc: spread "24h1ns": must be 0 or more and at most 24h`},
+	{"spread=-0", []string{"spread"}, "negative"},
+	{"spread=NaN", []string{"spread"}, "not a duration"},
+	{"spread=", []string{"spread"}, "empty"},
 	{"base=x&factor=y&attempts=z&jitter=w", []string{"base", "factor", "attempts", "jitter"}, "base"},
+	{"spread=x&window=y&outage=z&capacity=w&clients=v&base=u", []string{"base", "clients", "outage", "window", "capacity", "spread"}, "base"},
 	{"base=%3Cscript%3Ealert(1)%3C/script%3E", []string{"base"}, `"<script>alert(1)</script>"`},
 	{"base=" + strings.Repeat("9", 100000), []string{"base"}, "(100000 bytes)"},
 }
@@ -146,7 +190,8 @@ func TestDecodeKeepsGoodKeys(t *testing.T) {
 
 func TestEncodeCanonical(t *testing.T) {
 	got := Default().Encode()
-	want := "attempts=6&base=100ms&budget=0&call=0&cap=10s&capat=before&factor=2&jitter=full&layers=1&ratio=0.2&samples=10000&seed=1"
+	want := "attempts=6&base=100ms&budget=0&call=0&cap=10s&capacity=20&capat=before&clients=100&factor=2&jitter=full&layers=1" +
+		"&outage=1s&ratio=0.2&samples=10000&seed=1&spread=0&window=100ms"
 	if got != want {
 		t.Errorf("Default().Encode() = %q, want %q", got, want)
 	}
@@ -171,12 +216,24 @@ func TestFormatDuration(t *testing.T) {
 func TestValidate(t *testing.T) {
 	p := Default()
 	p.Factor, p.Attempts, p.Cap = 0, 0, p.Base-1
+	p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = MaxClients+1, -1, 0, -1, MaxSpread+1
 	var keys []string
 	for _, fe := range FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
 	}
-	if strings.Join(keys, ",") != "factor,cap,attempts" {
+	if strings.Join(keys, ",") != "factor,cap,attempts,clients,outage,window,capacity,spread" {
 		t.Errorf("Validate blamed %v", keys)
+	}
+	// The herd's work is clients × attempts, reported on clients.
+	p = Default()
+	p.Clients, p.Attempts = 100000, 21
+	fes := FieldErrors(p.Validate())
+	if len(fes) != 1 || fes[0].Error() != `calc: clients "100000": 100000 clients × 21 attempts is over the limit of 2000000 client-attempts` {
+		t.Errorf("Validate of 100000 × 21: %v", fes)
+	}
+	p.Attempts = 20
+	if err := p.Validate(); err != nil {
+		t.Errorf("100000 × 20 is at the limit, not over it: %v", err)
 	}
 	if err := Default().Validate(); err != nil {
 		t.Errorf("Default() invalid: %v", err)

@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -27,20 +28,8 @@ type Sample struct {
 // would reach the budget. p must be valid.
 func (p Params) Sample() Sample {
 	n := p.Attempts
-	// A retry whose wait is fixed (min == max) draws nothing.
-	waits := make([]func(u float64, prev time.Duration) time.Duration, n)
-	draws := make([]bool, n)
-	random := false
-	for k := 1; k < n; k++ {
-		if p.Jitter == Decorrelated {
-			waits[k], draws[k] = p.decorrelated, p.Base < p.Cap
-		} else {
-			l := p.law(k)
-			waits[k] = func(u float64, _ time.Duration) time.Duration { return l.at(u) }
-			draws[k] = l.min < l.max
-		}
-		random = random || draws[k]
-	}
+	waits := p.waits()
+	random := slices.Contains(waits.draws, true)
 	// With no draw at all every path is the same: simulate one and count it Samples times.
 	paths, weight := p.Samples, 1
 	if !random {
@@ -62,11 +51,7 @@ func (p Params) Sample() Sample {
 	for k := 1; k < n; k++ {
 		kept := live[:0]
 		for _, i := range live {
-			u := 0.0
-			if draws[k] {
-				u = unit(&rngs[i])
-			}
-			w := waits[k](u, prev[i])
+			w := waits.next(k, &rngs[i], prev[i])
 			s := start[i] + p.Call + w
 			if p.Budget > 0 && s >= p.Budget {
 				continue // out of budget: this path makes no more attempts
@@ -87,6 +72,40 @@ func (p Params) Sample() Sample {
 	}
 	out.Total = quantiles(total)
 	return out
+}
+
+// retryWaits is what drawing the wait before each retry of a policy needs, worked out once: the
+// sampled paths and the herd's clients draw through it, so both follow Params.Wait exactly.
+type retryWaits struct {
+	p     Params
+	laws  []law  // by retry k (laws[0] is unused); unused for decorrelated jitter
+	draws []bool // whether retry k draws a u: its wait is not fixed (min < max)
+}
+
+func (p Params) waits() retryWaits {
+	w := retryWaits{p: p, laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts)}
+	for k := 1; k < p.Attempts; k++ {
+		if p.Jitter == Decorrelated {
+			w.draws[k] = p.Base < p.Cap
+		} else {
+			w.laws[k] = p.law(k)
+			w.draws[k] = w.laws[k].min < w.laws[k].max
+		}
+	}
+	return w
+}
+
+// next returns the wait before retry k, drawing one u from r if retry k draws; prev is the
+// wait before retry k-1 (base for k = 1).
+func (w *retryWaits) next(k int, r *rand.PCG, prev time.Duration) time.Duration {
+	u := 0.0
+	if w.draws[k] {
+		u = unit(r)
+	}
+	if w.p.Jitter == Decorrelated {
+		return w.p.decorrelated(u, prev)
+	}
+	return w.laws[k].at(u)
 }
 
 // unit turns one PCG output into [0, 1) exactly as rand.Rand.Float64 does.

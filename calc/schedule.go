@@ -66,7 +66,7 @@ func (p Params) Schedule() Schedule {
 		if k > 0 {
 			r.Nominal = p.nominal(k)
 			if p.Jitter == Decorrelated {
-				top = min(p.Cap, 3*top)
+				top = p.maxWait(k, top)
 				r.Min, r.Max, r.Mean, r.AtCap = p.Base, top, means[k-1], atCap[k-1]
 			} else {
 				l := p.law(k)
@@ -124,6 +124,15 @@ func (p Params) Wait(k int, u float64, prev time.Duration) time.Duration {
 		return p.decorrelated(u, prev)
 	}
 	return p.law(k).at(u)
+}
+
+// maxWait is the longest wait before retry k. top is the longest wait before retry k-1 (base
+// for k = 1); only decorrelated jitter, which grows from the previous wait, uses it.
+func (p Params) maxWait(k int, top time.Duration) time.Duration {
+	if p.Jitter == Decorrelated {
+		return min(p.Cap, 3*top)
+	}
+	return p.law(k).max
 }
 
 // decorrelated is AWS's min(cap, base + u*(3*prev - base)), in [base, min(cap, 3*prev)].
