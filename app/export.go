@@ -17,19 +17,19 @@ func (p *page) renderExport() app.UI {
 			p.copy(ctx, "link", ctx.Page().URL().String())
 		}),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "CSV", exportText(writeCSV, *p.report))
+			p.copy(ctx, "CSV", exportText(writeCSV, *p.report, p.herdDone()))
 		}),
 		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "Markdown", exportText(writeMarkdown, *p.report))
+			p.copy(ctx, "Markdown", exportText(writeMarkdown, *p.report, p.herdDone()))
 		}),
 		app.Span().ID("copy-status").Aria("live", "polite").Text(p.status),
 		app.If(p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),
 	)
 }
 
-func exportText(write func(io.Writer, calc.Report) error, r calc.Report) string {
+func exportText(write func(io.Writer, calc.Report, []calc.HerdRun) error, r calc.Report, herd []calc.HerdRun) string {
 	var b strings.Builder
-	write(&b, r)
+	write(&b, r, herd)
 	return b.String()
 }
 

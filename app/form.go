@@ -32,6 +32,7 @@ var formGroups = []struct {
 		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
 		{key: "budget", label: "Budget", unit: "ms, or a duration; 0 = none", hint: "an attempt is made only if it starts before this"},
 	}},
+	{"Herd", herdFields},
 	{"More", []formField{
 		{key: "layers", label: "Layers", unit: "stacked", hint: "services in a chain, each retrying with this policy"},
 		{key: "samples", label: "Samples", unit: "paths", hint: "simulated paths for the percentiles"},

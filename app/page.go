@@ -22,6 +22,7 @@ type page struct {
 	status string       // what the last copy did
 	export string       // the text last copied, shown for copying by hand
 	guard  string       // URL of guard.js, resolved under the site's prefix
+	herd   herdView     // many clients through an outage, for the report's inputs
 }
 
 func newPage() *page { return &page{} }
@@ -38,16 +39,31 @@ func (p *page) OnInit() {
 func (p *page) OnPreRender(ctx app.Context) {
 	p.guard = ctx.ResolveStaticResource("/web/guard.js")
 	p.load(ctx.Page().URL().RawQuery)
+	if p.report != nil && p.report.Params.Clients*p.report.Params.Attempts <= herdPreRenderWork {
+		p.herd.runHerdNow(p.report.Params)
+	}
+}
+
+// OnMount starts the herd of the loaded inputs, which can take long, off the first render.
+func (p *page) OnMount(ctx app.Context) {
+	if p.report != nil {
+		p.startHerd(ctx, p.report.Params)
+	}
 }
 
 // OnNav covers navigations after the first load (and the component tests' Nav).
-func (p *page) OnNav(ctx app.Context) { p.load(ctx.Page().URL().RawQuery) }
+func (p *page) OnNav(ctx app.Context) {
+	if p.load(ctx.Page().URL().RawQuery) && p.report != nil {
+		p.startHerd(ctx, p.report.Params)
+	}
+}
 
 // load takes inputs from a link. Bad keys are reported and the table shows the defaults in
-// their place; the link itself is left as it is until the user makes a valid change.
-func (p *page) load(query string) {
+// their place; the link itself is left as it is until the user makes a valid change. It
+// reports whether the inputs changed.
+func (p *page) load(query string) bool {
 	if p.raw != nil && query == p.query {
-		return
+		return false
 	}
 	p.query = query
 	params, err := calc.Decode(query)
@@ -60,6 +76,7 @@ func (p *page) load(query string) {
 		p.raw[fe.Key] = fe.Value
 	}
 	p.compute(params)
+	return true
 }
 
 // mustParse reads a canonical query, which calc writes and which always parses.
@@ -85,6 +102,7 @@ func (p *page) edit(ctx app.Context, key, value string) {
 		u.RawQuery = params.Encode()
 		ctx.Page().ReplaceURL(&u)
 		p.query = u.RawQuery
+		p.startHerd(ctx, params)
 	}
 }
 
@@ -177,5 +195,6 @@ func (p *page) renderResults() app.UI {
 		renderChart(*r),
 		renderModes(*r),
 		app.P().ID("layers").Text(layersLine(*r)),
+		p.renderHerd(),
 	)
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -229,15 +230,69 @@ func TestCopyCSV(t *testing.T) {
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?" + sharedQuery)
 	tb.waitWasm()
+	tb.waitFor("the herd", `document.querySelectorAll("#herd tr[data-mode]").length === 6`)
 	tb.run(chromedp.Click(chromedp.CSS("#copy-csv")))
 	tb.waitFor("the copied text", `document.getElementById("export-text")?.value.length > 0`)
 	p, _ := calc.Decode(sharedQuery)
 	var want strings.Builder
-	writeCSV(&want, p.Report())
+	herd, err := p.Herd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeCSV(&want, p.Report(), herd)
 	// A textarea drops the text's last newline; the clipboard gets all of it.
 	if got := evalJS[string](tb, `document.getElementById("export-text").value`); got != strings.TrimSuffix(want.String(), "\n") {
 		t.Errorf("copied CSV:\n%q\nwant:\n%q", got, want.String())
 	}
 	tb.waitFor("the copy status", `document.getElementById("copy-status").textContent.includes("CSV")`)
+	tb.requireNoConsoleProblems()
+}
+
+// A shared link with herd keys shows, in the page, the counts the terminal prints.
+func TestHerdLink(t *testing.T) {
+	const q = "clients=500&attempts=8&outage=2s&window=50ms&capacity=40&spread=100ms&jitter=equal&seed=3"
+	out, errOut, code := runTableOut(t, "-format", "json", q)
+	if code != 0 {
+		t.Fatalf("table: %s", errOut)
+	}
+	var printed struct {
+		Herd []struct {
+			Jitter       string       `json:"jitter"`
+			Attempts     int          `json:"attempts"`
+			Accepted     int          `json:"accepted"`
+			GaveUp       int          `json:"gave_up"`
+			Peak         int          `json:"peak"`
+			LastAccepted *json.Number `json:"last_accepted_ms"`
+		} `json:"herd"`
+	}
+	if err := json.Unmarshal([]byte(out), &printed); err != nil || len(printed.Herd) != 6 {
+		t.Fatalf("%v, %d modes", err, len(printed.Herd))
+	}
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?" + q)
+	tb.waitWasm()
+	tb.waitFor("the herd", `document.querySelectorAll("#herd tr[data-mode]").length === 6`)
+	shown := evalJS[map[string]string](tb, `(() => {
+		const out = {};
+		document.querySelectorAll("#herd tr[data-mode] td[data-value]").forEach((td) =>
+			out[td.closest("tr").dataset.mode + "/" + td.dataset.col] = td.dataset.value);
+		return out;
+	})()`)
+	for _, h := range printed.Herd {
+		last := ""
+		if h.LastAccepted != nil {
+			last = h.LastAccepted.String()
+		}
+		for col, want := range map[string]string{"attempts": strconv.Itoa(h.Attempts), "accepted": strconv.Itoa(h.Accepted),
+			"gave_up": strconv.Itoa(h.GaveUp), "peak": strconv.Itoa(h.Peak), "last_accepted": last} {
+			if got := shown[h.Jitter+"/"+col]; got != want {
+				t.Errorf("%s %s: page %q, table %q", h.Jitter, col, got, want)
+			}
+		}
+	}
+	if n := evalJS[int](tb, `document.querySelectorAll("#arrivals path[data-series=arrivals]").length`); n != 6 {
+		t.Errorf("%d arrival charts, want 6", n)
+	}
 	tb.requireNoConsoleProblems()
 }

@@ -88,30 +88,73 @@ func reachedShare(r calc.Report, i int) float64 {
 	return float64(r.Sample.Starts[i].Reached) / float64(r.Sample.Paths)
 }
 
-func writeCSV(w io.Writer, r calc.Report) error {
+// herdColumns are the herd's, shared by the CSV and Markdown tables.
+var herdColumns = []string{"mode", "attempts", "accepted", "gave_up", "peak", "peak_at_ms",
+	"mean_per_client", "max_per_client", "last_accepted_ms"}
+
+func herdCells(r calc.HerdRun) []string {
+	last := ""
+	if r.Accepted > 0 {
+		last = calc.Millis(r.LastAccepted)
+	}
+	return []string{r.Mode.String(), strconv.Itoa(r.Attempts), strconv.Itoa(r.Accepted), strconv.Itoa(r.GaveUp),
+		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), fmtFloat(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last}
+}
+
+// writeCSV writes the schedule, then, after an empty line, the herd if there is one.
+func writeCSV(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	cw := csv.NewWriter(w)
 	cw.Write(columns)
 	for i := range r.Schedule.Rows {
 		cw.Write(cells(r, i))
 	}
+	if len(herd) > 0 {
+		cw.Write(nil)
+		cw.Write(herdColumns)
+		for _, h := range herd {
+			cw.Write(herdCells(h))
+		}
+	}
 	cw.Flush()
 	return cw.Error()
 }
 
-func writeMarkdown(w io.Writer, r calc.Report) error {
+func writeMarkdown(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	fmt.Fprintf(w, "%s\n\n", describe(r))
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(columns, " | "), strings.Repeat(" ---: |", len(columns)))
-	for i := range r.Schedule.Rows {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells(r, i), " | "))
-	}
+	mdTable(w, columns, len(r.Schedule.Rows), func(i int) []string { return cells(r, i) })
 	t := r.Schedule.Total
 	_, err := fmt.Fprintf(w, "\nTotal wait: best %s ms, expected %s ms, worst %s ms.\n",
 		calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max))
+	if len(herd) > 0 {
+		fmt.Fprintf(w, "\n%s\n\n", herdLine(r.Params))
+		mdTable(w, herdColumns, len(herd), func(i int) []string { return herdCells(herd[i]) })
+	}
 	return err
 }
 
+func mdTable(w io.Writer, head []string, n int, row func(int) []string) {
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)))
+	for i := range n {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(row(i), " | "))
+	}
+}
+
+// herdLine says what the herd simulated.
+func herdLine(p calc.Params) string {
+	capacity := "no capacity limit"
+	if p.Capacity > 0 {
+		capacity = fmt.Sprintf("at most %d attempts per %s window", p.Capacity, human(p.Window))
+	}
+	spread := "all starting at 0"
+	if p.Spread > 0 {
+		spread = "first attempts spread evenly over " + human(p.Spread)
+	}
+	return fmt.Sprintf("Many clients through an outage: %d clients, %s; the server fails every attempt for %s, then accepts %s.",
+		p.Clients, spread, human(p.Outage), capacity)
+}
+
 // writeText prints the report for a terminal: an aligned table in human units.
-func writeText(w io.Writer, r calc.Report) error {
+func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	p, s := r.Params, r.Schedule
 	fmt.Fprintf(w, "%s\n\n", describe(r))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -156,6 +199,20 @@ func writeText(w io.Writer, r calc.Report) error {
 	}
 	tw.Flush()
 	_, err := fmt.Fprintf(w, "\n%s\n", layersLine(r))
+	if len(herd) > 0 {
+		fmt.Fprintf(w, "\n%s\n", herdLine(p))
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "mode\tattempts\taccepted\tgave up\tpeak per window\tpeak at\tper client mean\tper client max\tlast through\t")
+		for _, h := range herd {
+			last := "none"
+			if h.Accepted > 0 {
+				last = human(h.LastAccepted)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t\n", h.Mode, h.Attempts, h.Accepted, h.GaveUp, h.Peak,
+				human(h.PeakAt), strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
+		}
+		err = tw.Flush()
+	}
 	return err
 }
 
@@ -216,6 +273,20 @@ type jsonReport struct {
 		Layers int         `json:"layers"`
 		Worst  json.Number `json:"worst_case_attempts"`
 	} `json:"layers"`
+	Herd []jsonHerd `json:"herd,omitempty"`
+}
+
+type jsonHerd struct {
+	Jitter        string       `json:"jitter"` // the mode: immediate or a jitter mode
+	Attempts      int          `json:"attempts"`
+	Accepted      int          `json:"accepted"`
+	GaveUp        int          `json:"gave_up"`
+	Peak          int          `json:"peak"`
+	PeakAt        json.Number  `json:"peak_at_ms"`
+	MeanPerClient float64      `json:"mean_attempts_per_client"`
+	MaxPerClient  int          `json:"max_attempts_per_client"`
+	LastAccepted  *json.Number `json:"last_accepted_ms"`
+	Arrivals      []int        `json:"arrivals"`
 }
 
 func ms(d time.Duration) json.Number { return json.Number(calc.Millis(d)) }
@@ -230,7 +301,7 @@ func total(t calc.Totals, q calc.Quantiles) jsonTotal {
 		P50: ms(q.P50), P90: ms(q.P90), P99: ms(q.P99)}
 }
 
-func writeJSON(w io.Writer, r calc.Report) error {
+func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	p, s := r.Params, r.Schedule
 	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(s.Total, r.Sample.Total),
 		ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
@@ -257,6 +328,14 @@ func writeJSON(w io.Writer, r calc.Report) error {
 		}{m.Jitter.String(), total(m.Total, m.Sample)})
 	}
 	out.Layers.Layers, out.Layers.Worst = p.Layers, json.Number(r.WorstCaseAttempts.String())
+	for _, h := range herd {
+		j := jsonHerd{Jitter: h.Mode.String(), Attempts: h.Attempts, Accepted: h.Accepted, GaveUp: h.GaveUp,
+			Peak: h.Peak, PeakAt: ms(h.PeakAt), MeanPerClient: h.MeanPerClient, MaxPerClient: h.MaxPerClient, Arrivals: h.Arrivals}
+		if h.Accepted > 0 {
+			j.LastAccepted = msp(h.LastAccepted)
+		}
+		out.Herd = append(out.Herd, j)
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

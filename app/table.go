@@ -25,7 +25,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	write := map[string]func(io.Writer, calc.Report) error{
+	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun) error{
 		"text": writeText, "csv": writeCSV, "md": writeMarkdown, "json": writeJSON,
 	}[*format]
 	if write == nil || fs.NArg() > 1 {
@@ -33,13 +33,17 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	p, err := calc.Decode(queryOf(fs.Arg(0)))
+	var herd []calc.HerdRun
+	if err == nil {
+		herd, err = p.Herd()
+	}
 	if err != nil {
 		for _, fe := range calc.FieldErrors(err) {
 			fmt.Fprintln(stderr, fe)
 		}
 		return 2
 	}
-	if err := write(stdout, p.Report()); err != nil {
+	if err := write(stdout, p.Report(), herd); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}

@@ -113,7 +113,7 @@ func TestTableFormats(t *testing.T) {
 	}
 	csv, _, _ := runTableOut(t, "-format", "csv", q)
 	lines := strings.Split(strings.TrimSpace(csv), "\n")
-	if len(lines) != 7 || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
+	if len(lines) != 7+1+7 || lines[8] != strings.Join(herdColumns, ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
 		t.Errorf("csv:\n%s", csv)
 	}
 	md, _, _ := runTableOut(t, "-format", "md", q)
@@ -137,5 +137,42 @@ func TestTableErrors(t *testing.T) {
 	}
 	if _, _, code := runTableOut(t); code != 0 {
 		t.Errorf("no query means the defaults: exit %d", code)
+	}
+}
+
+// Issue 4's first known answer, through the terminal: 4 clients retrying every 20 ms through a
+// 700 ms outage make 36 attempts each (0, 20, ..., 700 ms), 144 in all; the attempts at 0..180 ms
+// fill the first 200 ms window: peak 40 (4 clients x 10).
+func TestTableHerd(t *testing.T) {
+	out, errOut, code := runTableOut(t, "-format", "json",
+		"clients=4&jitter=none&factor=1&base=20ms&cap=20ms&call=0&outage=700ms&window=200ms&capacity=0&attempts=100")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var r struct {
+		Herd []struct {
+			Jitter       string   `json:"jitter"`
+			Attempts     int      `json:"attempts"`
+			Accepted     int      `json:"accepted"`
+			Peak         int      `json:"peak"`
+			LastAccepted *float64 `json:"last_accepted_ms"`
+			Arrivals     []int    `json:"arrivals"`
+		} `json:"herd"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	var none = r.Herd[1]
+	if none.Jitter != "none" || none.Attempts != 144 || none.Accepted != 4 || none.Peak != 40 || *none.LastAccepted != 700 ||
+		len(none.Arrivals) != 4 || none.Arrivals[0] != 40 {
+		t.Errorf("none: %+v", none)
+	}
+	text, _, _ := runTableOut(t, "clients=4&jitter=none&factor=1&base=20ms&cap=20ms&outage=700ms&window=200ms&capacity=0&attempts=100")
+	if !strings.Contains(text, "Many clients through an outage: 4 clients") {
+		t.Errorf("text lacks the herd:\n%s", text)
+	}
+	// A window too short for the schedule is a bad field, like any other.
+	if _, errOut, code := runTableOut(t, "base=10s&cap=10s&attempts=2&window=1ms"); code != 2 || !strings.Contains(errOut, `calc: window "1ms"`) {
+		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

@@ -51,10 +51,20 @@ func TestHerdAxes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The longest series is proportional's, 35 windows of 100ms, so time runs to 3.5s, in steps
-	// of 1s; the most in one window is immediate's 600 at 0, in steps of 100.
+	// of 1s; the most in one window is immediate's 600 at 0, in steps of 100. Un-jittered
+	// backoff's windows hold 100 at most (the first attempts), and the capacity of 20 fits.
 	x, y := HerdAxes(p, runs)
-	if x.End != 4*time.Second || y.End != 600 || len(y.Ticks) != 7 || p.WindowStart(35) != 3500*ms {
+	if x.End != 4*time.Second || y[0].End != 600 || len(y[0].Ticks) != 7 || y[1].End != 100 || p.WindowStart(35) != 3500*ms {
 		t.Errorf("axes %v, %v", x, y)
+	}
+	// A capacity far above the arrivals is left off the count axis.
+	p.Capacity = 1000
+	if _, y := HerdAxes(p, runs); y[1].End != 100 {
+		t.Errorf("capacity 1000 stretched the axis to %d", y[1].End)
+	}
+	p.Capacity = 150
+	if _, y := HerdAxes(p, runs); y[1].End != 150 {
+		t.Errorf("capacity 150 is not on the axis: %d", y[1].End)
 	}
 	// An outage longer than every series stretches the time axis to it.
 	p.Outage = 10 * time.Second

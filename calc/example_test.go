@@ -117,8 +117,10 @@ func ExampleHerdAxes() {
 	runs, _ := p.Herd()
 	x, y := calc.HerdAxes(p, runs)
 	fmt.Println("time:", x.Ticks)
-	fmt.Println("attempts per window:", y.Ticks)
+	fmt.Println("immediate, attempts per window:", y[0].Ticks)
+	fmt.Println("none, attempts per window:", y[1].Ticks)
 	// Output:
 	// time: [0s 1s 2s 3s 4s]
-	// attempts per window: [0 100 200 300 400 500 600]
+	// immediate, attempts per window: [0 100 200 300 400 500 600]
+	// none, attempts per window: [0 20 40 60 80 100]
 }

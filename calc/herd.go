@@ -72,18 +72,26 @@ type HerdRun struct {
 // [WindowStart(k), WindowStart(k+1)).
 func (p Params) WindowStart(k int) time.Duration { return time.Duration(k) * p.Window }
 
-// HerdAxes returns the axes the charts of runs share: time from 0 to the end of the last window
-// any run has arrivals in, or to the end of the outage if that is later; counts from 0 to the
-// most arrivals in any window of any run. With the defaults, 0 to 4s and 0 to 600.
-func HerdAxes(p Params, runs []HerdRun) (Axis, CountAxis) {
-	end, most := p.Outage, 0
-	for _, r := range runs {
+// HerdAxes returns the axes of the charts of runs: one time axis they share, from 0 to the end
+// of the last window any run has arrivals in, or to the end of the outage if that is later; and
+// a count axis for each run, from 0 to its most arrivals in one window, stretched to hold the
+// capacity when the capacity is at most twice that (further up, a capacity line would only
+// flatten the chart). With the defaults: 0 to 4s; immediate 0 to 600, none 0 to 100.
+func HerdAxes(p Params, runs []HerdRun) (Axis, []CountAxis) {
+	end := p.Outage
+	counts := make([]CountAxis, len(runs))
+	for i, r := range runs {
 		end = max(end, p.WindowStart(len(r.Arrivals)))
+		most := 0
 		for _, n := range r.Arrivals {
 			most = max(most, n)
 		}
+		if p.Capacity <= 2*most {
+			most = max(most, p.Capacity)
+		}
+		counts[i] = NewCountAxis(most)
 	}
-	return NewAxis(end), NewCountAxis(most)
+	return NewAxis(end), counts
 }
 
 // Herd runs the herd for every mode of HerdModes, in that order, on the same base, factor, cap,

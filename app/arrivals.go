@@ -1,0 +1,81 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// Layout of the arrivals chart, in SVG user units: one small chart per mode, on shared axes.
+const (
+	arrivalsLeft   = 64.0
+	arrivalsWidth  = 800.0
+	arrivalsHeight = 56.0
+	arrivalsGap    = 22.0
+)
+
+// renderArrivals draws the attempts the server receives per window, one small chart per mode on
+// the same axes, with the end of the outage and the capacity marked.
+func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
+	if len(runs) == 0 {
+		return app.Figure().ID("arrivals")
+	}
+	timeAxis, countAxes := calc.HerdAxes(params, runs)
+	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
+	var charts []app.UI
+	for i, r := range runs {
+		countAxis := countAxes[i]
+		y := func(top float64, n int) float64 { return top + arrivalsHeight - countAxis.Y(n, arrivalsHeight) }
+		top := arrivalsGap + float64(i)*(arrivalsHeight+arrivalsGap)
+		var d strings.Builder
+		d.WriteString("M" + f1(x(0)) + " " + f1(y(top, 0)))
+		for k, n := range r.Arrivals {
+			d.WriteString("V" + f1(y(top, n)) + "H" + f1(x(k+1)))
+		}
+		d.WriteString("V" + f1(y(top, 0)) + "Z")
+		charts = append(charts,
+			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).Text(r.Mode.String()+": attempts per "+human(params.Window)+" window (its own scale)"),
+			svg("line").Attr("x1", arrivalsLeft).Attr("x2", arrivalsLeft+arrivalsWidth).Attr("y1", y(top, 0)).Attr("y2", y(top, 0)),
+			svg("path").Attr("data-series", "arrivals").Attr("d", d.String()),
+			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, countAxis.End)+4).Attr("text-anchor", "end").Text(countAxis.End),
+			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, 0)).Attr("text-anchor", "end").Text("0"),
+		)
+		if params.Capacity > 0 && params.Capacity <= countAxis.End {
+			charts = append(charts, svg("line").Attr("data-series", "capacity").
+				Attr("x1", arrivalsLeft).Attr("x2", arrivalsLeft+arrivalsWidth).Attr("y1", y(top, params.Capacity)).Attr("y2", y(top, params.Capacity)))
+		}
+	}
+	bottom := arrivalsGap + float64(len(runs))*(arrivalsHeight+arrivalsGap)
+	outage := arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth)
+	marks := []app.UI{
+		svg("line").Attr("data-series", "outage").Attr("x1", outage).Attr("x2", outage).Attr("y1", 0).Attr("y2", bottom-arrivalsGap+4),
+	}
+	for _, t := range timeAxis.Ticks {
+		tx := arrivalsLeft + timeAxis.X(t, arrivalsWidth)
+		marks = append(marks, svg("text").Attr("x", tx).Attr("y", bottom).Attr("text-anchor", "middle").Text(human(t)))
+	}
+	capacity := "no capacity limit"
+	if params.Capacity > 0 {
+		capacity = "dashed line: capacity, " + strconv.Itoa(params.Capacity) + " per window"
+	}
+	return app.Figure().ID("arrivals").Body(
+		svg("svg").Attr("viewBox", app.FormatString("0 0 %v %v", arrivalsLeft+arrivalsWidth+16, bottom+24)).
+			Attr("role", "img").Attr("aria-labelledby", "arrivals-caption").Body(
+			svg("g").Body(charts...),
+			svg("g").Body(marks...),
+			svg("text").Attr("x", arrivalsLeft+arrivalsWidth/2).Attr("y", bottom+20).Attr("text-anchor", "middle").Text("time since the first attempts"),
+		),
+		app.FigCaption().ID("arrivals-caption").Body(
+			app.Text("Attempts the server receives in each "+human(params.Window)+" window, per mode. "),
+			app.Span().Class("key key-bar").Text("filled"), app.Text(": attempts per window. "),
+			app.Span().Class("key key-p50").Text("vertical line"), app.Text(": the outage ends ("+human(params.Outage)+"). "),
+			app.Text(capacity+"."),
+		),
+	)
+}
+
+// f1 writes an SVG coordinate with one decimal.
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// herdView is the herd's state on the page: the runs of the current inputs, as they come in.
+type herdView struct {
+	runs  []calc.HerdRun
+	err   error
+	total int          // modes to run
+	gen   atomic.Int64 // the current run; an edit starts a new one, and the old one stops
+}
+
+// herdPreRenderWork bounds the herds the server pre-renders (clients × attempts); bigger ones
+// are left to the browser, so that serve answers at once.
+const herdPreRenderWork = 20000
+
+// runHerdNow computes the herd in place: for the server's pre-render and small herds.
+func (h *herdView) runHerdNow(params calc.Params) {
+	h.gen.Add(1)
+	h.runs, h.err = params.Herd()
+	h.total = len(calc.HerdModes())
+}
+
+// startHerd runs the herd for params off the input path, one mode at a time, each result shown
+// as it comes. A newer call makes the older run stop at its next mode.
+func (p *page) startHerd(ctx app.Context, params calc.Params) {
+	h := &p.herd
+	gen := h.gen.Add(1)
+	h.runs, h.total = nil, len(calc.HerdModes())
+	if h.err = params.ValidateHerd(); h.err != nil {
+		return
+	}
+	ctx.Async(func() {
+		for _, m := range calc.HerdModes() {
+			if h.gen.Load() != gen {
+				return
+			}
+			run, err := params.HerdMode(m)
+			ctx.Dispatch(func(ctx app.Context) {
+				if h.gen.Load() == gen {
+					h.runs, h.err = append(h.runs, run), err
+				}
+			})
+			// Under wasm a sleep hands the thread back to the browser: it paints and takes input
+			// between modes.
+			time.Sleep(time.Millisecond)
+		}
+	})
+}
+
+// herdDone returns the herd's runs once every mode is in, for copying; nil before.
+func (p *page) herdDone() []calc.HerdRun {
+	if h := &p.herd; h.err == nil && len(h.runs) == h.total {
+		return h.runs
+	}
+	return nil
+}
+
+// herdFields are the herd's inputs, a fieldset of the form.
+var herdFields = []formField{
+	{key: "clients", label: "Clients", unit: "", hint: "clients that fail at once and retry"},
+	{key: "outage", label: "Outage", unit: "ms, or a duration", hint: "the server fails every attempt before this"},
+	{key: "window", label: "Window", unit: "ms, or a duration", hint: "the server's capacity window, and the peak's"},
+	{key: "capacity", label: "Capacity", unit: "per window; 0 = no limit", hint: "attempts accepted per window after the outage"},
+	{key: "spread", label: "Spread", unit: "ms, or a duration", hint: "first attempts spread evenly over this; 0 = all at once"},
+}
+
+func (p *page) renderHerd() app.UI {
+	h := &p.herd
+	status := ""
+	switch {
+	case h.err != nil:
+		status = strings.TrimPrefix(h.err.Error(), "calc: ")
+	case len(h.runs) < h.total:
+		status = app.FormatString("Computing the herd: %d of %d modes done…", len(h.runs), h.total)
+	}
+	return app.Section().ID("herd-section").Body(
+		app.H2().Text("Many clients through an outage"),
+		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
+		app.P().ID("herd-status").Aria("live", "polite").Text(status),
+		app.Table().ID("herd").Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("mode"),
+				app.Th().Scope("col").Text("attempts received"),
+				app.Th().Scope("col").Text("clients accepted"),
+				app.Th().Scope("col").Text("clients that gave up"),
+				app.Th().Scope("col").Text("peak attempts in a window"),
+				app.Th().Scope("col").Text("peak at"),
+				app.Th().Scope("col").Text("attempts per client, mean / max"),
+				app.Th().Scope("col").Text("last client through at"),
+			)),
+			app.TBody().Body(app.Range(h.runs).Slice(func(i int) app.UI {
+				r := h.runs[i]
+				last := app.Td().DataSet("col", "last_accepted").DataSet("value", "").Text("none got through")
+				if r.Accepted > 0 {
+					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(human(r.LastAccepted))
+				}
+				return app.Tr().DataSet("mode", r.Mode.String()).Body(
+					app.Th().Scope("row").Text(r.Mode.String()),
+					countCell("attempts", r.Attempts),
+					countCell("accepted", r.Accepted),
+					countCell("gave_up", r.GaveUp),
+					countCell("peak", r.Peak),
+					app.Td().DataSet("col", "peak_at").DataSet("value", calc.Millis(r.PeakAt)).Text(human(r.PeakAt)),
+					app.Td().DataSet("col", "per_client").Text(strconv.FormatFloat(r.MeanPerClient, 'f', -1, 64)+" / "+strconv.Itoa(r.MaxPerClient)),
+					last,
+				)
+			})),
+		),
+		renderArrivals(p.report.Params, h.runs),
+	)
+}
+
+func countCell(col string, n int) app.UI {
+	return app.Td().DataSet("col", col).DataSet("value", n).Text(n)
+}
