@@ -19,6 +19,10 @@ type herdView struct {
 	gen   atomic.Int64 // the current run; an edit starts a new one, and the old one stops
 }
 
+// herdSlice is how long the herd may hold the browser's thread before handing it back: under
+// the 50 ms that makes a task long.
+const herdSlice = 25 * time.Millisecond
+
 // herdPreRenderWork bounds the herds the server pre-renders (clients × attempts); bigger ones
 // are left to the browser, so that serve answers at once.
 const herdPreRenderWork = 20000
@@ -40,19 +44,26 @@ func (p *page) startHerd(ctx app.Context, params calc.Params) {
 		return
 	}
 	ctx.Async(func() {
-		for _, m := range calc.HerdModes() {
-			if h.gen.Load() != gen {
-				return
+		// Under wasm the run shares the thread with the browser: a sleep hands it back, to paint
+		// and take input, whenever the run has held it for a slice.
+		last := time.Now()
+		pause := func() bool {
+			if time.Since(last) > herdSlice {
+				time.Sleep(time.Millisecond)
+				last = time.Now()
 			}
-			run, err := params.HerdMode(m)
+			return h.gen.Load() == gen
+		}
+		for _, m := range calc.HerdModes() {
+			run, done, err := params.HerdModePausing(m, pause)
+			if !done && err == nil || !pause() {
+				return // the inputs changed: a newer run has taken over
+			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if h.gen.Load() == gen {
 					h.runs, h.err = append(h.runs, run), err
 				}
 			})
-			// Under wasm a sleep hands the thread back to the browser: it paints and takes input
-			// between modes.
-			time.Sleep(time.Millisecond)
 		}
 	})
 }

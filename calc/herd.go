@@ -110,7 +110,8 @@ func (p Params) Herd() ([]HerdRun, error) {
 	var s herdScratch
 	var runs []HerdRun
 	for _, m := range HerdModes() {
-		runs = append(runs, p.herd(m, windows, &s, nil))
+		run, _ := p.herd(m, windows, &s, herdHooks{})
+		runs = append(runs, run)
 	}
 	return runs, nil
 }
@@ -125,7 +126,34 @@ func (p Params) HerdMode(m HerdMode) (HerdRun, error) {
 	if err != nil {
 		return HerdRun{}, err
 	}
-	return p.herd(m, windows, &herdScratch{}, nil), nil
+	run, _ := p.herd(m, windows, &herdScratch{}, herdHooks{})
+	return run, nil
+}
+
+// PauseEvery is how many attempts HerdModePausing simulates between calls to pause.
+const PauseEvery = 1 << 14
+
+// HerdModePausing runs one mode like HerdMode, but calls pause after every PauseEvery
+// attempts; when pause returns false the run stops at once and done is false. A page calls it
+// off the input path: pause hands the thread back to the browser and says whether the inputs
+// are still the ones being run. Pausing does not change the result.
+func (p Params) HerdModePausing(m HerdMode, pause func() bool) (run HerdRun, done bool, err error) {
+	if m > Backoff(Proportional) {
+		return HerdRun{}, false, fmt.Errorf("calc: no herd mode %d", uint8(m))
+	}
+	windows, err := p.herdWindows()
+	if err != nil {
+		return HerdRun{}, false, err
+	}
+	run, done = p.herd(m, windows, &herdScratch{}, herdHooks{pause: pause})
+	return run, done, nil
+}
+
+// herdHooks let callers watch a run: seen is told of every attempt (for tests), pause is
+// called every PauseEvery attempts and stops the run when it returns false.
+type herdHooks struct {
+	seen  func(client, attempt int, at time.Duration, accepted bool)
+	pause func() bool
 }
 
 // ValidateHerd reports what Validate does and, as a *FieldError on window, a window too short
@@ -229,7 +257,7 @@ type lateKey struct {
 
 // herd simulates one mode over windows windows (from herdWindows). seen, if not nil, is told of
 // every attempt in the order the server sees them; tests use it to check each client's times.
-func (p Params) herd(m HerdMode, windows int, s *herdScratch, seen func(client, attempt int, at time.Duration, accepted bool)) HerdRun {
+func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (HerdRun, bool) {
 	var waits retryWaits
 	if j, ok := m.Jitter(); ok {
 		waits = p.WithJitter(j).waits()
@@ -281,11 +309,14 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, seen func(client, 
 			c := &batch[slot]
 			c.made++
 			run.Attempts++
+			if hooks.pause != nil && run.Attempts%PauseEvery == 0 && !hooks.pause() {
+				return run, false
+			}
 			s.peak.add(at)
 			accepted := at >= p.Outage && (p.Capacity == 0 || taken < p.Capacity)
 			taken += b2i(accepted)
-			if seen != nil {
-				seen(i, int(c.made), at, accepted)
+			if hooks.seen != nil {
+				hooks.seen(i, int(c.made), at, accepted)
 			}
 			if !accepted && int(c.made) < p.Attempts {
 				w := waits.next(int(c.made), &c.rng, c.prev)
@@ -319,7 +350,7 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, seen func(client, 
 	}
 	run.Peak, run.PeakAt = s.peak.finish()
 	run.MeanPerClient = float64(run.Attempts) / float64(p.Clients)
-	return run
+	return run, true
 }
 
 // calendar holds pending keys by window in chunks of chunkKeys. Each window's chunks form a

@@ -145,7 +145,7 @@ func seenAttempts(t *testing.T, p Params, m HerdMode) (HerdRun, [][]time.Duratio
 	}
 	times := make([][]time.Duration, p.Clients)
 	lastAt, lastClient := time.Duration(-1), -1
-	run := p.herd(m, windows, &herdScratch{}, func(client, attempt int, at time.Duration, accepted bool) {
+	run, _ := p.herd(m, windows, &herdScratch{}, herdHooks{seen: func(client, attempt int, at time.Duration, accepted bool) {
 		if at < lastAt || at == lastAt && client < lastClient {
 			t.Fatalf("%s %s: client %d at %v after client %d at %v", p.Encode(), m, client, at, lastClient, lastAt)
 		}
@@ -154,7 +154,7 @@ func seenAttempts(t *testing.T, p Params, m HerdMode) (HerdRun, [][]time.Duratio
 		}
 		lastAt, lastClient = at, client
 		times[client] = append(times[client], at)
-	})
+	}})
 	return run, times
 }
 
@@ -561,5 +561,27 @@ func TestHerdInvariants(t *testing.T) {
 				checkHerd(t, p, m)
 			}
 		}
+	}
+}
+
+// Pausing changes nothing in the result, and a pause that says stop ends the run.
+func TestHerdModePausing(t *testing.T) {
+	p := mustDecode(t, "clients=20000&attempts=6&jitter=full")
+	for _, m := range HerdModes() {
+		want, _ := p.HerdMode(m)
+		pauses := 0
+		got, done, err := p.HerdModePausing(m, func() bool { pauses++; return true })
+		if err != nil || !done || !slices.Equal(got.Arrivals, want.Arrivals) || got.Attempts != want.Attempts ||
+			got.Peak != want.Peak || got.LastAccepted != want.LastAccepted {
+			t.Errorf("%s: paused run differs: %+v", m, got)
+		}
+		if pauses != want.Attempts/PauseEvery {
+			t.Errorf("%s: %d pauses for %d attempts", m, pauses, want.Attempts)
+		}
+	}
+	stops := 0
+	_, done, _ := p.HerdModePausing(Immediate, func() bool { stops++; return false })
+	if done || stops != 1 {
+		t.Errorf("a run told to stop: done %v after %d pauses", done, stops)
 	}
 }
