@@ -15,12 +15,22 @@ const (
 	Equal                      // uniform in [d/2, d]
 	Decorrelated               // AWS: min(cap, base + U*(3*previous - base)); ignores factor
 	Proportional               // uniform in [d*(1-ratio), d*(1+ratio)]
+
+	// The modes of particular libraries, which the five above do not describe.
+
+	Upward   // uniform in [d, d*(1+ratio)]: k8s wait.Jitter
+	FullMs   // a whole number of milliseconds in [0, d): Envoy's random() % d, d in whole ms
+	Additive // uniform in [d, d+Add]: tenacity's wait_exponential_jitter
 )
 
-var jitterNames = [...]string{"none", "full", "equal", "decorrelated", "proportional"}
+var jitterNames = [...]string{"none", "full", "equal", "decorrelated", "proportional", "upward", "fullms", "additive"}
 
-// Jitters lists every jitter mode in the order the comparison shows them.
+// Jitters lists the five classic jitter modes, in the order the comparison and the herd show
+// them.
 func Jitters() []Jitter { return []Jitter{None, Full, Equal, Decorrelated, Proportional} }
+
+// AllJitters lists every jitter mode: the classic five, then the libraries' own.
+func AllJitters() []Jitter { return append(Jitters(), Upward, FullMs, Additive) }
 
 func (j Jitter) String() string {
 	if int(j) < len(jitterNames) {
@@ -39,13 +49,35 @@ const (
 	// CapAfter clamps the drawn wait, as resilience4j, Polly's MaxDelay and tenacity's
 	// wait_exponential_jitter do: no wait exceeds cap.
 	CapAfter
+	// CapFixed waits exactly cap, with no jitter, once the nominal delay is over it, as
+	// aws-sdk-go-v2 does; below it the jitter applies to the nominal delay.
+	CapFixed
 )
 
+var capAtNames = [...]string{"before", "after", "fixed"}
+
 func (c CapAt) String() string {
-	if c == CapAfter {
-		return "after"
+	if int(c) < len(capAtNames) {
+		return capAtNames[c]
 	}
-	return "before"
+	return fmt.Sprintf("CapAt(%d)", uint8(c))
+}
+
+// Growth is how the nominal delay grows from one retry to the next.
+type Growth uint8
+
+const (
+	Exponential Growth = iota // base*factor^(k-1)
+	Linear                    // base*k: Polly's DelayBackoffType.Linear; factor is not used
+)
+
+var growthNames = [...]string{"exponential", "linear"}
+
+func (g Growth) String() string {
+	if int(g) < len(growthNames) {
+		return growthNames[g]
+	}
+	return fmt.Sprintf("Growth(%d)", uint8(g))
 }
 
 // Limits of the inputs, shared by Validate and the query decoder.
@@ -53,6 +85,7 @@ const (
 	MaxBase     = 24 * time.Hour
 	MaxCap      = 168 * time.Hour
 	MaxCall     = 24 * time.Hour
+	MaxAdd      = 24 * time.Hour
 	MaxBudget   = 720 * time.Hour
 	MaxFactor   = 100
 	MaxAttempts = 1000
@@ -89,6 +122,12 @@ type Params struct {
 	Layers   int           // stacked layers each using this policy; 1..MaxLayers
 	Samples  int           // simulated paths for percentiles; MinSamples..MaxSamples
 	Seed     uint64        // seed of the simulated paths and of the herd's clients
+
+	// What some libraries do that the above does not say (see Presets).
+	Growth     Growth        // how the nominal delay grows; Exponential by default
+	FirstExact bool          // the first retry waits exactly base, unjittered (gRPC's connection backoff)
+	Add        time.Duration // the jitter of Additive: waits in [d, d+Add]; 0..MaxAdd
+	Preset     string        // the library preset these params are, if they still are; "" otherwise
 
 	// The herd: many clients following the policy through an outage (see Params.Herd).
 	Clients  int           // clients in the herd; 1..MaxClients, and Clients*Attempts <= MaxHerdWork
@@ -187,8 +226,17 @@ func (p Params) Validate() error {
 	if !(p.Ratio >= 0 && p.Ratio <= 1) {
 		bad("ratio", formatFloat(p.Ratio), "must be between 0 and 1")
 	}
-	if p.CapAt > CapAfter {
-		bad("capat", fmt.Sprint(uint8(p.CapAt)), "must be before or after")
+	if int(p.CapAt) >= len(capAtNames) {
+		bad("capat", p.CapAt.String(), "must be before, after or fixed")
+	}
+	if int(p.Growth) >= len(growthNames) {
+		bad("growth", p.Growth.String(), "must be exponential or linear")
+	}
+	if p.Add < 0 || p.Add > MaxAdd {
+		bad("add", FormatDuration(p.Add), "must be between 0 and %s", FormatDuration(MaxAdd))
+	}
+	if _, ok := PresetByName(p.Preset); p.Preset != "" && !ok {
+		bad("preset", p.Preset, "must be one of %s", presetList())
 	}
 	if p.Call < 0 || p.Call > MaxCall {
 		bad("call", FormatDuration(p.Call), "must be between 0 and %s", FormatDuration(MaxCall))

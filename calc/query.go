@@ -41,27 +41,24 @@ var fields = []field{
 	{"attempts", func(p *Params, v string) error { return setInt(&p.Attempts, v, 1, MaxAttempts) },
 		func(p Params) string { return strconv.Itoa(p.Attempts) }},
 	{"jitter", func(p *Params, v string) error {
-		for i, name := range jitterNames {
-			if v == name {
-				p.Jitter = Jitter(i)
-				return nil
-			}
-		}
-		return fmt.Errorf("must be one of %s", jitterList)
+		return oneOf(&p.Jitter, v, jitterNames[:], "must be one of "+jitterList)
 	}, func(p Params) string { return p.Jitter.String() }},
 	{"ratio", func(p *Params, v string) error { return setFloat(&p.Ratio, v, 0, 1) },
 		func(p Params) string { return formatFloat(p.Ratio) }},
 	{"capat", func(p *Params, v string) error {
-		switch v {
-		case "before":
-			p.CapAt = CapBefore
-		case "after":
-			p.CapAt = CapAfter
-		default:
-			return errors.New("must be before (cap the nominal delay) or after (clamp the drawn wait)")
-		}
-		return nil
+		return oneOf(&p.CapAt, v, capAtNames[:], "must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)")
 	}, func(p Params) string { return p.CapAt.String() }},
+	{"growth", func(p *Params, v string) error {
+		return oneOf(&p.Growth, v, growthNames[:], "must be exponential (base × factor^(k-1)) or linear (base × k)")
+	}, func(p Params) string { return p.Growth.String() }},
+	{"first", func(p *Params, v string) error {
+		var exact uint8
+		err := oneOf(&exact, v, firstNames[:], "must be jittered or exact (the first retry waits exactly base)")
+		p.FirstExact = exact == 1
+		return err
+	}, func(p Params) string { return firstNames[b2i(p.FirstExact)] }},
+	{"add", func(p *Params, v string) error { return setDuration(&p.Add, v, 0, MaxAdd, "0") },
+		func(p Params) string { return FormatDuration(p.Add) }},
 	{"call", func(p *Params, v string) error { return setDuration(&p.Call, v, 0, MaxCall, "0") },
 		func(p Params) string { return FormatDuration(p.Call) }},
 	{"budget", func(p *Params, v string) error { return setDuration(&p.Budget, v, 0, MaxBudget, "0 (none)") },
@@ -101,7 +98,21 @@ var fields = []field{
 		func(p Params) string { return FormatDuration(p.Spread) }},
 }
 
-var jitterList = strings.Join(jitterNames[:], ", ")
+var (
+	jitterList = strings.Join(jitterNames[:], ", ")
+	firstNames = [...]string{"jittered", "exact"}
+)
+
+// oneOf sets dst to the index of v among names.
+func oneOf[T ~uint8](dst *T, v string, names []string, help string) error {
+	for i, name := range names {
+		if v == name {
+			*dst = T(i)
+			return nil
+		}
+	}
+	return errors.New(help)
+}
 
 // Keys returns the query keys in the form's order.
 func Keys() []string {
@@ -133,9 +144,16 @@ func Decode(query string) (Params, error) {
 		}
 		raw[key] = append(raw[key], v)
 	}
-	p := Default()
-	capSet := false
+	p, capDefault := Default(), DefaultCap
 	var errs []error
+	if vs, ok := raw["preset"]; ok {
+		shown, err := decodeValue(&p, presetField, vs)
+		if err != nil {
+			errs = append(errs, &FieldError{Key: "preset", Value: shown, Err: err})
+		}
+		capDefault = p.Cap
+	}
+	capSet := false
 	for _, f := range fields {
 		vs, ok := raw[f.key]
 		if !ok {
@@ -150,7 +168,11 @@ func Decode(query string) (Params, error) {
 		}
 	}
 	if !capSet {
-		p.Cap = max(DefaultCap, p.Base)
+		p.Cap = max(capDefault, p.Base)
+	}
+	// Any key that changes the preset's policy leaves the preset.
+	if pr, ok := PresetByName(p.Preset); ok && p.policy() != pr.Params.policy() {
+		p.Preset = ""
 	}
 	return p, errors.Join(errs...)
 }
@@ -172,14 +194,30 @@ func decodeValue(p *Params, f field, vs []string) (string, error) {
 }
 
 // Encode returns the canonical query: every key, sorted, ASCII only, so that a link does not
-// depend on today's defaults. For valid p, Decode(p.Encode()) returns p.
+// depend on today's defaults, and the preset's name while the params are still that preset's.
+// For valid p, Decode(p.Encode()) returns p.
 func (p Params) Encode() string {
 	v := url.Values{}
 	for _, f := range fields {
 		v.Set(f.key, f.encode(p))
 	}
+	if p.Preset != "" {
+		v.Set("preset", p.Preset)
+	}
 	return v.Encode()
 }
+
+// presetField reads the preset key: the preset's policy replaces the defaults, and the other
+// keys of the link apply on top of it.
+var presetField = field{key: "preset", decode: func(p *Params, v string) error {
+	pr, ok := PresetByName(v)
+	if !ok {
+		return fmt.Errorf("must be one of %s", presetList())
+	}
+	p.setPolicy(pr.Params.policy())
+	p.Preset = pr.Name
+	return nil
+}}
 
 func setDuration(dst *time.Duration, v string, lo, hi time.Duration, loText string) error {
 	d, err := parseDuration(v)

@@ -190,7 +190,7 @@ func TestDecodeKeepsGoodKeys(t *testing.T) {
 
 func TestEncodeCanonical(t *testing.T) {
 	got := Default().Encode()
-	want := "attempts=6&base=100ms&budget=0&call=0&cap=10s&capacity=20&capat=before&clients=100&factor=2&jitter=full&layers=1" +
+	want := "add=0&attempts=6&base=100ms&budget=0&call=0&cap=10s&capacity=20&capat=before&clients=100&factor=2&first=jittered&growth=exponential&jitter=full&layers=1" +
 		"&outage=1s&ratio=0.2&samples=10000&seed=1&spread=0&window=100ms"
 	if got != want {
 		t.Errorf("Default().Encode() = %q, want %q", got, want)

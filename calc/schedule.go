@@ -141,9 +141,13 @@ func (p Params) decorrelated(u float64, prev time.Duration) time.Duration {
 	return min(p.Cap, roundNs(b+float64(u*(3*float64(prev)-b))))
 }
 
-// rawNominal is base*factor^(k-1) in nanoseconds, unclamped but kept finite: factor 100 over 999
-// retries overflows float64, and 1e300 is far beyond any cap while still safe to multiply by u.
+// rawNominal is base*factor^(k-1) (base*k for linear growth) in nanoseconds, unclamped but kept
+// finite: factor 100 over 999 retries overflows float64, and 1e300 is far beyond any cap while
+// still safe to multiply by u.
 func (p Params) rawNominal(k int) float64 {
+	if p.Growth == Linear {
+		return float64(p.Base) * float64(k)
+	}
 	// math.Pow with a whole exponent is repeated squaring: the same bits on every platform.
 	return min(1e300, float64(p.Base)*math.Pow(p.Factor, float64(k-1)))
 }
@@ -159,18 +163,23 @@ func (p Params) nominal(k int) time.Duration {
 }
 
 // law is the wait of one retry for every mode but decorrelated: min(clamp, lo + u*(hi-lo)) for
-// u uniform in [0, 1), rounded to the nanosecond, with its bounds.
+// u uniform in [0, 1), rounded to the nanosecond, with its bounds. With a step, the wait is
+// floor(u*n) steps for n = hi/step instead (Envoy's whole milliseconds).
 type law struct {
 	lo, hi, clamp float64
+	step          float64
 	min, max      time.Duration
 }
 
 func (p Params) law(k int) law {
 	d, clamp := float64(p.nominal(k)), math.Inf(1)
-	if p.CapAt == CapAfter {
+	switch {
+	case p.FirstExact && k == 1, p.CapAt == CapFixed && p.rawNominal(k) > float64(p.Cap):
+		return law{lo: d, hi: d, clamp: clamp, min: p.nominal(k), max: p.nominal(k)}
+	case p.CapAt == CapAfter && p.Jitter != FullMs:
 		d, clamp = p.rawNominal(k), float64(p.Cap)
 	}
-	var l law
+	l := law{clamp: clamp}
 	switch p.Jitter {
 	case None:
 		l.lo, l.hi = d, d
@@ -180,8 +189,16 @@ func (p Params) law(k int) law {
 		l.lo, l.hi = d/2, d
 	case Proportional:
 		l.lo, l.hi = d*(1-p.Ratio), d*(1+p.Ratio)
+	case Upward:
+		l.lo, l.hi = d, d*(1+p.Ratio)
+	case Additive:
+		l.lo, l.hi = d, d+float64(p.Add)
+	case FullMs:
+		l.step = float64(time.Millisecond)
+		l.hi = math.Floor(d/l.step) * l.step
+		l.min, l.max = 0, roundNs(max(0, l.hi-l.step))
+		return l
 	}
-	l.clamp = clamp
 	l.min, l.max = roundNs(min(clamp, l.lo)), roundNs(min(clamp, l.hi))
 	return l
 }
@@ -189,13 +206,20 @@ func (p Params) law(k int) law {
 // at is the wait for draw u; it stays within [min, max] even where rounding the sum could step
 // half a nanosecond past a bound.
 func (l law) at(u float64) time.Duration {
+	if l.step > 0 {
+		return roundNs(math.Floor(float64(u*l.hi)/l.step) * l.step)
+	}
 	w := roundNs(min(l.clamp, l.lo+float64(u*(l.hi-l.lo))))
 	return max(l.min, min(l.max, w))
 }
 
 // mean is E[min(clamp, X)] for X uniform on [lo, hi]: with lo < c < hi it is
-// c - (c-lo)^2 / (2(hi-lo)), a form that does not overflow when hi is huge.
+// c - (c-lo)^2 / (2(hi-lo)), a form that does not overflow when hi is huge. With a step, the
+// wait is 0, 1, ..., n-1 steps, each as likely: the mean is (n-1)/2 steps.
 func (l law) mean() float64 {
+	if l.step > 0 {
+		return float64(l.max) / 2
+	}
 	lo, hi, c := l.lo, l.hi, l.clamp
 	var m float64
 	switch {

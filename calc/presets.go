@@ -1,0 +1,237 @@
+package calc
+
+import (
+	"strings"
+	"time"
+)
+
+// Preset is what a retry library does with its defaults (or, where it has none, with the
+// values its documentation shows), in this calculator's terms. Params holds the policy; the
+// other fields say where it comes from and where the calculator or the library's own
+// documentation differ from the library's code.
+type Preset struct {
+	Name    string   // the value of the preset query key
+	Library string   // the library and the behaviour
+	Version string   // the version or date the behaviour was read from
+	Source  string   // the file in the library's code that computes the wait
+	Theirs  string   // the library's own parameters, in its words
+	Params  Params   // the policy; only its policy fields (see policy) matter
+	Notes   []string // how the library's formula maps to ours, and what its docs get wrong
+}
+
+// policy is what a preset sets: the retry policy, without the herd, samples, seed or layers.
+type policy struct {
+	base, cap, budget, add time.Duration
+	factor, ratio          float64
+	attempts               int
+	jitter                 Jitter
+	capAt                  CapAt
+	growth                 Growth
+	firstExact             bool
+}
+
+func (p Params) policy() policy {
+	return policy{p.Base, p.Cap, p.Budget, p.Add, p.Factor + 0, p.Ratio + 0, p.Attempts, p.Jitter, p.CapAt, p.Growth, p.FirstExact}
+}
+
+func (p *Params) setPolicy(q policy) {
+	p.Base, p.Cap, p.Budget, p.Add = q.base, q.cap, q.budget, q.add
+	p.Factor, p.Ratio, p.Attempts = q.factor, q.ratio, q.attempts
+	p.Jitter, p.CapAt, p.Growth, p.FirstExact = q.jitter, q.capAt, q.growth, q.firstExact
+}
+
+// preset builds a preset's Params from the defaults.
+func preset(set func(p *Params)) Params {
+	p := Default()
+	p.Ratio = 0
+	set(&p)
+	return p
+}
+
+const msec, sec = time.Millisecond, time.Second
+
+var presets = []Preset{
+	{
+		Name: "aws-botocore", Library: "AWS SDK for Python (botocore), standard retry mode",
+		Version: "botocore 1.35 (2024); standard mode since 2020", Source: "botocore/retries/standard.py: ExponentialBackoff.delay_amount",
+		Theirs: "max_attempts = 3 (counts the first call), base = 1 sec, growth factor 2, MAX_BACKOFF = 20 s",
+		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 20*sec, 3, Full }),
+		Notes:  []string{"Retry k waits random() × min(1 s × 2^(k−1), 20 s): full jitter, capped before it."},
+	},
+	{
+		Name: "aws-go-v2", Library: "AWS SDK for Go v2, standard retryer",
+		Version: "aws-sdk-go-v2 (2024)", Source: "aws/retry/jitter_backoff.go: ExponentialJitterBackoff.BackoffDelay",
+		Theirs: "MaxAttempts = 3 (counts the first call), MaxBackoff = 20 s",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.CapAt = 2*sec, 2, 20*sec, 3, Full, CapFixed
+		}),
+		Notes: []string{
+			"Retry k waits random() × 2^k s while 2^k s is at most 20 s (k ≤ 4), then exactly 20 s with no jitter (cap applies: fixed).",
+			"So its first retry waits up to 2 sec, where botocore's waits up to 1 s.",
+		},
+	},
+	{
+		Name: "grpc-retry", Library: "gRPC retry policy (gRFC A6): grpc-go, grpc-java",
+		Version: "the ±20% jitter of the 2024 revision of gRFC A6", Source: "grpc-go stream.go: shouldRetry",
+		Theirs: "retryPolicy: maxAttempts = 5 (counts the first call; more than 5 is treated as 5), initialBackoff = 0.1s, maxBackoff = 1s, backoffMultiplier = 2",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 100*msec, 2, sec, 5, Proportional, 0.2
+		}),
+		Notes: []string{
+			"gRPC has no default retry policy: these are example values.",
+			"Retry k waits min(initialBackoff × multiplier^(k−1), maxBackoff) × U[0.8, 1.2]: the cap comes before the jitter, so a wait can reach 1.2 × maxBackoff.",
+			"Before 2024, and still in grpc-node, the wait was U[0, 1] × the same: full jitter.",
+		},
+	},
+	{
+		Name: "grpc-connect", Library: "gRPC connection backoff (reconnecting a channel)",
+		Version: "grpc-go 1.6x (2024)", Source: "grpc-go internal/backoff/backoff.go: Exponential.Backoff; doc/connection-backoff.md",
+		Theirs: "BaseDelay = 1 sec, Multiplier = 1.6, Jitter = 0.2, MaxDelay = 120 s; reconnects without limit",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.FirstExact = sec, 1.6, 120*sec, 10, Proportional, 0.2, true
+		}),
+		Notes: []string{
+			"The first reconnect waits exactly 1 s; reconnect k waits min(1.6^(k−1) sec, 120 s) × U[0.8, 1.2].",
+			"gRPC reconnects without limit: the preset shows 10 attempts.",
+		},
+	},
+	{
+		Name: "cenkalti-v5", Library: "cenkalti/backoff v5: ExponentialBackOff with Retry's defaults",
+		Version: "v5.0.3 (2025)", Source: "exponential.go: NextBackOff, getRandomValueFromInterval; retry.go: Retry",
+		Theirs: "InitialInterval = 500 ms, RandomizationFactor = 0.5, Multiplier = 1.5, MaxInterval = 60 s; MaxElapsedTime = 15 min, no limit on tries",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.Budget = 500*msec, 1.5, 60*sec, 30, Proportional, 0.5, 15*time.Minute
+		}),
+		Notes: []string{
+			"MaxInterval caps the interval before the randomization, so a wait can reach 90 s.",
+			"It retries until 15 minutes have passed (a retry is made if it would start at or before 15 min; here, strictly before): the preset shows 30 attempts with a 15 min budget.",
+			"It truncates the interval to whole nanoseconds at every step, so from retry 10 on its interval can be a few nanoseconds shorter than 500 ms × 1.5^(k−1).",
+		},
+	},
+	{
+		Name: "k8s-default-retry", Library: "Kubernetes client-go retry.DefaultRetry (with wait.Backoff)",
+		Version: "k8s.io/apimachinery v0.37 (2026)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, Jitter; client-go util/retry/util.go",
+		Theirs: "Steps = 5 (counts the first call), Duration = 10 ms, Factor = 1.0, Jitter = 0.1",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 10*msec, 1, 10*msec, 5, Upward, 0.1
+		}),
+		Notes: []string{"wait.Jitter only adds: retry k waits d + random() × 0.1 × d, in [d, 1.1 d] (jitter: upward)."},
+	},
+	{
+		Name: "k8s-default-backoff", Library: "Kubernetes client-go retry.DefaultBackoff (with wait.Backoff)",
+		Version: "k8s.io/apimachinery v0.37 (2026)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, Jitter; client-go util/retry/util.go",
+		Theirs: "Steps = 4 (counts the first call), Duration = 10 ms, Factor = 5.0, Jitter = 0.1, no Cap",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Attempts, p.Jitter, p.Ratio = 10*msec, 5, 4, Upward, 0.1
+		}),
+		Notes: []string{
+			"Retry k waits 10 ms × 5^(k−1) + random() × 0.1 × that: 10, 50, 250 ms, each up to 10% more.",
+			"With a Cap, wait.Backoff stops at the step that reaches it (Steps becomes 0): not modelled, and not used by this preset.",
+		},
+	},
+	{
+		Name: "polly-constant", Library: "Polly v8 retry strategy, constant backoff (the default)",
+		Version: "Polly 8.4 (2024)", Source: "Polly.Core/Retry/RetryHelper.cs: GetRetryDelay",
+		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Constant, UseJitter = false, MaxDelay = none",
+		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 1, 2*sec, 4, None }),
+		Notes:  []string{"With UseJitter, a constant or linear delay is multiplied by U[0.75, 1.25]: proportional jitter, ratio 0.25."},
+	},
+	{
+		Name: "polly-linear", Library: "Polly v8 retry strategy, linear backoff",
+		Version: "Polly 8.4 (2024)", Source: "Polly.Core/Retry/RetryHelper.cs: GetRetryDelay",
+		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Linear, UseJitter = false, MaxDelay = none",
+		Params: preset(func(p *Params) { p.Base, p.Cap, p.Attempts, p.Jitter, p.Growth = 2*sec, MaxCap, 4, None, Linear }),
+		Notes:  []string{"Retry k waits k × Delay: 2, 4, 6 s (growth: linear; factor is not used)."},
+	},
+	{
+		Name: "polly-exponential", Library: "Polly v8 retry strategy, exponential backoff without jitter",
+		Version: "Polly 8.4 (2024)", Source: "Polly.Core/Retry/RetryHelper.cs: GetRetryDelay",
+		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = false, MaxDelay = none",
+		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, MaxCap, 4, None }),
+		Notes: []string{
+			"Retry k waits 2^(k−1) × Delay.",
+			"With UseJitter, exponential backoff switches to DecorrelatedJitterBackoffV2 (2^t × tanh(√(4t)) differences), which the calculator does not model yet: it is not the AWS decorrelated jitter.",
+		},
+	},
+	{
+		Name: "tenacity-random-exponential", Library: "tenacity (Python): wait_random_exponential(multiplier=1, max=60)",
+		Version: "tenacity 9 (2024)", Source: "tenacity/wait.py: wait_random_exponential",
+		Theirs: "wait_random_exponential(multiplier=1, max=60), stop_after_attempt(5) (counts the first call)",
+		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 60*sec, 5, Full }),
+		Notes: []string{
+			"Retry k waits uniform(0, min(60, 1 × 2^(k−1))) s: full jitter.",
+			"tenacity retries forever by default (stop_never): the preset stops after 5 attempts.",
+		},
+	},
+	{
+		Name: "tenacity-exponential-jitter", Library: "tenacity (Python): wait_exponential_jitter()",
+		Version: "tenacity 9 (2024)", Source: "tenacity/wait.py: wait_exponential_jitter",
+		Theirs: "wait_exponential_jitter(initial=1, max=MAX_WAIT, exp_base=2, jitter=1), stop_after_attempt(5)",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Add, p.CapAt = sec, 2, MaxCap, 5, Additive, sec, CapAfter
+		}),
+		Notes: []string{
+			"Retry k waits min(max, 1 × 2^(k−1) + uniform(0, 1)) s: the jitter adds up to 1 s (jitter: additive), and max clamps after it.",
+			"max defaults to a huge number: the preset uses the calculator's largest cap, 168 h.",
+		},
+	},
+	{
+		Name: "envoy", Library: "Envoy router retry_policy",
+		Version: "Envoy 1.3x (2024)", Source: "source/common/common/backoff_strategy.cc: JitteredExponentialBackOffStrategy::nextBackOffMs",
+		Theirs: "num_retries = 1 (retries: 2 calls), retry_back_off: base_interval = 25 ms, max_interval = 10 × base_interval",
+		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 25*msec, 2, 250*msec, 2, FullMs }),
+		Notes: []string{
+			"The code waits random() % min(2^(k−1) × 25, 250) whole milliseconds: retry 1 in 0..24 ms, retry 2 in 0..49 ms (jitter: fullms).",
+			"Envoy's documentation gives [0, (2^k − 1) × base_interval): 0..74 ms for retry 2. The code, not the documentation, is what runs.",
+		},
+	},
+	{
+		Name: "resilience4j", Library: "resilience4j Retry with IntervalFunction.ofExponentialRandomBackoff",
+		Version: "resilience4j 2.2 (2024)", Source: "resilience4j-core IntervalFunction.java: ofExponentialRandomBackoff",
+		Theirs: "maxAttempts = 3 (counts the first call), initialInterval = 500 ms, multiplier = 1.5, randomizationFactor = 0.5, no maxInterval",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.CapAt = 500*msec, 1.5, MaxCap, 3, Proportional, 0.5, CapAfter
+		}),
+		Notes: []string{"Retry k waits 500 ms × 1.5^(k−1) × U[0.5, 1.5]; a maxInterval, when set, clamps after the randomization (cap applies: after)."},
+	},
+	{
+		Name: "google-api-core", Library: "google-api-core (Python) Retry",
+		Version: "google-api-core 2.x (2024)", Source: "google/api_core/retry/retry_base.py: exponential_sleep_generator",
+		Theirs: "initial = 1 sec, maximum = 60 sec, multiplier = 2, timeout = 120 sec, no limit on attempts",
+		Params: preset(func(p *Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Budget = sec, 2, 60*sec, 20, Full, 120*sec
+		}),
+		Notes: []string{
+			"Retry k waits uniform(0, min(1 × 2^(k−1), 60)) s: full jitter.",
+			"It retries until the 120 s timeout: the preset shows 20 attempts with a 120 s budget.",
+		},
+	},
+}
+
+// Presets lists the library presets in the picker's order.
+func Presets() []Preset { return presets }
+
+// PresetByName returns the preset whose Name is name.
+func PresetByName(name string) (Preset, bool) {
+	for _, pr := range presets {
+		if pr.Name == name {
+			return pr, true
+		}
+	}
+	return Preset{}, false
+}
+
+func presetList() string {
+	names := make([]string, len(presets))
+	for i, pr := range presets {
+		names[i] = pr.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// WithPreset returns p with the preset's policy, keeping p's samples, seed, layers and herd.
+func (p Params) WithPreset(pr Preset) Params {
+	p.setPolicy(pr.Params.policy())
+	p.Preset = pr.Name
+	return p
+}
