@@ -5,6 +5,8 @@ import (
 	"html"
 	"strings"
 
+	"backoffcalc/calc"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -24,9 +26,12 @@ var formGroups = []struct {
 		{key: "factor", label: "Factor", unit: "×", hint: "growth per retry (decorrelated ignores it)"},
 		{key: "cap", label: "Cap", unit: "ms, or a duration", hint: "ceiling of the nominal delay, or of the drawn wait"},
 		{key: "attempts", label: "Attempts", unit: "calls", hint: ""}, // hint from the schedule, see attemptsHint
-		{key: "jitter", label: "Jitter", options: []string{"none", "full", "equal", "decorrelated", "proportional"}},
-		{key: "ratio", label: "Ratio", unit: "± fraction", hint: "proportional jitter only: 0.2 is ±20%"},
-		{key: "capat", label: "Cap applies", options: []string{"before", "after"}, hint: "before: cap the nominal delay; after: clamp the drawn wait"},
+		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: "upward, fullms and additive are what k8s, Envoy and tenacity do"},
+		{key: "ratio", label: "Ratio", unit: "± fraction", hint: "proportional and upward jitter: 0.2 is 20%"},
+		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it"},
+		{key: "growth", label: "Growth", options: []string{"exponential", "linear"}, hint: "exponential: base × factor^(k−1); linear: base × k"},
+		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects)"},
+		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: "additive jitter only: waits in [d, d + this]"},
 	}},
 	{"Time", []formField{
 		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
@@ -40,8 +45,16 @@ var formGroups = []struct {
 	}},
 }
 
+func jitterOptions() []string {
+	var names []string
+	for _, j := range calc.AllJitters() {
+		names = append(names, j.String())
+	}
+	return names
+}
+
 func (p *page) renderForm() app.UI {
-	return app.Form().ID("inputs").Body(app.Range(formGroups).Slice(func(i int) app.UI {
+	return app.Form().ID("inputs").Body(p.renderPreset(), app.Range(formGroups).Slice(func(i int) app.UI {
 		g := formGroups[i]
 		return app.FieldSet().Body(
 			app.Legend().Text(g.legend),
@@ -117,4 +130,36 @@ func attrText(s string) string {
 		return html.EscapeString(s)
 	}
 	return s
+}
+
+// renderPreset is the library picker, and what the chosen preset is: the library, when its
+// behaviour was read, its own parameters next to ours, and where its docs and code disagree.
+func (p *page) renderPreset() app.UI {
+	current, ok := calc.PresetByName(p.raw["preset"])
+	options := []app.UI{app.Option().Value("").Text("custom (no preset)")}
+	for _, pr := range calc.Presets() {
+		o := app.Option().Value(pr.Name).Text(pr.Library)
+		if ok && pr.Name == current.Name {
+			o = o.Selected(true)
+		}
+		options = append(options, o)
+	}
+	var info app.UI = app.Div().ID("preset-info")
+	if ok {
+		info = app.Div().ID("preset-info").Body(
+			app.P().Body(app.Strong().Text(current.Library), app.Text(" — "+current.Version+". ")),
+			app.P().Text("Its parameters: "+current.Theirs+"."),
+			app.P().Text("Its code: "+current.Source+"."),
+			app.Ul().Body(app.Range(current.Notes).Slice(func(i int) app.UI { return app.Li().Text(current.Notes[i]) })),
+		)
+	}
+	return app.FieldSet().ID("preset").Body(
+		app.Legend().Text("Start from a library"),
+		app.Label().For("in-preset").Text("Preset"),
+		app.Select().ID("in-preset").Name("preset").OnChange(func(ctx app.Context, e app.Event) {
+			p.choosePreset(ctx, ctx.JSSrc().Get("value").String())
+		}).Body(options...),
+		app.Span().Class("hint").Text("sets every input to the library's defaults; editing any input leaves the preset"),
+		info,
+	)
 }

@@ -97,6 +97,9 @@ func (p *page) edit(ctx app.Context, key, value string) {
 	if len(p.errs) > 0 {
 		return // keep the last valid report on screen
 	}
+	if params.Preset == "" {
+		delete(p.raw, "preset") // an edit that changes the policy leaves the preset
+	}
 	if p.compute(params) {
 		u := *ctx.Page().URL()
 		u.RawQuery = params.Encode()
@@ -104,6 +107,24 @@ func (p *page) edit(ctx app.Context, key, value string) {
 		p.query = u.RawQuery
 		p.startHerd(ctx, params)
 	}
+}
+
+// choosePreset sets every input to a library's preset, or, for "", just leaves the preset.
+func (p *page) choosePreset(ctx app.Context, name string) {
+	pr, ok := calc.PresetByName(name)
+	if !ok {
+		delete(p.raw, "preset")
+		return
+	}
+	params := calc.Default()
+	if p.report != nil {
+		params = p.report.Params
+	}
+	params = params.WithPreset(pr)
+	for key, v := range mustParse(params.Encode()) {
+		p.raw[key] = v[0]
+	}
+	p.edit(ctx, "preset", pr.Name)
 }
 
 // compute replaces the report. A panic here would kill the wasm and the page with it, so it

@@ -219,3 +219,26 @@ func TestPreRenderEscapesLinkValues(t *testing.T) {
 		t.Error("the bad value is not shown back escaped")
 	}
 }
+
+func TestPagePreset(t *testing.T) {
+	p, d := navPage(t, "")
+	p.choosePreset(d.Context(), "envoy")
+	p.Update()
+	d.Consume()
+	html := app.HTMLString(p)
+	// Envoy's code: retry 1 draws 0..24 whole ms (base 25 ms, 2 attempts).
+	if got := scheduleCells(html); got["2/max"] != "24" || got["2/min"] != "0" {
+		t.Errorf("envoy: %v", got)
+	}
+	if !strings.Contains(d.Context().Page().URL().RawQuery, "preset=envoy") || !strings.Contains(html, "Envoy router retry_policy") {
+		t.Error("the preset is not in the link or not described")
+	}
+	if !strings.Contains(html, "0..74 ms") {
+		t.Error("the page does not say where Envoy's documentation disagrees with its code")
+	}
+	// Editing an input leaves the preset; the link then carries the plain keys.
+	typeInto(p, d, "attempts", "3")
+	if q := d.Context().Page().URL().RawQuery; strings.Contains(q, "preset=") || !strings.Contains(q, "jitter=fullms") {
+		t.Errorf("after an edit the link is %q", q)
+	}
+}

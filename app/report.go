@@ -27,6 +27,9 @@ func describe(r calc.Report) string {
 		b.WriteString("There is no wait.")
 	} else {
 		dk := fmt.Sprintf("d = min(%s, %s × %s^(k−1))", human(p.Cap), human(p.Base), fmtFloat(p.Factor))
+		if p.Growth == calc.Linear {
+			dk = fmt.Sprintf("d = min(%s, %s × k)", human(p.Cap), human(p.Base))
+		}
 		switch p.Jitter {
 		case calc.None:
 			fmt.Fprintf(&b, "Retry k waits exactly %s (no jitter)", dk)
@@ -38,9 +41,21 @@ func describe(r calc.Report) string {
 			fmt.Fprintf(&b, "Retry k waits a random time between d × (1 − %s) and d × (1 + %s), %s (proportional jitter)", fmtFloat(p.Ratio), fmtFloat(p.Ratio), dk)
 		case calc.Decorrelated:
 			fmt.Fprintf(&b, "Retry k waits a random time between %s and 3 × the previous wait (the first: 3 × %s), at most %s (decorrelated jitter; factor is not used)", human(p.Base), human(p.Base), human(p.Cap))
+		case calc.Upward:
+			fmt.Fprintf(&b, "Retry k waits a random time between d and d × (1 + %s), %s (upward jitter)", fmtFloat(p.Ratio), dk)
+		case calc.FullMs:
+			fmt.Fprintf(&b, "Retry k waits a random whole number of milliseconds from 0 up to, not including, %s (full jitter in whole ms)", dk)
+		case calc.Additive:
+			fmt.Fprintf(&b, "Retry k waits a random time between d and d + %s, %s (additive jitter)", human(p.Add), dk)
 		}
-		if p.CapAt == calc.CapAfter && p.Jitter != calc.Decorrelated {
+		switch {
+		case p.CapAt == calc.CapAfter && p.Jitter != calc.Decorrelated && p.Jitter != calc.FullMs:
 			fmt.Fprintf(&b, ", drawn without the cap and then clamped to %s", human(p.Cap))
+		case p.CapAt == calc.CapFixed:
+			fmt.Fprintf(&b, "; once the nominal delay is over %s, it waits exactly %s, without jitter", human(p.Cap), human(p.Cap))
+		}
+		if p.FirstExact {
+			fmt.Fprintf(&b, "; the first retry waits exactly %s", human(p.Base))
 		}
 		b.WriteString(".")
 	}
@@ -49,6 +64,9 @@ func describe(r calc.Report) string {
 	}
 	if p.Budget > 0 {
 		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", human(p.Budget))
+	}
+	if pr, ok := calc.PresetByName(p.Preset); ok {
+		fmt.Fprintf(&b, " Preset: %s (%s): %s.", pr.Library, pr.Version, pr.Theirs)
 	}
 	return b.String()
 }
@@ -157,6 +175,13 @@ func herdLine(p calc.Params) string {
 func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	p, s := r.Params, r.Schedule
 	fmt.Fprintf(w, "%s\n\n", describe(r))
+	if pr, ok := calc.PresetByName(p.Preset); ok {
+		fmt.Fprintf(w, "%s computes it in %s.\n", pr.Library, pr.Source)
+		for _, n := range pr.Notes {
+			fmt.Fprintf(w, "- %s\n", n)
+		}
+		fmt.Fprintln(w)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "attempt\tretry\tnominal\tmin wait\tmean wait\tmax wait\tearliest start\tlatest start\tp50 start\tp99 start\t"
 	if p.Budget > 0 {

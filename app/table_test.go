@@ -80,7 +80,7 @@ func TestTableJSON(t *testing.T) {
 	if len(r.Modes) != 5 || string(r.Layers.Worst) != "60466176" { // 6^10
 		t.Errorf("modes %d, worst case %s", len(r.Modes), r.Layers.Worst)
 	}
-	if !strings.HasPrefix(r.Query, "attempts=6&base=100ms&budget=0") {
+	if !strings.HasPrefix(r.Query, "add=0&attempts=6&base=100ms&budget=0") {
 		t.Errorf("query %q", r.Query)
 	}
 }
@@ -174,5 +174,24 @@ func TestTableHerd(t *testing.T) {
 	// A window too short for the schedule is a bad field, like any other.
 	if _, errOut, code := runTableOut(t, "base=10s&cap=10s&attempts=2&window=1ms"); code != 2 || !strings.Contains(errOut, `calc: window "1ms"`) {
 		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestTablePreset(t *testing.T) {
+	out, errOut, code := runTableOut(t, "-format", "json", "preset=aws-go-v2")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var r tableJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	// aws-sdk-go-v2: retry k waits random() x 2^k s, so retry 1 is [0, 2 s] and retry 2 [0, 4 s].
+	if a := r.Attempts; len(a) != 3 || a[1].Max != 2000 || a[2].Max != 4000 || a[2].Min != 0 || !strings.Contains(r.Query, "preset=aws-go-v2") {
+		t.Errorf("aws-go-v2: %+v", r)
+	}
+	text, _, _ := runTableOut(t, "preset=envoy")
+	if !strings.Contains(text, "backoff_strategy.cc") || !strings.Contains(text, "documentation") {
+		t.Errorf("the text does not say where the preset comes from:\n%s", text)
 	}
 }
