@@ -29,13 +29,15 @@ var formGroups = []struct {
 		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: "upward, fullms and additive are what k8s, Envoy and tenacity do"},
 		{key: "ratio", label: "Ratio", unit: "± fraction", hint: "proportional and upward jitter: 0.2 is 20%"},
 		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it"},
-		{key: "growth", label: "Growth", options: []string{"exponential", "linear"}, hint: "exponential: base × factor^(k−1); linear: base × k"},
-		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects)"},
-		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: "additive jitter only: waits in [d, d + this]"},
 	}},
 	{"Time", []formField{
 		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
 		{key: "budget", label: "Budget", unit: "ms, or a duration; 0 = none", hint: "an attempt is made only if it starts before this"},
+	}},
+	{"What some libraries do", []formField{
+		{key: "growth", label: "Growth", options: []string{"exponential", "linear"}, hint: "exponential: base × factor^(k−1); linear: base × k"},
+		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects)"},
+		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: "additive jitter only: waits in [d, d + this]"},
 	}},
 	{"Herd", herdFields},
 	{"More", []formField{

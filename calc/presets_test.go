@@ -139,6 +139,8 @@ func TestLibraryModes(t *testing.T) {
 		// gRPC connection: the first wait is exactly base; the second 1.6 s ±20%.
 		{"base=1s&factor=1.6&cap=120s&attempts=3&jitter=proportional&ratio=0.2&first=exact", 1, time.Second, time.Second, 1000},
 		{"base=1s&factor=1.6&cap=120s&attempts=3&jitter=proportional&ratio=0.2&first=exact", 2, 1280 * ms, 1920 * ms, 1600},
+		// capat=fixed with factor 1 and base == cap: never over the cap, so always jittered.
+		{"base=1s&factor=1&cap=1s&attempts=4&jitter=full&capat=fixed", 3, 0, time.Second, 500},
 		// Polly linear: retry 3 waits 3 x 2 s.
 		{"base=2s&cap=168h&attempts=4&jitter=none&growth=linear", 3, 6 * time.Second, 6 * time.Second, 6000},
 	} {

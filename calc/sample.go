@@ -84,11 +84,12 @@ type retryWaits struct {
 
 func (p Params) waits() retryWaits {
 	w := retryWaits{p: p, laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts)}
+	raws := p.raws()
 	for k := 1; k < p.Attempts; k++ {
 		if p.Jitter == Decorrelated {
 			w.draws[k] = p.Base < p.Cap
 		} else {
-			w.laws[k] = p.law(k)
+			w.laws[k] = p.law(k, raws[k])
 			w.draws[k] = w.laws[k].min < w.laws[k].max
 		}
 	}

@@ -26,7 +26,7 @@ func TestSampleByHand(t *testing.T) {
 			start, total, prev := time.Duration(0), time.Duration(0), p.Base
 			starts[0] = append(starts[0], 0)
 			for k := 1; k < p.Attempts; k++ {
-				d := float64(p.nominal(k))
+				d := float64(p.nominal(p.rawNominal(k)))
 				var w time.Duration
 				switch p.Jitter {
 				case None:

@@ -59,17 +59,19 @@ func (p Params) Schedule() Schedule {
 		means, atCap = decorrelatedMeans(float64(p.Base), float64(p.Cap), p.Attempts-1)
 	}
 	top := p.Base // decorrelated: the largest wait so far, min(cap, 3^k*base)
+	raws := p.raws()
 	s := Schedule{Always: p.Attempts, AtMost: p.Attempts}
 	for k := range rows {
 		r := &rows[k]
 		r.Attempt, r.Retry = k+1, k
 		if k > 0 {
-			r.Nominal = p.nominal(k)
+			raw := raws[k]
+			r.Nominal = p.nominal(raw)
 			if p.Jitter == Decorrelated {
 				top = p.maxWait(k, top)
 				r.Min, r.Max, r.Mean, r.AtCap = p.Base, top, means[k-1], atCap[k-1]
 			} else {
-				l := p.law(k)
+				l := p.law(k, raw)
 				r.Min, r.Max = l.min, l.max
 				r.Mean = l.mean()
 			}
@@ -123,7 +125,7 @@ func (p Params) Wait(k int, u float64, prev time.Duration) time.Duration {
 	if p.Jitter == Decorrelated {
 		return p.decorrelated(u, prev)
 	}
-	return p.law(k).at(u)
+	return p.law(k, p.rawNominal(k)).at(u)
 }
 
 // maxWait is the longest wait before retry k. top is the longest wait before retry k-1 (base
@@ -132,7 +134,7 @@ func (p Params) maxWait(k int, top time.Duration) time.Duration {
 	if p.Jitter == Decorrelated {
 		return min(p.Cap, 3*top)
 	}
-	return p.law(k).max
+	return p.law(k, p.rawNominal(k)).max
 }
 
 // decorrelated is AWS's min(cap, base + u*(3*prev - base)), in [base, min(cap, 3*prev)].
@@ -152,10 +154,27 @@ func (p Params) rawNominal(k int) float64 {
 	return min(1e300, float64(p.Base)*math.Pow(p.Factor, float64(k-1)))
 }
 
-// nominal is min(cap, base*factor^(k-1)) rounded to the nanosecond; it never converts an
-// overflowed float to a Duration.
-func (p Params) nominal(k int) time.Duration {
-	raw := p.rawNominal(k)
+// raws returns rawNominal(k) for k in 1..Attempts-1 (raws[0] is unused). Once the nominal delay
+// reaches the cap it stays there, so unless the cap clamps after the jitter (which needs the
+// real raw delay) the rest are set to 1e300 without computing a power each.
+func (p Params) raws() []float64 {
+	raws := make([]float64, p.Attempts)
+	capped := false
+	for k := 1; k < p.Attempts; k++ {
+		if capped {
+			raws[k] = 1e300
+			continue
+		}
+		raws[k] = p.rawNominal(k)
+		// Past the cap, CapBefore waits on the cap; CapFixed needs raw strictly over it.
+		capped = p.CapAt == CapBefore && raws[k] >= float64(p.Cap) || p.CapAt == CapFixed && raws[k] > float64(p.Cap)
+	}
+	return raws
+}
+
+// nominal is min(cap, raw) rounded to the nanosecond, for raw = rawNominal(k); it never
+// converts an overflowed float to a Duration.
+func (p Params) nominal(raw float64) time.Duration {
 	if raw >= float64(p.Cap) {
 		return p.Cap
 	}
@@ -171,13 +190,16 @@ type law struct {
 	min, max      time.Duration
 }
 
-func (p Params) law(k int) law {
-	d, clamp := float64(p.nominal(k)), math.Inf(1)
+// law returns the law of retry k, whose raw nominal delay is raw = rawNominal(k) (passed in: it
+// is the one costly step).
+func (p Params) law(k int, raw float64) law {
+	nominal := p.nominal(raw)
+	d, clamp := float64(nominal), math.Inf(1)
 	switch {
-	case p.FirstExact && k == 1, p.CapAt == CapFixed && p.rawNominal(k) > float64(p.Cap):
-		return law{lo: d, hi: d, clamp: clamp, min: p.nominal(k), max: p.nominal(k)}
+	case p.FirstExact && k == 1, p.CapAt == CapFixed && raw > float64(p.Cap):
+		return law{lo: d, hi: d, clamp: clamp, min: nominal, max: nominal}
 	case p.CapAt == CapAfter && p.Jitter != FullMs:
-		d, clamp = p.rawNominal(k), float64(p.Cap)
+		d, clamp = raw, float64(p.Cap)
 	}
 	l := law{clamp: clamp}
 	switch p.Jitter {
