@@ -47,7 +47,7 @@ func renderChart(r calc.Report) app.UI {
 		bars = append(bars, svg("rect").Attr("data-series", "range").Attr("x", x(row.Earliest)).Attr("y", y+h*0.15).
 			Attr("width", max(1.5, x(row.Latest)-x(row.Earliest))).Attr("height", h*0.7).
 			Body(svg("title").Text(app.FormatString("attempt %d starts between %s and %s", row.Attempt, human(row.Earliest), human(row.Latest)))))
-		if st := r.Sample.Starts[i]; st.Reached > 0 {
+		if st := startSample(r, i); st.Reached > 0 {
 			bars = append(bars, svg("rect").Attr("data-series", "p50").Attr("x", x(st.Start.P50)-1).Attr("y", y).
 				Attr("width", 2).Attr("height", h).
 				Body(svg("title").Text(app.FormatString("attempt %d: p50 start %s", row.Attempt, human(st.Start.P50)))))

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"backoffcalc/calc"
 
@@ -18,10 +17,6 @@ type herdView struct {
 	total int          // modes to run
 	gen   atomic.Int64 // the current run; an edit starts a new one, and the old one stops
 }
-
-// herdSlice is how long the herd may hold the browser's thread before handing it back: under
-// the 50 ms that makes a task long.
-const herdSlice = 25 * time.Millisecond
 
 // herdPreRenderWork bounds the herds the server pre-renders (clients × attempts); bigger ones
 // are left to the browser, so that serve answers at once.
@@ -44,16 +39,8 @@ func (p *page) startHerd(ctx app.Context, params calc.Params) {
 		return
 	}
 	ctx.Async(func() {
-		// Under wasm the run shares the thread with the browser: a sleep hands it back, to paint
-		// and take input, whenever the run has held it for a slice.
-		last := time.Now()
-		pause := func() bool {
-			if time.Since(last) > herdSlice {
-				time.Sleep(time.Millisecond)
-				last = time.Now()
-			}
-			return h.gen.Load() == gen
-		}
+		defer p.recoverAsync(ctx, params)
+		pause := yielder(&h.gen, gen)
 		for _, m := range calc.HerdModes() {
 			run, done, err := params.HerdModePausing(m, pause)
 			if !done && err == nil || !pause() {

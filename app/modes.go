@@ -29,7 +29,7 @@ func renderModes(r calc.Report) app.UI {
 				msCell("min", m.Total.Min),
 				meanCell("mean", m.Total.Mean),
 				msCell("max", m.Total.Max),
-				msCell("p99", m.Sample.P99),
+				sampledCell(r, "p99", m.Sample.P99),
 			)
 		})),
 	)

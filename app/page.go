@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"backoffcalc/calc"
 
@@ -23,6 +25,8 @@ type page struct {
 	export string       // the text last copied, shown for copying by hand
 	guard  string       // URL of guard.js, resolved under the site's prefix
 	herd   herdView     // many clients through an outage, for the report's inputs
+
+	sampleGen atomic.Int64 // the current sampling; a newer report makes an older one stop
 }
 
 func newPage() *page { return &page{} }
@@ -39,24 +43,93 @@ func (p *page) OnInit() {
 func (p *page) OnPreRender(ctx app.Context) {
 	p.guard = ctx.ResolveStaticResource("/web/guard.js")
 	p.load(ctx.Page().URL().RawQuery)
-	if p.report != nil && p.report.Params.Clients*p.report.Params.Attempts <= herdPreRenderWork {
-		p.herd.runHerdNow(p.report.Params)
+	if p.report == nil {
+		return
+	}
+	// The server's HTML carries the sampled numbers too, unless that would hold up the answer:
+	// then the browser samples.
+	if params := p.report.Params; params.Attempts*params.Samples <= samplePreRenderWork {
+		p.report.AddSamples(nil)
+	}
+	if params := p.report.Params; params.Clients*params.Attempts <= herdPreRenderWork {
+		p.herd.runHerdNow(params)
 	}
 }
 
-// OnMount starts the herd of the loaded inputs, which can take long, off the first render.
-func (p *page) OnMount(ctx app.Context) {
-	if p.report != nil {
-		p.startHerd(ctx, p.report.Params)
-	}
-}
+// samplePreRenderWork bounds the sampling (attempts × samples, for each of six modes) that the
+// server does before answering: 6 × 10 attempts × 10000 paths take a few milliseconds.
+const samplePreRenderWork = 100000
+
+// OnMount starts the sampling and the herd of the loaded inputs, off the first render.
+func (p *page) OnMount(ctx app.Context) { p.startWork(ctx) }
 
 // OnNav covers navigations after the first load (and the component tests' Nav).
 func (p *page) OnNav(ctx app.Context) {
-	if p.load(ctx.Page().URL().RawQuery) && p.report != nil {
-		p.startHerd(ctx, p.report.Params)
+	if p.load(ctx.Page().URL().RawQuery) {
+		p.startWork(ctx)
 	}
 }
+
+// startWork starts what can take long for the report's inputs: sampling and the herd. Each
+// runs off the input path and gives way to the next edit.
+func (p *page) startWork(ctx app.Context) {
+	if p.report == nil {
+		return
+	}
+	p.startSamples(ctx)
+	p.startHerd(ctx, p.report.Params)
+}
+
+// startSamples fills in the report's sampled numbers off the input path; a newer report makes
+// an older sampling stop.
+func (p *page) startSamples(ctx app.Context) {
+	gen := p.sampleGen.Add(1)
+	if p.report.Sampled() {
+		return
+	}
+	r := *p.report
+	ctx.Async(func() {
+		defer p.recoverAsync(ctx, r.Params)
+		if r.AddSamples(yielder(&p.sampleGen, gen)) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if p.sampleGen.Load() == gen {
+					p.report = &r
+				}
+			})
+		}
+	})
+}
+
+// recoverAsync turns a panic in work off the input path into an error on screen: in wasm a
+// panic would end the page.
+func (p *page) recoverAsync(ctx app.Context, params calc.Params) {
+	if r := recover(); r != nil {
+		ctx.Dispatch(func(ctx app.Context) {
+			p.errs = append(p.errs, internalError(params, r))
+		})
+	}
+}
+
+func internalError(params calc.Params, r any) *calc.FieldError {
+	return &calc.FieldError{Key: "query", Value: params.Encode(), Err: fmt.Errorf("internal error, please report this link: %v", r)}
+}
+
+// yielder returns the pause of a long run: under wasm it hands the thread back to the browser
+// (to paint and take input) whenever the run has held it for a slice, and it says whether gen is
+// still the current run.
+func yielder(current *atomic.Int64, gen int64) func() bool {
+	last := time.Now()
+	return func() bool {
+		if time.Since(last) > workSlice {
+			time.Sleep(time.Millisecond)
+			last = time.Now()
+		}
+		return current.Load() == gen
+	}
+}
+
+// workSlice is how long a run may hold the browser's thread: under the 50 ms of a long task.
+const workSlice = 25 * time.Millisecond
 
 // load takes inputs from a link. Bad keys are reported and the table shows the defaults in
 // their place; the link itself is left as it is until the user makes a valid change. It
@@ -105,7 +178,7 @@ func (p *page) edit(ctx app.Context, key, value string) {
 		u.RawQuery = params.Encode()
 		ctx.Page().ReplaceURL(&u)
 		p.query = u.RawQuery
-		p.startHerd(ctx, params)
+		p.startWork(ctx)
 	}
 }
 
@@ -132,7 +205,7 @@ func (p *page) choosePreset(ctx app.Context, name string) {
 func (p *page) compute(params calc.Params) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			p.errs = append(p.errs, &calc.FieldError{Key: "query", Value: params.Encode(), Err: fmt.Errorf("internal error, please report this link: %v", r)})
+			p.errs = append(p.errs, internalError(params, r))
 			ok = false
 		}
 	}()
@@ -142,7 +215,7 @@ func (p *page) compute(params calc.Params) (ok bool) {
 }
 
 // computeReport is a variable so that a test can force a panic.
-var computeReport = func(params calc.Params) calc.Report { return params.Report() }
+var computeReport = func(params calc.Params) calc.Report { return params.ReportBounds() }
 
 func (p *page) fieldError(key string) *calc.FieldError {
 	for _, fe := range p.errs {
@@ -168,7 +241,11 @@ func (p *page) Render() app.UI {
 		}
 		guard = app.Script().Src(p.guard).DataSet("for", attrText(search))
 	}
-	return app.Main().ID("app").DataSet("render", render).Body(
+	root := app.Main().ID("app").DataSet("render", render)
+	if p.report != nil && !p.report.Sampled() {
+		root = root.DataSet("sampling", "pending") // for scripts and tests: numbers still to come
+	}
+	return root.Body(
 		guard,
 		app.Header().Body(
 			app.H1().Text("backoffcalc"),

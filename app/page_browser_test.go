@@ -139,6 +139,7 @@ func TestTypingUpdatesTableAndLink(t *testing.T) {
 	history := evalJS[int](tb, "history.length")
 	tb.setInput("#in-base", "300ms")
 	tb.waitFor("the new table", `document.querySelector('#schedule tr[data-attempt="2"] td[data-col="max"]').dataset.ms === "300"`)
+	tb.waitWasm() // and its sampled numbers
 	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, "base=300ms"))
 	p, _ := calc.Decode("base=300ms")
 	if got := evalJS[string](tb, "location.search"); got != "?"+p.Encode() {
@@ -172,6 +173,7 @@ func TestBadInput(t *testing.T) {
 	tb.setInput("#in-base", "200ms")
 	tb.setInput("#in-attempts", "6")
 	tb.waitFor("a valid table", `document.querySelector('[role="alert"]').textContent === ""`)
+	tb.waitWasm()
 	before := evalJS[string](tb, "location.search")
 	tb.setInput("#in-cap", "5ms")
 	tb.waitFor("the cap error", `document.querySelector('[role="alert"]').textContent.includes('cap "5ms"')`)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"backoffcalc/calc"
 
@@ -42,8 +43,16 @@ func navPage(t *testing.T, query string) (*page, app.ClientDispatcher) {
 	d := app.NewClientTester(p)
 	t.Cleanup(d.Close)
 	d.Nav(&url.URL{Path: "/", RawQuery: query})
-	d.Consume()
+	settle(t, p, d)
 	return p, d
+}
+
+// settle lets the page's work off the input path (sampling) finish and be shown.
+func settle(t *testing.T, p *page, d app.ClientDispatcher) {
+	t.Helper()
+	if settleIn(p, d); p.report != nil && !p.report.Sampled() {
+		t.Fatal("the sampling did not finish")
+	}
 }
 
 // cells maps "attempt/col" to data-ms for every schedule cell in the page's HTML.
@@ -73,6 +82,17 @@ func typeInto(p *page, d app.ClientDispatcher, key, value string) {
 	p.edit(d.Context(), key, value)
 	p.Update()
 	d.Consume()
+	settleIn(p, d)
+}
+
+// settleIn waits up to 10 s for the sampling, for helpers without a *testing.T.
+func settleIn(p *page, d app.ClientDispatcher) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		d.Consume()
+		if p.report == nil || p.report.Sampled() {
+			return
+		}
+	}
 }
 
 func TestPageRendersLink(t *testing.T) {
@@ -240,5 +260,24 @@ func TestPagePreset(t *testing.T) {
 	typeInto(p, d, "attempts", "3")
 	if q := d.Context().Page().URL().RawQuery; strings.Contains(q, "preset=") || !strings.Contains(q, "jitter=fullms") {
 		t.Errorf("after an edit the link is %q", q)
+	}
+}
+
+// An edit shows the bounds at once and the sampled numbers when they are in.
+func TestPageSamplesOffTheInputPath(t *testing.T) {
+	p, d := navPage(t, "")
+	p.edit(d.Context(), "base", "200ms")
+	p.Update()
+	d.Consume()
+	if p.report.Sampled() {
+		t.Skip("the sampling finished before the first render; nothing to see")
+	}
+	html := app.HTMLString(p)
+	if cells := scheduleCells(html); cells["2/max"] != "200" || cells["2/p50"] != "" || !strings.Contains(html, `data-sampling="pending"`) {
+		t.Errorf("before sampling: %v", cells)
+	}
+	settle(t, p, d)
+	if cells := scheduleCells(app.HTMLString(p)); cells["2/p50"] == "" {
+		t.Error("the sampled numbers never came")
 	}
 }

@@ -90,7 +90,7 @@ var columns = []string{"attempt", "retry", "nominal_ms", "min_ms", "mean_ms", "m
 // cells returns one attempt's values as exact strings in milliseconds ("" where a sampled
 // percentile has no path).
 func cells(r calc.Report, i int) []string {
-	row, s := r.Schedule.Rows[i], r.Sample.Starts[i]
+	row, s := r.Schedule.Rows[i], startSample(r, i)
 	q := []string{"", "", ""}
 	if s.Reached > 0 {
 		q = []string{calc.Millis(s.Start.P50), calc.Millis(s.Start.P90), calc.Millis(s.Start.P99)}
@@ -101,9 +101,21 @@ func cells(r calc.Report, i int) []string {
 		fmtFloat(reachedShare(r, i)), fmtFloat(row.AtCap), row.Budget.String())...)
 }
 
-// reachedShare is the share of simulated paths that make attempt i+1.
+// reachedShare is the share of simulated paths that make attempt i+1 (0 before sampling).
 func reachedShare(r calc.Report, i int) float64 {
+	if !r.Sampled() {
+		return 0
+	}
 	return float64(r.Sample.Starts[i].Reached) / float64(r.Sample.Paths)
+}
+
+// startSample is what the paths say of attempt i+1; before the page has sampled, nothing (no
+// path reached it, so no percentile is shown).
+func startSample(r calc.Report, i int) calc.StartSample {
+	if !r.Sampled() {
+		return calc.StartSample{}
+	}
+	return r.Sample.Starts[i]
 }
 
 // herdColumns are the herd's, shared by the CSV and Markdown tables.

@@ -21,6 +21,19 @@ func emptyCell(col string) app.UI {
 	return app.Td().DataSet("col", col).DataSet("ms", "").Text("–")
 }
 
+// pendingCell stands for a sampled number the page is still computing.
+func pendingCell(col string) app.UI {
+	return app.Td().DataSet("col", col).DataSet("ms", "").DataSet("pending", "samples").Text("…")
+}
+
+// sampledCell is msCell for a number from the samples, pending until they are in.
+func sampledCell(r calc.Report, col string, d time.Duration) app.UI {
+	if !r.Sampled() {
+		return pendingCell(col)
+	}
+	return msCell(col, d)
+}
+
 func renderSchedule(r calc.Report) app.UI {
 	budget := r.Params.Budget > 0
 	return app.Table().ID("schedule").Body(
@@ -39,7 +52,7 @@ func renderSchedule(r calc.Report) app.UI {
 			app.If(budget, app.Th().Scope("col").Text("starts within budget")),
 		)),
 		app.TBody().Body(app.Range(r.Schedule.Rows).Slice(func(i int) app.UI {
-			row, st := r.Schedule.Rows[i], r.Sample.Starts[i]
+			row, st := r.Schedule.Rows[i], startSample(r, i)
 			waits := []app.UI{emptyCell("nominal"), emptyCell("min"), emptyCell("mean"), emptyCell("max")}
 			retry := "–"
 			if row.Retry > 0 {
@@ -47,6 +60,9 @@ func renderSchedule(r calc.Report) app.UI {
 				waits = []app.UI{msCell("nominal", row.Nominal), msCell("min", row.Min), meanCell("mean", row.Mean), msCell("max", row.Max)}
 			}
 			p50, p99 := emptyCell("p50"), emptyCell("p99")
+			if !r.Sampled() {
+				p50, p99 = pendingCell("p50"), pendingCell("p99")
+			}
 			if st.Reached > 0 {
 				p50, p99 = msCell("p50", st.Start.P50), msCell("p99", st.Start.P99)
 			}
@@ -69,13 +85,19 @@ func renderTotals(r calc.Report) app.UI {
 	item := func(id, label string, d time.Duration) app.UI {
 		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(human(d)))
 	}
+	sampled := func(id, label string, d time.Duration) app.UI {
+		if !r.Sampled() {
+			return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
+		}
+		return item(id, label, d)
+	}
 	return app.Dl().ID("totals").Body(
 		item("total-min", "best-case total wait", t.Min),
 		app.Div().Body(app.Dt().Text("expected total wait"), app.Dd().ID("total-mean").DataSet("ms", calc.MillisFloat(t.Mean)).Text(calc.Human(t.Mean))),
 		item("total-max", "worst-case total wait", t.Max),
-		item("total-p50", "p50 total wait (sampled)", q.P50),
-		item("total-p90", "p90 total wait (sampled)", q.P90),
-		item("total-p99", "p99 total wait (sampled)", q.P99),
+		sampled("total-p50", "p50 total wait (sampled)", q.P50),
+		sampled("total-p90", "p90 total wait (sampled)", q.P90),
+		sampled("total-p99", "p99 total wait (sampled)", q.P99),
 	)
 }
 
@@ -97,8 +119,10 @@ func renderNotes(r calc.Report) app.UI {
 	if p.Budget > 0 {
 		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", human(p.Budget), s.Always, s.AtMost))
 	}
-	if r.Sample.Paths > 0 {
+	if r.Sampled() {
 		notes = append(notes, app.FormatString("Percentiles from %d simulated paths, seed %d.", r.Sample.Paths, p.Seed))
+	} else {
+		notes = append(notes, app.FormatString("Simulating %d paths for the percentiles…", p.Samples))
 	}
 	return app.Ul().ID("notes").Body(app.Range(notes).Slice(func(i int) app.UI { return app.Li().Text(notes[i]) }))
 }

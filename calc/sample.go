@@ -27,6 +27,14 @@ type Sample struct {
 // Sample simulates p.Samples paths of the policy, each stopping before an attempt whose start
 // would reach the budget. p must be valid.
 func (p Params) Sample() Sample {
+	out, _ := p.SamplePausing(nil)
+	return out
+}
+
+// SamplePausing is Sample, calling pause (when not nil) after about every PauseEvery draws and
+// quantile steps; when pause returns false it stops at once and done is false. A page calls it
+// off the input path, as it does Params.HerdModePausing. Pausing does not change the result.
+func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	n := p.Attempts
 	waits := p.waits()
 	random := slices.Contains(waits.draws, true)
@@ -46,9 +54,15 @@ func (p Params) Sample() Sample {
 		live[i] = int32(i)
 	}
 	scratch := make([]time.Duration, paths)
-	out := Sample{Paths: p.Samples, Starts: make([]StartSample, n)}
+	out = Sample{Paths: p.Samples, Starts: make([]StartSample, n)}
 	out.Starts[0] = StartSample{Reached: p.Samples}
+	work := 0 // path steps since the last pause
 	for k := 1; k < n; k++ {
+		if work += 2 * len(live); pause != nil && work >= PauseEvery {
+			if work = 0; !pause() {
+				return out, false
+			}
+		}
 		kept := live[:0]
 		for _, i := range live {
 			w := waits.next(k, &rngs[i], prev[i])
@@ -71,7 +85,7 @@ func (p Params) Sample() Sample {
 		}
 	}
 	out.Total = quantiles(total)
-	return out
+	return out, true
 }
 
 // retryWaits is what drawing the wait before each retry of a policy needs, worked out once: the

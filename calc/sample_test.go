@@ -111,3 +111,29 @@ func TestQuantilesNearestRank(t *testing.T) {
 		t.Errorf("1..10: %+v", q)
 	}
 }
+
+// Pausing changes nothing; a pause that says stop ends the sampling; a report built in two steps
+// equals the one built at once.
+func TestSamplePausing(t *testing.T) {
+	p := mustDecode(t, "attempts=12&samples=20000&jitter=equal&budget=3s")
+	want := p.Sample()
+	pauses := 0
+	got, done := p.SamplePausing(func() bool { pauses++; return true })
+	if !done || !slices.Equal(got.Starts, want.Starts) || got.Total != want.Total || pauses == 0 {
+		t.Errorf("paused sampling differs, or never paused (%d pauses)", pauses)
+	}
+	if _, done := p.SamplePausing(func() bool { return false }); done {
+		t.Error("sampling told to stop finished")
+	}
+	r := p.ReportBounds()
+	if r.Sampled() {
+		t.Error("ReportBounds has samples")
+	}
+	if !r.AddSamples(nil) || !r.Sampled() || !slices.Equal(r.Modes, p.Report().Modes) || r.Sample.Total != want.Total {
+		t.Error("a report built in two steps differs")
+	}
+	// A mode outside the classic five is compared too.
+	if m := mustDecode(t, "jitter=upward").ReportBounds().Modes; len(m) != 6 || m[5].Jitter != Upward {
+		t.Errorf("modes %+v", m)
+	}
+}

@@ -1,0 +1,255 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"go/format"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+var updateSnippets = flag.Bool("update-snippets", false, "rewrite testdata/snippets/*.golden")
+
+// snippetCases are the policies whose exports are kept as golden files: the defaults, every
+// preset, and the edges (one attempt, no jitter, the cap after the jitter, a budget, factor 1,
+// decorrelated jitter, more attempts than gRPC allows, linear growth, sub-millisecond and odd
+// millisecond values, an upward jitter whose cap stops client-go, the overflow row).
+var snippetCases = func() []struct{ name, query string } {
+	cases := []struct{ name, query string }{
+		{"default", ""},
+		{"attempts-1", "attempts=1"},
+		{"attempts-4", "attempts=4&jitter=none"},
+		{"attempts-8", "attempts=8&cap=1s&jitter=proportional&ratio=0.2"},
+		{"jitter-none", "jitter=none&cap=1s&attempts=8"},
+		{"jitter-equal", "jitter=equal&cap=1s&attempts=8"},
+		{"capat-after", "jitter=proportional&ratio=0.5&cap=1s&capat=after&attempts=8"},
+		{"budget", "budget=2s&attempts=10&cap=1s"},
+		{"factor-1", "factor=1&jitter=equal&base=250ms&cap=250ms"},
+		{"decorrelated", "jitter=decorrelated&cap=1s&attempts=8"},
+		{"linear", "growth=linear&jitter=proportional&ratio=0.25&attempts=5&cap=168h"},
+		{"odd-ms", "base=25.5ms&cap=51ms&jitter=fullms&attempts=6"},
+		{"sub-ms", "base=150us&factor=3&cap=20ms&jitter=full&attempts=5"},
+		{"r4j-truncation", "base=500ms&factor=1.5&cap=168h&attempts=7&jitter=proportional&ratio=0.5&capat=after"},
+		{"upward-cap", "jitter=upward&ratio=0.1&base=10ms&factor=5&cap=1s&attempts=6"},
+		{"additive", "jitter=additive&add=1s&base=1s&cap=30s&attempts=6"},
+		{"overflow", "factor=100&attempts=1000&cap=168h&jitter=none"},
+	}
+	for _, pr := range calc.Presets() {
+		cases = append(cases, struct{ name, query string }{"preset-" + pr.Name, "preset=" + pr.Name})
+	}
+	return cases
+}()
+
+func snippetParams(t *testing.T, query string) calc.Params {
+	t.Helper()
+	p, err := calc.Decode(query)
+	if err != nil {
+		t.Fatalf("%q: %v", query, err)
+	}
+	return p
+}
+
+// snippetGolden is what a golden file holds: every block, then the differences.
+func snippetGolden(name, query string, e libExport) string {
+	var b strings.Builder
+	b.WriteString("# " + e.Title + ", for " + name + ": " + query + "\n")
+	for _, s := range e.Snippets {
+		b.WriteString("== " + s.Lang + "\n" + s.Code)
+	}
+	b.WriteString("== differences\n")
+	for _, d := range e.Diffs {
+		b.WriteString("- " + d + "\n")
+	}
+	return b.String()
+}
+
+func TestSnippetGolden(t *testing.T) {
+	dir := filepath.Join("testdata", "snippets")
+	if *updateSnippets {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range snippetCases {
+		for _, e := range libExports(snippetParams(t, c.query)) {
+			file := filepath.Join(dir, c.name+"."+e.Lib+".golden")
+			got := snippetGolden(c.name, c.query, e)
+			if *updateSnippets {
+				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run go test ./app -run Snippet -update-snippets)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs from the export:\n%s", file, got)
+			}
+		}
+	}
+}
+
+// Every snippet must be well formed in its language, as far as the standard library can tell:
+// JSON parses, and Go parses and is already gofmt-formatted.
+func TestSnippetSyntax(t *testing.T) {
+	for _, c := range snippetCases {
+		for _, e := range libExports(snippetParams(t, c.query)) {
+			for _, s := range e.Snippets {
+				switch s.Lang {
+				case "json":
+					if !json.Valid([]byte(s.Code)) {
+						t.Errorf("%s %s: invalid JSON:\n%s", c.name, e.Lib, s.Code)
+					}
+				case "go":
+					src := "package p\n\nfunc _() {\n" + indentLines(s.Code) + "}\n"
+					out, err := format.Source([]byte(src))
+					if err != nil {
+						t.Errorf("%s %s: %v\n%s", c.name, e.Lib, err, src)
+					} else if string(out) != src {
+						t.Errorf("%s %s: not gofmt-formatted:\n%s\nwant\n%s", c.name, e.Lib, src, out)
+					}
+				}
+			}
+		}
+	}
+}
+
+func indentLines(code string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(code, "\n") {
+		if strings.TrimSpace(line) != "" {
+			b.WriteString("\t")
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// A preset exported to its own library does exactly what the preset says.
+func TestSnippetPresetsRoundTrip(t *testing.T) {
+	claimed := map[string]bool{}
+	for _, e := range libExports(calc.Default()) {
+		for _, name := range e.Presets {
+			pr, ok := calc.PresetByName(name)
+			if !ok {
+				t.Errorf("%s claims preset %q, which calc does not have", e.Lib, name)
+				continue
+			}
+			claimed[name] = true
+			for _, got := range libExports(calc.Default().WithPreset(pr)) {
+				if got.Lib != e.Lib {
+					continue
+				}
+				if len(got.Snippets) == 0 || len(got.Diffs) > 0 {
+					t.Errorf("preset %s in %s: %d snippets, differences %q", name, e.Lib, len(got.Snippets), got.Diffs)
+				}
+			}
+		}
+	}
+	for _, pr := range calc.Presets() {
+		if !claimed[pr.Name] {
+			t.Logf("preset %s has no exporter of its own", pr.Name)
+		}
+	}
+}
+
+// Attempts count the first call in gRPC, cenkalti (WithMaxTries), client-go (Steps), tenacity,
+// resilience4j and the AWS config; Polly and Envoy count retries.
+func TestSnippetAttempts(t *testing.T) {
+	code := func(p calc.Params) map[string]string {
+		out := map[string]string{}
+		for _, e := range libExports(p) {
+			for _, s := range e.Snippets {
+				out[e.Lib] += s.Code
+			}
+		}
+		return out
+	}
+	four := code(snippetParams(t, "attempts=4"))
+	for lib, want := range map[string]string{
+		"grpc":         `"maxAttempts": 4,`,
+		"cenkalti":     `backoff.WithMaxTries(4)`,
+		"client-go":    `Steps:    4,`,
+		"polly":        `MaxRetryAttempts = 3,`,
+		"tenacity":     `stop_after_attempt(4)`,
+		"resilience4j": `.maxAttempts(4)`,
+		"envoy":        `num_retries: 3 `,
+		"aws-botocore": `max_attempts = 4`,
+		"aws-go-v2":    `max_attempts = 4`,
+	} {
+		if !strings.Contains(four[lib], want) {
+			t.Errorf("attempts=4: %s has no %q:\n%s", lib, want, four[lib])
+		}
+	}
+	if !strings.Contains(four["resilience4j"], "max-attempts=4\n") {
+		t.Errorf("attempts=4: the Spring properties lack max-attempts=4:\n%s", four["resilience4j"])
+	}
+
+	p := snippetParams(t, "attempts=8")
+	for _, e := range libExports(p) {
+		if e.Lib != "grpc" {
+			continue
+		}
+		if !strings.Contains(e.Snippets[0].Code, `"maxAttempts": 5,`) {
+			t.Errorf("attempts=8: gRPC should say maxAttempts 5:\n%s", e.Snippets[0].Code)
+		}
+		if len(e.Diffs) == 0 || !strings.Contains(e.Diffs[0], "5 attempts (4 retries) instead of 8 attempts (7 retries)") {
+			t.Errorf("attempts=8: gRPC's first difference should state the cap: %q", e.Diffs)
+		}
+	}
+}
+
+// With one attempt gRPC has nothing to configure, and no library that can express the policy
+// reports a difference in waits, as there are none.
+func TestSnippetOneAttempt(t *testing.T) {
+	for _, e := range libExports(snippetParams(t, "attempts=1")) {
+		switch {
+		case e.Lib == "grpc":
+			if len(e.Snippets) != 0 || len(e.Diffs) != 1 {
+				t.Errorf("gRPC with 1 attempt: %d snippets, %q", len(e.Snippets), e.Diffs)
+			}
+		case len(e.Diffs) != 0:
+			t.Errorf("%s with 1 attempt: %q", e.Lib, e.Diffs)
+		}
+	}
+}
+
+// Decorrelated jitter has no exporter but the AWS config, which states what differs.
+func TestSnippetImpossible(t *testing.T) {
+	for _, e := range libExports(snippetParams(t, "jitter=decorrelated")) {
+		aws := strings.HasPrefix(e.Lib, "aws-")
+		if aws != (len(e.Snippets) > 0) || len(e.Diffs) == 0 {
+			t.Errorf("decorrelated, %s: %d snippets, %q", e.Lib, len(e.Snippets), e.Diffs)
+		}
+	}
+}
+
+// The panel is one section with, per library, its code in text nodes and its differences.
+func TestSnippetRender(t *testing.T) {
+	html := app.HTMLString(renderSnippets(calc.Default()))
+	if !strings.Contains(html, `<section id="export-code">`) {
+		t.Fatalf("no export-code section:\n%s", html)
+	}
+	for _, e := range libExports(calc.Default()) {
+		if len(e.Snippets) > 0 && !regexp.MustCompile(`<code data-lib="`+e.Lib+`"`).MatchString(html) {
+			t.Errorf("no code block for %s", e.Lib)
+		}
+		if !strings.Contains(html, `<ul data-lib-diff="`+e.Lib+`">`) {
+			t.Errorf("no differences list for %s", e.Lib)
+		}
+	}
+	if !strings.Contains(html, "&#34;maxAttempts&#34;") && !strings.Contains(html, "&quot;maxAttempts&quot;") {
+		t.Errorf("the gRPC JSON is not escaped text:\n%s", html)
+	}
+}
