@@ -289,24 +289,28 @@ type jsonTotal struct {
 	P99  json.Number `json:"p99_ms"`
 }
 
+type jsonBudget struct {
+	Budget json.Number `json:"budget_ms"`
+	Always int         `json:"always_start"`
+	AtMost int         `json:"at_most_start"`
+}
+
+type jsonMode struct {
+	Jitter    string    `json:"jitter"`
+	TotalWait jsonTotal `json:"total_wait"`
+}
+
 type jsonReport struct {
 	Query      string        `json:"query"`
 	Policy     string        `json:"policy"`
 	Attempts   []jsonAttempt `json:"attempts"`
 	TotalWait  jsonTotal     `json:"total_wait"`
 	ExceedsCap bool          `json:"wait_can_exceed_cap"`
-	Budget     *struct {
-		Budget json.Number `json:"budget_ms"`
-		Always int         `json:"always_start"`
-		AtMost int         `json:"at_most_start"`
-	} `json:"budget"`
-	Samples int    `json:"samples"`
-	Seed    uint64 `json:"seed"`
-	Modes   []struct {
-		Jitter    string    `json:"jitter"`
-		TotalWait jsonTotal `json:"total_wait"`
-	} `json:"modes"`
-	Layers struct {
+	Budget     *jsonBudget   `json:"budget"`
+	Samples    int           `json:"samples"`
+	Seed       uint64        `json:"seed"`
+	Modes      []jsonMode    `json:"modes"`
+	Layers     struct {
 		Layers int         `json:"layers"`
 		Worst  json.Number `json:"worst_case_attempts"`
 	} `json:"layers"`
@@ -352,17 +356,10 @@ func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 		out.Attempts = append(out.Attempts, a)
 	}
 	if p.Budget > 0 {
-		out.Budget = &struct {
-			Budget json.Number `json:"budget_ms"`
-			Always int         `json:"always_start"`
-			AtMost int         `json:"at_most_start"`
-		}{ms(p.Budget), s.Always, s.AtMost}
+		out.Budget = &jsonBudget{ms(p.Budget), s.Always, s.AtMost}
 	}
 	for _, m := range r.Modes {
-		out.Modes = append(out.Modes, struct {
-			Jitter    string    `json:"jitter"`
-			TotalWait jsonTotal `json:"total_wait"`
-		}{m.Jitter.String(), total(m.Total, m.Sample)})
+		out.Modes = append(out.Modes, jsonMode{m.Jitter.String(), total(m.Total, m.Sample)})
 	}
 	out.Layers.Layers, out.Layers.Worst = p.Layers, json.Number(r.WorstCaseAttempts.String())
 	for _, h := range herd {
