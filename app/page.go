@@ -293,6 +293,7 @@ func (p *page) renderResults() app.UI {
 		renderChart(*r),
 		renderModes(*r),
 		app.P().ID("layers").Text(layersLine(*r)),
+		renderSnippets(r.Params),
 		p.renderHerd(),
 	)
 }

@@ -281,3 +281,21 @@ func TestPageSamplesOffTheInputPath(t *testing.T) {
 		t.Error("the sampled numbers never came")
 	}
 }
+
+// The page shows each library's configuration for the policy; a preset's own library exports it
+// with nothing listed as different.
+func TestPageExport(t *testing.T) {
+	p, _ := navPage(t, "preset=cenkalti-v5")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `id="export-code"`) || !strings.Contains(html, "InitialInterval") {
+		t.Fatal("no cenkalti export on the page")
+	}
+	for _, ul := range elements(html, "ul") {
+		if ul["data-lib-diff"] == "cenkalti" {
+			i := strings.Index(html, `data-lib-diff="cenkalti"`)
+			if j := strings.Index(html[i:], "</ul>"); strings.Contains(html[i:i+j], "<li") {
+				t.Errorf("the preset's own library lists differences: %s", html[i:i+j])
+			}
+		}
+	}
+}

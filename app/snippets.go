@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"backoffcalc/calc"
@@ -12,11 +13,13 @@ import (
 )
 
 // The Export panel: for the current policy, the configuration or code of every retry library
-// that can express it, and precisely what each library will do differently. A library's
-// behaviour is modelled as calc.Params in the policy's own terms (libExport.runs), so the
-// numbers of every difference come from calc, and "no differences" means calc computes the same
-// waits for the library as for the policy. Differences of at most a nanosecond (integer
-// durations, float rounding) are not counted.
+// that can express it, and precisely what each library will do differently. Each exporter models
+// what its library does as calc.Params in the policy's own terms (its lib), so the numbers of a
+// difference come from calc, and "no differences" means calc computes the same attempts and the
+// same bounds and mean of every wait for the library as for the policy. Where a library's own
+// arithmetic is finer than that model (Envoy's integer doubling, resilience4j's milliseconds),
+// the numbers come from that arithmetic. Differences within a nanosecond (and 1e-9 relative:
+// integer durations, float rounding) are not counted.
 
 // libSnippet is one block of code or configuration.
 type libSnippet struct {
@@ -37,7 +40,7 @@ type libExport struct {
 // differences (empty when the library does exactly what the policy says). It reports; it does
 // not grade: no colours, no ranking.
 func renderSnippets(p calc.Params) app.UI {
-	exports := libExports(p)
+	exports := libExportsOnce(p)
 	return app.Section().ID("export-code").Body(
 		app.H2().Text("Export as library configuration"),
 		app.P().Text("Each library's configuration for these inputs, and what it will do differently from them. An empty list means the library waits exactly as the policy does (to the nanosecond)."),
@@ -64,6 +67,24 @@ func renderLibExport(e libExport) app.UI {
 			return app.Li().Text(e.Diffs[i])
 		})),
 	)
+}
+
+// libLast keeps the exports of the last policy rendered: the page renders far more often than
+// its inputs change, and a policy of 1000 attempts takes milliseconds to compare. The server
+// pre-renders pages concurrently, hence the lock.
+var libLast struct {
+	sync.Mutex
+	p       calc.Params
+	exports []libExport
+}
+
+func libExportsOnce(p calc.Params) []libExport {
+	libLast.Lock()
+	defer libLast.Unlock()
+	if libLast.exports == nil || libLast.p != p {
+		libLast.p, libLast.exports = p, libExports(p)
+	}
+	return libLast.exports
 }
 
 // libExports renders p for every library, in a fixed order.
@@ -132,46 +153,51 @@ var libFields = []libField{
 		return who + " multiplies the delay by " + libNum(lib.Factor) + " each retry, not by " + libNum(p.Factor) + "."
 	}},
 	{"base", func(d *calc.Params, s calc.Params) { d.Base = s.Base }, func(who string, lib, p calc.Params) string {
-		return who + " starts from a delay of " + calc.FormatDuration(lib.Base) + ", not " + calc.FormatDuration(p.Base) + "."
+		return who + " starts from a delay of " + libDur(lib.Base) + ", not " + libDur(p.Base) + "."
 	}},
 	{"jitter", func(d *calc.Params, s calc.Params) { d.Jitter, d.Ratio, d.Add = s.Jitter, s.Ratio, s.Add }, func(who string, lib, p calc.Params) string {
-		return who + " waits " + libJitterText(lib) + ", where the policy waits " + libJitterText(p) + " (d is the delay of the retry)."
+		return who + " waits " + libJitterText(lib) + ", where the policy waits " + libJitterText(p) + "; d is the retry's delay."
 	}},
 	{"capat", func(d *calc.Params, s calc.Params) { d.CapAt = s.CapAt }, func(who string, lib, p calc.Params) string {
 		return who + " " + libCapAtText(lib.CapAt) + ", where the policy " + libCapAtText(p.CapAt) + "."
 	}},
 	{"cap", func(d *calc.Params, s calc.Params) { d.Cap = s.Cap }, func(who string, lib, p calc.Params) string {
 		if lib.Cap == libNoCap {
-			return who + " does not cap the delay, where the policy caps it at " + calc.FormatDuration(p.Cap) + "."
+			return who + " does not cap the delay, where the policy caps it at " + libDur(p.Cap) + "."
 		}
-		return who + " caps the delay at " + calc.FormatDuration(lib.Cap) + ", not " + calc.FormatDuration(p.Cap) + "."
+		return who + " caps the delay at " + libDur(lib.Cap) + ", not " + libDur(p.Cap) + "."
 	}},
 	{"first", func(d *calc.Params, s calc.Params) { d.FirstExact = s.FirstExact }, func(who string, lib, p calc.Params) string {
 		if p.FirstExact {
-			return who + " jitters the first retry too, where the policy waits exactly " + calc.FormatDuration(p.Base) + " before it."
+			return who + " jitters the first retry too, where the policy waits exactly " + libDur(p.Base) + " before it."
 		}
-		return who + " waits exactly " + calc.FormatDuration(lib.Base) + " before the first retry, where the policy jitters it too."
+		return who + " waits exactly " + libDur(lib.Base) + " before the first retry, where the policy jitters it too."
 	}},
 }
 
-// libCauses lists each part of the policy that lib (what the library does) changes in a way
-// that changes a wait, in the words of who, with the library's reason where why gives one.
-// Decorrelated jitter grows from the previous wait, so beside it only the jitter is compared.
-func libCauses(s *libSubject, who string, lib calc.Params, why map[string]string) []string {
+// libSkip in a why map leaves that part out: the library says it in its own words.
+const libSkip = "-"
+
+// libCauses lists each part of the policy that lib (what the library does) does differently in
+// a way that changes a wait, with the policy's value or with the library's, in the words of who,
+// with the library's reason where why gives one. Decorrelated jitter grows from the previous
+// wait, so beside it only the jitter is compared.
+func libCauses(s *libSubject, who string, lib calc.Params, ls calc.Schedule, why map[string]string) []string {
 	p, pol := s.p, s.schedule()
 	var out []string
 	for _, f := range libFields {
-		if f.key != "jitter" && (p.Jitter == calc.Decorrelated || lib.Jitter == calc.Decorrelated) && p.Jitter != lib.Jitter {
+		if why[f.key] == libSkip || f.key != "jitter" && (p.Jitter == calc.Decorrelated || lib.Jitter == calc.Decorrelated) && p.Jitter != lib.Jitter {
 			continue
 		}
-		q := p
-		f.copy(&q, lib)
-		if q == p || libSameWaits(pol, q.Schedule()) {
+		withLib, withPolicy := p, lib
+		f.copy(&withLib, lib)
+		f.copy(&withPolicy, p)
+		if withLib == p || libSameWaits(pol, withLib.Schedule()) && libSameWaits(ls, withPolicy.Schedule()) {
 			continue
 		}
 		line := f.say(who, lib, p)
-		if r := why[f.key]; r != "" {
-			line += " " + r
+		if reason := why[f.key]; reason != "" {
+			line += " " + reason
 		}
 		out = append(out, line)
 	}
@@ -183,16 +209,18 @@ func libCauses(s *libSubject, who string, lib calc.Params, why map[string]string
 func libContrast(who string, pol, lib calc.Schedule) []string {
 	var out []string
 	for i := 1; i < min(len(pol.Rows), len(lib.Rows)); i++ {
-		if !libRowsNear(pol.Rows[i], lib.Rows[i]) {
-			out = append(out, "Retry "+strconv.Itoa(i)+" (attempt "+strconv.Itoa(i+1)+") waits "+libRange(lib.Rows[i])+
-				" with "+who+", "+libRange(pol.Rows[i])+" with the policy.")
+		if a, b := lib.Rows[i], pol.Rows[i]; !libRowsNear(a, b) {
+			u := libUnitFor(max(a.Max, b.Max))
+			out = append(out, "Retry "+strconv.Itoa(i)+" (attempt "+strconv.Itoa(i+1)+") waits "+libSpan(a.Min, a.Max, a.Mean, u)+
+				" with "+who+", "+libSpan(b.Min, b.Max, b.Mean, u)+" with the policy.")
 			break
 		}
 	}
 	lt, pt := lib.Total, pol.Total
 	if !libNear(float64(lt.Max), float64(pt.Max)) || !libNear(lt.Mean, pt.Mean) || !libNear(float64(lt.Min), float64(pt.Min)) {
-		out = append(out, "Total wait when every attempt fails: "+libMs(lt.Min)+" to "+libMs(lt.Max)+" (mean "+libMeanMs(lt.Mean)+
-			") with "+who+", "+libMs(pt.Min)+" to "+libMs(pt.Max)+" (mean "+libMeanMs(pt.Mean)+") with the policy.")
+		u := libUnitFor(max(lt.Max, pt.Max))
+		out = append(out, "Total wait when every attempt fails: "+libSpan(lt.Min, lt.Max, lt.Mean, u)+" with "+who+", "+
+			libSpan(pt.Min, pt.Max, pt.Mean, u)+" with the policy.")
 	}
 	return out
 }
@@ -201,21 +229,27 @@ func libContrast(who string, pol, lib calc.Schedule) []string {
 // the numbers. Nothing when it waits as the policy does.
 func libCompare(s *libSubject, who string, lib calc.Params, why map[string]string) []string {
 	ls := lib.Schedule()
-	if libSameWaits(s.schedule(), ls) {
-		return nil
-	}
-	return append(libCauses(s, who, lib, why), libContrast(who, s.schedule(), ls)...)
+	return libCompareExact(s, who, lib, ls, ls, why)
 }
 
-// libBudgetKind is how a library can bound the time a policy takes.
+// libCompareExact is libCompare where the library's own arithmetic (exact) is finer than calc's
+// model of it (lib, with its schedule ls): the parts come from the model, the numbers from the
+// arithmetic.
+func libCompareExact(s *libSubject, who string, lib calc.Params, ls, exact calc.Schedule, why map[string]string) []string {
+	if libSameWaits(s.schedule(), exact) {
+		return nil
+	}
+	return append(libCauses(s, who, lib, ls, why), libContrast(who, s.schedule(), exact)...)
+}
+
+// libBudgetKind is how a library bounds the time a policy takes, where it cannot keep attempts
+// from starting at or after the budget as the calculator does (cenkalti's WithMaxElapsedTime and
+// tenacity's stop_before_delay can, and need no words).
 type libBudgetKind uint8
 
 const (
-	// libBudgetStart stops before an attempt that would start at or after the budget: the
-	// calculator's rule.
-	libBudgetStart libBudgetKind = iota
 	// libBudgetDeadline is a deadline over the whole call: it also ends an attempt still running.
-	libBudgetDeadline
+	libBudgetDeadline libBudgetKind = iota
 	// libBudgetNone has no time limit.
 	libBudgetNone
 )
@@ -226,7 +260,7 @@ func libBudget(s *libSubject, who string, kind libBudgetKind, how string) []stri
 	if p.Budget == 0 {
 		return nil
 	}
-	b := calc.FormatDuration(p.Budget)
+	b := libDur(p.Budget)
 	switch kind {
 	case libBudgetDeadline:
 		return []string{how + " is a deadline: it also cancels an attempt still running at " + b + ", where the budget only keeps attempts from starting at or after " + b + "."}
@@ -236,7 +270,7 @@ func libBudget(s *libSubject, who string, kind libBudgetKind, how string) []stri
 			return nil
 		}
 		return []string{who + " has no time limit here: it makes all " + libAttempts(p.Attempts) + ", where within the budget of " + b +
-			" " + strconv.Itoa(sc.Always) + " always start and at most " + strconv.Itoa(sc.AtMost) + " do."}
+			", " + strconv.Itoa(sc.Always) + " always start and at most " + strconv.Itoa(sc.AtMost) + " do."}
 	}
 	return nil
 }
@@ -308,19 +342,49 @@ func libUncapped(p calc.Params, k int) float64 {
 
 func libNum(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
 
-func libMs(d time.Duration) string { return calc.Millis(d) + " ms" }
-
-func libMeanMs(ns float64) string {
-	s := strconv.FormatFloat(ns/1e6, 'f', 3, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s + " ms"
+// libTimeUnit is a unit to write times in.
+type libTimeUnit struct {
+	name string
+	size float64
 }
 
-func libRange(r calc.Row) string {
-	if r.Min == r.Max {
-		return "exactly " + libMs(r.Min)
+// libUnitFor is the unit for numbers up to d: the largest of s, ms, µs, ns that d reaches.
+func libUnitFor(d time.Duration) libTimeUnit {
+	for _, u := range []libTimeUnit{{"s", 1e9}, {"ms", 1e6}, {"µs", 1e3}} {
+		if float64(d) >= u.size {
+			return u
+		}
 	}
-	return calc.Millis(r.Min) + "–" + libMs(r.Max) + " (mean " + libMeanMs(r.Mean) + ")"
+	return libTimeUnit{"ns", 1}
+}
+
+// libIn writes ns nanoseconds in unit u with at most 6 decimals: readable, and exact for whole
+// nanoseconds up to seconds and for the milliseconds of any size.
+func libIn(ns float64, u libTimeUnit) string {
+	s := strconv.FormatFloat(ns/u.size, 'f', 6, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+}
+
+// libSpan writes a wait's bounds and mean in unit u: "80–120 ms (mean 100 ms)".
+func libSpan(lo, hi time.Duration, mean float64, u libTimeUnit) string {
+	if lo == hi {
+		return "exactly " + libIn(float64(lo), u) + " " + u.name
+	}
+	return libIn(float64(lo), u) + "–" + libIn(float64(hi), u) + " " + u.name + " (mean " + libIn(mean, u) + " " + u.name + ")"
+}
+
+// libDur writes a duration exactly, for a sentence: "15 min", "1.5 s", "25.5 ms", "150 µs".
+func libDur(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0"
+	case d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + " h"
+	case d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + " min"
+	}
+	u := libUnitFor(d)
+	return libIn(float64(d), u) + " " + u.name
 }
 
 func libAttempts(n int) string {
@@ -332,6 +396,13 @@ func libAttempts(n int) string {
 		rt = "retry"
 	}
 	return strconv.Itoa(n) + " " + a + " (" + strconv.Itoa(n-1) + " " + rt + ")"
+}
+
+func libInAll(attempts int) string {
+	if attempts == 1 {
+		return "1 attempt in all"
+	}
+	return strconv.Itoa(attempts) + " attempts in all"
 }
 
 func libGrowthText(g calc.Growth) string {
@@ -358,7 +429,7 @@ func libJitterText(p calc.Params) string {
 	case calc.FullMs:
 		return "a whole number of milliseconds in [0, d)"
 	case calc.Additive:
-		return "uniformly in [d, d + " + calc.FormatDuration(p.Add) + "]"
+		return "uniformly in [d, d + " + libDur(p.Add) + "]"
 	}
 	return "with jitter " + p.Jitter.String()
 }
@@ -410,13 +481,18 @@ func libUnit(d time.Duration, names [6]string) (n int64, name string) {
 	return int64(d), names[5]
 }
 
-func libGoDuration(d time.Duration) string {
+// libGoDuration writes d as Go; gofmt writes the product without spaces where it is an
+// argument of a call (compact).
+func libGoDuration(d time.Duration, compact bool) string {
 	if d == 0 {
 		return "0"
 	}
 	n, unit := libUnit(d, [6]string{"time.Hour", "time.Minute", "time.Second", "time.Millisecond", "time.Microsecond", "time.Nanosecond"})
-	if n == 1 {
+	switch {
+	case n == 1:
 		return unit
+	case compact:
+		return strconv.FormatInt(n, 10) + "*" + unit
 	}
 	return strconv.FormatInt(n, 10) + " * " + unit
 }
@@ -439,6 +515,28 @@ func libCapBinds(lib calc.Params) bool {
 	noCap.Cap = libNoCap
 	return !libSameWaits(lib.Schedule(), noCap.Schedule()) ||
 		(lib.Cap == libNoCap && lib.Attempts > 1 && libUncapped(lib, lib.Attempts-1) > float64(libNoCap))
+}
+
+// libPickCap decides whether a library that can cap (lib, with the cap set) should: when the
+// cap changes its waits and setting it brings them closer to the policy's (by the worst-case
+// total). It returns lib without the cap when not.
+func libPickCap(s *libSubject, lib calc.Params) (calc.Params, bool) {
+	noCap := lib
+	noCap.Cap = libNoCap
+	if !libCapBinds(lib) {
+		return noCap, false
+	}
+	pol, with, without := s.schedule(), lib.Schedule(), noCap.Schedule()
+	switch {
+	case libSameWaits(pol, with):
+		return lib, true
+	case libSameWaits(pol, without):
+		return noCap, false
+	}
+	if math.Abs(float64(with.Total.Max-pol.Total.Max)) <= math.Abs(float64(without.Total.Max-pol.Total.Max)) {
+		return lib, true
+	}
+	return noCap, false
 }
 
 // libFloorMs is d in whole milliseconds, rounded down, at least 1 ms.
@@ -524,15 +622,15 @@ func exportCenkalti(s *libSubject) libExport {
 	var b strings.Builder
 	b.WriteString(comment + "b := &backoff.ExponentialBackOff{\n")
 	libGoStruct(&b, "\t", [][2]string{
-		{"InitialInterval", libGoDuration(libScale(p.Base, scale))},
+		{"InitialInterval", libGoDuration(libScale(p.Base, scale), false)},
 		{"RandomizationFactor", strconv.FormatFloat(ratio, 'g', -1, 64)},
 		{"Multiplier", strconv.FormatFloat(p.Factor, 'g', -1, 64)},
-		{"MaxInterval", libGoDuration(libScale(p.Cap, scale))},
+		{"MaxInterval", libGoDuration(libScale(p.Cap, scale), false)},
 	})
 	b.WriteString("}\nresult, err := backoff.Retry(ctx, operation,\n\tbackoff.WithBackOff(b),\n")
 	b.WriteString("\t// Attempts, the first call included.\n\tbackoff.WithMaxTries(" + strconv.Itoa(p.Attempts) + "),\n")
 	if p.Budget > 0 {
-		b.WriteString("\t// No retry that would start after this time from the first call.\n\tbackoff.WithMaxElapsedTime(" + libGoDuration(p.Budget) + "),\n)\n")
+		b.WriteString("\t// No retry that would start after this time from the first call.\n\tbackoff.WithMaxElapsedTime(" + libGoDuration(p.Budget, true) + "),\n)\n")
 	} else {
 		b.WriteString("\t// No time limit: without this option Retry stops after 15 minutes.\n\tbackoff.WithMaxElapsedTime(0),\n)\n")
 	}
@@ -575,7 +673,7 @@ func exportClientGo(s *libSubject) libExport {
 	}
 	d, c := libScale(p.Base, scale), libScale(p.Cap, scale)
 	fields := [][2]string{
-		{"Duration", libGoDuration(d)},
+		{"Duration", libGoDuration(d, false)},
 		{"Factor", strconv.FormatFloat(p.Factor, 'g', -1, 64)},
 		{"Jitter", strconv.FormatFloat(jitter, 'g', -1, 64)},
 		{"Steps", strconv.Itoa(p.Attempts)},
@@ -586,7 +684,7 @@ func exportClientGo(s *libSubject) libExport {
 	} else {
 		// With a Cap, wait.ExponentialBackoff stops at the first step whose next delay would
 		// pass it (Step sets Steps to 0): the waits never reach the cap, the attempts stop.
-		fields = append(fields, [2]string{"Cap", libGoDuration(c)})
+		fields = append(fields, [2]string{"Cap", libGoDuration(c, false)})
 		next := d
 		for i := 1; i < p.Attempts; i++ {
 			next = time.Duration(float64(next) * p.Factor)
@@ -600,7 +698,8 @@ func exportClientGo(s *libSubject) libExport {
 			all.Attempts = p.Attempts
 			last := all.Schedule().Rows[lib.Attempts]
 			stop = append(stop, "wait.ExponentialBackoff stops once the next delay would pass Cap: it makes "+libAttempts(lib.Attempts)+
-				", not "+libAttempts(p.Attempts)+", and still sleeps retry "+strconv.Itoa(lib.Attempts)+"'s wait ("+libRange(last)+") before giving up.")
+				", not "+libAttempts(p.Attempts)+", and after the last one still sleeps retry "+strconv.Itoa(lib.Attempts)+"'s wait, "+
+				libSpan(last.Min, last.Max, last.Mean, libUnitFor(last.Max))+", before giving up.")
 		}
 	}
 	var b strings.Builder
@@ -656,20 +755,22 @@ func exportPolly(s *libSubject) libExport {
 	}
 	var diffs []string
 	if lib.Base != p.Base {
-		diffs = append(diffs, "Polly's TimeSpan counts 100 ns ticks: Delay is "+calc.FormatDuration(lib.Base)+", not "+calc.FormatDuration(p.Base)+".")
+		diffs = append(diffs, "Polly's TimeSpan counts 100 ns ticks: Delay is "+libDur(lib.Base)+", not "+libDur(p.Base)+".")
 	}
 	// MaxDelay clamps the drawn delay; it is set only where the cap changes a wait, and it can be
 	// at most a day.
-	maxDelay := libCapBinds(lib)
-	if v2 { // not modelled: the cap is needed where it changes the policy's own waits
-		maxDelay = libCapBinds(p)
+	capped, maxDelay := libPickCap(s, lib)
+	if v2 { // not modelled: retry k of DecorrelatedJitterBackoffV2 waits under 2^k × Delay / 1.4
+		capped, maxDelay = lib, float64(lib.Base)*math.Pow(2, float64(p.Attempts-1))/1.4 > float64(lib.Cap)
 	}
 	const pollyMaxDelay = 24 * time.Hour
 	if maxDelay && p.Cap > pollyMaxDelay {
 		maxDelay = false
-		diffs = append(diffs, "Polly's MaxDelay can be at most 1 day, so the delay is not capped at "+calc.FormatDuration(p.Cap)+".")
+		diffs = append(diffs, "Polly's MaxDelay can be at most 1 day, so the delay is not capped at "+libDur(p.Cap)+".")
 	}
-	if !maxDelay {
+	if maxDelay {
+		lib = capped
+	} else {
 		lib.Cap = libNoCap
 	}
 	var b strings.Builder
@@ -680,7 +781,7 @@ func exportPolly(s *libSubject) libExport {
 		b.WriteString("    // Outermost, so that it is a deadline over every attempt.\n    .AddTimeout(" + libTimeSpan(libTicks(p.Budget)) + ")\n")
 	}
 	b.WriteString("    .AddRetry(new RetryStrategyOptions\n    {\n")
-	b.WriteString("        MaxRetryAttempts = " + strconv.Itoa(p.Attempts-1) + ", // retries: " + libAttempts(p.Attempts) + " in all\n")
+	b.WriteString("        MaxRetryAttempts = " + strconv.Itoa(p.Attempts-1) + ", // retries after the first call: " + libInAll(p.Attempts) + "\n")
 	b.WriteString("        Delay = " + libTimeSpan(lib.Base) + ",\n")
 	b.WriteString("        BackoffType = DelayBackoffType." + backoff + ",\n")
 	b.WriteString("        UseJitter = " + strconv.FormatBool(jitter) + ",\n")
@@ -696,20 +797,21 @@ func exportPolly(s *libSubject) libExport {
 		"first":  "(UseJitter applies to every retry.)",
 		"jitter": "(UseJitter draws ±25% for constant and linear backoff.)",
 	}
-	if v2 {
+	if v2 && p.Attempts > 1 {
 		// DecorrelatedJitterBackoffV2: t = k − 1 + U, g(t) = 2^t·tanh(√(4t)), wait =
 		// (g(t) − g(t_prev))·Delay/1.4; its first wait lies in [0, g(1)/1.4 · Delay).
 		first := time.Duration(2 * math.Tanh(2) / 1.4 * float64(lib.Base))
-		diffs = append(diffs, "With exponential backoff, Polly's UseJitter is DecorrelatedJitterBackoffV2, not "+libJitterText(p)+
-			": retry k waits (g(t) − g(t′)) × Delay / 1.4 with t = k − 1 + U, g(t) = 2^t × tanh(√(4t)) and t′ the previous retry's t; retry 1 waits 0–"+
-			libMs(first)+" and retry k's median is near Delay × 2^(k−1).")
+		u := libUnitFor(first)
+		diffs = append(diffs, "With exponential backoff, Polly's UseJitter draws DecorrelatedJitterBackoffV2, where the policy waits "+libJitterText(p)+
+			" (d is the retry's delay): retry k waits (g(t) − g(t′)) × Delay / 1.4 with t = k − 1 + U, g(t) = 2^t × tanh(√(4t)) and t′ the previous retry's t, so retry 1 waits 0–"+
+			libIn(float64(first), u)+" "+u.name+" and retry k's median is near Delay × 2^(k−1).")
 		if p.Factor != 2 {
 			diffs = append(diffs, "Polly multiplies the delay by 2 each retry, not by "+libNum(p.Factor)+".")
 		}
 		if p.FirstExact {
-			diffs = append(diffs, "Polly jitters the first retry too, where the policy waits exactly "+calc.FormatDuration(p.Base)+" before it.")
+			diffs = append(diffs, "Polly jitters the first retry too, where the policy waits exactly "+libDur(p.Base)+" before it.")
 		}
-	} else {
+	} else if !v2 {
 		diffs = append(diffs, libCompare(s, "Polly", lib, why)...)
 	}
 	if budget {
@@ -814,7 +916,7 @@ func exportTenacity(s *libSubject) libExport {
 	stopNote := "# attempts, the first call included"
 	if p.Budget > 0 {
 		stop += " | " + use("stop_before_delay") + "(" + sec(p.Budget) + ")"
-		stopNote = "# no attempt starting at or after the budget (tenacity 8.3+)"
+		stopNote = "# attempts, the first call included; none starting at or after the budget (stop_before_delay: tenacity 8.3+)"
 	}
 	names := make([]string, 0, len(imports))
 	for _, fn := range []string{"retry", "stop_after_attempt", "stop_before_delay", "wait_chain", "wait_exponential", "wait_exponential_jitter", "wait_fixed", "wait_incrementing", "wait_random", "wait_random_exponential"} {
@@ -862,14 +964,15 @@ func exportResilience4j(s *libSubject) libExport {
 		e.Diffs = []string{"resilience4j counts whole milliseconds from 1 ms: it cannot start from an interval of " + calc.FormatDuration(interval) + "."}
 		return e
 	}
-	interval = interval / time.Millisecond * time.Millisecond
+	var diffs []string
+	if exact := interval; interval%time.Millisecond != 0 {
+		interval = interval / time.Millisecond * time.Millisecond
+		diffs = append(diffs, "resilience4j counts whole milliseconds: its interval is "+libDur(interval)+", not "+libDur(exact)+".")
+	}
 	lib.Base = libScale(interval, 1/scale)
 	capMs := libFloorMs(p.Cap)
 	lib.Cap = capMs
-	withMax := libCapBinds(lib)
-	if !withMax {
-		lib.Cap = libNoCap
-	}
+	lib, withMax := libPickCap(s, lib)
 	javaDuration := func(d time.Duration) string {
 		n, unit := libUnit(d, [6]string{"ofHours", "ofMinutes", "ofSeconds", "ofMillis", "", ""})
 		return "Duration." + unit + "(" + strconv.FormatInt(n, 10) + ")"
@@ -879,6 +982,9 @@ func exportResilience4j(s *libSubject) libExport {
 		factor += ".0"
 	}
 	ratioText := strconv.FormatFloat(ratio, 'g', -1, 64)
+	if !strings.ContainsAny(ratioText, ".e") {
+		ratioText += ".0"
+	}
 	args := javaDuration(interval) + ", " + factor
 	fn := "ofExponentialBackoff"
 	if ratio > 0 {
@@ -907,15 +1013,18 @@ func exportResilience4j(s *libSubject) libExport {
 	}
 	e.Snippets = []libSnippet{{"java", java}, {"properties", props}}
 
-	e.Diffs = libCompare(s, "resilience4j", lib, map[string]string{
-		"base":   "(resilience4j counts whole milliseconds.)",
-		"cap":    "(resilience4j counts whole milliseconds.)",
+	e.Diffs = append(diffs, libCompare(s, "resilience4j", lib, map[string]string{
+		"base":   libSkip,
 		"capat":  "(maxInterval clamps the randomized interval.)",
 		"first":  "(Every interval is randomized.)",
 		"jitter": "(Its randomization is in proportion to the interval.)",
-	})
+	})...)
 	if len(e.Diffs) == 0 {
-		e.Diffs = libR4jMillis(s, interval, ratio, lib)
+		top := math.Inf(1)
+		if withMax {
+			top = float64(capMs / time.Millisecond)
+		}
+		e.Diffs = libR4jMillis(s, interval, ratio, top, lib.Factor)
 	}
 	e.Diffs = append(e.Diffs, libBudget(s, "resilience4j's Retry", libBudgetNone, "")...)
 	return e
@@ -924,12 +1033,9 @@ func exportResilience4j(s *libSubject) libExport {
 // libR4jMillis compares resilience4j's own arithmetic with the policy where its model is the
 // same: it multiplies the interval in whole milliseconds, truncating at every step, and draws
 // (long)(I(1−r) + U·(2rI + 1)) ms, in [⌊I(1−r)⌋, ⌈I(1+r)⌉].
-func libR4jMillis(s *libSubject, interval time.Duration, ratio float64, lib calc.Params) []string {
+// capMs is maxInterval in milliseconds, +Inf when there is none.
+func libR4jMillis(s *libSubject, interval time.Duration, ratio, capMs, factor float64) []string {
 	rows := s.schedule().Rows
-	capMs := math.Inf(1)
-	if lib.Cap != libNoCap {
-		capMs = float64(lib.Cap / time.Millisecond)
-	}
 	in := float64(interval / time.Millisecond)
 	for k := 1; k < len(rows); k++ {
 		lo, hi := in, in
@@ -939,9 +1045,9 @@ func libR4jMillis(s *libSubject, interval time.Duration, ratio float64, lib calc
 		lo, hi = math.Min(lo, capMs), math.Min(hi, capMs)
 		if !libNear(lo*1e6, float64(rows[k].Min)) || !libNear(hi*1e6, float64(rows[k].Max)) {
 			return []string{"resilience4j computes in whole milliseconds (it truncates the interval at every step and draws whole milliseconds): retry " +
-				strconv.Itoa(k) + " waits " + libNum(lo) + "–" + libNum(hi) + " ms with it, " + calc.Millis(rows[k].Min) + "–" + libMs(rows[k].Max) + " with the policy."}
+				strconv.Itoa(k) + " waits " + libNum(lo) + "–" + libNum(hi) + " ms with it, " + calc.Millis(rows[k].Min) + "–" + calc.Millis(rows[k].Max) + " ms with the policy."}
 		}
-		in = math.Min(math.Floor(in*lib.Factor), math.MaxInt64)
+		in = math.Min(math.Floor(in*factor), math.MaxInt64)
 	}
 	return nil
 }
@@ -964,35 +1070,27 @@ func exportEnvoy(s *libSubject) libExport {
 		b.WriteString("  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + libProtoDuration(p.Budget) + "\n")
 	}
 	b.WriteString("  retry_policy:\n    retry_on: \"5xx,reset,connect-failure\"  # which failures to retry: choose yours\n")
-	b.WriteString("    num_retries: " + strconv.Itoa(p.Attempts-1) + "  # retries: " + libAttempts(p.Attempts) + " in all\n")
+	b.WriteString("    num_retries: " + strconv.Itoa(p.Attempts-1) + "  # retries after the first call: " + libInAll(p.Attempts) + "\n")
 	b.WriteString("    retry_back_off:\n      base_interval: " + libProtoDuration(lib.Base) + "\n      max_interval: " + libProtoDuration(lib.Cap) + "\n")
 	e.Snippets = []libSnippet{{"yaml", b.String()}}
 
-	e.Diffs = libCompare(s, "Envoy", lib, map[string]string{
+	why := map[string]string{
 		"base":   "(Envoy keeps base_interval in whole milliseconds, at least 1 ms.)",
 		"cap":    "(Envoy keeps max_interval in whole milliseconds, at least 1 ms.)",
 		"factor": "(Envoy always doubles: it has no factor.)",
 		"jitter": "(Envoy's code draws random() % d in whole milliseconds.)",
 		"capat":  "(max_interval caps the delay before the draw.)",
 		"first":  "(Every retry is drawn.)",
-	})
-	// Envoy's own arithmetic: the interval doubles while it is under max_interval / 2 (integer
-	// division) and is max_interval after that, which for an odd max_interval can differ by 1 ms
-	// from min(base·2^(k−1), max).
-	base, top := int64(lib.Base/time.Millisecond), int64(lib.Cap/time.Millisecond)
-	next := base
-	for k := 1; k < p.Attempts; k++ {
-		model := math.Min(float64(base)*math.Pow(2, float64(k-1)), float64(top))
-		if float64(next) != model {
-			e.Diffs = append(e.Diffs, "Envoy jumps to max_interval once the interval reaches max_interval / 2 rounded down: retry "+strconv.Itoa(k)+
-				" draws from [0, "+strconv.FormatInt(next, 10)+") ms, not [0, "+libNum(model)+") ms.")
-			break
-		}
-		if next < top/2 {
-			next *= 2
-		} else {
-			next = top
-		}
+	}
+	ls := lib.Schedule()
+	exact := libEnvoySchedule(lib)
+	if !libSameWaits(ls, exact) {
+		why["jump"] = "Envoy stops doubling once the interval reaches max_interval / 2 rounded down (" + libDur(lib.Cap/time.Millisecond/2*time.Millisecond) +
+			") and jumps to max_interval, one step before min(base_interval × 2^(k−1), max_interval) would reach it."
+	}
+	e.Diffs = libCompareExact(s, "Envoy", lib, ls, exact, why)
+	if why["jump"] != "" && len(e.Diffs) > 0 {
+		e.Diffs = append([]string{why["jump"]}, e.Diffs...)
 	}
 	if p.Budget > 0 {
 		e.Diffs = append(e.Diffs, libBudget(s, "Envoy", libBudgetDeadline, "The route's timeout")...)
@@ -1000,11 +1098,33 @@ func exportEnvoy(s *libSubject) libExport {
 		q := p
 		q.Budget = 15 * time.Second
 		if sc := q.Schedule(); sc.AtMost < p.Attempts || sc.Always < p.Attempts {
-			e.Diffs = append(e.Diffs, "Envoy's route timeout, 15s unless the route sets one, covers every attempt: with it "+strconv.Itoa(sc.Always)+
-				" attempts always start and at most "+strconv.Itoa(sc.AtMost)+" do, not "+strconv.Itoa(p.Attempts)+". Set the route's timeout (0s disables it).")
+			e.Diffs = append(e.Diffs, "Envoy's route timeout, 15 s unless the route sets one, covers every attempt: with it, "+strconv.Itoa(sc.Always)+
+				" of the "+strconv.Itoa(p.Attempts)+" attempts always start and at most "+strconv.Itoa(sc.AtMost)+" do. Set the route's timeout (0s disables it).")
 		}
 	}
 	return e
+}
+
+// libEnvoySchedule is the schedule Envoy's own arithmetic gives lib (whole milliseconds,
+// doubling): the interval doubles while it is under max_interval / 2, integer division, and is
+// max_interval after that; retry k waits random() % interval ms, 0 to interval − 1, each as
+// likely.
+func libEnvoySchedule(lib calc.Params) calc.Schedule {
+	top := int64(lib.Cap / time.Millisecond)
+	next := int64(lib.Base / time.Millisecond)
+	sc := calc.Schedule{Rows: []calc.Row{{Attempt: 1}}}
+	for k := 1; k < lib.Attempts; k++ {
+		hi := time.Duration(next-1) * time.Millisecond
+		sc.Rows = append(sc.Rows, calc.Row{Attempt: k + 1, Retry: k, Max: hi, Mean: float64(hi) / 2})
+		sc.Total.Max += hi
+		sc.Total.Mean += float64(hi) / 2
+		if next < top/2 {
+			next *= 2
+		} else {
+			next = top
+		}
+	}
+	return sc
 }
 
 func exportAWS(s *libSubject, preset string) libExport {

@@ -36,7 +36,8 @@ var snippetCases = func() []struct{ name, query string } {
 		{"factor-1", "factor=1&jitter=equal&base=250ms&cap=250ms"},
 		{"decorrelated", "jitter=decorrelated&cap=1s&attempts=8"},
 		{"linear", "growth=linear&jitter=proportional&ratio=0.25&attempts=5&cap=168h"},
-		{"odd-ms", "base=25.5ms&cap=51ms&jitter=fullms&attempts=6"},
+		{"odd-ms", "base=25ms&cap=51ms&jitter=fullms&attempts=6"},
+		{"fraction-ms", "base=25.5ms&cap=100ms&jitter=fullms&attempts=4"},
 		{"sub-ms", "base=150us&factor=3&cap=20ms&jitter=full&attempts=5"},
 		{"r4j-truncation", "base=500ms&factor=1.5&cap=168h&attempts=7&jitter=proportional&ratio=0.5&capat=after"},
 		{"upward-cap", "jitter=upward&ratio=0.1&base=10ms&factor=5&cap=1s&attempts=6"},
@@ -242,7 +243,7 @@ func TestSnippetRender(t *testing.T) {
 		t.Fatalf("no export-code section:\n%s", html)
 	}
 	for _, e := range libExports(calc.Default()) {
-		if len(e.Snippets) > 0 && !regexp.MustCompile(`<code data-lib="`+e.Lib+`"`).MatchString(html) {
+		if len(e.Snippets) > 0 && !regexp.MustCompile(`<code[^>]* data-lib="`+e.Lib+`"`).MatchString(html) {
 			t.Errorf("no code block for %s", e.Lib)
 		}
 		if !strings.Contains(html, `<ul data-lib-diff="`+e.Lib+`">`) {
