@@ -13,15 +13,15 @@ import (
 // read-only box, for browsers that refuse the clipboard.
 func (p *page) renderExport() app.UI {
 	return app.Div().ID("export").Body(
-		app.Button().ID("copy-link").Type("button").Text("Copy link").OnClick(func(ctx app.Context, e app.Event) {
+		app.Button().ID("copy-link").Type("button").Text("Copy link").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
 			p.copy(ctx, "link", ctx.Page().URL().String())
-		}),
-		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(func(ctx app.Context, e app.Event) {
+		})),
+		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
 			p.copy(ctx, "CSV", exportText(writeCSV, *p.report, p.herdDone()))
-		}),
-		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(func(ctx app.Context, e app.Event) {
+		})),
+		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
 			p.copy(ctx, "Markdown", exportText(writeMarkdown, *p.report, p.herdDone()))
-		}),
+		})),
 		app.Span().ID("copy-status").Aria("live", "polite").Text(p.status),
 		app.If(p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),
 	)

@@ -118,9 +118,9 @@ func (p *page) attemptsHint() string {
 }
 
 func (p *page) onEdit(key string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
+	return p.recovering(func(ctx app.Context, e app.Event) {
 		p.edit(ctx, key, ctx.JSSrc().Get("value").String())
-	}
+	})
 }
 
 // attrText makes a string the user gave safe for an attribute. go-app's server pre-render quotes
@@ -158,9 +158,9 @@ func (p *page) renderPreset() app.UI {
 	return app.FieldSet().ID("preset").Body(
 		app.Legend().Text("Start from a library"),
 		app.Label().For("in-preset").Text("Preset"),
-		app.Select().ID("in-preset").Name("preset").OnChange(func(ctx app.Context, e app.Event) {
+		app.Select().ID("in-preset").Name("preset").OnChange(p.recovering(func(ctx app.Context, e app.Event) {
 			p.choosePreset(ctx, ctx.JSSrc().Get("value").String())
-		}).Body(options...),
+		})).Body(options...),
 		app.Span().Class("hint").Text("sets every input to the library's defaults; editing any input leaves the preset"),
 		info,
 	)

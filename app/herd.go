@@ -42,7 +42,7 @@ func (p *page) startHerd(ctx app.Context, params calc.Params) {
 		defer p.recoverAsync(ctx, params)
 		pause := yielder(&h.gen, gen)
 		for _, m := range calc.HerdModes() {
-			run, done, err := params.HerdModePausing(m, pause)
+			run, done, err := herdModePausing(params, m, pause)
 			if !done && err == nil || !pause() {
 				return // the inputs changed: a newer run has taken over
 			}
@@ -54,6 +54,9 @@ func (p *page) startHerd(ctx app.Context, params calc.Params) {
 		}
 	})
 }
+
+// herdModePausing is a variable so that a test can force a panic.
+var herdModePausing = calc.Params.HerdModePausing
 
 // herdDone returns the herd's runs once every mode is in, for copying; nil before.
 func (p *page) herdDone() []calc.HerdRun {

@@ -43,7 +43,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 }
 
 // newServer returns the handler behind serve: the page and its files from
-// root, with security headers, answering GET and HEAD only.
+// root, with security headers, answering GET and HEAD only, and reading the
+// query as a browser sends it.
 func newServer(root string) (http.Handler, error) {
 	h, err := handler(root, "")
 	if err != nil {
@@ -67,7 +68,7 @@ func newServer(root string) (http.Handler, error) {
 	for _, p := range []string{"/robots.txt", "/sitemap.xml", "/ads.txt"} {
 		mux.Handle("GET "+p, http.NotFoundHandler())
 	}
-	return withSecurityHeaders(mux), nil
+	return withSecurityHeaders(withBrowserQuery(mux)), nil
 }
 
 // withSecurityHeaders adds the page's security headers to every response.

@@ -256,8 +256,8 @@ func parseDuration(v string) (time.Duration, error) {
 }
 
 func setFloat(dst *float64, v string, lo, hi float64) error {
-	if strings.HasPrefix(v, "-") {
-		return errors.New("must not be negative")
+	if err := signed(v); err != nil {
+		return err
 	}
 	outside := fmt.Sprintf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
 	x, err := strconv.ParseFloat(v, 64)
@@ -280,7 +280,23 @@ func setInt(dst *int, v string, lo, hi int) error {
 	if n < int64(lo) || n > int64(hi) {
 		return errors.New(outside)
 	}
+	if err := signed(v); err != nil {
+		return err // -0 or +6: in range, but not as we write numbers
+	}
 	*dst = int(n)
+	return nil
+}
+
+// signed refuses a sign, which strconv accepts: no input of ours is negative, "-0" is more
+// likely a typo than a zero, and a "+" that survives the query (where + is a space) was
+// written as %2B on purpose.
+func signed(v string) error {
+	switch {
+	case strings.HasPrefix(v, "-"):
+		return errors.New("must not be negative")
+	case strings.HasPrefix(v, "+"):
+		return errors.New("must be written without a sign")
+	}
 	return nil
 }
 

@@ -151,6 +151,12 @@ var badQueries = []struct {
 	{"spread=x&window=y&outage=z&capacity=w&clients=v&base=u", []string{"base", "clients", "outage", "window", "capacity", "spread"}, "base"},
 	{"base=%3Cscript%3Ealert(1)%3C/script%3E", []string{"base"}, `"<script>alert(1)</script>"`},
 	{"base=" + strings.Repeat("9", 100000), []string{"base"}, "(100000 bytes)"},
+	// strconv takes a sign; Decode does not, even where the number is in range.
+	{"capacity=-0", []string{"capacity"}, "negative"},
+	{"attempts=%2B6", []string{"attempts"}, "without a sign"},
+	{"clients=%2B5", []string{"clients"}, "without a sign"},
+	{"ratio=%2B0.5", []string{"ratio"}, "without a sign"},
+	{"factor=%2BInf", []string{"factor"}, "without a sign"},
 }
 
 func TestDecodeErrors(t *testing.T) {

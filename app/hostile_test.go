@@ -1,0 +1,565 @@
+//go:build !js
+
+package main
+
+// Links are input from strangers: testdata/hostile-links.txt lists broken and hostile links with
+// what the page must report for each, and these tests run every one of them against the page in
+// Chromium (served by serve, and a sample on the static site), against serve's pre-rendered HTML,
+// and through the table command.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"backoffcalc/calc"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// hostileLink is one line of testdata/hostile-links.txt.
+type hostileLink struct {
+	line  int
+	query string   // the link's query as sent, with any #fragment
+	alert []string // keys the alert must name, and no other
+	herd  []string // keys the herd's status must name
+	slow  bool     // known to take seconds of work; see the corpus's header
+}
+
+func (l hostileLink) String() string {
+	q := l.query
+	if len(q) > 80 {
+		q = fmt.Sprintf("%s… (%d bytes)", q[:80], len(q))
+	}
+	return fmt.Sprintf("line %d %q", l.line, q)
+}
+
+// repeat is the file's ${TEXT*N}: TEXT written N times.
+var repeat = regexp.MustCompile(`\$\{(.+?)\*(\d+)\}`)
+
+// readHostileLinks reads the corpus, expanding ${TEXT*N}.
+func readHostileLinks(t *testing.T) []hostileLink {
+	t.Helper()
+	f, err := os.Open("testdata/hostile-links.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var links []hostileLink
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		query, want, ok := strings.Cut(line, "\t")
+		if !ok || want == "" {
+			t.Fatalf("line %d: no tab and expected keys", n)
+		}
+		query = repeat.ReplaceAllStringFunc(query, func(m string) string {
+			sub := repeat.FindStringSubmatch(m)
+			k, _ := strconv.Atoi(sub[2])
+			return strings.Repeat(sub[1], k)
+		})
+		l := hostileLink{line: n, query: query}
+		for _, k := range strings.Fields(want) {
+			switch {
+			case k == "-":
+			case k == "slow":
+				l.slow = true
+			case strings.HasPrefix(k, "herd:"):
+				l.herd = append(l.herd, strings.TrimPrefix(k, "herd:"))
+			default:
+				l.alert = append(l.alert, k)
+			}
+		}
+		slices.Sort(l.alert)
+		links = append(links, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return links
+}
+
+// skipSlow skips a link marked slow, saying why.
+func (l hostileLink) skipSlow(t *testing.T) {
+	t.Helper()
+	if l.slow {
+		t.Skipf("%v: marked slow: its work takes seconds (see the corpus); remove the mark once it is bounded", l)
+	}
+}
+
+// goodQuery is the link's query without its fragment and without the keys it must report: the
+// page must show calc's results for exactly that.
+func (l hostileLink) goodQuery() string {
+	q, _, _ := strings.Cut(l.query, "#")
+	var kept []string
+	for pair := range strings.SplitSeq(q, "&") {
+		k, _, _ := strings.Cut(pair, "=")
+		if key, err := url.QueryUnescape(k); err == nil && slices.Contains(l.alert, key) {
+			continue
+		}
+		kept = append(kept, pair)
+	}
+	return strings.Join(kept, "&")
+}
+
+// alertAfterEdit is what the alert must name once base is typedBase: the link's bad keys but
+// base, and what the new base makes bad in the rest (a cap below it).
+func (l hostileLink) alertAfterEdit() []string {
+	p, _ := calc.Decode(l.goodQuery())
+	v, _ := url.ParseQuery(p.Encode())
+	v.Set("base", typedBase)
+	_, err := calc.Decode(v.Encode())
+	keys := slices.DeleteFunc(slices.Clone(l.alert), func(k string) bool { return k == "base" })
+	for _, fe := range calc.FieldErrors(err) {
+		keys = append(keys, fe.Key)
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// TestHostileCorpus checks the corpus itself: enough links, the good part of each link is valid,
+// and every key carries each kind of payload in some link.
+func TestHostileCorpus(t *testing.T) {
+	links := readHostileLinks(t)
+	if len(links) < 60 {
+		t.Errorf("%d links; the issue asks for at least 60", len(links))
+	}
+	keys := append(calc.Keys(), "preset")
+	for _, l := range links {
+		for _, k := range append(slices.Clone(l.alert), l.herd...) {
+			if !slices.Contains(keys, k) {
+				t.Errorf("%v: %q is not a key", l, k)
+			}
+		}
+		if _, err := calc.Decode(l.goodQuery()); err != nil {
+			t.Errorf("%v: without the keys it reports, the link is still bad: %v", l, err)
+		}
+		if strings.Contains(l.query, typedBase) {
+			t.Errorf("%v: sets %s, which the browser test types after each link", l, typedBase)
+		}
+	}
+	for _, payload := range []string{"<script>", `"><img src=/canary onerror=`, "javascript:"} {
+		for _, key := range keys {
+			if !slices.ContainsFunc(links, func(l hostileLink) bool {
+				return strings.Contains(l.query, key+"="+payload) && slices.Contains(l.alert, key)
+			}) {
+				t.Errorf("no link puts %q in %s", payload, key)
+			}
+		}
+	}
+}
+
+// canaryServer wraps a handler and counts the requests for /canary, which only an injected
+// payload would make.
+type canaryServer struct {
+	http.Handler
+	hits atomic.Int64
+}
+
+func (c *canaryServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.Contains(strings.ToLower(r.URL.Path), "canary") {
+		c.hits.Add(1)
+	}
+	c.Handler.ServeHTTP(w, r)
+}
+
+// Bounds of a responsive page. On an idle machine a DevTools evaluation of a constant takes a few
+// milliseconds and a link or an edit shows in about 100 ms; the bounds leave room for a loaded
+// 2-core CI machine, not for a page that holds the main thread.
+const (
+	evalBound = time.Second
+	showBound = 2 * time.Second
+	// sampleBound bounds the sampled percentiles, which the page computes off the input path,
+	// giving way to input: this is work, not a frozen page.
+	sampleBound = 15 * time.Second
+)
+
+// sampled is true once the page shows every sampled number.
+const sampled = `document.querySelector('#app[data-sampling]') === null`
+
+// hostileCheck is the page's state after a link, read in one evaluation.
+type hostileCheck struct {
+	Alert      []string `json:"alert"`      // data-key of each alert item
+	AlertText  []string `json:"alertText"`  // its text
+	HerdStatus string   `json:"herdStatus"` // the herd's status line
+	Pwned      bool     `json:"pwned"`      // the canary global is set
+	Injected   []string `json:"injected"`   // elements that only an injection would put there
+}
+
+const readHostile = `(() => {
+	const out = { alert: [], alertText: [], injected: [] };
+	document.querySelectorAll('[role="alert"] li[data-key]').forEach((li) => {
+		out.alert.push(li.dataset.key);
+		out.alertText.push(li.textContent);
+	});
+	out.herdStatus = document.getElementById("herd-status")?.textContent ?? "(no #herd-status)";
+	out.pwned = window.__pwned !== undefined;
+	const bad = /canary|__pwned|javascript:|127\.0\.0\.2/i;
+	for (const e of document.querySelectorAll("*")) {
+		const tag = e.tagName.toLowerCase();
+		if (["iframe", "frame", "object", "embed", "base", "style"].includes(tag) ||
+			(tag === "meta" && e.hasAttribute("http-equiv") && !/content-security-policy/i.test(e.getAttribute("http-equiv"))) ||
+			(tag === "script" && (!e.src || !e.src.startsWith(location.origin + "/")))) {
+			out.injected.push(e.outerHTML.slice(0, 120));
+			continue;
+		}
+		for (const a of e.attributes) {
+			const urlAttr = ["src", "href", "action", "formaction", "data", "srcdoc", "xlink:href"].includes(a.name);
+			if (a.name.startsWith("on") || (urlAttr && bad.test(a.value))) {
+				out.injected.push(tag + " " + a.name + "=" + a.value.slice(0, 80));
+			}
+		}
+	}
+	return out;
+})()`
+
+// timedEval evaluates expr and fails the test if the page took longer than evalBound to answer.
+func timedEval[T any](t *testing.T, tb *tab, l hostileLink, what, expr string) T {
+	t.Helper()
+	start := time.Now()
+	v := evalJS[T](tb, expr)
+	if d := time.Since(start); d > evalBound {
+		t.Errorf("%v: the page took %v to answer %s (bound %v): not responsive", l, d.Round(time.Millisecond), what, evalBound)
+	}
+	return v
+}
+
+// waitWithin polls expr until it is true and returns how long that took; after bound it fails
+// the test.
+func waitWithin(t *testing.T, tb *tab, l hostileLink, bound time.Duration, what, expr string) (time.Duration, bool) {
+	t.Helper()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(tb.ctx, bound)
+	defer cancel()
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if ok && err == nil {
+			return time.Since(start), true
+		}
+		select {
+		case <-ctx.Done():
+			t.Errorf("%v: %s not seen within %v (last error: %v)", l, what, bound, err)
+			return bound, false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// typedBase is what the test types into base after each link. No link of the corpus sets it, so
+// while #in-base shows it, the page still shows the previous link.
+const typedBase = "123ms"
+
+// hostileRun opens the corpus's links one after the other in one tab, and checks each.
+type hostileRun struct {
+	tb     *tab
+	origin string // scheme://host:port of the site
+	page   string // URL of the page, without query
+	canary *canaryServer
+	inApp  bool // open links with go-app's in-page navigation rather than loading the page
+}
+
+// open shows the link: a page load waits for the wasm's render; an in-page navigation (go-app's
+// goappNav, as a click on a link does) waits until the base field no longer shows typedBase.
+func (r *hostileRun) open(t *testing.T, l hostileLink) {
+	if r.inApp {
+		js, _ := json.Marshal(r.page + "?" + l.query)
+		evalJS[bool](r.tb, fmt.Sprintf("goappNav(%s), true", js))
+		waitWithin(t, r.tb, l, showBound, "the link", fmt.Sprintf(`document.getElementById("in-base").value !== %q`, typedBase))
+	} else {
+		r.tb.navigate(r.page + "?" + l.query)
+		r.tb.waitFor("the wasm render", `document.querySelector('#app[data-render="wasm"]') !== null`)
+	}
+	// While it samples and runs the herd, the page answers.
+	timedEval[int](t, r.tb, l, "1+1 while the page works", "1+1")
+}
+
+// samplesMatter is true when the link sets a key that only the sampled numbers show.
+func (l hostileLink) samplesMatter() bool {
+	return strings.Contains(l.query, "samples=") || strings.Contains(l.query, "seed=")
+}
+
+// compareShown fails for the first few numbers the page shows otherwise than calc computes for
+// query. The sampled ones (percentiles) are compared only once the page has them, and only when
+// the link sets a key that only they show: waiting for them after each of the corpus's links
+// would triple the test's time.
+func compareShown(t *testing.T, tb *tab, l hostileLink, query string) {
+	t.Helper()
+	all := l.samplesMatter()
+	if all {
+		waitWithin(t, tb, l, sampleBound, "the sampled numbers", sampled)
+	}
+	got := timedEval[map[string]string](t, tb, l, "the numbers", readNumbers)
+	bad := 0
+	for k, w := range wantNumbers(t, query) {
+		sampledKey := strings.HasSuffix(k, "p50") || strings.HasSuffix(k, "p90") || strings.HasSuffix(k, "p99")
+		if (all || !sampledKey) && got[k] != w {
+			if bad++; bad <= 3 {
+				t.Errorf("%v: %s shows %q, calc says %q for %q", l, k, got[k], w, query)
+			}
+		}
+	}
+}
+
+// check opens one link and checks what the page does with it.
+func (r *hostileRun) check(t *testing.T, l hostileLink) {
+	tb := r.tb
+	tb.mu.Lock()
+	firstRequest, firstProblem := len(tb.requests), len(tb.problems)
+	tb.mu.Unlock()
+	hits := r.canary.hits.Load()
+
+	r.open(t, l)
+
+	// A message for each bad key, and for no other.
+	got := timedEval[hostileCheck](t, tb, l, "the page's state", readHostile)
+	if alert := slices.Sorted(slices.Values(got.Alert)); !slices.Equal(alert, l.alert) {
+		t.Errorf("%v: the alert names %q, want %q: %q", l, alert, l.alert, got.AlertText)
+	}
+	for i, key := range got.Alert {
+		if !strings.HasPrefix(got.AlertText[i], key+" ") {
+			t.Errorf("%v: the alert's item for %s does not name it: %q", l, key, got.AlertText[i])
+		}
+	}
+	for _, key := range l.herd {
+		waitWithin(t, tb, l, showBound, "the herd's status naming "+key,
+			fmt.Sprintf(`document.getElementById("herd-status").textContent.startsWith(%q)`, key+` "`))
+	}
+	if len(l.herd) == 0 && regexp.MustCompile(`^\w+ "`).MatchString(got.HerdStatus) {
+		t.Errorf("%v: the herd reports an error: %q", l, got.HerdStatus)
+	}
+
+	// The rest of the link, and the defaults, exactly as calc computes them.
+	compareShown(t, tb, l, l.goodQuery())
+
+	// The page still takes input: an edit of base shows its error, a valid base clears it, and
+	// then the alert names what is still wrong or, when nothing is, the table and the link are
+	// the new inputs'.
+	start := time.Now()
+	tb.setInput("#in-base", "typed")
+	waitWithin(t, tb, l, showBound, "the error of a bad base", `document.getElementById("in-base-error").textContent.includes('"typed"')`)
+	tb.setInput("#in-base", typedBase)
+	waitWithin(t, tb, l, showBound, "the edit of base", `document.getElementById("in-base-error").textContent === ""`)
+	if d := time.Since(start); d > 2*showBound {
+		t.Errorf("%v: two edits took %v to show (bound %v)", l, d.Round(time.Millisecond), 2*showBound)
+	}
+	alert := slices.Sorted(slices.Values(timedEval[[]string](t, tb, l, "the alert after the edit",
+		`[...document.querySelectorAll('[role="alert"] li[data-key]')].map((li) => li.dataset.key)`)))
+	if want := l.alertAfterEdit(); !slices.Equal(alert, want) {
+		t.Errorf("%v: after a valid edit of base the alert names %q, want %q", l, alert, want)
+	} else if len(want) == 0 {
+		search := timedEval[string](t, tb, l, "the link after the edit", "location.search")
+		if p, err := calc.Decode(strings.TrimPrefix(search, "?")); err != nil || calc.FormatDuration(p.Base) != typedBase {
+			t.Errorf("%v: after a valid edit of base the link is %q (%v)", l, search, err)
+		} else {
+			compareShown(t, tb, l, search[1:])
+		}
+	}
+
+	// Nothing ran, nothing was fetched for the payload, nothing left the origin.
+	after := timedEval[hostileCheck](t, tb, l, "the canary", readHostile)
+	if got.Pwned || after.Pwned {
+		t.Errorf("%v: the canary is set: a payload ran", l)
+	}
+	if inj := append(got.Injected, after.Injected...); len(inj) > 0 {
+		t.Errorf("%v: the document has injected markup: %q", l, inj)
+	}
+	if n := r.canary.hits.Load() - hits; n > 0 {
+		t.Errorf("%v: the server saw %d requests for /canary", l, n)
+	}
+	tb.mu.Lock()
+	requests, problems := tb.requests[firstRequest:], tb.problems[firstProblem:]
+	tb.mu.Unlock()
+	for _, req := range requests {
+		u, err := url.Parse(req)
+		if err != nil || !strings.HasPrefix(req, r.origin+"/") || strings.Contains(strings.ToLower(u.Path), "canary") {
+			t.Errorf("%v: the page requested %.200s", l, req)
+		}
+	}
+	if len(problems) > 0 {
+		t.Errorf("%v: console problems: %q", l, problems)
+	}
+}
+
+// TestHostileLinks opens every link of the corpus in one page on serve, one after the other
+// with go-app's in-page navigation (as following a link inside the page does); then loads a
+// sample of them as new pages on serve, with the service worker bypassed so that each page is
+// serve's pre-render of its link; then a sample on the static site, whose HTML is the same for
+// every link and comes from the service worker.
+func TestHostileLinks(t *testing.T) {
+	links := readHostileLinks(t)
+	for _, site := range []struct {
+		name          string
+		static, inApp bool
+		every         int // test every n-th link
+	}{{"serve-in-page", false, true, 1}, {"serve-load", false, false, 20}, {"static-load", true, false, 30}} {
+		t.Run(site.name, func(t *testing.T) {
+			start := time.Now()
+			browser(t)
+			canary := &canaryServer{}
+			if site.static {
+				canary.Handler = startStatic(t, "").Config.Handler
+			} else {
+				h, err := newServer(builtRoot(t))
+				if err != nil {
+					t.Fatal(err)
+				}
+				canary.Handler = h
+			}
+			srv := httptest.NewServer(canary)
+			t.Cleanup(srv.Close)
+			r := &hostileRun{tb: newTab(t), origin: srv.URL, page: srv.URL + "/", canary: canary, inApp: site.inApp}
+			if !site.static {
+				if _, err := chromedp.Call(r.tb.ctx, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if site.inApp {
+				r.tb.navigate(r.page + "?base=" + typedBase)
+				r.tb.waitWasm()
+			}
+			n := 0
+			for i, l := range links {
+				if i%site.every != 0 {
+					continue
+				}
+				n++
+				t.Run(fmt.Sprintf("line%03d", l.line), func(st *testing.T) {
+					l.skipSlow(st)
+					r.tb.t = st // the tab's own failures belong to this link
+					defer func() { r.tb.t = t }()
+					r.check(st, l)
+				})
+			}
+			t.Logf("%d links in %v", n, time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+var (
+	// preTag is a tag read as a browser reads it: go-app quotes attribute values with
+	// strconv.Quote, but to HTML a backslash escapes nothing and a value ends at the first double
+	// quote; an injected tag may quote its values otherwise, or not at all.
+	preTag  = regexp.MustCompile(`<([a-zA-Z][\w-]*)((?:\s+[^\s"'>/=]+(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*/?>`)
+	preAttr = regexp.MustCompile(`([^\s"'>/=]+)(?:=("[^"]*"|'[^']*'|[^\s>]+))?`)
+	anyTag  = regexp.MustCompile(`<[a-zA-Z]`)
+)
+
+// markup summarizes the elements of an HTML page: the count of each tag, every attribute that
+// an injection would add (an event handler, a URL to elsewhere or to javascript:), and the
+// count of "<" before a letter that is not a tag's start: unescaped text inside an attribute.
+func markup(html string) (tags map[string]int, bad []string, unparsed int) {
+	tags = map[string]int{}
+	tagsFound := preTag.FindAllStringSubmatch(html, -1)
+	for _, m := range tagsFound {
+		tags[strings.ToLower(m[1])]++
+		for _, a := range preAttr.FindAllStringSubmatch(m[2], -1) {
+			name, value := strings.ToLower(a[1]), strings.ToLower(strings.Trim(a[2], `"'`))
+			urlAttr := slices.Contains([]string{"src", "href", "action", "formaction", "srcdoc", "data"}, name)
+			if strings.HasPrefix(name, "on") || urlAttr && (strings.Contains(value, "canary") ||
+				strings.Contains(value, "javascript:") || strings.Contains(value, "//")) {
+				bad = append(bad, m[1]+" "+a[0])
+			}
+		}
+	}
+	return tags, bad, len(anyTag.FindAllString(html, -1)) - len(tagsFound)
+}
+
+// TestHostilePreRender gets serve's HTML for every link of the corpus, sent as it is (no browser
+// encodes <, > and " in a query; another client may not either), and checks that no value of the
+// link became markup: no element or attribute that the page's own HTML for a bad link lacks.
+func TestHostilePreRender(t *testing.T) {
+	h, err := newServer(fakeRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(query string) string {
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		req.URL.RawQuery, req.RequestURI = query, "/?"+query
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Errorf("GET /?%.80s: %d", query, rec.Code)
+		}
+		return rec.Body.String()
+	}
+	// The pages for a bad link and for a herd have every kind of element a link can bring.
+	baseTags := map[string]int{}
+	for _, q := range []string{"base=abc", "jitter=none", "preset=envoy"} {
+		tags, bad, unparsed := markup(get(q))
+		if len(bad) > 0 || unparsed != 0 {
+			t.Fatalf("the page's own HTML for %s: attributes %q, %d unparsed tags", q, bad, unparsed)
+		}
+		for tag, n := range tags {
+			baseTags[tag] = max(baseTags[tag], n)
+		}
+	}
+	if baseTags["li"] == 0 || baseTags["path"] == 0 {
+		t.Fatalf("the page's own HTML lacks an alert or the herd: %v", baseTags)
+	}
+	for _, l := range readHostileLinks(t) {
+		if l.slow {
+			continue
+		}
+		q, _, _ := strings.Cut(l.query, "#")
+		tags, bad, unparsed := markup(get(q))
+		for tag, n := range tags {
+			if baseTags[tag] == 0 || tag == "script" && n != baseTags[tag] {
+				t.Errorf("%v: the HTML has %d <%s>, the page's own %d", l, n, tag, baseTags[tag])
+			}
+		}
+		if len(bad) > 0 || unparsed != 0 {
+			t.Errorf("%v: the HTML has attributes %q, and %d unescaped tags in attribute values", l, bad, unparsed)
+		}
+	}
+}
+
+// TestHostileTable runs every link of the corpus through the table command: exit 2 with one line
+// per bad key (the herd's errors only once the rest is valid, as the herd needs valid inputs), a
+// short line however long the value, or the table.
+func TestHostileTable(t *testing.T) {
+	for _, l := range readHostileLinks(t) {
+		if l.slow {
+			continue
+		}
+		out, errOut, code := runTableOut(t, "-format", "csv", l.query)
+		want := l.alert
+		if len(want) == 0 {
+			want = l.herd
+		}
+		if len(want) == 0 {
+			if code != 0 || errOut != "" || !strings.HasPrefix(out, "attempt,") {
+				t.Errorf("%v: exit %d, stderr %q, stdout %.80q", l, code, errOut, out)
+			}
+			continue
+		}
+		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		var keys []string
+		for _, line := range lines {
+			key, _, _ := strings.Cut(strings.TrimPrefix(line, "calc: "), " ")
+			keys = append(keys, key)
+			if len(line) > 400 { // FuzzDecode's bound: a value is quoted up to 40 bytes
+				t.Errorf("%v: a %d-byte error line: %.120q", l, len(line), line)
+			}
+		}
+		slices.Sort(keys)
+		if code != 2 || out != "" || !slices.Equal(keys, want) {
+			t.Errorf("%v: exit %d, stdout %d bytes, errors for %q, want exit 2 and %q:\n%s", l, code, len(out), keys, want, errOut)
+		}
+	}
+}

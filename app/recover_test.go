@@ -1,0 +1,49 @@
+//go:build !js
+
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// A panic in the herd's goroutine would end the wasm: it must become an error on screen, and the
+// next edit must run the herd again.
+func TestHerdPanicBecomesError(t *testing.T) {
+	p, d := navPage(t, "")
+	orig := herdModePausing
+	herdModePausing = func(calc.Params, calc.HerdMode, func() bool) (calc.HerdRun, bool, error) { panic("boom") }
+	typeInto(p, d, "base", "200ms") // typeInto waits for the goroutine
+	herdModePausing = orig
+	html := app.HTMLString(p)
+	if !strings.Contains(html, "internal error") || !strings.Contains(html, "boom") {
+		t.Errorf("a panic in the herd is not shown as an error:\n%.3000s", html[strings.Index(html, `id="errors"`):])
+	}
+	typeInto(p, d, "base", "300ms")
+	html = app.HTMLString(p)
+	if strings.Contains(html, "internal error") || len(p.herd.runs) != len(calc.HerdModes()) || p.herd.err != nil {
+		t.Errorf("the herd did not run again: %d runs, error %v", len(p.herd.runs), p.herd.err)
+	}
+}
+
+// A panic in an event handler would end the wasm too: it must become an error in the alert, and
+// the next edit must work.
+func TestEventPanicBecomesError(t *testing.T) {
+	p, d := navPage(t, "")
+	p.recovering(func(app.Context, app.Event) { panic("boom") })(d.Context(), app.Event{})
+	p.Update()
+	d.Consume()
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `data-key="query"`) || !strings.Contains(html, "internal error") || !strings.Contains(html, "boom") {
+		t.Error("a panic in an event handler is not shown as an error")
+	}
+	typeInto(p, d, "base", "300ms")
+	html = app.HTMLString(p)
+	if strings.Contains(html, "internal error") || scheduleCells(html)["2/max"] != "300" {
+		t.Errorf("the page did not recover: 2/max = %q", scheduleCells(html)["2/max"])
+	}
+}
