@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"html"
+	"strings"
 	"time"
 
 	"backoffcalc/calc"
@@ -26,7 +29,7 @@ const (
 
 // renderChart draws, for each attempt, a bar from its earliest to its latest start with its p50
 // start marked, on one time axis. Two series, each named in the legend; the colour only tells
-// them apart.
+// them apart. Like the schedule, it is written as one piece of markup (up to 3000 shapes).
 func renderChart(r calc.Report) app.UI {
 	rows := r.Schedule.Rows
 	axis := calc.NewAxis(rows[len(rows)-1].Latest)
@@ -38,41 +41,31 @@ func renderChart(r calc.Report) app.UI {
 	x := func(d time.Duration) float64 { return chartLeft + axis.X(d, chartWidth) }
 	label := len(rows) <= maxRows
 
-	bars := make([]app.UI, 0, 3*len(rows))
+	var b strings.Builder
+	b.Grow(300 * len(rows))
+	fmt.Fprintf(&b, `<figure id="chart"><svg xmlns="%s" viewBox="0 0 %v %v" role="img" aria-labelledby="chart-caption"><g>`,
+		svgNS, chartLeft+chartWidth+16, height+axisRoom)
+	for _, t := range axis.Ticks {
+		tx := f1(x(t))
+		fmt.Fprintf(&b, `<line x1="%s" x2="%s" y1="%v" y2="%s"></line><text x="%s" y="%s" text-anchor="middle">%s</text>`,
+			tx, tx, chartTop, f1(height+4), tx, f1(height+18), html.EscapeString(human(t)))
+	}
+	b.WriteString(`</g><g>`)
 	for i, row := range rows {
 		y := chartTop + h*float64(i)
 		if label || i == 0 || i == len(rows)-1 {
-			bars = append(bars, svg("text").Attr("x", chartLeft-6).Attr("y", y+h*0.8).Attr("text-anchor", "end").Text(app.FormatString("#%d", row.Attempt)))
+			fmt.Fprintf(&b, `<text x="%v" y="%s" text-anchor="end">#%d</text>`, chartLeft-6, f1(y+h*0.8), row.Attempt)
 		}
-		bars = append(bars, svg("rect").Attr("data-series", "range").Attr("x", x(row.Earliest)).Attr("y", y+h*0.15).
-			Attr("width", max(1.5, x(row.Latest)-x(row.Earliest))).Attr("height", h*0.7).
-			Body(svg("title").Text(app.FormatString("attempt %d starts between %s and %s", row.Attempt, human(row.Earliest), human(row.Latest)))))
+		fmt.Fprintf(&b, `<rect data-series="range" x="%s" y="%s" width="%s" height="%s"><title>attempt %d starts between %s and %s</title></rect>`,
+			f1(x(row.Earliest)), f1(y+h*0.15), f1(max(1.5, x(row.Latest)-x(row.Earliest))), f1(h*0.7),
+			row.Attempt, html.EscapeString(human(row.Earliest)), html.EscapeString(human(row.Latest)))
 		if st := startSample(r, i); st.Reached > 0 {
-			bars = append(bars, svg("rect").Attr("data-series", "p50").Attr("x", x(st.Start.P50)-1).Attr("y", y).
-				Attr("width", 2).Attr("height", h).
-				Body(svg("title").Text(app.FormatString("attempt %d: p50 start %s", row.Attempt, human(st.Start.P50)))))
+			fmt.Fprintf(&b, `<rect data-series="p50" x="%s" y="%s" width="2" height="%s"><title>attempt %d: p50 start %s</title></rect>`,
+				f1(x(st.Start.P50)-1), f1(y), f1(h), row.Attempt, html.EscapeString(human(st.Start.P50)))
 		}
 	}
-	ticks := make([]app.UI, 0, 2*len(axis.Ticks))
-	for _, t := range axis.Ticks {
-		tx := x(t)
-		ticks = append(ticks,
-			svg("line").Attr("x1", tx).Attr("x2", tx).Attr("y1", chartTop).Attr("y2", height+4),
-			svg("text").Attr("x", tx).Attr("y", height+18).Attr("text-anchor", "middle").Text(human(t)),
-		)
-	}
-	return app.Figure().ID("chart").Body(
-		svg("svg").Attr("viewBox", app.FormatString("0 0 %v %v", chartLeft+chartWidth+16, height+axisRoom)).
-			Attr("role", "img").Attr("aria-labelledby", "chart-caption").Body(
-			svg("g").Body(ticks...),
-			svg("g").Body(bars...),
-			svg("text").Attr("x", chartLeft+chartWidth/2).Attr("y", height+36).
-				Attr("text-anchor", "middle").Text("time since the first call started"),
-		),
-		app.FigCaption().ID("chart-caption").Body(
-			app.Text("When each attempt can start. "),
-			app.Span().Class("key key-bar").Text("bar"), app.Text(": from its earliest to its latest start. "),
-			app.Span().Class("key key-p50").Text("mark"), app.Text(": its p50 (median) start."),
-		),
-	)
+	fmt.Fprintf(&b, `</g><text x="%v" y="%s" text-anchor="middle">time since the first call started</text></svg>`,
+		chartLeft+chartWidth/2, f1(height+36))
+	b.WriteString(`<figcaption id="chart-caption">When each attempt can start. <span class="key key-bar">bar</span>: from its earliest to its latest start. <span class="key key-p50">mark</span>: its p50 (median) start.</figcaption></figure>`)
+	return app.Raw(b.String())
 }

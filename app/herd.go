@@ -3,7 +3,6 @@ package main
 import (
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"backoffcalc/calc"
 
@@ -14,8 +13,7 @@ import (
 type herdView struct {
 	runs  []calc.HerdRun
 	err   error
-	total int          // modes to run
-	gen   atomic.Int64 // the current run; an edit starts a new one, and the old one stops
+	total int // modes to run
 }
 
 // herdPreRenderWork bounds the herds the server pre-renders (clients × attempts); bigger ones
@@ -24,35 +22,24 @@ const herdPreRenderWork = 20000
 
 // runHerdNow computes the herd in place: for the server's pre-render and small herds.
 func (h *herdView) runHerdNow(params calc.Params) {
-	h.gen.Add(1)
 	h.runs, h.err = params.Herd()
 	h.total = len(calc.HerdModes())
 }
 
-// startHerd runs the herd for params off the input path, one mode at a time, each result shown
-// as it comes. A newer call makes the older run stop at its next mode.
-func (p *page) startHerd(ctx app.Context, params calc.Params) {
-	h := &p.herd
-	gen := h.gen.Add(1)
-	h.runs, h.total = nil, len(calc.HerdModes())
-	if h.err = params.ValidateHerd(); h.err != nil {
-		return
-	}
-	ctx.Async(func() {
-		defer p.recoverAsync(ctx, params)
-		pause := yielder(&h.gen, gen)
-		for _, m := range calc.HerdModes() {
-			run, done, err := herdModePausing(params, m, pause)
-			if !done && err == nil || !pause() {
-				return // the inputs changed: a newer run has taken over
-			}
-			ctx.Dispatch(func(ctx app.Context) {
-				if h.gen.Load() == gen {
-					h.runs, h.err = append(h.runs, run), err
-				}
-			})
+// runHerd runs the herd one mode at a time, each result shown as it comes, until gen is no
+// longer the current work.
+func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
+	for _, m := range calc.HerdModes() {
+		run, done, err := herdModePausing(params, m, pause)
+		if !done && err == nil || !pause() {
+			return // the inputs changed: newer work has taken over
 		}
-	})
+		ctx.Dispatch(func(ctx app.Context) {
+			if p.workGen.Load() == gen {
+				p.herd.runs, p.herd.err = append(p.herd.runs, run), err
+			}
+		})
+	}
 }
 
 // herdModePausing is a variable so that a test can force a panic.

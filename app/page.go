@@ -26,7 +26,8 @@ type page struct {
 	guard  string       // URL of guard.js, resolved under the site's prefix
 	herd   herdView     // many clients through an outage, for the report's inputs
 
-	sampleGen atomic.Int64 // the current sampling; a newer report makes an older one stop
+	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
+	workDone atomic.Int64 // the last workGen that finished, for tests
 }
 
 func newPage() *page { return &page{} }
@@ -70,40 +71,54 @@ func (p *page) OnNav(ctx app.Context) {
 	}
 }
 
-// startWork starts what can take long for the report's inputs: sampling and the herd. Each
-// runs off the input path and gives way to the next edit.
+// startWork runs what can take long for the report's inputs, the sampling and then the herd,
+// in one goroutine off the input path. It first lets the browser paint the new bounds, then
+// hands the thread back every workSlice (under wasm, Go runs every ready goroutine before the
+// browser gets the thread back, so the work shares one pause). A newer call makes it stop.
 func (p *page) startWork(ctx app.Context) {
 	if p.report == nil {
 		return
 	}
-	p.startSamples(ctx)
-	p.startHerd(ctx, p.report.Params)
-}
-
-// startSamples fills in the report's sampled numbers off the input path; a newer report makes
-// an older sampling stop.
-func (p *page) startSamples(ctx app.Context) {
-	gen := p.sampleGen.Add(1)
-	if p.report.Sampled() {
-		return
-	}
-	r := *p.report
+	gen := p.workGen.Add(1)
+	r, h := *p.report, &p.herd
+	h.runs, h.total, h.err = nil, len(calc.HerdModes()), r.Params.ValidateHerd()
+	herd := h.err == nil
 	ctx.Async(func() {
-		defer p.recoverAsync(ctx, r.Params)
-		if r.AddSamples(yielder(&p.sampleGen, gen)) {
+		defer func() {
+			p.recoverAsync(ctx, r.Params, recover())
 			ctx.Dispatch(func(ctx app.Context) {
-				if p.sampleGen.Load() == gen {
+				if gen > p.workDone.Load() {
+					p.workDone.Store(gen)
+				}
+			})
+		}()
+		// go-app renders on a frame tick (every 8 ms); under wasm this goroutine would hold the
+		// thread through it, so it waits two ticks for the new bounds to be on screen.
+		time.Sleep(2 * frameTick)
+		pause := yielder(&p.workGen, gen)
+		if !r.Sampled() {
+			if !r.AddSamples(pause) {
+				return
+			}
+			ctx.Dispatch(func(ctx app.Context) {
+				if p.workGen.Load() == gen {
 					p.report = &r
 				}
 			})
 		}
+		if herd {
+			p.runHerd(ctx, r.Params, gen, pause)
+		}
 	})
 }
 
-// recoverAsync turns a panic in work off the input path into an error on screen: in wasm a
-// panic would end the page.
-func (p *page) recoverAsync(ctx app.Context, params calc.Params) {
-	if r := recover(); r != nil {
+// working reports whether work started by startWork is still running.
+func (p *page) working() bool { return p.workDone.Load() != p.workGen.Load() }
+
+// recoverAsync turns a panic (r, from recover) in work off the input path into an error on
+// screen: in wasm a panic would end the page.
+func (p *page) recoverAsync(ctx app.Context, params calc.Params, r any) {
+	if r != nil {
 		ctx.Dispatch(func(ctx app.Context) {
 			p.errs = append(p.errs, internalError(params, r))
 		})
@@ -128,8 +143,12 @@ func yielder(current *atomic.Int64, gen int64) func() bool {
 	}
 }
 
-// workSlice is how long a run may hold the browser's thread: under the 50 ms of a long task.
-const workSlice = 25 * time.Millisecond
+// frameTick is go-app's frame period (it updates components 120 times a second).
+const frameTick = time.Second / 120
+
+// workSlice is how long a run may hold the browser's thread: a keystroke waits at most this
+// long, well under the 50 ms of a long task.
+const workSlice = 10 * time.Millisecond
 
 // load takes inputs from a link. Bad keys are reported and the table shows the defaults in
 // their place; the link itself is left as it is until the user makes a valid change. It

@@ -50,8 +50,8 @@ func navPage(t *testing.T, query string) (*page, app.ClientDispatcher) {
 // settle lets the page's work off the input path (sampling) finish and be shown.
 func settle(t *testing.T, p *page, d app.ClientDispatcher) {
 	t.Helper()
-	if settleIn(p, d); p.report != nil && !p.report.Sampled() {
-		t.Fatal("the sampling did not finish")
+	if settleIn(p, d); p.working() {
+		t.Fatal("the work off the input path did not finish")
 	}
 }
 
@@ -85,11 +85,13 @@ func typeInto(p *page, d app.ClientDispatcher, key, value string) {
 	settleIn(p, d)
 }
 
-// settleIn waits up to 10 s for the sampling, for helpers without a *testing.T.
+// settleIn waits up to 10 s for the work off the input path (sampling, herd), for helpers
+// without a *testing.T.
 func settleIn(p *page, d app.ClientDispatcher) {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		d.Consume()
-		if p.report == nil || p.report.Sampled() {
+		if !p.working() {
+			d.Consume()
 			return
 		}
 	}

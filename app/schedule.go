@@ -1,6 +1,9 @@
 package main
 
 import (
+	"html"
+	"strconv"
+	"strings"
 	"time"
 
 	"backoffcalc/calc"
@@ -17,10 +20,6 @@ func meanCell(col string, ns float64) app.UI {
 	return app.Td().DataSet("col", col).DataSet("ms", calc.MillisFloat(ns)).Text(calc.Human(ns))
 }
 
-func emptyCell(col string) app.UI {
-	return app.Td().DataSet("col", col).DataSet("ms", "").Text("–")
-}
-
 // pendingCell stands for a sampled number the page is still computing.
 func pendingCell(col string) app.UI {
 	return app.Td().DataSet("col", col).DataSet("ms", "").DataSet("pending", "samples").Text("…")
@@ -34,49 +33,66 @@ func sampledCell(r calc.Report, col string, d time.Duration) app.UI {
 	return msCell(col, d)
 }
 
+// renderSchedule writes the schedule as one piece of HTML: with 1000 attempts the table has
+// 12000 cells, which go-app would build and compare node by node (seconds in wasm), while the
+// browser parses the same markup in milliseconds. Every text is calc's number, escaped.
 func renderSchedule(r calc.Report) app.UI {
 	budget := r.Params.Budget > 0
-	return app.Table().ID("schedule").Body(
-		app.Caption().Text("Every attempt, when all of them fail"),
-		app.THead().Body(app.Tr().Body(
-			app.Th().Scope("col").Text("attempt"),
-			app.Th().Scope("col").Text("retry"),
-			app.Th().Scope("col").Text("nominal delay"),
-			app.Th().Scope("col").Text("min wait"),
-			app.Th().Scope("col").Text("mean wait"),
-			app.Th().Scope("col").Text("max wait"),
-			app.Th().Scope("col").Text("earliest start"),
-			app.Th().Scope("col").Text("latest start"),
-			app.Th().Scope("col").Text("p50 start"),
-			app.Th().Scope("col").Text("p99 start"),
-			app.If(budget, app.Th().Scope("col").Text("starts within budget")),
-		)),
-		app.TBody().Body(app.Range(r.Schedule.Rows).Slice(func(i int) app.UI {
-			row, st := r.Schedule.Rows[i], startSample(r, i)
-			waits := []app.UI{emptyCell("nominal"), emptyCell("min"), emptyCell("mean"), emptyCell("max")}
-			retry := "–"
-			if row.Retry > 0 {
-				retry = app.FormatString("%d", row.Retry)
-				waits = []app.UI{msCell("nominal", row.Nominal), msCell("min", row.Min), meanCell("mean", row.Mean), msCell("max", row.Max)}
+	var b strings.Builder
+	b.Grow(600 * (len(r.Schedule.Rows) + 1))
+	b.WriteString(`<table id="schedule"><caption>Every attempt, when all of them fail</caption><thead><tr>`)
+	heads := []string{"attempt", "retry", "nominal delay", "min wait", "mean wait", "max wait",
+		"earliest start", "latest start", "p50 start", "p99 start"}
+	if budget {
+		heads = append(heads, "starts within budget")
+	}
+	for _, h := range heads {
+		b.WriteString(`<th scope="col">` + h + `</th>`)
+	}
+	b.WriteString(`</tr></thead><tbody>`)
+	cell := func(col, ms, text, pending string) {
+		b.WriteString(`<td data-col="` + col + `" data-ms="` + ms + `"`)
+		if pending != "" {
+			b.WriteString(` data-pending="` + pending + `"`)
+		}
+		b.WriteString(`>` + html.EscapeString(text) + `</td>`)
+	}
+	msText := func(col string, d time.Duration) { cell(col, calc.Millis(d), human(d), "") }
+	for i, row := range r.Schedule.Rows {
+		n := strconv.Itoa(row.Attempt)
+		b.WriteString(`<tr data-attempt="` + n + `"><th scope="row">` + n + `</th>`)
+		if row.Retry == 0 {
+			b.WriteString(`<td data-col="retry">–</td>`)
+			for _, col := range []string{"nominal", "min", "mean", "max"} {
+				cell(col, "", "–", "")
 			}
-			p50, p99 := emptyCell("p50"), emptyCell("p99")
-			if !r.Sampled() {
-				p50, p99 = pendingCell("p50"), pendingCell("p99")
-			}
-			if st.Reached > 0 {
-				p50, p99 = msCell("p50", st.Start.P50), msCell("p99", st.Start.P99)
-			}
-			return app.Tr().DataSet("attempt", row.Attempt).Body(
-				app.Th().Scope("row").Text(row.Attempt),
-				app.Td().DataSet("col", "retry").Text(retry),
-				waits[0], waits[1], waits[2], waits[3],
-				msCell("earliest", row.Earliest),
-				msCell("latest", row.Latest),
-				p50, p99,
-				app.If(budget, app.Td().DataSet("col", "budget").Text(row.Budget.String())),
-			)
-		})),
-	)
+		} else {
+			b.WriteString(`<td data-col="retry">` + strconv.Itoa(row.Retry) + `</td>`)
+			msText("nominal", row.Nominal)
+			msText("min", row.Min)
+			cell("mean", calc.MillisFloat(row.Mean), calc.Human(row.Mean), "")
+			msText("max", row.Max)
+		}
+		msText("earliest", row.Earliest)
+		msText("latest", row.Latest)
+		switch st := startSample(r, i); {
+		case !r.Sampled():
+			cell("p50", "", "…", "samples")
+			cell("p99", "", "…", "samples")
+		case st.Reached > 0:
+			msText("p50", st.Start.P50)
+			msText("p99", st.Start.P99)
+		default:
+			cell("p50", "", "–", "")
+			cell("p99", "", "–", "")
+		}
+		if budget {
+			b.WriteString(`<td data-col="budget">` + row.Budget.String() + `</td>`)
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table>`)
+	return app.Raw(b.String())
 }
 
 // renderTotals lists the whole policy's wait, then the sampled percentiles of it.

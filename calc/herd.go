@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -126,7 +127,9 @@ func (p Params) HerdMode(m HerdMode) (HerdRun, error) {
 	if err != nil {
 		return HerdRun{}, err
 	}
-	run, _ := p.herd(m, windows, &herdScratch{}, herdHooks{})
+	s := herdScratchPool.Get().(*herdScratch)
+	defer herdScratchPool.Put(s)
+	run, _ := p.herd(m, windows, s, herdHooks{})
 	return run, nil
 }
 
@@ -145,9 +148,15 @@ func (p Params) HerdModePausing(m HerdMode, pause func() bool) (run HerdRun, don
 	if err != nil {
 		return HerdRun{}, false, err
 	}
-	run, done = p.herd(m, windows, &herdScratch{}, herdHooks{pause: pause})
+	s := herdScratchPool.Get().(*herdScratch)
+	defer herdScratchPool.Put(s)
+	run, done = p.herd(m, windows, s, herdHooks{pause: pause})
 	return run, done, nil
 }
+
+// herdScratchPool keeps herd buffers (tens of megabytes at the work limit) between runs: the
+// page runs six modes at every edit, and in wasm collecting them costs more than the runs.
+var herdScratchPool = sync.Pool{New: func() any { return new(herdScratch) }}
 
 // herdHooks let callers watch a run: seen is told of every attempt (for tests), pause is
 // called every PauseEvery attempts and stops the run when it returns false.

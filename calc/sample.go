@@ -3,6 +3,7 @@ package calc
 import (
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -43,17 +44,17 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	if !random {
 		paths, weight = 1, p.Samples
 	}
-	rngs := make([]rand.PCG, paths)
-	start := make([]time.Duration, paths)
-	total := make([]time.Duration, paths)
-	prev := make([]time.Duration, paths)
-	live := make([]int32, paths)
+	// The buffers are reused: a page samples six modes at every edit, and in wasm the garbage
+	// collector's pauses cost more than the sampling.
+	sc := sampleScratchPool.Get().(*sampleScratch)
+	defer sampleScratchPool.Put(sc)
+	rngs, start, total, prev, live, scratch := sc.take(paths)
 	for i := range paths {
 		rngs[i].Seed(p.Seed, uint64(i))
 		prev[i] = p.Base
 		live[i] = int32(i)
+		start[i], total[i] = 0, 0
 	}
-	scratch := make([]time.Duration, paths)
 	out = Sample{Paths: p.Samples, Starts: make([]StartSample, n)}
 	out.Starts[0] = StartSample{Reached: p.Samples}
 	work := 0 // path steps since the last pause
@@ -121,6 +122,23 @@ func (w *retryWaits) next(k int, r *rand.PCG, prev time.Duration) time.Duration 
 		return w.p.decorrelated(u, prev)
 	}
 	return w.laws[k].at(u)
+}
+
+// sampleScratch holds SamplePausing's per-path state between calls.
+type sampleScratch struct {
+	rngs                        []rand.PCG
+	start, total, prev, scratch []time.Duration
+	live                        []int32
+}
+
+var sampleScratchPool = sync.Pool{New: func() any { return new(sampleScratch) }}
+
+// take returns the buffers for n paths, growing them if needed; their contents are stale.
+func (s *sampleScratch) take(n int) ([]rand.PCG, []time.Duration, []time.Duration, []time.Duration, []int32, []time.Duration) {
+	s.rngs = grow(s.rngs, n)
+	s.start, s.total, s.prev, s.scratch = grow(s.start, n), grow(s.total, n), grow(s.prev, n), grow(s.scratch, n)
+	s.live = grow(s.live, n)
+	return s.rngs[:n], s.start[:n], s.total[:n], s.prev[:n], s.live[:n], s.scratch[:n]
 }
 
 // unit turns one PCG output into [0, 1) exactly as rand.Rand.Float64 does.
