@@ -43,8 +43,9 @@ func renderChart(r calc.Report) app.UI {
 
 	var b strings.Builder
 	b.Grow(300 * len(rows))
-	fmt.Fprintf(&b, `<figure id="chart"><svg xmlns="%s" viewBox="0 0 %v %v" role="img" aria-labelledby="chart-caption"><g>`,
-		svgNS, chartLeft+chartWidth+16, height+axisRoom)
+	// The HTML parser puts <svg> in the SVG namespace by itself.
+	fmt.Fprintf(&b, `<figure id="chart"><svg viewBox="0 0 %v %v" role="img" aria-labelledby="chart-caption"><g>`,
+		chartLeft+chartWidth+16, height+axisRoom)
 	for _, t := range axis.Ticks {
 		tx := f1(x(t))
 		fmt.Fprintf(&b, `<line x1="%s" x2="%s" y1="%v" y2="%s"></line><text x="%s" y="%s" text-anchor="middle">%s</text>`,
