@@ -20,7 +20,7 @@ FUZZ_TARGETS  ?= ./calc:FuzzDecode ./calc:FuzzSchedule ./calc:FuzzHerd
 FUZZTIME      ?= 10s
 FUZZTIME_LONG ?= 10m
 
-.PHONY: run static test fuzz-short fuzz wasm native wasm_exec.js
+.PHONY: run static test fuzz-short fuzz wasm native wasm_exec.js bench
 
 run: wasm_exec.js wasm native
 	$(BIN) serve -addr $(ADDR)
@@ -64,3 +64,11 @@ fuzz-short:
 
 fuzz:
 	$(call fuzz,$(FUZZTIME_LONG))
+
+# bench measures app.wasm's size against an empty go-app page, page loads (cold, warm, offline;
+# serve and static), input-to-screen latency, the herd, and calc's benchmarks natively and in
+# wasm, in headless Chromium on 127.0.0.1; see README's Performance section. It prints a table
+# and writes it to bench/results-TIME.csv and bench/latest.csv. Flags go in BENCHFLAGS, e.g.
+# make bench BENCHFLAGS='-only loads,input -runs 9'; go run ./bench -h lists them.
+bench: wasm_exec.js wasm native
+	$(GO) run ./bench -go '$(GO)' -bin $(BIN) $(BENCHFLAGS)

@@ -37,6 +37,14 @@ func newPage() *page { return &page{} }
 func (p *page) OnInit() {
 	if app.IsClient {
 		p.load(app.Window().URL().RawQuery)
+		p.sampleSmall() // so the first render does not take back what the server's showed
+	}
+}
+
+// sampleSmall samples in place when that is quick, as the server's pre-render does.
+func (p *page) sampleSmall() {
+	if p.report != nil && p.report.Params.Attempts*p.report.Params.Samples <= samplePreRenderWork {
+		p.report.AddSamples(nil)
 	}
 }
 
@@ -49,9 +57,7 @@ func (p *page) OnPreRender(ctx app.Context) {
 	}
 	// The server's HTML carries the sampled numbers too, unless that would hold up the answer:
 	// then the browser samples.
-	if params := p.report.Params; params.Attempts*params.Samples <= samplePreRenderWork {
-		p.report.AddSamples(nil)
-	}
+	p.sampleSmall()
 	if params := p.report.Params; params.Clients*params.Attempts <= herdPreRenderWork {
 		p.herd.runHerdNow(params)
 	}

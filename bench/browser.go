@@ -1,0 +1,414 @@
+//go:build !js
+
+package main
+
+// Headless Chromium driven over the DevTools protocol. Every time is taken in the page, with
+// performance.now() (milliseconds since the navigation started) inside requestAnimationFrame
+// callbacks and PerformanceObserver entries; Go only starts things and reads the results.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// browser is one Chromium process with its own profile, and one tab in it.
+type browser struct {
+	tab     context.Context
+	cancel  func()
+	profile string
+	wantID  cdppage.ScriptIdentifier // the script that sets window.__benchWant, if any
+}
+
+// startBrowser starts Chromium with a fresh profile (an empty HTTP cache, no service worker) and
+// opens a tab whose every document gets the measuring script before any of its own.
+func startBrowser(cfg *config) (*browser, error) {
+	profile, err := os.MkdirTemp("", "backoffcalc-bench-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	actx, acancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(cfg.chromium),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+	)
+	bctx, bcancel := chromedp.NewContext(actx)
+	b := &browser{profile: profile}
+	b.cancel = func() {
+		bcancel()
+		acancel() // waits for Chromium to exit
+		os.RemoveAll(profile)
+	}
+	// The first call starts the browser and must have no timeout, or the timeout would end it.
+	if err := chromedp.Do(bctx); err != nil {
+		b.cancel()
+		return nil, fmt.Errorf("starting Chromium: %w", err)
+	}
+	tab, tcancel := chromedp.NewContext(bctx)
+	b.tab = tab
+	stop := b.cancel
+	b.cancel = func() { tcancel(); stop() }
+	if _, err := chromedp.Call(tab, cdppage.AddScriptToEvaluateOnNewDocument,
+		cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: measureJS}); err != nil {
+		b.cancel()
+		return nil, fmt.Errorf("opening a tab: %w", err)
+	}
+	// A user's browser is already running when they open a link: load a page from another
+	// server first, so that a cold load pays for an empty cache, not for starting the network
+	// stack. It caches nothing the measured pages use.
+	if err := b.navigate(warmupURL(), 30*time.Second); err != nil {
+		b.cancel()
+		return nil, fmt.Errorf("warming up: %w", err)
+	}
+	return b, nil
+}
+
+var warmup struct {
+	once sync.Once
+	url  string
+}
+
+// warmupURL serves a tiny page on 127.0.0.1 for the bench's lifetime.
+func warmupURL() string {
+	warmup.once.Do(func() {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			warmup.url = "about:blank"
+			return
+		}
+		go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "no-store")
+			fmt.Fprint(w, "<!DOCTYPE html><title>warm-up</title><p>warm-up</p>")
+		}))
+		warmup.url = "http://" + ln.Addr().String() + "/"
+	})
+	return warmup.url
+}
+
+func (b *browser) close() { b.cancel() }
+
+// setWant makes every later document of the tab watch for want (see measureJS) from its start.
+func (b *browser) setWant(want any) error {
+	if b.wantID != "" {
+		if _, err := chromedp.Call(b.tab, cdppage.RemoveScriptToEvaluateOnNewDocument,
+			cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: b.wantID}); err != nil {
+			return err
+		}
+		b.wantID = ""
+	}
+	js, err := json.Marshal(want)
+	if err != nil {
+		return err
+	}
+	res, err := chromedp.Call(b.tab, cdppage.AddScriptToEvaluateOnNewDocument,
+		cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: "window.__benchWant = " + string(js) + ";"})
+	if err != nil {
+		return err
+	}
+	b.wantID = res.Identifier
+	return nil
+}
+
+// navigate loads url and waits for its load event. Going through about:blank makes a load of
+// the current URL an ordinary navigation rather than a reload, which would revalidate.
+func (b *browser) navigate(url string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(b.tab, timeout)
+	defer cancel()
+	return chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url))
+}
+
+// eval evaluates a JavaScript expression, awaiting a promise, and decodes its value into T.
+func eval[T any](b *browser, expr string, timeout time.Duration) (T, error) {
+	ctx, cancel := context.WithTimeout(b.tab, timeout)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+}
+
+// waitServiceWorker waits until the page's service worker is activated, that is has precached
+// every file. navigator.serviceWorker.ready never settles when the worker fails to install,
+// hence the page-side timeout.
+func (b *browser) waitServiceWorker(timeout time.Duration) error {
+	state, err := eval[string](b, fmt.Sprintf(`Promise.race([
+		navigator.serviceWorker.ready.then((r) => new Promise((done) => {
+			const w = r.active;
+			if (w.state === "activated") return done(w.state);
+			w.addEventListener("statechange", () => w.state === "activated" && done(w.state));
+		})),
+		new Promise((done) => setTimeout(() => done("not activated after %[1]dms"), %[1]d)),
+	])`, timeout.Milliseconds()), timeout+5*time.Second)
+	if err != nil {
+		return err
+	}
+	if state != "activated" {
+		return fmt.Errorf("service worker: %s", state)
+	}
+	return nil
+}
+
+// clearHTTPCache empties Chromium's HTTP cache, not the service worker's Cache Storage, so that
+// an offline load cannot be answered by it.
+func (b *browser) clearHTTPCache() error {
+	return chromedp.Do(b.tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, network.ClearBrowserCache, cdp.Empty{})
+		return err
+	}))
+}
+
+// want is what a load or an edit waits for, read by measureJS.
+type want struct {
+	// Kind is "schedule": #schedule shows Rows rows and every cell of Cells ("attempt/col") has
+	// that data-ms, and every cell of Differ has a non-empty data-ms other than before the edit
+	// (cells marked data-pending are on their way);
+	// "baseline": the baseline page's root is visible; "wasm": the wasm has rendered the page.
+	Kind   string            `json:"kind"`
+	Rows   int               `json:"rows,omitempty"`
+	Cells  map[string]string `json:"cells,omitempty"`
+	Differ []string          `json:"differ,omitempty"`
+}
+
+// herdWant is what the herd table must show: mode → column → data-value.
+type herdWant struct {
+	Modes map[string]map[string]string `json:"modes"`
+}
+
+// loadResult is what measureJS recorded for one page load; times in ms since navigation start.
+type loadResult struct {
+	First       float64 `json:"first"`       // first frame with the right rows visible, percentiles maybe pending
+	Shown       float64 `json:"shown"`       // first frame with every right number visible, any render
+	Interactive float64 `json:"interactive"` // first frame with every right number rendered by the wasm
+	Wrong       float64 `json:"wrong"`       // first frame with other numbers visible; -1 = never
+	Lost        float64 `json:"lost"`        // first frame after Shown without every number; -1 = never
+	LostWhat    string  `json:"lostWhat"`    // what that frame showed
+	FCP         float64 `json:"fcp"`         // first contentful paint
+	LongestTask float64 `json:"longestTask"` // longest task until interactive (0: none over 50 ms)
+	Controlled  bool    `json:"controlled"`  // a service worker answered the page
+	WasmEnd     float64 `json:"wasmEnd"`     // app.wasm's responseEnd; -1 if not fetched
+	WasmBytes   float64 `json:"wasmBytes"`   // app.wasm's transferSize (0: from a cache)
+	Transferred float64 `json:"transferred"` // transferSize of the page and every resource
+}
+
+// editResult is one input-to-screen measurement.
+type editResult struct {
+	MS      float64 `json:"ms"`      // from before the input event to the first frame showing every new number
+	First   float64 `json:"first"`   // … to the first frame showing the new rows, percentiles maybe pending
+	Handler float64 `json:"handler"` // how long dispatching the input event took
+	Error   string  `json:"error"`
+}
+
+// herdResult is one herd measurement.
+type herdResult struct {
+	MS      float64 `json:"ms"`      // from before the input event to the frame showing 6 rows
+	Longest float64 `json:"longest"` // longest task meanwhile (Long Tasks API: 0 = none over 50 ms)
+	Count   int     `json:"count"`   // long tasks meanwhile
+	Gap     float64 `json:"gap"`     // longest time between two animation frames meanwhile
+	Error   string  `json:"error"`
+}
+
+// measureJS runs first in every document of the tab (Page.addScriptToEvaluateOnNewDocument,
+// which the page's CSP does not govern). It records long tasks and the first contentful paint,
+// and, in every animation frame until the wasm has rendered what window.__benchWant describes,
+// whether the wanted numbers (or other ones) are visible. A frame's callback runs just before
+// that frame is rendered, so its time is when the numbers are in what the screen will show next
+// (a lower bound: painting the frame comes after it); a load's times are raised to the first
+// contentful paint, before which nothing is on screen at all. __bench.edit and __bench.herd time
+// an input the same way, from just before the input event is dispatched.
+const measureJS = `(() => {
+	if (!/^https?:$/.test(location.protocol) || window.__bench) return;
+	const B = window.__bench = { lt: [], fcp: -1, first: -1, shown: -1, interactive: -1, wrong: -1, lost: -1 };
+	const observe = (type, f) => {
+		try { new PerformanceObserver((l) => l.getEntries().forEach(f)).observe({ type, buffered: true }); } catch (e) {}
+	};
+	observe("longtask", (e) => B.lt.push([e.startTime, e.duration]));
+	observe("paint", (e) => { if (e.name === "first-contentful-paint") B.fcp = e.startTime; });
+	const visible = (el) => el.checkVisibility
+		? el.checkVisibility({ opacityProperty: true, visibilityProperty: true })
+		: el.offsetParent !== null;
+	const cell = (t, key) => {
+		const i = key.indexOf("/");
+		return t.querySelector('tr[data-attempt="' + key.slice(0, i) + '"] td[data-col="' + key.slice(i + 1) + '"]');
+	};
+	const longest = (from, to) => B.lt.filter(([s, d]) => s + d > from && s < to).reduce((m, [, d]) => Math.max(m, d), 0);
+	// 2: every wanted number is visible; 1: the wanted rows are visible, and every cell that
+	// is not pending (data-pending: a sampled number still being computed) has its wanted value;
+	// -1: a visible cell that is not pending shows another number; 0: none of these.
+	B.state = (want, wasm, before) => {
+		const root = document.querySelector(wasm ? '#app[data-render="wasm"]' : "#app");
+		if (!root) return 0;
+		if (want.kind === "baseline") return root.querySelector("h1") && visible(root) ? 2 : 0;
+		if (want.kind === "wasm") return root.dataset.render === "wasm" ? 2 : 0;
+		const t = root.querySelector("#schedule");
+		if (!t || !visible(t)) return 0;
+		let complete = t.querySelectorAll("tr[data-attempt]").length === want.rows, partial = complete;
+		for (const k in want.cells) {
+			const td = cell(t, k);
+			if (!td) { complete = partial = false; continue; }
+			if ("pending" in td.dataset) { complete = false; continue; }
+			if (td.dataset.ms !== want.cells[k]) return -1;
+		}
+		for (const k of want.differ || []) {
+			const td = cell(t, k);
+			if (!td) { complete = partial = false; continue; }
+			if ("pending" in td.dataset) { complete = false; continue; }
+			if (td.dataset.ms === "" || td.dataset.ms === before[k]) return -1;
+		}
+		return complete ? 2 : partial ? 1 : 0;
+	};
+	B.loaded = new Promise((done) => { B.done = done; });
+	const tick = () => {
+		const want = window.__benchWant;
+		if (!want) return;
+		const now = performance.now();
+		const s = B.state(want, false, {});
+		if (s >= 1 && B.first < 0) B.first = now;
+		if (s === 2 && B.shown < 0) B.shown = now;
+		if (s < 2 && B.shown >= 0 && B.lost < 0) {
+			B.lost = now;
+			const root = document.querySelector("#app");
+			B.lostWhat = !root ? "no #app" : "#app rendered by " + root.dataset.render + ", state " + s + ", " +
+				root.querySelectorAll("#schedule [data-pending]").length + " pending schedule cells";
+		}
+		if (s === -1 && B.wrong < 0) B.wrong = now;
+		if (B.state(want, true, {}) === 2) {
+			B.interactive = now;
+			if (B.first < 0) B.first = now;
+			if (B.shown < 0) B.shown = now;
+			// Long task entries arrive after their task: wait a little for the last one.
+			setTimeout(B.done, 100);
+			return;
+		}
+		requestAnimationFrame(tick);
+	};
+	requestAnimationFrame(tick);
+	B.result = () => {
+		const res = performance.getEntriesByType("resource");
+		const nav = performance.getEntriesByType("navigation")[0];
+		const wasm = res.find((r) => /\/app\.wasm$/.test(new URL(r.name).pathname));
+		// Before the first contentful paint nothing is on screen, whatever the DOM holds: a
+		// frame's time is when its numbers are in the DOM, the paint's when it is presented.
+		const onScreen = (t) => t < 0 ? t : Math.max(t, B.fcp);
+		return {
+			first: onScreen(B.first), shown: onScreen(B.shown), interactive: onScreen(B.interactive),
+			wrong: B.wrong < 0 ? -1 : onScreen(B.wrong), lost: B.lost, lostWhat: B.lostWhat || "", fcp: B.fcp,
+			longestTask: longest(0, B.interactive),
+			controlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
+			wasmEnd: wasm ? wasm.responseEnd : -1, wasmBytes: wasm ? wasm.transferSize : 0,
+			transferred: res.reduce((n, r) => n + r.transferSize, nav ? nav.transferSize : 0),
+		};
+	};
+	// timeline lists the document's and every resource's fetch, for -v.
+	B.timeline = () => {
+		const nav = performance.getEntriesByType("navigation")[0];
+		const out = [];
+		if (nav) out.push("document: response " + nav.responseStart.toFixed(1) + "–" + nav.responseEnd.toFixed(1) +
+			", domInteractive " + nav.domInteractive.toFixed(1) + ", DOMContentLoaded " + nav.domContentLoadedEventEnd.toFixed(1) +
+			", load " + nav.loadEventEnd.toFixed(1));
+		for (const r of performance.getEntriesByType("resource")) {
+			out.push(new URL(r.name).pathname + ": " + r.startTime.toFixed(1) + "–" + r.responseEnd.toFixed(1) +
+				" (" + r.initiatorType + ", " + r.transferSize + " B)");
+		}
+		out.push("long tasks: " + B.lt.map(([s, d]) => s.toFixed(0) + "+" + d.toFixed(0)).join(" "));
+		return out;
+	};
+	const input = (sel, value) => {
+		const el = document.querySelector(sel);
+		el.value = value;
+		el.dispatchEvent(new Event("input", { bubbles: true }));
+	};
+	B.edit = (sel, value, want, timeout) => new Promise((resolve) => {
+		if (!document.querySelector(sel)) return resolve({ ms: -1, handler: 0, error: "no " + sel });
+		const t = document.querySelector('#app[data-render="wasm"] #schedule');
+		const before = {};
+		for (const k of want.differ || []) { const td = t && cell(t, k); before[k] = td ? td.dataset.ms : ""; }
+		const t0 = performance.now();
+		input(sel, value);
+		const handler = performance.now() - t0;
+		let first = -1;
+		const poll = () => {
+			const now = performance.now();
+			const s = B.state(want, true, before);
+			if (s >= 1 && first < 0) first = now - t0;
+			if (s === 2) return resolve({ ms: now - t0, first, handler, error: "" });
+			if (now - t0 > timeout) return resolve({ ms: -1, first, handler, error: "timeout" });
+			requestAnimationFrame(poll);
+		};
+		requestAnimationFrame(poll);
+	});
+	// idle waits until the herd is not being computed and three frames went by.
+	B.idle = (timeout) => new Promise((resolve) => {
+		const t0 = performance.now();
+		let frames = 0;
+		const poll = () => {
+			const s = document.getElementById("herd-status");
+			const busy = !!s && s.textContent.startsWith("Computing");
+			frames = busy ? 0 : frames + 1;
+			if (frames >= 3) return resolve("");
+			if (performance.now() - t0 > timeout) return resolve("the herd still computing after " + timeout + " ms");
+			requestAnimationFrame(poll);
+		};
+		requestAnimationFrame(poll);
+	});
+	B.herd = (sel, value, want, timeout) => new Promise((resolve) => {
+		if (!document.querySelector(sel)) return resolve({ ms: -1, error: "no " + sel });
+		const complete = () => {
+			const rows = document.querySelectorAll('#app[data-render="wasm"] #herd tr[data-mode]');
+			if (rows.length !== Object.keys(want.modes).length) return false;
+			for (const tr of rows) {
+				const w = want.modes[tr.dataset.mode];
+				if (!w) return false;
+				for (const c in w) {
+					const td = tr.querySelector('td[data-col="' + c + '"]');
+					if (!td || td.dataset.value !== w[c]) return false;
+				}
+			}
+			return true;
+		};
+		const t0 = performance.now();
+		let last = t0, gap = 0;
+		input(sel, value);
+		const poll = () => {
+			const now = performance.now();
+			gap = Math.max(gap, now - last);
+			last = now;
+			if (complete()) {
+				return setTimeout(() => resolve({
+					ms: now - t0, longest: longest(t0, now), gap, error: "",
+					count: B.lt.filter(([s, d]) => s + d > t0 && s < now).length,
+				}), 200);
+			}
+			if (now - t0 > timeout) return resolve({ ms: -1, error: "timeout" });
+			requestAnimationFrame(poll);
+		};
+		requestAnimationFrame(poll);
+	});
+})();`
+
+// jsonArgs writes Go values as the arguments of a JavaScript call.
+func jsonArgs(args ...any) (string, error) {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		b, err := json.Marshal(a)
+		if err != nil {
+			return "", err
+		}
+		parts[i] = string(b)
+	}
+	return strings.Join(parts, ", "), nil
+}

@@ -1,0 +1,125 @@
+//go:build !js
+
+package main
+
+// What the page must show, from the terminal's own table (`backoffcalc table -format json`),
+// which prints calc's numbers exactly as the page's data-ms and data-value attributes do.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strconv"
+
+	"backoffcalc/calc"
+)
+
+type tableJSON struct {
+	Attempts []struct {
+		Attempt  int          `json:"attempt"`
+		Retry    int          `json:"retry"`
+		Nominal  json.Number  `json:"nominal_ms"`
+		Min      json.Number  `json:"min_ms"`
+		Mean     json.Number  `json:"mean_ms"`
+		Max      json.Number  `json:"max_ms"`
+		Earliest json.Number  `json:"earliest_start_ms"`
+		Latest   json.Number  `json:"latest_start_ms"`
+		P50      *json.Number `json:"p50_start_ms"`
+		P99      *json.Number `json:"p99_start_ms"`
+	} `json:"attempts"`
+	Herd []struct {
+		Jitter   string `json:"jitter"`
+		Attempts int    `json:"attempts"`
+		Accepted int    `json:"accepted"`
+		GaveUp   int    `json:"gave_up"`
+		Peak     int    `json:"peak"`
+	} `json:"herd"`
+}
+
+// table runs `BIN table -format json QUERY`.
+func table(cfg *config, query string) (*tableJSON, error) {
+	cmd := exec.Command(cfg.bin, "table", "-format", "json", query)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s table -format json %q: %v: %s", cfg.bin, query, err, stderr.Bytes())
+	}
+	var t tableJSON
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("table -format json %q: %v", query, err)
+	}
+	return &t, nil
+}
+
+// scheduleWant is every schedule cell of the query's table: the page shows "" for the waits of
+// the first attempt, which has none, and for percentiles of attempts no path reaches.
+func scheduleWant(cfg *config, query string) (want, error) {
+	t, err := table(cfg, query)
+	if err != nil {
+		return want{}, err
+	}
+	w := want{Kind: "schedule", Rows: len(t.Attempts), Cells: map[string]string{}}
+	opt := func(n *json.Number) string {
+		if n == nil {
+			return ""
+		}
+		return n.String()
+	}
+	for _, a := range t.Attempts {
+		k := strconv.Itoa(a.Attempt) + "/"
+		for col, v := range map[string]string{"nominal": "", "min": "", "mean": "", "max": ""} {
+			w.Cells[k+col] = v
+		}
+		if a.Retry > 0 {
+			w.Cells[k+"nominal"], w.Cells[k+"min"] = a.Nominal.String(), a.Min.String()
+			w.Cells[k+"mean"], w.Cells[k+"max"] = a.Mean.String(), a.Max.String()
+		}
+		w.Cells[k+"earliest"], w.Cells[k+"latest"] = a.Earliest.String(), a.Latest.String()
+		w.Cells[k+"p50"], w.Cells[k+"p99"] = opt(a.P50), opt(a.P99)
+	}
+	return w, nil
+}
+
+// heavyWant is for inputs whose table takes too long to compute here (at attempts=1000 and
+// samples=200000 calc's sampling takes seconds natively, and the terminal table also refuses the
+// herd): the exact deterministic cells of the second and the last attempt from calc's schedule,
+// and the sampled cells of those rows must have changed. All of them are drawn by one render.
+func heavyWant(query string) (want, error) {
+	p, err := calc.Decode(query)
+	if err != nil {
+		return want{}, err
+	}
+	rows := p.Schedule().Rows
+	w := want{Kind: "schedule", Rows: len(rows), Cells: map[string]string{}}
+	for _, row := range []calc.Row{rows[1], rows[len(rows)-1]} {
+		k := strconv.Itoa(row.Attempt) + "/"
+		w.Cells[k+"nominal"], w.Cells[k+"min"] = calc.Millis(row.Nominal), calc.Millis(row.Min)
+		w.Cells[k+"mean"], w.Cells[k+"max"] = calc.MillisFloat(row.Mean), calc.Millis(row.Max)
+		w.Cells[k+"earliest"], w.Cells[k+"latest"] = calc.Millis(row.Earliest), calc.Millis(row.Latest)
+		w.Differ = append(w.Differ, k+"p50", k+"p99")
+	}
+	return w, nil
+}
+
+// herdWantFor is the herd table of the query: attempts, accepted, gave up and peak per mode.
+func herdWantFor(cfg *config, query string) (herdWant, error) {
+	t, err := table(cfg, query)
+	if err != nil {
+		return herdWant{}, err
+	}
+	if len(t.Herd) == 0 {
+		return herdWant{}, fmt.Errorf("table %q has no herd", query)
+	}
+	w := herdWant{Modes: map[string]map[string]string{}}
+	for _, h := range t.Herd {
+		w.Modes[h.Jitter] = map[string]string{
+			"attempts": strconv.Itoa(h.Attempts), "accepted": strconv.Itoa(h.Accepted),
+			"gave_up": strconv.Itoa(h.GaveUp), "peak": strconv.Itoa(h.Peak),
+		}
+	}
+	return w, nil
+}
