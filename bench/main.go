@@ -643,29 +643,37 @@ func editsWith(cfg *config, b *browser, query string, heavy bool, budget, timeou
 	return e, nil
 }
 
+// startWarmPage starts serve and a browser whose service worker is installed, so that the links
+// measured next are answered from its cache (serve would otherwise pre-render a heavy table
+// natively before answering). stop ends both.
+func startWarmPage(cfg *config) (srv *server, b *browser, stop func(), err error) {
+	if srv, err = startServe(cfg); err != nil {
+		return nil, nil, nil, err
+	}
+	if b, err = startBrowser(cfg); err != nil {
+		srv.stop()
+		return nil, nil, nil, err
+	}
+	stop = func() { b.close(); srv.stop() }
+	if err = b.setWant(want{Kind: "wasm"}); err == nil {
+		if _, err = loadOnce(b, srv.url+"/"); err == nil {
+			err = b.waitServiceWorker(30 * time.Second)
+		}
+	}
+	if err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	return srv, b, stop, nil
+}
+
 func measureInput(cfg *config, res *results) error {
 	const sec = "input to screen: ms from the input event on #in-base to the first frame showing the new table"
-	srv, err := startServe(cfg)
+	srv, b, stop, err := startWarmPage(cfg)
 	if err != nil {
 		return err
 	}
-	defer srv.stop()
-	b, err := startBrowser(cfg)
-	if err != nil {
-		return err
-	}
-	defer b.close()
-	if err := b.setWant(want{Kind: "wasm"}); err != nil {
-		return err
-	}
-	// Install the service worker first, so that the heavy link below is answered from its cache
-	// (serve would otherwise pre-render the heavy table natively before answering).
-	if _, err := loadOnce(b, srv.url+"/"); err != nil {
-		return err
-	}
-	if err := b.waitServiceWorker(30 * time.Second); err != nil {
-		return err
-	}
+	defer stop()
 	for _, c := range []struct {
 		name, query          string
 		heavy                bool
@@ -746,25 +754,11 @@ func below(v, limit float64) string {
 
 func measureHerd(cfg *config, res *results) error {
 	const sec = "herd: from the input event on #in-clients until #herd shows the 6 modes"
-	srv, err := startServe(cfg)
+	srv, b, stop, err := startWarmPage(cfg)
 	if err != nil {
 		return err
 	}
-	defer srv.stop()
-	b, err := startBrowser(cfg)
-	if err != nil {
-		return err
-	}
-	defer b.close()
-	if err := b.setWant(want{Kind: "wasm"}); err != nil {
-		return err
-	}
-	if _, err := loadOnce(b, srv.url+"/"); err != nil {
-		return err
-	}
-	if err := b.waitServiceWorker(30 * time.Second); err != nil {
-		return err
-	}
+	defer stop()
 	for _, c := range []struct{ name, from, clients, query string }{
 		{"clients=10000", "", "10000", "clients=10000"},
 		{"clients=100000&attempts=20 (the 2,000,000 limit)", "attempts=20", "100000", "clients=100000&attempts=20"},
