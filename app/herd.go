@@ -37,6 +37,7 @@ func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause fun
 		ctx.Dispatch(func(ctx app.Context) {
 			if p.workGen.Load() == gen {
 				p.herd.runs, p.herd.err = append(p.herd.runs, run), err
+				p.herdResults.refresh()
 			}
 		})
 	}
@@ -75,6 +76,17 @@ func (p *page) renderHerd() app.UI {
 		app.H2().Text("Many clients through an outage"),
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
 		app.P().ID("herd-status").Aria("live", "polite").Text(status),
+		p.herdResults,
+	)
+}
+
+// renderHerdResults is the herd's table and chart, filled in as the modes come in.
+func (p *page) renderHerdResults() app.UI {
+	h := &p.herd
+	if p.report == nil {
+		return app.Text("")
+	}
+	return app.Div().Body(
 		app.Table().ID("herd").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("mode"),

@@ -29,8 +29,16 @@ func renderModes(r calc.Report) app.UI {
 				msCell("min", m.Total.Min),
 				meanCell("mean", m.Total.Mean),
 				msCell("max", m.Total.Max),
-				sampledCell(r, "p99", m.Sample.P99),
+				modeP99(m),
 			)
 		})),
 	)
+}
+
+// modeP99 is a mode's sampled p99 total wait, pending until that mode's paths are in.
+func modeP99(m calc.ModeReport) app.UI {
+	if !m.Sampled {
+		return pendingCell("p99")
+	}
+	return msCell("p99", m.Sample.P99)
 }

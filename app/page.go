@@ -26,11 +26,32 @@ type page struct {
 	guard  string       // URL of guard.js, resolved under the site's prefix
 	herd   herdView     // many clients through an outage, for the report's inputs
 
+	// The parts that only show numbers, written whole and replaced at once (see island).
+	summary, results, snippets, herdResults *island
+
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
 }
 
-func newPage() *page { return &page{} }
+func newPage() *page {
+	p := &page{}
+	p.summary = newIsland("summary", p.renderSummary)
+	p.results = newIsland("tables", p.renderTables)
+	p.snippets = newIsland("snippets", p.renderSnippets)
+	p.herdResults = newIsland("herd-results", p.renderHerdResults)
+	return p
+}
+
+// refresh shows the report's numbers now; go-app renders the rest of the page (the stale marks,
+// the errors) on its next frame. The export panel, long and below the table, follows after that
+// frame, so that the table is painted first; until then it is marked as being updated. The herd
+// is startWork's.
+func (p *page) refresh(ctx app.Context) {
+	p.summary.refresh()
+	p.results.refresh()
+	p.snippets.pending()
+	ctx.Defer(func(app.Context) { p.snippets.refresh() })
+}
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
 // for other inputs than the link's.
@@ -40,6 +61,11 @@ func (p *page) OnInit() {
 		p.sampleSmall() // so the first render does not take back what the server's showed
 	}
 }
+
+// sampleInHandlerWork bounds the sampling of the policy's own paths (attempts × samples) that an
+// input handler does before it shows the new table: the defaults' 6 × 10000 take about 3 ms in
+// wasm. Anything more is sampled after the table is painted.
+const sampleInHandlerWork = 60000
 
 // sampleSmall samples in place when that is quick, as the server's pre-render does.
 func (p *page) sampleSmall() {
@@ -73,6 +99,7 @@ func (p *page) OnMount(ctx app.Context) { p.startWork(ctx) }
 // OnNav covers navigations after the first load (and the component tests' Nav).
 func (p *page) OnNav(ctx app.Context) {
 	if p.load(ctx.Page().URL().RawQuery) {
+		p.refresh(ctx)
 		p.startWork(ctx)
 	}
 }
@@ -89,6 +116,7 @@ func (p *page) startWork(ctx app.Context) {
 	r, h := *p.report, &p.herd
 	h.runs, h.total, h.err = nil, len(calc.HerdModes()), r.Params.ValidateHerd()
 	herd := h.err == nil
+	p.herdResults.refresh()
 	ctx.Async(func() {
 		defer func() {
 			p.recoverAsync(ctx, r.Params, recover())
@@ -98,17 +126,24 @@ func (p *page) startWork(ctx app.Context) {
 				}
 			})
 		}()
-		// go-app renders on a frame tick (every 8 ms); under wasm this goroutine would hold the
-		// thread through it, so it waits two ticks for the new bounds to be on screen.
-		time.Sleep(2 * frameTick)
+		// Under wasm this goroutine holds the thread until it pauses: let the browser paint the
+		// numbers the input handler wrote first.
+		afterPaint()
 		pause := yielder(&p.workGen, gen)
-		if !r.Sampled() {
-			if !r.AddSamples(pause) {
+		// The policy's own paths first (the schedule's percentiles), then the other modes.
+		for _, add := range []func(*calc.Report, func() bool) bool{(*calc.Report).AddPolicySample, (*calc.Report).AddModeSamples} {
+			if r.Sampled() {
+				break
+			}
+			if !add(&r, pause) {
 				return
 			}
+			shown := r
 			ctx.Dispatch(func(ctx app.Context) {
 				if p.workGen.Load() == gen {
-					p.report = &r
+					p.report = &shown
+					p.summary.refresh()
+					p.results.refresh()
 				}
 			})
 		}
@@ -199,6 +234,10 @@ func (p *page) edit(ctx app.Context, key, value string) {
 		delete(p.raw, "preset") // an edit that changes the policy leaves the preset
 	}
 	if p.compute(params) {
+		if params.Attempts*params.Samples <= sampleInHandlerWork {
+			p.report.AddPolicySample(nil)
+		}
+		p.refresh(ctx)
 		u := *ctx.Page().URL()
 		u.RawQuery = params.Encode()
 		ctx.Page().ReplaceURL(&u)
@@ -300,8 +339,7 @@ func (p *page) renderErrors() app.UI {
 }
 
 func (p *page) renderResults() app.UI {
-	r := p.report
-	if r == nil {
+	if p.report == nil {
 		return app.Section().Class("results")
 	}
 	class := "results"
@@ -309,16 +347,46 @@ func (p *page) renderResults() app.UI {
 		class += " stale"
 	}
 	return app.Section().Class(class).Body(
-		app.If(len(p.errs) > 0, app.P().Class("stale-note").Text("These results belong to the last valid inputs, shown in the sentence below, not to the marked fields.")),
+		// go-app matches children by position: the islands must keep theirs.
+		app.Div().Body(app.If(len(p.errs) > 0, app.P().Class("stale-note").Text("These results belong to the last valid inputs, shown in the sentence below, not to the marked fields."))),
+		p.summary,
+		p.renderExport(),
+		p.results,
+		p.snippets,
+		p.renderHerd(),
+	)
+}
+
+// renderSummary states the policy in words, and what users most often get wrong about it.
+func (p *page) renderSummary() app.UI {
+	r := p.report
+	if r == nil {
+		return app.Text("")
+	}
+	return app.Div().Body(
 		app.P().ID("policy").Text(describe(*r)),
 		renderNotes(*r),
-		p.renderExport(),
+	)
+}
+
+// renderTables is every number of the report.
+func (p *page) renderTables() app.UI {
+	r := p.report
+	if r == nil {
+		return app.Text("")
+	}
+	return app.Div().Body(
 		renderSchedule(*r),
 		renderTotals(*r),
 		renderChart(*r),
 		renderModes(*r),
 		app.P().ID("layers").Text(layersLine(*r)),
-		renderSnippets(r.Params),
-		p.renderHerd(),
 	)
+}
+
+func (p *page) renderSnippets() app.UI {
+	if p.report == nil {
+		return app.Text("")
+	}
+	return renderSnippets(p.report.Params)
 }

@@ -265,23 +265,39 @@ func TestPagePreset(t *testing.T) {
 	}
 }
 
-// An edit shows the bounds at once and the sampled numbers when they are in. The sampling comes
-// back through a dispatch, which waits for Consume, so the state right after the edit is the
-// handler's own.
+// An edit shows the bounds at once, with the policy's own percentiles when they are quick to
+// sample, and the rest when it is in. The sampling comes back through a dispatch, which waits
+// for Consume, so the state right after the edit is the handler's own.
 func TestPageSamplesOffTheInputPath(t *testing.T) {
-	p, d := navPage(t, "")
-	p.edit(d.Context(), "base", "200ms")
-	if p.report.Sampled() {
-		t.Fatal("the input handler sampled")
-	}
-	html := app.HTMLString(p.Render())
-	if cells := scheduleCells(html); cells["2/max"] != "200" || cells["2/p50"] != "" || !strings.Contains(html, `data-sampling="pending"`) {
-		t.Errorf("before sampling: %v", cells)
-	}
-	p.Update()
-	settle(t, p, d)
-	if cells := scheduleCells(app.HTMLString(p)); cells["2/p50"] == "" {
-		t.Error("the sampled numbers never came")
+	for _, c := range []struct {
+		query     string
+		inHandler bool // the handler samples the policy's own paths
+		max2      string
+	}{
+		{"", true, "200"},
+		{"samples=20000", false, "200"},
+	} {
+		p, d := navPage(t, c.query)
+		p.edit(d.Context(), "base", "200ms")
+		if p.report.Sampled() || p.report.PolicySampled() != c.inHandler {
+			t.Fatalf("%q: the input handler sampled everything, or the policy's paths %v (want %v)", c.query, p.report.PolicySampled(), c.inHandler)
+		}
+		html := app.HTMLString(p.renderTables())
+		cells := scheduleCells(html)
+		if cells["2/max"] != c.max2 || (cells["2/p50"] != "") != c.inHandler {
+			t.Errorf("%q before sampling: %v", c.query, cells)
+		}
+		if !strings.Contains(html, `data-pending="samples"`) || !strings.Contains(app.HTMLString(p.Render()), `data-sampling="pending"`) {
+			t.Errorf("%q: nothing is marked as still to come", c.query)
+		}
+		p.Update()
+		settle(t, p, d)
+		if !p.report.Sampled() {
+			t.Errorf("%q: the samples never came", c.query)
+		}
+		if html := app.HTMLString(p); strings.Contains(html, `data-pending`) || scheduleCells(html)["2/p50"] == "" {
+			t.Errorf("%q: the page still shows pending numbers after sampling", c.query)
+		}
 	}
 }
 

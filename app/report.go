@@ -103,7 +103,7 @@ func cells(r calc.Report, i int) []string {
 
 // reachedShare is the share of simulated paths that make attempt i+1 (0 before sampling).
 func reachedShare(r calc.Report, i int) float64 {
-	if !r.Sampled() {
+	if !r.PolicySampled() {
 		return 0
 	}
 	return float64(r.Sample.Starts[i].Reached) / float64(r.Sample.Paths)
@@ -112,7 +112,7 @@ func reachedShare(r calc.Report, i int) float64 {
 // startSample is what the paths say of attempt i+1; before the page has sampled, nothing (no
 // path reached it, so no percentile is shown).
 func startSample(r calc.Report, i int) calc.StartSample {
-	if !r.Sampled() {
+	if !r.PolicySampled() {
 		return calc.StartSample{}
 	}
 	return r.Sample.Starts[i]
@@ -232,7 +232,11 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "jitter\tbest total\texpected total\tworst total\tp99 total\t")
 	for _, m := range r.Modes {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", m.Jitter, human(m.Total.Min), calc.Human(m.Total.Mean), human(m.Total.Max), human(m.Sample.P99))
+		p99 := "…"
+		if m.Sampled {
+			p99 = human(m.Sample.P99)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", m.Jitter, human(m.Total.Min), calc.Human(m.Total.Mean), human(m.Total.Max), p99)
 	}
 	tw.Flush()
 	_, err := fmt.Fprintf(w, "\n%s\n", layersLine(r))

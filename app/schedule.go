@@ -25,14 +25,6 @@ func pendingCell(col string) app.UI {
 	return app.Td().DataSet("col", col).DataSet("ms", "").DataSet("pending", "samples").Text("…")
 }
 
-// sampledCell is msCell for a number from the samples, pending until they are in.
-func sampledCell(r calc.Report, col string, d time.Duration) app.UI {
-	if !r.Sampled() {
-		return pendingCell(col)
-	}
-	return msCell(col, d)
-}
-
 // renderSchedule writes the schedule as one piece of HTML: with 1000 attempts the table has
 // 12000 cells, which go-app would build and compare node by node (seconds in wasm), while the
 // browser parses the same markup in milliseconds. Every text is calc's number, escaped.
@@ -76,7 +68,7 @@ func renderSchedule(r calc.Report) app.UI {
 		msText("earliest", row.Earliest)
 		msText("latest", row.Latest)
 		switch st := startSample(r, i); {
-		case !r.Sampled():
+		case !r.PolicySampled():
 			cell("p50", "", "…", "samples")
 			cell("p99", "", "…", "samples")
 		case st.Reached > 0:
@@ -102,7 +94,7 @@ func renderTotals(r calc.Report) app.UI {
 		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(human(d)))
 	}
 	sampled := func(id, label string, d time.Duration) app.UI {
-		if !r.Sampled() {
+		if !r.PolicySampled() {
 			return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
 		}
 		return item(id, label, d)
@@ -135,7 +127,7 @@ func renderNotes(r calc.Report) app.UI {
 	if p.Budget > 0 {
 		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", human(p.Budget), s.Always, s.AtMost))
 	}
-	if r.Sampled() {
+	if r.PolicySampled() {
 		notes = append(notes, app.FormatString("Percentiles from %d simulated paths, seed %d.", r.Sample.Paths, p.Seed))
 	} else {
 		notes = append(notes, app.FormatString("Simulating %d paths for the percentiles…", p.Samples))

@@ -10,6 +10,8 @@ type ModeReport struct {
 	Jitter Jitter
 	Total  Totals    // best-case, expected and worst-case total wait
 	Sample Quantiles // sampled percentiles of the total wait (following the budget, if any)
+	// Sampled says whether Sample is in (see Report.AddSamples).
+	Sampled bool
 }
 
 // Report is everything the calculator shows for one policy.
@@ -53,25 +55,62 @@ func (p Params) comparedJitters() []Jitter {
 }
 
 // AddSamples fills in what ReportBounds leaves out, calling pause as SamplePausing does; it
-// reports whether it finished (a stopped report is left without its samples).
+// reports whether it finished (a stopped report keeps what it had). It is AddPolicySample, then
+// AddModeSamples.
 func (r *Report) AddSamples(pause func() bool) bool {
+	return r.AddPolicySample(pause) && r.AddModeSamples(pause)
+}
+
+// AddPolicySample samples the policy's own paths: the percentiles of the schedule and of its
+// total wait, and its own row of the comparison. A page shows these first.
+func (r *Report) AddPolicySample(pause func() bool) bool {
+	if r.PolicySampled() {
+		return true
+	}
 	sample, done := r.Params.SamplePausing(pause)
 	if !done {
 		return false
 	}
+	// A copy of a Report shares Modes with the original: write a new slice.
 	modes := slices.Clone(r.Modes)
-	for i, m := range modes {
-		s := sample
-		if m.Jitter != r.Params.Jitter {
-			if s, done = r.Params.WithJitter(m.Jitter).SamplePausing(pause); !done {
-				return false
-			}
+	for i := range modes {
+		if modes[i].Jitter == r.Params.Jitter {
+			modes[i].Sample, modes[i].Sampled = sample.Total, true
 		}
-		modes[i].Sample = s.Total
 	}
 	r.Sample, r.Modes = sample, modes
 	return true
 }
 
-// Sampled reports whether the report has its samples (see ReportBounds).
-func (r Report) Sampled() bool { return r.Sample.Starts != nil }
+// AddModeSamples samples the other modes of the comparison.
+func (r *Report) AddModeSamples(pause func() bool) bool {
+	modes := slices.Clone(r.Modes)
+	for i, m := range modes {
+		if m.Sampled {
+			continue
+		}
+		s, done := r.Params.WithJitter(m.Jitter).SamplePausing(pause)
+		if !done {
+			return false
+		}
+		modes[i].Sample, modes[i].Sampled = s.Total, true
+		r.Modes = modes
+	}
+	return true
+}
+
+// PolicySampled reports whether the policy's own samples are in (see AddPolicySample).
+func (r Report) PolicySampled() bool { return r.Sample.Starts != nil }
+
+// Sampled reports whether every sample is in: the policy's and every mode's.
+func (r Report) Sampled() bool {
+	if !r.PolicySampled() {
+		return false
+	}
+	for _, m := range r.Modes {
+		if !m.Sampled {
+			return false
+		}
+	}
+	return true
+}

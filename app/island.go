@@ -1,0 +1,48 @@
+package main
+
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
+
+// island is a part of the page that only shows numbers: it has no event handlers, and Go writes
+// it whole, as markup. go-app mounts it once; after that, refresh replaces its content in the
+// same task as the input that changed it. Left to go-app, an edit would show on its next frame
+// tick (8 ms after the input) and then be compared node by node through syscall/js: 20–70 ms
+// per edit at the defaults, and long tasks while the herd came in (README, Performance).
+type island struct {
+	app.Compo
+
+	id      string
+	content func() app.UI // what the island shows now
+}
+
+func newIsland(id string, content func() app.UI) *island {
+	return &island{id: id, content: content}
+}
+
+// Render is called once, when go-app mounts the island (and on the server, or natively in
+// tests, at every refresh). One piece of markup is one node for go-app to create.
+func (i *island) Render() app.UI {
+	return app.Raw(`<div id="` + i.id + `">` + app.HTMLString(i.content()) + `</div>`)
+}
+
+// pending marks the island's content as not yet updated for the current inputs, until the next
+// refresh: app.css hides it.
+func (i *island) pending() {
+	if app.IsClient && i.Mounted() {
+		i.JSValue().Call("setAttribute", "data-pending", "inputs")
+	}
+}
+
+// refresh shows the current content. In the browser it writes the island's DOM directly: the
+// island is never rendered again, so go-app never compares or touches its children. Elsewhere
+// (the server, component tests) it lets go-app render it.
+func (i *island) refresh() {
+	switch {
+	case !i.Mounted():
+		// Render will read the content when the island is mounted.
+	case app.IsClient:
+		i.JSValue().Set("innerHTML", app.HTMLString(i.content()))
+		i.JSValue().Call("removeAttribute", "data-pending")
+	default:
+		i.Update()
+	}
+}
