@@ -33,15 +33,18 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	p, err := calc.Decode(queryOf(fs.Arg(0)))
-	var herd []calc.HerdRun
-	if err == nil {
-		herd, err = p.Herd()
-	}
 	if err != nil {
 		for _, fe := range calc.FieldErrors(err) {
 			fmt.Fprintln(stderr, fe)
 		}
 		return 2
+	}
+	// As on the page, a herd past its limits leaves the schedule standing: it is said, not fatal.
+	herd, err := p.Herd()
+	if err != nil {
+		for _, fe := range calc.FieldErrors(err) {
+			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
+		}
 	}
 	if err := write(stdout, p.Report(), herd); err != nil {
 		fmt.Fprintln(stderr, err)
