@@ -34,10 +34,12 @@ func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause fun
 		if !done && err == nil || !pause() {
 			return // the inputs changed: newer work has taken over
 		}
-		ctx.Dispatch(func(ctx app.Context) {
+		// Defer, not Dispatch: it runs on go-app's loop without a render of the whole page,
+		// whose garbage made the collector hold the thread for 100-200 ms while the herd ran.
+		ctx.Defer(func(ctx app.Context) {
 			if p.workGen.Load() == gen {
 				p.herd.runs, p.herd.err = append(p.herd.runs, run), err
-				p.herdResults.refresh()
+				p.showHerd()
 			}
 		})
 	}
@@ -63,15 +65,31 @@ var herdFields = []formField{
 	{key: "spread", label: "Spread", unit: "ms, or a duration", hint: "first attempts spread evenly over this; 0 = all at once"},
 }
 
-func (p *page) renderHerd() app.UI {
-	h := &p.herd
-	status := ""
-	switch {
+// herdStatus says what the herd is doing, or why it is not shown; "" when it is all there.
+func (p *page) herdStatus() string {
+	switch h := &p.herd; {
 	case h.err != nil:
-		status = strings.TrimPrefix(h.err.Error(), "calc: ")
+		return strings.TrimPrefix(h.err.Error(), "calc: ")
 	case len(h.runs) < h.total:
-		status = app.FormatString("Computing the herd: %d of %d modes done…", len(h.runs), h.total)
+		return app.FormatString("Computing the herd: %d of %d modes done…", len(h.runs), h.total)
 	}
+	return ""
+}
+
+// showHerd shows the herd's runs and status now, without a render of the whole page: the
+// status is go-app's, and writing its text directly leaves go-app's copy behind until the next
+// render, which writes the same text (both come from herdStatus).
+func (p *page) showHerd() {
+	p.herdResults.refresh()
+	if app.IsClient {
+		if el := app.Window().GetElementByID("herd-status"); el.Truthy() {
+			el.Set("textContent", p.herdStatus())
+		}
+	}
+}
+
+func (p *page) renderHerd() app.UI {
+	status := p.herdStatus()
 	return app.Section().ID("herd-section").Body(
 		app.H2().Text("Many clients through an outage"),
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),

@@ -116,7 +116,7 @@ func (p *page) startWork(ctx app.Context) {
 	r, h := *p.report, &p.herd
 	h.runs, h.total, h.err = nil, len(calc.HerdModes()), r.Params.ValidateHerd()
 	herd := h.err == nil
-	p.herdResults.refresh()
+	p.showHerd()
 	ctx.Async(func() {
 		defer func() {
 			p.recoverAsync(ctx, r.Params, recover())
@@ -177,7 +177,7 @@ func yielder(current *atomic.Int64, gen int64) func() bool {
 	last := time.Now()
 	return func() bool {
 		if time.Since(last) > workSlice {
-			time.Sleep(time.Millisecond)
+			yieldToBrowser()
 			last = time.Now()
 		}
 		return current.Load() == gen

@@ -31,3 +31,23 @@ func afterPaint() {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+// yieldToBrowser returns after the browser has run the tasks waiting for the thread: input,
+// timers, a frame if one is due. Under wasm, Go hands the thread back only when no goroutine
+// can run; a time.Sleep does not do it when other work (a dispatch, go-app's frame) outlasts the
+// sleep, and long runs then held the thread for 150–330 ms. A message posted to a channel is
+// a task of its own, behind those already queued, and it is not clamped like a nested timeout.
+func yieldToBrowser() {
+	done := make(chan struct{}, 1)
+	ch := app.Window().Get("MessageChannel").New()
+	var f app.Func
+	f = app.FuncOf(func(app.Value, []app.Value) any {
+		done <- struct{}{}
+		f.Release()
+		return nil
+	})
+	ch.Get("port1").Set("onmessage", f)
+	ch.Get("port2").Call("postMessage", nil)
+	<-done
+	ch.Get("port1").Call("close")
+}
