@@ -35,11 +35,30 @@ type page struct {
 
 func newPage() *page {
 	p := &page{}
-	p.summary = newIsland("summary", p.renderSummary)
-	p.results = newIsland("tables", p.renderTables)
-	p.snippets = newIsland("snippets", p.renderSnippets)
-	p.herdResults = newIsland("herd-results", p.renderHerdResults)
+	p.summary = newIsland("summary", p.guarded(p.renderSummary))
+	p.results = newIsland("tables", p.guarded(p.renderTables))
+	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
+	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
 	return p
+}
+
+// guarded returns render with a recover: islands are also written from dispatched work, where
+// a panic would end the wasm and the page with it. It becomes an error on screen instead.
+func (p *page) guarded(render func() app.UI) func() app.UI {
+	return func() (ui app.UI) {
+		defer func() {
+			if r := recover(); r != nil {
+				params := calc.Default()
+				if p.report != nil {
+					params = p.report.Params
+				}
+				fe := internalError(params, r)
+				p.errs = append(p.errs, fe)
+				ui = app.P().Role("alert").Text(strings.TrimPrefix(fe.Error(), "calc: "))
+			}
+		}()
+		return render()
+	}
 }
 
 // refresh shows the report's numbers now; go-app renders the rest of the page (the stale marks,

@@ -47,3 +47,17 @@ func TestEventPanicBecomesError(t *testing.T) {
 		t.Errorf("the page did not recover: 2/max = %q", scheduleCells(html)["2/max"])
 	}
 }
+
+// Islands are also written from dispatched work (the samples, the herd, the export panel), out of
+// any event handler's recover: a panic while writing one must become an error, on screen in its
+// place and in the alert.
+func TestIslandPanicBecomesError(t *testing.T) {
+	p, _ := navPage(t, "")
+	ui := p.guarded(func() app.UI { panic("boom") })()
+	if html := app.HTMLString(ui); !strings.Contains(html, `role="alert"`) || !strings.Contains(html, "boom") {
+		t.Errorf("the island shows %s", html)
+	}
+	if fe := p.fieldError("query"); fe == nil || !strings.Contains(fe.Error(), "internal error") {
+		t.Errorf("the alert does not list the panic: %v", p.errs)
+	}
+}
