@@ -54,3 +54,21 @@ func BenchmarkHerd100000x20Mode(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScheduleDecorrelatedV2x1000 is Polly's jitter over the most attempts and the widest
+// cap, where the mean's quadrature runs longest before every wait settles on the cap.
+func BenchmarkScheduleDecorrelatedV2x1000(b *testing.B) {
+	p := mustDecode(b, "attempts=1000&jitter=decorrelatedv2&base=1ms&cap=168h")
+	for b.Loop() {
+		p.Schedule()
+	}
+}
+
+// BenchmarkSampleDecorrelatedV2 draws the default 10000 paths of Polly's jitter, two pure-Go
+// exponentials a draw.
+func BenchmarkSampleDecorrelatedV2(b *testing.B) {
+	p := mustDecode(b, "jitter=decorrelatedv2")
+	for b.Loop() {
+		p.Sample()
+	}
+}

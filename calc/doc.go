@@ -18,24 +18,29 @@
 // percentiles of sampled quantities may be fractional or depend on the seed; bounds never do.
 //
 // The package uses only IEEE arithmetic that Go computes the same way on every platform
-// (+, -, *, /, math.Round, and math.Pow with whole exponents, which is exact repeated squaring);
-// it never calls math.Exp or math.Log, whose amd64 assembly can differ from the pure-Go code used
-// under GOOS=js in the last bit. Results are bit-identical natively and in WebAssembly.
+// (+, -, *, /, math.Round, math.Sqrt, math.Ldexp, and math.Pow with whole exponents, which is
+// exact repeated squaring); it never calls math.Exp or math.Log, whose amd64 assembly can differ
+// from the pure-Go code used under GOOS=js in the last bit. Polly's jitter needs 2^t and tanh:
+// it uses the package's own pure-Go ports of Go's exp2 and tanh (mathx.go). Results are
+// bit-identical natively and in WebAssembly.
 //
 // # Sampling
 //
 // Percentiles are estimated from Params.Samples simulated paths. Path i (0-based) draws from its
 // own generator, math/rand/v2's PCG seeded with (Params.Seed, i), and turns each 64-bit output x
 // into u = (x<<11>>11) / 2^53, exactly as rand.Rand.Float64 does. A path draws one u per retry,
-// in order, except for retries whose wait is fixed (minimum equals maximum), which draw nothing.
+// in order, except for retries whose wait is fixed (minimum equals maximum), which draw nothing;
+// decorrelatedv2 draws at every retry, as Polly does, because the next wait depends on the draw.
 // A path stops before an attempt whose start would reach the budget. Percentiles use the nearest
 // rank: the p-th percentile of n values is the ceil(p*n/100)-th smallest.
 //
 // # Herd
 //
 // Params.Herd simulates Params.Clients clients following the policy through an outage, once per
-// mode: Immediate (no wait at all; only the call separates attempts), then the backoff of every
-// jitter mode, all on the same base, factor, cap, attempts, ratio, cap placement, call and budget.
+// mode of Params.HerdModes: Immediate (no wait at all; only the call separates attempts), then
+// the backoff of each of the five classic jitter modes, then the policy's own mode when it is a
+// library's (upward, fullms, additive, decorrelatedv2; Params.HerdMode runs any mode), all on
+// the same base, factor, cap, attempts, ratio, cap placement, call and budget.
 //
 //   - Client i (0-based) makes attempt 1 at floor(i*Spread/Clients): all at 0 without a spread,
 //     evenly over [0, Spread) with one. From there it follows the schedule: a failed attempt is
@@ -71,4 +76,14 @@
 // Its mean follows m_k = (base + 3*m_(k-1))/2 exactly while 3^k*base <= cap; past that, the clamp
 // at cap makes the distribution lopsided and the mean is computed numerically on a grid (see
 // decorrelated.go), not by sampling.
+//
+// # Polly's jitter
+//
+// Decorrelatedv2 is Polly v8's exponential backoff with UseJitter (DecorrelatedJitterBackoffV2):
+// retry k draws t = k-1 + U and waits (g(t) - g(previous t)) × base/1.4 with g(t) =
+// 2^t·tanh(√(4t)), truncated to whole 100 ns ticks and clamped to cap (Polly's MaxDelay); factor
+// and cap placement do not apply. Params.Wait carries g from one retry to the next. Retry k waits
+// from 0 up to (g(k) - g(k-2)) × base/1.4; its mean, and the share of waits at cap, come from a
+// quadrature over the two draws (see pollyv2.go), within about 1e-5 of a brute-force integral,
+// and are those of the untruncated wait: the truncated one's mean is lower by under 100 ns.
 package calc

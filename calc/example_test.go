@@ -36,12 +36,24 @@ func ExampleDecode() {
 }
 
 func ExampleParams_Wait() {
-	p := calc.Default() // 100ms doubling, cap 10s, full jitter
-	for k := 1; k <= 3; k++ {
-		fmt.Print(p.Wait(k, 0.5, p.Base), " ")
+	// waits draws u = 0.5 before every retry, passing each wait's state on to the next.
+	waits := func(p calc.Params) []time.Duration {
+		var out []time.Duration
+		state := p.FirstState()
+		for k := 1; k <= 3; k++ {
+			var w time.Duration
+			w, state = p.Wait(k, 0.5, state)
+			out = append(out, w)
+		}
+		return out
 	}
-	fmt.Println()
-	// Output: 50ms 100ms 200ms
+	fmt.Println(waits(calc.Default())) // 100ms doubling, cap 10s, full jitter
+	// Polly's exponential backoff with jitter from 2s: each wait depends on the previous draw.
+	p, _ := calc.Decode("preset=polly-exponential-jitter")
+	fmt.Println(waits(p))
+	// Output:
+	// [50ms 100ms 200ms]
+	// [1.7948098s 2.186007s 4.0714959s]
 }
 
 func ExampleParams_Schedule_budget() {
@@ -94,6 +106,18 @@ func ExampleParams_Herd() {
 	// equal        530 attempts, 100 clients through, peak 200 per 100ms at 0s
 	// decorrelated 466 attempts,  97 clients through, peak 100 per 100ms at 0s
 	// proportional 525 attempts, 100 clients through, peak 148 per 100ms at 0s
+}
+
+func ExampleParams_HerdModes() {
+	// Polly's exponential backoff with jitter is no classic mode: its herd runs it last.
+	p, _ := calc.Decode("preset=polly-exponential-jitter")
+	fmt.Println(p.HerdModes())
+	runs, _ := p.Herd()
+	r := runs[len(runs)-1]
+	fmt.Printf("%s: %d attempts, %d clients through, peak %d per %v\n", r.Mode, r.Attempts, r.Accepted, r.Peak, p.Window)
+	// Output:
+	// [immediate none full equal decorrelated proportional decorrelatedv2]
+	// decorrelatedv2: 216 attempts, 100 clients through, peak 100 per 100ms
 }
 
 func ExampleParams_HerdMode() {

@@ -30,6 +30,13 @@ var goldenQueries = []string{
 	"clients=1000&spread=500ms&capacity=50&jitter=equal&budget=3s&call=10ms&seed=5",
 	"clients=7&outage=250ms&capacity=0&window=5ms&spread=100ms&samples=100",
 	"clients=300&attempts=12&cap=2s&capat=after&jitter=proportional&ratio=0.5&outage=3s&window=250ms&capacity=30&samples=100",
+	// Polly's jitter: its defaults; a clamp and a budget; a base and a cap that are not whole
+	// ticks; 999 retries saturating at the widest cap; a herd, which runs this mode too.
+	"preset=polly-exponential-jitter",
+	"jitter=decorrelatedv2&base=100ms&cap=1s&attempts=12&budget=5s&seed=3",
+	"jitter=decorrelatedv2&base=150ns&cap=1234567ns&attempts=30&samples=100",
+	"jitter=decorrelatedv2&base=1ms&cap=168h&attempts=1000&samples=1000",
+	"jitter=decorrelatedv2&clients=500&attempts=10&cap=5s&outage=2s&capacity=40&window=50ms&spread=200ms&samples=100",
 }
 
 func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

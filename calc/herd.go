@@ -20,12 +20,26 @@ const Immediate HerdMode = 0
 // Backoff returns the herd mode that waits as the policy does with jitter j.
 func Backoff(j Jitter) HerdMode { return HerdMode(j) + 1 }
 
-// HerdModes lists the modes in the order Herd runs them: Immediate, then the backoff of every
-// jitter mode in the order of Jitters.
+// HerdModes lists the modes every herd runs, in order: Immediate, then the backoff of each of
+// the five classic jitter modes, in the order of Jitters. Params.HerdModes adds the policy's
+// own mode when it is another.
 func HerdModes() []HerdMode {
 	modes := []HerdMode{Immediate}
 	for _, j := range Jitters() {
 		modes = append(modes, Backoff(j))
+	}
+	return modes
+}
+
+// HerdModes lists the modes the herd of p runs, in the order Herd runs them: those of the
+// package's HerdModes, then the backoff of p's own jitter when it is not one of the classic five
+// (a library's mode: upward, fullms, additive or decorrelatedv2), so that the herd always shows
+// the policy itself. With jitter=decorrelatedv2 they are immediate, none, full, equal,
+// decorrelated, proportional and decorrelatedv2; with jitter=full, the first six.
+func (p Params) HerdModes() []HerdMode {
+	modes := HerdModes()
+	if m := Backoff(p.Jitter); m.exists() && !slices.Contains(modes, m) {
+		modes = append(modes, m)
 	}
 	return modes
 }
@@ -37,6 +51,9 @@ func (m HerdMode) Jitter() (j Jitter, ok bool) {
 	}
 	return Jitter(m - 1), true
 }
+
+// exists reports whether m is Immediate or the backoff of a jitter mode.
+func (m HerdMode) exists() bool { return int(m) <= len(jitterNames) }
 
 // String is "immediate" or the name of the jitter mode.
 func (m HerdMode) String() string {
@@ -95,8 +112,8 @@ func HerdAxes(p Params, runs []HerdRun) (Axis, []CountAxis) {
 	return NewAxis(end), counts
 }
 
-// Herd runs the herd for every mode of HerdModes, in that order, on the same base, factor, cap,
-// attempts, ratio, cap placement, call and budget. It returns the error of ValidateHerd, if any,
+// Herd runs the herd for every mode of p.HerdModes, in that order, on the same base, factor,
+// cap, attempts, ratio, cap placement, call and budget. It returns the error of ValidateHerd, if any,
 // and no runs. The work is at most Clients*Attempts attempts per mode.
 //
 // With 6 clients, a fixed 50ms wait (jitter none, factor 1), no outage and a capacity of 2 per
@@ -104,26 +121,29 @@ func HerdAxes(p Params, runs []HerdRun) (Axis, []CountAxis) {
 // it accepts 2 and 3 at 100ms, fails 4 and 5 at 150ms and accepts them at 200ms: 18 attempts,
 // all 6 clients accepted, the last at 200ms, and a peak of 10 attempts in [0, 100ms).
 func (p Params) Herd() ([]HerdRun, error) {
-	windows, err := p.herdWindows()
+	windows, err := p.herdWindows(Immediate)
 	if err != nil {
 		return nil, err
 	}
 	var s herdScratch
 	var runs []HerdRun
-	for _, m := range HerdModes() {
+	for _, m := range p.HerdModes() {
 		run, _ := p.herd(m, windows, &s, herdHooks{})
 		runs = append(runs, run)
 	}
 	return runs, nil
 }
 
-// HerdMode runs the herd for one mode, so that a caller can run the modes one by one; Herd runs
-// them all. It returns the error of ValidateHerd, or an error for a mode that does not exist.
+// HerdMode runs the herd for one mode, so that a caller can run the modes of p.HerdModes one by
+// one; Herd runs them all. m can also be the backoff of a jitter mode that p.HerdModes leaves out
+// (Backoff(j) for any j of AllJitters). It returns the error of ValidateHerd (for a mode outside
+// p.HerdModes, the window must also hold that mode's slowest attempt), or an error for a mode
+// that does not exist.
 func (p Params) HerdMode(m HerdMode) (HerdRun, error) {
-	if m > Backoff(Proportional) {
+	if !m.exists() {
 		return HerdRun{}, fmt.Errorf("calc: no herd mode %d", uint8(m))
 	}
-	windows, err := p.herdWindows()
+	windows, err := p.herdWindows(m)
 	if err != nil {
 		return HerdRun{}, err
 	}
@@ -134,17 +154,17 @@ func (p Params) HerdMode(m HerdMode) (HerdRun, error) {
 }
 
 // PauseEvery is how many attempts HerdModePausing simulates between calls to pause.
-const PauseEvery = 1 << 14
+const PauseEvery = 1 << 12
 
 // HerdModePausing runs one mode like HerdMode, but calls pause after every PauseEvery
 // attempts; when pause returns false the run stops at once and done is false. A page calls it
 // off the input path: pause hands the thread back to the browser and says whether the inputs
 // are still the ones being run. Pausing does not change the result.
 func (p Params) HerdModePausing(m HerdMode, pause func() bool) (run HerdRun, done bool, err error) {
-	if m > Backoff(Proportional) {
+	if !m.exists() {
 		return HerdRun{}, false, fmt.Errorf("calc: no herd mode %d", uint8(m))
 	}
-	windows, err := p.herdWindows()
+	windows, err := p.herdWindows(m)
 	if err != nil {
 		return HerdRun{}, false, err
 	}
@@ -155,7 +175,7 @@ func (p Params) HerdModePausing(m HerdMode, pause func() bool) (run HerdRun, don
 }
 
 // herdScratchPool keeps herd buffers (tens of megabytes at the work limit) between runs: the
-// page runs six modes at every edit, and in wasm collecting them costs more than the runs.
+// page runs six or seven modes at every edit, and in wasm collecting them costs more than the runs.
 var herdScratchPool = sync.Pool{New: func() any { return new(herdScratch) }}
 
 // herdHooks let callers watch a run: seen is told of every attempt (for tests), pause is
@@ -166,25 +186,27 @@ type herdHooks struct {
 }
 
 // ValidateHerd reports what Validate does and, as a *FieldError on window, a window too short
-// for the herd's arrivals series. No attempt of any mode arrives after the horizon: the last
-// client's start plus the latest start of the last attempt in the slowest mode (or just before
-// the budget runs out, if sooner). The windows from 0 to the horizon must number at most
-// MaxHerdWindows.
+// for the herd's arrivals series. No attempt of any mode of p.HerdModes arrives after the
+// horizon: the last client's start plus the latest start of the last attempt in the slowest of
+// those modes (or just before the budget runs out, if sooner). The windows from 0 to the horizon
+// must number at most MaxHerdWindows. The policy's own mode counts: additive jitter of a day
+// (add=24h) needs far more windows than the five classic modes.
 //
 // Validate and Decode leave this to ValidateHerd: with the default window, policies that are
 // valid on their own (1000 attempts up to a 168h cap) would become invalid, some of them with no
 // window up to MaxWindow that fits.
 func (p Params) ValidateHerd() error {
-	_, err := p.herdWindows()
+	_, err := p.herdWindows(Immediate)
 	return err
 }
 
-// herdWindows returns the number of windows from 0 to the horizon (see ValidateHerd).
-func (p Params) herdWindows() (int, error) {
+// herdWindows returns the number of windows from 0 to the horizon of p.HerdModes and m (see
+// ValidateHerd and herdHorizon).
+func (p Params) herdWindows(m HerdMode) (int, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
-	h := p.herdHorizon()
+	h := p.herdHorizon(m)
 	n := h/p.Window + 1
 	if n <= MaxHerdWindows {
 		return int(n), nil
@@ -201,11 +223,20 @@ func (p Params) herdWindows() (int, error) {
 		Human(float64(h)), n, MaxHerdWindows, fix)}
 }
 
-// herdHorizon is the latest time any attempt of any mode can arrive. Immediate's attempts start
-// no later than any backoff's, so the backoff modes bound it.
-func (p Params) herdHorizon() time.Duration {
+// herdHorizon is the latest time any attempt of p.HerdModes, or of m, can arrive. Immediate's
+// attempts start no later than any backoff's, so the backoff modes bound it. A mode outside
+// p.HerdModes counts only when it is run, so that it cannot make the others' windows invalid.
+func (p Params) herdHorizon(m HerdMode) time.Duration {
+	modes := p.HerdModes()
+	if !slices.Contains(modes, m) {
+		modes = append(modes, m)
+	}
 	var last time.Duration
-	for _, j := range Jitters() {
+	for _, mode := range modes {
+		j, ok := mode.Jitter()
+		if !ok {
+			continue // Immediate
+		}
 		q := p.WithJitter(j)
 		var s time.Duration
 		top := p.Base
@@ -243,7 +274,7 @@ const (
 type herdClient struct {
 	rng   rand.PCG
 	start time.Duration // when its first attempt arrives
-	prev  time.Duration // its last wait (base before the first retry): decorrelated jitter grows from it
+	state float64       // what its next wait grows from, as Params.Wait takes it
 	made  int32         // attempts made so far
 }
 
@@ -268,8 +299,10 @@ type lateKey struct {
 // every attempt in the order the server sees them; tests use it to check each client's times.
 func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (HerdRun, bool) {
 	var waits retryWaits
+	first := 0.0 // the state before the first retry
 	if j, ok := m.Jitter(); ok {
-		waits = p.WithJitter(j).waits()
+		q := p.WithJitter(j)
+		waits, first = q.waits(), q.FirstState()
 	} else {
 		// The zero law waits 0 for any u, and no retry draws.
 		waits = retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts)}
@@ -284,7 +317,7 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 	for i := range s.clients {
 		c := &s.clients[i]
 		c.rng.Seed(p.Seed, uint64(i))
-		c.start, c.prev, c.made = p.clientStart(i), p.Base, 0
+		c.start, c.state, c.made = p.clientStart(i), first, 0
 		schedule(i, c.start)
 	}
 	run := HerdRun{Mode: m, LastAccepted: -1}
@@ -328,9 +361,9 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 				hooks.seen(i, int(c.made), at, accepted)
 			}
 			if !accepted && int(c.made) < p.Attempts {
-				w := waits.next(int(c.made), &c.rng, c.prev)
+				w, state := waits.next(int(c.made), &c.rng, c.state)
 				if start := at - c.start + p.Call + w; p.Budget == 0 || start < p.Budget {
-					c.prev = w
+					c.state = state
 					if next := c.start + start; next-from < p.Window {
 						late = pushLate(late, lateKey{uint64(next-from)<<clientBits | uint64(i), slot})
 					} else {

@@ -111,8 +111,52 @@ func TestHerdModes(t *testing.T) {
 			t.Errorf("HerdMode(%s) differs from Herd: %+v, %v", m, one, err)
 		}
 	}
-	if _, err := Default().HerdMode(Backoff(Proportional) + 1); err == nil {
+	last := AllJitters()[len(AllJitters())-1]
+	if _, err := Default().HerdMode(Backoff(last) + 1); err == nil {
 		t.Error("HerdMode ran a mode that does not exist")
+	}
+	// Modes outside HerdModes run too.
+	if run, err := Default().HerdMode(Backoff(last)); err != nil || run.Accepted+run.GaveUp != Default().Clients {
+		t.Errorf("HerdMode(%s): %+v, %v", Backoff(last), run, err)
+	}
+}
+
+// A policy's herd runs the classic modes, then its own mode when it is a library's: the herd
+// always shows the policy itself.
+func TestParamsHerdModes(t *testing.T) {
+	for _, j := range AllJitters() {
+		p := mustDecode(t, "clients=50&attempts=7&add=300ms&ratio=0.4&outage=800ms&capacity=10&spread=50ms&seed=4").WithJitter(j)
+		want := HerdModes()
+		if !slices.Contains(Jitters(), j) {
+			want = append(want, Backoff(j))
+		}
+		if got := p.HerdModes(); !slices.Equal(got, want) {
+			t.Errorf("%s: HerdModes %v, want %v", j, got, want)
+		}
+		runs, err := p.Herd()
+		if err != nil || len(runs) != len(want) {
+			t.Fatalf("%s: Herd: %d runs, %v", j, len(runs), err)
+		}
+		for i, m := range want {
+			one, err := p.HerdMode(m)
+			if err != nil || runs[i].Mode != m || !reflect.DeepEqual(one, runs[i]) {
+				t.Errorf("%s: run %d is %s; HerdMode(%s) differs from Herd: %+v, %v", j, i, runs[i].Mode, m, one, err)
+			}
+		}
+	}
+	// The policy's own mode bounds the windows: additive jitter of a day outlasts the classic
+	// modes, so its herd needs a longer window, where a policy with full jitter and the same add
+	// has a herd that fits (and runs additive on its own only with HerdMode, which refuses it).
+	p := mustDecode(t, "jitter=full&add=24h&attempts=4&clients=10&window=1s")
+	if err := p.ValidateHerd(); err != nil {
+		t.Fatalf("full jitter's herd: %v", err)
+	}
+	if _, err := p.HerdMode(Backoff(Additive)); err == nil {
+		t.Error("HerdMode ran additive waits past the windows")
+	}
+	_, err := p.WithJitter(Additive).Herd()
+	if fes := FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), "as late as 3 d: 259201 windows") {
+		t.Errorf("additive jitter's herd: %v", err)
 	}
 }
 
@@ -139,7 +183,7 @@ func herdSeeds() int {
 // saw attempts in order of time and then of client index, and each client's in order.
 func seenAttempts(t *testing.T, p Params, m HerdMode) (HerdRun, [][]time.Duration) {
 	t.Helper()
-	windows, err := p.herdWindows()
+	windows, err := p.herdWindows(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,17 +229,18 @@ func TestHerdWithinSchedule(t *testing.T) {
 // TestHerdStreams: a client that is never accepted makes the attempts of its own stream,
 // PCG(seed, i) read as rand.Rand.Float64, one draw per retry, with the waits of Params.Wait.
 func TestHerdStreams(t *testing.T) {
-	for _, j := range []Jitter{Full, Equal, Decorrelated, Proportional} {
+	for _, j := range []Jitter{Full, Equal, Decorrelated, Proportional, DecorrelatedV2} {
 		p := mustDecode(t, "clients=20&attempts=8&cap=3s&outage=24h&seed=77&spread=1s&call=3ms")
 		p.Jitter = j
 		_, times := seenAttempts(t, p, Backoff(j))
 		for i, ts := range times {
 			r := rand.New(rand.NewPCG(77, uint64(i)))
-			at, prev := time.Duration(i)*50*ms, p.Base // 1s/20 apart
+			at, state := time.Duration(i)*50*ms, p.FirstState() // 1s/20 apart
 			for n, got := range ts {
 				if n > 0 {
-					w := p.Wait(n, r.Float64(), prev)
-					at, prev = at+p.Call+w, w
+					var w time.Duration
+					w, state = p.Wait(n, r.Float64(), state)
+					at += p.Call + w
 				}
 				if got != at {
 					t.Fatalf("%s client %d attempt %d at %v, want %v", j, i, n+1, got, at)
@@ -215,7 +260,7 @@ func TestHerdOutageOutlastsSchedule(t *testing.T) {
 		for seed := range herdSeeds() {
 			p := mustDecode(t, fmt.Sprintf("%s&seed=%d", q, seed))
 			p.Capacity, p.Budget = 0, 0
-			p.Outage = p.herdHorizon() + 1
+			p.Outage = p.herdHorizon(Immediate) + 1
 			runs, err := p.Herd()
 			if err != nil {
 				t.Fatal(err)
@@ -382,14 +427,14 @@ func herdByHeap(p Params, m HerdMode) (HerdRun, []int) {
 	type client struct {
 		r     *rand.Rand
 		start time.Duration
-		prev  time.Duration
+		state float64
 		made  int
 	}
 	clients := make([]client, p.Clients)
 	h := &eventHeap{}
 	for i := range clients {
 		start := time.Duration(uint64(i) * uint64(p.Spread) / uint64(p.Clients))
-		clients[i] = client{rand.New(rand.NewPCG(p.Seed, uint64(i))), start, p.Base, 0}
+		clients[i] = client{rand.New(rand.NewPCG(p.Seed, uint64(i))), start, q.FirstState(), 0}
 		heap.Push(h, event{start, i})
 	}
 	run := HerdRun{Mode: m, LastAccepted: -1}
@@ -413,19 +458,21 @@ func herdByHeap(p Params, m HerdMode) (HerdRun, []int) {
 			continue
 		}
 		var w time.Duration
+		state := c.state
 		if backoff {
 			u := 0.0
-			if rows[c.made].Min < rows[c.made].Max {
+			// decorrelatedv2 draws even where the wait is fixed: the next wait depends on the draw.
+			if rows[c.made].Min < rows[c.made].Max || q.Jitter == DecorrelatedV2 {
 				u = c.r.Float64()
 			}
-			w = q.Wait(c.made, u, c.prev)
+			w, state = q.Wait(c.made, u, c.state)
 		}
 		next := e.at - c.start + p.Call + w
 		if p.Budget > 0 && next >= p.Budget {
 			run.GaveUp++
 			continue
 		}
-		c.prev = w
+		c.state = state
 		heap.Push(h, event{c.start + next, e.client})
 	}
 	run.Attempts = len(times)
@@ -547,7 +594,7 @@ func FuzzHerd(f *testing.F) {
 			}
 			return
 		}
-		for _, m := range HerdModes() {
+		for _, m := range p.HerdModes() {
 			checkHerd(t, p, m)
 		}
 	})
@@ -557,7 +604,7 @@ func TestHerdInvariants(t *testing.T) {
 	for _, q := range append(slices.Clone(herdQueries), goldenQueries...) {
 		p := mustDecode(t, q)
 		if p.ValidateHerd() == nil {
-			for _, m := range HerdModes() {
+			for _, m := range p.HerdModes() {
 				checkHerd(t, p, m)
 			}
 		}

@@ -21,16 +21,20 @@ const (
 	Upward   // uniform in [d, d*(1+ratio)]: k8s wait.Jitter
 	FullMs   // a whole number of milliseconds in [0, d): Envoy's random() % d, d in whole ms
 	Additive // uniform in [d, d+Add]: tenacity's wait_exponential_jitter
+	// Polly v8's exponential backoff with UseJitter (DecorrelatedJitterBackoffV2): retry k waits
+	// (g(k-1+U) - g(previous t)) × base/1.4, g(t) = 2^t·tanh(√(4t)), clamped to cap after the
+	// draw; ignores factor (see pollyv2.go).
+	DecorrelatedV2
 )
 
-var jitterNames = [...]string{"none", "full", "equal", "decorrelated", "proportional", "upward", "fullms", "additive"}
+var jitterNames = [...]string{"none", "full", "equal", "decorrelated", "proportional", "upward", "fullms", "additive", "decorrelatedv2"}
 
 // Jitters lists the five classic jitter modes, in the order the comparison and the herd show
 // them.
 func Jitters() []Jitter { return []Jitter{None, Full, Equal, Decorrelated, Proportional} }
 
 // AllJitters lists every jitter mode: the classic five, then the libraries' own.
-func AllJitters() []Jitter { return append(Jitters(), Upward, FullMs, Additive) }
+func AllJitters() []Jitter { return append(Jitters(), Upward, FullMs, Additive, DecorrelatedV2) }
 
 func (j Jitter) String() string {
 	if int(j) < len(jitterNames) {

@@ -150,7 +150,18 @@ var presets = []Preset{
 		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, MaxCap, 4, None }),
 		Notes: []string{
 			"Retry k waits 2^(k−1) × Delay.",
-			"With UseJitter, exponential backoff switches to DecorrelatedJitterBackoffV2 (2^t × tanh(√(4t)) differences), which the calculator does not model yet: it is not the AWS decorrelated jitter.",
+			"With UseJitter, exponential backoff switches to DecorrelatedJitterBackoffV2: see polly-exponential-jitter.",
+		},
+	},
+	{
+		Name: "polly-exponential-jitter", Library: "Polly v8 retry strategy, exponential backoff with jitter",
+		Version: "Polly 8.4 (2024)", Source: "Polly.Core/Retry/RetryHelper.cs: DecorrelatedJitterBackoffV2, GetRetryDelay",
+		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = true, MaxDelay = none",
+		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, MaxCap, 4, DecorrelatedV2 }),
+		Notes: []string{
+			"Retry k draws t = k−1 + U and waits (g(t) − g(the previous retry's t)) × Delay / 1.4, truncated to whole 100 ns ticks, where g(t) = 2^t × tanh(√(4t)) (jitter: decorrelatedv2; factor is not used).",
+			"So a wait depends on the previous draw, not on the previous wait: this is not the AWS decorrelated jitter. Retry 1 waits up to 2.75 s, retry 2 up to 5.67 s, retry 3 up to 8.65 s.",
+			"MaxDelay, when set, clamps each wait after the draw (cap applies: after, whatever capat says); without it the preset uses the calculator's largest cap, 168 h.",
 		},
 	},
 	{

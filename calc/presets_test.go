@@ -73,6 +73,16 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	"polly-constant":    func(k int, u float64) float64 { return 2e9 },
 	"polly-linear":      func(k int, u float64) float64 { return 2e9 * float64(k) },
 	"polly-exponential": func(k int, u float64) float64 { return 2e9 * math.Pow(2, float64(k-1)) },
+	// Polly DecorrelatedJitterBackoffV2 on the path that draws u at every retry: t = attempt + u,
+	// prev = g(attempt-1 + u) (0 for the first retry); (long)((next - prev) * (1 / 1.4d) * ticks).
+	"polly-exponential-jitter": func(k int, u float64) float64 {
+		g := func(t float64) float64 { return math.Pow(2, t) * math.Tanh(math.Sqrt(4*t)) }
+		prev := 0.0
+		if k > 1 {
+			prev = g(float64(k-2) + u)
+		}
+		return math.Trunc((g(float64(k-1)+u)-prev)*(1/1.4)*2e7) * 100
+	},
 	// tenacity: random.uniform(min=0, min(max, multiplier * 2 ** (attempt_number - 1)))
 	"tenacity-random-exponential": func(k int, u float64) float64 { return u * math.Min(60e9, 1e9*math.Pow(2, float64(k-1))) },
 	// tenacity: min(max, initial * 2 ** (attempt_number - 1) + uniform(0, jitter))
@@ -89,7 +99,8 @@ var libraryWait = map[string]func(k int, u float64) float64{
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws
-// at every retry, and checks the formula's values lie in calc's bounds.
+// (the same u at every retry of a path) at every retry, and checks the formula's values lie in
+// calc's bounds.
 func TestPresetsFollowTheirSource(t *testing.T) {
 	for _, pr := range Presets() {
 		f, ok := libraryWait[pr.Name]
@@ -99,11 +110,13 @@ func TestPresetsFollowTheirSource(t *testing.T) {
 		}
 		p := pr.Params
 		s := p.Schedule()
-		for k := 1; k < p.Attempts; k++ {
-			row := s.Rows[k]
-			for _, u := range []float64{0, 0.1, 0.25, 0.5, 0.75, 0.999999} {
+		for _, u := range []float64{0, 0.1, 0.25, 0.5, 0.75, 0.999999} {
+			state := p.FirstState()
+			for k := 1; k < p.Attempts; k++ {
+				row := s.Rows[k]
 				want := f(k, u)
-				got := p.Wait(k, u, 0)
+				var got time.Duration
+				got, state = p.Wait(k, u, state)
 				// The libraries truncate to the nanosecond where calc rounds; cenkalti's +1 adds
 				// up to a nanosecond more.
 				if math.Abs(float64(got)-want) > 1.5 {

@@ -45,6 +45,7 @@ var decodeTests = []struct {
 	{"unknown keys ignored", "utm_source=x&base=200ms&%zz=1", func(p *Params) { p.Base = 200 * time.Millisecond }},
 	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, Equal }},
 	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = Decorrelated }},
+	{"decorrelatedv2", "jitter=decorrelatedv2", func(p *Params) { p.Jitter = DecorrelatedV2 }},
 }
 
 func TestDecode(t *testing.T) {

@@ -48,10 +48,11 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	// collector's pauses cost more than the sampling.
 	sc := sampleScratchPool.Get().(*sampleScratch)
 	defer sampleScratchPool.Put(sc)
-	rngs, start, total, prev, live, scratch := sc.take(paths)
+	rngs, start, total, state, live, scratch := sc.take(paths)
+	first := p.FirstState()
 	for i := range paths {
 		rngs[i].Seed(p.Seed, uint64(i))
-		prev[i] = p.Base
+		state[i] = first
 		live[i] = int32(i)
 		start[i], total[i] = 0, 0
 	}
@@ -66,12 +67,12 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 		}
 		kept := live[:0]
 		for _, i := range live {
-			w := waits.next(k, &rngs[i], prev[i])
+			w, st := waits.next(k, &rngs[i], state[i])
 			s := start[i] + p.Call + w
 			if p.Budget > 0 && s >= p.Budget {
 				continue // out of budget: this path makes no more attempts
 			}
-			start[i], prev[i] = s, w
+			start[i], state[i] = s, st
 			total[i] += w
 			kept = append(kept, i)
 		}
@@ -93,17 +94,25 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 // sampled paths and the herd's clients draw through it, so both follow Params.Wait exactly.
 type retryWaits struct {
 	p     Params
-	laws  []law  // by retry k (laws[0] is unused); unused for decorrelated jitter
-	draws []bool // whether retry k draws a u: its wait is not fixed (min < max)
+	laws  []law  // by retry k (laws[0] is unused); decorrelatedv2 uses only max; decorrelated none
+	draws []bool // whether retry k draws a u (see waits)
+	v2    pollyV2
 }
 
+// waits works out the draws: retry k draws a u when its wait is not fixed (min < max), except
+// that decorrelatedv2 always draws, as Polly does, because the next wait depends on this draw's t
+// even when this one can only be 0 (a base of a few ns).
 func (p Params) waits() retryWaits {
-	w := retryWaits{p: p, laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts)}
+	w := retryWaits{p: p, laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), v2: p.pollyV2()}
 	raws := p.raws()
 	for k := 1; k < p.Attempts; k++ {
-		if p.Jitter == Decorrelated {
+		switch p.Jitter {
+		case Decorrelated:
 			w.draws[k] = p.Base < p.Cap
-		} else {
+		case DecorrelatedV2:
+			w.laws[k] = law{max: w.v2.max(k)}
+			w.draws[k] = true
+		default:
 			w.laws[k] = p.law(k, raws[k])
 			w.draws[k] = w.laws[k].min < w.laws[k].max
 		}
@@ -111,34 +120,39 @@ func (p Params) waits() retryWaits {
 	return w
 }
 
-// next returns the wait before retry k, drawing one u from r if retry k draws; prev is the
-// wait before retry k-1 (base for k = 1).
-func (w *retryWaits) next(k int, r *rand.PCG, prev time.Duration) time.Duration {
+// next returns the wait before retry k, drawing one u from r if retry k draws, and the state
+// for retry k+1; state is as Params.Wait takes it.
+func (w *retryWaits) next(k int, r *rand.PCG, state float64) (time.Duration, float64) {
 	u := 0.0
 	if w.draws[k] {
 		u = unit(r)
 	}
-	if w.p.Jitter == Decorrelated {
-		return w.p.decorrelated(u, prev)
+	switch w.p.Jitter {
+	case Decorrelated:
+		d := decorrelated(w.p.Base, w.p.Cap, u, state)
+		return d, float64(d)
+	case DecorrelatedV2:
+		return w.v2.draw(k, u, state, w.laws[k].max)
 	}
-	return w.laws[k].at(u)
+	return w.laws[k].at(u), state
 }
 
 // sampleScratch holds SamplePausing's per-path state between calls.
 type sampleScratch struct {
-	rngs                        []rand.PCG
-	start, total, prev, scratch []time.Duration
-	live                        []int32
+	rngs                  []rand.PCG
+	start, total, scratch []time.Duration
+	state                 []float64
+	live                  []int32
 }
 
 var sampleScratchPool = sync.Pool{New: func() any { return new(sampleScratch) }}
 
 // take returns the buffers for n paths, growing them if needed; their contents are stale.
-func (s *sampleScratch) take(n int) ([]rand.PCG, []time.Duration, []time.Duration, []time.Duration, []int32, []time.Duration) {
+func (s *sampleScratch) take(n int) ([]rand.PCG, []time.Duration, []time.Duration, []float64, []int32, []time.Duration) {
 	s.rngs = grow(s.rngs, n)
-	s.start, s.total, s.prev, s.scratch = grow(s.start, n), grow(s.total, n), grow(s.prev, n), grow(s.scratch, n)
-	s.live = grow(s.live, n)
-	return s.rngs[:n], s.start[:n], s.total[:n], s.prev[:n], s.live[:n], s.scratch[:n]
+	s.start, s.total, s.scratch = grow(s.start, n), grow(s.total, n), grow(s.scratch, n)
+	s.state, s.live = grow(s.state, n), grow(s.live, n)
+	return s.rngs[:n], s.start[:n], s.total[:n], s.state[:n], s.live[:n], s.scratch[:n]
 }
 
 // unit turns one PCG output into [0, 1) exactly as rand.Rand.Float64 does.

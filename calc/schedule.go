@@ -27,7 +27,7 @@ type Row struct {
 	Nominal  time.Duration // min(cap, base*factor^(Retry-1)) in every mode, for reference; 0 for attempt 1
 	Min, Max time.Duration // bounds of the wait before this attempt
 	Mean     float64       // expected wait before this attempt, in nanoseconds
-	AtCap    float64       // share of waits exactly at cap (decorrelated jitter piles mass there)
+	AtCap    float64       // share of waits exactly at cap: decorrelated and decorrelatedv2 pile mass there; 0 otherwise
 	Earliest time.Duration // earliest start: the sum of minimum waits and calls before it
 	Latest   time.Duration // latest start: the sum of maximum waits and calls before it
 	Budget   BudgetStatus
@@ -55,9 +55,13 @@ type Schedule struct {
 func (p Params) Schedule() Schedule {
 	rows := make([]Row, p.Attempts)
 	var means, atCap []float64
-	if p.Jitter == Decorrelated {
+	switch p.Jitter {
+	case Decorrelated:
 		means, atCap = decorrelatedMeans(float64(p.Base), float64(p.Cap), p.Attempts-1)
+	case DecorrelatedV2:
+		means, atCap = pollyMeans(float64(p.Base), float64(p.Cap), p.Attempts-1, pollyCells)
 	}
+	v2 := p.pollyV2()
 	top := p.Base // decorrelated: the largest wait so far, min(cap, 3^k*base)
 	raws := p.raws()
 	s := Schedule{Always: p.Attempts, AtMost: p.Attempts}
@@ -67,10 +71,25 @@ func (p Params) Schedule() Schedule {
 		if k > 0 {
 			raw := raws[k]
 			r.Nominal = p.nominal(raw)
-			if p.Jitter == Decorrelated {
+			switch p.Jitter {
+			case Decorrelated:
 				top = p.maxWait(k, top)
 				r.Min, r.Max, r.Mean, r.AtCap = p.Base, top, means[k-1], atCap[k-1]
-			} else {
+			case DecorrelatedV2:
+				r.Max = v2.max(k)
+				// The quadrature's mean can stray past the bounds in the last bits, or by the
+				// under-a-tick truncation when base is tiny and every wait is 0.
+				r.Mean = max(0, min(float64(r.Max), means[k-1]))
+				if r.Max == p.Cap {
+					r.AtCap = atCap[k-1]
+				}
+			default:
+				if k > 1 && raw == raws[k-1] {
+					// Past the cap every retry has the same law: most rows of a long schedule.
+					prev := &rows[k-1]
+					r.Min, r.Max, r.Mean = prev.Min, prev.Max, prev.Mean
+					break
+				}
 				l := p.law(k, raw)
 				r.Min, r.Max = l.min, l.max
 				r.Mean = l.mean()
@@ -118,29 +137,50 @@ func (p Params) WorstCaseAttempts() *big.Int {
 	return new(big.Int).Exp(big.NewInt(int64(p.Attempts)), big.NewInt(int64(p.Layers)), nil)
 }
 
-// Wait returns the wait before retry k (k >= 1) for the draw u in [0, 1). prev is the wait
-// before retry k-1 (base for k = 1); only decorrelated jitter uses it. With base 100ms, cap 1s,
-// full jitter and u = 0.5, retries 1 and 2 wait 50ms and 100ms.
-func (p Params) Wait(k int, u float64, prev time.Duration) time.Duration {
-	if p.Jitter == Decorrelated {
-		return p.decorrelated(u, prev)
+// Wait returns the wait before retry k (k >= 1) for the draw u in [0, 1), and the state to pass
+// for retry k+1. state is what the wait before retry k-1 returned, or FirstState for k = 1: two
+// modes remember something from one retry to the next, decorrelated jitter the previous wait in
+// nanoseconds, decorrelatedv2 Polly's g of the previous draw; the others return state unchanged.
+// With base 100ms, cap 1s, full jitter and u = 0.5, retries 1 and 2 wait 50ms and 100ms.
+func (p Params) Wait(k int, u, state float64) (time.Duration, float64) {
+	switch p.Jitter {
+	case Decorrelated:
+		w := decorrelated(p.Base, p.Cap, u, state)
+		return w, float64(w)
+	case DecorrelatedV2:
+		v := p.pollyV2()
+		return v.draw(k, u, state, v.max(k))
 	}
-	return p.law(k, p.rawNominal(k)).at(u)
+	return p.law(k, p.rawNominal(k)).at(u), state
+}
+
+// FirstState is the state Wait takes for retry 1: base, in nanoseconds, for decorrelated jitter
+// (it grows from base), and 0 for the other modes (decorrelatedv2 has no previous g yet).
+func (p Params) FirstState() float64 {
+	if p.Jitter == Decorrelated {
+		return float64(p.Base)
+	}
+	return 0
 }
 
 // maxWait is the longest wait before retry k. top is the longest wait before retry k-1 (base
 // for k = 1); only decorrelated jitter, which grows from the previous wait, uses it.
 func (p Params) maxWait(k int, top time.Duration) time.Duration {
-	if p.Jitter == Decorrelated {
+	switch p.Jitter {
+	case Decorrelated:
 		return min(p.Cap, 3*top)
+	case DecorrelatedV2:
+		return p.pollyV2().max(k)
 	}
 	return p.law(k, p.rawNominal(k)).max
 }
 
-// decorrelated is AWS's min(cap, base + u*(3*prev - base)), in [base, min(cap, 3*prev)].
-func (p Params) decorrelated(u float64, prev time.Duration) time.Duration {
-	b := float64(p.Base)
-	return min(p.Cap, roundNs(b+float64(u*(3*float64(prev)-b))))
+// decorrelated is AWS's min(cap, base + u*(3*prev - base)), in [base, min(cap, 3*prev)], for
+// the previous wait prev in nanoseconds (exact as a float64: waits are under 2^53 ns). It takes
+// base and cap rather than Params, which would be copied at every draw.
+func decorrelated(base, cap time.Duration, u, prev float64) time.Duration {
+	b := float64(base)
+	return min(cap, roundNs(b+float64(u*(3*prev-b))))
 }
 
 // rawNominal is base*factor^(k-1) (base*k for linear growth) in nanoseconds, unclamped but kept

@@ -56,6 +56,11 @@ var scheduleTests = []struct {
 	{"equal clamped", "base=1s&factor=4&cap=3s&attempts=3&jitter=equal&capat=after",
 		// retry 2: raw 4 s, uniform [2, 4] clamped at 3: mean 3 - 1^2/(2*2) = 2.75 s.
 		[]time.Duration{500 * ms, 2000 * ms}, []time.Duration{1000 * ms, 3000 * ms}, []float64{750, 2750}, 2500, 3500, 4000},
+	// Polly's jitter from 2 s: [0, (g(k) - g(k-2))/1.4 × 2 s] in whole 100 ns ticks, g(t) =
+	// 2^t·tanh(√(4t)), g(0) = 0 (see TestPollyV2ByHand); its means are a quadrature's.
+	{"decorrelatedv2", "base=2s&cap=168h&attempts=4&jitter=decorrelatedv2",
+		[]time.Duration{0, 0, 0}, []time.Duration{2754364500, 5674499100, 8651834300},
+		[]float64{math.NaN(), math.NaN(), math.NaN()}, 0, math.NaN(), 17080.6979},
 	// Rounding to the nanosecond, ties away from zero: equal jitter on 3 ns waits [2, 3].
 	{"ties away from zero", "base=3ns&cap=3ns&factor=1&attempts=2&jitter=equal",
 		[]time.Duration{2}, []time.Duration{3}, []float64{2.25e-6}, 2e-6, 2.25e-6, 3e-6},
@@ -140,20 +145,25 @@ func TestBudget(t *testing.T) {
 
 func TestWaitWithFixedDraw(t *testing.T) {
 	p := mustDecode(t, "base=100ms&factor=2&cap=1s&jitter=full")
-	if a, b := p.Wait(1, 0.5, p.Base), p.Wait(2, 0.5, p.Base); a != 50*ms || b != 100*ms {
-		t.Errorf("u=0.5: %v then %v, want 50ms then 100ms", a, b)
+	a, s := p.Wait(1, 0.5, 7)
+	b, _ := p.Wait(2, 0.5, 7)
+	if a != 50*ms || b != 100*ms || s != 7 {
+		t.Errorf("u=0.5: %v then %v (state %v), want 50ms then 100ms (state 7)", a, b, s)
 	}
 	p.Cap = 250 * ms
-	if w := p.Wait(3, 0.5, p.Base); w != 125*ms {
+	if w, _ := p.Wait(3, 0.5, 0); w != 125*ms {
 		t.Errorf("cap 250ms, before the fourth attempt: %v, want 125ms", w)
 	}
 	d := mustDecode(t, "base=100ms&cap=1s&jitter=decorrelated")
+	if d.FirstState() != 1e8 {
+		t.Errorf("decorrelated starts from %v, want base", d.FirstState())
+	}
 	for _, c := range []struct {
 		u          float64
 		prev, want time.Duration
 	}{{0, 300 * ms, 100 * ms}, {0.5, 300 * ms, 500 * ms}, {0.999, 900 * ms, 1000 * ms}} {
-		if got := d.Wait(3, c.u, c.prev); got != c.want {
-			t.Errorf("decorrelated u=%v prev=%v: %v, want %v", c.u, c.prev, got, c.want)
+		if got, next := d.Wait(3, c.u, float64(c.prev)); got != c.want || next != float64(c.want) {
+			t.Errorf("decorrelated u=%v prev=%v: %v (state %v), want %v", c.u, c.prev, got, next, c.want)
 		}
 	}
 }

@@ -1,0 +1,381 @@
+package calc
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// pollyCS is Polly v8's C#, transcribed on its own from Polly.Core/Retry/RetryHelper.cs
+// (GetRetryDelay with DecorrelatedJitterBackoffV2) and RetryResilienceStrategy.cs (the state
+// starts at 0, the attempt at 0), with Go's math.Pow, Tanh and Sqrt standing in for .NET's Math.
+type pollyCS struct {
+	delayTicks int64   // Delay.Ticks
+	maxDelay   int64   // MaxDelay.Ticks; -1 for null
+	prev       float64 // ref double state
+}
+
+// maxTimeSpanTicks is Polly's (double)TimeSpan.MaxValue.Ticks - 1_000.
+const maxTimeSpanTicks = float64(math.MaxInt64) - 1000
+
+// retryDelay is GetRetryDelay(Exponential, jitter: true, attempt, ...) for the randomizer's u.
+func (c *pollyCS) retryDelay(attempt int, u float64) int64 {
+	const PFactor = 4.0
+	const RpScalingFactor = 1 / 1.4
+	t := float64(attempt) + u
+	next := math.Pow(2, t) * math.Tanh(math.Sqrt(PFactor*t))
+	var ticks int64
+	if math.IsInf(next, 0) {
+		c.prev = next
+		ticks = int64(maxTimeSpanTicks)
+	} else {
+		formulaIntrinsicValue := next - c.prev
+		c.prev = next
+		ticks = int64(math.Min(formulaIntrinsicValue*RpScalingFactor*float64(c.delayTicks), maxTimeSpanTicks))
+	}
+	if c.maxDelay >= 0 && ticks > c.maxDelay {
+		return c.maxDelay
+	}
+	return ticks
+}
+
+// pollyDraws are the randomizer's outputs the transcription is compared on: seeded streams and
+// the edges of [0, 1).
+func pollyDraws(n int) [][]float64 {
+	const top = 1 - 1.0/(1<<53)
+	var seqs [][]float64
+	for _, u := range []float64{0, top, 0.5} {
+		seq := make([]float64, n)
+		for i := range seq {
+			seq[i] = u
+		}
+		seqs = append(seqs, seq)
+	}
+	alt := make([]float64, n)
+	for i := range alt {
+		alt[i] = top * float64(i%2)
+	}
+	seqs = append(seqs, alt)
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 99))
+		seq := make([]float64, n)
+		for i := range seq {
+			seq[i] = r.Float64()
+		}
+		seqs = append(seqs, seq)
+	}
+	return seqs
+}
+
+// TestPollyV2AgainstTranscription runs calc's waits and the C# transcription on the same draws.
+// calc's exp2 and tanh are within an ulp of math.Pow and math.Tanh (and of .NET's), not always
+// equal to them, so g can differ in its last bits (the log counts how often). A wait under 168h
+// is at most 6e12 ticks, where that moves it by about 1e-3 ticks: the waits must agree to the
+// tick, except where the exact product falls that close to a whole tick and the two truncate to
+// neighbours, one tick apart.
+func TestPollyV2AgainstTranscription(t *testing.T) {
+	exact, total, sameState := 0, 0, 0
+	for _, q := range []string{
+		"preset=polly-exponential-jitter&attempts=60",
+		"jitter=decorrelatedv2&base=100ms&cap=30s&attempts=40",
+		"jitter=decorrelatedv2&base=1ms&cap=168h&attempts=1000",
+		"jitter=decorrelatedv2&base=24h&cap=24h&attempts=30",
+		// One tick: uncapped up to g ~ 8e12, the largest g a wait under 168h can come from.
+		"jitter=decorrelatedv2&base=100ns&cap=168h&attempts=60",
+	} {
+		p := mustDecode(t, q)
+		maxDelay := int64(p.Cap / 100)
+		if p.Cap == MaxCap {
+			maxDelay = -1 // the calculator's largest cap stands for none
+		}
+		for _, draws := range pollyDraws(p.Attempts - 1) {
+			cs := pollyCS{delayTicks: int64(p.Base / 100), maxDelay: maxDelay}
+			state := p.FirstState()
+			for k := 1; k < p.Attempts; k++ {
+				want := time.Duration(cs.retryDelay(k-1, draws[k-1]))
+				if want > p.Cap/100 { // saturated ticks would overflow as nanoseconds
+					want = p.Cap
+				} else {
+					want *= 100
+				}
+				var got time.Duration
+				got, state = p.Wait(k, draws[k-1], state)
+				d := math.Abs(float64(got - want))
+				total++
+				exact += b2i(d == 0)
+				if d > 100 {
+					t.Fatalf("%s retry %d, u=%v: calc %d ns, Polly %d ns", q, k, draws[k-1], got, want)
+				}
+				sameState += b2i(state == cs.prev)
+				if math.Abs(state-cs.prev) > 4*0x1p-52*cs.prev {
+					t.Fatalf("%s retry %d: state %v, Polly's prev %v", q, k, state, cs.prev)
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d waits equal to the tick; %d states (g) equal to the bit", exact, total, sameState)
+	if exact < total*99/100 {
+		t.Errorf("only %d of %d waits equal to the tick", exact, total)
+	}
+}
+
+// TestPollyV2ByHand: the bounds and waits of Polly's defaults (Delay 2s = 2e7 ticks), worked
+// with bc at 40 digits: g(t) = 2^t·tanh(√(4t)).
+func TestPollyV2ByHand(t *testing.T) {
+	p := mustDecode(t, "preset=polly-exponential-jitter")
+	rows := p.Schedule().Rows
+	for k, want := range []time.Duration{
+		2754364500, // trunc(2·tanh(2)/1.4 · 2e7) = trunc(27543645.145) ticks
+		5674499100, // g(2) - g(0): trunc(4·tanh(√8)/1.4 · 2e7) = trunc(56744991.166)
+		8651834300, // g(3) - g(1): trunc((8·tanh(√12) - 2·tanh(2))/1.4 · 2e7) = trunc(86518343.266)
+	} {
+		if r := rows[k+1]; r.Min != 0 || r.Max != want || r.AtCap != 0 {
+			t.Errorf("retry %d: [%v, %v] at cap %v, want [0, %v] and 0", k+1, r.Min, r.Max, r.AtCap, want)
+		}
+	}
+	// u = 0.5 at every retry: g(0.5) = √2·tanh(√2), then g(1.5) - g(0.5), g(2.5) - g(1.5).
+	state := p.FirstState()
+	for k, want := range []time.Duration{1794809800, 2186007000, 4071495900} { // 17948098.71, 21860070.95, 40714959.25 ticks
+		var got time.Duration
+		if got, state = p.Wait(k+1, 0.5, state); got != want {
+			t.Errorf("retry %d, u=0.5: %v, want %v", k+1, got, want)
+		}
+	}
+	// The means without a clamp, by Simpson's rule in bc: ∫_0^1 g = 1.2195620020 (as ∫ g(w²)·2w dw,
+	// which is smooth), ∫_1^2 g = 2.8409669694; retry 1 waits 2e9/1.4 · ∫_0^1 g on average, retry
+	// 2 that of ∫_1^2 g - ∫_0^1 g.
+	for k, want := range []float64{1742231431.37, 2316292810.70} {
+		if got := rows[k+1].Mean; math.Abs(got-want) > 1e-4*want {
+			t.Errorf("retry %d: mean %.0f ns, want %.0f", k+1, got, want)
+		}
+	}
+	// Polly's RpScalingFactor is 1 / 1.4d, a division at run time in C#.
+	x := 1.4
+	if 1/x != pollyScaling {
+		t.Errorf("1/1.4 = %v at run time, pollyScaling %v", 1/x, pollyScaling)
+	}
+	// A base that is not whole ticks is a fractional tick count: 150ns is 1.5 ticks.
+	q := mustDecode(t, "jitter=decorrelatedv2&base=150ns&cap=1s")
+	if w, _ := q.Wait(1, 0.75, 0); w != time.Duration(math.Trunc(pollyG(0.75)*pollyScaling*1.5))*100 {
+		t.Errorf("base 150ns, u=0.75: %v", w)
+	}
+}
+
+// pollyQueries are the policies the statistics are checked on: Polly's defaults, a cap that
+// clamps from retry 5 on, and the widest range over the most attempts.
+var pollyQueries = []string{
+	"preset=polly-exponential-jitter",
+	"jitter=decorrelatedv2&base=100ms&cap=1s&attempts=12",
+	"jitter=decorrelatedv2&base=1ms&cap=168h&attempts=1000",
+}
+
+// pollyBrute is E[min(c, s·(g(T2) - g(T1)))] and P(at cap) for retry k by the midpoint rule on
+// an m×m grid of (T1, T2), with math.Pow and math.Tanh: nothing shared with the quadrature.
+func pollyBrute(base, cap float64, k, m int) (mean, atCap float64) {
+	g := func(t float64) float64 { return math.Pow(2, t) * math.Tanh(math.Sqrt(4*t)) }
+	s := base / 1.4
+	g1, g2 := make([]float64, m), make([]float64, m)
+	for i := range m {
+		mid := (float64(i) + 0.5) / float64(m)
+		g2[i] = g(float64(k-1) + mid)
+		if k > 1 {
+			g1[i] = g(float64(k-2) + mid)
+		}
+	}
+	if k == 1 {
+		g1 = g1[:1] // g(T1) = 0
+	}
+	var sum, n float64
+	for _, a := range g1 {
+		for _, b := range g2 {
+			if d := s * (b - a); d >= cap {
+				sum += cap
+				n++
+			} else {
+				sum += d
+			}
+		}
+	}
+	cells := float64(len(g1) * m)
+	return sum / cells, n / cells
+}
+
+// TestPollyV2MeansBruteForce: the quadrature's means are within 1e-4 of a 2000×2000 midpoint
+// rule, and of the same quadrature on a 16 times finer grid, at small and huge attempts; so is
+// the share at cap, in absolute terms.
+func TestPollyV2MeansBruteForce(t *testing.T) {
+	worst := 0.0
+	for _, q := range pollyQueries {
+		p := mustDecode(t, q)
+		rows := p.Schedule().Rows
+		fine, _ := pollyMeans(float64(p.Base), float64(p.Cap), p.Attempts-1, 16*pollyCells)
+		for k := 1; k < p.Attempts; k++ {
+			r := rows[k]
+			if rel := math.Abs(r.Mean-fine[k-1]) / fine[k-1]; rel > 1e-4 {
+				t.Errorf("%s retry %d: mean %v, a 16x finer grid %v", q, k, r.Mean, fine[k-1])
+			}
+			if k > 40 && k%97 != 0 && k < p.Attempts-1 {
+				continue // the brute force is slow; past retry 31 every wait there is nearly the cap
+			}
+			mean, atCap := pollyBrute(float64(p.Base), float64(p.Cap), k, 2000)
+			rel := math.Abs(r.Mean-mean) / mean
+			worst = max(worst, rel)
+			if rel > 1e-4 || math.Abs(r.AtCap-atCap) > 1e-4 {
+				t.Errorf("%s retry %d: mean %v at cap %v, brute force %v at cap %v", q, k, r.Mean, r.AtCap, mean, atCap)
+			}
+		}
+	}
+	t.Logf("largest relative difference to the brute force: %.2e", worst)
+}
+
+// pollyPaths draws n paths of p through retryWaits.next, as Sample and the herd do, and calls
+// see with every wait.
+func pollyPaths(p Params, n int, see func(k int, w time.Duration)) {
+	waits := p.waits()
+	for i := range n {
+		var r rand.PCG
+		r.Seed(p.Seed, uint64(i))
+		state := p.FirstState()
+		for k := 1; k < p.Attempts; k++ {
+			var w time.Duration
+			w, state = waits.next(k, &r, state)
+			see(k, w)
+		}
+	}
+}
+
+// TestPollyV2MonteCarlo: every sampled wait lies within its retry's [min, max], and 200000
+// paths agree with the means within 1% and with the share at cap within 0.01.
+func TestPollyV2MonteCarlo(t *testing.T) {
+	const paths = 200000
+	for _, q := range pollyQueries {
+		p := mustDecode(t, q)
+		if p.Attempts > 40 {
+			p.Attempts = 40 // the rest is the cap: the saturation test covers it
+		}
+		rows := p.Schedule().Rows
+		sum, atCap := make([]float64, p.Attempts), make([]float64, p.Attempts)
+		pollyPaths(p, paths, func(k int, w time.Duration) {
+			if r := rows[k]; w < r.Min || w > r.Max {
+				t.Fatalf("%s retry %d: waited %v, outside [%v, %v]", q, k, w, r.Min, r.Max)
+			}
+			sum[k] += float64(w)
+			atCap[k] += float64(b2i(w == p.Cap))
+		})
+		for k := 1; k < p.Attempts; k++ {
+			mean, share := sum[k]/paths, atCap[k]/paths
+			if r := rows[k]; math.Abs(mean-r.Mean) > 0.01*r.Mean || math.Abs(share-r.AtCap) > 0.01 {
+				t.Errorf("%s retry %d: sampled mean %v at cap %v, schedule %v at cap %v", q, k, mean, share, r.Mean, r.AtCap)
+			}
+		}
+	}
+}
+
+// TestPollyV2Saturation: over 999 retries g reaches 2^998 and the product with base overflows
+// to +Inf; the waits saturate at cap and nothing is NaN or infinite.
+func TestPollyV2Saturation(t *testing.T) {
+	if s := mustDecode(t, "jitter=decorrelatedv2&attempts=1").Schedule(); len(s.Rows) != 1 || s.Total != (Totals{}) {
+		t.Errorf("one attempt: %+v", s)
+	}
+	for _, q := range []string{
+		"base=24h&cap=168h", "base=1ns&cap=168h", "base=1ms&cap=168h", "base=1ns&cap=1ns", "base=24h&cap=24h",
+	} {
+		p := mustDecode(t, "jitter=decorrelatedv2&attempts=1000&samples=100&"+q)
+		s := p.Schedule()
+		last := s.Rows[p.Attempts-1]
+		if last.Max != p.Cap || last.Mean != float64(p.Cap) || last.AtCap != 1 || s.ExceedsCap {
+			t.Errorf("%s: last row %+v", q, last)
+		}
+		if math.IsNaN(s.Total.Mean) || math.IsInf(s.Total.Mean, 0) || s.Total.Max <= 0 || s.Total.Max > 999*p.Cap {
+			t.Errorf("%s: totals %+v", q, s.Total)
+		}
+		for _, r := range s.Rows[1:] {
+			if math.IsNaN(r.Mean) || math.IsNaN(r.AtCap) || r.Max > p.Cap || r.Mean > float64(r.Max) {
+				t.Fatalf("%s: row %+v", q, r)
+			}
+		}
+		checkInvariants(t, p)
+		for _, u := range []float64{0, 0.5, 1 - 1.0/(1<<53)} {
+			if w, g := p.Wait(999, u, pollyG(997.5)); w != p.Cap || math.IsInf(g, 0) {
+				t.Errorf("%s: retry 999, u=%v: %v, g %v", q, u, w, g)
+			}
+		}
+	}
+	v := mustDecode(t, "jitter=decorrelatedv2&cap=3s").pollyV2()
+	for _, diff := range []float64{math.MaxFloat64, math.Inf(1), 1e300} {
+		if w := v.wait(diff); w != 3*time.Second {
+			t.Errorf("a difference of %v waits %v, want the cap", diff, w)
+		}
+	}
+}
+
+// TestPollyV2Ticks: below the cap every wait is whole 100 ns ticks; the cap, when it is not
+// whole ticks, is reached exactly.
+func TestPollyV2Ticks(t *testing.T) {
+	p := mustDecode(t, "jitter=decorrelatedv2&base=150ns&cap=1234567ns&attempts=30&samples=100")
+	atCap := 0
+	pollyPaths(p, 1000, func(k int, w time.Duration) {
+		if w != p.Cap && w%100 != 0 {
+			t.Fatalf("retry %d waits %d ns, not whole ticks", k, w)
+		}
+		atCap += b2i(w == p.Cap)
+	})
+	if atCap == 0 {
+		t.Error("no wait reached the cap")
+	}
+	checkInvariants(t, p)
+}
+
+// TestPollyV2Herd: the herd runs Polly's jitter like any other mode, the same every time, as
+// the plain heap model does, every client within the schedule.
+func TestPollyV2Herd(t *testing.T) {
+	for _, q := range []string{
+		"jitter=decorrelatedv2&clients=2000&attempts=8&cap=5s&outage=2s&capacity=50&window=50ms&spread=200ms",
+		"jitter=decorrelatedv2&clients=300&attempts=12&base=10ms&cap=1s&outage=1s&capacity=5&budget=3s&call=5ms",
+	} {
+		for seed := range 3 {
+			p := mustDecode(t, fmt.Sprintf("%s&seed=%d", q, seed))
+			m := Backoff(DecorrelatedV2)
+			run, err := p.HerdMode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := p.HerdMode(m); !reflect.DeepEqual(run, again) {
+				t.Fatalf("%s: two runs differ", p.Encode())
+			}
+			if paused, done, _ := p.HerdModePausing(m, func() bool { return true }); !done || !reflect.DeepEqual(run, paused) {
+				t.Fatalf("%s: the paused run differs", p.Encode())
+			}
+			if heap, _ := herdByHeap(p, m); !reflect.DeepEqual(run, heap) {
+				t.Fatalf("%s:\n got %+v\nheap %+v", p.Encode(), run, heap)
+			}
+			if run.Accepted+run.GaveUp != p.Clients || run.Accepted == 0 || run.Mode != m {
+				t.Fatalf("%s: %+v", p.Encode(), run)
+			}
+			checkHerd(t, p, m)
+			rows := p.Schedule().Rows
+			_, times := seenAttempts(t, p, m)
+			for i, ts := range times {
+				for n, at := range ts {
+					if at -= p.clientStart(i); at < rows[n].Earliest || at > rows[n].Latest {
+						t.Fatalf("%s: client %d attempt %d at +%v, outside [%v, %v]", p.Encode(), i, n+1, at, rows[n].Earliest, rows[n].Latest)
+					}
+				}
+			}
+		}
+	}
+	// Polly's waits never outrun decorrelated jitter's bounds (2^k/1.4 against 3^k times base),
+	// so a herd that runs Polly's mode needs no more windows than the classic modes. A mode
+	// outside p.HerdModes can: additive jitter of a day needs more windows than the classic
+	// modes, and only that mode is refused.
+	p := mustDecode(t, "jitter=decorrelatedv2&add=24h&base=1ms&factor=1&cap=1ms&attempts=200&clients=10&window=1s")
+	if p.ValidateHerd() != nil || p.herdHorizon(Backoff(DecorrelatedV2)) != p.WithJitter(Full).herdHorizon(Immediate) {
+		t.Fatal("Polly's mode changes the herd's horizon")
+	}
+	if _, err := p.HerdMode(Backoff(Additive)); err == nil {
+		t.Error("additive waits run past the windows, yet the mode ran")
+	}
+}
