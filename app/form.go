@@ -23,10 +23,10 @@ var formGroups = []struct {
 }{
 	{"Policy", []formField{
 		{key: "base", label: "Base delay", unit: "ms, or 250ms, 1.5s, 2m", hint: "nominal wait before the first retry"},
-		{key: "factor", label: "Factor", unit: "×", hint: "growth per retry (decorrelated ignores it)"},
+		{key: "factor", label: "Factor", unit: "×", hint: "growth per retry (decorrelated and decorrelatedv2 ignore it)"},
 		{key: "cap", label: "Cap", unit: "ms, or a duration", hint: "ceiling of the nominal delay, or of the drawn wait"},
 		{key: "attempts", label: "Attempts", unit: "calls", hint: ""}, // hint from the schedule, see attemptsHint
-		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: "upward, fullms and additive are what k8s, Envoy and tenacity do"},
+		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: "upward, fullms, additive and decorrelatedv2 are what k8s, Envoy, tenacity and Polly do"},
 		{key: "ratio", label: "Ratio", unit: "± fraction", hint: "proportional and upward jitter: 0.2 is 20%"},
 		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it"},
 	}},

@@ -23,13 +23,14 @@ const herdPreRenderWork = 20000
 // runHerdNow computes the herd in place: for the server's pre-render and small herds.
 func (h *herdView) runHerdNow(params calc.Params) {
 	h.runs, h.err = params.Herd()
-	h.total = len(calc.HerdModes())
+	h.total = len(params.HerdModes())
 }
 
 // runHerd runs the herd one mode at a time, each result shown as it comes, until gen is no
-// longer the current work.
+// longer the current work: the modes of params.HerdModes, the policy's own last when it is a
+// library's.
 func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
-	for _, m := range calc.HerdModes() {
+	for _, m := range params.HerdModes() {
 		run, done, err := herdModePausing(params, m, pause)
 		if !done && err == nil || !pause() {
 			return // the inputs changed: newer work has taken over

@@ -133,7 +133,7 @@ func (p *page) startWork(ctx app.Context) {
 	}
 	gen := p.workGen.Add(1)
 	r, h := *p.report, &p.herd
-	h.runs, h.total, h.err = nil, len(calc.HerdModes()), r.Params.ValidateHerd()
+	h.runs, h.total, h.err = nil, len(r.Params.HerdModes()), r.Params.ValidateHerd()
 	herd := h.err == nil
 	p.showHerd()
 	ctx.Async(func() {

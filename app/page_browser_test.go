@@ -232,10 +232,10 @@ func TestCopyCSV(t *testing.T) {
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?" + sharedQuery)
 	tb.waitWasm()
-	tb.waitFor("the herd", `document.querySelectorAll("#herd tr[data-mode]").length === 6`)
+	p, _ := calc.Decode(sharedQuery)
+	tb.waitFor("the herd", herdRowsAre(len(p.HerdModes())))
 	tb.run(chromedp.Click(chromedp.CSS("#copy-csv")))
 	tb.waitFor("the copied text", `document.getElementById("export-text")?.value.length > 0`)
-	p, _ := calc.Decode(sharedQuery)
 	var want strings.Builder
 	herd, err := p.Herd()
 	if err != nil {
@@ -250,9 +250,25 @@ func TestCopyCSV(t *testing.T) {
 	tb.requireNoConsoleProblems()
 }
 
-// A shared link with herd keys shows, in the page, the counts the terminal prints.
+// herdRowsAre is a condition for waitFor: the herd's table has n mode rows.
+func herdRowsAre(n int) string {
+	return `document.querySelectorAll("#herd tr[data-mode]").length === ` + strconv.Itoa(n)
+}
+
+// A shared link with herd keys shows, in the page, the counts the terminal prints: for a classic
+// mode the six modes of every herd, for a library's mode (Polly's) those and its own.
 func TestHerdLink(t *testing.T) {
-	const q = "clients=500&attempts=8&outage=2s&window=50ms&capacity=40&spread=100ms&jitter=equal&seed=3"
+	for _, q := range []string{
+		"clients=500&attempts=8&outage=2s&window=50ms&capacity=40&spread=100ms&jitter=equal&seed=3",
+		"clients=500&attempts=8&outage=2s&window=50ms&capacity=40&spread=100ms&jitter=decorrelatedv2&seed=3",
+	} {
+		t.Run(q, func(t *testing.T) { checkHerdLink(t, q) })
+	}
+}
+
+func checkHerdLink(t *testing.T, q string) {
+	p, _ := calc.Decode(q)
+	modes := len(p.HerdModes())
 	out, errOut, code := runTableOut(t, "-format", "json", q)
 	if code != 0 {
 		t.Fatalf("table: %s", errOut)
@@ -267,14 +283,14 @@ func TestHerdLink(t *testing.T) {
 			LastAccepted *json.Number `json:"last_accepted_ms"`
 		} `json:"herd"`
 	}
-	if err := json.Unmarshal([]byte(out), &printed); err != nil || len(printed.Herd) != 6 {
-		t.Fatalf("%v, %d modes", err, len(printed.Herd))
+	if err := json.Unmarshal([]byte(out), &printed); err != nil || len(printed.Herd) != modes || printed.Herd[modes-1].Jitter != p.HerdModes()[modes-1].String() {
+		t.Fatalf("%v, %d modes, want %v", err, len(printed.Herd), p.HerdModes())
 	}
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?" + q)
 	tb.waitWasm()
-	tb.waitFor("the herd", `document.querySelectorAll("#herd tr[data-mode]").length === 6`)
+	tb.waitFor("the herd", herdRowsAre(modes))
 	shown := evalJS[map[string]string](tb, `(() => {
 		const out = {};
 		document.querySelectorAll("#herd tr[data-mode] td[data-value]").forEach((td) =>
@@ -293,8 +309,8 @@ func TestHerdLink(t *testing.T) {
 			}
 		}
 	}
-	if n := evalJS[int](tb, `document.querySelectorAll("#arrivals path[data-series=arrivals]").length`); n != 6 {
-		t.Errorf("%d arrival charts, want 6", n)
+	if n := evalJS[int](tb, `document.querySelectorAll("#arrivals path[data-series=arrivals]").length`); n != modes {
+		t.Errorf("%d arrival charts, want %d", n, modes)
 	}
 	tb.requireNoConsoleProblems()
 }

@@ -318,3 +318,35 @@ func TestPageExport(t *testing.T) {
 		}
 	}
 }
+
+// A policy with a library's jitter (here Polly's) runs the six modes of every herd and then its
+// own: the herd's table has a row for each, in calc's order and with calc's numbers.
+func TestPageHerdLibraryMode(t *testing.T) {
+	const q = "jitter=decorrelatedv2&clients=60&attempts=6&outage=500ms&capacity=10&seed=2"
+	p, _ := navPage(t, q)
+	params, _ := calc.Decode(q)
+	want, err := params.Herd()
+	if err != nil || len(want) != len(calc.HerdModes())+1 {
+		t.Fatalf("calc's herd: %d runs, %v", len(want), err)
+	}
+	html := app.HTMLString(p)
+	herd := html[strings.Index(html, `id="herd"`):]
+	herd = herd[:strings.Index(herd, "</table>")]
+	var modes []string
+	for _, tr := range elements(herd, "tr") {
+		if m := tr["data-mode"]; m != "" {
+			modes = append(modes, m)
+		}
+	}
+	if len(modes) != len(want) || modes[len(modes)-1] != "decorrelatedv2" {
+		t.Fatalf("the herd's rows are %q, want %d ending with decorrelatedv2", modes, len(want))
+	}
+	for i, r := range want {
+		if modes[i] != r.Mode.String() || p.herd.runs[i].Attempts != r.Attempts || p.herd.runs[i].Accepted != r.Accepted {
+			t.Errorf("row %d: %s with %+v, want calc's %+v", i, modes[i], p.herd.runs[i], r)
+		}
+	}
+	if p.herd.err != nil || p.herdStatus() != "" || len(p.herdDone()) != len(want) {
+		t.Errorf("the herd's status: %q, %v; %d runs ready to copy", p.herdStatus(), p.herd.err, len(p.herdDone()))
+	}
+}

@@ -47,14 +47,22 @@ func describe(r calc.Report) string {
 			fmt.Fprintf(&b, "Retry k waits a random whole number of milliseconds from 0 up to, not including, %s (full jitter in whole ms)", dk)
 		case calc.Additive:
 			fmt.Fprintf(&b, "Retry k waits a random time between d and d + %s, %s (additive jitter)", human(p.Add), dk)
+		case calc.DecorrelatedV2:
+			fmt.Fprintf(&b, "Retry k draws t = k − 1 + U and waits (g(t) − g(t′)) × %s / 1.4 in whole 100 ns ticks, clamped to %s, where g(t) = 2^t × tanh(√(4t)) and t′ is "+
+				"the previous retry's t (g(t′) = 0 for the first): a wait depends on the previous draw, not on the previous wait (Polly's DecorrelatedJitterBackoffV2; factor is not used)",
+				human(p.Base), human(p.Cap))
 		}
+		// The two decorrelated modes clamp every wait to cap and jitter every retry, whatever
+		// capat and first say.
+		fromPrevious := p.Jitter == calc.Decorrelated || p.Jitter == calc.DecorrelatedV2
 		switch {
-		case p.CapAt == calc.CapAfter && p.Jitter != calc.Decorrelated && p.Jitter != calc.FullMs:
+		case fromPrevious:
+		case p.CapAt == calc.CapAfter && p.Jitter != calc.FullMs:
 			fmt.Fprintf(&b, ", drawn without the cap and then clamped to %s", human(p.Cap))
 		case p.CapAt == calc.CapFixed:
 			fmt.Fprintf(&b, "; once the nominal delay is over %s, it waits exactly %s, without jitter", human(p.Cap), human(p.Cap))
 		}
-		if p.FirstExact {
+		if p.FirstExact && !fromPrevious {
 			fmt.Fprintf(&b, "; the first retry waits exactly %s", human(p.Base))
 		}
 		b.WriteString(".")

@@ -110,18 +110,18 @@ func renderTotals(r calc.Report) app.UI {
 }
 
 // renderNotes says what users most often get wrong about a policy: a cap that jitter exceeds,
-// the pile-up of decorrelated jitter at cap, and how many attempts fit the budget.
+// the pile-up of decorrelated jitter (AWS's or Polly's) at cap, and how many attempts fit the
+// budget.
 func renderNotes(r calc.Report) app.UI {
 	p, s := r.Params, r.Schedule
 	var notes []string
 	if s.ExceedsCap {
 		notes = append(notes, "A wait can be longer than the cap ("+human(p.Cap)+"): the jitter is applied after capping the nominal delay.")
 	}
-	if p.Jitter == calc.Decorrelated {
-		last := s.Rows[len(s.Rows)-1]
-		if last.AtCap > 0 {
-			notes = append(notes, app.FormatString("Decorrelated jitter piles waits up at the cap: by the last retry, %s of the waits are exactly %s (see the at-cap share in the CSV).",
-				calc.Percent(last.AtCap), human(p.Cap)))
+	if name, ok := pileUpNames[p.Jitter]; ok {
+		if last := s.Rows[len(s.Rows)-1]; last.AtCap > 0 {
+			notes = append(notes, app.FormatString("%s piles waits up at the cap: by the last retry, %s of the waits are exactly %s (see the at-cap share in the CSV).",
+				name, calc.Percent(last.AtCap), human(p.Cap)))
 		}
 	}
 	if p.Budget > 0 {
@@ -133,4 +133,11 @@ func renderNotes(r calc.Report) app.UI {
 		notes = append(notes, app.FormatString("Simulating %d paths for the percentiles…", p.Samples))
 	}
 	return app.Ul().ID("notes").Body(app.Range(notes).Slice(func(i int) app.UI { return app.Li().Text(notes[i]) }))
+}
+
+// pileUpNames are the jitter modes that clamp their draws to cap, so that waits pile up there
+// (calc fills Row.AtCap for them), by the name the notes give them.
+var pileUpNames = map[calc.Jitter]string{
+	calc.Decorrelated:   "Decorrelated jitter",
+	calc.DecorrelatedV2: "Polly's decorrelated jitter (DecorrelatedJitterBackoffV2)",
 }

@@ -181,12 +181,13 @@ const libSkip = "-"
 // libCauses lists each part of the policy that lib (what the library does) does differently in
 // a way that changes a wait, with the policy's value or with the library's, in the words of who,
 // with the library's reason where why gives one. Decorrelated jitter grows from the previous
-// wait, so beside it only the jitter is compared.
+// wait, and decorrelatedv2 from the previous retry's draw, neither by factor: beside either, when
+// the other side waits another way, only the jitter is compared.
 func libCauses(s *libSubject, who string, lib calc.Params, ls calc.Schedule, why map[string]string) []string {
 	p, pol := s.p, s.schedule()
 	var out []string
 	for _, f := range libFields {
-		if why[f.key] == libSkip || f.key != "jitter" && (p.Jitter == calc.Decorrelated || lib.Jitter == calc.Decorrelated) && p.Jitter != lib.Jitter {
+		if why[f.key] == libSkip || f.key != "jitter" && (libFromPrevious(p.Jitter) || libFromPrevious(lib.Jitter)) && p.Jitter != lib.Jitter {
 			continue
 		}
 		withLib, withPolicy := p, lib
@@ -203,6 +204,10 @@ func libCauses(s *libSubject, who string, lib calc.Params, ls calc.Schedule, why
 	}
 	return out
 }
+
+// libFromPrevious says whether jitter j carries something from one retry to the next: the
+// previous wait (decorrelated) or the previous draw (decorrelatedv2).
+func libFromPrevious(j calc.Jitter) bool { return j == calc.Decorrelated || j == calc.DecorrelatedV2 }
 
 // libContrast gives the numbers of a difference: the first retry whose waits differ, and the
 // totals.
@@ -276,12 +281,15 @@ func libBudget(s *libSubject, who string, kind libBudgetKind, how string) []stri
 }
 
 // libSkeleton says why a library whose delays grow by a factor from a fixed base cannot express
-// p at all, or "" when it can: decorrelated jitter grows from the previous wait, and linear
-// growth is not a factor.
+// p at all, or "" when it can: decorrelated jitter grows from the previous wait, decorrelatedv2
+// from the previous retry's draw, and linear growth is not a factor.
 func libSkeleton(p calc.Params, who string, linear bool) string {
 	switch {
 	case p.Jitter == calc.Decorrelated:
 		return who + " cannot express decorrelated jitter: each of its waits depends on the retry's number, never on the previous wait."
+	case p.Jitter == calc.DecorrelatedV2:
+		return who + " cannot express Polly's DecorrelatedJitterBackoffV2 (jitter decorrelatedv2): each of its waits depends on the retry's number, " +
+			"never on the previous retry's draw, and none is a difference of 2^t × tanh(√(4t)) between two draws."
 	case p.Growth == calc.Linear && !linear:
 		return who + " has no linear growth: its delay grows by a constant factor each retry."
 	}
@@ -422,6 +430,9 @@ func libJitterText(p calc.Params) string {
 		return "uniformly in [d/2, d] (equal jitter)"
 	case calc.Decorrelated:
 		return "min(cap, base + U × (3 × the previous wait − base)) (decorrelated jitter)"
+	case calc.DecorrelatedV2:
+		return "min(cap, (g(t) − g(t′)) × base / 1.4) in whole 100 ns ticks, with t = k − 1 + U, t′ the previous retry's t (g(t′) = 0 before the first) and " +
+			"g(t) = 2^t × tanh(√(4t)) (Polly's DecorrelatedJitterBackoffV2)"
 	case calc.Proportional:
 		return "uniformly in [d × " + libNum(1-p.Ratio) + ", d × " + libNum(1+p.Ratio) + "] (±" + libNum(p.Ratio*100) + "%)"
 	case calc.Upward:
@@ -732,15 +743,18 @@ func libTicks(d time.Duration) time.Duration {
 
 func exportPolly(s *libSubject) libExport {
 	p := s.p
-	e := libExport{Lib: "polly", Title: "Polly v8 (C#): RetryStrategyOptions", Presets: []string{"polly-constant", "polly-linear", "polly-exponential"}}
+	e := libExport{Lib: "polly", Title: "Polly v8 (C#): RetryStrategyOptions",
+		Presets: []string{"polly-constant", "polly-linear", "polly-exponential", "polly-exponential-jitter"}}
 	if p.Jitter == calc.Decorrelated {
-		e.Diffs = []string{"Polly cannot express decorrelated jitter: with exponential backoff its UseJitter is DecorrelatedJitterBackoffV2, a different formula whose waits depend on the retry's number only."}
+		e.Diffs = []string{"Polly cannot express decorrelated jitter: with exponential backoff its UseJitter is DecorrelatedJitterBackoffV2 (jitter decorrelatedv2), " +
+			"a different formula, whose waits grow with the retry's number and the previous retry's draw, not from the previous wait."}
 		return e
 	}
 	lib := p
 	lib.Base, lib.Cap, lib.CapAt, lib.FirstExact = libTicks(p.Base), libTicks(p.Cap), calc.CapAfter, false
 	backoff := "Exponential"
 	switch {
+	case p.Jitter == calc.DecorrelatedV2: // Polly's own jitter: factor and growth do not apply
 	case p.Growth == calc.Linear:
 		backoff = "Linear"
 	case p.Factor == 1:
@@ -749,8 +763,10 @@ func exportPolly(s *libSubject) libExport {
 		lib.Factor = 2
 	}
 	jitter := p.Jitter != calc.None
-	v2 := jitter && backoff == "Exponential"
-	if jitter && !v2 {
+	switch {
+	case jitter && backoff == "Exponential": // UseJitter is then DecorrelatedJitterBackoffV2
+		lib.Jitter = calc.DecorrelatedV2
+	case jitter:
 		lib.Jitter, lib.Ratio = calc.Proportional, 0.25
 	}
 	var diffs []string
@@ -759,19 +775,44 @@ func exportPolly(s *libSubject) libExport {
 	}
 	// MaxDelay clamps the drawn delay; it is set only where the cap changes a wait, and it can be
 	// at most a day.
-	capped, maxDelay := libPickCap(s, lib)
-	if v2 { // not modelled: retry k of DecorrelatedJitterBackoffV2 waits under 2^k × Delay / 1.4
-		capped, maxDelay = lib, float64(lib.Base)*math.Pow(2, float64(p.Attempts-1))/1.4 > float64(lib.Cap)
+	var capped calc.Params
+	var maxDelay bool
+	if lib.Jitter == calc.DecorrelatedV2 {
+		// Its longest wait grows with every retry: the cap changes a wait when the last retry's
+		// longest is at it. calc's largest cap stands for none, where Polly's waits go on growing.
+		rows := lib.Schedule().Rows
+		capped, maxDelay = lib, rows[len(rows)-1].Max == lib.Cap
+	} else {
+		capped, maxDelay = libPickCap(s, lib)
 	}
 	const pollyMaxDelay = 24 * time.Hour
+	why := map[string]string{
+		"base":   libSkip, // said with the ticks
+		"factor": "(Polly's exponential backoff always doubles.)",
+		"capat":  "(MaxDelay clamps the delay after the jitter.)",
+		"first":  "(UseJitter applies to every retry.)",
+		"jitter": "(UseJitter draws ±25% for constant and linear backoff.)",
+	}
+	if lib.Jitter == calc.DecorrelatedV2 {
+		why["jitter"] = "(With exponential backoff, that is what UseJitter draws.)"
+	}
 	if maxDelay && p.Cap > pollyMaxDelay {
 		maxDelay = false
+		why["cap"] = libSkip
 		diffs = append(diffs, "Polly's MaxDelay can be at most 1 day, so the delay is not capped at "+libDur(p.Cap)+".")
 	}
 	if maxDelay {
 		lib = capped
 	} else {
 		lib.Cap = libNoCap
+		// Uncapped, Polly's waits can outgrow calc's largest cap, which then stands in for them.
+		for _, r := range lib.Schedule().Rows[1:] {
+			if r.Max == libNoCap {
+				diffs = append(diffs, "From retry "+strconv.Itoa(r.Retry)+" on, Polly's waits can pass "+libDur(libNoCap)+
+					", the calculator's largest cap: the numbers here stop them there, so Polly can wait longer than they say.")
+				break
+			}
+		}
 	}
 	var b strings.Builder
 	b.WriteString("var pipeline = new ResiliencePipelineBuilder()\n")
@@ -791,29 +832,7 @@ func exportPolly(s *libSubject) libExport {
 	b.WriteString("    })\n    .Build();\n")
 	e.Snippets = []libSnippet{{"csharp", b.String()}}
 
-	why := map[string]string{
-		"factor": "(Polly's exponential backoff always doubles.)",
-		"capat":  "(MaxDelay clamps the delay after the jitter.)",
-		"first":  "(UseJitter applies to every retry.)",
-		"jitter": "(UseJitter draws ±25% for constant and linear backoff.)",
-	}
-	if v2 && p.Attempts > 1 {
-		// DecorrelatedJitterBackoffV2: t = k − 1 + U, g(t) = 2^t·tanh(√(4t)), wait =
-		// (g(t) − g(t_prev))·Delay/1.4; its first wait lies in [0, g(1)/1.4 · Delay).
-		first := time.Duration(2 * math.Tanh(2) / 1.4 * float64(lib.Base))
-		u := libUnitFor(first)
-		diffs = append(diffs, "With exponential backoff, Polly's UseJitter draws DecorrelatedJitterBackoffV2, where the policy waits "+libJitterText(p)+
-			" (d is the retry's delay): retry k waits (g(t) − g(t′)) × Delay / 1.4 with t = k − 1 + U, g(t) = 2^t × tanh(√(4t)) and t′ the previous retry's t, so retry 1 waits 0–"+
-			libIn(float64(first), u)+" "+u.name+" and retry k's median is near Delay × 2^(k−1).")
-		if p.Factor != 2 {
-			diffs = append(diffs, "Polly multiplies the delay by 2 each retry, not by "+libNum(p.Factor)+".")
-		}
-		if p.FirstExact {
-			diffs = append(diffs, "Polly jitters the first retry too, where the policy waits exactly "+libDur(p.Base)+" before it.")
-		}
-	} else if !v2 {
-		diffs = append(diffs, libCompare(s, "Polly", lib, why)...)
-	}
+	diffs = append(diffs, libCompare(s, "Polly", lib, why)...)
 	if budget {
 		diffs = append(diffs, libBudget(s, "Polly", libBudgetDeadline, "AddTimeout")...)
 	} else if p.Budget > 0 {
@@ -838,7 +857,7 @@ func libPyCall(fn string, args ...[2]string) string {
 func exportTenacity(s *libSubject) libExport {
 	p := s.p
 	e := libExport{Lib: "tenacity", Title: "tenacity (Python)", Presets: []string{"tenacity-random-exponential", "tenacity-exponential-jitter"}}
-	if p.Jitter == calc.Decorrelated {
+	if libFromPrevious(p.Jitter) {
 		e.Diffs = []string{libSkeleton(p, "tenacity", true)}
 		return e
 	}

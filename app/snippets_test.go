@@ -22,7 +22,8 @@ var updateSnippets = flag.Bool("update-snippets", false, "rewrite testdata/snipp
 // snippetCases are the policies whose exports are kept as golden files: the defaults, every
 // preset, and the edges (one attempt, no jitter, the cap after the jitter, a budget, factor 1,
 // decorrelated jitter, more attempts than gRPC allows, linear growth, sub-millisecond and odd
-// millisecond values, an upward jitter whose cap stops client-go, the overflow row).
+// millisecond values, an upward jitter whose cap stops client-go, the overflow row; Polly's
+// jitter with a cap that binds, with one over Polly's day, and with values finer than its ticks).
 var snippetCases = func() []struct{ name, query string } {
 	cases := []struct{ name, query string }{
 		{"default", ""},
@@ -43,6 +44,9 @@ var snippetCases = func() []struct{ name, query string } {
 		{"upward-cap", "jitter=upward&ratio=0.1&base=10ms&factor=5&cap=1s&attempts=6"},
 		{"additive", "jitter=additive&add=1s&base=1s&cap=30s&attempts=6"},
 		{"overflow", "factor=100&attempts=1000&cap=168h&jitter=none"},
+		{"v2-cap", "jitter=decorrelatedv2&base=100ms&cap=1s&attempts=12&budget=5s"},
+		{"v2-day", "jitter=decorrelatedv2&base=1s&cap=48h&attempts=30"},
+		{"v2-ticks", "jitter=decorrelatedv2&base=150ns&cap=1234567ns&attempts=30"},
 	}
 	for _, pr := range calc.Presets() {
 		cases = append(cases, struct{ name, query string }{"preset-" + pr.Name, "preset=" + pr.Name})
@@ -232,6 +236,38 @@ func TestSnippetImpossible(t *testing.T) {
 		aws := strings.HasPrefix(e.Lib, "aws-")
 		if aws != (len(e.Snippets) > 0) || len(e.Diffs) == 0 {
 			t.Errorf("decorrelated, %s: %d snippets, %q", e.Lib, len(e.Snippets), e.Diffs)
+		}
+	}
+}
+
+// Polly's own jitter exports to Polly exactly, whatever the factor, growth, cap placement and
+// first retry say (decorrelatedv2 uses none of them), with MaxDelay exactly where the cap changes
+// a wait; of the others only the AWS config has a snippet, and says what differs.
+func TestSnippetDecorrelatedV2(t *testing.T) {
+	for _, q := range []string{
+		"preset=polly-exponential-jitter",
+		"jitter=decorrelatedv2&base=100ms&cap=1s&attempts=12",
+		"jitter=decorrelatedv2&base=100ms&cap=1s&attempts=4",
+		"jitter=decorrelatedv2&factor=1&growth=linear&capat=fixed&first=exact&cap=30s&attempts=8",
+	} {
+		p := snippetParams(t, q)
+		rows := p.Schedule().Rows
+		binds := rows[len(rows)-1].Max == p.Cap
+		for _, e := range libExports(p) {
+			switch {
+			case e.Lib == "polly":
+				code := e.Snippets[0].Code
+				if len(e.Diffs) > 0 || !strings.Contains(code, "BackoffType = DelayBackoffType.Exponential,") ||
+					!strings.Contains(code, "UseJitter = true,") || strings.Contains(code, "MaxDelay = ") != binds {
+					t.Errorf("%s: Polly (cap binds: %v):\n%s%q", q, binds, code, e.Diffs)
+				}
+			case strings.HasPrefix(e.Lib, "aws-"):
+				if len(e.Snippets) == 0 || len(e.Diffs) == 0 {
+					t.Errorf("%s, %s: %d snippets, %q", q, e.Lib, len(e.Snippets), e.Diffs)
+				}
+			case len(e.Snippets) > 0 || len(e.Diffs) != 1 || !strings.Contains(e.Diffs[0], "cannot express Polly's DecorrelatedJitterBackoffV2"):
+				t.Errorf("%s, %s: %d snippets, %q", q, e.Lib, len(e.Snippets), e.Diffs)
+			}
 		}
 	}
 }

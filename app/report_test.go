@@ -1,0 +1,48 @@
+//go:build !js
+
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+)
+
+// Polly's jitter is described by its own formula; the decorrelated modes clamp every wait to
+// cap and jitter every retry, so capat and first do not change what is said of them.
+func TestDescribeDecorrelatedV2(t *testing.T) {
+	for _, c := range []struct {
+		query      string
+		want, lack []string
+	}{
+		{"preset=polly-exponential-jitter", []string{
+			"4 attempts = first call + 3 retries.",
+			"Retry k draws t = k − 1 + U and waits (g(t) − g(t′)) × 2 s / 1.4 in whole 100 ns ticks, clamped to 7 d",
+			"g(t) = 2^t × tanh(√(4t))", "DecorrelatedJitterBackoffV2; factor is not used",
+		}, nil},
+		{"jitter=decorrelatedv2&cap=1s&capat=fixed&first=exact", []string{"clamped to 1 s"},
+			[]string{"without jitter", "first retry waits exactly"}},
+		{"jitter=decorrelatedv2&cap=1s&capat=after", []string{"clamped to 1 s"}, []string{"drawn without the cap"}},
+		{"jitter=decorrelated&cap=1s&capat=fixed&first=exact", []string{"at most 1 s (decorrelated jitter"},
+			[]string{"without jitter", "first retry waits exactly"}},
+		// The other modes keep their clauses.
+		{"jitter=full&cap=1s&capat=fixed&first=exact", []string{"waits exactly 1 s, without jitter", "the first retry waits exactly 100 ms"}, nil},
+	} {
+		p, err := calc.Decode(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := describe(p.ReportBounds())
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: no %q in %q", c.query, w, got)
+			}
+		}
+		for _, l := range c.lack {
+			if strings.Contains(got, l) {
+				t.Errorf("%s: %q in %q", c.query, l, got)
+			}
+		}
+	}
+}
