@@ -338,7 +338,7 @@ func measureSizes(cfg *config, res *results, base *baseline, staticDir string) e
 	}
 	res.add(row{section: sec, metric: "app.wasm over serve's wire", value: float64(n), unit: "bytes",
 		note: "asked with Accept-Encoding: gzip, deflate, br; Content-Encoding: " + enc})
-	return nil
+	return measureSizeAccount(cfg, res, base) // by package and by section: wasmsize.go
 }
 
 // verbose is -v.
