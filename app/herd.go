@@ -82,6 +82,11 @@ func (p *page) herdStatus() string {
 // render, which writes the same text (both come from herdStatus).
 func (p *page) showHerd() {
 	p.herdResults.refresh()
+	p.showHerdStatus()
+}
+
+// showHerdStatus writes herdStatus into the page now.
+func (p *page) showHerdStatus() {
 	if app.IsClient {
 		if el := app.Window().GetElementByID("herd-status"); el.Truthy() {
 			el.Set("textContent", p.herdStatus())

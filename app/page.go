@@ -28,6 +28,7 @@ type page struct {
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
 	summary, results, snippets, herdResults *island
+	exportFor                               calc.Params // the exportKey the export panel shows
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
@@ -68,8 +69,11 @@ func (p *page) guarded(render func() app.UI) func() app.UI {
 func (p *page) refresh(ctx app.Context) {
 	p.summary.refresh()
 	p.results.refresh()
-	p.snippets.pending()
-	ctx.Defer(func(app.Context) { p.snippets.refresh() })
+	if key := exportKey(p.report.Params); key != p.exportFor {
+		p.exportFor = key
+		p.snippets.pending()
+		ctx.Defer(func(app.Context) { p.snippets.refresh() })
+	}
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
@@ -135,7 +139,13 @@ func (p *page) startWork(ctx app.Context) {
 	r, h := *p.report, &p.herd
 	h.runs, h.total, h.err = nil, len(r.Params.HerdModes()), r.Params.ValidateHerd()
 	herd := h.err == nil
-	p.showHerd()
+	if herd {
+		// Hiding the last runs is cheaper than removing them; the first new run replaces them.
+		p.herdResults.pending()
+		p.showHerdStatus()
+	} else {
+		p.showHerd()
+	}
 	ctx.Async(func() {
 		defer func() {
 			p.recoverAsync(ctx, r.Params, recover())

@@ -79,12 +79,22 @@ var libLast struct {
 }
 
 func libExportsOnce(p calc.Params) []libExport {
+	p = exportKey(p)
 	libLast.Lock()
 	defer libLast.Unlock()
 	if libLast.exports == nil || libLast.p != p {
 		libLast.p, libLast.exports = p, libExports(p)
 	}
 	return libLast.exports
+}
+
+// exportKey is what the Export panel depends on: the policy, not the herd, the sampling or the
+// layers, whose edits then leave the panel as it is.
+func exportKey(p calc.Params) calc.Params {
+	d := calc.Default()
+	p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = d.Clients, d.Outage, d.Window, d.Capacity, d.Spread
+	p.Samples, p.Seed, p.Layers = d.Samples, d.Seed, d.Layers
+	return p
 }
 
 // libExports renders p for every library, in a fixed order.

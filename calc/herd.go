@@ -319,6 +319,10 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 		c.rng.Seed(p.Seed, uint64(i))
 		c.start, c.state, c.made = p.clientStart(i), first, 0
 		schedule(i, c.start)
+		// Starting 100000 clients takes as long as running thousands of attempts.
+		if hooks.pause != nil && i%PauseEvery == PauseEvery-1 && !hooks.pause() {
+			return HerdRun{Mode: m}, false
+		}
 	}
 	run := HerdRun{Mode: m, LastAccepted: -1}
 	s.peak.reset(p.Window)

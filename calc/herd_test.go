@@ -622,8 +622,9 @@ func TestHerdModePausing(t *testing.T) {
 			got.Peak != want.Peak || got.LastAccepted != want.LastAccepted {
 			t.Errorf("%s: paused run differs: %+v", m, got)
 		}
-		if pauses != want.Attempts/PauseEvery {
-			t.Errorf("%s: %d pauses for %d attempts", m, pauses, want.Attempts)
+		// A pause every PauseEvery attempts, and every PauseEvery clients started.
+		if pauses != want.Attempts/PauseEvery+p.Clients/PauseEvery {
+			t.Errorf("%s: %d pauses for %d attempts of %d clients", m, pauses, want.Attempts, p.Clients)
 		}
 	}
 	stops := 0
