@@ -77,6 +77,8 @@ func handler(root, prefix string) (*app.Handler, error) {
 			Large:   "/web/icon-512.png",
 			SVG:     "/web/icon.svg",
 		},
+		// No "{progress}": app.js loads app.wasm without counting its bytes (see appJS).
+		LoadingLabel:          "Loading the calculator…",
 		Styles:                []string{"/web/app.css"},
 		CacheableResources:    cacheable,
 		Resources:             files{Handler: http.FileServer(http.Dir(root)), prefix: urlPrefix},

@@ -67,6 +67,15 @@ func newServer(root string) (http.Handler, error) {
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeContent(w, r, "wasm_exec.js", time.Time{}, bytes.NewReader(wasmExec))
 	})
+	js, err := appJS(h)
+	if err != nil {
+		return nil, err
+	}
+	mux.HandleFunc("GET /app.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("Content-Type", "application/javascript")
+		http.ServeContent(w, r, "app.js", time.Time{}, bytes.NewReader(js))
+	})
 	// app.wasm is 8.5 MB and compresses to a quarter: a browser that accepts gzip gets it
 	// compressed, once, at start-up. (A static host compresses by itself.)
 	wasm, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))

@@ -179,3 +179,33 @@ func TestWasmExecJS(t *testing.T) {
 		t.Error("static's wasm_exec.js differs from the repository's")
 	}
 }
+
+// TestAppJSFetchesWasm checks that serve and static deliver go-app's app.js with app.wasm
+// loaded by a plain fetch, streamed into the compiler, so that Chromium can keep its compiled
+// code; under a prefix the URL keeps the prefix.
+func TestAppJSFetchesWasm(t *testing.T) {
+	root := fakeRoot(t)
+	h, err := newServer(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	check := func(where, js, wasm string) {
+		if !strings.Contains(js, "instantiateStreaming(\n      fetch(\""+wasm+"\"),") || strings.Contains(js, "fetchWithProgress(\"") {
+			t.Errorf("%s: app.js does not fetch %s plainly:\n%.400s", where, wasm, js[strings.Index(js, "const go = new Go()"):])
+		}
+	}
+	check("serve", rec.Body.String(), "/web/app.wasm")
+	for _, prefix := range []string{"", "calc"} {
+		out := filepath.Join(t.TempDir(), "site")
+		if err := generateStatic(root, out, prefix); err != nil {
+			t.Fatal(err)
+		}
+		wasm := "/web/app.wasm"
+		if prefix != "" {
+			wasm = "/" + prefix + wasm
+		}
+		check("static "+prefix, string(readFile(t, filepath.Join(out, "app.js"))), wasm)
+	}
+}

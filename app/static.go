@@ -72,6 +72,13 @@ func generateStatic(root, out, prefix string) error {
 			return err
 		}
 	}
+	js, err := appJS(h)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "app.js"), js, 0o644); err != nil {
+		return err
+	}
 	return fixIndex(filepath.Join(out, "index.html"))
 }
 
