@@ -95,11 +95,10 @@ func (p *page) showHerdStatus() {
 }
 
 func (p *page) renderHerd() app.UI {
-	status := p.herdStatus()
 	return app.Section().ID("herd-section").Body(
 		app.H2().Text("Many clients through an outage"),
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
-		app.P().ID("herd-status").Aria("live", "polite").Text(status),
+		app.P().ID("herd-status").Aria("live", "polite").Text(p.herdStatus()),
 		p.herdResults,
 	)
 }

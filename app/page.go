@@ -67,13 +67,18 @@ func (p *page) guarded(render func() app.UI) func() app.UI {
 // frame, so that the table is painted first; until then it is marked as being updated. The herd
 // is startWork's.
 func (p *page) refresh(ctx app.Context) {
-	p.summary.refresh()
-	p.results.refresh()
+	p.showReport()
 	if key := exportKey(p.report.Params); key != p.exportFor {
 		p.exportFor = key
 		p.snippets.pending()
 		ctx.Defer(func(app.Context) { p.snippets.refresh() })
 	}
+}
+
+// showReport shows the report's numbers now: the policy in words and every table.
+func (p *page) showReport() {
+	p.summary.refresh()
+	p.results.refresh()
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
@@ -86,7 +91,7 @@ func (p *page) OnInit() {
 }
 
 // sampleInHandlerWork bounds the sampling of the policy's own paths (attempts × samples) that an
-// input handler does before it shows the new table: the defaults' 6 × 10000 take about 3 ms in
+// input handler does before it shows the new table: the defaults' 6 × 10000 take about 7 ms in
 // wasm. Anything more is sampled after the table is painted.
 const sampleInHandlerWork = 60000
 
@@ -128,9 +133,9 @@ func (p *page) OnNav(ctx app.Context) {
 }
 
 // startWork runs what can take long for the report's inputs, the sampling and then the herd,
-// in one goroutine off the input path. It first lets the browser paint the new bounds, then
-// hands the thread back every workSlice (under wasm, Go runs every ready goroutine before the
-// browser gets the thread back, so the work shares one pause). A newer call makes it stop.
+// in one goroutine off the input path. It first lets the browser paint what the input handler
+// wrote, then hands the thread back every workSlice (see yieldToBrowser). A newer call makes it
+// stop.
 func (p *page) startWork(ctx app.Context) {
 	if p.report == nil {
 		return
@@ -171,8 +176,7 @@ func (p *page) startWork(ctx app.Context) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if p.workGen.Load() == gen {
 					p.report = &shown
-					p.summary.refresh()
-					p.results.refresh()
+					p.showReport()
 				}
 			})
 		}
@@ -212,9 +216,6 @@ func yielder(current *atomic.Int64, gen int64) func() bool {
 		return current.Load() == gen
 	}
 }
-
-// frameTick is go-app's frame period (it updates components 120 times a second).
-const frameTick = time.Second / 120
 
 // workSlice is how long a run may hold the browser's thread: a keystroke waits at most this
 // long, well under the 50 ms of a long task.

@@ -12,7 +12,7 @@ import (
 // runs just before the paint, and a task it queues runs after it. A hidden tab has no frames, so
 // it also returns after 100 ms.
 func afterPaint() {
-	done := make(chan struct{}, 2)
+	done := make(chan struct{}, 1) // the callback must not block once afterPaint has timed out
 	var frame, painted app.Func
 	painted = app.FuncOf(func(app.Value, []app.Value) any {
 		done <- struct{}{}

@@ -37,9 +37,9 @@ func HerdModes() []HerdMode {
 // the policy itself. With jitter=decorrelatedv2 they are immediate, none, full, equal,
 // decorrelated, proportional and decorrelatedv2; with jitter=full, the first six.
 func (p Params) HerdModes() []HerdMode {
-	modes := HerdModes()
-	if m := Backoff(p.Jitter); m.exists() && !slices.Contains(modes, m) {
-		modes = append(modes, m)
+	modes := []HerdMode{Immediate}
+	for _, j := range p.comparedJitters() { // the jitter modes the report compares
+		modes = append(modes, Backoff(j))
 	}
 	return modes
 }
