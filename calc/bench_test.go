@@ -72,3 +72,11 @@ func BenchmarkSampleDecorrelatedV2(b *testing.B) {
 		p.Sample()
 	}
 }
+
+// BenchmarkSampleDefault is the page's input path at the defaults: 10000 paths of 6 attempts.
+func BenchmarkSampleDefault(b *testing.B) {
+	p := Default()
+	for b.Loop() {
+		p.Sample()
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 )
 
@@ -147,8 +146,8 @@ func (p Params) HerdMode(m HerdMode) (HerdRun, error) {
 	if err != nil {
 		return HerdRun{}, err
 	}
-	s := herdScratchPool.Get().(*herdScratch)
-	defer herdScratchPool.Put(s)
+	s := herdScratches.get()
+	defer herdScratches.put(s)
 	run, _ := p.herd(m, windows, s, herdHooks{})
 	return run, nil
 }
@@ -168,15 +167,15 @@ func (p Params) HerdModePausing(m HerdMode, pause func() bool) (run HerdRun, don
 	if err != nil {
 		return HerdRun{}, false, err
 	}
-	s := herdScratchPool.Get().(*herdScratch)
-	defer herdScratchPool.Put(s)
+	s := herdScratches.get()
+	defer herdScratches.put(s)
 	run, done = p.herd(m, windows, s, herdHooks{pause: pause})
 	return run, done, nil
 }
 
-// herdScratchPool keeps herd buffers (tens of megabytes at the work limit) between runs: the
+// herdScratches keeps herd buffers (tens of megabytes at the work limit) between runs: the
 // page runs six or seven modes at every edit, and in wasm collecting them costs more than the runs.
-var herdScratchPool = sync.Pool{New: func() any { return new(herdScratch) }}
+var herdScratches kept[herdScratch]
 
 // herdHooks let callers watch a run: seen is told of every attempt (for tests), pause is
 // called every PauseEvery attempts and stops the run when it returns false.

@@ -3,7 +3,6 @@ package calc
 import (
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"time"
 )
 
@@ -46,8 +45,8 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	}
 	// The buffers are reused: a page samples six modes at every edit, and in wasm the garbage
 	// collector's pauses cost more than the sampling.
-	sc := sampleScratchPool.Get().(*sampleScratch)
-	defer sampleScratchPool.Put(sc)
+	sc := sampleScratches.get()
+	defer sampleScratches.put(sc)
 	rngs, start, total, state, live, scratch := sc.take(paths)
 	first := p.FirstState()
 	for i := range paths {
@@ -145,7 +144,7 @@ type sampleScratch struct {
 	live                  []int32
 }
 
-var sampleScratchPool = sync.Pool{New: func() any { return new(sampleScratch) }}
+var sampleScratches kept[sampleScratch]
 
 // take returns the buffers for n paths, growing them if needed; their contents are stale.
 func (s *sampleScratch) take(n int) ([]rand.PCG, []time.Duration, []time.Duration, []float64, []int32, []time.Duration) {

@@ -1,0 +1,31 @@
+package calc
+
+import "sync"
+
+// kept holds one *T between calls for reuse. Unlike a sync.Pool it keeps it across garbage
+// collections: a Pool empties after two of them, and the page then reallocated a herd's tens of
+// megabytes of buffers, which brought on the next collection, one that in wasm runs without a
+// break while the page waits. A caller that finds it taken gets a new T.
+type kept[T any] struct {
+	mu sync.Mutex
+	v  *T
+}
+
+func (k *kept[T]) get() *T {
+	k.mu.Lock()
+	v := k.v
+	k.v = nil
+	k.mu.Unlock()
+	if v == nil {
+		v = new(T)
+	}
+	return v
+}
+
+func (k *kept[T]) put(v *T) {
+	k.mu.Lock()
+	if k.v == nil {
+		k.v = v
+	}
+	k.mu.Unlock()
+}
