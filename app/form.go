@@ -28,7 +28,7 @@ var formGroups = []struct {
 		{key: "attempts", label: "Attempts", unit: "calls", hint: ""}, // hint from the schedule, see attemptsHint
 		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: "upward, fullms, additive and decorrelatedv2 are what k8s, Envoy, tenacity and Polly do"},
 		{key: "ratio", label: "Ratio", unit: "± fraction", hint: "proportional and upward jitter: 0.2 is 20%"},
-		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it"},
+		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it (decorrelated and decorrelatedv2 always clamp the drawn wait)"},
 	}},
 	{"Time", []formField{
 		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
@@ -36,7 +36,7 @@ var formGroups = []struct {
 	}},
 	{"What some libraries do", []formField{
 		{key: "growth", label: "Growth", options: []string{"exponential", "linear"}, hint: "exponential: base × factor^(k−1); linear: base × k"},
-		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects)"},
+		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects); decorrelated and decorrelatedv2 jitter it"},
 		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: "additive jitter only: waits in [d, d + this]"},
 	}},
 	{"Herd", herdFields},
@@ -119,7 +119,13 @@ func (p *page) attemptsHint() string {
 
 func (p *page) onEdit(key string) app.EventHandler {
 	return p.recovering(func(ctx app.Context, e app.Event) {
-		p.edit(ctx, key, ctx.JSSrc().Get("value").String())
+		if p.edit(ctx, key, ctx.JSSrc().Get("value").String()) {
+			// The new numbers are on the page; the rest of it (hints, marks) is rendered after
+			// they are painted (startWork). Under wasm, Go runs every goroutine it can before it
+			// returns to the browser: once a handler outlasts go-app's 8 ms frame tick, that
+			// frame's render of the whole page would hold the new numbers off the screen.
+			ctx.PreventUpdate()
+		}
 	})
 }
 

@@ -29,6 +29,7 @@ type page struct {
 	// The parts that only show numbers, written whole and replaced at once (see island).
 	summary, results, snippets, herdResults *island
 	exportFor                               calc.Params // the exportKey the export panel shows
+	exportDue                               bool        // the export panel still shows older inputs
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
@@ -62,16 +63,14 @@ func (p *page) guarded(render func() app.UI) func() app.UI {
 	}
 }
 
-// refresh shows the report's numbers now; go-app renders the rest of the page (the stale marks,
-// the errors) on its next frame. The export panel, long and below the table, follows after that
-// frame, so that the table is painted first; until then it is marked as being updated. The herd
-// is startWork's.
-func (p *page) refresh(ctx app.Context) {
+// refresh shows the report's numbers now. The export panel, long and below the table, is marked
+// as being updated and follows after the paint (startWork), as does the herd.
+func (p *page) refresh() {
 	p.showReport()
 	if key := exportKey(p.report.Params); key != p.exportFor {
 		p.exportFor = key
+		p.exportDue = true
 		p.snippets.pending()
-		ctx.Defer(func(app.Context) { p.snippets.refresh() })
 	}
 }
 
@@ -127,7 +126,7 @@ func (p *page) OnMount(ctx app.Context) { p.startWork(ctx) }
 // OnNav covers navigations after the first load (and the component tests' Nav).
 func (p *page) OnNav(ctx app.Context) {
 	if p.load(ctx.Page().URL().RawQuery) {
-		p.refresh(ctx)
+		p.refresh()
 		p.startWork(ctx)
 	}
 }
@@ -163,6 +162,14 @@ func (p *page) startWork(ctx app.Context) {
 		// Under wasm this goroutine holds the thread until it pauses: let the browser paint the
 		// numbers the input handler wrote first.
 		afterPaint()
+		// Then what the input handler left for later: the export panel, and the rest of the page
+		// (hints, marks), which go-app renders on its next frame after a dispatch.
+		ctx.Dispatch(func(ctx app.Context) {
+			if p.exportDue && p.workGen.Load() == gen {
+				p.exportDue = false
+				p.snippets.refresh()
+			}
+		})
 		pause := yielder(&p.workGen, gen)
 		// The policy's own paths first (the schedule's percentiles), then the other modes.
 		for _, add := range []func(*calc.Report, func() bool) bool{(*calc.Report).AddPolicySample, (*calc.Report).AddModeSamples} {
@@ -248,8 +255,9 @@ func mustParse(q string) url.Values {
 	return v
 }
 
-// edit takes one typed value; a valid set of inputs replaces the report and the link's query.
-func (p *page) edit(ctx app.Context, key, value string) {
+// edit takes one typed value; a valid set of inputs replaces the report and the link's query,
+// and edit reports that it did.
+func (p *page) edit(ctx app.Context, key, value string) (shown bool) {
 	p.raw[key] = value
 	v := url.Values{}
 	for k, s := range p.raw {
@@ -267,13 +275,15 @@ func (p *page) edit(ctx app.Context, key, value string) {
 		if params.Attempts*params.Samples <= sampleInHandlerWork {
 			p.report.AddPolicySample(nil)
 		}
-		p.refresh(ctx)
+		p.refresh()
 		u := *ctx.Page().URL()
 		u.RawQuery = params.Encode()
 		ctx.Page().ReplaceURL(&u)
 		p.query = u.RawQuery
 		p.startWork(ctx)
+		return true
 	}
+	return false
 }
 
 // choosePreset sets every input to a library's preset, or, for "", just leaves the preset.
