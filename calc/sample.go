@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -82,10 +83,10 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 			for j, i := range live {
 				scratch[j] = start[i]
 			}
-			ss.Start = quantiles(scratch[:len(live)])
+			ss.Start = quantiles(scratch[:len(live)], &sc.quant)
 		}
 	}
-	out.Total = quantiles(total)
+	out.Total = quantiles(total, &sc.quant)
 	return out, true
 }
 
@@ -142,6 +143,7 @@ type sampleScratch struct {
 	start, total, scratch []time.Duration
 	state                 []float64
 	live                  []int32
+	quant                 [3][]time.Duration // for quantiles
 }
 
 var sampleScratches kept[sampleScratch]
@@ -159,14 +161,87 @@ func unit(r *rand.PCG) float64 {
 	return float64(r.Uint64()<<11>>11) / (1 << 53)
 }
 
-// quantiles returns the nearest-rank percentiles of a, reordering a.
-func quantiles(a []time.Duration) Quantiles {
+// quantiles returns the nearest-rank percentiles of a, reordering a; bufs is scratch space.
+func quantiles(a []time.Duration, bufs *[3][]time.Duration) Quantiles {
 	rank := func(pct int) int { return (pct*len(a)+99)/100 - 1 } // ceil(pct*n/100), 0-based
-	r50, r90, r99 := rank(50), rank(90), rank(99)
+	ranks := [3]int{rank(50), rank(90), rank(99)}
+	if q, ok := bracketQuantiles(a, ranks, bufs); ok {
+		return q
+	}
+	r50, r90, r99 := ranks[0], ranks[1], ranks[2]
 	selectNth(a, r50)
 	selectNth(a[r50:], r90-r50)
 	selectNth(a[r90:], r99-r90)
 	return Quantiles{P50: a[r50], P90: a[r90], P99: a[r99]}
+}
+
+// bracketSample is how many elements bracketQuantiles looks at to bracket each rank.
+const bracketSample = 512
+
+// bracketQuantiles finds the elements of a of the three ranks in one pass, for large a: a sorted
+// sample of a brackets where each rank's value should lie, one pass counts the elements below
+// each bracket and gathers those in it, and a selection in each bracket (a few percent of a)
+// finds the value. It reports false, leaving a as it was, when a is small or a rank's value
+// fell outside its bracket; quantiles then selects in all of a. Three selections over a, with
+// their mispredicted branches, took 45% of the sampling.
+func bracketQuantiles(a []time.Duration, ranks [3]int, bufs *[3][]time.Duration) (Quantiles, bool) {
+	n := len(a)
+	if n < 4*bracketSample {
+		return Quantiles{}, false
+	}
+	var sample [bracketSample]time.Duration
+	for i := range sample {
+		sample[i] = a[(2*i+1)*n/(2*bracketSample)]
+	}
+	slices.Sort(sample[:])
+	var lo, hi [3]time.Duration
+	for j, r := range ranks {
+		// The sample's rank of the value spreads like a binomial: take 3 standard deviations.
+		q := float64(r) / float64(n)
+		d := int(3*math.Sqrt(bracketSample*q*(1-q))) + 3
+		at := r * bracketSample / n
+		lo[j], hi[j] = math.MinInt64, math.MaxInt64
+		if at-d > 0 {
+			lo[j] = sample[at-d]
+		}
+		if at+d < bracketSample-1 {
+			hi[j] = sample[at+d]
+		}
+	}
+	// Branch-free: whether an element is below or in a bracket is a coin toss for the median,
+	// and mispredicted branches cost more than the pass. Every element is written to each
+	// buffer's next slot, which only counts when it is in the bracket.
+	for j := range bufs {
+		bufs[j] = grow(bufs[j], n)
+	}
+	b0, b1, b2 := bufs[0][:n], bufs[1][:n], bufs[2][:n]
+	lo0, lo1, lo2 := lo[0], lo[1], lo[2]
+	w0, w1, w2 := uint64(hi[0]-lo0), uint64(hi[1]-lo1), uint64(hi[2]-lo2)
+	var below0, below1, below2, in0, in1, in2 int
+	for _, x := range a {
+		below0 += b2i(x < lo0)
+		below1 += b2i(x < lo1)
+		below2 += b2i(x < lo2)
+		// x - lo wraps below lo, so one unsigned comparison tests lo <= x <= hi.
+		b0[in0] = x
+		in0 += b2i(uint64(x-lo0) <= w0)
+		b1[in1] = x
+		in1 += b2i(uint64(x-lo1) <= w1)
+		b2[in2] = x
+		in2 += b2i(uint64(x-lo2) <= w2)
+	}
+	bufs[0], bufs[1], bufs[2] = b0[:in0], b1[:in1], b2[:in2]
+	below := [3]int{below0, below1, below2}
+	var v [3]time.Duration
+	for j, b := range bufs {
+		k := ranks[j] - below[j]
+		if k < 0 || k >= len(b) {
+			return Quantiles{}, false
+		}
+		selectNth(b, k)
+		v[j] = b[k]
+	}
+	return Quantiles{P50: v[0], P90: v[1], P99: v[2]}, true
 }
 
 // selectNth reorders a so that a[k] is the k-th smallest, everything before it no larger and

@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -91,24 +92,85 @@ func TestSampleQuantilesOfUniform(t *testing.T) {
 
 func TestQuantilesNearestRank(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 3, 10, 99, 100, 101, 1000} {
+	var bufs [3][]time.Duration
+	check := func(name string, a []time.Duration) {
+		t.Helper()
+		n := len(a)
+		sorted := slices.Sorted(slices.Values(a))
+		got := quantiles(a, &bufs)
+		at := func(pct int) time.Duration { return sorted[(pct*n+99)/100-1] }
+		if got != (Quantiles{at(50), at(90), at(99)}) {
+			t.Errorf("%s, n=%d: %+v, want %v %v %v", name, n, got, at(50), at(90), at(99))
+		}
+	}
+	// From a handful of elements to the sizes where quantiles brackets the ranks with a sample.
+	for _, n := range []int{1, 2, 3, 10, 99, 100, 101, 1000, 2047, 2048, 2049, 10000, 65537} {
 		for _, dup := range []int{1, 3, 1 << 40} {
 			a := make([]time.Duration, n)
 			for i := range a {
 				a[i] = time.Duration(r.Int64N(int64(dup * 10)))
 			}
-			sorted := slices.Sorted(slices.Values(a))
-			got := quantiles(a)
-			at := func(pct int) time.Duration { return sorted[(pct*n+99)/100-1] }
-			if got != (Quantiles{at(50), at(90), at(99)}) {
-				t.Errorf("n=%d: %+v, want %v %v %v", n, got, at(50), at(90), at(99))
+			check(fmt.Sprint("values below ", dup*10), a)
+		}
+		// Orders and shapes a sample can misjudge: sorted, reversed, one value, a long tail.
+		shapes := map[string]func(i int) time.Duration{
+			"sorted":   func(i int) time.Duration { return time.Duration(i) },
+			"reversed": func(i int) time.Duration { return time.Duration(n - i) },
+			"constant": func(int) time.Duration { return 7 },
+			"tail": func(i int) time.Duration {
+				if i%97 == 0 {
+					return time.Duration(1e12 + i)
+				}
+				return time.Duration(i % 5)
+			},
+			"extremes": func(i int) time.Duration {
+				return []time.Duration{math.MinInt64, 0, math.MaxInt64}[i%3]
+			},
+		}
+		for name, f := range shapes {
+			a := make([]time.Duration, n)
+			for i := range a {
+				a[i] = f(i)
 			}
+			check(name, a)
 		}
 	}
 	// Nearest rank of 1..10: p50 = 5th, p90 = 9th, p99 = 10th.
 	a := []time.Duration{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
-	if q := quantiles(a); q != (Quantiles{5, 9, 10}) {
+	if q := quantiles(a, &bufs); q != (Quantiles{5, 9, 10}) {
 		t.Errorf("1..10: %+v", q)
+	}
+}
+
+// The one-pass bracketing is what a sample of 10000 paths goes through, and when its brackets
+// miss it leaves the slice as it was for the selection over all of it.
+func TestBracketQuantiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var bufs [3][]time.Duration
+	a := make([]time.Duration, 10000)
+	for i := range a {
+		a[i] = time.Duration(r.Int64N(1e9))
+	}
+	ranks := [3]int{4999, 8999, 9899}
+	q, ok := bracketQuantiles(a, ranks, &bufs)
+	sorted := slices.Sorted(slices.Values(a))
+	if !ok || q != (Quantiles{sorted[4999], sorted[8999], sorted[9899]}) {
+		t.Errorf("uniform sample: %+v, %v; want %v %v %v", q, ok, sorted[4999], sorted[8999], sorted[9899])
+	}
+	// A sample that sees only the smallest value: its brackets miss.
+	for i := range bracketSample {
+		a[(2*i+1)*len(a)/(2*bracketSample)] = -1
+	}
+	before := slices.Clone(a)
+	if _, ok := bracketQuantiles(a, ranks, &bufs); ok {
+		t.Error("brackets from an unrepresentative sample found the ranks")
+	}
+	if !slices.Equal(a, before) {
+		t.Error("a missed bracketing reordered the slice")
+	}
+	check := slices.Sorted(slices.Values(a))
+	if got := quantiles(a, &bufs); got != (Quantiles{check[4999], check[8999], check[9899]}) {
+		t.Errorf("after a miss: %+v", got)
 	}
 }
 
