@@ -14,7 +14,9 @@ import (
 func (p *page) renderExport() app.UI {
 	return app.Div().ID("export").Body(
 		app.Button().ID("copy-link").Type("button").Text("Copy link").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "link", ctx.Page().URL().String())
+			u := *ctx.Page().URL() // the address bar may not show the last edit yet (startWork)
+			u.RawQuery = p.query
+			p.copy(ctx, "link", u.String())
 		})),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
 			p.copy(ctx, "CSV", exportText(writeCSV, *p.report, p.herdDone()))

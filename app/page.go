@@ -30,6 +30,7 @@ type page struct {
 	summary, results, snippets, herdResults *island
 	exportFor                               calc.Params // the exportKey the export panel shows
 	exportDue                               bool        // the export panel still shows older inputs
+	queryDue                                bool        // the address bar does not show query yet
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
@@ -162,10 +163,20 @@ func (p *page) startWork(ctx app.Context) {
 		// Under wasm this goroutine holds the thread until it pauses: let the browser paint the
 		// numbers the input handler wrote first.
 		afterPaint()
-		// Then what the input handler left for later: the export panel, and the rest of the page
-		// (hints, marks), which go-app renders on its next frame after a dispatch.
+		// Then what the input handler left for later: the link (replacing it takes 1–7 ms), the
+		// export panel, and the rest of the page (hints, marks), which go-app renders on its next
+		// frame after a dispatch.
 		ctx.Dispatch(func(ctx app.Context) {
-			if p.exportDue && p.workGen.Load() == gen {
+			if p.workGen.Load() != gen {
+				return
+			}
+			if p.queryDue {
+				p.queryDue = false
+				u := *ctx.Page().URL()
+				u.RawQuery = p.query
+				ctx.Page().ReplaceURL(&u)
+			}
+			if p.exportDue {
 				p.exportDue = false
 				p.snippets.refresh()
 			}
@@ -276,10 +287,7 @@ func (p *page) edit(ctx app.Context, key, value string) (shown bool) {
 			p.report.AddPolicySample(nil)
 		}
 		p.refresh()
-		u := *ctx.Page().URL()
-		u.RawQuery = params.Encode()
-		ctx.Page().ReplaceURL(&u)
-		p.query = u.RawQuery
+		p.query, p.queryDue = params.Encode(), true
 		p.startWork(ctx)
 		return true
 	}
