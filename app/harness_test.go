@@ -273,7 +273,7 @@ func (tb *tab) setInput(css, value string) {
 func (tb *tab) waitWasm() {
 	tb.t.Helper()
 	tb.waitFor("the wasm render", `document.querySelector('#app[data-render="wasm"]') !== null`)
-	tb.waitFor("the sampled numbers", `document.querySelector('#app[data-sampling]') === null`)
+	tb.waitFor("the sampled numbers", `document.querySelector('#tables [data-sampling]') === null`)
 }
 
 // waitServiceWorker waits until the page's service worker is activated,

@@ -191,7 +191,7 @@ const (
 )
 
 // sampled is true once the page shows every sampled number.
-const sampled = `document.querySelector('#app[data-sampling]') === null`
+const sampled = `document.querySelector('#tables [data-sampling]') === null`
 
 // hostileCheck is the page's state after a link, read in one evaluation.
 type hostileCheck struct {

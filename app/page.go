@@ -353,11 +353,7 @@ func (p *page) Render() app.UI {
 		}
 		guard = app.Script().Src(p.guard).DataSet("for", attrText(search))
 	}
-	root := app.Main().ID("app").DataSet("render", render)
-	if p.report != nil && !p.report.Sampled() {
-		root = root.DataSet("sampling", "pending") // for scripts and tests: numbers still to come
-	}
-	return root.Body(
+	return app.Main().ID("app").DataSet("render", render).Body(
 		guard,
 		app.Header().Body(
 			app.H1().Text("backoffcalc"),
@@ -423,7 +419,13 @@ func (p *page) renderTables() app.UI {
 	if r == nil {
 		return app.Text("")
 	}
-	return app.Div().Body(
+	tables := app.Div()
+	if !r.Sampled() {
+		// For scripts and tests: sampled numbers still to come. It is written with the numbers,
+		// not by go-app's render of the page, which follows the paint (startWork).
+		tables = tables.DataSet("sampling", "pending")
+	}
+	return tables.Body(
 		renderSchedule(*r),
 		renderTotals(*r),
 		renderChart(*r),

@@ -156,6 +156,41 @@ func TestTypingUpdatesTableAndLink(t *testing.T) {
 	tb.requireNoConsoleProblems()
 }
 
+// The input's task writes the new numbers and nothing else: the link, the form's hints and the
+// export panel follow after the paint. Under wasm Go runs every goroutine it can before it
+// returns to the browser, so work left in the task would hold the numbers off the screen.
+func TestEditTaskOnlyWritesNumbers(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/")
+	tb.waitWasm()
+	type state struct {
+		Rows    int    `json:"rows"`
+		Hint    string `json:"hint"`
+		Search  string `json:"search"`
+		Pending bool   `json:"pending"` // the export panel is marked as being updated
+	}
+	const read = `({
+		rows: document.querySelectorAll("#schedule tr[data-attempt]").length,
+		hint: document.getElementById("in-attempts-hint").textContent,
+		search: location.search,
+		pending: document.getElementById("snippets").hasAttribute("data-pending"),
+	})`
+	before := evalJS[state](tb, read)
+	got := evalJS[state](tb, `(() => {
+		const e = document.getElementById("in-attempts");
+		e.value = "9";
+		e.dispatchEvent(new Event("input", { bubbles: true }));
+		return `+read+`;
+	})()`)
+	if want := (state{Rows: 9, Hint: before.Hint, Search: before.Search, Pending: true}); got != want {
+		t.Errorf("right after the input event: %+v, want %+v", got, want)
+	}
+	p, _ := calc.Decode("attempts=9")
+	tb.waitFor("the link, the hint and the export panel", `(() => { const s = `+read+`;
+		return s.search === "?`+p.Encode()+`" && s.hint.startsWith("9 attempts") && !s.pending; })()`)
+}
+
 func TestBadInput(t *testing.T) {
 	srv := startServe(t)
 	tb := newTab(t)

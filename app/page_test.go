@@ -287,7 +287,7 @@ func TestPageSamplesOffTheInputPath(t *testing.T) {
 		if cells["2/max"] != c.max2 || (cells["2/p50"] != "") != c.inHandler {
 			t.Errorf("%q before sampling: %v", c.query, cells)
 		}
-		if !strings.Contains(html, `data-pending="samples"`) || !strings.Contains(app.HTMLString(p.Render()), `data-sampling="pending"`) {
+		if !strings.Contains(html, `data-pending="samples"`) || !strings.Contains(html, `data-sampling="pending"`) {
 			t.Errorf("%q: nothing is marked as still to come", c.query)
 		}
 		p.Update()
