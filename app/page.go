@@ -91,7 +91,7 @@ func (p *page) OnInit() {
 }
 
 // sampleInHandlerWork bounds the sampling of the policy's own paths (attempts × samples) that an
-// input handler does before it shows the new table: the defaults' 6 × 10000 take about 7 ms in
+// input handler does before it shows the new table: the defaults' 6 × 10000 take about 3–4 ms in
 // wasm. Anything more is sampled after the table is painted.
 const sampleInHandlerWork = 60000
 
