@@ -49,6 +49,7 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	sc := sampleScratches.get()
 	defer sampleScratches.put(sc)
 	rngs, start, total, state, live, scratch := sc.take(paths)
+	drawn := sc.drawn
 	first := p.FirstState()
 	for i := range paths {
 		rngs[i].Seed(p.Seed, uint64(i))
@@ -65,14 +66,15 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 				return out, false
 			}
 		}
+		waits.fill(k, rngs, state, live, drawn)
 		kept := live[:0]
-		for _, i := range live {
-			w, st := waits.next(k, &rngs[i], state[i])
+		for j, i := range live {
+			w := drawn[j]
 			s := start[i] + p.Call + w
 			if p.Budget > 0 && s >= p.Budget {
 				continue // out of budget: this path makes no more attempts
 			}
-			start[i], state[i] = s, st
+			start[i] = s
 			total[i] += w
 			kept = append(kept, i)
 		}
@@ -137,12 +139,35 @@ func (w *retryWaits) next(k int, r *rand.PCG, state float64) (time.Duration, flo
 	return w.laws[k].at(u), state
 }
 
+// fill draws the wait before retry k of each live path into drawn (by position in live), as
+// next does, and moves on each path's state. The loop of the laws without a step calls nothing:
+// in wasm the calls of next cost about as much as the draws.
+func (w *retryWaits) fill(k int, rngs []rand.PCG, state []float64, live []int32, drawn []time.Duration) {
+	l := w.laws[k]
+	switch {
+	case w.p.Jitter == Decorrelated || w.p.Jitter == DecorrelatedV2 || l.step > 0:
+		for j, i := range live {
+			drawn[j], state[i] = w.next(k, &rngs[i], state[i])
+		}
+	case !w.draws[k]:
+		d := l.at(0)
+		for j := range live {
+			drawn[j] = d
+		}
+	default:
+		for j, i := range live {
+			drawn[j] = l.linear(unit53(rngs[i].Uint64()))
+		}
+	}
+}
+
 // sampleScratch holds SamplePausing's per-path state between calls.
 type sampleScratch struct {
 	rngs                  []rand.PCG
 	start, total, scratch []time.Duration
 	state                 []float64
 	live                  []int32
+	drawn                 []time.Duration    // the waits of one retry, for fill
 	quant                 [3][]time.Duration // for quantiles
 }
 
@@ -152,14 +177,14 @@ var sampleScratches kept[sampleScratch]
 func (s *sampleScratch) take(n int) ([]rand.PCG, []time.Duration, []time.Duration, []float64, []int32, []time.Duration) {
 	s.rngs = grow(s.rngs, n)
 	s.start, s.total, s.scratch = grow(s.start, n), grow(s.total, n), grow(s.scratch, n)
-	s.state, s.live = grow(s.state, n), grow(s.live, n)
+	s.state, s.live, s.drawn = grow(s.state, n), grow(s.live, n), grow(s.drawn, n)
 	return s.rngs[:n], s.start[:n], s.total[:n], s.state[:n], s.live[:n], s.scratch[:n]
 }
 
 // unit turns one PCG output into [0, 1) exactly as rand.Rand.Float64 does.
-func unit(r *rand.PCG) float64 {
-	return float64(r.Uint64()<<11>>11) / (1 << 53)
-}
+func unit(r *rand.PCG) float64 { return unit53(r.Uint64()) }
+
+func unit53(x uint64) float64 { return float64(x<<11>>11) / (1 << 53) }
 
 // quantiles returns the nearest-rank percentiles of a, reordering a; bufs is scratch space.
 func quantiles(a []time.Duration, bufs *[3][]time.Duration) Quantiles {

@@ -271,6 +271,11 @@ func (l law) at(u float64) time.Duration {
 	if l.step > 0 {
 		return roundNs(math.Floor(float64(u*l.hi)/l.step) * l.step)
 	}
+	return l.linear(u)
+}
+
+// linear is at for a law without a step, small enough to inline into the sampling's loop.
+func (l law) linear(u float64) time.Duration {
 	w := roundNs(min(l.clamp, l.lo+float64(u*(l.hi-l.lo))))
 	return max(l.min, min(l.max, w))
 }
