@@ -181,6 +181,7 @@ func (p *page) startWork(ctx app.Context) {
 				p.snippets.refresh()
 			}
 		})
+		yieldToBrowser() // that in a task of its own, not with the first slice of sampling
 		pause := yielder(&p.workGen, gen)
 		// The policy's own paths first (the schedule's percentiles), then the other modes.
 		for _, add := range []func(*calc.Report, func() bool) bool{(*calc.Report).AddPolicySample, (*calc.Report).AddModeSamples} {
