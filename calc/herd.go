@@ -327,7 +327,7 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 		waits, first = q.waits(), q.FirstState()
 	} else {
 		// The zero law waits 0 for any u, and no retry draws.
-		waits = retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts)}
+		waits = retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}
 	}
 	// schedule files client i's attempt at at under its window.
 	schedule := func(i int, at time.Duration) {
@@ -390,7 +390,13 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 				hooks.seen(i, int(c.made), at, accepted)
 			}
 			if !accepted && int(c.made) < p.Attempts {
-				w, state := waits.next(int(c.made), &c.rng, c.state)
+				// A wait without a draw is looked up: Immediate's and none's runs are mostly that.
+				k, w, state := int(c.made), time.Duration(0), c.state
+				if waits.fixed != nil && !waits.draws[k] {
+					w = waits.fixed[k]
+				} else {
+					w, state = waits.next(k, &c.rng, c.state)
+				}
 				if start := at - c.start + p.Call + w; p.Budget == 0 || start < p.Budget {
 					c.state = state
 					if next := c.start + start; next-from < p.Window {

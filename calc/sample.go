@@ -99,6 +99,9 @@ type retryWaits struct {
 	laws  []law  // by retry k (laws[0] is unused); decorrelatedv2 uses only max; decorrelated none
 	draws []bool // whether retry k draws a u (see waits)
 	v2    pollyV2
+	// fixed[k] is the wait before retry k when that retry draws nothing and the wait does not
+	// depend on the state; nil for the decorrelated modes, whose waits always do.
+	fixed []time.Duration
 }
 
 // waits works out the draws: retry k draws a u when its wait is not fixed (min < max), except
@@ -117,6 +120,12 @@ func (p Params) waits() retryWaits {
 		default:
 			w.laws[k] = p.law(k, raws[k])
 			w.draws[k] = w.laws[k].min < w.laws[k].max
+		}
+	}
+	if p.Jitter != Decorrelated && p.Jitter != DecorrelatedV2 {
+		w.fixed = make([]time.Duration, p.Attempts)
+		for k := 1; k < p.Attempts; k++ {
+			w.fixed[k] = w.laws[k].at(0)
 		}
 	}
 	return w
