@@ -21,12 +21,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"backoffcalc/internal/headless"
 )
 
 // suiteDir holds what outlives one test: the browser profile, the built root
@@ -58,20 +59,12 @@ var shared struct {
 	err    error
 }
 
-// chromiumPath is $CHROMIUM, or Debian's /usr/bin/chromium.
-func chromiumPath() string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	return "/usr/bin/chromium"
-}
-
 // browser returns the context of the shared browser, starting it on first
 // use. Without Chromium the test is skipped, except under CI=true, where a
 // missing browser must not pass as green.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	path := chromiumPath()
+	path := headless.Path()
 	if _, err := exec.LookPath(path); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("no Chromium at %s (set CHROMIUM): %v", path, err)
@@ -79,18 +72,7 @@ func browser(t *testing.T) context.Context {
 		t.Skipf("no Chromium at %s (set CHROMIUM): %v", path, err)
 	}
 	shared.once.Do(func() {
-		actx, acancel := chromedp.NewExecAllocator(context.Background(),
-			chromedp.ExecPath(path),
-			chromedp.Flag("headless", true),
-			chromedp.Flag("no-sandbox", true),
-			chromedp.Flag("disable-gpu", true),
-			chromedp.Flag("disable-quic", true),
-			chromedp.Flag("no-first-run", true),
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.UserDataDir(filepath.Join(suiteDir, "chromium")),
-		)
+		actx, acancel := headless.Allocator(path, filepath.Join(suiteDir, "chromium"))
 		ctx, cancel := chromedp.NewContext(actx)
 		shared.ctx = ctx
 		shared.cancel = func() { cancel(); acancel() }
@@ -282,14 +264,7 @@ func (tb *tab) waitWasm() {
 // waits forever then, for example when a precached URL is unreachable).
 func (tb *tab) waitServiceWorker() {
 	tb.t.Helper()
-	state := evalJS[string](tb, `Promise.race([
-		navigator.serviceWorker.ready.then((r) => new Promise((done) => {
-			const w = r.active;
-			if (w.state === "activated") return done(w.state);
-			w.addEventListener("statechange", () => w.state === "activated" && done(w.state));
-		})),
-		new Promise((done) => setTimeout(() => done("not activated after 15s"), 15000)),
-	])`)
+	state := evalJS[string](tb, headless.ServiceWorkerActivated(15000))
 	if state != "activated" {
 		tb.t.Fatalf("service worker: %s (console problems: %q)", state, tb.consoleProblems())
 	}
@@ -312,10 +287,7 @@ func (tb *tab) cachedURLs() []string {
 // Cache Storage), so that an offline load cannot be answered by it.
 func (tb *tab) clearBrowserCache() {
 	tb.t.Helper()
-	tb.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, network.ClearBrowserCache, cdp.Empty{})
-		return err
-	}))
+	tb.run(headless.ClearHTTPCache)
 }
 
 // foreignRequests returns the requests so far whose URL is not under origin

@@ -17,10 +17,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"backoffcalc/internal/headless"
 )
 
 // browser is one Chromium process with its own profile, and one tab in it.
@@ -38,18 +38,7 @@ func startBrowser(cfg *config) (*browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	actx, acancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(cfg.chromium),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-	)
+	actx, acancel := headless.Allocator(cfg.chromium, profile)
 	bctx, bcancel := chromedp.NewContext(actx)
 	b := &browser{profile: profile}
 	b.cancel = func() {
@@ -143,17 +132,9 @@ func eval[T any](b *browser, expr string, timeout time.Duration) (T, error) {
 }
 
 // waitServiceWorker waits until the page's service worker is activated, that is has precached
-// every file. navigator.serviceWorker.ready never settles when the worker fails to install,
-// hence the page-side timeout.
+// every file.
 func (b *browser) waitServiceWorker(timeout time.Duration) error {
-	state, err := eval[string](b, fmt.Sprintf(`Promise.race([
-		navigator.serviceWorker.ready.then((r) => new Promise((done) => {
-			const w = r.active;
-			if (w.state === "activated") return done(w.state);
-			w.addEventListener("statechange", () => w.state === "activated" && done(w.state));
-		})),
-		new Promise((done) => setTimeout(() => done("not activated after %[1]dms"), %[1]d)),
-	])`, timeout.Milliseconds()), timeout+5*time.Second)
+	state, err := eval[string](b, headless.ServiceWorkerActivated(timeout.Milliseconds()), timeout+5*time.Second)
 	if err != nil {
 		return err
 	}
@@ -163,13 +144,9 @@ func (b *browser) waitServiceWorker(timeout time.Duration) error {
 	return nil
 }
 
-// clearHTTPCache empties Chromium's HTTP cache, not the service worker's Cache Storage, so that
-// an offline load cannot be answered by it.
+// clearHTTPCache: see headless.ClearHTTPCache.
 func (b *browser) clearHTTPCache() error {
-	return chromedp.Do(b.tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, network.ClearBrowserCache, cdp.Empty{})
-		return err
-	}))
+	return chromedp.Do(b.tab, headless.ClearHTTPCache)
 }
 
 // want is what a load or an edit waits for, read by measureJS.

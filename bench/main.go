@@ -23,6 +23,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"backoffcalc/internal/headless"
 )
 
 type config struct {
@@ -48,13 +50,9 @@ var phases = []string{"sizes", "loads", "input", "herd", "go"}
 
 func main() {
 	cfg := &config{}
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
 	flag.StringVar(&cfg.bin, "bin", "bin/backoffcalc", "the native program, built by make native")
 	flag.StringVar(&cfg.goCmd, "go", "go", "the go command")
-	flag.StringVar(&cfg.chromium, "chromium", chromium, "Chromium (default $CHROMIUM or /usr/bin/chromium)")
+	flag.StringVar(&cfg.chromium, "chromium", headless.Path(), "Chromium (default $CHROMIUM or /usr/bin/chromium)")
 	flag.IntVar(&cfg.runs, "runs", 5, "runs of every page load and herd figure (the median is shown)")
 	flag.IntVar(&cfg.edits, "edits", 50, "edits of each input-to-screen figure")
 	flag.DurationVar(&cfg.heavyBudget, "heavy-budget", 30*time.Second,
