@@ -269,7 +269,7 @@ func mustParse(q string) url.Values {
 
 // edit takes one typed value; a valid set of inputs replaces the report and the link's query,
 // and edit reports that it did.
-func (p *page) edit(ctx app.Context, key, value string) (shown bool) {
+func (p *page) edit(ctx app.Context, key, value string) bool {
 	p.raw[key] = value
 	v := url.Values{}
 	for k, s := range p.raw {
@@ -278,7 +278,7 @@ func (p *page) edit(ctx app.Context, key, value string) (shown bool) {
 	params, err := calc.Decode(v.Encode())
 	p.errs = calc.FieldErrors(err)
 	if len(p.errs) > 0 {
-		return // keep the last valid report on screen
+		return false // keep the last valid report on screen
 	}
 	if params.Preset == "" {
 		delete(p.raw, "preset") // an edit that changes the policy leaves the preset

@@ -154,14 +154,13 @@ func (w *retryWaits) next(k int, r *rand.PCG, state float64) (time.Duration, flo
 func (w *retryWaits) fill(k int, rngs []rand.PCG, state []float64, live []int32, drawn []time.Duration) {
 	l := w.laws[k]
 	switch {
-	case w.p.Jitter == Decorrelated || w.p.Jitter == DecorrelatedV2 || l.step > 0:
+	case w.fixed == nil || l.step > 0:
 		for j, i := range live {
 			drawn[j], state[i] = w.next(k, &rngs[i], state[i])
 		}
 	case !w.draws[k]:
-		d := l.at(0)
 		for j := range live {
-			drawn[j] = d
+			drawn[j] = w.fixed[k]
 		}
 	default:
 		for j, i := range live {
