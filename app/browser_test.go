@@ -90,10 +90,16 @@ func TestHarness(t *testing.T) {
 	tb.navigate(srv.URL)
 	// The exception is thrown in a later task; waiting for one more task
 	// after it makes sure its event arrived.
+	// A Go panic reaches the console as wasm_exec.js writes it: console.log, then console.warn.
 	evalJS[bool](tb, `setTimeout(() => { throw new Error("boom") }); console.error("oops");
-		new Promise((done) => setTimeout(() => done(true), 50))`)
+		console.log("panic: runtime error: invalid memory address"); console.warn("exit code:", 2);
+		console.log("an ordinary line"); new Promise((done) => setTimeout(() => done(true), 50))`)
 	problems := strings.Join(tb.consoleProblems(), "\n")
-	for _, want := range []string{"CSP violation: script-src", "CSP violation: img-src", "Error: boom", "console.error: oops"} {
+	if strings.Contains(problems, "an ordinary line") {
+		t.Errorf("an ordinary console.log is a problem:\n%s", problems)
+	}
+	for _, want := range []string{"CSP violation: script-src", "CSP violation: img-src", "Error: boom", "console.error: oops",
+		"console.log: panic: runtime error", "console.warning: exit code: 2"} {
 		if !strings.Contains(problems, want) {
 			t.Errorf("problems lack %q:\n%s", want, problems)
 		}

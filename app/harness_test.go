@@ -107,11 +107,12 @@ const cspReporter = `document.addEventListener("securitypolicyviolation", (e) =>
 		" at " + e.sourceFile + ":" + e.lineNumber));`
 
 // newTab opens a tab in the shared browser; the tab closes when the test
-// ends.
-func newTab(t *testing.T) *tab {
+// ends. With chromedp.WithNewBrowserContext() the tab has a profile of its
+// own, as a new visitor would: no HTTP cache, no service worker.
+func newTab(t *testing.T, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
 	tb := &tab{t: t}
-	ctx, cancel := chromedp.NewContext(browser(t), chromedp.WithListener(tb.record))
+	ctx, cancel := chromedp.NewContext(browser(t), append(opts, chromedp.WithListener(tb.record))...)
 	t.Cleanup(cancel)
 	tb.ctx = ctx
 	// The first call opens the tab; like the browser's, it has no timeout.
@@ -133,10 +134,11 @@ func (tb *tab) record(ev any) {
 		tb.mu.Unlock()
 		return
 	case *runtime.EventConsoleAPICalled:
-		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert {
+		text := argsText(ev.Args)
+		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert && !goDied(text) {
 			return
 		}
-		problem = "console." + string(ev.Type) + ": " + argsText(ev.Args)
+		problem = "console." + string(ev.Type) + ": " + text
 	case *runtime.EventExceptionThrown:
 		d := ev.ExceptionDetails
 		problem = fmt.Sprintf("exception at %s:%d: %s", d.URL, d.LineNumber+1, d.Text)
@@ -154,6 +156,14 @@ func (tb *tab) record(ev any) {
 	tb.mu.Lock()
 	tb.problems = append(tb.problems, problem)
 	tb.mu.Unlock()
+}
+
+// goDied reports whether a console message is the Go program's death: wasm_exec.js writes Go's
+// stderr, a panic's included, with console.log, and the exit code with console.warn, so a check
+// of console errors alone misses a page that died at start.
+func goDied(text string) bool {
+	return strings.HasPrefix(text, "panic: ") || strings.HasPrefix(text, "fatal error: ") ||
+		strings.HasPrefix(text, "exit code:")
 }
 
 func argsText(args []*runtime.RemoteObject) string {

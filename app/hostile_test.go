@@ -363,6 +363,9 @@ func (r *hostileRun) check(t *testing.T, l hostileLink) {
 	if want := l.alertAfterEdit(); !slices.Equal(alert, want) {
 		t.Errorf("%v: after a valid edit of base the alert names %q, want %q", l, alert, want)
 	} else if len(want) == 0 {
+		// The link is replaced after the paint of the new numbers (startWork), not with them.
+		waitWithin(t, tb, l, showBound, "the link with the edit",
+			fmt.Sprintf(`new URLSearchParams(location.search).get("base") === %q`, typedBase))
 		search := timedEval[string](t, tb, l, "the link after the edit", "location.search")
 		if p, err := calc.Decode(strings.TrimPrefix(search, "?")); err != nil || calc.FormatDuration(p.Base) != typedBase {
 			t.Errorf("%v: after a valid edit of base the link is %q (%v)", l, search, err)

@@ -9,8 +9,13 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
+// build names this build when set with -ldflags "-X main.build=NAME": the wasm's render writes
+// it into the page (data-build), so that a test can tell which build a page runs.
+var build string
+
 func main() {
 	route()
+	guardURL() // before go-app reads the address
 	// In the browser RunWhenOnBrowser runs the page and never returns; in the
 	// native binary it returns at once and the command line takes over.
 	app.RunWhenOnBrowser()
