@@ -4,7 +4,6 @@ package main
 
 import (
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -24,15 +23,6 @@ import (
 const contentPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
 	"object-src 'none'; base-uri 'none'; form-action 'self'"
 
-// Service worker fetch handler: go-app answers every request with
-// caches.match(event.request), so a page load with a query (/?base=250ms)
-// misses the cached page and fails offline. Navigations ignore the query:
-// there is one page and the wasm reads the query itself.
-const (
-	workerMatch        = "caches.match(event.request)"
-	workerMatchIgnorer = `caches.match(event.request, { ignoreSearch: event.request.mode === "navigate" })`
-)
-
 // handler returns the go-app handler of the page. root holds web/ (app.wasm,
 // app.css, icons) and wasm_exec.js. prefix is "" when the page is served at
 // "/", or NAME when it is served at "/NAME/"; it only changes the URLs that
@@ -45,10 +35,6 @@ func handler(root, prefix string) (*app.Handler, error) {
 	version, err := contentVersion(root, assets)
 	if err != nil {
 		return nil, err
-	}
-	worker := strings.Replace(app.DefaultAppWorkerJS, workerMatch, workerMatchIgnorer, 1)
-	if worker == app.DefaultAppWorkerJS {
-		return nil, errors.New("go-app's service worker changed: cannot make navigations ignore the query")
 	}
 
 	// Precache every file of web/ so the page works offline; go-app adds the
@@ -77,13 +63,19 @@ func handler(root, prefix string) (*app.Handler, error) {
 			Large:   "/web/icon-512.png",
 			SVG:     "/web/icon.svg",
 		},
-		// No "{progress}": app.js loads app.wasm without counting its bytes (see appJS).
-		LoadingLabel:          "Loading the calculator…",
-		Styles:                []string{"/web/app.css"},
-		CacheableResources:    cacheable,
-		Resources:             files{Handler: http.FileServer(http.Dir(root)), prefix: urlPrefix},
-		Version:               version,
-		ServiceWorkerTemplate: worker,
+		// Our app.js writes the loader's text itself; this is what the HTML holds until then.
+		LoadingLabel:       "Loading the calculator…",
+		Styles:             []string{"/web/app.css"},
+		CacheableResources: cacheable,
+		Resources:          files{Handler: http.FileServer(http.Dir(root)), prefix: urlPrefix},
+		Version:            version,
+		// The version in the HTML too, so that a page's HTML can be matched with its app.js
+		// (which hands the wasm the same version) after a deploy.
+		RawHeaders: []string{
+			`<meta name="backoffcalc-version" content="` + version + `">`,
+			`<noscript><link rel="stylesheet" href="` + urlPrefix + `/web/noscript.css"></noscript>`,
+		},
+		ServiceWorkerTemplate: workerTemplate,
 	}, nil
 }
 

@@ -24,6 +24,7 @@ type page struct {
 	status string       // what the last copy did
 	export string       // the text last copied, shown for copying by hand
 	guard  string       // URL of guard.js, resolved under the site's prefix
+	update bool         // a newer version of the page is installed and waits (see OnAppUpdate)
 	herd   herdView     // many clients through an outage, for the report's inputs
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
@@ -122,7 +123,12 @@ func (p *page) OnPreRender(ctx app.Context) {
 const samplePreRenderWork = 100000
 
 // OnMount starts the sampling and the herd of the loaded inputs, off the first render.
-func (p *page) OnMount(ctx app.Context) { p.startWork(ctx) }
+func (p *page) OnMount(ctx app.Context) {
+	guardNav() // go-app has set goappNav by now
+	// A newer version installed before the wasm started (app.js): go-app did not see it.
+	p.update = app.IsClient && app.Window().Get("backoffcalcUpdateReady").Truthy()
+	p.startWork(ctx)
+}
 
 // OnNav covers navigations after the first load (and the component tests' Nav).
 func (p *page) OnNav(ctx app.Context) {
@@ -344,8 +350,14 @@ func (p *page) Render() app.UI {
 	if app.IsClient {
 		render = "wasm"
 	}
-	var guard app.UI = app.Text("")
+	var guard, noscript app.UI = app.Text(""), app.Text("")
 	if app.IsServer {
+		// Shown only with JavaScript off (web/noscript.css), when the server's numbers are all
+		// there is; the static site's are for the default inputs, whatever the link.
+		noscript = app.Div().Class("noscript").Body(
+			app.P().Class("noscript-serve").Text("JavaScript is off in this browser: the numbers below were computed by the server for this link, and the inputs cannot change them."),
+			app.P().Class("noscript-static").Text("JavaScript is off in this browser: this calculator computes in the page, so it needs JavaScript to show the numbers of this link."),
+		)
 		// The HTML a static host or the service worker returns was rendered for another query;
 		// guard.js hides its numbers when the link's query is not the one they were made for.
 		search := ""
@@ -354,11 +366,17 @@ func (p *page) Render() app.UI {
 		}
 		guard = app.Script().Src(p.guard).DataSet("for", attrText(search))
 	}
-	return app.Main().ID("app").DataSet("render", render).Body(
+	main := app.Main().ID("app").DataSet("render", render)
+	if app.IsClient && build != "" {
+		main = main.DataSet("build", build)
+	}
+	return main.Body(
 		guard,
+		noscript,
 		app.Header().Body(
 			app.H1().Text("backoffcalc"),
 			app.P().Class("tagline").Text("How long a retry policy waits, attempt by attempt, for every jitter mode. Computed in this page; nothing leaves it."),
+			p.renderUpdate(),
 		),
 		app.P().Class("loading").Text("Computing the table for this link…"),
 		p.renderForm(),
@@ -440,4 +458,24 @@ func (p *page) renderSnippets() app.UI {
 		return app.Text("")
 	}
 	return renderSnippets(p.report.Params)
+}
+
+// OnAppUpdate is go-app's call when the service worker has installed a newer version of the
+// page, which waits until it is asked for (app.js) or the next visit.
+func (p *page) OnAppUpdate(ctx app.Context) { p.update = true }
+
+// renderUpdate offers the newer version, in words; switching reloads the page under it with the
+// link's inputs. The element is always there, so that the page's children keep their places.
+func (p *page) renderUpdate() app.UI {
+	update := app.Div().ID("update").Role("status")
+	if !p.update {
+		return update
+	}
+	return update.Body(
+		app.Text("A newer version of this calculator is ready. "),
+		app.Button().ID("update-switch").Type("button").Text("Switch to it").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
+			app.Window().Call("backoffcalcSwitchVersion")
+		})),
+		app.Text(" (the page reloads with the inputs in its link)"),
+	)
 }

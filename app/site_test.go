@@ -110,7 +110,7 @@ func TestStaticSite(t *testing.T) {
 		}
 	}
 	worker := string(readFile(t, filepath.Join(out, "app-worker.js")))
-	for _, want := range []string{`"/backoffcalc/"`, `"/backoffcalc/web/icon.svg"`, workerMatchIgnorer} {
+	for _, want := range []string{`"/backoffcalc/"`, `"/backoffcalc/web/icon.svg"`, `ignoreSearch: event.request.mode === "navigate"`, `cache: "reload"`} {
 		if !strings.Contains(worker, want) {
 			t.Errorf("app-worker.js lacks %s", want)
 		}
@@ -180,10 +180,11 @@ func TestWasmExecJS(t *testing.T) {
 	}
 }
 
-// TestAppJSFetchesWasm checks that serve and static deliver go-app's app.js with app.wasm
-// loaded by a plain fetch, streamed into the compiler, so that Chromium can keep its compiled
-// code; under a prefix the URL keeps the prefix.
-func TestAppJSFetchesWasm(t *testing.T) {
+// TestAppJS checks that serve and static deliver our app.js with go-app's environment for the
+// wasm and the URLs of app.wasm and the worker filled in, under a prefix with the prefix; and
+// that nothing of go-app's loader is left: its progress Response, its query key and its user
+// agent test, which kept the calculator from loading.
+func TestAppJS(t *testing.T) {
 	root := fakeRoot(t)
 	h, err := newServer(root)
 	if err != nil {
@@ -191,21 +192,34 @@ func TestAppJSFetchesWasm(t *testing.T) {
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
-	check := func(where, js, wasm string) {
-		if !strings.Contains(js, "instantiateStreaming(\n      fetch(\""+wasm+"\"),") || strings.Contains(js, "fetchWithProgress(\"") {
-			t.Errorf("%s: app.js does not fetch %s plainly:\n%.400s", where, wasm, js[strings.Index(js, "const go = new Go()"):])
+	check := func(where, js, prefix string) {
+		for _, want := range []string{
+			`const backoffcalcWasm = "` + prefix + `/web/app.wasm";`,
+			`const backoffcalcWorker = "` + prefix + `/app-worker.js";`,
+			`"GOAPP_ROOT_PREFIX":"` + prefix + `"`,
+			`"GOAPP_VERSION":"`,
+			"WebAssembly.instantiateStreaming(response, go.importObject)",
+		} {
+			if !strings.Contains(js, want) {
+				t.Errorf("%s: app.js lacks %s", where, want)
+			}
+		}
+		for _, bad := range []string{"{{", "fetchWithProgress", `get("wasm")`, "bot|", "userAgent"} {
+			if strings.Contains(js, bad) {
+				t.Errorf("%s: app.js has %q", where, bad)
+			}
 		}
 	}
-	check("serve", rec.Body.String(), "/web/app.wasm")
+	check("serve", rec.Body.String(), "")
 	for _, prefix := range []string{"", "calc"} {
 		out := filepath.Join(t.TempDir(), "site")
 		if err := generateStatic(root, out, prefix); err != nil {
 			t.Fatal(err)
 		}
-		wasm := "/web/app.wasm"
+		urlPrefix := ""
 		if prefix != "" {
-			wasm = "/" + prefix + wasm
+			urlPrefix = "/" + prefix
 		}
-		check("static "+prefix, string(readFile(t, filepath.Join(out, "app.js"))), wasm)
+		check("static "+prefix, string(readFile(t, filepath.Join(out, "app.js"))), urlPrefix)
 	}
 }

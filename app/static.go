@@ -85,7 +85,10 @@ func generateStatic(root, out, prefix string) error {
 // ogURL matches the og:url tag; go-app prints attributes in map order.
 var ogURL = regexp.MustCompile(`<meta (property="og:url" content="[^"]*"|content="[^"]*" property="og:url")>\s*`)
 
-const charset = `<meta charset="UTF-8">`
+const (
+	charset    = `<meta charset="UTF-8">`
+	serverMain = `<main id="app" data-render="server"`
+)
 
 // fixIndex gives the static page what serve sends as headers, and drops the
 // og:url that names the generator's random local port. The CSP goes right
@@ -103,6 +106,12 @@ func fixIndex(path string) error {
 	meta := fmt.Sprintf("%s\n<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n"+
 		"<meta name=\"referrer\" content=\"no-referrer\">", charset, contentPolicy)
 	b = bytes.Replace(b, []byte(charset), []byte(meta), 1)
+	// With JavaScript off, web/noscript.css hides this page's numbers: they are the default
+	// inputs', whatever the link.
+	if !bytes.Contains(b, []byte(serverMain)) {
+		return fmt.Errorf("%s: the page changed: no %s", path, serverMain)
+	}
+	b = bytes.Replace(b, []byte(serverMain), []byte(serverMain+` data-site="static"`), 1)
 	return os.WriteFile(path, b, 0o644)
 }
 
