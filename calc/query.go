@@ -57,11 +57,11 @@ var fields = []field{
 		p.FirstExact = exact == 1
 		return err
 	}, func(p Params) string { return firstNames[b2i(p.FirstExact)] }},
-	{"add", func(p *Params, v string) error { return setDuration(&p.Add, v, 0, MaxAdd, "0") },
+	{"add", func(p *Params, v string) error { return setDuration(&p.Add, v, 0, MaxAdd, "0 or more") },
 		func(p Params) string { return FormatDuration(p.Add) }},
-	{"call", func(p *Params, v string) error { return setDuration(&p.Call, v, 0, MaxCall, "0") },
+	{"call", func(p *Params, v string) error { return setDuration(&p.Call, v, 0, MaxCall, "0 or more") },
 		func(p Params) string { return FormatDuration(p.Call) }},
-	{"budget", func(p *Params, v string) error { return setDuration(&p.Budget, v, 0, MaxBudget, "0 (none)") },
+	{"budget", func(p *Params, v string) error { return setDuration(&p.Budget, v, 0, MaxBudget, "0 (none) or more") },
 		func(p Params) string { return FormatDuration(p.Budget) }},
 	{"layers", func(p *Params, v string) error { return setInt(&p.Layers, v, 1, MaxLayers) },
 		func(p Params) string { return strconv.Itoa(p.Layers) }},
@@ -87,14 +87,14 @@ var fields = []field{
 		p.Clients = n
 		return nil
 	}, func(p Params) string { return strconv.Itoa(p.Clients) }},
-	{"outage", func(p *Params, v string) error { return setDuration(&p.Outage, v, 0, MaxOutage, "0") },
+	{"outage", func(p *Params, v string) error { return setDuration(&p.Outage, v, 0, MaxOutage, "0 or more") },
 		func(p Params) string { return FormatDuration(p.Outage) }},
 	{"window", func(p *Params, v string) error {
 		return setDuration(&p.Window, v, time.Nanosecond, MaxWindow, "more than 0")
 	}, func(p Params) string { return FormatDuration(p.Window) }},
 	{"capacity", func(p *Params, v string) error { return setInt(&p.Capacity, v, 0, MaxCapacity) },
 		func(p Params) string { return strconv.Itoa(p.Capacity) }},
-	{"spread", func(p *Params, v string) error { return setDuration(&p.Spread, v, 0, MaxSpread, "0") },
+	{"spread", func(p *Params, v string) error { return setDuration(&p.Spread, v, 0, MaxSpread, "0 or more") },
 		func(p Params) string { return FormatDuration(p.Spread) }},
 }
 
@@ -125,10 +125,13 @@ func Keys() []string {
 
 // Decode reads a URL query (without the leading '?') into Params. It always returns valid Params:
 // a key that is missing or bad keeps its default (cap's default is 10s, or base if larger), and
-// every bad key is reported at once as a *FieldError joined with errors.Join. A key given twice,
-// an empty value, broken percent-encoding, NaN, Inf, a sign, an overflowing number or an unknown
-// word is an error, never silently replaced. Unknown keys are ignored. A bare number is a
-// duration in milliseconds: base=250 means 250ms. Clients is refused when Clients*Attempts
+// every bad key is reported at once as a *FieldError joined with errors.Join. Numbers are
+// decimals: digits with at most one point. A key given twice, an empty value, broken
+// percent-encoding, NaN, Inf, a sign, an exponent, a hex float, an underscore, an overflowing
+// number, a duration that is not a whole number of nanoseconds (1.9ns) or an unknown word is an
+// error, never silently replaced; factor and ratio are the float64 nearest their decimal. Unknown
+// keys are ignored. A bare number is a duration in milliseconds: base=250 means 250ms, base=2.5
+// means 2500us. Clients is refused when Clients*Attempts
 // would be over MaxHerdWork; whether the herd's arrivals series fits is Params.ValidateHerd's
 // question, not Decode's.
 func Decode(query string) (Params, error) {
@@ -219,53 +222,37 @@ var presetField = field{key: "preset", decode: func(p *Params, v string) error {
 	return nil
 }}
 
+// setDuration sets dst to v if it lies in [lo, hi]; loText says lo in words ("0 or more").
 func setDuration(dst *time.Duration, v string, lo, hi time.Duration, loText string) error {
 	d, err := parseDuration(v)
 	if err != nil {
 		return err
 	}
 	if d < lo || d > hi {
-		return fmt.Errorf("must be %s or more and at most %s", loText, FormatDuration(hi))
+		return fmt.Errorf("must be %s and at most %s", loText, FormatDuration(hi))
 	}
 	*dst = d
 	return nil
 }
 
-var (
-	decimal    = regexp.MustCompile(`^([0-9]+\.?[0-9]*|\.[0-9]+)$`)
-	goDuration = regexp.MustCompile(`^(([0-9]+\.?[0-9]*|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
-)
+// decimalSyntax is a number as people write it: digits with at most one point, on either side
+// of them. strconv also takes signs, exponents, hex floats (0x1p1), underscores (1_0), Inf and
+// NaN; a query takes none of them, in any key.
+const decimalSyntax = `(?:[0-9]+\.?[0-9]*|\.[0-9]+)`
 
-// parseDuration reads Go duration syntax or a bare number of milliseconds. Signs are refused:
-// no input of ours is negative, and "-0" is more likely a typo than a zero.
-func parseDuration(v string) (time.Duration, error) {
-	if strings.HasPrefix(v, "-") {
-		return 0, errors.New("must not be negative")
-	}
-	if decimal.MatchString(v) {
-		v += "ms"
-	}
-	if !goDuration.MatchString(v) {
-		return 0, errors.New("not a duration: write 250ms, 1.5s, 2m, or a number of milliseconds")
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return 0, errors.New("too large")
-	}
-	return d, nil
-}
+var decimal = regexp.MustCompile(`^` + decimalSyntax + `$`)
 
+// setFloat sets dst to the float64 nearest v, a decimal, if it lies in [lo, hi].
 func setFloat(dst *float64, v string, lo, hi float64) error {
 	if err := signed(v); err != nil {
 		return err
 	}
-	outside := fmt.Sprintf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return numError(err, "a number", outside)
+	if !decimal.MatchString(v) {
+		return errors.New("not a number: write digits and at most one point, like 1.5")
 	}
-	if x != x || x > hi || x < lo { // x != x is NaN
-		return errors.New(outside)
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || x > hi || x < lo { // of a decimal, ParseFloat refuses only one too large: ErrRange
+		return fmt.Errorf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
 	}
 	*dst = x
 	return nil

@@ -46,6 +46,22 @@ var decodeTests = []struct {
 	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, Equal }},
 	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = Decorrelated }},
 	{"decorrelatedv2", "jitter=decorrelatedv2", func(p *Params) { p.Jitter = DecorrelatedV2 }},
+	// Decimals as people write them: a point with nothing on one side, zeros anywhere.
+	{"decimal forms", "factor=002.50&ratio=.5&base=.5&cap=5.&call=0.0000010&add=0010ms", func(p *Params) {
+		p.Factor, p.Ratio, p.Base, p.Cap, p.Call, p.Add = 2.5, 0.5, 500*time.Microsecond, 5*time.Millisecond, 1, 10*time.Millisecond
+	}},
+	// A duration is exact: any decimal that is a whole number of nanoseconds, however written.
+	{"whole nanoseconds", "base=0.000001&cap=1.000000001s&call=2.5&add=0.1ms&budget=0.0000000000025h&outage=0.00000000005m&spread=1.5us",
+		func(p *Params) {
+			p.Base, p.Cap, p.Call, p.Add = 1, time.Second+1, 2500*time.Microsecond, 100*time.Microsecond
+			p.Budget, p.Outage, p.Spread = 9, 3, 1500
+		}},
+	// Go's time.ParseDuration drops each part's fraction of a nanosecond (0.5ns0.5ns is 0 to it);
+	// the sum is exact here.
+	{"parts sum exactly", "base=0.5ns0.5ns&cap=1.5ns1.5ns1h", func(p *Params) { p.Base, p.Cap = 1, time.Hour+3 }},
+	// factor and ratio read as the nearest float64, as the README says: here that is 0.
+	{"ratio underflows", "ratio=0." + strings.Repeat("0", 400) + "1", func(p *Params) { p.Ratio = 0 }},
+	{"trailing zeros", "base=1." + strings.Repeat("0", 1000) + "s", func(p *Params) { p.Base, p.Cap = time.Second, DefaultCap }},
 }
 
 func TestDecode(t *testing.T) {
@@ -79,7 +95,7 @@ var badQueries = []struct {
 }{
 	{"base=", []string{"base"}, `calc: base "": empty`},
 	{"base=abc", []string{"base"}, `calc: base "abc": not a duration`},
-	{"base=0", []string{"base"}, "more than 0"},
+	{"base=0", []string{"base"}, `calc: base "0": must be more than 0 and at most 24h`},
 	{"base=-5ms", []string{"base"}, "negative"},
 	{"base=-0", []string{"base"}, "negative"},
 	{"base=25h", []string{"base"}, "at most 24h"},
@@ -95,9 +111,10 @@ var badQueries = []struct {
 	{"cap=50ms&base=100ms", []string{"cap"}, `calc: cap "50ms": must be at least base (100ms)`},
 	{"cap=169h", []string{"cap"}, "at most 168h"},
 	{"factor=0.5", []string{"factor"}, "between 1 and 100"},
-	{"factor=NaN", []string{"factor"}, "between 1 and 100"},
-	{"factor=Inf", []string{"factor"}, "between 1 and 100"},
-	{"factor=1e309", []string{"factor"}, "between 1 and 100"},
+	{"factor=NaN", []string{"factor"}, "not a number"},
+	{"factor=Inf", []string{"factor"}, "not a number"},
+	{"factor=1e309", []string{"factor"}, "not a number"},
+	{"factor=1" + strings.Repeat("0", 400), []string{"factor"}, "between 1 and 100"}, // overflows float64
 	{"factor=-0", []string{"factor"}, "negative"},
 	{"factor=two", []string{"factor"}, "not a number"},
 	{"attempts=0", []string{"attempts"}, "between 1 and 1000"},
@@ -110,7 +127,7 @@ var badQueries = []struct {
 	{"ratio=1.5", []string{"ratio"}, "between 0 and 1"},
 	{"capat=middle", []string{"capat"}, "before"},
 	{"call=-1", []string{"call"}, "negative"},
-	{"budget=721h", []string{"budget"}, "at most 720h"},
+	{"budget=721h", []string{"budget"}, `calc: budget "721h": must be 0 (none) or more and at most 720h`},
 	{"layers=11", []string{"layers"}, "between 1 and 10"},
 	{"samples=99", []string{"samples"}, "between 100 and 200000"},
 	{"samples=1e9", []string{"samples"}, "whole number"},
@@ -134,7 +151,7 @@ var badQueries = []struct {
 	{"outage=-1ms", []string{"outage"}, "negative"},
 	{"outage=NaN", []string{"outage"}, "not a duration"},
 	{"outage=", []string{"outage"}, "empty"},
-	{"window=0", []string{"window"}, `calc: window "0": must be more than 0`},
+	{"window=0", []string{"window"}, `calc: window "0": must be more than 0 and at most 1h`},
 	{"window=3600001ms", []string{"window"}, "at most 1h"},
 	{"window=-100ms", []string{"window"}, "negative"},
 	{"window=NaN", []string{"window"}, "not a duration"},
@@ -158,6 +175,67 @@ var badQueries = []struct {
 	{"clients=%2B5", []string{"clients"}, "without a sign"},
 	{"ratio=%2B0.5", []string{"ratio"}, "without a sign"},
 	{"factor=%2BInf", []string{"factor"}, "without a sign"},
+	{"base=%2B5ms", []string{"base"}, "without a sign"},
+	{"spread=%2B0", []string{"spread"}, "without a sign"},
+	// strconv also takes hex floats, underscores, exponents, Inf and NaN; Decode takes decimals.
+	{"factor=0x1p1", []string{"factor"}, `calc: factor "0x1p1": not a number: write digits and at most one point, like 1.5`},
+	{"factor=0X1P%2B1", []string{"factor"}, "not a number"},
+	{"factor=0x1P1", []string{"factor"}, "not a number"},
+	{"factor=1_0", []string{"factor"}, `calc: factor "1_0": not a number`},
+	{"factor=1_5.2_5", []string{"factor"}, "not a number"},
+	{"factor=1e1", []string{"factor"}, "not a number"},
+	{"factor=2E0", []string{"factor"}, "not a number"},
+	{"factor=infinity", []string{"factor"}, "not a number"},
+	{"factor=inf", []string{"factor"}, "not a number"},
+	{"factor=.", []string{"factor"}, "not a number"},
+	{"factor=1.5.", []string{"factor"}, "not a number"},
+	{"ratio=0x1p-1", []string{"ratio"}, `calc: ratio "0x1p-1": not a number`},
+	{"ratio=0_5", []string{"ratio"}, "not a number"},
+	{"ratio=0.2_5", []string{"ratio"}, "not a number"},
+	{"ratio=5e-1", []string{"ratio"}, "not a number"},
+	{"ratio=NaN", []string{"ratio"}, "not a number"},
+	{"ratio=Inf", []string{"ratio"}, "not a number"},
+	{"attempts=1_0", []string{"attempts"}, `calc: attempts "1_0": not a whole number`},
+	{"attempts=0x10", []string{"attempts"}, "whole number"},
+	{"attempts=1e1", []string{"attempts"}, "whole number"},
+	{"layers=0x2", []string{"layers"}, "whole number"},
+	{"layers=1_0", []string{"layers"}, "whole number"},
+	{"samples=1_000", []string{"samples"}, "whole number"},
+	{"samples=0x3e8", []string{"samples"}, "whole number"},
+	{"seed=1_0", []string{"seed"}, "whole number"},
+	{"seed=0x1", []string{"seed"}, "whole number"},
+	{"seed=%2B1", []string{"seed"}, "whole number"},
+	{"clients=1_0", []string{"clients"}, "whole number"},
+	{"clients=0x10", []string{"clients"}, "whole number"},
+	{"capacity=1_0", []string{"capacity"}, "whole number"},
+	{"capacity=0x10", []string{"capacity"}, "whole number"},
+	{"base=1_0ms", []string{"base"}, "not a duration"},
+	{"base=0x1p1s", []string{"base"}, "not a duration"},
+	{"base=1e3", []string{"base"}, "not a duration"}, // not Go syntax, and not how we write milliseconds
+	{"cap=0x10s", []string{"cap"}, "not a duration"},
+	{"cap=1_0s", []string{"cap"}, "not a duration"},
+	{"add=1_0ms", []string{"add"}, "not a duration"},
+	{"call=1_0", []string{"call"}, "not a duration"},
+	{"call=0x10", []string{"call"}, "not a duration"},
+	{"budget=0x1p1s", []string{"budget"}, "not a duration"},
+	{"outage=1_0s", []string{"outage"}, "not a duration"},
+	{"window=0x10ms", []string{"window"}, "not a duration"},
+	{"spread=1_0ms", []string{"spread"}, "not a duration"},
+	{"base=Infs", []string{"base"}, "not a duration"},
+	// time.ParseDuration cuts a fraction of a nanosecond; Decode refuses it.
+	{"base=1.9ns", []string{"base"}, `calc: base "1.9ns": must be a whole number of nanoseconds`},
+	{"call=0.0000001", []string{"call"}, `calc: call "0.0000001": must be a whole number of nanoseconds (a bare number is milliseconds: 0.000001 is 1ns)`},
+	{"base=1.0000000001s", []string{"base"}, "whole number of nanoseconds"},
+	{"cap=10.0000000001s", []string{"cap"}, "whole number of nanoseconds"},
+	{"add=0.5ns", []string{"add"}, "whole number of nanoseconds"},
+	{"budget=0.0000000000001h", []string{"budget"}, "whole number of nanoseconds"},
+	{"outage=0.0001us", []string{"outage"}, "whole number of nanoseconds"},
+	{"window=100.0000001ms", []string{"window"}, "whole number of nanoseconds"},
+	{"spread=0.00000000001m", []string{"spread"}, "whole number of nanoseconds"},
+	{"base=1s0.5ns", []string{"base"}, "whole number of nanoseconds"},
+	{"base=0.5ns0.4ns", []string{"base"}, "whole number of nanoseconds"},
+	{"base=0." + strings.Repeat("0", 1000) + "1h", []string{"base"}, "whole number of nanoseconds"},
+	{"base=1." + strings.Repeat("3", 1000) + "ms", []string{"base"}, "whole number of nanoseconds"},
 }
 
 func TestDecodeErrors(t *testing.T) {

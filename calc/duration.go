@@ -1,0 +1,105 @@
+package calc
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A duration in a query is Go syntax (250ms, 1.5s, 2m30s) or a bare number of milliseconds, read
+// exactly: time.ParseDuration drops each part's fraction of a nanosecond (1.9ns is 1ns to it,
+// 0.5ns0.5ns is 0), and a value that is not a whole number of nanoseconds is refused here rather
+// than cut.
+
+var (
+	goDuration   = regexp.MustCompile(`^(` + decimalSyntax + `(ns|us|µs|μs|ms|s|m|h))+$`)
+	durationPart = regexp.MustCompile(`(` + decimalSyntax + `)(ns|us|µs|μs|ms|s|m|h)`)
+)
+
+// units write each unit as 10^shift × times nanoseconds, so that reading a number in a unit
+// moves its point and multiplies it by at most 36.
+var units = map[string]struct {
+	shift int
+	times uint64
+}{
+	"ns": {0, 1}, "us": {3, 1}, "µs": {3, 1}, "μs": {3, 1}, "ms": {6, 1}, "s": {9, 1},
+	"m": {10, 6},  // 6 × 10^10 ns
+	"h": {11, 36}, // 36 × 10^11 ns
+}
+
+// parseDuration reads Go duration syntax or a bare number of milliseconds, in decimal only (no
+// exponent: Go's syntax has none, and 1e3 is not how anyone writes a number of milliseconds).
+// Signs are refused: no input of ours is negative, and "-0" is more likely a typo than a zero.
+func parseDuration(v string) (time.Duration, error) {
+	if err := signed(v); err != nil {
+		return 0, err
+	}
+	bare := decimal.MatchString(v)
+	if bare {
+		v += "ms"
+	}
+	if !goDuration.MatchString(v) {
+		return 0, errors.New("not a duration: write 250ms, 1.5s, 2m, or a number of milliseconds")
+	}
+	d, whole, fits := nanos(v)
+	switch {
+	case !fits:
+		return 0, errors.New("too large")
+	case !whole && bare:
+		return 0, errors.New("must be a whole number of nanoseconds (a bare number is milliseconds: 0.000001 is 1ns)")
+	case !whole:
+		return 0, errors.New("must be a whole number of nanoseconds")
+	}
+	return d, nil
+}
+
+// nanos sums the parts of v, which goDuration matched, exactly: the whole nanoseconds in a
+// uint64 and the fractions of a nanosecond digit by digit, so that nothing is rounded however
+// many digits a fraction has, in time linear in len(v). It reports whether the sum is a whole
+// number of nanoseconds and whether it fits a time.Duration.
+func nanos(v string) (d time.Duration, whole, fits bool) {
+	var (
+		ns   uint64   // whole nanoseconds so far
+		frac []uint64 // frac[i]: the sum of the parts' (i+1)-th digits after the point, each times its unit's multiplier
+	)
+	for _, m := range durationPart.FindAllStringSubmatch(v, -1) {
+		u := units[m[2]]
+		intDigits, fracDigits, _ := strings.Cut(m[1], ".")
+		// Move the point to nanoseconds: 1.5 in ms is 1500000.0 in ns.
+		fracDigits += strings.Repeat("0", max(0, u.shift-len(fracDigits)))
+		intDigits, fracDigits = strings.TrimLeft(intDigits+fracDigits[:u.shift], "0"), strings.TrimRight(fracDigits[u.shift:], "0")
+		if len(intDigits) > 19 { // 10^19 ns is over math.MaxInt64
+			return 0, false, false
+		}
+		n, _ := strconv.ParseUint("0"+intDigits, 10, 64) // at most 19 digits: fits a uint64
+		hi, lo := bits.Mul64(n, u.times)
+		sum, carry := bits.Add64(ns, lo, 0)
+		if hi != 0 || carry != 0 {
+			return 0, false, false
+		}
+		ns = sum
+		for len(frac) < len(fracDigits) {
+			frac = append(frac, 0)
+		}
+		for i := range len(fracDigits) {
+			frac[i] += uint64(fracDigits[i]-'0') * u.times // at most 324 a part: no overflow for any string
+		}
+	}
+	// Carry the fractions from the last place to the first: a whole sum leaves a 0 in each.
+	var carry uint64
+	whole = true
+	for i := len(frac) - 1; i >= 0; i-- {
+		x := frac[i] + carry
+		whole = whole && x%10 == 0
+		carry = x / 10
+	}
+	ns += carry // carry is less than 36 × the number of parts: ns cannot wrap
+	if ns > math.MaxInt64 {
+		return 0, false, false
+	}
+	return time.Duration(ns), whole, true
+}
