@@ -43,6 +43,10 @@ func TestPresetQuery(t *testing.T) {
 var libraryWait = map[string]func(k int, u float64) float64{
 	// botocore: random() * min(base * 2 ** (attempt_number - 1), MAX_BACKOFF)
 	"aws-botocore": func(k int, u float64) float64 { return u * math.Min(1e9*math.Pow(2, float64(k-1)), 20e9) },
+	// botocore with AWS_NEW_RETRIES_2026: random() * min(0.05 * 2 ** (attempt_number - 1), 20)
+	"aws-botocore-2026": func(k int, u float64) float64 { return u * math.Min(5e7*math.Pow(2, float64(k-1)), 20e9) },
+	// aws-sdk-go-v2 v1.48.0 backoffDelay2026: b * min(0.05 * 2^(attempt-1), 20) s, attempt = k
+	"aws-go-v2-2026": func(k int, u float64) float64 { return u * math.Min(0.05*math.Pow(2, float64(k-1)), 20) * 1e9 },
 	// aws-sdk-go-v2: attempt > maxBackoffAttempts (log2(20) = 4) ? MaxBackoff : u * 2^attempt s
 	"aws-go-v2": func(k int, u float64) float64 {
 		if k > 4 {
