@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -168,5 +169,19 @@ func TestLibraryModes(t *testing.T) {
 			t.Errorf("%s retry %d: [%v, %v] mean %v ms, want [%v, %v] mean %v", tt.query, tt.k, r.Min, r.Max, r.Mean/1e6, tt.min, tt.max, tt.mean)
 		}
 		checkInvariants(t, mustDecode(t, tt.query+"&samples=300"))
+	}
+}
+
+// README's Presets section names every preset's version and file as the page does.
+func TestPresetsInREADME(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range Presets() {
+		row := "| `" + pr.Name + "` | " + pr.Library + " | " + pr.Version + " | `" + pr.Source + "` |"
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README's preset table lacks, or has another row for:\n%s", row)
+		}
 	}
 }
