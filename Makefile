@@ -7,6 +7,8 @@
 #   make test                     gofmt, vet, native tests with the browser
 #                                 tests, calc under wasm, short fuzzing
 #   make fuzz                     long fuzzing of FUZZ_TARGETS
+#   make drift                    the presets and exports against the newest
+#                                 versions of their Go libraries (before a release)
 
 GO      ?= go
 GOROOT  := $(shell $(GO) env GOROOT)
@@ -24,7 +26,7 @@ BIN     := bin/backoffcalc
 FUZZ_TARGETS  ?= ./calc:FuzzDecode:50000x ./calc:FuzzSchedule:50000x ./calc:FuzzHerd:5000x
 FUZZTIME_LONG ?= 10m
 
-.PHONY: run static test fuzz-short fuzz wasm native wasm_exec.js bench
+.PHONY: run static test fuzz-short fuzz drift wasm native wasm_exec.js bench
 
 run: wasm_exec.js wasm native
 	$(BIN) serve -addr $(ADDR)
@@ -71,6 +73,11 @@ fuzz-short:
 
 fuzz:
 	$(call fuzz,$(FUZZTIME_LONG))
+
+# drift is not part of test: it moves the libraries to their newest versions in a copy of the
+# module, so its answer changes with their releases. See scripts/drift.sh.
+drift:
+	GO='$(GO)' bash scripts/drift.sh
 
 # bench measures app.wasm's size against an empty go-app page, page loads (cold, warm, offline;
 # serve and static), input-to-screen latency, the herd, and calc's benchmarks natively and in

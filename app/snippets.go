@@ -34,6 +34,10 @@ type libExport struct {
 	Presets  []string     // the calc presets this library is the home of: their export is exact
 	Snippets []libSnippet // none when the library cannot express the policy at all
 	Diffs    []string     // what the library does differently, with numbers; none when exact
+	// Model is what the library does with the snippet, in calc's terms: the policy itself when
+	// Diffs is empty, else the waits and attempts whose numbers Diffs quotes. Set for the Go
+	// libraries, whose tests draw from the real modules and compare.
+	Model calc.Params
 }
 
 // renderSnippets is the Export panel for p: per library, a heading, the code, and the list of
@@ -102,7 +106,8 @@ func libExports(p calc.Params) []libExport {
 	s := &libSubject{p: p}
 	return []libExport{
 		exportGRPC(s), exportCenkalti(s), exportClientGo(s), exportPolly(s), exportTenacity(s),
-		exportResilience4j(s), exportEnvoy(s), exportAWS(s, "aws-botocore"), exportAWS(s, "aws-go-v2"),
+		exportResilience4j(s), exportEnvoy(s), exportAWS(s, "aws-botocore"), exportAWS(s, "aws-botocore-2026"),
+		exportAWS(s, "aws-go-v2-2026"), exportAWS(s, "aws-go-v2"),
 	}
 }
 
@@ -269,8 +274,10 @@ const (
 	libBudgetNone
 )
 
-// libBudget says what differs in how the library bounds time; how names the setting used.
-func libBudget(s *libSubject, who string, kind libBudgetKind, how string) []string {
+// libBudget says what differs in how the library bounds time; how names the setting used. lib
+// is the library as modelled (with the policy's budget): a library without a time limit makes
+// all of its attempts, which the budget would cut only where lib's own attempts pass it.
+func libBudget(s *libSubject, who string, kind libBudgetKind, how string, lib calc.Params) []string {
 	p := s.p
 	if p.Budget == 0 {
 		return nil
@@ -280,11 +287,12 @@ func libBudget(s *libSubject, who string, kind libBudgetKind, how string) []stri
 	case libBudgetDeadline:
 		return []string{how + " is a deadline: it also cancels an attempt still running at " + b + ", where the budget only keeps attempts from starting at or after " + b + "."}
 	case libBudgetNone:
-		sc := s.schedule()
-		if sc.AtMost == p.Attempts && sc.Always == p.Attempts {
+		lib.Budget = p.Budget
+		if ls := lib.Schedule(); ls.Always == lib.Attempts {
 			return nil
 		}
-		return []string{who + " has no time limit here: it makes all " + libAttempts(p.Attempts) + ", where within the budget of " + b +
+		sc := s.schedule()
+		return []string{who + " has no time limit here: it makes all " + libAttempts(lib.Attempts) + ", where within the budget of " + b +
 			", " + strconv.Itoa(sc.Always) + " always start and at most " + strconv.Itoa(sc.AtMost) + " do."}
 	}
 	return nil
@@ -576,7 +584,8 @@ func exportGRPC(s *libSubject) libExport {
 		return e
 	}
 	if p.Attempts < 2 {
-		e.Diffs = []string{"With 1 attempt there is nothing to retry: leave retryPolicy out (gRPC ignores a retryPolicy whose maxAttempts is under 2)."}
+		e.Diffs = []string{"With 1 attempt there is nothing to retry: leave retryPolicy out (grpc-go rejects a whole service config whose retryPolicy has maxAttempts under 2: " +
+			"NewClient fails with \"invalid retry policy\")."}
 		return e
 	}
 	const grpcLimit = 5
@@ -601,12 +610,13 @@ func exportGRPC(s *libSubject) libExport {
 	}
 	lib := p
 	lib.Attempts, lib.Jitter, lib.Ratio, lib.CapAt, lib.FirstExact = attempts, calc.Proportional, 0.2, calc.CapBefore, false
-	why := map[string]string{"jitter": "(gRFC A6 as revised in 2024, in grpc-go and grpc-java.)"}
+	why := map[string]string{"jitter": "(gRFC A6 as revised in 2024: grpc-go, grpc-java, and @grpc/grpc-js from 1.14.0.)"}
 	if p.Jitter == calc.Full {
-		why["jitter"] = "(gRFC A6 as revised in 2024, in grpc-go and grpc-java; grpc-node still draws uniformly in [0, d], as the policy does.)"
+		why["jitter"] = "(gRFC A6 as revised in 2024: grpc-go, grpc-java, and @grpc/grpc-js from 1.14.0; @grpc/grpc-js 1.13.x and earlier draw uniformly in [0, d], as the policy does.)"
 	}
 	e.Diffs = append(e.Diffs, libCompare(s, "gRPC", lib, why)...)
-	e.Diffs = append(e.Diffs, libBudget(s, "gRPC", libBudgetDeadline, "The method's timeout")...)
+	e.Diffs = append(e.Diffs, libBudget(s, "gRPC", libBudgetDeadline, "The method's timeout", lib)...)
+	e.Model = lib
 	return e
 }
 
@@ -661,6 +671,7 @@ func exportCenkalti(s *libSubject) libExport {
 		"first":  "(Every interval is randomized.)",
 		"jitter": "(Its randomization is in proportion to the interval.)",
 	})
+	e.Model = lib
 	return e
 }
 
@@ -733,7 +744,8 @@ func exportClientGo(s *libSubject) libExport {
 		"capat":  "(Jitter applies to the delay after the cap.)",
 		"first":  "(Every step is jittered.)",
 	})...)
-	e.Diffs = append(e.Diffs, libBudget(s, "wait.Backoff", libBudgetNone, "")...)
+	e.Diffs = append(e.Diffs, libBudget(s, "wait.Backoff", libBudgetNone, "", lib)...)
+	e.Model = lib
 	return e
 }
 
@@ -844,10 +856,10 @@ func exportPolly(s *libSubject) libExport {
 
 	diffs = append(diffs, libCompare(s, "Polly", lib, why)...)
 	if budget {
-		diffs = append(diffs, libBudget(s, "Polly", libBudgetDeadline, "AddTimeout")...)
+		diffs = append(diffs, libBudget(s, "Polly", libBudgetDeadline, "AddTimeout", lib)...)
 	} else if p.Budget > 0 {
 		diffs = append(diffs, "Polly's timeout must be between 10 ms and 1 day, so the snippet has none.")
-		diffs = append(diffs, libBudget(s, "Polly", libBudgetNone, "")...)
+		diffs = append(diffs, libBudget(s, "Polly", libBudgetNone, "", lib)...)
 	}
 	e.Diffs = diffs
 	return e
@@ -913,7 +925,7 @@ func exportTenacity(s *libSubject) libExport {
 	}
 	lib := p
 	lib.CapAt = calc.CapBefore
-	var wait string
+	var wait, waitNote string
 	switch {
 	case p.Growth == calc.Linear:
 		wait = libPyCall(use("wait_incrementing"), [2]string{"start", sec(p.Base)}, [2]string{"increment", sec(p.Base)}, [2]string{"max", sec(p.Cap)})
@@ -930,7 +942,14 @@ func exportTenacity(s *libSubject) libExport {
 	case p.Jitter == calc.Upward:
 		wait = spread(1, p.Ratio)
 	case p.Jitter == calc.Additive && p.CapAt == calc.CapAfter:
-		wait = libPyCall(use("wait_exponential_jitter"), [2]string{"initial", sec(p.Base)}, [2]string{"max", sec(p.Cap)}, [2]string{"exp_base", base}, [2]string{"jitter", sec(p.Add)})
+		// tenacity after 9.1.4 names the first delay multiplier= and deprecates initial=, the
+		// only name 9.1.4 and earlier know: at its default, 1 s, neither is written.
+		multiplier := ""
+		if p.Base != time.Second {
+			multiplier = sec(p.Base)
+			waitNote = "# multiplier=: tenacity after 9.1.4; in 9.1.4 and earlier write initial= instead"
+		}
+		wait = libPyCall(use("wait_exponential_jitter"), [2]string{"multiplier", multiplier}, [2]string{"max", sec(p.Cap)}, [2]string{"exp_base", base}, [2]string{"jitter", sec(p.Add)})
 		lib.CapAt = calc.CapAfter
 	case p.Jitter == calc.Additive:
 		wait = fixed(1) + " + " + libPyCall(use("wait_random"), [2]string{"min", "0"}, [2]string{"max", sec(p.Add)})
@@ -953,8 +972,11 @@ func exportTenacity(s *libSubject) libExport {
 			names = append(names, fn)
 		}
 	}
+	if waitNote != "" {
+		waitNote = "    " + waitNote + "\n"
+	}
 	code := "from tenacity import " + strings.Join(names, ", ") + "\n\n@retry(\n" +
-		"    " + stopNote + "\n    stop=" + stop + ",\n    wait=" + wait + ",\n)\ndef call():\n    ...\n"
+		"    " + stopNote + "\n    stop=" + stop + ",\n" + waitNote + "    wait=" + wait + ",\n)\ndef call():\n    ...\n"
 	e.Snippets = []libSnippet{{"python", code}}
 	why := map[string]string{"capat": "(Its max caps each part of the wait before they are added.)"}
 	if p.Growth == calc.Linear {
@@ -1040,6 +1062,11 @@ func exportResilience4j(s *libSubject) libExport {
 		java = note + java
 		props = "# " + note[3:] + props
 	}
+	if ratio >= 1 {
+		note := "// A randomization factor of 1.0 needs resilience4j 2.3.0 or later: before it, the factor must be under 1.\n"
+		java = note + java
+		props = "# " + note[3:] + props
+	}
 	e.Snippets = []libSnippet{{"java", java}, {"properties", props}}
 
 	e.Diffs = append(diffs, libCompare(s, "resilience4j", lib, map[string]string{
@@ -1055,13 +1082,13 @@ func exportResilience4j(s *libSubject) libExport {
 		}
 		e.Diffs = libR4jMillis(s, interval, ratio, top, lib.Factor)
 	}
-	e.Diffs = append(e.Diffs, libBudget(s, "resilience4j's Retry", libBudgetNone, "")...)
+	e.Diffs = append(e.Diffs, libBudget(s, "resilience4j's Retry", libBudgetNone, "", lib)...)
 	return e
 }
 
 // libR4jMillis compares resilience4j's own arithmetic with the policy where its model is the
 // same: it multiplies the interval in whole milliseconds, truncating at every step, and draws
-// (long)(I(1−r) + U·(2rI + 1)) ms, in [⌊I(1−r)⌋, ⌈I(1+r)⌉].
+// (long) max(1, I(1−r) + U·(2rI + 1)) ms, in [max(1, ⌊I(1−r)⌋), ⌈I(1+r)⌉].
 // capMs is maxInterval in milliseconds, +Inf when there is none.
 func libR4jMillis(s *libSubject, interval time.Duration, ratio, capMs, factor float64) []string {
 	rows := s.schedule().Rows
@@ -1071,9 +1098,10 @@ func libR4jMillis(s *libSubject, interval time.Duration, ratio, capMs, factor fl
 		if ratio > 0 {
 			lo, hi = math.Floor(in-ratio*in), math.Ceil(in+ratio*in)
 		}
-		lo, hi = math.Min(lo, capMs), math.Min(hi, capMs)
+		// randomize returns at least 1 (resilience4j 2.3.0 and later).
+		lo, hi = math.Max(1, math.Min(lo, capMs)), math.Max(1, math.Min(hi, capMs))
 		if !libNear(lo*1e6, float64(rows[k].Min)) || !libNear(hi*1e6, float64(rows[k].Max)) {
-			return []string{"resilience4j computes in whole milliseconds (it truncates the interval at every step and draws whole milliseconds): retry " +
+			return []string{"resilience4j computes in whole milliseconds, at least 1 ms (it truncates the interval at every step and draws whole milliseconds): retry " +
 				strconv.Itoa(k) + " waits " + libNum(lo) + "–" + libNum(hi) + " ms with it, " + calc.Millis(rows[k].Min) + "–" + calc.Millis(rows[k].Max) + " ms with the policy."}
 		}
 		in = math.Min(math.Floor(in*factor), math.MaxInt64)
@@ -1122,7 +1150,7 @@ func exportEnvoy(s *libSubject) libExport {
 		e.Diffs = append([]string{why["jump"]}, e.Diffs...)
 	}
 	if p.Budget > 0 {
-		e.Diffs = append(e.Diffs, libBudget(s, "Envoy", libBudgetDeadline, "The route's timeout")...)
+		e.Diffs = append(e.Diffs, libBudget(s, "Envoy", libBudgetDeadline, "The route's timeout", lib)...)
 	} else {
 		q := p
 		q.Budget = 15 * time.Second
@@ -1156,20 +1184,31 @@ func libEnvoySchedule(lib calc.Params) calc.Schedule {
 	return sc
 }
 
+// libAWS is each AWS export: the preset it models, whose waits the SDK fixes (the shared config
+// file sets only the retry mode and the attempts), the words for it, and the version it targets.
+var libAWS = map[string]struct{ who, title, header string }{
+	"aws-botocore": {"botocore", "AWS SDK for Python (botocore 1.15.0 and later) and AWS CLI: shared config file",
+		"# botocore 1.15.0 and later, without AWS_NEW_RETRIES_2026=true\n"},
+	"aws-botocore-2026": {"botocore with AWS_NEW_RETRIES_2026", "AWS SDK for Python (botocore 1.43.3 and later) with AWS_NEW_RETRIES_2026=true: shared config file",
+		"# botocore 1.43.3 and later, with AWS_NEW_RETRIES_2026=true in the environment\n"},
+	"aws-go-v2": {"aws-sdk-go-v2 before v1.48.0", "AWS SDK for Go v2 before v1.48.0: shared config file",
+		"# aws-sdk-go-v2 v1.47.x and earlier, without AWS_NEW_RETRIES_2026=true\n"},
+	"aws-go-v2-2026": {"aws-sdk-go-v2 v1.48.0+", "AWS SDK for Go v2 v1.48.0 and later (Retry Behavior 2.1): shared config file",
+		"# aws-sdk-go-v2 v1.48.0 and later (Retry Behavior 2.1)\n"},
+}
+
 func exportAWS(s *libSubject, preset string) libExport {
 	p := s.p
 	pr, _ := calc.PresetByName(preset)
-	who, title := "botocore", "AWS SDK for Python (botocore) and AWS CLI: shared config file"
-	if preset == "aws-go-v2" {
-		who, title = "aws-sdk-go-v2", "AWS SDK for Go v2: shared config file"
-	}
-	e := libExport{Lib: preset, Title: title, Presets: []string{preset}}
-	e.Snippets = []libSnippet{{"ini", "# ~/.aws/config, or AWS_RETRY_MODE and AWS_MAX_ATTEMPTS in the environment\n[default]\nretry_mode = standard\n" +
+	a := libAWS[preset]
+	e := libExport{Lib: preset, Title: a.title, Presets: []string{preset}}
+	e.Snippets = []libSnippet{{"ini", a.header + "# ~/.aws/config, or AWS_RETRY_MODE and AWS_MAX_ATTEMPTS in the environment\n[default]\nretry_mode = standard\n" +
 		"# attempts, the first call included\nmax_attempts = " + strconv.Itoa(p.Attempts) + "\n"}}
 	lib := p.WithPreset(pr)
 	lib.Attempts, lib.Budget = p.Attempts, p.Budget
 	const fixed = "(Fixed in the SDK: the config sets only max_attempts.)"
-	e.Diffs = libCompare(s, who, lib, map[string]string{"base": fixed, "factor": fixed, "cap": fixed, "jitter": fixed, "capat": fixed, "growth": fixed, "first": fixed})
-	e.Diffs = append(e.Diffs, libBudget(s, who, libBudgetNone, "")...)
+	e.Diffs = libCompare(s, a.who, lib, map[string]string{"base": fixed, "factor": fixed, "cap": fixed, "jitter": fixed, "capat": fixed, "growth": fixed, "first": fixed})
+	e.Diffs = append(e.Diffs, libBudget(s, a.who, libBudgetNone, "", lib)...)
+	e.Model = lib
 	return e
 }

@@ -183,15 +183,17 @@ func TestSnippetAttempts(t *testing.T) {
 	}
 	four := code(snippetParams(t, "attempts=4"))
 	for lib, want := range map[string]string{
-		"grpc":         `"maxAttempts": 4,`,
-		"cenkalti":     `backoff.WithMaxTries(4)`,
-		"client-go":    `Steps:    4,`,
-		"polly":        `MaxRetryAttempts = 3,`,
-		"tenacity":     `stop_after_attempt(4)`,
-		"resilience4j": `.maxAttempts(4)`,
-		"envoy":        `num_retries: 3 `,
-		"aws-botocore": `max_attempts = 4`,
-		"aws-go-v2":    `max_attempts = 4`,
+		"grpc":              `"maxAttempts": 4,`,
+		"cenkalti":          `backoff.WithMaxTries(4)`,
+		"client-go":         `Steps:    4,`,
+		"polly":             `MaxRetryAttempts = 3,`,
+		"tenacity":          `stop_after_attempt(4)`,
+		"resilience4j":      `.maxAttempts(4)`,
+		"envoy":             `num_retries: 3 `,
+		"aws-botocore":      `max_attempts = 4`,
+		"aws-go-v2":         `max_attempts = 4`,
+		"aws-botocore-2026": `max_attempts = 4`,
+		"aws-go-v2-2026":    `max_attempts = 4`,
 	} {
 		if !strings.Contains(four[lib], want) {
 			t.Errorf("attempts=4: %s has no %q:\n%s", lib, want, four[lib])

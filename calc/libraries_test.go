@@ -9,10 +9,15 @@ package calc
 // proves calc gives the same numbers in both.)
 
 import (
+	"errors"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/cenkalti/backoff/v5"
 	"k8s.io/apimachinery/pkg/util/wait"
 )
@@ -72,5 +77,83 @@ func TestKubernetesWaitBackoff(t *testing.T) {
 			}
 			return waits
 		})
+	}
+}
+
+// TestAWSGoV2 draws from aws-sdk-go-v2 v1.48.0: NewStandard's default (Retry Behavior 2.1) for
+// aws-go-v2-2026, and NewExponentialJitterBackoff, which keeps the formula NewStandard used
+// before v1.48.0, for aws-go-v2. The error is a plain one: not a throttling error, whose base
+// is 1 s.
+func TestAWSGoV2(t *testing.T) {
+	transient := errors.New("transient")
+	std := retry.NewStandard()
+	legacy := retry.NewExponentialJitterBackoff(retry.DefaultMaxBackoff)
+	for name, delay := range map[string]func(attempt int) (time.Duration, error){
+		"aws-go-v2-2026": func(attempt int) (time.Duration, error) { return std.RetryDelay(attempt, transient) },
+		"aws-go-v2":      func(attempt int) (time.Duration, error) { return legacy.BackoffDelay(attempt, transient) },
+	} {
+		pr, _ := PresetByName(name)
+		if pr.Params.Attempts != std.MaxAttempts() {
+			t.Errorf("%s: %d attempts, the SDK's default is %d", name, pr.Params.Attempts, std.MaxAttempts())
+		}
+		checkDraws(t, name, func() []time.Duration {
+			waits := make([]time.Duration, pr.Params.Attempts-1)
+			for i := range waits {
+				// The retry middleware passes the number of the attempt that failed.
+				d, err := delay(i + 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				waits[i] = d
+			}
+			return waits
+		})
+	}
+}
+
+// exponentialBackoff runs the real wait.ExponentialBackoff (what client-go's retry.OnError
+// calls) with an operation that always fails, on synctest's fake clock: the attempts it makes
+// and the sleep after each.
+func exponentialBackoff(t *testing.T, b wait.Backoff) (attempts int, sleeps []time.Duration) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		last := time.Now()
+		err := wait.ExponentialBackoff(b, func() (bool, error) {
+			if attempts > 0 {
+				sleeps = append(sleeps, time.Since(last))
+			}
+			attempts++
+			last = time.Now()
+			return false, nil
+		})
+		if !errors.Is(err, wait.ErrWaitTimeout) {
+			t.Errorf("ExponentialBackoff: %v", err)
+		}
+		// It may sleep once more after the last attempt before giving up.
+		if d := time.Since(last); d > 0 {
+			sleeps = append(sleeps, d)
+		}
+	})
+	return attempts, sleeps
+}
+
+// The k8s-default-backoff note's worked case, against the real module: with a Cap, wait.Backoff
+// stops after the step whose next delay would pass it, and no delay reaches the cap.
+func TestKubernetesCapStops(t *testing.T) {
+	pr, _ := PresetByName("k8s-default-backoff")
+	b := wait.Backoff{Duration: 10 * time.Millisecond, Factor: 5, Steps: 10, Cap: 5 * time.Second}
+	attempts, sleeps := exponentialBackoff(t, b)
+	var ms []string
+	for _, d := range sleeps {
+		if d >= b.Cap {
+			t.Errorf("a sleep of %v reached the cap %v", d, b.Cap)
+		}
+		ms = append(ms, strconv.FormatInt(d.Milliseconds(), 10))
+	}
+	// The delays of the attempts, then the sleep after the last before giving up.
+	want := "makes " + strconv.Itoa(attempts) + " attempts (delays " + strings.Join(ms[:len(ms)-1], ", ") + " ms between them), then sleeps " +
+		strconv.FormatFloat(sleeps[len(sleeps)-1].Seconds(), 'f', -1, 64) + " s and gives up"
+	if attempts != 4 || len(sleeps) != attempts || !strings.Contains(strings.Join(pr.Notes, " "), want) {
+		t.Errorf("Cap 5 s, Steps 10: %d attempts, sleeps %v; the note should say %q:\n%q", attempts, sleeps, want, pr.Notes)
 	}
 }

@@ -52,40 +52,74 @@ const msec, sec = time.Millisecond, time.Second
 
 var presets = []Preset{
 	{
-		Name: "aws-botocore", Library: "AWS SDK for Python (botocore), standard retry mode",
-		Version: "botocore 1.35 (2024); standard mode since 2020", Source: "botocore/retries/standard.py: ExponentialBackoff.delay_amount",
-		Theirs: "max_attempts = 3 (counts the first call), base = 1 sec, growth factor 2, MAX_BACKOFF = 20 s",
-		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 20*sec, 3, Full }),
-		Notes:  []string{"Retry k waits random() × min(1 s × 2^(k−1), 20 s): full jitter, capped before it."},
+		Name: "aws-botocore", Library: "AWS SDK for Python (botocore), standard retry mode, without AWS_NEW_RETRIES_2026",
+		Version: "botocore 1.15.0 (2020) and later without AWS_NEW_RETRIES_2026=true (read in 1.43.67, 2026)",
+		Source:  "botocore/retries/standard.py: ExponentialBackoff.delay_amount, the branch without NEW_RETRIES_ENABLED",
+		Theirs:  "max_attempts = 3 (counts the first call), base = 1 sec, growth factor 2, MAX_BACKOFF = 20 s",
+		Params:  preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 20*sec, 3, Full }),
+		Notes: []string{
+			"Retry k waits random() × min(1 s × 2^(k−1), 20 s): full jitter, capped before it.",
+			"Its retry quota (500 tokens shared by the client; a retry costs 5, 10 after a timeout) can refuse a retry: not modelled here.",
+			"With AWS_NEW_RETRIES_2026=true (botocore 1.43.3 and later) it waits as aws-botocore-2026.",
+		},
 	},
 	{
-		Name: "aws-go-v2", Library: "AWS SDK for Go v2, standard retryer",
-		Version: "aws-sdk-go-v2 (2024)", Source: "aws/retry/jitter_backoff.go: ExponentialJitterBackoff.BackoffDelay",
-		Theirs: "MaxAttempts = 3 (counts the first call), MaxBackoff = 20 s",
+		Name: "aws-botocore-2026", Library: "AWS SDK for Python (botocore), standard retry mode with AWS_NEW_RETRIES_2026=true",
+		Version: "botocore 1.43.3 (2026-05) and later with AWS_NEW_RETRIES_2026=true (read in 1.43.67, 2026)",
+		Source:  "botocore/retries/standard.py: ExponentialBackoff.delay_amount; botocore/configprovider.py: _resolve_new_retries",
+		Theirs:  "max_attempts = 3 (counts the first call; 4 for DynamoDB), base = 50 ms (1 s for throttling errors, 25 ms for DynamoDB), growth factor 2, MAX_BACKOFF = 20 s",
+		Params:  preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 50*msec, 2, 20*sec, 3, Full }),
+		Notes: []string{
+			"Retry k waits random() × min(0.05 s × 2^(k−1), 20 s): full jitter, capped before it. After a throttling error the base is 1 s, and an x-amz-retry-after header raises the wait to at most 5 s more.",
+			"Its retry quota (500 tokens shared by the client; a retry costs 14, 5 after a throttling error) can refuse a retry: not modelled here.",
+			"The switch also makes standard the default retry mode (legacy without it).",
+		},
+	},
+	{
+		Name: "aws-go-v2", Library: "AWS SDK for Go v2, standard retryer before Retry Behavior 2.1",
+		Version: "aws-sdk-go-v2 v1.0.0 to v1.47.x without AWS_NEW_RETRIES_2026=true (read in v1.47.8; v1.48.0 keeps it in NewExponentialJitterBackoff)",
+		Source:  "aws/retry/jitter_backoff.go: ExponentialJitterBackoff.backoffDelayLegacy",
+		Theirs:  "MaxAttempts = 3 (counts the first call), MaxBackoff = 20 s",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.CapAt = 2*sec, 2, 20*sec, 3, Full, CapFixed
 		}),
 		Notes: []string{
 			"Retry k waits random() × 2^k s while 2^k s is at most 20 s (k ≤ 4), then exactly 20 s with no jitter (cap applies: fixed).",
 			"So its first retry waits up to 2 sec, where botocore's waits up to 1 s.",
+			"Its retry quota (500 tokens shared by the client; a retry costs 5, 10 after a timeout) can refuse a retry: not modelled here.",
+			"From v1.48.0 on, NewStandard waits as aws-go-v2-2026: this preset keeps its old meaning, so links to it show the same numbers.",
 		},
 	},
 	{
-		Name: "grpc-retry", Library: "gRPC retry policy (gRFC A6): grpc-go, grpc-java",
-		Version: "the ±20% jitter of the 2024 revision of gRFC A6", Source: "grpc-go stream.go: shouldRetry",
-		Theirs: "retryPolicy: maxAttempts = 5 (counts the first call; more than 5 is treated as 5), initialBackoff = 0.1s, maxBackoff = 1s, backoffMultiplier = 2",
+		Name: "aws-go-v2-2026", Library: "AWS SDK for Go v2, standard retryer with Retry Behavior 2.1 (the default from v1.48.0)",
+		Version: "aws-sdk-go-v2 v1.48.0 (2026-11-10) and later (read in v1.48.0)",
+		Source:  "aws/retry/jitter_backoff.go: ExponentialJitterBackoff.backoffDelay2026; aws/retry/standard.go: NewStandard",
+		Theirs:  "MaxAttempts = 3 (counts the first call; 4 for DynamoDB), BaseDelay = 50 ms (1 s for throttling errors, 25 ms for DynamoDB), MaxBackoff = 20 s",
+		Params:  preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 50*msec, 2, 20*sec, 3, Full }),
+		Notes: []string{
+			"Retry k waits random() × min(50 ms × 2^(k−1), 20 s): full jitter, capped before it. After a throttling error the base is 1 s, and an x-amz-retry-after header can lengthen the wait.",
+			"Its retry quota (500 tokens shared by the client; a retry costs 14, 5 after a throttling error) can refuse a retry: not modelled here.",
+			"v1.42.0 to v1.47.x had it as a preview behind AWS_NEW_RETRIES_2026=true, but drew from min(50 ms × 2^k, 20 s), twice as long (read in v1.47.8): not this preset.",
+		},
+	},
+	{
+		Name: "grpc-retry", Library: "gRPC retry policy (gRFC A6): grpc-go, grpc-java, grpc-node",
+		Version: "the ±20% jitter of the 2024 revision of gRFC A6: grpc-go (read in v1.85.0), @grpc/grpc-js 1.14.0 (2025-09) and later",
+		Source:  "grpc-go stream.go: shouldRetry; grpc-node packages/grpc-js/src/retrying-call.ts: getNextRetryJitter",
+		Theirs:  "retryPolicy: maxAttempts = 5 (counts the first call; more than 5 is treated as 5), initialBackoff = 0.1s, maxBackoff = 1s, backoffMultiplier = 2",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 100*msec, 2, sec, 5, Proportional, 0.2
 		}),
 		Notes: []string{
 			"gRPC has no default retry policy: these are example values.",
 			"Retry k waits min(initialBackoff × multiplier^(k−1), maxBackoff) × U[0.8, 1.2]: the cap comes before the jitter, so a wait can reach 1.2 × maxBackoff.",
-			"Before 2024, and still in grpc-node, the wait was U[0, 1] × the same: full jitter.",
+			"Before the 2024 revision, and in @grpc/grpc-js up to 1.13.x, the wait was U[0, 1] × the same: full jitter.",
+			"grpc-go rejects a whole service config whose retryPolicy has maxAttempts under 2 (NewClient fails: invalid retry policy).",
 		},
 	},
 	{
 		Name: "grpc-connect", Library: "gRPC connection backoff (reconnecting a channel)",
-		Version: "grpc-go 1.6x (2024)", Source: "grpc-go internal/backoff/backoff.go: Exponential.Backoff; doc/connection-backoff.md",
+		Version: "grpc-go (read in v1.85.0)", Source: "grpc-go internal/backoff/backoff.go: Exponential.Backoff; doc/connection-backoff.md",
 		Theirs: "BaseDelay = 1 sec, Multiplier = 1.6, Jitter = 0.2, MaxDelay = 120 s; reconnects without limit",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.FirstExact = sec, 1.6, 120*sec, 10, Proportional, 0.2, true
@@ -97,7 +131,7 @@ var presets = []Preset{
 	},
 	{
 		Name: "cenkalti-v5", Library: "cenkalti/backoff v5: ExponentialBackOff with Retry's defaults",
-		Version: "v5.0.3 (2025)", Source: "exponential.go: NextBackOff, getRandomValueFromInterval; retry.go: Retry",
+		Version: "cenkalti/backoff v5.0.3 (2025), the newest v5 (read)", Source: "exponential.go: NextBackOff, getRandomValueFromInterval; retry.go: Retry",
 		Theirs: "InitialInterval = 500 ms, RandomizationFactor = 0.5, Multiplier = 1.5, MaxInterval = 60 s; MaxElapsedTime = 15 min, no limit on tries",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.Budget = 500*msec, 1.5, 60*sec, 30, Proportional, 0.5, 15*time.Minute
@@ -110,7 +144,7 @@ var presets = []Preset{
 	},
 	{
 		Name: "k8s-default-retry", Library: "Kubernetes client-go retry.DefaultRetry (with wait.Backoff)",
-		Version: "k8s.io/apimachinery v0.37 (2026)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, Jitter; client-go util/retry/util.go",
+		Version: "k8s.io/apimachinery and client-go v0.37.2 (2026, read)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, delay, Jitter, ExponentialBackoff; client-go util/retry/util.go",
 		Theirs: "Steps = 5 (counts the first call), Duration = 10 ms, Factor = 1.0, Jitter = 0.1",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 10*msec, 1, 10*msec, 5, Upward, 0.1
@@ -119,14 +153,17 @@ var presets = []Preset{
 	},
 	{
 		Name: "k8s-default-backoff", Library: "Kubernetes client-go retry.DefaultBackoff (with wait.Backoff)",
-		Version: "k8s.io/apimachinery v0.37 (2026)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, Jitter; client-go util/retry/util.go",
+		Version: "k8s.io/apimachinery and client-go v0.37.2 (2026, read)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, delay, Jitter, ExponentialBackoff; client-go util/retry/util.go",
 		Theirs: "Steps = 4 (counts the first call), Duration = 10 ms, Factor = 5.0, Jitter = 0.1, no Cap",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Attempts, p.Jitter, p.Ratio = 10*msec, 5, 4, Upward, 0.1
 		}),
 		Notes: []string{
 			"Retry k waits 10 ms × 5^(k−1) + random() × 0.1 × that: 10, 50, 250 ms, each up to 10% more.",
-			"With a Cap, wait.Backoff stops at the step that reaches it (Steps becomes 0): not modelled, and not used by this preset.",
+			"With a Cap, wait.Backoff stops after the step whose next delay would pass it (Steps becomes 0), so a delay reaches Cap only if it equals it exactly; " +
+				"retry.OnError still sleeps that step's wait, then gives up. With Cap = 5 s and Steps = 10 it makes 4 attempts (delays 10, 50, 250 ms between them), " +
+				"then sleeps 1.25 s and gives up, as the next delay, 6.25 s, would pass 5 s: " +
+				"not modelled by this preset, which has no Cap; the client-go export says how many attempts a Cap leaves.",
 		},
 	},
 	{
@@ -166,7 +203,7 @@ var presets = []Preset{
 	},
 	{
 		Name: "tenacity-random-exponential", Library: "tenacity (Python): wait_random_exponential(multiplier=1, max=60)",
-		Version: "tenacity 9 (2024)", Source: "tenacity/wait.py: wait_random_exponential",
+		Version: "tenacity 9.0 to 9.1.4 and main (read at 2026-07-15)", Source: "tenacity/wait.py: wait_random_exponential",
 		Theirs: "wait_random_exponential(multiplier=1, max=60), stop_after_attempt(5) (counts the first call)",
 		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 60*sec, 5, Full }),
 		Notes: []string{
@@ -176,14 +213,15 @@ var presets = []Preset{
 	},
 	{
 		Name: "tenacity-exponential-jitter", Library: "tenacity (Python): wait_exponential_jitter()",
-		Version: "tenacity 9 (2024)", Source: "tenacity/wait.py: wait_exponential_jitter",
-		Theirs: "wait_exponential_jitter(initial=1, max=MAX_WAIT, exp_base=2, jitter=1), stop_after_attempt(5)",
+		Version: "tenacity 9.0 to 9.1.4 and main (read at 2026-07-15)", Source: "tenacity/wait.py: wait_exponential_jitter",
+		Theirs: "wait_exponential_jitter(multiplier=1, max=MAX_WAIT, exp_base=2, jitter=1), stop_after_attempt(5)",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Add, p.CapAt = sec, 2, MaxCap, 5, Additive, sec, CapAfter
 		}),
 		Notes: []string{
 			"Retry k waits min(max, 1 × 2^(k−1) + uniform(0, 1)) s: the jitter adds up to 1 s (jitter: additive), and max clamps after it.",
 			"max defaults to a huge number: the preset uses the calculator's largest cap, 168 h.",
+			"tenacity after 9.1.4 (main since 2026-03-11) names the first delay multiplier= and deprecates initial=; 9.1.4 and earlier know only initial=.",
 		},
 	},
 	{
@@ -198,12 +236,15 @@ var presets = []Preset{
 	},
 	{
 		Name: "resilience4j", Library: "resilience4j Retry with IntervalFunction.ofExponentialRandomBackoff",
-		Version: "resilience4j 2.2 (2024)", Source: "resilience4j-core IntervalFunction.java: ofExponentialRandomBackoff",
+		Version: "resilience4j 2.3.0 (2025) and later (read in 2.4.0)", Source: "resilience4j-core IntervalFunction.java: ofExponentialRandomBackoff, randomize",
 		Theirs: "maxAttempts = 3 (counts the first call), initialInterval = 500 ms, multiplier = 1.5, randomizationFactor = 0.5, no maxInterval",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.CapAt = 500*msec, 1.5, MaxCap, 3, Proportional, 0.5, CapAfter
 		}),
-		Notes: []string{"Retry k waits 500 ms × 1.5^(k−1) × U[0.5, 1.5]; a maxInterval, when set, clamps after the randomization (cap applies: after)."},
+		Notes: []string{
+			"Retry k waits 500 ms × 1.5^(k−1) × U[0.5, 1.5]; a maxInterval, when set, clamps after the randomization (cap applies: after).",
+			"It counts whole milliseconds: it truncates the interval at every step and waits (long) max(1, I(1 − f) + U × (2fI + 1)) ms, so at least 1 ms (since 2.3.0; before it, no floor, and randomizationFactor had to be under 1).",
+		},
 	},
 	{
 		Name: "google-api-core", Library: "google-api-core (Python) Retry",

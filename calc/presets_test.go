@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -43,6 +44,10 @@ func TestPresetQuery(t *testing.T) {
 var libraryWait = map[string]func(k int, u float64) float64{
 	// botocore: random() * min(base * 2 ** (attempt_number - 1), MAX_BACKOFF)
 	"aws-botocore": func(k int, u float64) float64 { return u * math.Min(1e9*math.Pow(2, float64(k-1)), 20e9) },
+	// botocore with AWS_NEW_RETRIES_2026: random() * min(0.05 * 2 ** (attempt_number - 1), 20)
+	"aws-botocore-2026": func(k int, u float64) float64 { return u * math.Min(5e7*math.Pow(2, float64(k-1)), 20e9) },
+	// aws-sdk-go-v2 v1.48.0 backoffDelay2026: b * min(0.05 * 2^(attempt-1), 20) s, attempt = k
+	"aws-go-v2-2026": func(k int, u float64) float64 { return u * math.Min(0.05*math.Pow(2, float64(k-1)), 20) * 1e9 },
 	// aws-sdk-go-v2: attempt > maxBackoffAttempts (log2(20) = 4) ? MaxBackoff : u * 2^attempt s
 	"aws-go-v2": func(k int, u float64) float64 {
 		if k > 4 {
@@ -164,5 +169,19 @@ func TestLibraryModes(t *testing.T) {
 			t.Errorf("%s retry %d: [%v, %v] mean %v ms, want [%v, %v] mean %v", tt.query, tt.k, r.Min, r.Max, r.Mean/1e6, tt.min, tt.max, tt.mean)
 		}
 		checkInvariants(t, mustDecode(t, tt.query+"&samples=300"))
+	}
+}
+
+// README's Presets section names every preset's version and file as the page does.
+func TestPresetsInREADME(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range Presets() {
+		row := "| `" + pr.Name + "` | " + pr.Library + " | " + pr.Version + " | `" + pr.Source + "` |"
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README's preset table lacks, or has another row for:\n%s", row)
+		}
 	}
 }

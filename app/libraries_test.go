@@ -1,0 +1,343 @@
+//go:build !js
+
+package main
+
+// The exported configurations against the real Go libraries (test-only dependencies, pinned in
+// go.mod): each snippet is read back into the library's own types, the library's own retry loop
+// runs an operation that always fails on synctest's fake clock, and every retry's draws must lie
+// in the bounds of what the panel says the library does (libExport.Model, which is the policy
+// itself when the panel lists no differences), with the means within four standard errors, and
+// the attempts made
+// must be the ones the panel states. make drift runs these tests against the newest versions.
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"backoffcalc/calc"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/cenkalti/backoff/v5"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"k8s.io/apimachinery/pkg/util/wait"
+	clientretry "k8s.io/client-go/util/retry"
+)
+
+// libRuns is how many times each library's loop runs per policy.
+const libRuns = 2000
+
+// libCases are the policies run through the real libraries: the defaults, a budget, the cap
+// after the jitter, a fixed cap, an upward jitter whose Cap stops client-go, and the presets of
+// these libraries and of cenkalti (a budget of 15 min that client-go's Cap makes moot).
+var libCases = []string{
+	"",
+	"budget=2s&attempts=10&cap=1s",
+	"budget=1500ms&attempts=10&cap=1s&jitter=equal",
+	"jitter=proportional&ratio=0.5&cap=1s&capat=after&attempts=8",
+	"base=2s&factor=2&cap=20s&attempts=6&jitter=full&capat=fixed",
+	"jitter=upward&ratio=0.1&base=10ms&factor=5&cap=1s&attempts=6",
+	"preset=cenkalti-v5",
+	"preset=k8s-default-retry",
+	"preset=k8s-default-backoff",
+	"preset=aws-go-v2",
+	"preset=aws-go-v2-2026",
+	"preset=grpc-retry",
+}
+
+// libRun is one run of a library's loop: the waits between its attempts, and any sleep after the
+// last attempt before it gave up.
+type libRun struct {
+	waits []time.Duration
+	after time.Duration
+}
+
+// libExportOf is p's export to lib.
+func libExportOf(t *testing.T, p calc.Params, lib string) libExport {
+	t.Helper()
+	for _, e := range libExports(p) {
+		if e.Lib == lib {
+			return e
+		}
+	}
+	t.Fatalf("no export to %s", lib)
+	return libExport{}
+}
+
+// checkRuns compares the real library's runs with what the panel says of it (e).
+// budgeted says whether the library stops at the policy's budget by itself.
+func checkRuns(t *testing.T, query string, p calc.Params, e libExport, runs []libRun, budgeted bool) {
+	t.Helper()
+	model := e.Model
+	if !budgeted {
+		model.Budget = 0
+	}
+	rows := model.Schedule().Rows
+	if len(e.Diffs) == 0 && !libSameWaits(p.Schedule(), e.Model.Schedule()) {
+		t.Errorf("%q %s: no differences listed, but the model waits otherwise", query, e.Lib)
+	}
+	lo, hi := model.Attempts, model.Attempts
+	if budgeted && model.Budget > 0 {
+		sc := model.Schedule()
+		lo, hi = sc.Always, sc.AtMost
+	}
+	sum := make([]float64, len(rows))
+	n := make([]int, len(rows))
+	for _, r := range runs {
+		if got := len(r.waits) + 1; got < lo || got > hi {
+			t.Fatalf("%q %s: the library made %d attempts; the panel says %d to %d (%q)", query, e.Lib, got, lo, hi, e.Diffs)
+		}
+		for i, w := range r.waits {
+			row := rows[i+1]
+			if w < row.Min-1 || w > row.Max+1 {
+				t.Fatalf("%q %s retry %d: the library waited %v, outside [%v, %v] (%q)", query, e.Lib, row.Retry, w, row.Min, row.Max, e.Diffs)
+			}
+			sum[i+1] += float64(w)
+			n[i+1]++
+		}
+	}
+	for k := 1; k < len(rows); k++ {
+		// Under a budget the later retries are made only on short paths: their mean is biased.
+		if n[k] < len(runs) {
+			break
+		}
+		// Four standard errors, the standard deviation being at most half the range.
+		tol := 4 * float64(rows[k].Max-rows[k].Min) / 2 / math.Sqrt(float64(n[k]))
+		if mean := sum[k] / float64(n[k]); math.Abs(mean-rows[k].Mean) > tol+1 {
+			t.Errorf("%q %s retry %d: the library's mean %v, the panel's %v", query, e.Lib, k, time.Duration(mean), time.Duration(rows[k].Mean))
+		}
+	}
+	// Every count of attempts the panel states is the one the library made.
+	for _, d := range e.Diffs {
+		for _, m := range regexp.MustCompile(`makes (?:all )?(\d+) attempts?`).FindAllStringSubmatch(d, -1) {
+			if stated, _ := strconv.Atoi(m[1]); stated != len(runs[0].waits)+1 {
+				t.Errorf("%q %s: the panel says %q; the library made %d attempts", query, e.Lib, m[0], len(runs[0].waits)+1)
+			}
+		}
+	}
+}
+
+// goFields reads the `Name: value,` lines of a Go composite literal in a snippet.
+func goFields(t *testing.T, code string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^\t(\w+):\s+(.+),$`).FindAllStringSubmatch(code, -1) {
+		out[m[1]] = m[2]
+	}
+	return out
+}
+
+// goDuration reads a duration as the snippets write it: 0, time.Second, 250 * time.Millisecond.
+func goDuration(t *testing.T, s string) time.Duration {
+	t.Helper()
+	units := map[string]time.Duration{"time.Hour": time.Hour, "time.Minute": time.Minute, "time.Second": time.Second,
+		"time.Millisecond": time.Millisecond, "time.Microsecond": time.Microsecond, "time.Nanosecond": time.Nanosecond}
+	s = strings.ReplaceAll(s, " ", "")
+	if s == "0" {
+		return 0
+	}
+	n, unit, ok := strings.Cut(s, "*")
+	if !ok {
+		n, unit = "1", s
+	}
+	k, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || units[unit] == 0 {
+		t.Fatalf("duration %q", s)
+	}
+	return time.Duration(k) * units[unit]
+}
+
+func goFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// goCall reads the argument of the call fn(...) in a snippet.
+func goCall(t *testing.T, code, fn string) string {
+	t.Helper()
+	m := regexp.MustCompile(regexp.QuoteMeta(fn) + `\(([^()]*)\)`).FindStringSubmatch(code)
+	if m == nil {
+		t.Fatalf("no %s( in\n%s", fn, code)
+	}
+	return m[1]
+}
+
+var errFail = errors.New("fail")
+
+func TestExportCenkaltiReal(t *testing.T) {
+	for _, q := range libCases {
+		p := snippetParams(t, q)
+		e := libExportOf(t, p, "cenkalti")
+		if len(e.Snippets) == 0 {
+			continue
+		}
+		code := e.Snippets[0].Code
+		f := goFields(t, code)
+		tries, _ := strconv.Atoi(goCall(t, code, "backoff.WithMaxTries"))
+		elapsed := goDuration(t, goCall(t, code, "backoff.WithMaxElapsedTime"))
+		runs := make([]libRun, libRuns)
+		synctest.Test(t, func(t *testing.T) {
+			for i := range runs {
+				b := &backoff.ExponentialBackOff{
+					InitialInterval:     goDuration(t, f["InitialInterval"]),
+					RandomizationFactor: goFloat(t, f["RandomizationFactor"]),
+					Multiplier:          goFloat(t, f["Multiplier"]),
+					MaxInterval:         goDuration(t, f["MaxInterval"]),
+				}
+				var last time.Time
+				_, err := backoff.Retry(context.Background(), func() (int, error) {
+					if !last.IsZero() {
+						runs[i].waits = append(runs[i].waits, time.Since(last))
+					}
+					last = time.Now()
+					return 0, errFail
+				}, backoff.WithBackOff(b), backoff.WithMaxTries(uint(tries)), backoff.WithMaxElapsedTime(elapsed))
+				if !errors.Is(err, errFail) {
+					t.Fatal(err)
+				}
+			}
+		})
+		checkRuns(t, q, p, e, runs, true)
+	}
+}
+
+func TestExportClientGoReal(t *testing.T) {
+	for _, q := range libCases {
+		p := snippetParams(t, q)
+		e := libExportOf(t, p, "client-go")
+		if len(e.Snippets) == 0 {
+			continue
+		}
+		f := goFields(t, e.Snippets[0].Code)
+		b := wait.Backoff{Duration: goDuration(t, f["Duration"]), Factor: goFloat(t, f["Factor"]), Jitter: goFloat(t, f["Jitter"])}
+		b.Steps, _ = strconv.Atoi(f["Steps"])
+		if c, ok := f["Cap"]; ok {
+			b.Cap = goDuration(t, c)
+		}
+		runs := make([]libRun, libRuns)
+		synctest.Test(t, func(t *testing.T) {
+			for i := range runs {
+				var last time.Time
+				err := clientretry.OnError(b, func(error) bool { return true }, func() error {
+					if !last.IsZero() {
+						runs[i].waits = append(runs[i].waits, time.Since(last))
+					}
+					last = time.Now()
+					return errFail
+				})
+				if !errors.Is(err, errFail) {
+					t.Fatal(err)
+				}
+				runs[i].after = time.Since(last)
+			}
+		})
+		checkRuns(t, q, p, e, runs, false)
+		// After its last attempt, with a Cap that stopped it, OnError still sleeps that step's
+		// wait; the panel says so, with its bounds.
+		if said := strings.Contains(strings.Join(e.Diffs, " "), "after the last one still sleeps"); said != (runs[0].after > 0) {
+			t.Errorf("%q: OnError slept %v after the last attempt; the panel says so: %v (%q)", q, runs[0].after, said, e.Diffs)
+		}
+	}
+}
+
+// awsRetryer loads the exported shared config file through config.LoadDefaultConfig, as an
+// application would, with no other source of settings, and builds the retryer from it as a
+// service client does (its resolveRetryer and finalizeRetryMaxAttempts).
+func awsRetryer(t *testing.T, ini string) func() aws.Retryer {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(file, []byte(ini), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"AWS_CONFIG_FILE": file, "AWS_SHARED_CREDENTIALS_FILE": file, "AWS_PROFILE": "default",
+		"AWS_REGION": "us-east-1", "AWS_RETRY_MODE": "", "AWS_MAX_ATTEMPTS": "", "AWS_EC2_METADATA_DISABLED": "true", "AWS_NEW_RETRIES_2026": ""} {
+		t.Setenv(k, v)
+	}
+	cfg, err := config.LoadDefaultConfig(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RetryMode != aws.RetryModeStandard || cfg.RetryMaxAttempts == 0 {
+		t.Fatalf("the SDK read retry_mode %q, max_attempts %d from\n%s", cfg.RetryMode, cfg.RetryMaxAttempts, ini)
+	}
+	return func() aws.Retryer { return retry.AddWithMaxAttempts(retry.NewStandard(), cfg.RetryMaxAttempts) }
+}
+
+// The AWS exports through aws-sdk-go-v2 v1.48.0: its retryer from the exported config file, and
+// for the export that targets the versions before v1.48.0, the formula they used, which v1.48.0
+// keeps in NewExponentialJitterBackoff. The retry middleware sleeps RetryDelay(attempt that
+// failed, err) and stops after MaxAttempts attempts; the error is not a throttling error.
+func TestExportAWSGoReal(t *testing.T) {
+	legacy := retry.NewExponentialJitterBackoff(retry.DefaultMaxBackoff)
+	for _, q := range libCases {
+		p := snippetParams(t, q)
+		for _, lib := range []string{"aws-go-v2-2026", "aws-go-v2"} {
+			e := libExportOf(t, p, lib)
+			retryer := awsRetryer(t, e.Snippets[0].Code)
+			if attempts := retryer().MaxAttempts(); attempts != p.Attempts {
+				t.Errorf("%q %s: the SDK read max_attempts %d, the policy has %d", q, lib, attempts, p.Attempts)
+			}
+			runs := make([]libRun, libRuns)
+			for i := range runs {
+				r := retryer()
+				delay := r.RetryDelay
+				if lib == "aws-go-v2" {
+					delay = legacy.BackoffDelay
+				}
+				for attempt := 1; attempt < r.MaxAttempts(); attempt++ {
+					d, err := delay(attempt, errFail)
+					if err != nil {
+						t.Fatal(err)
+					}
+					runs[i].waits = append(runs[i].waits, d)
+				}
+			}
+			checkRuns(t, q, p, e, runs, false)
+		}
+	}
+}
+
+// grpc-go accepts every exported service config, and rejects one whose maxAttempts is under 2,
+// as the panel says for one attempt.
+func TestExportGRPCReal(t *testing.T) {
+	dial := func(sc string) error {
+		cc, err := grpc.NewClient("passthrough:///backend", grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultServiceConfig(sc))
+		if err == nil {
+			cc.Close()
+		}
+		return err
+	}
+	for _, c := range snippetCases {
+		e := libExportOf(t, snippetParams(t, c.query), "grpc")
+		for _, s := range e.Snippets {
+			if err := dial(s.Code); err != nil {
+				t.Errorf("%s: grpc-go rejects the export: %v\n%s", c.name, err, s.Code)
+			}
+		}
+	}
+	e := libExportOf(t, snippetParams(t, "attempts=2"), "grpc")
+	one := strings.Replace(e.Snippets[0].Code, `"maxAttempts": 2,`, `"maxAttempts": 1,`, 1)
+	err := dial(one)
+	if err == nil || !strings.Contains(err.Error(), "invalid retry policy") {
+		t.Errorf("maxAttempts 1: %v", err)
+	}
+	said := libExportOf(t, snippetParams(t, "attempts=1"), "grpc").Diffs
+	if len(said) != 1 || !strings.Contains(said[0], `NewClient fails with "invalid retry policy"`) {
+		t.Errorf("attempts=1: the panel says %q", said)
+	}
+}
