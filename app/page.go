@@ -20,7 +20,8 @@ type page struct {
 	raw    map[string]string // each key's input as typed
 	errs   []*calc.FieldError
 	report *calc.Report // of the last valid inputs; nil before the first
-	query  string       // the raw query the page was loaded with, to skip a repeated load
+	loaded string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
+	query  string       // the query the address shows, or will once queryDue is done: every key, sorted
 	status string       // what the last copy did
 	export string       // the text last copied, shown for copying by hand
 	guard  string       // URL of guard.js, resolved under the site's prefix
@@ -247,13 +248,13 @@ func yielder(current *atomic.Int64, gen int64) func() bool {
 const workSlice = 10 * time.Millisecond
 
 // load takes inputs from a link. Bad keys are reported and the table shows the defaults in
-// their place; the link itself is left as it is until the user makes a valid change. It
+// their place; a bad link itself is left as it is until the user makes a valid change. It
 // reports whether the inputs changed.
 func (p *page) load(query string) bool {
-	if p.raw != nil && query == p.query {
+	if p.raw != nil && (query == p.loaded || query == p.query) {
 		return false
 	}
-	p.query = query
+	p.loaded, p.query = query, query
 	params, err := calc.Decode(query)
 	p.raw = map[string]string{}
 	for key, v := range mustParse(params.Encode()) {
@@ -262,6 +263,13 @@ func (p *page) load(query string) bool {
 	p.errs = calc.FieldErrors(err)
 	for _, fe := range p.errs {
 		p.raw[fe.Key] = fe.Value
+	}
+	if len(p.errs) == 0 {
+		// A valid link is rewritten with every key, sorted, after the paint (startWork), so that
+		// it no longer depends on today's defaults. A bad one stays as it is, for its author.
+		if canonical := params.Encode(); canonical != query {
+			p.query, p.queryDue = canonical, true
+		}
 	}
 	p.compute(params)
 	return true
@@ -361,8 +369,8 @@ func (p *page) Render() app.UI {
 		// The HTML a static host or the service worker returns was rendered for another query;
 		// guard.js hides its numbers when the link's query is not the one they were made for.
 		search := ""
-		if p.query != "" {
-			search = "?" + p.query
+		if p.loaded != "" {
+			search = "?" + p.loaded
 		}
 		guard = app.Script().Src(p.guard).DataSet("for", attrText(search))
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -176,6 +177,8 @@ func TestEditTaskOnlyWritesNumbers(t *testing.T) {
 		search: location.search,
 		pending: document.getElementById("snippets").hasAttribute("data-pending"),
 	})`
+	p0, _ := calc.Decode("")
+	tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", "?"+p0.Encode()))
 	before := evalJS[state](tb, read)
 	got := evalJS[state](tb, `(() => {
 		const e = document.getElementById("in-attempts");
@@ -346,6 +349,27 @@ func checkHerdLink(t *testing.T, q string) {
 	}
 	if n := evalJS[int](tb, `document.querySelectorAll("#arrivals path[data-series=arrivals]").length`); n != modes {
 		t.Errorf("%d arrival charts, want %d", n, modes)
+	}
+	tb.requireNoConsoleProblems()
+}
+
+// A valid link is rewritten with every key once the page has loaded it, without a history entry;
+// a bad one is left for its author to see.
+func TestLoadRewritesValidLink(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?base=250ms#schedule")
+	tb.waitWasm()
+	history := evalJS[int](tb, "history.length")
+	p, _ := calc.Decode("base=250ms")
+	tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q && location.hash === %q", "?"+p.Encode(), "#schedule"))
+	if got := evalJS[int](tb, "history.length"); got != history {
+		t.Errorf("history grew from %d to %d", history, got)
+	}
+	tb.navigate(srv.URL + "/?base=abc&attempts=3")
+	tb.waitWasm()
+	if got := evalJS[string](tb, "location.search"); got != "?base=abc&attempts=3" {
+		t.Errorf("a bad link became %q", got)
 	}
 	tb.requireNoConsoleProblems()
 }

@@ -86,8 +86,8 @@ func generateStatic(root, out, prefix string) error {
 var ogURL = regexp.MustCompile(`<meta (property="og:url" content="[^"]*"|content="[^"]*" property="og:url")>\s*`)
 
 const (
-	charset    = `<meta charset="UTF-8">`
-	serverMain = `<main id="app" data-render="server"`
+	charset = `<meta charset="UTF-8">`
+	mainTag = `<main ` // the page's one <main>, #app; go-app prints attributes in map order
 )
 
 // fixIndex gives the static page what serve sends as headers, and drops the
@@ -108,10 +108,10 @@ func fixIndex(path string) error {
 	b = bytes.Replace(b, []byte(charset), []byte(meta), 1)
 	// With JavaScript off, web/noscript.css hides this page's numbers: they are the default
 	// inputs', whatever the link.
-	if !bytes.Contains(b, []byte(serverMain)) {
-		return fmt.Errorf("%s: the page changed: no %s", path, serverMain)
+	if bytes.Count(b, []byte(mainTag)) != 1 {
+		return fmt.Errorf("%s: the page changed: not one %s", path, mainTag)
 	}
-	b = bytes.Replace(b, []byte(serverMain), []byte(serverMain+` data-site="static"`), 1)
+	b = bytes.Replace(b, []byte(mainTag), []byte(mainTag+`data-site="static" `), 1)
 	return os.WriteFile(path, b, 0o644)
 }
 
