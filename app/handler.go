@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,18 +80,19 @@ func handler(root, prefix string) (*app.Handler, error) {
 		LoadingLabel:          "Loading the calculator…",
 		Styles:                []string{"/web/app.css"},
 		CacheableResources:    cacheable,
-		Resources:             files{Handler: http.FileServer(http.Dir(root)), prefix: urlPrefix},
+		Resources:             files{prefix: urlPrefix},
 		Version:               version,
 		ServiceWorkerTemplate: worker,
 	}, nil
 }
 
-// files is the go-app resource provider: it serves root/web/ at /web/ and
-// puts prefix in front of the page's URLs. go-app's LocalDir uses one string
-// as both the directory and the URL prefix, and CustomProvider turns an
-// absolute directory into a relative one, so neither fits.
+// files is the go-app resource provider: it puts prefix in front of the
+// page's URLs. It serves nothing: serve sends the site's files itself, from
+// an allow-list (readSiteFiles), and static copies them. go-app's LocalDir
+// would serve a whole folder, and uses one string as both the directory and
+// the URL prefix; CustomProvider turns an absolute directory into a relative
+// one.
 type files struct {
-	http.Handler
 	prefix string // "" or "/NAME"
 }
 
