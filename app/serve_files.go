@@ -29,7 +29,7 @@ type siteFile struct {
 
 func newSiteFile(contentType string, body []byte) *siteFile {
 	f := &siteFile{contentType: contentType, body: body, etag: contentTag(body)}
-	// app.wasm is 8.5 MB and compresses to a quarter: compress such files once, here. A small
+	// app.wasm is 8.7 MB and compresses to a quarter: compress such files once, here. A small
 	// file would save a few bytes for the price of a Vary header and a second copy.
 	if len(body) >= 1<<10 {
 		var gz bytes.Buffer

@@ -48,8 +48,9 @@ func browserQuery(q string) string {
 }
 
 // maxLinkQuery bounds the query, as a browser sends it, that serve renders the page for. The
-// page's own links are under 1 KB and the longest hostile links of the tests about 125 KB; the
-// page echoes the query once, so its HTML stays within about a megabyte.
+// page's own links are under 1 KB and the longest hostile links of the tests 123 KB. The page
+// echoes the query once, escaped: 256 KiB of "<>' (as %22%3C%3E%27) make a page of 302 KB, and
+// the worst case, 256 KiB of & (as &amp;), one of 1.35 MB.
 const maxLinkQuery = 256 << 10
 
 // servePage answers a request for the page with go-app's page, less the og:url in which go-app
