@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,7 +66,7 @@ func handler(root, prefix string) (*app.Handler, error) {
 		LoadingLabel:       "Loading the calculator…",
 		Styles:             []string{"/web/app.css"},
 		CacheableResources: cacheable,
-		Resources:          files{Handler: http.FileServer(http.Dir(root)), prefix: urlPrefix},
+		Resources:          files{prefix: urlPrefix},
 		Version:            version,
 		// The version in the HTML too, so that a page's HTML can be matched with its app.js
 		// (which hands the wasm the same version) after a deploy.
@@ -79,12 +78,13 @@ func handler(root, prefix string) (*app.Handler, error) {
 	}, nil
 }
 
-// files is the go-app resource provider: it serves root/web/ at /web/ and
-// puts prefix in front of the page's URLs. go-app's LocalDir uses one string
-// as both the directory and the URL prefix, and CustomProvider turns an
-// absolute directory into a relative one, so neither fits.
+// files is the go-app resource provider: it puts prefix in front of the
+// page's URLs. It serves nothing: serve sends the site's files itself, from
+// an allow-list (readSiteFiles), and static copies them. go-app's LocalDir
+// would serve a whole folder, and uses one string as both the directory and
+// the URL prefix; CustomProvider turns an absolute directory into a relative
+// one.
 type files struct {
-	http.Handler
 	prefix string // "" or "/NAME"
 }
 

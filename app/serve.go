@@ -3,26 +3,24 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
+	"net/http/httptest"
 	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // runServe is `serve [-addr 127.0.0.1:8000] [-root .]`: it serves the page at
 // http://ADDR/, reading web/ (app.wasm, app.css, icons) and wasm_exec.js from
 // -root, by default the working directory, which is the repository root under
-// make. Files are read from disk rather than embedded because app.wasm is
-// built after the native binary and because go:embed cannot reach the
-// repository root from app/. It prints "serving http://ADDR/" once listening.
+// make. Files are read from disk at start-up rather than embedded because
+// app.wasm is built after the native binary and because go:embed cannot reach
+// the repository root from app/. It prints "serving http://ADDR/" once
+// listening.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "[-addr HOST:PORT] [-root DIR]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8000", "`address` to listen on; the default keeps the page on this machine")
@@ -41,77 +39,93 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "serving http://%s/\n", ln.Addr())
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "backoffcalc serve: %v\n", srv.Serve(ln))
+	fmt.Fprintf(stderr, "backoffcalc serve: %v\n", newHTTPServer(h, ln.Addr()).Serve(ln))
 	return 1
 }
 
-// newServer returns the handler behind serve: the page and its files from
-// root, with security headers, answering GET and HEAD only, and reading the
-// query as a browser sends it.
+// Timeouts of serve's connections. Without them a client that opens connections and never
+// sends, never reads or never closes holds a goroutine and its buffers for as long as it likes.
+const (
+	// Every request serve answers is a GET or HEAD without a body: reading one is reading its
+	// headers, a few hundred bytes from a browser, or a link of 256 KiB in 10 s at 210 kbit/s.
+	serveReadTimeout = 10 * time.Second
+	// Writing a response starts when its request has been read. The longest is app.wasm:
+	// 8.7 MB, 2.3 MB gzipped (README, Performance), which take 2 minutes at 580 kbit/s and
+	// 150 kbit/s, a slow mobile link; the page's pre-render takes at most seconds.
+	serveWriteTimeout = 2 * time.Minute
+	// A page load asks for its files in one burst, and a new connection costs serve one round
+	// trip (no TLS): keep-alive connections idle for 5 s are closed, as Apache's
+	// KeepAliveTimeout does by default, so idle clients cannot pile up.
+	serveIdleTimeout = 5 * time.Second
+	// Chromium opens links of up to 2 MiB: with room for the other headers, every link a
+	// browser can open reaches serve, which answers one too long for it with a page that says
+	// so (see servePage) rather than Go's bare 431 past its default of 1 MiB.
+	serveMaxHeaderBytes = 4 << 20
+)
+
+// newHTTPServer returns serve's http.Server for h listening on addr. On a loopback address
+// it answers only requests for a loopback name (see loopbackOnly).
+func newHTTPServer(h http.Handler, addr net.Addr) *http.Server {
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		h = loopbackOnly(h)
+	}
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: serveReadTimeout,
+		ReadTimeout:       serveReadTimeout,
+		WriteTimeout:      serveWriteTimeout,
+		IdleTimeout:       serveIdleTimeout,
+		MaxHeaderBytes:    serveMaxHeaderBytes,
+	}
+}
+
+// newServer returns the handler behind serve: the page and exactly the files
+// of the site (see readSiteFiles), read from root at start-up, with security
+// headers, answering GET and HEAD only, and reading the query as a browser
+// sends it.
 func newServer(root string) (http.Handler, error) {
 	h, err := handler(root, "")
 	if err != nil {
 		return nil, err
 	}
-	// go-app serves its own embedded wasm_exec.js; serve the toolchain's,
-	// which matches the Go that built app.wasm.
-	wasmExec, err := os.ReadFile(filepath.Join(root, "wasm_exec.js"))
+	files, err := readSiteFiles(root, h)
 	if err != nil {
 		return nil, err
 	}
-	mux := http.NewServeMux()
-	// A method in the pattern also matches HEAD; other methods get 405.
-	mux.Handle("GET /", h)
-	mux.HandleFunc("GET /wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeContent(w, r, "wasm_exec.js", time.Time{}, bytes.NewReader(wasmExec))
-	})
-	js, err := appJS(h)
-	if err != nil {
-		return nil, err
+	// Check once that go-app still writes the og:url that servePage removes.
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if !ogURL.Match(rec.Body.Bytes()) {
+		return nil, errors.New("go-app's page changed: no og:url to remove")
 	}
-	mux.HandleFunc("GET /app.js", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("Content-Type", "application/javascript")
-		http.ServeContent(w, r, "app.js", time.Time{}, bytes.NewReader(js))
-	})
-	// app.wasm is 8.5 MB and compresses to a quarter: a browser that accepts gzip gets it
-	// compressed, once, at start-up. (A static host compresses by itself.)
-	wasm, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
-	if err != nil {
-		return nil, err
+	return withSecurityHeaders(withBrowserQuery(&site{page: h, files: files})), nil
+}
+
+// site answers the page at its route, "/" (the one of route), and the files of the site, and
+// 404 to anything else: whatever the path spells, it is looked up as it is, never joined to a
+// folder. go-app's handler sees only the page's requests; its other answers (robots.txt, which
+// it would fetch from the Host a request names, its own wasm_exec.js, /goapp.js) are not the
+// site's.
+type site struct {
+	page  *app.Handler
+	files map[string]*siteFile
+}
+
+func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+		return
 	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(wasm)
-	zw.Close()
-	wasmTag := fmt.Sprintf(`"gz-%x"`, sha256.Sum256(wasm))
-	mux.HandleFunc("GET /web/app.wasm", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Add("Vary", "Accept-Encoding")
-		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			h.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("Content-Type", "application/wasm")
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Header().Set("Etag", wasmTag)
-		if r.Header.Get("If-None-Match") == wasmTag {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		w.Header().Set("Content-Length", strconv.Itoa(gz.Len()))
-		if r.Method != http.MethodHead {
-			w.Write(gz.Bytes())
-		}
-	})
-	// go-app answers these by fetching http://<Host header>/web/...: the
-	// server would request whatever host a client names. The page has none.
-	for _, p := range []string{"/robots.txt", "/sitemap.xml", "/ads.txt"} {
-		mux.Handle("GET "+p, http.NotFoundHandler())
+	if r.URL.Path == "/" {
+		servePage(s.page, w, r)
+		return
 	}
-	return withSecurityHeaders(withBrowserQuery(mux)), nil
+	if f, ok := s.files[r.URL.Path]; ok {
+		f.serve(w, r)
+		return
+	}
+	http.NotFound(w, r)
 }
 
 // withSecurityHeaders adds the page's security headers to every response.
