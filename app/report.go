@@ -105,12 +105,19 @@ func withinLabels(r calc.Report) withinText {
 // (followed by unit).
 func withinLine(r calc.Report, d func(time.Duration) string, f func(float64) string, unit string) string {
 	w, q := r.Within, r.Sample.Total
+	in := fmt.Sprintf("Total wait within the %s budget (the waits before the attempts a path makes)", human(r.Params.Budget))
+	if !r.PolicySampled() {
+		if !w.Exact {
+			return in + ": the sampled paths are still being simulated."
+		}
+		return fmt.Sprintf("%s: best case %s%s, worst case %s%s; the sampled paths are still being simulated.", in, d(w.Min), unit, d(w.Max), unit)
+	}
 	least, most := "", ""
 	if !w.Exact {
 		least, most = " (least of the sampled paths)", " (most of the sampled paths)"
 	}
-	return fmt.Sprintf("Total wait within the %s budget (the waits before the attempts a path makes): best case %s%s%s, expected %s%s (mean of %d sampled paths, seed %d), worst case %s%s%s; sampled p50 %s%s, p90 %s%s, p99 %s%s.",
-		human(r.Params.Budget), d(w.Min), unit, least, f(w.Mean), unit, r.Params.Samples, r.Params.Seed, d(w.Max), unit, most,
+	return fmt.Sprintf("%s: best case %s%s%s, expected %s%s (mean of %d sampled paths, seed %d), worst case %s%s%s; sampled p50 %s%s, p90 %s%s, p99 %s%s.",
+		in, d(w.Min), unit, least, f(w.Mean), unit, r.Params.Samples, r.Params.Seed, d(w.Max), unit, most,
 		d(q.P50), unit, d(q.P90), unit, d(q.P99), unit)
 }
 
@@ -193,12 +200,21 @@ func herdCells(r calc.HerdRun) []string {
 // budget (scope "within_budget"). min_max_exact says whether that row's min and max are exact.
 var totalColumns = []string{"jitter", "scope", "min_ms", "mean_ms", "max_ms", "p50_ms", "p90_ms", "p99_ms", "min_max_exact"}
 
+// totalCells are a mode's two rows; what sampling gives is "" until the mode is sampled (a page
+// can copy before then).
 func totalCells(m calc.ModeReport) [][]string {
 	t, w, q := m.Total, m.Within, m.Sample
+	within := []string{m.Jitter.String(), "within_budget", "", "", "", "", "", "", strconv.FormatBool(w.Exact)}
+	if w.Exact {
+		within[2], within[4] = calc.Millis(w.Min), calc.Millis(w.Max)
+	}
+	if m.Sampled {
+		within[2], within[3], within[4] = calc.Millis(w.Min), calc.MillisFloat(w.Mean), calc.Millis(w.Max)
+		within[5], within[6], within[7] = calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99)
+	}
 	return [][]string{
 		{m.Jitter.String(), "policy", calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max), "", "", "", "true"},
-		{m.Jitter.String(), "within_budget", calc.Millis(w.Min), calc.MillisFloat(w.Mean), calc.Millis(w.Max),
-			calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99), strconv.FormatBool(w.Exact)},
+		within,
 	}
 }
 
