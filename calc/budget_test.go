@@ -92,28 +92,39 @@ func TestWithinBudgetPollySampled(t *testing.T) {
 }
 
 // bruteWithin walks every path of small policies: each retry's waits are every value Params.Wait
-// gives over a fine grid of draws (and the draw just under 1), which with waits of a few dozen
-// units is every whole value they can take.
+// gives over a fine grid of draws (and the largest draw), which with waits of a few dozen units
+// is every whole value they can take.
 type bruteWithin struct {
 	p     Params
-	unit  time.Duration
-	cache map[[2]float64][]time.Duration // (retry, state) -> the waits it can draw
+	cache map[[2]int64][]time.Duration // (retry, state) -> the waits it can draw
 }
 
-func (b *bruteWithin) waits(k int, state float64) []time.Duration {
-	key := [2]float64{float64(k), state}
+// state is what a retry's waits depend on: decorrelated jitter's previous wait, else nothing.
+func (b *bruteWithin) state(prev time.Duration) time.Duration {
+	if b.p.Jitter == Decorrelated {
+		return prev
+	}
+	return 0
+}
+
+func (b *bruteWithin) waits(k int, state time.Duration) []time.Duration {
+	key := [2]int64{int64(k), int64(state)}
 	if ws, ok := b.cache[key]; ok {
 		return ws
 	}
 	seen := map[time.Duration]bool{}
 	var ws []time.Duration
-	const grid = 1 << 13
+	const grid = 1 << 11
+	u0 := float64(state)
+	if b.p.Jitter != Decorrelated {
+		u0 = b.p.FirstState()
+	}
 	for i := 0; i <= grid; i++ {
 		u := float64(i) / grid
 		if i == grid {
 			u = maxDraw
 		}
-		if w, _ := b.p.Wait(k, u, state); !seen[w] {
+		if w, _ := b.p.Wait(k, u, u0); !seen[w] {
 			seen[w] = true
 			ws = append(ws, w)
 		}
@@ -122,14 +133,14 @@ func (b *bruteWithin) waits(k int, state float64) []time.Duration {
 	return ws
 }
 
-// run returns the least and most total wait within the budget over every path.
+// run returns the least and most total wait within the budget over every path. A path's
+// future depends only on its attempt, its total and its state, so each is walked once.
 func (b *bruteWithin) run() (lo, hi time.Duration) {
 	p := b.p
 	lo, hi = math.MaxInt64, -1
 	type node struct {
 		k            int // attempt k has been made
-		start, total time.Duration
-		state        float64
+		total, state time.Duration
 	}
 	seen := map[node]bool{}
 	var walk func(n node)
@@ -142,20 +153,16 @@ func (b *bruteWithin) run() (lo, hi time.Duration) {
 			lo, hi = min(lo, n.total), max(hi, n.total)
 			return
 		}
+		start := n.total + time.Duration(n.k-1)*p.Call
 		for _, w := range b.waits(n.k, n.state) {
-			_, next := p.Wait(n.k, 0, n.state)
-			if p.Jitter == Decorrelated {
-				next = float64(w)
-			}
-			s := n.start + p.Call + w
-			if s >= p.Budget {
+			if start+p.Call+w >= p.Budget {
 				lo, hi = min(lo, n.total), max(hi, n.total)
 				continue
 			}
-			walk(node{n.k + 1, s, n.total + w, next})
+			walk(node{n.k + 1, n.total + w, b.state(w)})
 		}
 	}
-	walk(node{1, 0, 0, p.FirstState()})
+	walk(node{1, 0, b.state(p.Base)})
 	return lo, hi
 }
 
@@ -181,7 +188,7 @@ func TestWithinBudgetBruteForce(t *testing.T) {
 	)
 	for _, sh := range shapes {
 		p := mustDecode(t, sh.query)
-		b := &bruteWithin{p: p, cache: map[[2]float64][]time.Duration{}}
+		b := &bruteWithin{p: p, cache: map[[2]int64][]time.Duration{}}
 		longest := p.Schedule().Rows[p.Attempts-1].Latest
 		for _, call := range []time.Duration{0, sh.unit} {
 			for budget := time.Duration(1); budget <= longest+time.Duration(p.Attempts)*call+2*sh.unit; budget += max(1, sh.unit/3) {
