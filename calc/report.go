@@ -35,8 +35,9 @@ func (p Params) Report() Report {
 	return r
 }
 
-// ReportBounds is Report without what sampling gives (Sample and the modes' Sample): the
-// bounds, means and totals, which take microseconds where sampling can take seconds.
+// ReportBounds is Report without what sampling gives (Sample, the modes' Sample, and the mean
+// within a budget): the bounds, means and totals, which take microseconds where sampling can
+// take seconds.
 func (p Params) ReportBounds() Report {
 	r := Report{Params: p, Schedule: p.Schedule(), WorstCaseAttempts: p.WorstCaseAttempts(), Within: p.WithinBudget()}
 	for _, j := range p.comparedJitters() {
