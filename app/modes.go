@@ -1,44 +1,105 @@
 package main
 
 import (
+	"time"
+
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // renderModes compares every jitter mode on the same base, factor, cap and attempts, in a fixed
-// order: it reports, it does not rank.
+// order: it reports, it does not rank. With a budget, the policy's totals (which ignore it) and
+// the total wait within the budget sit under two headings of their own, never in one column.
 func renderModes(r calc.Report) app.UI {
+	caption := app.Caption().Text("Every jitter mode on the same base, factor, cap and attempts")
+	if r.Params.Budget <= 0 {
+		return app.Table().ID("modes").Body(
+			caption,
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("jitter"),
+				app.Th().Scope("col").Text("best-case total wait"),
+				app.Th().Scope("col").Text("expected total wait"),
+				app.Th().Scope("col").Text("worst-case total wait"),
+				app.Th().Scope("col").Text("p99 total wait (sampled)"),
+			)),
+			app.TBody().Body(app.Range(r.Modes).Slice(func(i int) app.UI {
+				m := r.Modes[i]
+				return app.Tr().DataSet("mode", m.Jitter.String()).Body(
+					app.Th().Scope("row").Text(modeName(r, m)),
+					msCell("min", m.Total.Min),
+					meanCell("mean", m.Total.Mean),
+					msCell("max", m.Total.Max),
+					modeP99(m, "p99"),
+				)
+			})),
+		)
+	}
 	return app.Table().ID("modes").Body(
-		app.Caption().Text("Every jitter mode on the same base, factor, cap and attempts"),
-		app.THead().Body(app.Tr().Body(
-			app.Th().Scope("col").Text("jitter"),
-			app.Th().Scope("col").Text("best-case total wait"),
-			app.Th().Scope("col").Text("expected total wait"),
-			app.Th().Scope("col").Text("worst-case total wait"),
-			app.Th().Scope("col").Text("p99 total wait (sampled)"),
-		)),
+		caption,
+		app.THead().Body(
+			app.Tr().Body(
+				app.Th().Scope("col").Rowspan(2).Text("jitter"),
+				app.Th().Scope("colgroup").ColSpan(3).DataSet("scope", "policy").Text("The policy, ignoring the budget"),
+				app.Th().Scope("colgroup").ColSpan(4).DataSet("scope", "budget").Text("Within the "+human(r.Params.Budget)+" budget: the waits before the attempts made"),
+			),
+			app.Tr().Body(
+				app.Th().Scope("col").Text("best-case total wait"),
+				app.Th().Scope("col").Text("expected total wait"),
+				app.Th().Scope("col").Text("worst-case total wait"),
+				app.Th().Scope("col").Text("best-case total wait"),
+				app.Th().Scope("col").Text("expected total wait (sampled mean)"),
+				app.Th().Scope("col").Text("worst-case total wait"),
+				app.Th().Scope("col").Text("p99 total wait (sampled)"),
+			),
+		),
 		app.TBody().Body(app.Range(r.Modes).Slice(func(i int) app.UI {
 			m := r.Modes[i]
-			name := m.Jitter.String()
-			if m.Jitter == r.Params.Jitter {
-				name += " (chosen)"
-			}
 			return app.Tr().DataSet("mode", m.Jitter.String()).Body(
-				app.Th().Scope("row").Text(name),
+				app.Th().Scope("row").Text(modeName(r, m)),
 				msCell("min", m.Total.Min),
 				meanCell("mean", m.Total.Mean),
 				msCell("max", m.Total.Max),
-				modeP99(m),
+				modeBound(m, "budget-min", m.Within.Min),
+				modeMean(m),
+				modeBound(m, "budget-max", m.Within.Max),
+				modeP99(m, "budget-p99"),
 			)
 		})),
 	)
 }
 
-// modeP99 is a mode's sampled p99 total wait, pending until that mode's paths are in.
-func modeP99(m calc.ModeReport) app.UI {
-	if !m.Sampled {
-		return pendingCell("p99")
+func modeName(r calc.Report, m calc.ModeReport) string {
+	if m.Jitter == r.Params.Jitter {
+		return m.Jitter.String() + " (chosen)"
 	}
-	return msCell("p99", m.Sample.P99)
+	return m.Jitter.String()
+}
+
+// modeP99 is a mode's sampled p99 total wait, pending until that mode's paths are in.
+func modeP99(m calc.ModeReport, col string) app.UI {
+	if !m.Sampled {
+		return pendingCell(col)
+	}
+	return msCell(col, m.Sample.P99)
+}
+
+// modeMean is a mode's mean total wait within the budget, from its sampled paths.
+func modeMean(m calc.ModeReport) app.UI {
+	if !m.Sampled {
+		return pendingCell("budget-mean")
+	}
+	return meanCell("budget-mean", m.Within.Mean)
+}
+
+// modeBound is a mode's least or most total wait within the budget: exact, or (decorrelatedv2)
+// its sampled paths' and pending until they are in; the cell says which.
+func modeBound(m calc.ModeReport, col string, d time.Duration) app.UI {
+	switch {
+	case m.Within.Exact:
+		return msCell(col, d)
+	case !m.Sampled:
+		return pendingCell(col)
+	}
+	return app.Td().DataSet("col", col).DataSet("ms", calc.Millis(d)).Text(human(d) + " (sampled)")
 }

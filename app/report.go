@@ -79,6 +79,62 @@ func describe(r calc.Report) string {
 	return b.String()
 }
 
+// withinText are the labels of the total wait within the budget: each says which kind of number
+// it is, and how it was obtained.
+type withinText struct{ min, mean, max, p50, p90, p99 string }
+
+func withinLabels(r calc.Report) withinText {
+	in := "within the " + human(r.Params.Budget) + " budget"
+	paths := fmt.Sprintf("%d sampled paths", r.Params.Samples)
+	l := withinText{
+		min:  "best-case total wait " + in,
+		mean: "expected total wait " + in + " (mean of " + paths + ")",
+		max:  "worst-case total wait " + in,
+		p50:  "p50 total wait " + in + " (sampled)",
+		p90:  "p90 total wait " + in + " (sampled)",
+		p99:  "p99 total wait " + in + " (sampled)",
+	}
+	if !r.Within.Exact {
+		l.min += " (least of " + paths + ")"
+		l.max += " (most of " + paths + ")"
+	}
+	return l
+}
+
+// withinLine states the total wait within the budget in one sentence, in the units of d and f
+// (followed by unit).
+func withinLine(r calc.Report, d func(time.Duration) string, f func(float64) string, unit string) string {
+	w, q := r.Within, r.Sample.Total
+	in := fmt.Sprintf("Total wait within the %s budget (the waits before the attempts a path makes)", human(r.Params.Budget))
+	if !r.PolicySampled() {
+		if !w.Exact {
+			return in + ": the sampled paths are still being simulated."
+		}
+		return fmt.Sprintf("%s: best case %s%s, worst case %s%s; the sampled paths are still being simulated.", in, d(w.Min), unit, d(w.Max), unit)
+	}
+	least, most := "", ""
+	if !w.Exact {
+		least, most = " (least of the sampled paths)", " (most of the sampled paths)"
+	}
+	return fmt.Sprintf("%s: best case %s%s%s, expected %s%s (mean of %d sampled paths, seed %d), worst case %s%s%s; sampled p50 %s%s, p90 %s%s, p99 %s%s.",
+		in, d(w.Min), unit, least, f(w.Mean), unit, r.Params.Samples, r.Params.Seed, d(w.Max), unit, most,
+		d(q.P50), unit, d(q.P90), unit, d(q.P99), unit)
+}
+
+// withinHow says how the numbers within the budget are obtained.
+func withinHow(r calc.Report) string {
+	if !r.Within.Exact {
+		return fmt.Sprintf("best and worst case are the least and most of %d sampled paths, expected is their mean", r.Params.Samples)
+	}
+	return fmt.Sprintf("best and worst case are exact, expected is the mean of %d sampled paths", r.Params.Samples)
+}
+
+// withinNote says what the total wait within the budget counts and how each number is obtained.
+func withinNote(r calc.Report) string {
+	return fmt.Sprintf("Within the budget, a path's total wait counts only the waits before the attempts it makes: %s (seed %d). The policy's totals ignore the budget.",
+		withinHow(r), r.Params.Seed)
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -139,12 +195,43 @@ func herdCells(r calc.HerdRun) []string {
 		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), fmtFloat(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last}
 }
 
-// writeCSV writes the schedule, then, after an empty line, the herd if there is one.
+// totalColumns are the CSV's totals with a budget: for every mode, a row of the policy's totals
+// (scope "policy", which ignore the budget: no percentiles) and one of the total wait within the
+// budget (scope "within_budget"). min_max_exact says whether that row's min and max are exact.
+var totalColumns = []string{"jitter", "scope", "min_ms", "mean_ms", "max_ms", "p50_ms", "p90_ms", "p99_ms", "min_max_exact"}
+
+// totalCells are a mode's two rows; what sampling gives is "" until the mode is sampled (a page
+// can copy before then).
+func totalCells(m calc.ModeReport) [][]string {
+	t, w, q := m.Total, m.Within, m.Sample
+	within := []string{m.Jitter.String(), "within_budget", "", "", "", "", "", "", strconv.FormatBool(w.Exact)}
+	if w.Exact {
+		within[2], within[4] = calc.Millis(w.Min), calc.Millis(w.Max)
+	}
+	if m.Sampled {
+		within[2], within[3], within[4] = calc.Millis(w.Min), calc.MillisFloat(w.Mean), calc.Millis(w.Max)
+		within[5], within[6], within[7] = calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99)
+	}
+	return [][]string{
+		{m.Jitter.String(), "policy", calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max), "", "", "", "true"},
+		within,
+	}
+}
+
+// writeCSV writes the schedule; with a budget, after an empty line, the totals of every mode
+// (see totalColumns); then, after an empty line, the herd if there is one.
 func writeCSV(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	cw := csv.NewWriter(w)
 	cw.Write(columns)
 	for i := range r.Schedule.Rows {
 		cw.Write(cells(r, i))
+	}
+	if r.Params.Budget > 0 {
+		cw.Write(nil)
+		cw.Write(totalColumns)
+		for _, m := range r.Modes {
+			cw.WriteAll(totalCells(m))
+		}
 	}
 	if len(herd) > 0 {
 		cw.Write(nil)
@@ -161,8 +248,14 @@ func writeMarkdown(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	fmt.Fprintf(w, "%s\n\n", describe(r))
 	mdTable(w, columns, len(r.Schedule.Rows), func(i int) []string { return cells(r, i) })
 	t := r.Schedule.Total
-	_, err := fmt.Fprintf(w, "\nTotal wait: best %s ms, expected %s ms, worst %s ms.\n",
-		calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max))
+	var err error
+	if r.Params.Budget <= 0 {
+		_, err = fmt.Fprintf(w, "\nTotal wait: best %s ms, expected %s ms, worst %s ms.\n",
+			calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max))
+	} else {
+		_, err = fmt.Fprintf(w, "\nTotal wait of the policy, ignoring the budget: best %s ms, expected %s ms, worst %s ms.\n\n%s\n",
+			calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max), withinLine(r, calc.Millis, calc.MillisFloat, " ms"))
+	}
 	if len(herd) > 0 {
 		fmt.Fprintf(w, "\n%s\n\n", herdLine(r.Params))
 		mdTable(w, herdColumns, len(herd), func(i int) []string { return herdCells(herd[i]) })
@@ -228,8 +321,13 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	}
 	tw.Flush()
 	t, q := s.Total, r.Sample.Total
-	fmt.Fprintf(w, "\nTotal wait: best case %s, expected %s, worst case %s; sampled p50 %s, p90 %s, p99 %s (%d paths, seed %d).\n",
-		human(t.Min), calc.Human(t.Mean), human(t.Max), human(q.P50), human(q.P90), human(q.P99), r.Sample.Paths, p.Seed)
+	if p.Budget <= 0 {
+		fmt.Fprintf(w, "\nTotal wait: best case %s, expected %s, worst case %s; sampled p50 %s, p90 %s, p99 %s (%d paths, seed %d).\n",
+			human(t.Min), calc.Human(t.Mean), human(t.Max), human(q.P50), human(q.P90), human(q.P99), r.Sample.Paths, p.Seed)
+	} else {
+		fmt.Fprintf(w, "\nTotal wait of the policy, ignoring the budget: best case %s, expected %s, worst case %s.\n%s\n",
+			human(t.Min), calc.Human(t.Mean), human(t.Max), withinLine(r, human, calc.Human, ""))
+	}
 	if s.ExceedsCap {
 		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", human(p.Cap))
 	}
@@ -238,15 +336,31 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	}
 	fmt.Fprintln(w, "\nEvery jitter mode on the same base, factor, cap and attempts:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "jitter\tbest total\texpected total\tworst total\tp99 total\t")
+	if p.Budget <= 0 {
+		fmt.Fprintln(tw, "jitter\tbest total\texpected total\tworst total\tp99 total\t")
+	} else {
+		// Every column names its kind: the policy's, or within the budget.
+		fmt.Fprintln(tw, "jitter\tpolicy best total\tpolicy expected total\tpolicy worst total\tin budget best total\tin budget expected total\tin budget worst total\tin budget p99 total\t")
+	}
 	for _, m := range r.Modes {
 		p99 := "…"
 		if m.Sampled {
 			p99 = human(m.Sample.P99)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", m.Jitter, human(m.Total.Min), calc.Human(m.Total.Mean), human(m.Total.Max), p99)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t", m.Jitter, human(m.Total.Min), calc.Human(m.Total.Mean), human(m.Total.Max))
+		if p.Budget > 0 {
+			minW, maxW := human(m.Within.Min), human(m.Within.Max)
+			if !m.Within.Exact {
+				minW, maxW = minW+" (sampled)", maxW+" (sampled)"
+			}
+			line += fmt.Sprintf("%s\t%s\t%s\t", minW, calc.Human(m.Within.Mean), maxW)
+		}
+		fmt.Fprintln(tw, line+p99+"\t")
 	}
 	tw.Flush()
+	if p.Budget > 0 {
+		fmt.Fprintln(w, "Policy: the totals ignore the budget. In budget: the waits before the attempts a path makes;", withinHow(r)+".")
+	}
 	_, err := fmt.Fprintf(w, "\n%s\n", layersLine(r))
 	if len(herd) > 0 {
 		fmt.Fprintf(w, "\n%s\n", herdLine(p))
@@ -292,13 +406,18 @@ type jsonAttempt struct {
 	Budget       string       `json:"budget"`
 }
 
+// jsonTotal is a total wait. total_wait is the policy's: with a budget it ignores the budget
+// and has no percentiles (the sampled paths follow the budget); total_wait_within_budget has
+// them, with min_max_exact.
 type jsonTotal struct {
-	Min  json.Number `json:"min_ms"`
-	Mean json.Number `json:"mean_ms"`
-	Max  json.Number `json:"max_ms"`
-	P50  json.Number `json:"p50_ms"`
-	P90  json.Number `json:"p90_ms"`
-	P99  json.Number `json:"p99_ms"`
+	Min  json.Number  `json:"min_ms"`
+	Mean json.Number  `json:"mean_ms"`
+	Max  json.Number  `json:"max_ms"`
+	P50  *json.Number `json:"p50_ms,omitempty"`
+	P90  *json.Number `json:"p90_ms,omitempty"`
+	P99  *json.Number `json:"p99_ms,omitempty"`
+	// Exact is whether min_ms and max_ms are exact, within the budget only (the policy's are).
+	Exact *bool `json:"min_max_exact,omitempty"`
 }
 
 type jsonBudget struct {
@@ -308,8 +427,9 @@ type jsonBudget struct {
 }
 
 type jsonMode struct {
-	Jitter    string    `json:"jitter"`
-	TotalWait jsonTotal `json:"total_wait"`
+	Jitter    string     `json:"jitter"`
+	TotalWait jsonTotal  `json:"total_wait"`
+	Within    *jsonTotal `json:"total_wait_within_budget,omitempty"`
 }
 
 type jsonReport struct {
@@ -317,6 +437,7 @@ type jsonReport struct {
 	Policy     string        `json:"policy"`
 	Attempts   []jsonAttempt `json:"attempts"`
 	TotalWait  jsonTotal     `json:"total_wait"`
+	Within     *jsonTotal    `json:"total_wait_within_budget,omitempty"`
 	ExceedsCap bool          `json:"wait_can_exceed_cap"`
 	Budget     *jsonBudget   `json:"budget"`
 	Samples    int           `json:"samples"`
@@ -349,15 +470,28 @@ func msp(d time.Duration) *json.Number {
 	return &n
 }
 
-func total(t calc.Totals, q calc.Quantiles) jsonTotal {
-	return jsonTotal{Min: ms(t.Min), Mean: json.Number(calc.MillisFloat(t.Mean)), Max: ms(t.Max),
-		P50: ms(q.P50), P90: ms(q.P90), P99: ms(q.P99)}
+// total is the policy's total wait; without a budget, with the percentiles of the sampled paths.
+func total(p calc.Params, t calc.Totals, q calc.Quantiles) jsonTotal {
+	out := jsonTotal{Min: ms(t.Min), Mean: json.Number(calc.MillisFloat(t.Mean)), Max: ms(t.Max)}
+	if p.Budget <= 0 {
+		out.P50, out.P90, out.P99 = msp(q.P50), msp(q.P90), msp(q.P99)
+	}
+	return out
+}
+
+// within is the total wait within the budget, or nil without one.
+func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
+	if p.Budget <= 0 {
+		return nil
+	}
+	return &jsonTotal{Min: ms(w.Min), Mean: json.Number(calc.MillisFloat(w.Mean)), Max: ms(w.Max),
+		P50: msp(q.P50), P90: msp(q.P90), P99: msp(q.P99), Exact: &w.Exact}
 }
 
 func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	p, s := r.Params, r.Schedule
-	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(s.Total, r.Sample.Total),
-		ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
+	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
+		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
 	for i, row := range s.Rows {
 		a := jsonAttempt{Attempt: row.Attempt, Retry: row.Retry, Nominal: ms(row.Nominal), Min: ms(row.Min),
 			Mean: json.Number(calc.MillisFloat(row.Mean)), Max: ms(row.Max), Earliest: ms(row.Earliest),
@@ -371,7 +505,7 @@ func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 		out.Budget = &jsonBudget{ms(p.Budget), s.Always, s.AtMost}
 	}
 	for _, m := range r.Modes {
-		out.Modes = append(out.Modes, jsonMode{m.Jitter.String(), total(m.Total, m.Sample)})
+		out.Modes = append(out.Modes, jsonMode{m.Jitter.String(), total(p, m.Total, m.Sample), within(p, m.Within, m.Sample)})
 	}
 	out.Layers.Layers, out.Layers.Worst = p.Layers, json.Number(r.WorstCaseAttempts.String())
 	for _, h := range herd {

@@ -87,25 +87,58 @@ func renderSchedule(r calc.Report) app.UI {
 	return app.Raw(b.String())
 }
 
-// renderTotals lists the whole policy's wait, then the sampled percentiles of it.
+// renderTotals lists the whole policy's wait, then the sampled percentiles of it. With a budget
+// these are two kinds of number, each labelled as such: the policy's totals, which ignore the
+// budget, then the total wait within the budget, whose percentiles are the sampled ones.
 func renderTotals(r calc.Report) app.UI {
 	t, q := r.Schedule.Total, r.Sample.Total
-	item := func(id, label string, d time.Duration) app.UI {
+	item := func(id, label string, d time.Duration) app.HTMLDiv {
 		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(human(d)))
 	}
-	sampled := func(id, label string, d time.Duration) app.UI {
+	pending := func(id, label string) app.HTMLDiv {
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
+	}
+	sampled := func(id, label string, d time.Duration) app.HTMLDiv {
 		if !r.PolicySampled() {
-			return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
+			return pending(id, label)
 		}
 		return item(id, label, d)
 	}
+	mean := func(id, label string, ns float64) app.HTMLDiv {
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.MillisFloat(ns)).Text(calc.Human(ns)))
+	}
+	if r.Params.Budget <= 0 {
+		return app.Dl().ID("totals").Body(
+			item("total-min", "best-case total wait", t.Min),
+			mean("total-mean", "expected total wait", t.Mean),
+			item("total-max", "worst-case total wait", t.Max),
+			sampled("total-p50", "p50 total wait (sampled)", q.P50),
+			sampled("total-p90", "p90 total wait (sampled)", q.P90),
+			sampled("total-p99", "p99 total wait (sampled)", q.P99),
+		)
+	}
+	l := withinLabels(r)
+	w := r.Within
+	bound := func(id, label string, d time.Duration) app.HTMLDiv {
+		if w.Exact {
+			return item(id, label, d)
+		}
+		return sampled(id, label, d)
+	}
+	expected := pending("budget-mean", l.mean)
+	if r.PolicySampled() {
+		expected = mean("budget-mean", l.mean, w.Mean)
+	}
 	return app.Dl().ID("totals").Body(
-		item("total-min", "best-case total wait", t.Min),
-		app.Div().Body(app.Dt().Text("expected total wait"), app.Dd().ID("total-mean").DataSet("ms", calc.MillisFloat(t.Mean)).Text(calc.Human(t.Mean))),
-		item("total-max", "worst-case total wait", t.Max),
-		sampled("total-p50", "p50 total wait (sampled)", q.P50),
-		sampled("total-p90", "p90 total wait (sampled)", q.P90),
-		sampled("total-p99", "p99 total wait (sampled)", q.P99),
+		item("total-min", "best-case total wait of the policy, ignoring the budget", t.Min).DataSet("scope", "policy"),
+		mean("total-mean", "expected total wait of the policy, ignoring the budget", t.Mean).DataSet("scope", "policy"),
+		item("total-max", "worst-case total wait of the policy, ignoring the budget", t.Max).DataSet("scope", "policy"),
+		bound("budget-min", l.min, w.Min).DataSet("scope", "budget").Class("scope-start"),
+		expected.DataSet("scope", "budget"),
+		bound("budget-max", l.max, w.Max).DataSet("scope", "budget"),
+		sampled("budget-p50", l.p50, q.P50).DataSet("scope", "budget"),
+		sampled("budget-p90", l.p90, q.P90).DataSet("scope", "budget"),
+		sampled("budget-p99", l.p99, q.P99).DataSet("scope", "budget"),
 	)
 }
 
@@ -125,7 +158,8 @@ func renderNotes(r calc.Report) app.UI {
 		}
 	}
 	if p.Budget > 0 {
-		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", human(p.Budget), s.Always, s.AtMost))
+		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", human(p.Budget), s.Always, s.AtMost),
+			withinNote(r))
 	}
 	if r.PolicySampled() {
 		notes = append(notes, app.FormatString("Percentiles from %d simulated paths, seed %d.", r.Sample.Paths, p.Seed))

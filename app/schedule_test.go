@@ -3,6 +3,8 @@
 package main
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,5 +31,134 @@ func TestPageNotesPileUp(t *testing.T) {
 		case c.want != "" && (!strings.Contains(html, c.want) || last.AtCap == 0 || !strings.Contains(html, "by the last retry, "+calc.Percent(last.AtCap)+" of the waits are exactly 1 s")):
 			t.Errorf("%s: no %q at %s:\n%s", c.query, c.want, calc.Percent(last.AtCap), html)
 		}
+	}
+}
+
+// totalsItem is one item of the page's totals: its label, its scope and its exact value.
+type totalsItem struct{ label, scope, ms string }
+
+var totalsRE = regexp.MustCompile(`<div([^>]*)>\s*<dt>([^<]*)</dt>\s*<dd([^>]*)>`)
+
+// pageTotals maps each totals item's id to what it shows.
+func pageTotals(html string) map[string]totalsItem {
+	out := map[string]totalsItem{}
+	html = html[strings.Index(html, `id="totals"`):]
+	html = html[:strings.Index(html, "</dl>")]
+	for _, m := range totalsRE.FindAllStringSubmatch(html, -1) {
+		div, dd := elements("<div"+m[1]+">", "div")[0], elements("<dd"+m[3]+">", "dd")[0]
+		out[dd["id"]] = totalsItem{m[2], div["data-scope"], dd["data-ms"]}
+	}
+	return out
+}
+
+// With a budget, the totals line and the modes table keep the policy's totals, which ignore
+// it, apart from the total wait within it, each labelled; the issue's link is the case.
+func TestPageBudgetKeepsKindsApart(t *testing.T) {
+	p, _ := navPage(t, "base=250ms&attempts=8&jitter=decorrelated&budget=3s&samples=2000")
+	html := app.HTMLString(p)
+	r := p.report
+	got := pageTotals(html)
+	// Hand-worked (calc's budget_test.go): the policy waits 1.75 s to 49.75 s ignoring the
+	// budget; within it, 750 ms (then a 2.25 s wait reaches 3 s) to 1 ns under 3 s.
+	want := map[string]totalsItem{
+		"total-min":   {"best-case total wait of the policy, ignoring the budget", "policy", "1750"},
+		"total-mean":  {"expected total wait of the policy, ignoring the budget", "policy", calc.MillisFloat(r.Schedule.Total.Mean)},
+		"total-max":   {"worst-case total wait of the policy, ignoring the budget", "policy", "49750"},
+		"budget-min":  {"best-case total wait within the 3 s budget", "budget", "750"},
+		"budget-mean": {"expected total wait within the 3 s budget (mean of 2000 sampled paths)", "budget", calc.MillisFloat(r.Sample.TotalMean)},
+		"budget-max":  {"worst-case total wait within the 3 s budget", "budget", "2999.999999"},
+		"budget-p50":  {"p50 total wait within the 3 s budget (sampled)", "budget", calc.Millis(r.Sample.Total.P50)},
+		"budget-p90":  {"p90 total wait within the 3 s budget (sampled)", "budget", calc.Millis(r.Sample.Total.P90)},
+		"budget-p99":  {"p99 total wait within the 3 s budget (sampled)", "budget", calc.Millis(r.Sample.Total.P99)},
+	}
+	if len(got) != len(want) {
+		t.Errorf("totals %v, want the %d of %v", got, len(want), want)
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("#%s: %+v, want %+v", id, got[id], w)
+		}
+	}
+	if mean := r.Sample.TotalMean; mean < 750e6 || mean >= 3e9 {
+		t.Errorf("the sampled mean within the budget, %v, is outside [750ms, 3s)", mean)
+	}
+
+	// The modes table: the issue's none row showed 25.8 s next to a p99 of 1.75 s under one
+	// heading. Every cell is now under its kind's heading, in this order.
+	modes := html[strings.Index(html, `id="modes"`):]
+	modes = modes[:strings.Index(modes, "</table>")]
+	heads := elements(modes, "th")
+	if len(heads) < 3 || heads[1]["data-scope"] != "policy" || heads[1]["colspan"] != "3" || heads[2]["data-scope"] != "budget" || heads[2]["colspan"] != "4" {
+		t.Errorf("the modes table's headings: %v", heads)
+	}
+	for _, w := range []string{">The policy, ignoring the budget<", ">Within the 3 s budget: the waits before the attempts made<"} {
+		if !strings.Contains(modes, w) {
+			t.Errorf("the modes table lacks the heading %q", w)
+		}
+	}
+	cols := map[string][]string{}
+	vals := map[string]string{}
+	row := ""
+	for _, m := range tagRE.FindAllStringSubmatch(modes, -1) {
+		attrs := map[string]string{}
+		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
+			attrs[a[1]] = a[2]
+		}
+		switch {
+		case m[1] == "tr" && attrs["data-mode"] != "":
+			row = attrs["data-mode"]
+		case m[1] == "td":
+			cols[row] = append(cols[row], attrs["data-col"])
+			vals[row+"/"+attrs["data-col"]] = attrs["data-ms"]
+		}
+	}
+	order := []string{"min", "mean", "max", "budget-min", "budget-mean", "budget-max", "budget-p99"}
+	for _, m := range r.Modes {
+		if c := cols[m.Jitter.String()]; !slices.Equal(c, order) {
+			t.Errorf("mode %s: columns %v, want %v", m.Jitter, c, order)
+		}
+	}
+	// none waits 250, 500, 1000, 2000 ms, ... (25.75 s in all); within 3 s it makes attempts
+	// at 0, 0.25, 0.75 and 1.75 s and not the one at 3.75 s: 1.75 s, every path alike.
+	for k, w := range map[string]string{"none/min": "25750", "none/max": "25750", "none/budget-min": "1750",
+		"none/budget-mean": "1750", "none/budget-max": "1750", "none/budget-p99": "1750"} {
+		if vals[k] != w {
+			t.Errorf("modes %s = %q, want %q", k, vals[k], w)
+		}
+	}
+
+	// The notes say how each number within the budget is obtained, in words that do not grade.
+	if !strings.Contains(html, "best and worst case are exact, expected is the mean of 2000 sampled paths") ||
+		!strings.Contains(html, "The policy&#39;s totals ignore the budget.") {
+		t.Errorf("the notes do not say how the numbers within the budget are obtained")
+	}
+	if g := regexp.MustCompile(`(?i)\b(good|bad|safe|unsafe|risky|danger|warning|ok)\b`).FindString(pageTotalsAndModes(html)); g != "" {
+		t.Errorf("a grading word, %q, in the totals or the modes table", g)
+	}
+}
+
+func pageTotalsAndModes(html string) string {
+	from := strings.Index(html, `id="totals"`)
+	to := strings.Index(html[from:], `id="layers"`)
+	return html[from : from+to]
+}
+
+// Without a budget the totals and the modes table are one kind of number, as before.
+func TestPageNoBudgetTotals(t *testing.T) {
+	p, _ := navPage(t, "base=100ms&factor=2&cap=1s&attempts=6&jitter=equal&samples=500")
+	html := app.HTMLString(p)
+	got := pageTotals(html)
+	want := map[string]string{"total-min": "best-case total wait", "total-mean": "expected total wait", "total-max": "worst-case total wait",
+		"total-p50": "p50 total wait (sampled)", "total-p90": "p90 total wait (sampled)", "total-p99": "p99 total wait (sampled)"}
+	if len(got) != len(want) {
+		t.Errorf("totals %v", got)
+	}
+	for id, label := range want {
+		if got[id].label != label || got[id].scope != "" {
+			t.Errorf("#%s: %+v, want %q", id, got[id], label)
+		}
+	}
+	if shown := pageTotalsAndModes(html); strings.Contains(shown, "budget") || strings.Contains(shown, "colgroup") {
+		t.Error("numbers within a budget without one")
 	}
 }

@@ -5,8 +5,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+
+	"backoffcalc/calc"
 )
 
 func runTableOut(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -195,5 +199,177 @@ func TestTablePreset(t *testing.T) {
 	text, _, _ := runTableOut(t, "preset=envoy")
 	if !strings.Contains(text, "backoff_strategy.cc") || !strings.Contains(text, "documentation") {
 		t.Errorf("the text does not say where the preset comes from:\n%s", text)
+	}
+}
+
+// withinJSON is a total wait as `table -format json` writes it; absent fields stay nil.
+type withinJSON struct {
+	Min   *float64 `json:"min_ms"`
+	Mean  *float64 `json:"mean_ms"`
+	Max   *float64 `json:"max_ms"`
+	P50   *float64 `json:"p50_ms"`
+	P90   *float64 `json:"p90_ms"`
+	P99   *float64 `json:"p99_ms"`
+	Exact *bool    `json:"min_max_exact"`
+}
+
+func (w withinJSON) String() string {
+	f := func(x *float64) string {
+		if x == nil {
+			return "-"
+		}
+		return strconv.FormatFloat(*x, 'f', -1, 64)
+	}
+	e := "-"
+	if w.Exact != nil {
+		e = strconv.FormatBool(*w.Exact)
+	}
+	return strings.Join([]string{f(w.Min), f(w.Mean), f(w.Max), f(w.P50), f(w.P90), f(w.P99), e}, " ")
+}
+
+type budgetJSON struct {
+	TotalWait withinJSON  `json:"total_wait"`
+	Within    *withinJSON `json:"total_wait_within_budget"`
+	Modes     []struct {
+		Jitter    string      `json:"jitter"`
+		TotalWait withinJSON  `json:"total_wait"`
+		Within    *withinJSON `json:"total_wait_within_budget"`
+	} `json:"modes"`
+}
+
+// With a budget, total_wait is the policy's (no percentiles: the sampled paths follow the
+// budget) and total_wait_within_budget has the rest; without one, nothing moves.
+func TestTableWithinBudgetJSON(t *testing.T) {
+	for _, c := range []struct {
+		query          string
+		total, within  string
+		modes          map[string]string // jitter -> within
+		modesTotalWait map[string]string
+	}{
+		// Hand-worked: base 1s x2 without jitter waits 1, 2, 4, 8, 16 s, 31 s in all; within
+		// 6.5s it makes attempts at 0, 1 and 3 s, not the one at 7 s: 3 s on every path.
+		// Equal jitter: 1 s + 1.5 s, then a 4 s wait reaches 6.5 s; the most is 1 ns short of it.
+		{"base=1s&factor=2&attempts=6&jitter=none&budget=6.5s&cap=1m",
+			"31000 31000 31000 - - - -", "3000 3000 3000 3000 3000 3000 true",
+			map[string]string{"equal": "2500 * 6499.999999 * * * true", "full": "0 * 6499.999999 * * * true"},
+			map[string]string{"equal": "15500 23250 31000 - - - -"}},
+		// The issue's link: decorrelated from 250 ms within 3 s.
+		{"base=250ms&attempts=8&jitter=decorrelated&budget=3s",
+			"1750 * 49750 - - - -", "750 * 2999.999999 * * * true",
+			map[string]string{"none": "1750 1750 1750 1750 1750 1750 true"}, nil},
+		// Polly's jitter: its least and most are its samples' (checked against calc below).
+		{"jitter=decorrelatedv2&base=100ms&cap=1s&attempts=12&budget=5s&samples=500", "* * * - - - -", "* * * * * * false", nil, nil},
+	} {
+		out, errOut, code := runTableOut(t, "-format=json", c.query)
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		var r budgetJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		match := func(what, got, want string) {
+			g, w := strings.Fields(got), strings.Fields(want)
+			for i := range w {
+				if w[i] != "*" && g[i] != w[i] || w[i] == "*" && g[i] == "-" {
+					t.Errorf("%s: %s = %s, want %s", c.query, what, got, want)
+					return
+				}
+			}
+		}
+		match("total_wait", r.TotalWait.String(), c.total)
+		if r.Within == nil {
+			t.Fatalf("%s: no total_wait_within_budget", c.query)
+		}
+		match("total_wait_within_budget", r.Within.String(), c.within)
+		for _, m := range r.Modes {
+			if m.Within == nil || m.TotalWait.P50 != nil {
+				t.Errorf("%s: mode %s mixes or lacks the kinds: %v / %v", c.query, m.Jitter, m.TotalWait, m.Within)
+				continue
+			}
+			if w, ok := c.modes[m.Jitter]; ok {
+				match("mode "+m.Jitter+" within", m.Within.String(), w)
+			}
+			if w, ok := c.modesTotalWait[m.Jitter]; ok {
+				match("mode "+m.Jitter+" total_wait", m.TotalWait.String(), w)
+			}
+		}
+		// Every number is calc's.
+		p, _ := calc.Decode(c.query)
+		rep := p.Report()
+		want := fmt.Sprintf("%s %s %s %s %s %s %v", calc.Millis(rep.Within.Min), calc.MillisFloat(rep.Within.Mean), calc.Millis(rep.Within.Max),
+			calc.Millis(rep.Sample.Total.P50), calc.Millis(rep.Sample.Total.P90), calc.Millis(rep.Sample.Total.P99), rep.Within.Exact)
+		match("total_wait_within_budget against calc", r.Within.String(), want)
+	}
+	// No budget: total_wait keeps its percentiles and nothing is within a budget.
+	out, _, _ := runTableOut(t, "-format=json", "base=100ms&factor=2&cap=1s&attempts=6")
+	var r budgetJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Within != nil || r.TotalWait.P50 == nil || r.TotalWait.Exact != nil || strings.Contains(out, "within_budget") || strings.Contains(out, "min_max_exact") {
+		t.Errorf("without a budget: %s", out)
+	}
+}
+
+// The text, Markdown and CSV tables keep the two kinds apart too, each labelled.
+func TestTableWithinBudgetFormats(t *testing.T) {
+	q := "base=1s&factor=2&attempts=6&jitter=none&budget=6.5s&cap=1m&samples=100&seed=3"
+	text, _, _ := runTableOut(t, q)
+	for _, want := range []string{
+		"Total wait of the policy, ignoring the budget: best case 31 s, expected 31 s, worst case 31 s.\n",
+		"Total wait within the 6.5 s budget (the waits before the attempts a path makes): best case 3 s, expected 3 s (mean of 100 sampled paths, seed 3), worst case 3 s; sampled p50 3 s, p90 3 s, p99 3 s.\n",
+		"policy best total  policy expected total  policy worst total  in budget best total  in budget expected total  in budget worst total  in budget p99 total",
+		"best and worst case are exact, expected is the mean of 100 sampled paths.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	// No line has a total of both kinds without saying which is which.
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "Total wait") && strings.Contains(line, "p50") && strings.Contains(line, "ignoring") {
+			t.Errorf("one line mixes the kinds: %q", line)
+		}
+	}
+	md, _, _ := runTableOut(t, "-format=md", q)
+	for _, want := range []string{
+		"\nTotal wait of the policy, ignoring the budget: best 31000 ms, expected 31000 ms, worst 31000 ms.\n",
+		"\nTotal wait within the 6.5 s budget (the waits before the attempts a path makes): best case 3000 ms, expected 3000 ms (mean of 100 sampled paths, seed 3), worst case 3000 ms; sampled p50 3000 ms, p90 3000 ms, p99 3000 ms.\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	csv, _, _ := runTableOut(t, "-format=csv", q)
+	sections := strings.Split(strings.TrimSpace(csv), "\n\n")
+	if len(sections) != 3 { // the schedule, the totals, the herd
+		t.Fatalf("csv sections: %d\n%s", len(sections), csv)
+	}
+	totals := strings.Split(sections[1], "\n")
+	if totals[0] != "jitter,scope,min_ms,mean_ms,max_ms,p50_ms,p90_ms,p99_ms,min_max_exact" || len(totals) != 1+2*5 ||
+		totals[1] != "none,policy,31000,31000,31000,,,,true" || totals[2] != "none,within_budget,3000,3000,3000,3000,3000,3000,true" ||
+		!strings.HasPrefix(totals[5], "equal,policy,15500,23250,31000,,,,") || !strings.HasPrefix(totals[6], "equal,within_budget,2500,") ||
+		!strings.Contains(totals[6], ",6499.999999,") {
+		t.Errorf("csv totals:\n%s", sections[1])
+	}
+	// Without a budget the CSV is the schedule and the herd, as before.
+	csv, _, _ = runTableOut(t, "-format=csv", "base=1s")
+	if strings.Contains(csv, "within_budget") || len(strings.Split(strings.TrimSpace(csv), "\n\n")) != 2 {
+		t.Errorf("csv without a budget:\n%s", csv)
+	}
+}
+
+// A page can copy before its paths are sampled: what sampling gives is left blank, not 0.
+func TestTableWithinBudgetBeforeSampling(t *testing.T) {
+	p, _ := calc.Decode("base=1s&factor=2&attempts=6&jitter=none&budget=6.5s&cap=1m")
+	var csv, md strings.Builder
+	writeCSV(&csv, p.ReportBounds(), nil)
+	writeMarkdown(&md, p.ReportBounds(), nil)
+	if !strings.Contains(csv.String(), "\nnone,within_budget,3000,,3000,,,,true\n") {
+		t.Errorf("csv:\n%s", csv.String())
+	}
+	if !strings.Contains(md.String(), "best case 3000 ms, worst case 3000 ms; the sampled paths are still being simulated.") {
+		t.Errorf("markdown:\n%s", md.String())
 	}
 }

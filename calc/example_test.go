@@ -148,3 +148,14 @@ func ExampleHerdAxes() {
 	// immediate, attempts per window: [0 100 200 300 400 500 600]
 	// none, attempts per window: [0 20 40 60 80 100]
 }
+
+func ExampleParams_WithinBudget() {
+	// Equal jitter waits 0.5-1 s, 1-2 s, 2-4 s, 4-8 s, 8-16 s; a 6.5 s budget cuts every path.
+	p, _ := calc.Decode("base=1s&factor=2&cap=1m&attempts=6&jitter=equal&budget=6.5s")
+	t, w := p.Schedule().Total, p.WithinBudget()
+	fmt.Printf("policy, ignoring the budget: best %v, worst %v\n", t.Min, t.Max)
+	fmt.Printf("within the budget: best %v, worst %v, exact %v\n", w.Min, w.Max, w.Exact)
+	// Output:
+	// policy, ignoring the budget: best 15.5s, worst 31s
+	// within the budget: best 2.5s, worst 6.499999999s, exact true
+}

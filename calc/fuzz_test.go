@@ -38,6 +38,13 @@ func checkInvariants(t *testing.T, p Params) {
 	if q := sm.Total; !(floor <= q.P50 && q.P50 <= q.P90 && q.P90 <= q.P99 && q.P99 <= s.Total.Max) {
 		t.Fatalf("%s: total %+v outside [%d, %d]", p.Encode(), q, s.Total.Min, s.Total.Max)
 	}
+	// Within the budget, every sampled path lies between the exact least and most.
+	if w := p.WithinBudget(); w.Exact && !(w.Min <= sm.TotalMin && sm.TotalMax <= w.Max && w.Max <= s.Total.Max) {
+		t.Fatalf("%s: sampled totals [%d, %d] outside the budget's exact [%d, %d]", p.Encode(), sm.TotalMin, sm.TotalMax, w.Min, w.Max)
+	}
+	if q := sm.Total; !(float64(sm.TotalMin) <= sm.TotalMean && sm.TotalMean <= float64(sm.TotalMax) && sm.TotalMin <= q.P50 && q.P99 <= sm.TotalMax) {
+		t.Fatalf("%s: sampled mean %v, least %d, most %d, percentiles %+v", p.Encode(), sm.TotalMean, sm.TotalMin, sm.TotalMax, q)
+	}
 }
 
 func FuzzDecode(f *testing.F) {

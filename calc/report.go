@@ -8,10 +8,11 @@ import (
 // ModeReport compares one jitter mode on the same base, factor, cap and attempts.
 type ModeReport struct {
 	Jitter Jitter
-	Total  Totals    // best-case, expected and worst-case total wait
+	Total  Totals    // best-case, expected and worst-case total wait, ignoring any budget
 	Sample Quantiles // sampled percentiles of the total wait (following the budget, if any)
 	// Sampled says whether Sample is in (see Report.AddSamples).
 	Sampled bool
+	Within  WithinBudget // with a budget, the total wait within it; zero without one
 }
 
 // Report is everything the calculator shows for one policy.
@@ -21,6 +22,9 @@ type Report struct {
 	Sample            Sample
 	Modes             []ModeReport // the five of Jitters, and the policy's own mode if it is another
 	WorstCaseAttempts *big.Int     // see Params.WorstCaseAttempts
+	// Within is, with a budget, the total wait within it (Schedule.Total ignores the budget;
+	// Sample.Total follows it); zero without one.
+	Within WithinBudget
 }
 
 // Report computes the schedule, the sampled percentiles, the comparison of jitter modes and the
@@ -31,14 +35,16 @@ func (p Params) Report() Report {
 	return r
 }
 
-// ReportBounds is Report without what sampling gives (Sample and the modes' Sample): the
-// bounds, means and totals, which take microseconds where sampling can take seconds.
+// ReportBounds is Report without what sampling gives (Sample, the modes' Sample, and the mean
+// within a budget): the bounds, means and totals, which take microseconds where sampling can
+// take seconds.
 func (p Params) ReportBounds() Report {
-	r := Report{Params: p, Schedule: p.Schedule(), WorstCaseAttempts: p.WorstCaseAttempts()}
+	r := Report{Params: p, Schedule: p.Schedule(), WorstCaseAttempts: p.WorstCaseAttempts(), Within: p.WithinBudget()}
 	for _, j := range p.comparedJitters() {
-		m := ModeReport{Jitter: j, Total: r.Schedule.Total}
+		m := ModeReport{Jitter: j, Total: r.Schedule.Total, Within: r.Within}
 		if j != p.Jitter {
 			m.Total = p.WithJitter(j).Schedule().Total
+			m.Within = p.WithJitter(j).WithinBudget()
 		}
 		r.Modes = append(r.Modes, m)
 	}
@@ -76,9 +82,11 @@ func (r *Report) AddPolicySample(pause func() bool) bool {
 	for i := range modes {
 		if modes[i].Jitter == r.Params.Jitter {
 			modes[i].Sample, modes[i].Sampled = sample.Total, true
+			modes[i].Within = r.Params.withSample(modes[i].Within, sample)
 		}
 	}
 	r.Sample, r.Modes = sample, modes
+	r.Within = r.Params.withSample(r.Within, sample)
 	return true
 }
 
@@ -94,9 +102,23 @@ func (r *Report) AddModeSamples(pause func() bool) bool {
 			return false
 		}
 		modes[i].Sample, modes[i].Sampled = s.Total, true
+		modes[i].Within = r.Params.withSample(modes[i].Within, s)
 		r.Modes = modes
 	}
 	return true
+}
+
+// withSample fills in what sampling gives w, with a budget: the mean, and the least and most
+// where they are not exact.
+func (p Params) withSample(w WithinBudget, s Sample) WithinBudget {
+	if p.Budget <= 0 {
+		return w
+	}
+	w.Mean = s.TotalMean
+	if !w.Exact {
+		w.Min, w.Max = s.TotalMin, s.TotalMax
+	}
+	return w
 }
 
 // PolicySampled reports whether the policy's own samples are in (see AddPolicySample).

@@ -23,6 +23,10 @@ type Sample struct {
 	Paths  int
 	Starts []StartSample // one per attempt
 	Total  Quantiles     // of each path's total wait, counting only the waits before attempts it made
+	// TotalMean, TotalMin and TotalMax are the mean (in nanoseconds), the least and the most of
+	// the same totals.
+	TotalMean          float64
+	TotalMin, TotalMax time.Duration
 }
 
 // Sample simulates p.Samples paths of the policy, each stopping before an attempt whose start
@@ -88,8 +92,22 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 			ss.Start = quantiles(scratch[:len(live)], &sc.quant)
 		}
 	}
+	out.TotalMean, out.TotalMin, out.TotalMax = meanMinMax(total)
 	out.Total = quantiles(total, &sc.quant)
 	return out, true
+}
+
+// meanMinMax returns the mean, in nanoseconds, the least and the most of a, which is not empty.
+// The sum is a float64 added in order (200000 totals of up to 720h overflow an int64), so it has
+// the same bits everywhere.
+func meanMinMax(a []time.Duration) (mean float64, lo, hi time.Duration) {
+	lo, hi = a[0], a[0]
+	var sum float64
+	for _, x := range a {
+		sum += float64(x)
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return sum / float64(len(a)), lo, hi
 }
 
 // retryWaits is what drawing the wait before each retry of a policy needs, worked out once: the
