@@ -12,59 +12,48 @@ import (
 // order: it reports, it does not rank. With a budget, the policy's totals (which ignore it) and
 // the total wait within the budget sit under two headings of their own, never in one column.
 func renderModes(r calc.Report) app.UI {
-	caption := app.Caption().Text("Every jitter mode on the same base, factor, cap and attempts")
+	col := func(text string) app.HTMLTh { return app.Th().Scope("col").Text(text) }
+	policy := []app.UI{col("best-case total wait"), col("expected total wait"), col("worst-case total wait")}
+	var head []app.UI
 	if r.Params.Budget <= 0 {
-		return app.Table().ID("modes").Body(
-			caption,
-			app.THead().Body(app.Tr().Body(
-				app.Th().Scope("col").Text("jitter"),
-				app.Th().Scope("col").Text("best-case total wait"),
-				app.Th().Scope("col").Text("expected total wait"),
-				app.Th().Scope("col").Text("worst-case total wait"),
-				app.Th().Scope("col").Text("p99 total wait (sampled)"),
-			)),
-			app.TBody().Body(app.Range(r.Modes).Slice(func(i int) app.UI {
-				m := r.Modes[i]
-				return app.Tr().DataSet("mode", m.Jitter.String()).Body(
-					app.Th().Scope("row").Text(modeName(r, m)),
-					msCell("min", m.Total.Min),
-					meanCell("mean", m.Total.Mean),
-					msCell("max", m.Total.Max),
-					modeP99(m, "p99"),
-				)
-			})),
-		)
-	}
-	return app.Table().ID("modes").Body(
-		caption,
-		app.THead().Body(
+		head = []app.UI{app.Tr().Body(append(append([]app.UI{col("jitter")}, policy...), col("p99 total wait (sampled)"))...)}
+	} else {
+		head = []app.UI{
 			app.Tr().Body(
 				app.Th().Scope("col").Rowspan(2).Text("jitter"),
 				app.Th().Scope("colgroup").ColSpan(3).DataSet("scope", "policy").Text("The policy, ignoring the budget"),
 				app.Th().Scope("colgroup").ColSpan(4).DataSet("scope", "budget").Text("Within the "+human(r.Params.Budget)+" budget: the waits before the attempts made"),
 			),
-			app.Tr().Body(
-				app.Th().Scope("col").Text("best-case total wait"),
-				app.Th().Scope("col").Text("expected total wait"),
-				app.Th().Scope("col").Text("worst-case total wait"),
-				app.Th().Scope("col").Text("best-case total wait"),
-				app.Th().Scope("col").Text("expected total wait (sampled mean)"),
-				app.Th().Scope("col").Text("worst-case total wait"),
-				app.Th().Scope("col").Text("p99 total wait (sampled)"),
-			),
-		),
+			app.Tr().Body(append(policy,
+				col("best-case total wait"),
+				col("expected total wait (sampled mean)"),
+				col("worst-case total wait"),
+				col("p99 total wait (sampled)"),
+			)...),
+		}
+	}
+	return app.Table().ID("modes").Body(
+		app.Caption().Text("Every jitter mode on the same base, factor, cap and attempts"),
+		app.THead().Body(head...),
 		app.TBody().Body(app.Range(r.Modes).Slice(func(i int) app.UI {
 			m := r.Modes[i]
-			return app.Tr().DataSet("mode", m.Jitter.String()).Body(
+			cells := []app.UI{
 				app.Th().Scope("row").Text(modeName(r, m)),
 				msCell("min", m.Total.Min),
 				meanCell("mean", m.Total.Mean),
 				msCell("max", m.Total.Max),
-				modeBound(m, "budget-min", m.Within.Min),
-				modeMean(m),
-				modeBound(m, "budget-max", m.Within.Max),
-				modeP99(m, "budget-p99"),
-			)
+			}
+			if r.Params.Budget <= 0 {
+				cells = append(cells, modeP99(m, "p99"))
+			} else {
+				cells = append(cells,
+					modeBound(m, "budget-min", m.Within.Min),
+					modeMean(m),
+					modeBound(m, "budget-max", m.Within.Max),
+					modeP99(m, "budget-p99"),
+				)
+			}
+			return app.Tr().DataSet("mode", m.Jitter.String()).Body(cells...)
 		})),
 	)
 }
