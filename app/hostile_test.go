@@ -484,6 +484,16 @@ func markup(html string) (tags map[string]int, bad []string, unparsed int) {
 	return tags, bad, len(anyTag.FindAllString(html, -1)) - len(tagsFound)
 }
 
+// getRawQuery asks h for the page with query sent as it is, unencoded, as a client other than a
+// browser may send it.
+func getRawQuery(h http.Handler, query string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.URL.RawQuery, req.RequestURI = query, "/?"+query
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
 // TestHostilePreRender gets serve's HTML for every link of the corpus, sent as it is (no browser
 // encodes <, > and " in a query; another client may not either), and checks that no value of the
 // link became markup: no element or attribute that the page's own HTML for a bad link lacks.
@@ -493,10 +503,7 @@ func TestHostilePreRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	get := func(query string) string {
-		req := httptest.NewRequest(http.MethodGet, "/", nil)
-		req.URL.RawQuery, req.RequestURI = query, "/?"+query
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec := getRawQuery(h, query)
 		if rec.Code != http.StatusOK {
 			t.Errorf("GET /?%.80s: %d", query, rec.Code)
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -50,10 +49,7 @@ func TestServeEchoesQueryOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	get := func(query string) string {
-		req := httptest.NewRequest(http.MethodGet, "/", nil)
-		req.URL.RawQuery, req.RequestURI = query, "/?"+query
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		rec := getRawQuery(h, query)
 		if rec.Code != http.StatusOK {
 			t.Fatalf("GET /?%.40s…: %d", query, rec.Code)
 		}

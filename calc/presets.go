@@ -50,6 +50,13 @@ func preset(set func(p *Params)) Params {
 
 const msec, sec = time.Millisecond, time.Second
 
+// The AWS SDKs' retry quota, before and after 2026's retry behaviour: it can refuse a retry,
+// which a schedule does not model.
+const (
+	awsQuota     = "Its retry quota (500 tokens shared by the client; a retry costs 5, 10 after a timeout) can refuse a retry: not modelled here."
+	awsQuota2026 = "Its retry quota (500 tokens shared by the client; a retry costs 14, 5 after a throttling error) can refuse a retry: not modelled here."
+)
+
 var presets = []Preset{
 	{
 		Name: "aws-botocore", Library: "AWS SDK for Python (botocore), standard retry mode, without AWS_NEW_RETRIES_2026",
@@ -59,7 +66,7 @@ var presets = []Preset{
 		Params:  preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 20*sec, 3, Full }),
 		Notes: []string{
 			"Retry k waits random() × min(1 s × 2^(k−1), 20 s): full jitter, capped before it.",
-			"Its retry quota (500 tokens shared by the client; a retry costs 5, 10 after a timeout) can refuse a retry: not modelled here.",
+			awsQuota,
 			"With AWS_NEW_RETRIES_2026=true (botocore 1.43.3 and later) it waits as aws-botocore-2026.",
 		},
 	},
@@ -71,7 +78,7 @@ var presets = []Preset{
 		Params:  preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 50*msec, 2, 20*sec, 3, Full }),
 		Notes: []string{
 			"Retry k waits random() × min(0.05 s × 2^(k−1), 20 s): full jitter, capped before it. After a throttling error the base is 1 s, and an x-amz-retry-after header raises the wait to at most 5 s more.",
-			"Its retry quota (500 tokens shared by the client; a retry costs 14, 5 after a throttling error) can refuse a retry: not modelled here.",
+			awsQuota2026,
 			"The switch also makes standard the default retry mode (legacy without it).",
 		},
 	},
@@ -86,7 +93,7 @@ var presets = []Preset{
 		Notes: []string{
 			"Retry k waits random() × 2^k s while 2^k s is at most 20 s (k ≤ 4), then exactly 20 s with no jitter (cap applies: fixed).",
 			"So its first retry waits up to 2 sec, where botocore's waits up to 1 s.",
-			"Its retry quota (500 tokens shared by the client; a retry costs 5, 10 after a timeout) can refuse a retry: not modelled here.",
+			awsQuota,
 			"From v1.48.0 on, NewStandard waits as aws-go-v2-2026: this preset keeps its old meaning, so links to it show the same numbers.",
 		},
 	},
@@ -98,7 +105,7 @@ var presets = []Preset{
 		Params:  preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 50*msec, 2, 20*sec, 3, Full }),
 		Notes: []string{
 			"Retry k waits random() × min(50 ms × 2^(k−1), 20 s): full jitter, capped before it. After a throttling error the base is 1 s, and an x-amz-retry-after header can lengthen the wait.",
-			"Its retry quota (500 tokens shared by the client; a retry costs 14, 5 after a throttling error) can refuse a retry: not modelled here.",
+			awsQuota2026,
 			"v1.42.0 to v1.47.x had it as a preview behind AWS_NEW_RETRIES_2026=true, but drew from min(50 ms × 2^k, 20 s), twice as long (read in v1.47.8): not this preset.",
 		},
 	},
