@@ -1,7 +1,9 @@
 package calc
 
 import (
+	"fmt"
 	"math"
+	"net/url"
 	"testing"
 )
 
@@ -67,6 +69,17 @@ func FuzzDecode(f *testing.F) {
 		back, err := Decode(p.Encode())
 		if err != nil || back != p {
 			t.Fatalf("round trip of %q: %+v, %v", p.Encode(), back, err)
+		}
+		if back, err := DecodeValues(p.Values()); err != nil || back != p {
+			t.Fatalf("round trip of %v through Values: %+v, %v", p.Values(), back, err)
+		}
+		// A query that parses is the same inputs as its values, unescaped.
+		if v, perr := url.ParseQuery(q); perr == nil {
+			got, gotErr := DecodeValues(v)
+			want, wantErr := Decode(v.Encode())
+			if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("DecodeValues(%v) = %+v, %v; Decode of its encoding = %+v, %v", v, got, gotErr, want, wantErr)
+			}
 		}
 	})
 }

@@ -135,7 +135,7 @@ func Keys() []string {
 // would be over MaxHerdWork; whether the herd's arrivals series fits is Params.ValidateHerd's
 // question, not Decode's.
 func Decode(query string) (Params, error) {
-	raw := map[string][]string{}
+	given := map[string][]value{}
 	for pair := range strings.SplitSeq(query, "&") {
 		if pair == "" {
 			continue
@@ -145,8 +145,34 @@ func Decode(query string) (Params, error) {
 		if err != nil {
 			continue // a key we cannot read is not one of ours
 		}
-		raw[key] = append(raw[key], v)
+		text, err := url.QueryUnescape(v)
+		if err != nil {
+			text = v
+		}
+		given[key] = append(given[key], value{raw: v, text: text, broken: err != nil})
 	}
+	return decode(given)
+}
+
+// DecodeValues is Decode for values already unescaped, as a form holds them: Decode of
+// v.Encode(), without the round trip through a string.
+func DecodeValues(v url.Values) (Params, error) {
+	given := make(map[string][]value, len(v))
+	for key, vs := range v {
+		for _, s := range vs {
+			given[key] = append(given[key], value{raw: url.QueryEscape(s), text: s})
+		}
+	}
+	return decode(given)
+}
+
+// value is one value of a key as given: text unescaped, unless its percent-encoding is broken.
+type value struct {
+	raw, text string // raw as it stands (or would) in the query, for the message of a repeated key
+	broken    bool
+}
+
+func decode(raw map[string][]value) (Params, error) {
 	p, capDefault := Default(), DefaultCap
 	var errs []error
 	if vs, ok := raw["preset"]; ok {
@@ -182,24 +208,31 @@ func Decode(query string) (Params, error) {
 
 // decodeValue sets one key from its raw values; it returns the value as the user wrote it
 // (unescaped where possible), for the error message.
-func decodeValue(p *Params, f field, vs []string) (string, error) {
+func decodeValue(p *Params, f field, vs []value) (string, error) {
 	if len(vs) > 1 {
-		return strings.Join(vs, ","), fmt.Errorf("given %d times; give it once", len(vs))
+		raws := make([]string, len(vs))
+		for i, v := range vs {
+			raws[i] = v.raw
+		}
+		return strings.Join(raws, ","), fmt.Errorf("given %d times; give it once", len(vs))
 	}
-	v, err := url.QueryUnescape(vs[0])
-	if err != nil {
-		return vs[0], errors.New("broken percent-encoding")
+	v := vs[0]
+	if v.broken {
+		return v.text, errors.New("broken percent-encoding")
 	}
-	if v == "" {
-		return v, errors.New("empty; give a value or leave the key out")
+	if v.text == "" {
+		return v.text, errors.New("empty; give a value or leave the key out")
 	}
-	return v, f.decode(p, v)
+	return v.text, f.decode(p, v.text)
 }
 
 // Encode returns the canonical query: every key, sorted, ASCII only, so that a link does not
 // depend on today's defaults, and the preset's name while the params are still that preset's.
 // For valid p, Decode(p.Encode()) returns p.
-func (p Params) Encode() string {
+func (p Params) Encode() string { return p.Values().Encode() }
+
+// Values returns every key of p, as Encode writes them, one value each.
+func (p Params) Values() url.Values {
 	v := url.Values{}
 	for _, f := range fields {
 		v.Set(f.key, f.encode(p))
@@ -207,7 +240,7 @@ func (p Params) Encode() string {
 	if p.Preset != "" {
 		v.Set("preset", p.Preset)
 	}
-	return v.Encode()
+	return v
 }
 
 // presetField reads the preset key: the preset's policy replaces the defaults, and the other
