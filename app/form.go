@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"html"
-	"strings"
 
 	"backoffcalc/calc"
 
@@ -78,19 +77,19 @@ func (p *page) renderField(f formField) app.UI {
 		input = app.Select().ID(id).Name(f.key).Aria("invalid", invalid).
 			OnChange(p.onEdit(f.key)).Body(app.Range(f.options).Slice(func(i int) app.UI {
 			o := app.Option().Value(f.options[i]).Text(f.options[i])
-			if p.raw[f.key] == f.options[i] {
+			if p.raw.Get(f.key) == f.options[i] {
 				o = o.Selected(true) // only then: pre-rendered HTML writes selected="false" as selected
 			}
 			return o
 		}))
 	} else {
-		input = app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.raw[f.key])).
+		input = app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.raw.Get(f.key))).
 			AutoComplete(false).Spellcheck(false).Aria("invalid", invalid).
 			Aria("describedby", id+"-hint "+id+"-error").OnInput(p.onEdit(f.key))
 	}
 	errText := ""
 	if fe != nil {
-		errText = strings.TrimPrefix(fe.Error(), "calc: ")
+		errText = fieldMessage(fe)
 	}
 	class := "field"
 	if fe != nil {
@@ -143,7 +142,7 @@ func attrText(s string) string {
 // renderPreset is the library picker, and what the chosen preset is: the library, when its
 // behaviour was read, its own parameters next to ours, and where its docs and code disagree.
 func (p *page) renderPreset() app.UI {
-	current, ok := calc.PresetByName(p.raw["preset"])
+	current, ok := calc.PresetByName(p.raw.Get("preset"))
 	options := []app.UI{app.Option().Value("").Text("custom (no preset)")}
 	for _, pr := range calc.Presets() {
 		o := app.Option().Value(pr.Name).Text(pr.Library)

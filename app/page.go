@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -17,7 +16,7 @@ import (
 type page struct {
 	app.Compo
 
-	raw    map[string]string // each key's input as typed
+	raw    url.Values // each key's input as typed, one value each
 	errs   []*calc.FieldError
 	report *calc.Report // of the last valid inputs; nil before the first
 	loaded string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
@@ -45,25 +44,6 @@ func newPage() *page {
 	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
 	return p
-}
-
-// guarded returns render with a recover: islands are also written from dispatched work, where
-// a panic would end the wasm and the page with it. It becomes an error on screen instead.
-func (p *page) guarded(render func() app.UI) func() app.UI {
-	return func() (ui app.UI) {
-		defer func() {
-			if r := recover(); r != nil {
-				params := calc.Default()
-				if p.report != nil {
-					params = p.report.Params
-				}
-				fe := internalError(params, r)
-				p.errs = append(p.errs, fe)
-				ui = app.P().Role("alert").Text(strings.TrimPrefix(fe.Error(), "calc: "))
-			}
-		}()
-		return render()
-	}
 }
 
 // refresh shows the report's numbers now. The export panel, long and below the table, is marked
@@ -159,14 +139,14 @@ func (p *page) startWork(ctx app.Context) {
 		p.showHerd()
 	}
 	ctx.Async(func() {
-		defer func() {
-			p.recoverAsync(ctx, r.Params, recover())
-			ctx.Dispatch(func(ctx app.Context) {
-				if gen > p.workDone.Load() {
-					p.workDone.Store(gen)
-				}
-			})
-		}()
+		defer ctx.Dispatch(func(ctx app.Context) {
+			if gen > p.workDone.Load() {
+				p.workDone.Store(gen)
+			}
+		})
+		defer p.survive(&r.Params, func(fe *calc.FieldError) {
+			ctx.Dispatch(func(ctx app.Context) { p.addError(fe) })
+		})
 		// Under wasm this goroutine holds the thread until it pauses: let the browser paint the
 		// numbers the input handler wrote first.
 		afterPaint()
@@ -215,20 +195,6 @@ func (p *page) startWork(ctx app.Context) {
 // working reports whether work started by startWork is still running.
 func (p *page) working() bool { return p.workDone.Load() != p.workGen.Load() }
 
-// recoverAsync turns a panic (r, from recover) in work off the input path into an error on
-// screen: in wasm a panic would end the page.
-func (p *page) recoverAsync(ctx app.Context, params calc.Params, r any) {
-	if r != nil {
-		ctx.Dispatch(func(ctx app.Context) {
-			p.errs = append(p.errs, internalError(params, r))
-		})
-	}
-}
-
-func internalError(params calc.Params, r any) *calc.FieldError {
-	return &calc.FieldError{Key: "query", Value: params.Encode(), Err: fmt.Errorf("internal error, please report this link: %v", r)}
-}
-
 // yielder returns the pause of a long run: under wasm it hands the thread back to the browser
 // (to paint and take input) whenever the run has held it for a slice, and it says whether gen is
 // still the current run.
@@ -256,13 +222,10 @@ func (p *page) load(query string) bool {
 	}
 	p.loaded, p.query = query, query
 	params, err := calc.Decode(query)
-	p.raw = map[string]string{}
-	for key, v := range mustParse(params.Encode()) {
-		p.raw[key] = v[0]
-	}
+	p.raw = params.Values()
 	p.errs = calc.FieldErrors(err)
 	for _, fe := range p.errs {
-		p.raw[fe.Key] = fe.Value
+		p.raw.Set(fe.Key, fe.Value)
 	}
 	if len(p.errs) == 0 {
 		// A valid link is rewritten with every key, sorted, after the paint (startWork), so that
@@ -275,27 +238,17 @@ func (p *page) load(query string) bool {
 	return true
 }
 
-// mustParse reads a canonical query, which calc writes and which always parses.
-func mustParse(q string) url.Values {
-	v, _ := url.ParseQuery(q)
-	return v
-}
-
 // edit takes one typed value; a valid set of inputs replaces the report and the link's query,
 // and edit reports that it did.
 func (p *page) edit(ctx app.Context, key, value string) bool {
-	p.raw[key] = value
-	v := url.Values{}
-	for k, s := range p.raw {
-		v.Set(k, s)
-	}
-	params, err := calc.Decode(v.Encode())
+	p.raw.Set(key, value)
+	params, err := calc.DecodeValues(p.raw)
 	p.errs = calc.FieldErrors(err)
 	if len(p.errs) > 0 {
 		return false // keep the last valid report on screen
 	}
 	if params.Preset == "" {
-		delete(p.raw, "preset") // an edit that changes the policy leaves the preset
+		p.raw.Del("preset") // an edit that changes the policy leaves the preset
 	}
 	if p.compute(params) {
 		if params.Attempts*params.Samples <= sampleInHandlerWork {
@@ -313,16 +266,15 @@ func (p *page) edit(ctx app.Context, key, value string) bool {
 func (p *page) choosePreset(ctx app.Context, name string) {
 	pr, ok := calc.PresetByName(name)
 	if !ok {
-		delete(p.raw, "preset")
+		p.raw.Del("preset")
 		return
 	}
 	params := calc.Default()
 	if p.report != nil {
 		params = p.report.Params
 	}
-	params = params.WithPreset(pr)
-	for key, v := range mustParse(params.Encode()) {
-		p.raw[key] = v[0]
+	for key, v := range params.WithPreset(pr).Values() {
+		p.raw[key] = v
 	}
 	p.edit(ctx, "preset", pr.Name)
 }
@@ -330,12 +282,10 @@ func (p *page) choosePreset(ctx app.Context, name string) {
 // compute replaces the report. A panic here would kill the wasm and the page with it, so it
 // becomes an error shown for these inputs and the page keeps working.
 func (p *page) compute(params calc.Params) (ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			p.errs = append(p.errs, internalError(params, r))
-			ok = false
-		}
-	}()
+	defer p.survive(&params, func(fe *calc.FieldError) {
+		p.addError(fe)
+		ok = false
+	})
 	r := computeReport(params)
 	p.report = &r
 	return true
@@ -404,7 +354,7 @@ func (p *page) renderErrors() app.UI {
 		app.P().Text("Some inputs are not valid; the results below are for the last valid inputs:"),
 		app.Ul().Body(app.Range(p.errs).Slice(func(i int) app.UI {
 			fe := p.errs[i]
-			return app.Li().DataSet("key", fe.Key).Text(strings.TrimPrefix(fe.Error(), "calc: "))
+			return app.Li().DataSet("key", fe.Key).Text(fieldMessage(fe))
 		})),
 	)
 }
@@ -487,3 +437,6 @@ func (p *page) renderUpdate() app.UI {
 		app.Text(" (the page reloads with the inputs in its link)"),
 	)
 }
+
+// fieldMessage is an error as the page shows it: the key, the value and what is wrong.
+func fieldMessage(fe *calc.FieldError) string { return strings.TrimPrefix(fe.Error(), "calc: ") }
