@@ -20,6 +20,13 @@ type herdView struct {
 // are left to the browser, so that serve answers at once.
 const herdPreRenderWork = 20000
 
+// start begins a herd for params, with no run in yet, and reports whether it can run; when it
+// cannot, its error is what the herd shows.
+func (h *herdView) start(params calc.Params) bool {
+	h.runs, h.total, h.err = nil, len(params.HerdModes()), params.ValidateHerd()
+	return h.err == nil
+}
+
 // runHerdNow computes the herd in place: for the server's pre-render and small herds.
 func (h *herdView) runHerdNow(params calc.Params) {
 	h.runs, h.err = params.Herd()
@@ -77,28 +84,17 @@ func (p *page) herdStatus() string {
 	return ""
 }
 
-// showHerd shows the herd's runs and status now, without a render of the whole page: the
-// status is go-app's, and writing its text directly leaves go-app's copy behind until the next
-// render, which writes the same text (both come from herdStatus).
+// showHerd shows the herd's runs and status now, without a render of the whole page.
 func (p *page) showHerd() {
 	p.herdResults.refresh()
-	p.showHerdStatus()
-}
-
-// showHerdStatus writes herdStatus into the page now.
-func (p *page) showHerdStatus() {
-	if app.IsClient {
-		if el := app.Window().GetElementByID("herd-status"); el.Truthy() {
-			el.Set("textContent", p.herdStatus())
-		}
-	}
+	p.herdStatusLine.refresh()
 }
 
 func (p *page) renderHerd() app.UI {
 	return app.Section().ID("herd-section").Body(
 		app.H2().Text("Many clients through an outage"),
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
-		app.P().ID("herd-status").Aria("live", "polite").Text(p.herdStatus()),
+		p.herdStatusLine,
 		p.herdResults,
 	)
 }

@@ -12,6 +12,7 @@ type island struct {
 
 	id      string
 	content func() app.UI // what the island shows now
+	live    bool          // a screen reader reads out what changes (aria-live="polite")
 }
 
 func newIsland(id string, content func() app.UI) *island {
@@ -21,7 +22,17 @@ func newIsland(id string, content func() app.UI) *island {
 // Render is called once, when go-app mounts the island (and on the server, or natively in
 // tests, at every refresh). One piece of markup is one node for go-app to create.
 func (i *island) Render() app.UI {
-	return app.Raw(`<div id="` + i.id + `">` + app.HTMLString(i.content()) + `</div>`)
+	live := ""
+	if i.live {
+		live = ` aria-live="polite"`
+	}
+	return app.Raw(`<div id="` + i.id + `"` + live + `>` + app.HTMLString(i.content()) + `</div>`)
+}
+
+// polite makes the island a live region: a status that a screen reader reads out as it changes.
+func (i *island) polite() *island {
+	i.live = true
+	return i
 }
 
 // pending marks the island's content as not yet updated for the current inputs, until the next

@@ -28,10 +28,10 @@ type page struct {
 	herd   herdView     // many clients through an outage, for the report's inputs
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
-	summary, results, snippets, herdResults *island
-	exportFor                               calc.Params // the exportKey the export panel shows
-	exportDue                               bool        // the export panel still shows older inputs
-	queryDue                                bool        // the address bar does not show query yet
+	summary, results, snippets, herdResults, herdStatusLine *island
+	exportFor                                               calc.Params // the exportKey the export panel shows
+	exportDue                                               bool        // the export panel still shows older inputs
+	queryDue                                                bool        // the address bar does not show query yet
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
@@ -43,6 +43,7 @@ func newPage() *page {
 	p.results = newIsland("tables", p.guarded(p.renderTables))
 	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
+	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herdStatus()) })).polite()
 	return p
 }
 
@@ -128,13 +129,12 @@ func (p *page) startWork(ctx app.Context) {
 		return
 	}
 	gen := p.workGen.Add(1)
-	r, h := *p.report, &p.herd
-	h.runs, h.total, h.err = nil, len(r.Params.HerdModes()), r.Params.ValidateHerd()
-	herd := h.err == nil
+	r := *p.report
+	herd := p.herd.start(r.Params)
 	if herd {
 		// Hiding the last runs is cheaper than removing them; the first new run replaces them.
 		p.herdResults.pending()
-		p.showHerdStatus()
+		p.herdStatusLine.refresh()
 	} else {
 		p.showHerd()
 	}
