@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"backoffcalc/calc"
 
@@ -119,99 +118,6 @@ func (p *page) OnNav(ctx app.Context) {
 		p.startWork(ctx)
 	}
 }
-
-// startWork runs what can take long for the report's inputs, the sampling and then the herd,
-// in one goroutine off the input path. It first lets the browser paint what the input handler
-// wrote, then hands the thread back every workSlice (see yieldToBrowser). A newer call makes it
-// stop.
-func (p *page) startWork(ctx app.Context) {
-	if p.report == nil {
-		return
-	}
-	gen := p.workGen.Add(1)
-	r := *p.report
-	herd := p.herd.start(r.Params)
-	if herd {
-		// Hiding the last runs is cheaper than removing them; the first new run replaces them.
-		p.herdResults.pending()
-		p.herdStatusLine.refresh()
-	} else {
-		p.showHerd()
-	}
-	ctx.Async(func() {
-		defer ctx.Dispatch(func(ctx app.Context) {
-			if gen > p.workDone.Load() {
-				p.workDone.Store(gen)
-			}
-		})
-		defer p.survive(&r.Params, func(fe *calc.FieldError) {
-			ctx.Dispatch(func(ctx app.Context) { p.addError(fe) })
-		})
-		// Under wasm this goroutine holds the thread until it pauses: let the browser paint the
-		// numbers the input handler wrote first.
-		afterPaint()
-		// Then what the input handler left for later: the link (replacing it takes 1–7 ms), the
-		// export panel, and the rest of the page (hints, marks), which go-app renders on its next
-		// frame after a dispatch.
-		ctx.Dispatch(func(ctx app.Context) {
-			if p.workGen.Load() != gen {
-				return
-			}
-			if p.queryDue {
-				p.queryDue = false
-				u := *ctx.Page().URL()
-				u.RawQuery = p.query
-				ctx.Page().ReplaceURL(&u)
-			}
-			if p.exportDue {
-				p.exportDue = false
-				p.snippets.refresh()
-			}
-		})
-		yieldToBrowser() // that in a task of its own, not with the first slice of sampling
-		pause := yielder(&p.workGen, gen)
-		// The policy's own paths first (the schedule's percentiles), then the other modes.
-		for _, add := range []func(*calc.Report, func() bool) bool{(*calc.Report).AddPolicySample, (*calc.Report).AddModeSamples} {
-			if r.Sampled() {
-				break
-			}
-			if !add(&r, pause) {
-				return
-			}
-			shown := r
-			ctx.Dispatch(func(ctx app.Context) {
-				if p.workGen.Load() == gen {
-					p.report = &shown
-					p.showReport()
-				}
-			})
-		}
-		if herd {
-			p.runHerd(ctx, r.Params, gen, pause)
-		}
-	})
-}
-
-// working reports whether work started by startWork is still running.
-func (p *page) working() bool { return p.workDone.Load() != p.workGen.Load() }
-
-// yielder returns the pause of a long run: under wasm it hands the thread back to the browser
-// (to paint and take input) whenever the run has held it for a slice, and it says whether gen is
-// still the current run.
-func yielder(current *atomic.Int64, gen int64) func() bool {
-	last := time.Now()
-	return func() bool {
-		if time.Since(last) > workSlice {
-			yieldToBrowser()
-			last = time.Now()
-		}
-		return current.Load() == gen
-	}
-}
-
-// workSlice is how long a run may hold the browser's thread: a keystroke waits at most this
-// long, well under the 50 ms of a long task.
-const workSlice = 10 * time.Millisecond
 
 // load takes inputs from a link. Bad keys are reported and the table shows the defaults in
 // their place; a bad link itself is left as it is until the user makes a valid change. It
