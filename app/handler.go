@@ -78,20 +78,6 @@ func handler(root, prefix string) (*app.Handler, error) {
 	}, nil
 }
 
-// files is the go-app resource provider: it puts prefix in front of the
-// page's URLs. It serves nothing: serve sends the site's files itself, from
-// an allow-list (readSiteFiles), and static copies them. go-app's LocalDir
-// would serve a whole folder, and uses one string as both the directory and
-// the URL prefix; CustomProvider turns an absolute directory into a relative
-// one.
-type files struct {
-	prefix string // "" or "/NAME"
-}
-
-func (f files) Package() string { return f.prefix }
-func (f files) Static() string  { return f.prefix }
-func (f files) AppWASM() string { return f.prefix + "/web/app.wasm" }
-
 // webFiles lists the files under root/web as slash-separated paths relative
 // to root ("web/app.css"), sorted, skipping dot files so that editor and OS
 // droppings are neither cached nor shipped. app.wasm must be there.

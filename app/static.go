@@ -82,9 +82,6 @@ func generateStatic(root, out, prefix string) error {
 	return fixIndex(filepath.Join(out, "index.html"))
 }
 
-// ogURL matches the og:url tag; go-app prints attributes in map order.
-var ogURL = regexp.MustCompile(`<meta (property="og:url" content="[^"]*"|content="[^"]*" property="og:url")>\s*`)
-
 const (
 	charset = `<meta charset="UTF-8">`
 	mainTag = `<main ` // the page's one <main>, #app; go-app prints attributes in map order

@@ -2,6 +2,9 @@
 
 package main
 
+// What the page does differently from go-app v9.8.0 in the browser (see goapp.go for the
+// native side): it keeps go-app from reading an address it cannot parse.
+
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 // guardURL makes the page's address parsable before go-app reads it (see parsableURL), and again

@@ -2,6 +2,11 @@
 
 package main
 
+// What the native program does differently from go-app v9.8.0, each for a reason found by
+// running it (see each comment, and shared/GOAPP-NOTES.md): our app.js and service worker, the
+// og:url it leaks, and the resource provider. The browser's side is in goapp_js.go, a file of
+// its own because it builds only for js.
+
 import (
 	_ "embed"
 	"encoding/json"
@@ -47,3 +52,20 @@ func appJS(h *app.Handler) ([]byte, error) {
 		"{{worker}}", quote(prefix+"/app-worker.js"),
 	).Replace(appJSSource)), nil
 }
+
+// ogURL matches the og:url tag; go-app prints attributes in map order.
+var ogURL = regexp.MustCompile(`<meta (property="og:url" content="[^"]*"|content="[^"]*" property="og:url")>\s*`)
+
+// files is the go-app resource provider: it puts prefix in front of the
+// page's URLs. It serves nothing: serve sends the site's files itself, from
+// an allow-list (readSiteFiles), and static copies them. go-app's LocalDir
+// would serve a whole folder, and uses one string as both the directory and
+// the URL prefix; CustomProvider turns an absolute directory into a relative
+// one.
+type files struct {
+	prefix string // "" or "/NAME"
+}
+
+func (f files) Package() string { return f.prefix }
+func (f files) Static() string  { return f.prefix }
+func (f files) AppWASM() string { return f.prefix + "/web/app.wasm" }
