@@ -151,3 +151,13 @@ func (r *results) writeCSV(path string) error {
 	}
 	return f.Close()
 }
+
+func below(v, limit float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	if v < limit {
+		return "yes"
+	}
+	return "no"
+}

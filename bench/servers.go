@@ -7,8 +7,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -153,24 +151,6 @@ func copyFile(dst, src string) error {
 		return err
 	}
 	return os.WriteFile(dst, data, 0o644)
-}
-
-// gzipSize is the size of the file compressed with `gzip -9`, or with Go's compress/gzip at
-// level 9 when there is no gzip command.
-func gzipSize(path string) (int64, string, error) {
-	if gz, err := exec.LookPath("gzip"); err == nil {
-		out, err := exec.Command(gz, "-9", "-c", path).Output()
-		return int64(len(out)), "gzip -9", err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, "", err
-	}
-	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	w.Write(data)
-	w.Close()
-	return int64(buf.Len()), "compress/gzip level 9", nil
 }
 
 func fileSize(path string) (int64, error) {

@@ -2,12 +2,14 @@
 
 package main
 
-// calc's Go benchmarks, natively and under WebAssembly in node.
+// The calc benchmarks phase (-only go): calc's Go benchmarks, natively and under WebAssembly in
+// node.
 
 import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,4 +94,53 @@ func quoteArgs(args []string) []string {
 		q[i] = a
 	}
 	return q
+}
+
+func measureGo(cfg *config, res *results) error {
+	const sec = "calc benchmarks (go test -bench, median of -count runs)"
+	waitQuiet(cfg)
+	order, native, ncmd, err := goBench(cfg, false)
+	if err != nil {
+		return err
+	}
+	waitQuiet(cfg)
+	_, wasm, wcmd, err := goBench(cfg, true)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "bench: ran %s\nbench: ran %s\n", ncmd, wcmd)
+	targets := map[string]float64{"Schedule1000": 50e3, "Herd100000x20": 1e9} // ns/op, natively
+	for _, name := range order {
+		n := native[name]
+		// µs/op, or ms/op for the slow ones, the same unit natively and under wasm.
+		unit, div := "µs/op", 1e3
+		if median(n.ns) >= 1e7 {
+			unit, div = "ms/op", 1e6
+		}
+		x := row{section: sec, metric: name + " native", value: median(n.ns) / div, unit: unit, runs: scale(n.ns, 1/div)}
+		if t, ok := targets[name]; ok {
+			x.target, x.met = fmt.Sprintf("< %g", t/div), below(median(n.ns), t)
+		}
+		res.add(x)
+		res.add(row{section: sec, metric: name + " native", value: median(n.bytes), unit: "B/op", runs: n.bytes})
+		res.add(row{section: sec, metric: name + " native", value: median(n.allocs), unit: "allocs/op", runs: n.allocs})
+		wm, ok := wasm[name]
+		if !ok {
+			res.add(row{section: sec, metric: name + " wasm", value: math.NaN(), note: "no result under wasm"})
+			continue
+		}
+		res.add(row{section: sec, metric: name + " wasm (node)", value: median(wm.ns) / div, unit: unit, runs: scale(wm.ns, 1/div)})
+		res.add(row{section: sec, metric: name + " wasm (node)", value: median(wm.bytes), unit: "B/op", runs: wm.bytes})
+		ratio := median(wm.ns) / median(n.ns)
+		res.add(row{section: sec, metric: name + " wasm/native", value: ratio, unit: "×", target: "<= 4", met: atMost(ratio, 4)})
+	}
+	return nil
+}
+
+func scale(xs []float64, f float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x * f
+	}
+	return out
 }

@@ -1,0 +1,104 @@
+//go:build !js
+
+package main
+
+// The sizes phase: app.wasm raw, gzip, over serve's wire and against an empty go-app page, and the
+// difference by package and section (package bench/wasmsize).
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"backoffcalc/bench/wasmsize"
+)
+
+func measureSizes(cfg *config, res *results, base *baseline, staticDir string) error {
+	const sec = "app.wasm size"
+	appRaw, err := fileSize("web/app.wasm")
+	if err != nil {
+		return err
+	}
+	appGz, how, err := wasmsize.GzipSize("web/app.wasm")
+	if err != nil {
+		return err
+	}
+	baseRaw, err := fileSize(base.wasm)
+	if err != nil {
+		return err
+	}
+	baseGz, _, err := wasmsize.GzipSize(base.wasm)
+	if err != nil {
+		return err
+	}
+	fullRaw, _ := fileSize(base.wasmFull)
+	fullGz, _, _ := wasmsize.GzipSize(base.wasmFull)
+	pct := func(a, b int64) string { return fmt.Sprintf("%+.1f%% of the baseline", 100*float64(a-b)/float64(b)) }
+	limit := float64(baseGz) * 1.10
+	res.add(row{section: sec, metric: "app.wasm raw", value: float64(appRaw), unit: "bytes", note: "web/app.wasm as make wasm builds it"})
+	res.add(row{section: sec, metric: "app.wasm gzip", value: float64(appGz), unit: "bytes",
+		target: fmt.Sprintf("<= %.0f", limit), met: atMost(float64(appGz), limit), note: how + "; target: the baseline's gzip + 10%"})
+	res.add(row{section: sec, metric: "baseline raw", value: float64(baseRaw), unit: "bytes", note: "empty go-app v9.8.0 page (bench/baseline), built the same way"})
+	res.add(row{section: sec, metric: "baseline gzip", value: float64(baseGz), unit: "bytes", note: how})
+	res.add(row{section: sec, metric: "app.wasm − baseline, raw", value: float64(appRaw - baseRaw), unit: "bytes", note: pct(appRaw, baseRaw)})
+	res.add(row{section: sec, metric: "app.wasm − baseline, gzip", value: float64(appGz - baseGz), unit: "bytes", note: pct(appGz, baseGz)})
+	res.add(row{section: sec, metric: "baseline with its server in the wasm, raw", value: float64(fullRaw), unit: "bytes",
+		note: "go-app's one-file getting-started form (-tags singlefile): net/http's server compiled into the wasm"})
+	res.add(row{section: sec, metric: "baseline with its server in the wasm, gzip", value: float64(fullGz), unit: "bytes", note: how})
+
+	pre, err := precompressed(staticDir)
+	if err != nil {
+		return err
+	}
+	brNote := "not measured: the static site ships no precompressed files (.br, .gz)"
+	if len(pre) > 0 {
+		brNote = "the static site ships precompressed files: " + strings.Join(pre, " ")
+		for _, p := range pre {
+			if strings.HasSuffix(p, "app.wasm.br") {
+				n, _ := fileSize(p)
+				res.add(row{section: sec, metric: "app.wasm brotli (shipped)", value: float64(n), unit: "bytes"})
+			}
+		}
+	}
+	res.add(row{section: sec, metric: "app.wasm brotli", value: math.NaN(), note: brNote})
+
+	srv, err := startServe(cfg)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	enc, n, err := wireEncoding(srv.url + "/web/app.wasm")
+	if err != nil {
+		return err
+	}
+	if enc == "" {
+		enc = "none"
+	}
+	res.add(row{section: sec, metric: "app.wasm over serve's wire", value: float64(n), unit: "bytes",
+		note: "asked with Accept-Encoding: gzip, deflate, br; Content-Encoding: " + enc})
+	return measureSizeAccount(cfg, res, base) // by package and by section
+}
+
+// measureSizeAccount adds the accounting of web/app.wasm against the baseline's wasm to res.
+func measureSizeAccount(cfg *config, res *results, base *baseline) error {
+	const sec = "size: app.wasm − baseline, by package"
+	tmp, err := os.MkdirTemp("", "backoffcalc-wasmsize-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	acc, err := wasmsize.Compare(cfg.goCmd, ".", tmp,
+		wasmsize.Build{Label: "app.wasm", Pkg: "./app", Main: "backoffcalc/app (main)", Stripped: "web/app.wasm"},
+		wasmsize.Build{Label: "baseline", Pkg: "./bench/baseline", Main: "backoffcalc/bench/baseline (main)", Stripped: base.wasm})
+	if err != nil {
+		return fmt.Errorf("accounting for app.wasm − baseline: %w", err)
+	}
+	if !acc.Matched {
+		fmt.Fprintln(os.Stderr, "bench: web/app.wasm is not what ./app builds now: the accounting by package is of a fresh build (make wasm)")
+	}
+	for _, r := range acc.Rows() {
+		res.add(row{section: sec, metric: r.Metric, value: r.Value, unit: r.Unit, note: r.Note})
+	}
+	return nil
+}
