@@ -238,10 +238,8 @@ func (p Params) herdHorizon(m HerdMode) time.Duration {
 		}
 		q := p.WithJitter(j)
 		var s time.Duration
-		top := p.Base
 		for k := 1; k < p.Attempts; k++ {
-			top = q.maxWait(k, top)
-			s += p.Call + top
+			s += p.Call + q.maxWait(k)
 		}
 		last = max(last, s)
 	}
