@@ -108,21 +108,25 @@ func TestModeLaws(t *testing.T) {
 	}
 }
 
+// waitWordsTests are a sentence of WaitWords for each mode, with capat and first where they
+// change it.
+var waitWordsTests = []struct{ query, want string }{
+	{"", "Retry k waits a random time between 0 and d = min(10 s, 100 ms × 2^(k−1)) (full jitter)."},
+	{"jitter=none&growth=linear&capat=fixed", "Retry k waits exactly d = min(10 s, 100 ms × k) (no jitter); once the nominal delay is over 10 s, it waits exactly 10 s, without jitter."},
+	{"jitter=equal&first=exact", "Retry k waits a random time between d/2 and d, d = min(10 s, 100 ms × 2^(k−1)) (equal jitter); the first retry waits exactly 100 ms."},
+	{"jitter=proportional&ratio=0.5&capat=after", "Retry k waits a random time between d × (1 − 0.5) and d × (1 + 0.5), d = min(10 s, 100 ms × 2^(k−1)) (proportional jitter), drawn without the cap and then clamped to 10 s."},
+	{"jitter=upward&factor=1.5", "Retry k waits a random time between d and d × (1 + 0.2), d = min(10 s, 100 ms × 1.5^(k−1)) (upward jitter)."},
+	// fullms takes the nominal delay as capped, whatever capat says.
+	{"jitter=fullms&capat=after", "Retry k waits a random whole number of milliseconds from 0 up to, not including, d = min(10 s, 100 ms × 2^(k−1)) (full jitter in whole ms)."},
+	{"jitter=additive&add=1s", "Retry k waits a random time between d and d + 1 s, d = min(10 s, 100 ms × 2^(k−1)) (additive jitter)."},
+	// The chains ignore capat and first.
+	{"jitter=decorrelated&capat=after&first=exact", "Retry k waits a random time between 100 ms and 3 × the previous wait (the first: 3 × 100 ms), at most 10 s (decorrelated jitter; factor is not used)."},
+	{"jitter=decorrelatedv2&capat=fixed", "Retry k draws t = k − 1 + U and waits (g(t) − g(t′)) × 100 ms / 1.4 in whole 100 ns ticks, clamped to 10 s, where g(t) = 2^t × tanh(√(4t)) and t′ is " +
+		"the previous retry's t (g(t′) = 0 for the first): a wait depends on the previous draw, not on the previous wait (Polly's DecorrelatedJitterBackoffV2; factor is not used)."},
+}
+
 func TestWaitWords(t *testing.T) {
-	for _, tt := range []struct{ query, want string }{
-		{"", "Retry k waits a random time between 0 and d = min(10 s, 100 ms × 2^(k−1)) (full jitter)."},
-		{"jitter=none&growth=linear&capat=fixed", "Retry k waits exactly d = min(10 s, 100 ms × k) (no jitter); once the nominal delay is over 10 s, it waits exactly 10 s, without jitter."},
-		{"jitter=equal&first=exact", "Retry k waits a random time between d/2 and d, d = min(10 s, 100 ms × 2^(k−1)) (equal jitter); the first retry waits exactly 100 ms."},
-		{"jitter=proportional&ratio=0.5&capat=after", "Retry k waits a random time between d × (1 − 0.5) and d × (1 + 0.5), d = min(10 s, 100 ms × 2^(k−1)) (proportional jitter), drawn without the cap and then clamped to 10 s."},
-		{"jitter=upward&factor=1.5", "Retry k waits a random time between d and d × (1 + 0.2), d = min(10 s, 100 ms × 1.5^(k−1)) (upward jitter)."},
-		// fullms takes the nominal delay as capped, whatever capat says.
-		{"jitter=fullms&capat=after", "Retry k waits a random whole number of milliseconds from 0 up to, not including, d = min(10 s, 100 ms × 2^(k−1)) (full jitter in whole ms)."},
-		{"jitter=additive&add=1s", "Retry k waits a random time between d and d + 1 s, d = min(10 s, 100 ms × 2^(k−1)) (additive jitter)."},
-		// The chains ignore capat and first.
-		{"jitter=decorrelated&capat=after&first=exact", "Retry k waits a random time between 100 ms and 3 × the previous wait (the first: 3 × 100 ms), at most 10 s (decorrelated jitter; factor is not used)."},
-		{"jitter=decorrelatedv2&capat=fixed", "Retry k draws t = k − 1 + U and waits (g(t) − g(t′)) × 100 ms / 1.4 in whole 100 ns ticks, clamped to 10 s, where g(t) = 2^t × tanh(√(4t)) and t′ is " +
-			"the previous retry's t (g(t′) = 0 for the first): a wait depends on the previous draw, not on the previous wait (Polly's DecorrelatedJitterBackoffV2; factor is not used)."},
-	} {
+	for _, tt := range waitWordsTests {
 		if got := mustDecode(t, tt.query).WaitWords(); got != tt.want {
 			t.Errorf("%q:\n got %s\nwant %s", tt.query, got, tt.want)
 		}
