@@ -6,7 +6,7 @@ import (
 )
 
 // Jitter is how a wait is drawn around the nominal delay d of a retry. Each mode is one entry of
-// the table modes, below, which is the only place that tells the modes apart: a new mode is a
+// the table of modes in modes.go, the only place that tells the modes apart: a new mode is a
 // constant, its entry and its tests (TestModesComplete fails for a constant without an entry).
 type Jitter uint8
 
@@ -187,7 +187,8 @@ func (j Jitter) String() string {
 	return fmt.Sprintf("Jitter(%d)", uint8(j))
 }
 
-// Title names the mode in a sentence of its own: "Decorrelated jitter".
+// Title names the mode in a sentence of its own: "Decorrelated jitter". Title, Library,
+// FromPrevious and the Uses methods take a mode of AllJitters.
 func (j Jitter) Title() string { return modes[j].title }
 
 // Library is the library whose own mode j is, "k8s" for Upward; "" for the classic five.
