@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"html"
+	"strings"
 
 	"backoffcalc/calc"
 
@@ -22,12 +23,12 @@ var formGroups = []struct {
 }{
 	{"Policy", []formField{
 		{key: "base", label: "Base delay", unit: "ms, or 250ms, 1.5s, 2m", hint: "nominal wait before the first retry"},
-		{key: "factor", label: "Factor", unit: "×", hint: "growth per retry (decorrelated and decorrelatedv2 ignore it)"},
+		{key: "factor", label: "Factor", unit: "×", hint: "growth per retry (" + modeList(func(j calc.Jitter) bool { return !j.UsesFactor() }, calc.Jitter.String) + " ignore it)"},
 		{key: "cap", label: "Cap", unit: "ms, or a duration", hint: "ceiling of the nominal delay, or of the drawn wait"},
 		{key: "attempts", label: "Attempts", unit: "calls", hint: ""}, // hint from the schedule, see attemptsHint
-		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: "upward, fullms, additive and decorrelatedv2 are what k8s, Envoy, tenacity and Polly do"},
-		{key: "ratio", label: "Ratio", unit: "± fraction", hint: "proportional and upward jitter: 0.2 is 20%"},
-		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it (decorrelated and decorrelatedv2 always clamp the drawn wait)"},
+		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: modeList(libraryMode, calc.Jitter.String) + " are what " + modeList(libraryMode, calc.Jitter.Library) + " do"},
+		{key: "ratio", label: "Ratio", unit: "± fraction", hint: modeList(calc.Jitter.UsesRatio, calc.Jitter.String) + " jitter: 0.2 is 20%"},
+		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it (" + fromPrevious + " always clamp the drawn wait)"},
 	}},
 	{"Time", []formField{
 		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
@@ -35,8 +36,8 @@ var formGroups = []struct {
 	}},
 	{"What some libraries do", []formField{
 		{key: "growth", label: "Growth", options: []string{"exponential", "linear"}, hint: "exponential: base × factor^(k−1); linear: base × k"},
-		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects); decorrelated and decorrelatedv2 jitter it"},
-		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: "additive jitter only: waits in [d, d + this]"},
+		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects); " + fromPrevious + " jitter it"},
+		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: modeList(calc.Jitter.UsesAdd, calc.Jitter.String) + " jitter only: waits in [d, d + this]"},
 	}},
 	{"Herd", herdFields},
 	{"More", []formField{
@@ -44,6 +45,27 @@ var formGroups = []struct {
 		{key: "samples", label: "Samples", unit: "paths", hint: "simulated paths for the percentiles"},
 		{key: "seed", label: "Seed", unit: "", hint: "the same seed gives the same percentiles"},
 	}},
+}
+
+// fromPrevious names the jitter modes whose wait depends on the previous one.
+var fromPrevious = modeList(calc.Jitter.FromPrevious, calc.Jitter.String)
+
+func libraryMode(j calc.Jitter) bool { return j.Library() != "" }
+
+// modeList writes name of each jitter mode for which has is true, in the form's order: "a, b
+// and c". The hints take the modes a field applies to from calc's table of modes, so that a new
+// mode needs no edit here.
+func modeList(has func(calc.Jitter) bool, name func(calc.Jitter) string) string {
+	var names []string
+	for _, j := range calc.AllJitters() {
+		if has(j) {
+			names = append(names, name(j))
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func jitterOptions() []string {

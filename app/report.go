@@ -26,46 +26,7 @@ func describe(r calc.Report) string {
 	if retries == 0 {
 		b.WriteString("There is no wait.")
 	} else {
-		dk := fmt.Sprintf("d = min(%s, %s × %s^(k−1))", human(p.Cap), human(p.Base), fmtFloat(p.Factor))
-		if p.Growth == calc.Linear {
-			dk = fmt.Sprintf("d = min(%s, %s × k)", human(p.Cap), human(p.Base))
-		}
-		switch p.Jitter {
-		case calc.None:
-			fmt.Fprintf(&b, "Retry k waits exactly %s (no jitter)", dk)
-		case calc.Full:
-			fmt.Fprintf(&b, "Retry k waits a random time between 0 and %s (full jitter)", dk)
-		case calc.Equal:
-			fmt.Fprintf(&b, "Retry k waits a random time between d/2 and d, %s (equal jitter)", dk)
-		case calc.Proportional:
-			fmt.Fprintf(&b, "Retry k waits a random time between d × (1 − %s) and d × (1 + %s), %s (proportional jitter)", fmtFloat(p.Ratio), fmtFloat(p.Ratio), dk)
-		case calc.Decorrelated:
-			fmt.Fprintf(&b, "Retry k waits a random time between %s and 3 × the previous wait (the first: 3 × %s), at most %s (decorrelated jitter; factor is not used)", human(p.Base), human(p.Base), human(p.Cap))
-		case calc.Upward:
-			fmt.Fprintf(&b, "Retry k waits a random time between d and d × (1 + %s), %s (upward jitter)", fmtFloat(p.Ratio), dk)
-		case calc.FullMs:
-			fmt.Fprintf(&b, "Retry k waits a random whole number of milliseconds from 0 up to, not including, %s (full jitter in whole ms)", dk)
-		case calc.Additive:
-			fmt.Fprintf(&b, "Retry k waits a random time between d and d + %s, %s (additive jitter)", human(p.Add), dk)
-		case calc.DecorrelatedV2:
-			fmt.Fprintf(&b, "Retry k draws t = k − 1 + U and waits (g(t) − g(t′)) × %s / 1.4 in whole 100 ns ticks, clamped to %s, where g(t) = 2^t × tanh(√(4t)) and t′ is "+
-				"the previous retry's t (g(t′) = 0 for the first): a wait depends on the previous draw, not on the previous wait (Polly's DecorrelatedJitterBackoffV2; factor is not used)",
-				human(p.Base), human(p.Cap))
-		}
-		// The two decorrelated modes clamp every wait to cap and jitter every retry, whatever
-		// capat and first say.
-		fromPrevious := p.Jitter == calc.Decorrelated || p.Jitter == calc.DecorrelatedV2
-		switch {
-		case fromPrevious:
-		case p.CapAt == calc.CapAfter && p.Jitter != calc.FullMs:
-			fmt.Fprintf(&b, ", drawn without the cap and then clamped to %s", human(p.Cap))
-		case p.CapAt == calc.CapFixed:
-			fmt.Fprintf(&b, "; once the nominal delay is over %s, it waits exactly %s, without jitter", human(p.Cap), human(p.Cap))
-		}
-		if p.FirstExact && !fromPrevious {
-			fmt.Fprintf(&b, "; the first retry waits exactly %s", human(p.Base))
-		}
-		b.WriteString(".")
+		b.WriteString(p.WaitWords())
 	}
 	if p.Call > 0 {
 		fmt.Fprintf(&b, " Each failing call takes %s before the wait starts.", human(p.Call))

@@ -151,11 +151,9 @@ func renderNotes(r calc.Report) app.UI {
 	if s.ExceedsCap {
 		notes = append(notes, "A wait can be longer than the cap ("+human(p.Cap)+"): the jitter is applied after capping the nominal delay.")
 	}
-	if name, ok := pileUpNames[p.Jitter]; ok {
-		if last := s.Rows[len(s.Rows)-1]; last.AtCap > 0 {
-			notes = append(notes, app.FormatString("%s piles waits up at the cap: by the last retry, %s of the waits are exactly %s (see the at-cap share in the CSV).",
-				name, calc.Percent(last.AtCap), human(p.Cap)))
-		}
+	if last := s.Rows[len(s.Rows)-1]; last.AtCap > 0 {
+		notes = append(notes, app.FormatString("%s piles waits up at the cap: by the last retry, %s of the waits are exactly %s (see the at-cap share in the CSV).",
+			p.Jitter.Title(), calc.Percent(last.AtCap), human(p.Cap)))
 	}
 	if p.Budget > 0 {
 		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", human(p.Budget), s.Always, s.AtMost),
@@ -167,11 +165,4 @@ func renderNotes(r calc.Report) app.UI {
 		notes = append(notes, app.FormatString("Simulating %d paths for the percentiles…", p.Samples))
 	}
 	return app.Ul().ID("notes").Body(app.Range(notes).Slice(func(i int) app.UI { return app.Li().Text(notes[i]) }))
-}
-
-// pileUpNames are the jitter modes that clamp their draws to cap, so that waits pile up there
-// (calc fills Row.AtCap for them), by the name the notes give them.
-var pileUpNames = map[calc.Jitter]string{
-	calc.Decorrelated:   "Decorrelated jitter",
-	calc.DecorrelatedV2: "Polly's decorrelated jitter (DecorrelatedJitterBackoffV2)",
 }

@@ -37,12 +37,8 @@ func (p Params) WithinBudget() WithinBudget {
 	if p.Budget <= 0 {
 		return WithinBudget{}
 	}
-	switch p.Jitter {
-	case DecorrelatedV2:
-		return WithinBudget{}
-	case Decorrelated:
-		lo, hi := p.decorrelatedWithin()
-		return WithinBudget{Min: lo, Max: hi, Exact: true}
+	if c := modes[p.Jitter].chain; c != nil {
+		return c.within(p)
 	}
 	lo, hi := p.independentWithin()
 	return WithinBudget{Min: lo, Max: hi, Exact: true}

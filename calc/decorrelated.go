@@ -1,5 +1,7 @@
 package calc
 
+import "time"
+
 // Decorrelated jitter draws s_k = min(cap, base + U*(3*s_(k-1) - base)) with s_0 = base. While
 // 3^k*base <= cap the clamp never bites and the mean is exactly m_k = (base + 3*m_(k-1))/2. Past
 // that, probability piles up at cap and the mean has no closed form; sampling would miss the rare
@@ -127,4 +129,51 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// decorrelatedChain is decorrelated jitter's entry in the table of modes: retry k waits
+// min(cap, base + U*(3*previous - base)), in [base, min(cap, 3^k*base)].
+type decorrelatedChain struct{}
+
+// first is base: the first retry draws as if the previous wait had been base.
+func (decorrelatedChain) first(p Params) float64 { return float64(p.Base) }
+
+// top is min(cap, 3^k*base), the path whose every draw is the largest; it reaches cap within 31
+// steps (3^31 ns is over MaxCap).
+func (decorrelatedChain) top(p Params, k int) time.Duration {
+	t := p.Base
+	for i := 0; i < k && t < p.Cap; i++ {
+		t = min(p.Cap, 3*t)
+	}
+	return t
+}
+
+func (decorrelatedChain) rows(p Params, rows []Row) {
+	means, atCap := decorrelatedMeans(float64(p.Base), float64(p.Cap), len(rows)-1)
+	top := p.Base
+	for k := 1; k < len(rows); k++ {
+		top = min(p.Cap, 3*top)
+		r := &rows[k]
+		r.Min, r.Max, r.Mean, r.AtCap = p.Base, top, means[k-1], atCap[k-1]
+	}
+}
+
+// draws is false only when base is cap: every wait is then base.
+func (decorrelatedChain) draws(p Params, k int) bool { return p.Base < p.Cap }
+
+func (decorrelatedChain) wait(base, cap time.Duration, k int, u, state float64, top time.Duration) (time.Duration, float64) {
+	w := decorrelated(base, cap, u, state)
+	return w, float64(w)
+}
+
+func (decorrelatedChain) within(p Params) WithinBudget {
+	lo, hi := p.decorrelatedWithin()
+	return WithinBudget{Min: lo, Max: hi, Exact: true}
+}
+
+// decorrelated is AWS's min(cap, base + u*(3*prev - base)), in [base, min(cap, 3*prev)], for
+// the previous wait prev in nanoseconds (exact as a float64: waits are under 2^53 ns).
+func decorrelated(base, cap time.Duration, u, prev float64) time.Duration {
+	b := float64(base)
+	return min(cap, roundNs(b+float64(u*(3*prev-b))))
 }

@@ -39,7 +39,7 @@
 // Params.Herd simulates Params.Clients clients following the policy through an outage, once per
 // mode of Params.HerdModes: Immediate (no wait at all; only the call separates attempts), then
 // the backoff of each of the five classic jitter modes, then the policy's own mode when it is a
-// library's (upward, fullms, additive, decorrelatedv2; Params.HerdMode runs any mode), all on
+// library's (one not in Jitters; Params.HerdMode runs any mode), all on
 // the same base, factor, cap, attempts, ratio, cap placement, call and budget.
 //
 //   - Client i (0-based) makes attempt 1 at floor(i*Spread/Clients): all at 0 without a spread,

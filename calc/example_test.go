@@ -159,3 +159,12 @@ func ExampleParams_WithinBudget() {
 	// policy, ignoring the budget: best 15.5s, worst 31s
 	// within the budget: best 2.5s, worst 6.499999999s, exact true
 }
+
+func ExampleParams_WaitWords() {
+	p, _ := calc.Decode("base=1s&cap=1m&jitter=upward&ratio=0.1")
+	fmt.Println(p.WaitWords())
+	fmt.Println(p.Jitter.Library(), p.Jitter.FromPrevious())
+	// Output:
+	// Retry k waits a random time between d and d × (1 + 0.1), d = min(1 min, 1 s × 2^(k−1)) (upward jitter).
+	// k8s false
+}

@@ -32,7 +32,7 @@ func HerdModes() []HerdMode {
 
 // HerdModes lists the modes the herd of p runs, in the order Herd runs them: those of the
 // package's HerdModes, then the backoff of p's own jitter when it is not one of the classic five
-// (a library's mode: upward, fullms, additive or decorrelatedv2), so that the herd always shows
+// (a library's mode, as Jitter.Library says), so that the herd always shows
 // the policy itself. With jitter=decorrelatedv2 they are immediate, none, full, equal,
 // decorrelated, proportional and decorrelatedv2; with jitter=full, the first six.
 func (p Params) HerdModes() []HerdMode {
@@ -238,10 +238,8 @@ func (p Params) herdHorizon(m HerdMode) time.Duration {
 		}
 		q := p.WithJitter(j)
 		var s time.Duration
-		top := p.Base
 		for k := 1; k < p.Attempts; k++ {
-			top = q.maxWait(k, top)
-			s += p.Call + top
+			s += p.Call + q.maxWait(k)
 		}
 		last = max(last, s)
 	}

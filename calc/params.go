@@ -6,43 +6,6 @@ import (
 	"time"
 )
 
-// Jitter is how a wait is drawn around the nominal delay d of a retry.
-type Jitter uint8
-
-const (
-	None         Jitter = iota // exactly d
-	Full                       // uniform in [0, d]
-	Equal                      // uniform in [d/2, d]
-	Decorrelated               // AWS: min(cap, base + U*(3*previous - base)); ignores factor
-	Proportional               // uniform in [d*(1-ratio), d*(1+ratio)]
-
-	// The modes of particular libraries, which the five above do not describe.
-
-	Upward   // uniform in [d, d*(1+ratio)]: k8s wait.Jitter
-	FullMs   // a whole number of milliseconds in [0, d): Envoy's random() % d, d in whole ms
-	Additive // uniform in [d, d+Add]: tenacity's wait_exponential_jitter
-	// Polly v8's exponential backoff with UseJitter (DecorrelatedJitterBackoffV2): retry k waits
-	// (g(k-1+U) - g(previous t)) × base/1.4, g(t) = 2^t·tanh(√(4t)), clamped to cap after the
-	// draw; ignores factor (see pollyv2.go).
-	DecorrelatedV2
-)
-
-var jitterNames = [...]string{"none", "full", "equal", "decorrelated", "proportional", "upward", "fullms", "additive", "decorrelatedv2"}
-
-// Jitters lists the five classic jitter modes, in the order the comparison and the herd show
-// them.
-func Jitters() []Jitter { return []Jitter{None, Full, Equal, Decorrelated, Proportional} }
-
-// AllJitters lists every jitter mode: the classic five, then the libraries' own.
-func AllJitters() []Jitter { return append(Jitters(), Upward, FullMs, Additive, DecorrelatedV2) }
-
-func (j Jitter) String() string {
-	if int(j) < len(jitterNames) {
-		return jitterNames[j]
-	}
-	return fmt.Sprintf("Jitter(%d)", uint8(j))
-}
-
 // CapAt says where the cap applies.
 type CapAt uint8
 
@@ -226,7 +189,7 @@ func (p Params) Validate() error {
 	if p.Attempts < 1 || p.Attempts > MaxAttempts {
 		bad("attempts", fmt.Sprint(p.Attempts), "must be between 1 and %d", MaxAttempts)
 	}
-	if int(p.Jitter) >= len(jitterNames) {
+	if p.Jitter >= jitterCount {
 		bad("jitter", p.Jitter.String(), "must be one of %s", jitterList)
 	}
 	if !(p.Ratio >= 0 && p.Ratio <= 1) {

@@ -47,8 +47,10 @@ type pollyV2 struct {
 	cap   time.Duration // MaxDelay
 }
 
-func (p Params) pollyV2() pollyV2 {
-	return pollyV2{ticks: float64(p.Base) / 100, over: float64(p.Cap/100 + 1), cap: p.Cap}
+func (p Params) pollyV2() pollyV2 { return newPollyV2(p.Base, p.Cap) }
+
+func newPollyV2(base, cap time.Duration) pollyV2 {
+	return pollyV2{ticks: float64(base) / 100, over: float64(cap/100 + 1), cap: cap}
 }
 
 // wait is the wait for a difference of g values, in Polly's order of operations:
@@ -81,6 +83,41 @@ func (v pollyV2) max(k int) time.Duration {
 	}
 	return v.wait(pollyG(float64(k)) - prev)
 }
+
+// pollyChain is decorrelatedv2's entry in the table of modes (see DecorrelatedV2, above).
+type pollyChain struct{}
+
+// first is 0: retry 1 has no previous g.
+func (pollyChain) first(p Params) float64 { return 0 }
+
+func (pollyChain) top(p Params, k int) time.Duration { return p.pollyV2().max(k) }
+
+func (pollyChain) rows(p Params, rows []Row) {
+	means, atCap := pollyMeans(float64(p.Base), float64(p.Cap), len(rows)-1, pollyCells)
+	v := p.pollyV2()
+	for k := 1; k < len(rows); k++ {
+		r := &rows[k]
+		r.Max = v.max(k)
+		// The quadrature's mean can stray past the bounds in the last bits, or by the
+		// under-a-tick truncation when base is tiny and every wait is 0.
+		r.Mean = max(0, min(float64(r.Max), means[k-1]))
+		if r.Max == p.Cap {
+			r.AtCap = atCap[k-1]
+		}
+	}
+}
+
+// draws is always true, as in Polly: the next wait depends on this draw's t even when this wait
+// can only be 0 (a base of a few ns).
+func (pollyChain) draws(p Params, k int) bool { return true }
+
+func (pollyChain) wait(base, cap time.Duration, k int, u, state float64, top time.Duration) (time.Duration, float64) {
+	return newPollyV2(base, cap).draw(k, u, state, top)
+}
+
+// within is no bounds: Polly truncates a difference of floats to ticks, whose reachable sums
+// have no simple form, so the bounds within a budget come from the samples.
+func (pollyChain) within(p Params) WithinBudget { return WithinBudget{} }
 
 // The mean of retry k is E[min(c, s·(g(T2) - g(T1)))] for s = base/1.4 (ns per unit of g), c =
 // cap, T2 uniform on [a, a+1) and T1, the previous retry's t, uniform on [a-1, a) and

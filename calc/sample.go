@@ -114,37 +114,32 @@ func meanMinMax(a []time.Duration) (mean float64, lo, hi time.Duration) {
 // sampled paths and the herd's clients draw through it, so both follow Params.Wait exactly.
 type retryWaits struct {
 	p     Params
-	laws  []law  // by retry k (laws[0] is unused); decorrelatedv2 uses only max; decorrelated none
+	chain chain  // the mode's, if a wait depends on the previous one
+	laws  []law  // by retry k (laws[0] is unused); a chain's only max, the longest wait
 	draws []bool // whether retry k draws a u (see waits)
-	v2    pollyV2
 	// fixed[k] is the wait before retry k when that retry draws nothing and the wait does not
-	// depend on the state; nil for the decorrelated modes, whose waits always do.
+	// depend on the state; nil for the chains, whose waits always do.
 	fixed []time.Duration
 }
 
 // waits works out the draws: retry k draws a u when its wait is not fixed (min < max), except
-// that decorrelatedv2 always draws, as Polly does, because the next wait depends on this draw's t
-// even when this one can only be 0 (a base of a few ns).
+// where a chain says otherwise (decorrelatedv2 always draws).
 func (p Params) waits() retryWaits {
-	w := retryWaits{p: p, laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), v2: p.pollyV2()}
-	raws := p.raws()
-	for k := 1; k < p.Attempts; k++ {
-		switch p.Jitter {
-		case Decorrelated:
-			w.draws[k] = p.Base < p.Cap
-		case DecorrelatedV2:
-			w.laws[k] = law{max: w.v2.max(k)}
-			w.draws[k] = true
-		default:
-			w.laws[k] = p.law(k, raws[k])
-			w.draws[k] = w.laws[k].min < w.laws[k].max
-		}
-	}
-	if p.Jitter != Decorrelated && p.Jitter != DecorrelatedV2 {
-		w.fixed = make([]time.Duration, p.Attempts)
+	c := modes[p.Jitter].chain
+	w := retryWaits{p: p, chain: c, laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts)}
+	if c != nil {
 		for k := 1; k < p.Attempts; k++ {
-			w.fixed[k] = w.laws[k].at(0)
+			w.laws[k] = law{max: c.top(p, k)}
+			w.draws[k] = c.draws(p, k)
 		}
+		return w
+	}
+	raws := p.raws()
+	w.fixed = make([]time.Duration, p.Attempts)
+	for k := 1; k < p.Attempts; k++ {
+		w.laws[k] = p.law(k, raws[k])
+		w.draws[k] = w.laws[k].min < w.laws[k].max
+		w.fixed[k] = w.laws[k].at(0)
 	}
 	return w
 }
@@ -156,12 +151,8 @@ func (w *retryWaits) next(k int, r *rand.PCG, state float64) (time.Duration, flo
 	if w.draws[k] {
 		u = unit(r)
 	}
-	switch w.p.Jitter {
-	case Decorrelated:
-		d := decorrelated(w.p.Base, w.p.Cap, u, state)
-		return d, float64(d)
-	case DecorrelatedV2:
-		return w.v2.draw(k, u, state, w.laws[k].max)
+	if w.chain != nil {
+		return w.chain.wait(w.p.Base, w.p.Cap, k, u, state, w.laws[k].max)
 	}
 	return w.laws[k].at(u), state
 }

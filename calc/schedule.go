@@ -54,15 +54,10 @@ type Schedule struct {
 // sums cannot overflow: at most 999 waits of at most 2*MaxCap plus calls of at most MaxCall.
 func (p Params) Schedule() Schedule {
 	rows := make([]Row, p.Attempts)
-	var means, atCap []float64
-	switch p.Jitter {
-	case Decorrelated:
-		means, atCap = decorrelatedMeans(float64(p.Base), float64(p.Cap), p.Attempts-1)
-	case DecorrelatedV2:
-		means, atCap = pollyMeans(float64(p.Base), float64(p.Cap), p.Attempts-1, pollyCells)
+	chain := modes[p.Jitter].chain
+	if chain != nil {
+		chain.rows(p, rows)
 	}
-	v2 := p.pollyV2()
-	top := p.Base // decorrelated: the largest wait so far, min(cap, 3^k*base)
 	raws := p.raws()
 	s := Schedule{Always: p.Attempts, AtMost: p.Attempts}
 	for k := range rows {
@@ -71,25 +66,13 @@ func (p Params) Schedule() Schedule {
 		if k > 0 {
 			raw := raws[k]
 			r.Nominal = p.nominal(raw)
-			switch p.Jitter {
-			case Decorrelated:
-				top = p.maxWait(k, top)
-				r.Min, r.Max, r.Mean, r.AtCap = p.Base, top, means[k-1], atCap[k-1]
-			case DecorrelatedV2:
-				r.Max = v2.max(k)
-				// The quadrature's mean can stray past the bounds in the last bits, or by the
-				// under-a-tick truncation when base is tiny and every wait is 0.
-				r.Mean = max(0, min(float64(r.Max), means[k-1]))
-				if r.Max == p.Cap {
-					r.AtCap = atCap[k-1]
-				}
+			switch {
+			case chain != nil: // its rows are set
+			case k > 1 && raw == raws[k-1]:
+				// Past the cap every retry has the same law: most rows of a long schedule.
+				prev := &rows[k-1]
+				r.Min, r.Max, r.Mean = prev.Min, prev.Max, prev.Mean
 			default:
-				if k > 1 && raw == raws[k-1] {
-					// Past the cap every retry has the same law: most rows of a long schedule.
-					prev := &rows[k-1]
-					r.Min, r.Max, r.Mean = prev.Min, prev.Max, prev.Mean
-					break
-				}
 				l := p.law(k, raw)
 				r.Min, r.Max = l.min, l.max
 				r.Mean = l.mean()
@@ -143,13 +126,8 @@ func (p Params) WorstCaseAttempts() *big.Int {
 // nanoseconds, decorrelatedv2 Polly's g of the previous draw; the others return state unchanged.
 // With base 100ms, cap 1s, full jitter and u = 0.5, retries 1 and 2 wait 50ms and 100ms.
 func (p Params) Wait(k int, u, state float64) (time.Duration, float64) {
-	switch p.Jitter {
-	case Decorrelated:
-		w := decorrelated(p.Base, p.Cap, u, state)
-		return w, float64(w)
-	case DecorrelatedV2:
-		v := p.pollyV2()
-		return v.draw(k, u, state, v.max(k))
+	if c := modes[p.Jitter].chain; c != nil {
+		return c.wait(p.Base, p.Cap, k, u, state, c.top(p, k))
 	}
 	return p.law(k, p.rawNominal(k)).at(u), state
 }
@@ -157,30 +135,18 @@ func (p Params) Wait(k int, u, state float64) (time.Duration, float64) {
 // FirstState is the state Wait takes for retry 1: base, in nanoseconds, for decorrelated jitter
 // (it grows from base), and 0 for the other modes (decorrelatedv2 has no previous g yet).
 func (p Params) FirstState() float64 {
-	if p.Jitter == Decorrelated {
-		return float64(p.Base)
+	if c := modes[p.Jitter].chain; c != nil {
+		return c.first(p)
 	}
 	return 0
 }
 
-// maxWait is the longest wait before retry k. top is the longest wait before retry k-1 (base
-// for k = 1); only decorrelated jitter, which grows from the previous wait, uses it.
-func (p Params) maxWait(k int, top time.Duration) time.Duration {
-	switch p.Jitter {
-	case Decorrelated:
-		return min(p.Cap, 3*top)
-	case DecorrelatedV2:
-		return p.pollyV2().max(k)
+// maxWait is the longest wait before retry k.
+func (p Params) maxWait(k int) time.Duration {
+	if c := modes[p.Jitter].chain; c != nil {
+		return c.top(p, k)
 	}
 	return p.law(k, p.rawNominal(k)).max
-}
-
-// decorrelated is AWS's min(cap, base + u*(3*prev - base)), in [base, min(cap, 3*prev)], for
-// the previous wait prev in nanoseconds (exact as a float64: waits are under 2^53 ns). It takes
-// base and cap rather than Params, which would be copied at every draw.
-func decorrelated(base, cap time.Duration, u, prev float64) time.Duration {
-	b := float64(base)
-	return min(cap, roundNs(b+float64(u*(3*prev-b))))
 }
 
 // rawNominal is base*factor^(k-1) (base*k for linear growth) in nanoseconds, unclamped but kept
@@ -221,9 +187,9 @@ func (p Params) nominal(raw float64) time.Duration {
 	return min(p.Cap, roundNs(raw))
 }
 
-// law is the wait of one retry for every mode but decorrelated: min(clamp, lo + u*(hi-lo)) for
-// u uniform in [0, 1), rounded to the nanosecond, with its bounds. With a step, the wait is
-// floor(u*n) steps for n = hi/step instead (Envoy's whole milliseconds).
+// law is the wait of one retry of a mode without a chain (see jitterMode): min(clamp, lo +
+// u*(hi-lo)) for u uniform in [0, 1), rounded to the nanosecond, with its bounds. With a step,
+// the wait is floor(u*n) steps for n = hi/step instead (Envoy's whole milliseconds).
 type law struct {
 	lo, hi, clamp float64
 	step          float64
@@ -233,34 +199,24 @@ type law struct {
 // law returns the law of retry k, whose raw nominal delay is raw = rawNominal(k) (passed in: it
 // is the one costly step).
 func (p Params) law(k int, raw float64) law {
+	m := &modes[p.Jitter]
 	nominal := p.nominal(raw)
 	d, clamp := float64(nominal), math.Inf(1)
 	switch {
 	case p.FirstExact && k == 1, p.CapAt == CapFixed && raw > float64(p.Cap):
 		return law{lo: d, hi: d, clamp: clamp, min: nominal, max: nominal}
-	case p.CapAt == CapAfter && p.Jitter != FullMs:
+	case p.CapAt == CapAfter && m.step == 0:
 		d, clamp = raw, float64(p.Cap)
 	}
 	l := law{clamp: clamp}
-	switch p.Jitter {
-	case None:
-		l.lo, l.hi = d, d
-	case Full:
-		l.lo, l.hi = 0, d
-	case Equal:
-		l.lo, l.hi = d/2, d
-	case Proportional:
-		l.lo, l.hi = d*(1-p.Ratio), d*(1+p.Ratio)
-	case Upward:
-		l.lo, l.hi = d, d*(1+p.Ratio)
-	case Additive:
-		l.lo, l.hi = d, d+float64(p.Add)
-	case FullMs:
-		l.step = float64(time.Millisecond)
-		l.hi = math.Floor(d/l.step) * l.step
+	lo, hi := m.bounds(p, d)
+	if m.step > 0 {
+		l.step = float64(m.step)
+		l.hi = math.Floor(hi/l.step) * l.step
 		l.min, l.max = 0, roundNs(max(0, l.hi-l.step))
 		return l
 	}
+	l.lo, l.hi = lo, hi
 	l.min, l.max = roundNs(min(clamp, l.lo)), roundNs(min(clamp, l.hi))
 	return l
 }

@@ -1,0 +1,231 @@
+package calc
+
+import (
+	"fmt"
+	"time"
+)
+
+// Jitter is how a wait is drawn around the nominal delay d of a retry. Each mode is one entry of
+// the table of modes in modes.go, the only place that tells the modes apart: a new mode is a
+// constant, its entry and its tests (TestModesComplete fails for a constant without an entry).
+type Jitter uint8
+
+const (
+	None         Jitter = iota // exactly d
+	Full                       // uniform in [0, d]
+	Equal                      // uniform in [d/2, d]
+	Decorrelated               // AWS: min(cap, base + U*(3*previous - base)); ignores factor
+	Proportional               // uniform in [d*(1-ratio), d*(1+ratio)]
+
+	// The modes of particular libraries, which the five above do not describe.
+
+	Upward   // uniform in [d, d*(1+ratio)]: k8s wait.Jitter
+	FullMs   // a whole number of milliseconds in [0, d): Envoy's random() % d, d in whole ms
+	Additive // uniform in [d, d+Add]: tenacity's wait_exponential_jitter
+	// Polly v8's exponential backoff with UseJitter (DecorrelatedJitterBackoffV2): retry k waits
+	// (g(k-1+U) - g(previous t)) × base/1.4, g(t) = 2^t·tanh(√(4t)), clamped to cap after the
+	// draw; ignores factor (see pollyv2.go).
+	DecorrelatedV2
+
+	jitterCount // the number of modes: the length of modes
+)
+
+// jitterMode is everything calc knows about one jitter mode: its name, whether a wait depends on
+// the previous one, what it reads, the formula in words, and its law: the range and mean of each
+// wait. A mode either draws each wait independently around the nominal delay d (bounds, with
+// the mean of a uniform draw, see law.mean) or from the previous wait (chain, which works out
+// the range and mean of each retry itself); exactly one of the two is set.
+type jitterMode struct {
+	name    string // in links, the form and the tables
+	title   string // in a sentence of its own: "Decorrelated jitter"
+	classic bool   // one of the five that the comparison and the herd always show
+	library string // the library whose own mode this is; "" for the classic five
+	// Whether the mode reads factor, ratio and add; every mode reads base and cap.
+	factor, ratio, add bool
+	// words says what retry k waits, for d the formula of the nominal delay ("d = min(...)"),
+	// ending with the mode's name in brackets.
+	words func(p Params, d string) string
+
+	// bounds is the range [lo, hi] of the wait for the nominal delay d, drawn uniformly.
+	bounds func(p Params, d float64) (lo, hi float64)
+	// step, when not 0, makes the wait a whole number of steps from 0 up to, not including, hi
+	// (lo must be 0): Envoy's whole milliseconds. Such a mode takes the nominal delay as
+	// capped even where capat says after: Envoy does.
+	step time.Duration
+
+	// chain is the law of a mode whose wait depends on the previous one.
+	chain chain
+}
+
+// chain is the law of a jitter mode whose wait depends on the previous one: Params.Wait carries a
+// state from one retry to the next. Such a mode clamps every draw to cap and jitters every retry,
+// whatever capat and first say, and reads only base and cap of the policy.
+type chain interface {
+	// first is the state before retry 1 (see Params.FirstState).
+	first(p Params) float64
+	// top is the longest wait before retry k.
+	top(p Params, k int) time.Duration
+	// rows sets Min, Max, Mean and AtCap of rows[1:], the retries of p's schedule.
+	rows(p Params, rows []Row)
+	// draws reports whether retry k draws a u.
+	draws(p Params, k int) bool
+	// wait is the wait before retry k for the draw u and the state of retry k-1, and the state
+	// for retry k+1; top is top(p, k). It takes base and cap rather than Params, which would be
+	// copied at every draw.
+	wait(base, cap time.Duration, k int, u, state float64, top time.Duration) (time.Duration, float64)
+	// within is Params.WithinBudget for p, which has a budget.
+	within(p Params) WithinBudget
+}
+
+// modes is the table of jitter modes, indexed by Jitter.
+var modes = [jitterCount]jitterMode{
+	None: {
+		name: "none", title: "No jitter", classic: true, factor: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits exactly " + d + " (no jitter)"
+		},
+		bounds: func(p Params, d float64) (float64, float64) { return d, d },
+	},
+	Full: {
+		name: "full", title: "Full jitter", classic: true, factor: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits a random time between 0 and " + d + " (full jitter)"
+		},
+		bounds: func(p Params, d float64) (float64, float64) { return 0, d },
+	},
+	Equal: {
+		name: "equal", title: "Equal jitter", classic: true, factor: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits a random time between d/2 and d, " + d + " (equal jitter)"
+		},
+		bounds: func(p Params, d float64) (float64, float64) { return d / 2, d },
+	},
+	Decorrelated: {
+		name: "decorrelated", title: "Decorrelated jitter", classic: true,
+		words: func(p Params, d string) string {
+			return fmt.Sprintf("Retry k waits a random time between %s and 3 × the previous wait (the first: 3 × %s), at most %s (decorrelated jitter; factor is not used)",
+				human(p.Base), human(p.Base), human(p.Cap))
+		},
+		chain: decorrelatedChain{},
+	},
+	Proportional: {
+		name: "proportional", title: "Proportional jitter", classic: true, factor: true, ratio: true,
+		words: func(p Params, d string) string {
+			r := formatFloat(p.Ratio)
+			return "Retry k waits a random time between d × (1 − " + r + ") and d × (1 + " + r + "), " + d + " (proportional jitter)"
+		},
+		bounds: func(p Params, d float64) (float64, float64) { return d * (1 - p.Ratio), d * (1 + p.Ratio) },
+	},
+	Upward: {
+		name: "upward", title: "Upward jitter", library: "k8s", factor: true, ratio: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits a random time between d and d × (1 + " + formatFloat(p.Ratio) + "), " + d + " (upward jitter)"
+		},
+		bounds: func(p Params, d float64) (float64, float64) { return d, d * (1 + p.Ratio) },
+	},
+	FullMs: {
+		name: "fullms", title: "Full jitter in whole milliseconds", library: "Envoy", factor: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits a random whole number of milliseconds from 0 up to, not including, " + d + " (full jitter in whole ms)"
+		},
+		bounds: func(p Params, d float64) (float64, float64) { return 0, d },
+		step:   time.Millisecond,
+	},
+	Additive: {
+		name: "additive", title: "Additive jitter", library: "tenacity", factor: true, add: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits a random time between d and d + " + human(p.Add) + ", " + d + " (additive jitter)"
+		},
+		bounds: func(p Params, d float64) (float64, float64) { return d, d + float64(p.Add) },
+	},
+	DecorrelatedV2: {
+		name: "decorrelatedv2", title: "Polly's decorrelated jitter (DecorrelatedJitterBackoffV2)", library: "Polly",
+		words: func(p Params, d string) string {
+			return fmt.Sprintf("Retry k draws t = k − 1 + U and waits (g(t) − g(t′)) × %s / 1.4 in whole 100 ns ticks, clamped to %s, where g(t) = 2^t × tanh(√(4t)) and t′ is "+
+				"the previous retry's t (g(t′) = 0 for the first): a wait depends on the previous draw, not on the previous wait (Polly's DecorrelatedJitterBackoffV2; factor is not used)",
+				human(p.Base), human(p.Cap))
+		},
+		chain: pollyChain{},
+	},
+}
+
+// jitterNames are the modes' names, by Jitter.
+var jitterNames = func() (names [jitterCount]string) {
+	for j, m := range modes {
+		names[j] = m.name
+	}
+	return names
+}()
+
+// Jitters lists the five classic jitter modes, in the order the comparison and the herd show
+// them.
+func Jitters() []Jitter {
+	var js []Jitter
+	for j, m := range modes {
+		if m.classic {
+			js = append(js, Jitter(j))
+		}
+	}
+	return js
+}
+
+// AllJitters lists every jitter mode: the classic five, then the libraries' own.
+func AllJitters() []Jitter {
+	js := Jitters()
+	for j, m := range modes {
+		if !m.classic {
+			js = append(js, Jitter(j))
+		}
+	}
+	return js
+}
+
+func (j Jitter) String() string {
+	if j < jitterCount {
+		return jitterNames[j]
+	}
+	return fmt.Sprintf("Jitter(%d)", uint8(j))
+}
+
+// Title names the mode in a sentence of its own: "Decorrelated jitter". Title, Library,
+// FromPrevious and the Uses methods take a mode of AllJitters.
+func (j Jitter) Title() string { return modes[j].title }
+
+// Library is the library whose own mode j is, "k8s" for Upward; "" for the classic five.
+func (j Jitter) Library() string { return modes[j].library }
+
+// FromPrevious reports whether a wait depends on the previous one (decorrelated and
+// decorrelatedv2). Such a mode clamps every draw to cap and jitters every retry, whatever capat
+// and first say.
+func (j Jitter) FromPrevious() bool { return modes[j].chain != nil }
+
+// UsesFactor, UsesRatio and UsesAdd report whether the mode reads factor, ratio and add; every
+// mode reads base and cap.
+func (j Jitter) UsesFactor() bool { return modes[j].factor }
+func (j Jitter) UsesRatio() bool  { return modes[j].ratio }
+func (j Jitter) UsesAdd() bool    { return modes[j].add }
+
+// WaitWords says in one sentence what retry k of p waits, where cap applies and what the first
+// retry does: with the defaults, "Retry k waits a random time between 0 and
+// d = min(10 s, 100 ms × 2^(k−1)) (full jitter)." p must be valid.
+func (p Params) WaitWords() string {
+	m := &modes[p.Jitter]
+	d := fmt.Sprintf("d = min(%s, %s × %s^(k−1))", human(p.Cap), human(p.Base), formatFloat(p.Factor))
+	if p.Growth == Linear {
+		d = fmt.Sprintf("d = min(%s, %s × k)", human(p.Cap), human(p.Base))
+	}
+	s := m.words(p, d)
+	switch {
+	case m.chain != nil:
+	case p.CapAt == CapAfter && m.step == 0:
+		s += fmt.Sprintf(", drawn without the cap and then clamped to %s", human(p.Cap))
+	case p.CapAt == CapFixed:
+		s += fmt.Sprintf("; once the nominal delay is over %s, it waits exactly %s, without jitter", human(p.Cap), human(p.Cap))
+	}
+	if p.FirstExact && m.chain == nil {
+		s += fmt.Sprintf("; the first retry waits exactly %s", human(p.Base))
+	}
+	return s + "."
+}
+
+func human(d time.Duration) string { return Human(float64(d)) }

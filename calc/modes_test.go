@@ -1,0 +1,227 @@
+package calc
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestModesComplete fails for a Jitter constant without a complete entry in the table of modes:
+// the table has one entry for each value below jitterCount, and a missing one is all zero.
+func TestModesComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for j := range jitterCount {
+		m := modes[j]
+		if m.name == "" || m.title == "" || m.words == nil {
+			t.Errorf("Jitter(%d): no name, title or words: %+v", j, m)
+		}
+		if seen[m.name] {
+			t.Errorf("Jitter(%d): name %q twice", j, m.name)
+		}
+		seen[m.name] = true
+		if (m.bounds == nil) == (m.chain == nil) {
+			t.Errorf("%s: needs exactly one of bounds and chain", m.name)
+		}
+		if m.step > 0 && (m.bounds == nil || firstOf(m.bounds(Default(), 1e9)) != 0) {
+			t.Errorf("%s: a step needs bounds from 0", m.name)
+		}
+		if m.chain != nil && m.factor {
+			t.Errorf("%s: a chain reads only base and cap, not factor", m.name)
+		}
+		if m.classic != (m.library == "") {
+			t.Errorf("%s: classic %v, library %q: a mode is either classic or a library's", m.name, m.classic, m.library)
+		}
+		if got := j.String(); got != m.name {
+			t.Errorf("Jitter(%d).String() = %q, want %q", j, got, m.name)
+		}
+		if err := Default().WithJitter(j).Validate(); err != nil {
+			t.Errorf("%s: %v", m.name, err)
+		}
+	}
+	if err := Default().WithJitter(jitterCount).Validate(); err == nil {
+		t.Errorf("Jitter(%d) is valid", jitterCount)
+	}
+	want := []Jitter{None, Full, Equal, Decorrelated, Proportional}
+	if got := Jitters(); !slices.Equal(got, want) {
+		t.Errorf("Jitters() = %v, want %v", got, want)
+	}
+	if got := AllJitters(); len(got) != int(jitterCount) || !slices.Equal(got[:5], want) || got[len(got)-1] != DecorrelatedV2 {
+		t.Errorf("AllJitters() = %v", got)
+	}
+}
+
+func firstOf(lo, _ float64) float64 { return lo }
+
+// modeLaws is the wait before retry 3 of base 100ms, factor 2, cap 10s, ratio 0.2, add 50ms in
+// every mode, worked out by hand: d = 400ms.
+var modeLaws = []struct {
+	jitter         Jitter
+	min, max, mean float64 // ms
+	fromPrevious   bool
+}{
+	{None, 400, 400, 400, false},
+	{Full, 0, 400, 200, false},
+	{Equal, 200, 400, 300, false},
+	// Waits from base to 3^3 × base; the mean follows m_k = (base + 3 m_(k-1))/2 from m_0 = base:
+	// 200, 350, 575.
+	{Decorrelated, 100, 2700, 575, true},
+	{Proportional, 320, 480, 400, false},
+	{Upward, 400, 480, 440, false},
+	// 0..399 whole ms, each as likely.
+	{FullMs, 0, 399, 199.5, false},
+	{Additive, 400, 450, 425, false},
+	// From 0 to (g(3) - g(1)) × 100ms/1.4 truncated to 100 ns ticks, g(t) = 2^t·tanh(√(4t)); the
+	// mean is 100ms/1.4 × (∫_2^3 g - ∫_1^2 g), both by Python's midpoint rule on 200000 cells.
+	{DecorrelatedV2, 0, 432.5917, 207.79146, true},
+}
+
+func TestModeLaws(t *testing.T) {
+	if len(modeLaws) != int(jitterCount) {
+		t.Errorf("modeLaws has %d modes, the table %d", len(modeLaws), jitterCount)
+	}
+	for _, tt := range modeLaws {
+		p := mustDecode(t, "base=100ms&factor=2&cap=10s&attempts=4&ratio=0.2&add=50ms&jitter="+tt.jitter.String())
+		r := p.Schedule().Rows[3]
+		ms := float64(time.Millisecond)
+		if float64(r.Min)/ms != tt.min || float64(r.Max)/ms != tt.max || math.Abs(r.Mean/ms-tt.mean) > 1e-4*tt.mean {
+			t.Errorf("%s: retry 3 waits [%v, %v], mean %v ms; want [%v, %v] ms, mean %v", tt.jitter, r.Min, r.Max, r.Mean/ms, tt.min, tt.max, tt.mean)
+		}
+		if tt.jitter.FromPrevious() != tt.fromPrevious {
+			t.Errorf("%s: FromPrevious() = %v", tt.jitter, !tt.fromPrevious)
+		}
+		// Every draw lies within the row's bounds.
+		state := p.FirstState()
+		for k := 1; k <= 3; k++ {
+			var w time.Duration
+			w, state = p.Wait(k, maxDraw, state)
+			if k == 3 && (w < r.Min || w > r.Max) {
+				t.Errorf("%s: the largest draw waits %v, outside [%v, %v]", tt.jitter, w, r.Min, r.Max)
+			}
+		}
+	}
+}
+
+// waitWordsTests are a sentence of WaitWords for each mode, with capat and first where they
+// change it.
+var waitWordsTests = []struct{ query, want string }{
+	{"", "Retry k waits a random time between 0 and d = min(10 s, 100 ms × 2^(k−1)) (full jitter)."},
+	{"jitter=none&growth=linear&capat=fixed", "Retry k waits exactly d = min(10 s, 100 ms × k) (no jitter); once the nominal delay is over 10 s, it waits exactly 10 s, without jitter."},
+	{"jitter=equal&first=exact", "Retry k waits a random time between d/2 and d, d = min(10 s, 100 ms × 2^(k−1)) (equal jitter); the first retry waits exactly 100 ms."},
+	{"jitter=proportional&ratio=0.5&capat=after", "Retry k waits a random time between d × (1 − 0.5) and d × (1 + 0.5), d = min(10 s, 100 ms × 2^(k−1)) (proportional jitter), drawn without the cap and then clamped to 10 s."},
+	{"jitter=upward&factor=1.5", "Retry k waits a random time between d and d × (1 + 0.2), d = min(10 s, 100 ms × 1.5^(k−1)) (upward jitter)."},
+	// fullms takes the nominal delay as capped, whatever capat says.
+	{"jitter=fullms&capat=after", "Retry k waits a random whole number of milliseconds from 0 up to, not including, d = min(10 s, 100 ms × 2^(k−1)) (full jitter in whole ms)."},
+	{"jitter=additive&add=1s", "Retry k waits a random time between d and d + 1 s, d = min(10 s, 100 ms × 2^(k−1)) (additive jitter)."},
+	// The chains ignore capat and first.
+	{"jitter=decorrelated&capat=after&first=exact", "Retry k waits a random time between 100 ms and 3 × the previous wait (the first: 3 × 100 ms), at most 10 s (decorrelated jitter; factor is not used)."},
+	{"jitter=decorrelatedv2&capat=fixed", "Retry k draws t = k − 1 + U and waits (g(t) − g(t′)) × 100 ms / 1.4 in whole 100 ns ticks, clamped to 10 s, where g(t) = 2^t × tanh(√(4t)) and t′ is " +
+		"the previous retry's t (g(t′) = 0 for the first): a wait depends on the previous draw, not on the previous wait (Polly's DecorrelatedJitterBackoffV2; factor is not used)."},
+}
+
+func TestWaitWords(t *testing.T) {
+	for _, tt := range waitWordsTests {
+		if got := mustDecode(t, tt.query).WaitWords(); got != tt.want {
+			t.Errorf("%q:\n got %s\nwant %s", tt.query, got, tt.want)
+		}
+	}
+}
+
+// TestNoModeBranchOutsideTable fails where code in calc or app tells jitter modes apart by name
+// (a case, == or != on a Jitter constant, a map or array keyed by one, a switch on a .Jitter)
+// rather than through the table of modes. Tests may: they check the table. app/snippets.go
+// and calc/libs hold the library exporters, which ask about the modes their library has.
+func TestNoModeBranchOutsideTable(t *testing.T) {
+	consts := jitterConsts(t)
+	var files []string
+	for _, dir := range []string{".", "../app"} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case d.IsDir() && path != dir && (d.Name() == "libs" || d.Name() == "testdata" || d.Name() == "js"):
+				return filepath.SkipDir
+			case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+				return nil
+			case path == "modes.go" || path == filepath.Join("..", "app", "snippets.go"):
+				return nil
+			}
+			files = append(files, path)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 20 {
+		t.Fatalf("found only %d files: %v", len(files), files)
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		isMode := func(e ast.Expr) bool {
+			switch e := e.(type) {
+			case *ast.Ident:
+				return f.Name.Name == "calc" && consts[e.Name]
+			case *ast.SelectorExpr:
+				x, ok := e.X.(*ast.Ident)
+				return ok && x.Name == "calc" && consts[e.Sel.Name]
+			}
+			return false
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			bad := false
+			switch n := n.(type) {
+			case *ast.CaseClause:
+				bad = slices.ContainsFunc(n.List, isMode)
+			case *ast.BinaryExpr:
+				bad = (n.Op == token.EQL || n.Op == token.NEQ) && (isMode(n.X) || isMode(n.Y))
+			case *ast.KeyValueExpr:
+				bad = isMode(n.Key)
+			case *ast.SwitchStmt:
+				s, ok := n.Tag.(*ast.SelectorExpr)
+				bad = ok && s.Sel.Name == "Jitter"
+			}
+			if bad {
+				t.Errorf("%s: branches on a jitter mode; put what the mode does in calc/modes.go", fset.Position(n.Pos()))
+			}
+			return true
+		})
+	}
+}
+
+// jitterConsts are the names of the Jitter constants, read from modes.go.
+func jitterConsts(t *testing.T) map[string]bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "modes.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		if v := g.Specs[0].(*ast.ValueSpec); v.Type == nil || v.Type.(*ast.Ident).Name != "Jitter" {
+			continue
+		}
+		for _, s := range g.Specs {
+			for _, n := range s.(*ast.ValueSpec).Names {
+				names[n.Name] = true
+			}
+		}
+	}
+	if len(names) != int(jitterCount)+1 {
+		t.Fatalf("modes.go declares %d Jitter constants, want %d", len(names), jitterCount+1)
+	}
+	return names
+}
