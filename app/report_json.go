@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+// The report as JSON, for programs (table -format json); the field names are the README's.
+
+type jsonAttempt struct {
+	Attempt      int          `json:"attempt"`
+	Retry        int          `json:"retry"`
+	Nominal      json.Number  `json:"nominal_ms"`
+	Min          json.Number  `json:"min_ms"`
+	Mean         json.Number  `json:"mean_ms"`
+	Max          json.Number  `json:"max_ms"`
+	Earliest     json.Number  `json:"earliest_start_ms"`
+	Latest       json.Number  `json:"latest_start_ms"`
+	P50          *json.Number `json:"p50_start_ms"`
+	P90          *json.Number `json:"p90_start_ms"`
+	P99          *json.Number `json:"p99_start_ms"`
+	ReachedShare float64      `json:"reached_share"`
+	AtCapShare   float64      `json:"at_cap_share"`
+	Budget       string       `json:"budget"`
+}
+
+// jsonTotal is a total wait. total_wait is the policy's: with a budget it ignores the budget
+// and has no percentiles (the sampled paths follow the budget); total_wait_within_budget has
+// them, with min_max_exact.
+type jsonTotal struct {
+	Min  json.Number  `json:"min_ms"`
+	Mean json.Number  `json:"mean_ms"`
+	Max  json.Number  `json:"max_ms"`
+	P50  *json.Number `json:"p50_ms,omitempty"`
+	P90  *json.Number `json:"p90_ms,omitempty"`
+	P99  *json.Number `json:"p99_ms,omitempty"`
+	// Exact is whether min_ms and max_ms are exact, within the budget only (the policy's are).
+	Exact *bool `json:"min_max_exact,omitempty"`
+}
+
+type jsonBudget struct {
+	Budget json.Number `json:"budget_ms"`
+	Always int         `json:"always_start"`
+	AtMost int         `json:"at_most_start"`
+}
+
+type jsonMode struct {
+	Jitter    string     `json:"jitter"`
+	TotalWait jsonTotal  `json:"total_wait"`
+	Within    *jsonTotal `json:"total_wait_within_budget,omitempty"`
+}
+
+type jsonReport struct {
+	Query      string        `json:"query"`
+	Policy     string        `json:"policy"`
+	Attempts   []jsonAttempt `json:"attempts"`
+	TotalWait  jsonTotal     `json:"total_wait"`
+	Within     *jsonTotal    `json:"total_wait_within_budget,omitempty"`
+	ExceedsCap bool          `json:"wait_can_exceed_cap"`
+	Budget     *jsonBudget   `json:"budget"`
+	Samples    int           `json:"samples"`
+	Seed       uint64        `json:"seed"`
+	Modes      []jsonMode    `json:"modes"`
+	Layers     struct {
+		Layers int         `json:"layers"`
+		Worst  json.Number `json:"worst_case_attempts"`
+	} `json:"layers"`
+	Herd []jsonHerd `json:"herd,omitempty"`
+}
+
+type jsonHerd struct {
+	Jitter        string       `json:"jitter"` // the mode: immediate or a jitter mode
+	Attempts      int          `json:"attempts"`
+	Accepted      int          `json:"accepted"`
+	GaveUp        int          `json:"gave_up"`
+	Peak          int          `json:"peak"`
+	PeakAt        json.Number  `json:"peak_at_ms"`
+	MeanPerClient float64      `json:"mean_attempts_per_client"`
+	MaxPerClient  int          `json:"max_attempts_per_client"`
+	LastAccepted  *json.Number `json:"last_accepted_ms"`
+	Arrivals      []int        `json:"arrivals"`
+}
+
+func ms(d time.Duration) json.Number { return json.Number(calc.Millis(d)) }
+
+func msp(d time.Duration) *json.Number {
+	n := ms(d)
+	return &n
+}
+
+// total is the policy's total wait; without a budget, with the percentiles of the sampled paths.
+func total(p calc.Params, t calc.Totals, q calc.Quantiles) jsonTotal {
+	out := jsonTotal{Min: ms(t.Min), Mean: json.Number(calc.MillisFloat(t.Mean)), Max: ms(t.Max)}
+	if p.Budget <= 0 {
+		out.P50, out.P90, out.P99 = msp(q.P50), msp(q.P90), msp(q.P99)
+	}
+	return out
+}
+
+// within is the total wait within the budget, or nil without one.
+func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
+	if p.Budget <= 0 {
+		return nil
+	}
+	return &jsonTotal{Min: ms(w.Min), Mean: json.Number(calc.MillisFloat(w.Mean)), Max: ms(w.Max),
+		P50: msp(q.P50), P90: msp(q.P90), P99: msp(q.P99), Exact: &w.Exact}
+}
+
+func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
+	p, s := r.Params, r.Schedule
+	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
+		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
+	for i, row := range s.Rows {
+		a := jsonAttempt{Attempt: row.Attempt, Retry: row.Retry, Nominal: ms(row.Nominal), Min: ms(row.Min),
+			Mean: json.Number(calc.MillisFloat(row.Mean)), Max: ms(row.Max), Earliest: ms(row.Earliest),
+			Latest: ms(row.Latest), ReachedShare: reachedShare(r, i), AtCapShare: row.AtCap, Budget: row.Budget.String()}
+		if st := r.Sample.Starts[i]; st.Reached > 0 {
+			a.P50, a.P90, a.P99 = msp(st.Start.P50), msp(st.Start.P90), msp(st.Start.P99)
+		}
+		out.Attempts = append(out.Attempts, a)
+	}
+	if p.Budget > 0 {
+		out.Budget = &jsonBudget{ms(p.Budget), s.Always, s.AtMost}
+	}
+	for _, m := range r.Modes {
+		out.Modes = append(out.Modes, jsonMode{m.Jitter.String(), total(p, m.Total, m.Sample), within(p, m.Within, m.Sample)})
+	}
+	out.Layers.Layers, out.Layers.Worst = p.Layers, json.Number(r.WorstCaseAttempts.String())
+	for _, h := range herd {
+		j := jsonHerd{Jitter: h.Mode.String(), Attempts: h.Attempts, Accepted: h.Accepted, GaveUp: h.GaveUp,
+			Peak: h.Peak, PeakAt: ms(h.PeakAt), MeanPerClient: h.MeanPerClient, MaxPerClient: h.MaxPerClient, Arrivals: h.Arrivals}
+		if h.Accepted > 0 {
+			j.LastAccepted = msp(h.LastAccepted)
+		}
+		out.Herd = append(out.Herd, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
