@@ -16,10 +16,6 @@ type herdView struct {
 	total int // modes to run
 }
 
-// herdPreRenderWork bounds the herds the server pre-renders (clients × attempts); bigger ones
-// are left to the browser, so that serve answers at once.
-const herdPreRenderWork = 20000
-
 // runHerdNow computes the herd in place: for the server's pre-render and small herds.
 func (h *herdView) runHerdNow(params calc.Params) {
 	h.runs, h.err = params.Herd()
