@@ -2,11 +2,13 @@ package calc
 
 import "time"
 
-// The simulation is a calendar queue with one bucket per window. Within a window an attempt is
-// the key (at - window start)<<clientBits | client, so that sorting a window's keys orders its
-// attempts by time and then by client index. An attempt made while its own window runs (a wait
-// shorter than what is left of the window) goes to a small heap merged in. A heap of all clients
-// would give the same order, but with every step deep in a large heap it is several times slower.
+// The simulation is a calendar queue (calendar) with one bucket per window. Within a window an
+// attempt is the key (at - window start)<<clientBits | client, so that sorting a window's keys
+// (sortKeys) orders its attempts by time and then by client index. An attempt made while its own
+// window runs (a wait shorter than what is left of the window) goes to a small heap merged in
+// (pushLate, popLate). A heap of all clients would give the same order, but with every step deep
+// in a large heap it is several times slower. The clients (herdClient), the peak's sliding window
+// (peakWindow) and the buffers the runs reuse (herdScratch) each have their own file.
 const (
 	clientBits = 17 // MaxClients < 1<<clientBits; MaxWindow < 1<<(64-clientBits) ns
 	clientMask = 1<<clientBits - 1
