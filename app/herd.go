@@ -16,10 +16,6 @@ type herdView struct {
 	total int // modes to run
 }
 
-// herdPreRenderWork bounds the herds the server pre-renders (clients × attempts); bigger ones
-// are left to the browser, so that serve answers at once.
-const herdPreRenderWork = 20000
-
 // start begins a herd for params, with no run in yet, and reports whether it can run; when it
 // cannot, its error is what the herd shows.
 func (h *herdView) start(params calc.Params) bool {

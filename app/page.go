@@ -72,11 +72,6 @@ func (p *page) OnInit() {
 	}
 }
 
-// sampleInHandlerWork bounds the sampling of the policy's own paths (attempts × samples) that an
-// input handler does before it shows the new table: the defaults' 6 × 10000 take about 3–4 ms in
-// wasm. Anything more is sampled after the table is painted.
-const sampleInHandlerWork = 60000
-
 // sampleSmall samples in place when that is quick, as the server's pre-render does.
 func (p *page) sampleSmall() {
 	if p.report != nil && p.report.Params.Attempts*p.report.Params.Samples <= samplePreRenderWork {
@@ -98,10 +93,6 @@ func (p *page) OnPreRender(ctx app.Context) {
 		p.herd.runHerdNow(params)
 	}
 }
-
-// samplePreRenderWork bounds the sampling (attempts × samples, for each of six modes) that the
-// server does before answering: 6 × 10 attempts × 10000 paths take a few milliseconds.
-const samplePreRenderWork = 100000
 
 // OnMount starts the sampling and the herd of the loaded inputs, off the first render.
 func (p *page) OnMount(ctx app.Context) {

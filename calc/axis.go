@@ -85,3 +85,25 @@ func fitStep(most, mag int) int {
 func (a CountAxis) Y(n int, height float64) float64 {
 	return float64(n) / float64(a.End) * height
 }
+
+// HerdAxes returns the axes of the charts of runs: one time axis they share, from 0 to the end
+// of the last window any run has arrivals in, or to the end of the outage if that is later; and
+// a count axis for each run, from 0 to its most arrivals in one window, stretched to hold the
+// capacity when the capacity is at most twice that (further up, a capacity line would only
+// flatten the chart). With the defaults: 0 to 4s; immediate 0 to 600, none 0 to 100.
+func HerdAxes(p Params, runs []HerdRun) (Axis, []CountAxis) {
+	end := p.Outage
+	counts := make([]CountAxis, len(runs))
+	for i, r := range runs {
+		end = max(end, p.WindowStart(len(r.Arrivals)))
+		most := 0
+		for _, n := range r.Arrivals {
+			most = max(most, n)
+		}
+		if p.Capacity <= 2*most {
+			most = max(most, p.Capacity)
+		}
+		counts[i] = NewCountAxis(most)
+	}
+	return NewAxis(end), counts
+}

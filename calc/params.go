@@ -66,11 +66,6 @@ const (
 	MaxWindow   = time.Hour
 	MaxCapacity = 1000000000
 	MaxSpread   = 24 * time.Hour
-	// MaxHerdWork bounds Clients*Attempts, the most attempts a herd run can simulate per mode,
-	// so that no input freezes the page.
-	MaxHerdWork = 2000000
-	// MaxHerdWindows bounds the arrivals series of a herd run; see Params.ValidateHerd.
-	MaxHerdWindows = 10000
 )
 
 // Params is a retry policy and what to compute about it. The zero value is not valid; start from
@@ -237,13 +232,4 @@ func (p Params) Validate() error {
 		bad("spread", FormatDuration(p.Spread), "must be between 0 and %s", FormatDuration(MaxSpread))
 	}
 	return errors.Join(errs...)
-}
-
-// herdWork refuses a herd of more than MaxHerdWork client-attempts. An attempts count out of its
-// own range is reported on its own key, not here.
-func herdWork(clients, attempts int) error {
-	if attempts >= 1 && attempts <= MaxAttempts && clients*attempts > MaxHerdWork {
-		return fmt.Errorf("%d clients × %d attempts is over the limit of %d client-attempts", clients, attempts, MaxHerdWork)
-	}
-	return nil
 }

@@ -29,3 +29,11 @@ func (k *kept[T]) put(v *T) {
 	}
 	k.mu.Unlock()
 }
+
+// grow returns a with length n, reusing its memory if it can.
+func grow[T any](a []T, n int) []T {
+	if cap(a) < n {
+		return make([]T, n)
+	}
+	return a[:n]
+}

@@ -1,0 +1,91 @@
+package calc
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Limits of the herd's work, beyond each input's own range: Validate refuses more than
+// MaxHerdWork, ValidateHerd more than MaxHerdWindows.
+const (
+	// MaxHerdWork bounds Clients*Attempts, the most attempts a herd run can simulate per mode,
+	// so that no input freezes the page.
+	MaxHerdWork = 2000000
+	// MaxHerdWindows bounds the arrivals series of a herd run; see Params.ValidateHerd.
+	MaxHerdWindows = 10000
+)
+
+// ValidateHerd reports what Validate does and, as a *FieldError on window, a window too short
+// for the herd's arrivals series. No attempt of any mode of p.HerdModes arrives after the
+// horizon: the last client's start plus the latest start of the last attempt in the slowest of
+// those modes (or just before the budget runs out, if sooner). The windows from 0 to the horizon
+// must number at most MaxHerdWindows. The policy's own mode counts: additive jitter of a day
+// (add=24h) needs far more windows than the five classic modes.
+//
+// Validate and Decode leave this to ValidateHerd: with the default window, policies that are
+// valid on their own (1000 attempts up to a 168h cap) would become invalid, some of them with no
+// window up to MaxWindow that fits.
+func (p Params) ValidateHerd() error {
+	_, err := p.herdWindows(Immediate)
+	return err
+}
+
+// herdWindows returns the number of windows from 0 to the horizon of p.HerdModes and m (see
+// ValidateHerd and herdHorizon).
+func (p Params) herdWindows(m HerdMode) (int, error) {
+	if err := p.Validate(); err != nil {
+		return 0, err
+	}
+	h := p.herdHorizon(m)
+	n := h/p.Window + 1
+	if n <= MaxHerdWindows {
+		return int(n), nil
+	}
+	fix := "lower attempts or cap, or set a budget"
+	for _, step := range tickSteps {
+		if step <= MaxWindow && h/step+1 <= MaxHerdWindows {
+			fix = "make the window at least " + FormatDuration(step)
+			break
+		}
+	}
+	return 0, &FieldError{Key: "window", Value: FormatDuration(p.Window), Err: fmt.Errorf(
+		"the last attempt can come as late as %s: %d windows, over the limit of %d; %s",
+		Human(float64(h)), n, MaxHerdWindows, fix)}
+}
+
+// herdHorizon is the latest time any attempt of p.HerdModes, or of m, can arrive. Immediate's
+// attempts start no later than any backoff's, so the backoff modes bound it. A mode outside
+// p.HerdModes counts only when it is run, so that it cannot make the others' windows invalid.
+func (p Params) herdHorizon(m HerdMode) time.Duration {
+	modes := p.HerdModes()
+	if !slices.Contains(modes, m) {
+		modes = append(modes, m)
+	}
+	var last time.Duration
+	for _, mode := range modes {
+		j, ok := mode.Jitter()
+		if !ok {
+			continue // Immediate
+		}
+		q := p.WithJitter(j)
+		var s time.Duration
+		for k := 1; k < p.Attempts; k++ {
+			s += p.Call + q.maxWait(k)
+		}
+		last = max(last, s)
+	}
+	if p.Budget > 0 {
+		last = min(last, p.Budget-1)
+	}
+	return p.clientStart(p.Clients-1) + last
+}
+
+// herdWork refuses a herd of more than MaxHerdWork client-attempts. An attempts count out of its
+// own range is reported on its own key, not here.
+func herdWork(clients, attempts int) error {
+	if attempts >= 1 && attempts <= MaxAttempts && clients*attempts > MaxHerdWork {
+		return fmt.Errorf("%d clients × %d attempts is over the limit of %d client-attempts", clients, attempts, MaxHerdWork)
+	}
+	return nil
+}
