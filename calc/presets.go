@@ -175,21 +175,21 @@ var presets = []Preset{
 	},
 	{
 		Name: "polly-constant", Library: "Polly v8 retry strategy, constant backoff (the default)",
-		Version: "Polly 8.4 (2024)", Source: "Polly.Core/Retry/RetryHelper.cs: GetRetryDelay",
+		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Constant, UseJitter = false, MaxDelay = none",
 		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 1, 2*sec, 4, None }),
 		Notes:  []string{"With UseJitter, a constant or linear delay is multiplied by U[0.75, 1.25]: proportional jitter, ratio 0.25."},
 	},
 	{
 		Name: "polly-linear", Library: "Polly v8 retry strategy, linear backoff",
-		Version: "Polly 8.4 (2024)", Source: "Polly.Core/Retry/RetryHelper.cs: GetRetryDelay",
+		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Linear, UseJitter = false, MaxDelay = none",
 		Params: preset(func(p *Params) { p.Base, p.Cap, p.Attempts, p.Jitter, p.Growth = 2*sec, MaxCap, 4, None, Linear }),
 		Notes:  []string{"Retry k waits k × Delay: 2, 4, 6 s (growth: linear; factor is not used)."},
 	},
 	{
 		Name: "polly-exponential", Library: "Polly v8 retry strategy, exponential backoff without jitter",
-		Version: "Polly 8.4 (2024)", Source: "Polly.Core/Retry/RetryHelper.cs: GetRetryDelay",
+		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = false, MaxDelay = none",
 		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, MaxCap, 4, None }),
 		Notes: []string{
@@ -199,7 +199,7 @@ var presets = []Preset{
 	},
 	{
 		Name: "polly-exponential-jitter", Library: "Polly v8 retry strategy, exponential backoff with jitter",
-		Version: "Polly 8.4 (2024)", Source: "Polly.Core/Retry/RetryHelper.cs: DecorrelatedJitterBackoffV2, GetRetryDelay",
+		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: DecorrelatedJitterBackoffV2, GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = true, MaxDelay = none",
 		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, MaxCap, 4, DecorrelatedV2 }),
 		Notes: []string{
@@ -233,7 +233,7 @@ var presets = []Preset{
 	},
 	{
 		Name: "envoy", Library: "Envoy router retry_policy",
-		Version: "Envoy 1.3x (2024)", Source: "source/common/common/backoff_strategy.cc: JitteredExponentialBackOffStrategy::nextBackOffMs",
+		Version: "Envoy 1.14.0 (2020) and later, whose interval doubles while under max_interval / 2 (envoyproxy/envoy#10417; read on main, 2026)", Source: "source/common/common/backoff_strategy.cc: JitteredExponentialBackOffStrategy::nextBackOffMs",
 		Theirs: "num_retries = 1 (retries: 2 calls), retry_back_off: base_interval = 25 ms, max_interval = 10 × base_interval",
 		Params: preset(func(p *Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 25*msec, 2, 250*msec, 2, FullMs }),
 		Notes: []string{
@@ -255,8 +255,9 @@ var presets = []Preset{
 	},
 	{
 		Name: "google-api-core", Library: "google-api-core (Python) Retry",
-		Version: "google-api-core 2.x (2024)", Source: "google/api_core/retry/retry_base.py: exponential_sleep_generator",
-		Theirs: "initial = 1 sec, maximum = 60 sec, multiplier = 2, timeout = 120 sec, no limit on attempts",
+		Version: "google-api-core 2.11.0 (2022-12) and later (read in 2.29.0, 2026-01; its code has since moved to googleapis/google-cloud-python, packages/google-api-core)",
+		Source:  "google/api_core/retry/retry_base.py: exponential_sleep_generator (google/api_core/retry.py before 2.16.0)",
+		Theirs:  "initial = 1 sec, maximum = 60 sec, multiplier = 2, timeout = 120 sec, no limit on attempts",
 		Params: preset(func(p *Params) {
 			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Budget = sec, 2, 60*sec, 20, Full, 120*sec
 		}),
