@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -255,7 +256,7 @@ func (p *page) load(query string) bool {
 		return false
 	}
 	p.loaded, p.query = query, query
-	params, err := calc.Decode(query)
+	params, err := libs.Decode(query)
 	p.raw = map[string]string{}
 	for key, v := range mustParse(params.Encode()) {
 		p.raw[key] = v[0]
@@ -289,7 +290,7 @@ func (p *page) edit(ctx app.Context, key, value string) bool {
 	for k, s := range p.raw {
 		v.Set(k, s)
 	}
-	params, err := calc.Decode(v.Encode())
+	params, err := libs.Decode(v.Encode())
 	p.errs = calc.FieldErrors(err)
 	if len(p.errs) > 0 {
 		return false // keep the last valid report on screen
@@ -311,7 +312,7 @@ func (p *page) edit(ctx app.Context, key, value string) bool {
 
 // choosePreset sets every input to a library's preset, or, for "", just leaves the preset.
 func (p *page) choosePreset(ctx app.Context, name string) {
-	pr, ok := calc.PresetByName(name)
+	pr, ok := libs.PresetByName(name)
 	if !ok {
 		delete(p.raw, "preset")
 		return
@@ -320,7 +321,7 @@ func (p *page) choosePreset(ctx app.Context, name string) {
 	if p.report != nil {
 		params = p.report.Params
 	}
-	params = params.WithPreset(pr)
+	params = params.WithPreset(pr.Named())
 	for key, v := range mustParse(params.Encode()) {
 		p.raw[key] = v[0]
 	}

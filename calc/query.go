@@ -131,10 +131,12 @@ func Keys() []string {
 // number, a duration that is not a whole number of nanoseconds (1.9ns) or an unknown word is an
 // error, never silently replaced; factor and ratio are the float64 nearest their decimal. Unknown
 // keys are ignored. A bare number is a duration in milliseconds: base=250 means 250ms, base=2.5
-// means 2500us. Clients is refused when Clients*Attempts
+// means 2500us. preset=NAME names one of presets: its policy replaces the defaults, the other keys
+// apply on top, and one that changes the policy leaves the preset (Params.Preset is then "").
+// Clients is refused when Clients*Attempts
 // would be over MaxHerdWork; whether the herd's arrivals series fits is Params.ValidateHerd's
 // question, not Decode's.
-func Decode(query string) (Params, error) {
+func Decode(query string, presets ...Preset) (Params, error) {
 	raw := map[string][]string{}
 	for pair := range strings.SplitSeq(query, "&") {
 		if pair == "" {
@@ -150,7 +152,7 @@ func Decode(query string) (Params, error) {
 	p, capDefault := Default(), DefaultCap
 	var errs []error
 	if vs, ok := raw["preset"]; ok {
-		shown, err := decodeValue(&p, presetField, vs)
+		shown, err := decodeValue(&p, presetField(presets), vs)
 		if err != nil {
 			errs = append(errs, &FieldError{Key: "preset", Value: shown, Err: err})
 		}
@@ -174,7 +176,7 @@ func Decode(query string) (Params, error) {
 		p.Cap = max(capDefault, p.Base)
 	}
 	// Any key that changes the preset's policy leaves the preset.
-	if pr, ok := PresetByName(p.Preset); ok && p.policy() != pr.Params.policy() {
+	if pr, ok := presetByName(presets, p.Preset); ok && p.policy() != pr.Params.policy() {
 		p.Preset = ""
 	}
 	return p, errors.Join(errs...)
@@ -210,17 +212,22 @@ func (p Params) Encode() string {
 	return v.Encode()
 }
 
-// presetField reads the preset key: the preset's policy replaces the defaults, and the other
-// keys of the link apply on top of it.
-var presetField = field{key: "preset", decode: func(p *Params, v string) error {
-	pr, ok := PresetByName(v)
-	if !ok {
-		return fmt.Errorf("must be one of %s", presetList())
-	}
-	p.setPolicy(pr.Params.policy())
-	p.Preset = pr.Name
-	return nil
-}}
+// presetField reads the preset key, naming one of presets: the preset's policy replaces the
+// defaults, and the other keys of the link apply on top of it.
+func presetField(presets []Preset) field {
+	return field{key: "preset", decode: func(p *Params, v string) error {
+		pr, ok := presetByName(presets, v)
+		switch {
+		case !ok && len(presets) == 0:
+			return errors.New("no preset is known here")
+		case !ok:
+			return fmt.Errorf("must be one of %s", presetList(presets))
+		}
+		p.setPolicy(pr.Params.policy())
+		p.Preset = pr.Name
+		return nil
+	}}
+}
 
 // setDuration sets dst to v if it lies in [lo, hi]; loText says lo in words ("0 or more").
 func setDuration(dst *time.Duration, v string, lo, hi time.Duration, loText string) error {

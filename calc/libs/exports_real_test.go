@@ -1,11 +1,11 @@
 //go:build !js
 
-package main
+package libs
 
 // The exported configurations against the real Go libraries (test-only dependencies, pinned in
 // go.mod): each snippet is read back into the library's own types, the library's own retry loop
 // runs an operation that always fails on synctest's fake clock, and every retry's draws must lie
-// in the bounds of what the panel says the library does (libExport.Model, which is the policy
+// in the bounds of what the panel says the library does (Export.Model, which is the policy
 // itself when the panel lists no differences), with the means within four standard errors, and
 // the attempts made
 // must be the ones the panel states. make drift runs these tests against the newest versions.
@@ -64,20 +64,20 @@ type libRun struct {
 }
 
 // libExportOf is p's export to lib.
-func libExportOf(t *testing.T, p calc.Params, lib string) libExport {
+func libExportOf(t *testing.T, p calc.Params, lib string) Export {
 	t.Helper()
-	for _, e := range libExports(p) {
+	for _, e := range Exports(p) {
 		if e.Lib == lib {
 			return e
 		}
 	}
 	t.Fatalf("no export to %s", lib)
-	return libExport{}
+	return Export{}
 }
 
 // checkRuns compares the real library's runs with what the panel says of it (e).
 // budgeted says whether the library stops at the policy's budget by itself.
-func checkRuns(t *testing.T, query string, p calc.Params, e libExport, runs []libRun, budgeted bool) {
+func checkRuns(t *testing.T, query string, p calc.Params, e Export, runs []libRun, budgeted bool) {
 	t.Helper()
 	model := e.Model
 	if !budgeted {

@@ -1,6 +1,6 @@
 //go:build !js
 
-package calc
+package libs
 
 // The presets against the real libraries: thousands of waits drawn from each Go library with
 // the preset's parameters must lie in calc's per-attempt bounds, with means within 2%. These
