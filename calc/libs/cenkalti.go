@@ -54,22 +54,12 @@ func exportCenkalti(s *libSubject) Export {
 		e.Diffs = []string{"cenkalti/backoff cannot express jitter " + p.Jitter.String() + "."}
 		return e
 	}
-	var b strings.Builder
-	b.WriteString(comment + "b := &backoff.ExponentialBackOff{\n")
-	libGoStruct(&b, "\t", [][2]string{
-		{"InitialInterval", libGoDuration(libScale(p.Base, scale), false)},
-		{"RandomizationFactor", strconv.FormatFloat(ratio, 'g', -1, 64)},
-		{"Multiplier", strconv.FormatFloat(p.Factor, 'g', -1, 64)},
-		{"MaxInterval", libGoDuration(libScale(p.Cap, scale), false)},
-	})
-	b.WriteString("}\nresult, err := backoff.Retry(ctx, operation,\n\tbackoff.WithBackOff(b),\n")
-	b.WriteString("\t// Attempts, the first call included.\n\tbackoff.WithMaxTries(" + strconv.Itoa(p.Attempts) + "),\n")
-	if p.Budget > 0 {
-		b.WriteString("\t// No retry that would start after this time from the first call.\n\tbackoff.WithMaxElapsedTime(" + libGoDuration(p.Budget, true) + "),\n)\n")
-	} else {
-		b.WriteString("\t// No time limit: without this option Retry stops after 15 minutes.\n\tbackoff.WithMaxElapsedTime(0),\n)\n")
+	c := CenkaltiConfig{
+		InitialInterval: libScale(p.Base, scale), RandomizationFactor: ratio, Multiplier: p.Factor,
+		MaxInterval: libScale(p.Cap, scale), MaxTries: p.Attempts, MaxElapsedTime: p.Budget,
 	}
-	e.Snippets = []Snippet{{"go", b.String()}}
+	e.Config = c
+	e.Snippets = []Snippet{{"go", comment + c.Go()}}
 	e.Diffs = libCompare(s, "cenkalti/backoff", lib, map[string]string{
 		"capat":  "(MaxInterval caps the interval before the randomization.)",
 		"first":  "(Every interval is randomized.)",
@@ -77,4 +67,35 @@ func exportCenkalti(s *libSubject) Export {
 	})
 	e.Model = lib
 	return e
+}
+
+// CenkaltiConfig is a cenkalti/backoff v5 configuration in the library's own terms: an
+// ExponentialBackOff's fields and Retry's limits. Go writes it as code.
+type CenkaltiConfig struct {
+	InitialInterval     time.Duration
+	RandomizationFactor float64
+	Multiplier          float64
+	MaxInterval         time.Duration
+	MaxTries            int           // WithMaxTries: attempts, the first call included
+	MaxElapsedTime      time.Duration // WithMaxElapsedTime; 0 is no time limit
+}
+
+// Go is c as Go code: the ExponentialBackOff and the call to Retry with c's options.
+func (c CenkaltiConfig) Go() string {
+	var b strings.Builder
+	b.WriteString("b := &backoff.ExponentialBackOff{\n")
+	libGoStruct(&b, "\t", [][2]string{
+		{"InitialInterval", libGoDuration(c.InitialInterval, false)},
+		{"RandomizationFactor", strconv.FormatFloat(c.RandomizationFactor, 'g', -1, 64)},
+		{"Multiplier", strconv.FormatFloat(c.Multiplier, 'g', -1, 64)},
+		{"MaxInterval", libGoDuration(c.MaxInterval, false)},
+	})
+	b.WriteString("}\nresult, err := backoff.Retry(ctx, operation,\n\tbackoff.WithBackOff(b),\n")
+	b.WriteString("\t// Attempts, the first call included.\n\tbackoff.WithMaxTries(" + strconv.Itoa(c.MaxTries) + "),\n")
+	if c.MaxElapsedTime > 0 {
+		b.WriteString("\t// No retry that would start after this time from the first call.\n\tbackoff.WithMaxElapsedTime(" + libGoDuration(c.MaxElapsedTime, true) + "),\n)\n")
+	} else {
+		b.WriteString("\t// No time limit: without this option Retry stops after 15 minutes.\n\tbackoff.WithMaxElapsedTime(0),\n)\n")
+	}
+	return b.String()
 }

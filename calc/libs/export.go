@@ -30,6 +30,10 @@ type Export struct {
 	// Diffs is empty, else the waits and attempts whose numbers Diffs quotes. Set for the Go
 	// libraries, whose tests draw from the real modules and compare.
 	Model calc.Params
+	// Config is the typed configuration the snippet is written from, in the library's own
+	// terms: CenkaltiConfig or WaitBackoff; nil for the libraries whose snippet is written
+	// directly.
+	Config any
 }
 
 // renderSnippets is the Export panel for p: per library, a heading, the code, and the list of

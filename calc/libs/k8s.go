@@ -64,19 +64,14 @@ func exportClientGo(s *libSubject) Export {
 		return e
 	}
 	d, c := libScale(p.Base, scale), libScale(p.Cap, scale)
-	fields := [][2]string{
-		{"Duration", libGoDuration(d, false)},
-		{"Factor", strconv.FormatFloat(p.Factor, 'g', -1, 64)},
-		{"Jitter", strconv.FormatFloat(jitter, 'g', -1, 64)},
-		{"Steps", strconv.Itoa(p.Attempts)},
-	}
+	wb := WaitBackoff{Duration: d, Factor: p.Factor, Jitter: jitter, Steps: p.Attempts}
 	var stop []string
 	if !libCapBinds(lib) {
 		lib.Cap = libNoCap
 	} else {
 		// With a Cap, wait.ExponentialBackoff stops at the first step whose next delay would
 		// pass it (Step sets Steps to 0): the waits never reach the cap, the attempts stop.
-		fields = append(fields, [2]string{"Cap", libGoDuration(c, false)})
+		wb.Cap = c
 		next := d
 		for i := 1; i < p.Attempts; i++ {
 			next = time.Duration(float64(next) * p.Factor)
@@ -94,11 +89,8 @@ func exportClientGo(s *libSubject) Export {
 				libSpan(last.Min, last.Max, last.Mean, libUnitFor(last.Max))+", before giving up.")
 		}
 	}
-	var b strings.Builder
-	b.WriteString(comment + "backoff := wait.Backoff{\n")
-	libGoStruct(&b, "\t", fields)
-	b.WriteString("}\n// Steps counts attempts, the first call included. Use it with\n// retry.OnError(backoff, retriable, fn) from k8s.io/client-go/util/retry.\n")
-	e.Snippets = []Snippet{{"go", b.String()}}
+	e.Config = wb
+	e.Snippets = []Snippet{{"go", comment + wb.Go()}}
 	e.Diffs = append(stop, libCompare(s, "wait.Backoff", lib, map[string]string{
 		"jitter": "(wait.Jitter only adds: Duration + U × Jitter × Duration.)",
 		"capat":  "(Jitter applies to the delay after the cap.)",
@@ -107,4 +99,32 @@ func exportClientGo(s *libSubject) Export {
 	e.Diffs = append(e.Diffs, libBudget(s, "wait.Backoff", libBudgetNone, "", lib)...)
 	e.Model = lib
 	return e
+}
+
+// WaitBackoff is a k8s.io/apimachinery wait.Backoff in the library's own terms (client-go's
+// retry.OnError takes it). Go writes it as code.
+type WaitBackoff struct {
+	Duration time.Duration
+	Factor   float64
+	Jitter   float64
+	Steps    int           // attempts, the first call included
+	Cap      time.Duration // 0: none
+}
+
+// Go is w as Go code, Cap only when set.
+func (w WaitBackoff) Go() string {
+	fields := [][2]string{
+		{"Duration", libGoDuration(w.Duration, false)},
+		{"Factor", strconv.FormatFloat(w.Factor, 'g', -1, 64)},
+		{"Jitter", strconv.FormatFloat(w.Jitter, 'g', -1, 64)},
+		{"Steps", strconv.Itoa(w.Steps)},
+	}
+	if w.Cap > 0 {
+		fields = append(fields, [2]string{"Cap", libGoDuration(w.Cap, false)})
+	}
+	var b strings.Builder
+	b.WriteString("backoff := wait.Backoff{\n")
+	libGoStruct(&b, "\t", fields)
+	b.WriteString("}\n// Steps counts attempts, the first call included. Use it with\n// retry.OnError(backoff, retriable, fn) from k8s.io/client-go/util/retry.\n")
+	return b.String()
 }
