@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 )
 
 // checkRender loads url, waits for the wasm render and the service worker,
@@ -69,7 +69,7 @@ func TestOffline(t *testing.T) {
 			tb.navigate(srv.URL + path + query)
 			tb.waitWasm()
 			// The page rewrites a valid link with every key (canonical).
-			p, _ := calc.Decode(query[1:])
+			p, _ := libs.Decode(query[1:])
 			tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", "?"+p.Encode()))
 			compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, query[1:]))
 			tb.requireNoConsoleProblems()

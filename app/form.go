@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -164,9 +165,9 @@ func attrText(s string) string {
 // renderPreset is the library picker, and what the chosen preset is: the library, when its
 // behaviour was read, its own parameters next to ours, and where its docs and code disagree.
 func (p *page) renderPreset() app.UI {
-	current, ok := calc.PresetByName(p.raw.Get("preset"))
+	current, ok := libs.PresetByName(p.raw.Get("preset"))
 	options := []app.UI{app.Option().Value("").Text("custom (no preset)")}
-	for _, pr := range calc.Presets() {
+	for _, pr := range libs.Presets() {
 		o := app.Option().Value(pr.Name).Text(pr.Library)
 		if ok && pr.Name == current.Name {
 			o = o.Selected(true)

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -122,10 +123,10 @@ func (l hostileLink) goodQuery() string {
 // alertAfterEdit is what the alert must name once base is typedBase: the link's bad keys but
 // base, and what the new base makes bad in the rest (a cap below it).
 func (l hostileLink) alertAfterEdit() []string {
-	p, _ := calc.Decode(l.goodQuery())
+	p, _ := libs.Decode(l.goodQuery())
 	v, _ := url.ParseQuery(p.Encode())
 	v.Set("base", typedBase)
-	_, err := calc.Decode(v.Encode())
+	_, err := libs.Decode(v.Encode())
 	keys := slices.DeleteFunc(slices.Clone(l.alert), func(k string) bool { return k == "base" })
 	for _, fe := range calc.FieldErrors(err) {
 		keys = append(keys, fe.Key)
@@ -148,7 +149,7 @@ func TestHostileCorpus(t *testing.T) {
 				t.Errorf("%v: %q is not a key", l, k)
 			}
 		}
-		if _, err := calc.Decode(l.goodQuery()); err != nil {
+		if _, err := libs.Decode(l.goodQuery()); err != nil {
 			t.Errorf("%v: without the keys it reports, the link is still bad: %v", l, err)
 		}
 		if strings.Contains(l.query, typedBase) {
@@ -382,7 +383,7 @@ func (r *hostileRun) check(t *testing.T, l hostileLink) {
 		waitWithin(t, tb, l, showBound, "the link with the edit",
 			fmt.Sprintf(`new URLSearchParams(location.search).get("base") === %q`, typedBase))
 		search := timedEval[string](t, tb, l, "the link after the edit", "location.search")
-		if p, err := calc.Decode(strings.TrimPrefix(search, "?")); err != nil || calc.FormatDuration(p.Base) != typedBase {
+		if p, err := libs.Decode(strings.TrimPrefix(search, "?")); err != nil || calc.FormatDuration(p.Base) != typedBase {
 			t.Errorf("%v: after a valid edit of base the link is %q (%v)", l, search, err)
 		} else {
 			compareShown(t, tb, l, search[1:])

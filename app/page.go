@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -118,7 +119,7 @@ func (p *page) load(query string) bool {
 		return false
 	}
 	p.loaded, p.query = query, query
-	params, err := calc.Decode(query)
+	params, err := libs.Decode(query)
 	p.raw = params.Values()
 	p.errs = calc.FieldErrors(err)
 	for _, fe := range p.errs {
@@ -139,7 +140,7 @@ func (p *page) load(query string) bool {
 // and edit reports that it did.
 func (p *page) edit(ctx app.Context, key, value string) bool {
 	p.raw.Set(key, value)
-	params, err := calc.DecodeValues(p.raw)
+	params, err := libs.DecodeValues(p.raw)
 	p.errs = calc.FieldErrors(err)
 	if len(p.errs) > 0 {
 		return false // keep the last valid report on screen
@@ -161,7 +162,7 @@ func (p *page) edit(ctx app.Context, key, value string) bool {
 
 // choosePreset sets every input to a library's preset, or, for "", just leaves the preset.
 func (p *page) choosePreset(ctx app.Context, name string) {
-	pr, ok := calc.PresetByName(name)
+	pr, ok := libs.PresetByName(name)
 	if !ok {
 		p.raw.Del("preset")
 		return
@@ -170,7 +171,7 @@ func (p *page) choosePreset(ctx app.Context, name string) {
 	if p.report != nil {
 		params = p.report.Params
 	}
-	for key, v := range params.WithPreset(pr).Values() {
+	for key, v := range params.WithPreset(pr.Named()).Values() {
 		p.raw[key] = v
 	}
 	p.edit(ctx, "preset", pr.Name)

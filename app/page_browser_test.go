@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -34,7 +35,7 @@ const readNumbers = `(() => {
 // wantNumbers is what readNumbers must find for a query: calc's own results, exactly.
 func wantNumbers(t *testing.T, query string) map[string]string {
 	t.Helper()
-	p, err := calc.Decode(query)
+	p, err := libs.Decode(query)
 	if err != nil {
 		t.Fatalf("the test's own query %q: %v", query, err)
 	}
@@ -156,7 +157,7 @@ func TestTypingUpdatesTableAndLink(t *testing.T) {
 	tb.waitFor("the new table", `document.querySelector('#schedule tr[data-attempt="2"] td[data-col="max"]').dataset.ms === "300"`)
 	tb.waitWasm() // and its sampled numbers
 	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, "base=300ms"))
-	p, _ := calc.Decode("base=300ms")
+	p, _ := libs.Decode("base=300ms")
 	if got := evalJS[string](tb, "location.search"); got != "?"+p.Encode() {
 		t.Errorf("link %q, want %q", got, "?"+p.Encode())
 	}
@@ -191,7 +192,7 @@ func TestEditTaskOnlyWritesNumbers(t *testing.T) {
 		search: location.search,
 		pending: document.getElementById("snippets").hasAttribute("data-pending"),
 	})`
-	p0, _ := calc.Decode("")
+	p0, _ := libs.Decode("")
 	tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", "?"+p0.Encode()))
 	before := evalJS[state](tb, read)
 	got := evalJS[state](tb, `(() => {
@@ -203,7 +204,7 @@ func TestEditTaskOnlyWritesNumbers(t *testing.T) {
 	if want := (state{Rows: 9, Hint: before.Hint, Search: before.Search, Pending: true}); got != want {
 		t.Errorf("right after the input event: %+v, want %+v", got, want)
 	}
-	p, _ := calc.Decode("attempts=9")
+	p, _ := libs.Decode("attempts=9")
 	tb.waitFor("the link, the hint and the export panel", `(() => { const s = `+read+`;
 		return s.search === "?`+p.Encode()+`" && s.hint.startsWith("9 attempts") && !s.pending; })()`)
 }
@@ -284,7 +285,7 @@ func TestCopyCSV(t *testing.T) {
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?" + sharedQuery)
 	tb.waitWasm()
-	p, _ := calc.Decode(sharedQuery)
+	p, _ := libs.Decode(sharedQuery)
 	tb.waitFor("the herd", herdRowsAre(len(p.HerdModes())))
 	tb.run(chromedp.Click(chromedp.CSS("#copy-csv")))
 	tb.waitFor("the copied text", `document.getElementById("export-text")?.value.length > 0`)
@@ -319,7 +320,7 @@ func TestHerdLink(t *testing.T) {
 }
 
 func checkHerdLink(t *testing.T, q string) {
-	p, _ := calc.Decode(q)
+	p, _ := libs.Decode(q)
 	modes := len(p.HerdModes())
 	out, errOut, code := runTableOut(t, "-format", "json", q)
 	if code != 0 {
@@ -375,7 +376,7 @@ func TestLoadRewritesValidLink(t *testing.T) {
 	tb.navigate(srv.URL + "/?base=250ms#schedule")
 	tb.waitWasm()
 	history := evalJS[int](tb, "history.length")
-	p, _ := calc.Decode("base=250ms")
+	p, _ := libs.Decode("base=250ms")
 	tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q && location.hash === %q", "?"+p.Encode(), "#schedule"))
 	if got := evalJS[int](tb, "history.length"); got != history {
 		t.Errorf("history grew from %d to %d", history, got)

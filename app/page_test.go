@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -135,7 +136,7 @@ func TestPageCellsAreCalcs(t *testing.T) {
 	q := "base=1s&factor=1.6&cap=120s&attempts=9&jitter=proportional&budget=20s&seed=4&samples=500"
 	p, _ := navPage(t, q)
 	got := scheduleCells(app.HTMLString(p))
-	params, _ := calc.Decode(q)
+	params, _ := libs.Decode(q)
 	r := params.Report()
 	for i, row := range r.Schedule.Rows {
 		n := app.FormatString("%d/", row.Attempt)
@@ -153,7 +154,7 @@ func TestPageCellsAreCalcs(t *testing.T) {
 func TestPageEditRewritesURL(t *testing.T) {
 	p, d := navPage(t, "base=100ms")
 	typeInto(p, d, "base", "300")
-	params, _ := calc.Decode("base=300ms")
+	params, _ := libs.Decode("base=300ms")
 	if got := d.Context().Page().URL().RawQuery; got != params.Encode() {
 		t.Errorf("URL query %q, want %q", got, params.Encode())
 	}
@@ -324,7 +325,7 @@ func TestPageExport(t *testing.T) {
 func TestPageHerdLibraryMode(t *testing.T) {
 	const q = "jitter=decorrelatedv2&clients=60&attempts=6&outage=500ms&capacity=10&seed=2"
 	p, _ := navPage(t, q)
-	params, _ := calc.Decode(q)
+	params, _ := libs.Decode(q)
 	want, err := params.Herd()
 	if err != nil || len(want) != len(calc.HerdModes())+1 {
 		t.Fatalf("calc's herd: %d runs, %v", len(want), err)

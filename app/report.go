@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 )
 
 // The report's four formats: text for the terminal, CSV and Markdown for copying a table, JSON
@@ -33,7 +34,7 @@ func describe(r calc.Report) string {
 	if p.Budget > 0 {
 		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", human(p.Budget))
 	}
-	if pr, ok := calc.PresetByName(p.Preset); ok {
+	if pr, ok := libs.PresetByName(p.Preset); ok {
 		fmt.Fprintf(&b, " Preset: %s (%s): %s.", pr.Library, pr.Version, pr.Theirs)
 	}
 	return b.String()
@@ -248,7 +249,7 @@ func herdLine(p calc.Params) string {
 func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	p, s := r.Params, r.Schedule
 	fmt.Fprintf(w, "%s\n\n", describe(r))
-	if pr, ok := calc.PresetByName(p.Preset); ok {
+	if pr, ok := libs.PresetByName(p.Preset); ok {
 		fmt.Fprintf(w, "%s computes it in %s.\n", pr.Library, pr.Source)
 		for _, n := range pr.Notes {
 			fmt.Fprintf(w, "- %s\n", n)

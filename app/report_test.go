@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 )
 
 // Polly's jitter is described by its own formula; the decorrelated modes clamp every wait to
@@ -29,7 +29,7 @@ func TestDescribeDecorrelatedV2(t *testing.T) {
 		// The other modes keep their clauses.
 		{"jitter=full&cap=1s&capat=fixed&first=exact", []string{"waits exactly 1 s, without jitter", "the first retry waits exactly 100 ms"}, nil},
 	} {
-		p, err := calc.Decode(c.query)
+		p, err := libs.Decode(c.query)
 		if err != nil {
 			t.Fatal(err)
 		}

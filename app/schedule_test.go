@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -21,7 +22,7 @@ func TestPageNotesPileUp(t *testing.T) {
 		{"jitter=decorrelatedv2&cap=1s&attempts=7", "decorrelated jitter (DecorrelatedJitterBackoffV2) piles waits up at the cap"},
 		{"jitter=decorrelatedv2&cap=1s&attempts=4", ""},
 	} {
-		p, _ := calc.Decode(c.query)
+		p, _ := libs.Decode(c.query)
 		r := p.ReportBounds()
 		html := app.HTMLString(renderNotes(r))
 		last := r.Schedule.Rows[len(r.Schedule.Rows)-1]

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 )
 
 // runTable prints the report for a query: `table [-format text|csv|md|json] QUERY`, where QUERY
@@ -32,7 +33,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	p, err := calc.Decode(queryOf(fs.Arg(0)))
+	p, err := libs.Decode(queryOf(fs.Arg(0)))
 	if err != nil {
 		for _, fe := range calc.FieldErrors(err) {
 			fmt.Fprintln(stderr, fe)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 )
 
 func runTableOut(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -295,7 +296,7 @@ func TestTableWithinBudgetJSON(t *testing.T) {
 			}
 		}
 		// Every number is calc's.
-		p, _ := calc.Decode(c.query)
+		p, _ := libs.Decode(c.query)
 		rep := p.Report()
 		want := fmt.Sprintf("%s %s %s %s %s %s %v", calc.Millis(rep.Within.Min), calc.MillisFloat(rep.Within.Mean), calc.Millis(rep.Within.Max),
 			calc.Millis(rep.Sample.Total.P50), calc.Millis(rep.Sample.Total.P90), calc.Millis(rep.Sample.Total.P99), rep.Within.Exact)
@@ -362,7 +363,7 @@ func TestTableWithinBudgetFormats(t *testing.T) {
 
 // A page can copy before its paths are sampled: what sampling gives is left blank, not 0.
 func TestTableWithinBudgetBeforeSampling(t *testing.T) {
-	p, _ := calc.Decode("base=1s&factor=2&attempts=6&jitter=none&budget=6.5s&cap=1m")
+	p, _ := libs.Decode("base=1s&factor=2&attempts=6&jitter=none&budget=6.5s&cap=1m")
 	var csv, md strings.Builder
 	writeCSV(&csv, p.ReportBounds(), nil)
 	writeMarkdown(&md, p.ReportBounds(), nil)

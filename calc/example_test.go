@@ -49,7 +49,7 @@ func ExampleParams_Wait() {
 	}
 	fmt.Println(waits(calc.Default())) // 100ms doubling, cap 10s, full jitter
 	// Polly's exponential backoff with jitter from 2s: each wait depends on the previous draw.
-	p, _ := calc.Decode("preset=polly-exponential-jitter")
+	p, _ := calc.Decode("base=2s&factor=2&cap=168h&attempts=4&jitter=decorrelatedv2&ratio=0")
 	fmt.Println(waits(p))
 	// Output:
 	// [50ms 100ms 200ms]
@@ -110,7 +110,7 @@ func ExampleParams_Herd() {
 
 func ExampleParams_HerdModes() {
 	// Polly's exponential backoff with jitter is no classic mode: its herd runs it last.
-	p, _ := calc.Decode("preset=polly-exponential-jitter")
+	p, _ := calc.Decode("base=2s&factor=2&cap=168h&attempts=4&jitter=decorrelatedv2&ratio=0")
 	fmt.Println(p.HerdModes())
 	runs, _ := p.Herd()
 	r := runs[len(runs)-1]

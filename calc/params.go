@@ -85,11 +85,11 @@ type Params struct {
 	Samples  int           // simulated paths for percentiles; MinSamples..MaxSamples
 	Seed     uint64        // seed of the simulated paths and of the herd's clients
 
-	// What some libraries do that the above does not say (see Presets).
+	// What some libraries do that the above does not say (see Preset).
 	Growth     Growth        // how the nominal delay grows; Exponential by default
 	FirstExact bool          // the first retry waits exactly base, unjittered (gRPC's connection backoff)
 	Add        time.Duration // the jitter of Additive: waits in [d, d+Add]; 0..MaxAdd
-	Preset     string        // the library preset these params are, if they still are; "" otherwise
+	Preset     string        // the preset (see Preset) these params are, if they still are; "" otherwise
 
 	// The herd: many clients following the policy through an outage (see Params.Herd).
 	Clients  int           // clients in the herd; 1..MaxClients, and Clients*Attempts <= MaxHerdWork
@@ -198,9 +198,6 @@ func (p Params) Validate() error {
 	}
 	if p.Add < 0 || p.Add > MaxAdd {
 		bad("add", FormatDuration(p.Add), "must be between 0 and %s", FormatDuration(MaxAdd))
-	}
-	if _, ok := PresetByName(p.Preset); p.Preset != "" && !ok {
-		bad("preset", p.Preset, "must be one of %s", presetList())
 	}
 	if p.Call < 0 || p.Call > MaxCall {
 		bad("call", FormatDuration(p.Call), "must be between 0 and %s", FormatDuration(MaxCall))

@@ -1,136 +1,55 @@
 package calc
 
 import (
-	"math"
-	"os"
-	"strings"
 	"testing"
 	"time"
 )
 
-func TestPresetQuery(t *testing.T) {
-	for _, pr := range Presets() {
-		p := mustDecode(t, "preset="+pr.Name)
-		if p.Preset != pr.Name || p.policy() != pr.Params.policy() {
-			t.Errorf("%s: decoded %+v", pr.Name, p)
-		}
-		if err := p.Validate(); err != nil {
-			t.Errorf("%s: %v", pr.Name, err)
-		}
-		if !strings.Contains(p.Encode(), "preset="+pr.Name) {
-			t.Errorf("%s: the link lost the preset: %s", pr.Name, p.Encode())
-		}
-		if back := mustDecode(t, p.Encode()); back != p {
-			t.Errorf("%s: round trip %+v", pr.Name, back)
-		}
-		if pr.Library == "" || pr.Source == "" || pr.Theirs == "" || pr.Version == "" || len(pr.Notes) == 0 {
-			t.Errorf("%s: says too little about where it comes from", pr.Name)
-		}
+// pollyQuery is Polly v8's exponential backoff with jitter at its defaults, as package libs'
+// preset polly-exponential-jitter has it (a test there checks they agree).
+const pollyQuery = "base=2s&factor=2&cap=168h&attempts=4&jitter=decorrelatedv2&ratio=0"
+
+// testPresets are the presets that calc's tests name in links (mustDecode passes them).
+var testPresets = []Preset{{Name: "polly-exponential-jitter", Params: func() Params {
+	p, err := Decode(pollyQuery)
+	if err != nil {
+		panic(err)
 	}
-	// Other keys apply on top; one that changes the policy leaves the preset.
-	if p := mustDecode(t, "preset=aws-botocore&seed=7&attempts=3"); p.Preset != "aws-botocore" || p.Seed != 7 {
-		t.Errorf("a key that keeps the policy dropped the preset: %+v", p)
+	return p
+}()}}
+
+// A preset given to Decode sets the policy; other keys apply on top; one that changes the policy
+// leaves the preset; a name not given is an error naming those given.
+func TestDecodePreset(t *testing.T) {
+	slow := Preset{Name: "slow", Params: Default()}
+	slow.Params.Base, slow.Params.Cap, slow.Params.Attempts, slow.Params.Jitter = 2*time.Second, 20*time.Second, 3, None
+	fast := Preset{Name: "fast", Params: Default()}
+	p, err := Decode("preset=slow&seed=7", fast, slow)
+	if err != nil || p.Preset != "slow" || p.Base != 2*time.Second || p.Jitter != None || p.Seed != 7 {
+		t.Errorf("preset=slow&seed=7: %+v, %v", p, err)
 	}
-	if p := mustDecode(t, "preset=aws-botocore&attempts=4"); p.Preset != "" || p.Attempts != 4 || p.Cap != 20*time.Second {
+	if p.Encode() != "add=0&attempts=3&base=2s&budget=0&call=0&cap=20s&capacity=20&capat=before&clients=100&factor=2&first=jittered&growth=exponential&jitter=none&layers=1&outage=1s&preset=slow&ratio=0.2&samples=10000&seed=7&spread=0&window=100ms" {
+		t.Errorf("the link lost the preset: %s", p.Encode())
+	}
+	if back, err := Decode(p.Encode(), slow); back != p || err != nil {
+		t.Errorf("round trip: %+v, %v", back, err)
+	}
+	if p := Default().WithPreset(slow); p.Preset != "slow" || p.Attempts != 3 || p.Samples != Default().Samples {
+		t.Errorf("WithPreset: %+v", p)
+	}
+	// attempts=4 changes the policy: the preset is left, its other values kept.
+	if p, _ := Decode("preset=slow&attempts=4", slow); p.Preset != "" || p.Attempts != 4 || p.Cap != 20*time.Second {
 		t.Errorf("editing attempts should leave the preset and keep its other values: %+v", p)
 	}
-	if _, err := Decode("preset=nope"); !strings.Contains(err.Error(), `preset "nope": must be one of aws-botocore`) {
-		t.Errorf("unknown preset: %v", err)
-	}
-}
-
-// libraryWait is each library's formula, written from its source (Preset.Source) for a draw u in
-// [0, 1) before retry k, in nanoseconds: independent of calc's law.
-var libraryWait = map[string]func(k int, u float64) float64{
-	// botocore: random() * min(base * 2 ** (attempt_number - 1), MAX_BACKOFF)
-	"aws-botocore": func(k int, u float64) float64 { return u * math.Min(1e9*math.Pow(2, float64(k-1)), 20e9) },
-	// botocore with AWS_NEW_RETRIES_2026: random() * min(0.05 * 2 ** (attempt_number - 1), 20)
-	"aws-botocore-2026": func(k int, u float64) float64 { return u * math.Min(5e7*math.Pow(2, float64(k-1)), 20e9) },
-	// aws-sdk-go-v2 v1.48.0 backoffDelay2026: b * min(0.05 * 2^(attempt-1), 20) s, attempt = k
-	"aws-go-v2-2026": func(k int, u float64) float64 { return u * math.Min(0.05*math.Pow(2, float64(k-1)), 20) * 1e9 },
-	// aws-sdk-go-v2: attempt > maxBackoffAttempts (log2(20) = 4) ? MaxBackoff : u * 2^attempt s
-	"aws-go-v2": func(k int, u float64) float64 {
-		if k > 4 {
-			return 20e9
-		}
-		return u * float64(int64(1)<<k) * 1e9
-	},
-	// grpc-go shouldRetry: min(initial * mult^retries, max) * (1 + 0.2*(2u - 1))
-	"grpc-retry": func(k int, u float64) float64 {
-		return math.Min(1e8*math.Pow(2, float64(k-1)), 1e9) * (1 + 0.2*(2*u-1))
-	},
-	// grpc-go internal/backoff: retries == 0 ? base : min(base * 1.6^retries, max) * (1 + 0.2*(2u-1))
-	"grpc-connect": func(k int, u float64) float64 {
-		if k == 1 {
-			return 1e9
-		}
-		return math.Min(1e9*math.Pow(1.6, float64(k-1)), 120e9) * (1 + 0.2*(2*u-1))
-	},
-	// cenkalti: I - 0.5 I + u * (I + 0.5 I - (I - 0.5 I) + 1), I = min(500ms * 1.5^(k-1), 60s)
-	"cenkalti-v5": func(k int, u float64) float64 {
-		i := math.Min(5e8*math.Pow(1.5, float64(k-1)), 60e9)
-		return i - 0.5*i + u*(i+0.5*i-(i-0.5*i)+1)
-	},
-	// k8s Jitter: d + u * maxFactor * d
-	"k8s-default-retry":   func(k int, u float64) float64 { return 1e7 + u*0.1*1e7 },
-	"k8s-default-backoff": func(k int, u float64) float64 { d := 1e7 * math.Pow(5, float64(k-1)); return d + u*0.1*d },
-	// Polly: Constant: delay; Linear: delay * (attempt + 1); Exponential: delay * 2^attempt (attempt 0-based)
-	"polly-constant":    func(k int, u float64) float64 { return 2e9 },
-	"polly-linear":      func(k int, u float64) float64 { return 2e9 * float64(k) },
-	"polly-exponential": func(k int, u float64) float64 { return 2e9 * math.Pow(2, float64(k-1)) },
-	// Polly DecorrelatedJitterBackoffV2 on the path that draws u at every retry: t = attempt + u,
-	// prev = g(attempt-1 + u) (0 for the first retry); (long)((next - prev) * (1 / 1.4d) * ticks).
-	"polly-exponential-jitter": func(k int, u float64) float64 {
-		g := func(t float64) float64 { return math.Pow(2, t) * math.Tanh(math.Sqrt(4*t)) }
-		prev := 0.0
-		if k > 1 {
-			prev = g(float64(k-2) + u)
-		}
-		return math.Trunc((g(float64(k-1)+u)-prev)*(1/1.4)*2e7) * 100
-	},
-	// tenacity: random.uniform(min=0, min(max, multiplier * 2 ** (attempt_number - 1)))
-	"tenacity-random-exponential": func(k int, u float64) float64 { return u * math.Min(60e9, 1e9*math.Pow(2, float64(k-1))) },
-	// tenacity: min(max, initial * 2 ** (attempt_number - 1) + uniform(0, jitter))
-	"tenacity-exponential-jitter": func(k int, u float64) float64 { return 1e9*math.Pow(2, float64(k-1)) + u*1e9 },
-	// Envoy: random() % backoff ms, backoff = min(25 * 2^(k-1), 250); random() % n is floor(u*n)
-	"envoy": func(k int, u float64) float64 { return math.Floor(u*math.Min(25*math.Pow(2, float64(k-1)), 250)) * 1e6 },
-	// resilience4j: interval * (1 - f + 2 f u) without maxInterval
-	"resilience4j": func(k int, u float64) float64 {
-		i := 5e8 * math.Pow(1.5, float64(k-1))
-		return i*(1-0.5) + u*(i*(1+0.5)-i*(1-0.5))
-	},
-	// google-api-core: random.uniform(0, min(initial * 2^(k-1), maximum))
-	"google-api-core": func(k int, u float64) float64 { return u * math.Min(1e9*math.Pow(2, float64(k-1)), 60e9) },
-}
-
-// TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws
-// (the same u at every retry of a path) at every retry, and checks the formula's values lie in
-// calc's bounds.
-func TestPresetsFollowTheirSource(t *testing.T) {
-	for _, pr := range Presets() {
-		f, ok := libraryWait[pr.Name]
-		if !ok {
-			t.Errorf("%s: no formula from its source in this test", pr.Name)
-			continue
-		}
-		p := pr.Params
-		s := p.Schedule()
-		for _, u := range []float64{0, 0.1, 0.25, 0.5, 0.75, 0.999999} {
-			state := p.FirstState()
-			for k := 1; k < p.Attempts; k++ {
-				row := s.Rows[k]
-				want := f(k, u)
-				var got time.Duration
-				got, state = p.Wait(k, u, state)
-				// The libraries truncate to the nanosecond where calc rounds; cenkalti's +1 adds
-				// up to a nanosecond more.
-				if math.Abs(float64(got)-want) > 1.5 {
-					t.Errorf("%s retry %d, u=%v: calc %d ns, the library %.1f ns", pr.Name, k, u, got, want)
-				}
-				if want < float64(row.Min)-1 || want > float64(row.Max)+1 {
-					t.Errorf("%s retry %d, u=%v: the library's %.0f ns is outside [%d, %d]", pr.Name, k, u, want, row.Min, row.Max)
-				}
-			}
+	for _, tt := range []struct {
+		presets []Preset
+		want    string
+	}{
+		{[]Preset{fast, slow}, `calc: preset "nope": must be one of fast, slow`},
+		{nil, `calc: preset "nope": no preset is known here`},
+	} {
+		if _, err := Decode("preset=nope", tt.presets...); err == nil || err.Error() != tt.want {
+			t.Errorf("preset=nope with %d presets: %v, want %s", len(tt.presets), err, tt.want)
 		}
 	}
 }
@@ -169,19 +88,5 @@ func TestLibraryModes(t *testing.T) {
 			t.Errorf("%s retry %d: [%v, %v] mean %v ms, want [%v, %v] mean %v", tt.query, tt.k, r.Min, r.Max, r.Mean/1e6, tt.min, tt.max, tt.mean)
 		}
 		checkInvariants(t, mustDecode(t, tt.query+"&samples=300"))
-	}
-}
-
-// README's Presets section names every preset's version and file as the page does.
-func TestPresetsInREADME(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pr := range Presets() {
-		row := "| `" + pr.Name + "` | " + pr.Library + " | " + pr.Version + " | `" + pr.Source + "` |"
-		if !strings.Contains(string(readme), row) {
-			t.Errorf("README's preset table lacks, or has another row for:\n%s", row)
-		}
 	}
 }

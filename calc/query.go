@@ -131,10 +131,12 @@ func Keys() []string {
 // number, a duration that is not a whole number of nanoseconds (1.9ns) or an unknown word is an
 // error, never silently replaced; factor and ratio are the float64 nearest their decimal. Unknown
 // keys are ignored. A bare number is a duration in milliseconds: base=250 means 250ms, base=2.5
-// means 2500us. Clients is refused when Clients*Attempts
+// means 2500us. preset=NAME names one of presets: its policy replaces the defaults, the other keys
+// apply on top, and one that changes the policy leaves the preset (Params.Preset is then "").
+// Clients is refused when Clients*Attempts
 // would be over MaxHerdWork; whether the herd's arrivals series fits is Params.ValidateHerd's
 // question, not Decode's.
-func Decode(query string) (Params, error) {
+func Decode(query string, presets ...Preset) (Params, error) {
 	given := map[string][]value{}
 	for pair := range strings.SplitSeq(query, "&") {
 		if pair == "" {
@@ -151,19 +153,19 @@ func Decode(query string) (Params, error) {
 		}
 		given[key] = append(given[key], value{raw: v, text: text, broken: err != nil})
 	}
-	return decode(given)
+	return decode(given, presets)
 }
 
 // DecodeValues is Decode for values already unescaped, as a form holds them: Decode of
 // v.Encode(), without the round trip through a string.
-func DecodeValues(v url.Values) (Params, error) {
+func DecodeValues(v url.Values, presets ...Preset) (Params, error) {
 	given := make(map[string][]value, len(v))
 	for key, vs := range v {
 		for _, s := range vs {
 			given[key] = append(given[key], value{raw: url.QueryEscape(s), text: s})
 		}
 	}
-	return decode(given)
+	return decode(given, presets)
 }
 
 // value is one value of a key as given: text unescaped, unless its percent-encoding is broken.
@@ -172,11 +174,11 @@ type value struct {
 	broken    bool
 }
 
-func decode(raw map[string][]value) (Params, error) {
+func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	p, capDefault := Default(), DefaultCap
 	var errs []error
 	if vs, ok := raw["preset"]; ok {
-		shown, err := decodeValue(&p, presetField, vs)
+		shown, err := decodeValue(&p, presetField(presets), vs)
 		if err != nil {
 			errs = append(errs, &FieldError{Key: "preset", Value: shown, Err: err})
 		}
@@ -200,7 +202,7 @@ func decode(raw map[string][]value) (Params, error) {
 		p.Cap = max(capDefault, p.Base)
 	}
 	// Any key that changes the preset's policy leaves the preset.
-	if pr, ok := PresetByName(p.Preset); ok && p.policy() != pr.Params.policy() {
+	if pr, ok := presetByName(presets, p.Preset); ok && p.policy() != pr.Params.policy() {
 		p.Preset = ""
 	}
 	return p, errors.Join(errs...)
@@ -243,17 +245,22 @@ func (p Params) Values() url.Values {
 	return v
 }
 
-// presetField reads the preset key: the preset's policy replaces the defaults, and the other
-// keys of the link apply on top of it.
-var presetField = field{key: "preset", decode: func(p *Params, v string) error {
-	pr, ok := PresetByName(v)
-	if !ok {
-		return fmt.Errorf("must be one of %s", presetList())
-	}
-	p.setPolicy(pr.Params.policy())
-	p.Preset = pr.Name
-	return nil
-}}
+// presetField reads the preset key, naming one of presets: the preset's policy replaces the
+// defaults, and the other keys of the link apply on top of it.
+func presetField(presets []Preset) field {
+	return field{key: "preset", decode: func(p *Params, v string) error {
+		pr, ok := presetByName(presets, v)
+		switch {
+		case !ok && len(presets) == 0:
+			return errors.New("no preset is known here")
+		case !ok:
+			return fmt.Errorf("must be one of %s", presetList(presets))
+		}
+		p.setPolicy(pr.Params.policy())
+		p.Preset = pr.Name
+		return nil
+	}}
+}
 
 // setDuration sets dst to v if it lies in [lo, hi]; loText says lo in words ("0 or more").
 func setDuration(dst *time.Duration, v string, lo, hi time.Duration, loText string) error {

@@ -11,7 +11,7 @@ const ms = time.Millisecond
 
 func mustDecode(t testing.TB, q string) Params {
 	t.Helper()
-	p, err := Decode(q)
+	p, err := Decode(q, testPresets...)
 	if err != nil {
 		t.Fatalf("Decode(%q): %v", q, err)
 	}

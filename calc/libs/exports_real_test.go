@@ -1,14 +1,15 @@
 //go:build !js
 
-package main
+package libs
 
 // The exported configurations against the real Go libraries (test-only dependencies, pinned in
-// go.mod): each snippet is read back into the library's own types, the library's own retry loop
-// runs an operation that always fails on synctest's fake clock, and every retry's draws must lie
-// in the bounds of what the panel says the library does (libExport.Model, which is the policy
-// itself when the panel lists no differences), with the means within four standard errors, and
-// the attempts made
-// must be the ones the panel states. make drift runs these tests against the newest versions.
+// go.mod): the library's own types are built from the export's typed configuration (Export.Config:
+// cenkalti, client-go), which the snippet must read back to, or from the snippet itself (AWS,
+// gRPC); the library's own retry loop runs an operation that always fails on synctest's fake
+// clock, and every retry's draws must lie in the bounds of what the panel says the library does
+// (Export.Model, which is the policy itself when the panel lists no differences), with the means
+// within four standard errors, and the attempts made must be the ones the panel states. make
+// drift runs these tests against the newest versions.
 
 import (
 	"context"
@@ -64,20 +65,20 @@ type libRun struct {
 }
 
 // libExportOf is p's export to lib.
-func libExportOf(t *testing.T, p calc.Params, lib string) libExport {
+func libExportOf(t *testing.T, p calc.Params, lib string) Export {
 	t.Helper()
-	for _, e := range libExports(p) {
+	for _, e := range Exports(p) {
 		if e.Lib == lib {
 			return e
 		}
 	}
 	t.Fatalf("no export to %s", lib)
-	return libExport{}
+	return Export{}
 }
 
 // checkRuns compares the real library's runs with what the panel says of it (e).
 // budgeted says whether the library stops at the policy's budget by itself.
-func checkRuns(t *testing.T, query string, p calc.Params, e libExport, runs []libRun, budgeted bool) {
+func checkRuns(t *testing.T, query string, p calc.Params, e Export, runs []libRun, budgeted bool) {
 	t.Helper()
 	model := e.Model
 	if !budgeted {
@@ -186,18 +187,24 @@ func TestExportCenkaltiReal(t *testing.T) {
 		if len(e.Snippets) == 0 {
 			continue
 		}
+		// The library runs from the typed configuration; the code written from it must say the same.
+		c := e.Config.(CenkaltiConfig)
 		code := e.Snippets[0].Code
 		f := goFields(t, code)
 		tries, _ := strconv.Atoi(goCall(t, code, "backoff.WithMaxTries"))
-		elapsed := goDuration(t, goCall(t, code, "backoff.WithMaxElapsedTime"))
+		read := CenkaltiConfig{goDuration(t, f["InitialInterval"]), goFloat(t, f["RandomizationFactor"]), goFloat(t, f["Multiplier"]),
+			goDuration(t, f["MaxInterval"]), tries, goDuration(t, goCall(t, code, "backoff.WithMaxElapsedTime"))}
+		if read != c {
+			t.Errorf("%q: the code says %+v, the configuration %+v", q, read, c)
+		}
 		runs := make([]libRun, libRuns)
 		synctest.Test(t, func(t *testing.T) {
 			for i := range runs {
 				b := &backoff.ExponentialBackOff{
-					InitialInterval:     goDuration(t, f["InitialInterval"]),
-					RandomizationFactor: goFloat(t, f["RandomizationFactor"]),
-					Multiplier:          goFloat(t, f["Multiplier"]),
-					MaxInterval:         goDuration(t, f["MaxInterval"]),
+					InitialInterval:     c.InitialInterval,
+					RandomizationFactor: c.RandomizationFactor,
+					Multiplier:          c.Multiplier,
+					MaxInterval:         c.MaxInterval,
 				}
 				var last time.Time
 				_, err := backoff.Retry(context.Background(), func() (int, error) {
@@ -206,7 +213,7 @@ func TestExportCenkaltiReal(t *testing.T) {
 					}
 					last = time.Now()
 					return 0, errFail
-				}, backoff.WithBackOff(b), backoff.WithMaxTries(uint(tries)), backoff.WithMaxElapsedTime(elapsed))
+				}, backoff.WithBackOff(b), backoff.WithMaxTries(uint(c.MaxTries)), backoff.WithMaxElapsedTime(c.MaxElapsedTime))
 				if !errors.Is(err, errFail) {
 					t.Fatal(err)
 				}
@@ -223,12 +230,18 @@ func TestExportClientGoReal(t *testing.T) {
 		if len(e.Snippets) == 0 {
 			continue
 		}
+		// The library runs from the typed configuration; the code written from it must say the same.
+		c := e.Config.(WaitBackoff)
 		f := goFields(t, e.Snippets[0].Code)
-		b := wait.Backoff{Duration: goDuration(t, f["Duration"]), Factor: goFloat(t, f["Factor"]), Jitter: goFloat(t, f["Jitter"])}
-		b.Steps, _ = strconv.Atoi(f["Steps"])
-		if c, ok := f["Cap"]; ok {
-			b.Cap = goDuration(t, c)
+		read := WaitBackoff{Duration: goDuration(t, f["Duration"]), Factor: goFloat(t, f["Factor"]), Jitter: goFloat(t, f["Jitter"])}
+		read.Steps, _ = strconv.Atoi(f["Steps"])
+		if v, ok := f["Cap"]; ok {
+			read.Cap = goDuration(t, v)
 		}
+		if read != c {
+			t.Errorf("%q: the code says %+v, the configuration %+v", q, read, c)
+		}
+		b := wait.Backoff{Duration: c.Duration, Factor: c.Factor, Jitter: c.Jitter, Steps: c.Steps, Cap: c.Cap}
 		runs := make([]libRun, libRuns)
 		synctest.Test(t, func(t *testing.T) {
 			for i := range runs {

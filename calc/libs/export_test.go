@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package libs
 
 import (
 	"encoding/json"
@@ -8,13 +8,10 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"backoffcalc/calc"
-
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 var updateSnippets = flag.Bool("update-snippets", false, "rewrite testdata/snippets/*.golden")
@@ -48,7 +45,7 @@ var snippetCases = func() []struct{ name, query string } {
 		{"v2-day", "jitter=decorrelatedv2&base=1s&cap=48h&attempts=30"},
 		{"v2-ticks", "jitter=decorrelatedv2&base=150ns&cap=1234567ns&attempts=30"},
 	}
-	for _, pr := range calc.Presets() {
+	for _, pr := range Presets() {
 		cases = append(cases, struct{ name, query string }{"preset-" + pr.Name, "preset=" + pr.Name})
 	}
 	return cases
@@ -56,7 +53,7 @@ var snippetCases = func() []struct{ name, query string } {
 
 func snippetParams(t *testing.T, query string) calc.Params {
 	t.Helper()
-	p, err := calc.Decode(query)
+	p, err := Decode(query)
 	if err != nil {
 		t.Fatalf("%q: %v", query, err)
 	}
@@ -64,7 +61,7 @@ func snippetParams(t *testing.T, query string) calc.Params {
 }
 
 // snippetGolden is what a golden file holds: every block, then the differences.
-func snippetGolden(name, query string, e libExport) string {
+func snippetGolden(name, query string, e Export) string {
 	var b strings.Builder
 	b.WriteString("# " + e.Title + ", for " + name + ": " + query + "\n")
 	for _, s := range e.Snippets {
@@ -85,7 +82,7 @@ func TestSnippetGolden(t *testing.T) {
 		}
 	}
 	for _, c := range snippetCases {
-		for _, e := range libExports(snippetParams(t, c.query)) {
+		for _, e := range Exports(snippetParams(t, c.query)) {
 			file := filepath.Join(dir, c.name+"."+e.Lib+".golden")
 			got := snippetGolden(c.name, c.query, e)
 			if *updateSnippets {
@@ -96,7 +93,7 @@ func TestSnippetGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(file)
 			if err != nil {
-				t.Fatalf("%v (run go test ./app -run Snippet -update-snippets)", err)
+				t.Fatalf("%v (run go test ./calc/libs -run Snippet -update-snippets)", err)
 			}
 			if got != string(want) {
 				t.Errorf("%s differs from the export:\n%s", file, got)
@@ -109,7 +106,7 @@ func TestSnippetGolden(t *testing.T) {
 // JSON parses, and Go parses and is already gofmt-formatted.
 func TestSnippetSyntax(t *testing.T) {
 	for _, c := range snippetCases {
-		for _, e := range libExports(snippetParams(t, c.query)) {
+		for _, e := range Exports(snippetParams(t, c.query)) {
 			for _, s := range e.Snippets {
 				switch s.Lang {
 				case "json":
@@ -144,15 +141,15 @@ func indentLines(code string) string {
 // A preset exported to its own library does exactly what the preset says.
 func TestSnippetPresetsRoundTrip(t *testing.T) {
 	claimed := map[string]bool{}
-	for _, e := range libExports(calc.Default()) {
+	for _, e := range Exports(calc.Default()) {
 		for _, name := range e.Presets {
-			pr, ok := calc.PresetByName(name)
+			pr, ok := PresetByName(name)
 			if !ok {
 				t.Errorf("%s claims preset %q, which calc does not have", e.Lib, name)
 				continue
 			}
 			claimed[name] = true
-			for _, got := range libExports(calc.Default().WithPreset(pr)) {
+			for _, got := range Exports(calc.Default().WithPreset(pr.Named())) {
 				if got.Lib != e.Lib {
 					continue
 				}
@@ -162,9 +159,14 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	for _, pr := range calc.Presets() {
-		if !claimed[pr.Name] {
-			t.Logf("preset %s has no exporter of its own", pr.Name)
+	// The presets without an exporter of their own, and why: a new preset must say which.
+	unexported := map[string]string{
+		"grpc-connect":    "gRPC's connection backoff is set in code, not in a service config",
+		"google-api-core": "google-api-core has no exporter yet",
+	}
+	for _, pr := range Presets() {
+		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {
+			t.Errorf("preset %s: claimed by an exporter %v, listed without one %v", pr.Name, claimed[pr.Name], listed)
 		}
 	}
 }
@@ -174,7 +176,7 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 func TestSnippetAttempts(t *testing.T) {
 	code := func(p calc.Params) map[string]string {
 		out := map[string]string{}
-		for _, e := range libExports(p) {
+		for _, e := range Exports(p) {
 			for _, s := range e.Snippets {
 				out[e.Lib] += s.Code
 			}
@@ -204,7 +206,7 @@ func TestSnippetAttempts(t *testing.T) {
 	}
 
 	p := snippetParams(t, "attempts=8")
-	for _, e := range libExports(p) {
+	for _, e := range Exports(p) {
 		if e.Lib != "grpc" {
 			continue
 		}
@@ -220,7 +222,7 @@ func TestSnippetAttempts(t *testing.T) {
 // With one attempt gRPC has nothing to configure, and no library that can express the policy
 // reports a difference in waits, as there are none.
 func TestSnippetOneAttempt(t *testing.T) {
-	for _, e := range libExports(snippetParams(t, "attempts=1")) {
+	for _, e := range Exports(snippetParams(t, "attempts=1")) {
 		switch {
 		case e.Lib == "grpc":
 			if len(e.Snippets) != 0 || len(e.Diffs) != 1 {
@@ -234,7 +236,7 @@ func TestSnippetOneAttempt(t *testing.T) {
 
 // Decorrelated jitter has no exporter but the AWS config, which states what differs.
 func TestSnippetImpossible(t *testing.T) {
-	for _, e := range libExports(snippetParams(t, "jitter=decorrelated")) {
+	for _, e := range Exports(snippetParams(t, "jitter=decorrelated")) {
 		aws := strings.HasPrefix(e.Lib, "aws-")
 		if aws != (len(e.Snippets) > 0) || len(e.Diffs) == 0 {
 			t.Errorf("decorrelated, %s: %d snippets, %q", e.Lib, len(e.Snippets), e.Diffs)
@@ -255,7 +257,7 @@ func TestSnippetDecorrelatedV2(t *testing.T) {
 		p := snippetParams(t, q)
 		rows := p.Schedule().Rows
 		binds := rows[len(rows)-1].Max == p.Cap
-		for _, e := range libExports(p) {
+		for _, e := range Exports(p) {
 			switch {
 			case e.Lib == "polly":
 				code := e.Snippets[0].Code
@@ -271,24 +273,5 @@ func TestSnippetDecorrelatedV2(t *testing.T) {
 				t.Errorf("%s, %s: %d snippets, %q", q, e.Lib, len(e.Snippets), e.Diffs)
 			}
 		}
-	}
-}
-
-// The panel is one section with, per library, its code in text nodes and its differences.
-func TestSnippetRender(t *testing.T) {
-	html := app.HTMLString(renderSnippets(calc.Default()))
-	if !strings.Contains(html, `<section id="export-code">`) {
-		t.Fatalf("no export-code section:\n%s", html)
-	}
-	for _, e := range libExports(calc.Default()) {
-		if len(e.Snippets) > 0 && !regexp.MustCompile(`<code[^>]* data-lib="`+e.Lib+`"`).MatchString(html) {
-			t.Errorf("no code block for %s", e.Lib)
-		}
-		if !strings.Contains(html, `<ul data-lib-diff="`+e.Lib+`">`) {
-			t.Errorf("no differences list for %s", e.Lib)
-		}
-	}
-	if !strings.Contains(html, "&#34;maxAttempts&#34;") && !strings.Contains(html, "&quot;maxAttempts&quot;") {
-		t.Errorf("the gRPC JSON is not escaped text:\n%s", html)
 	}
 }

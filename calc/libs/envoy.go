@@ -1,0 +1,99 @@
+package libs
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+var envoyPresets = []Preset{
+	{
+		Name: "envoy", Library: "Envoy router retry_policy",
+		Version: "Envoy 1.14.0 (2020) and later, whose interval doubles while under max_interval / 2 (envoyproxy/envoy#10417; read on main, 2026)", Source: "source/common/common/backoff_strategy.cc: JitteredExponentialBackOffStrategy::nextBackOffMs",
+		Theirs: "num_retries = 1 (retries: 2 calls), retry_back_off: base_interval = 25 ms, max_interval = 10 × base_interval",
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 25*msec, 2, 250*msec, 2, calc.FullMs
+		}),
+		Notes: []string{
+			"The code waits random() % min(2^(k−1) × 25, 250) whole milliseconds: retry 1 in 0..24 ms, retry 2 in 0..49 ms (jitter: fullms).",
+			"Envoy's documentation gives [0, (2^k − 1) × base_interval): 0..74 ms for retry 2. The code, not the documentation, is what runs.",
+		},
+	},
+}
+
+func exportEnvoy(s *libSubject) Export {
+	p := s.p
+	e := Export{Lib: "envoy", Title: "Envoy: route retry_policy (YAML)", Presets: []string{"envoy"}}
+	if why := libSkeleton(p, "Envoy", false); why != "" {
+		e.Diffs = []string{why}
+		return e
+	}
+	// Envoy keeps base_interval and max_interval in whole milliseconds, at least 1 ms, and
+	// doubles: retry k waits random() % min(base·2^(k−1), max) ms.
+	lib := p
+	lib.Base, lib.Cap, lib.Factor = libFloorMs(p.Base), libFloorMs(p.Cap), 2
+	lib.Jitter, lib.CapAt, lib.FirstExact = calc.FullMs, calc.CapBefore, false
+	var b strings.Builder
+	b.WriteString("route:\n  cluster: your_cluster\n")
+	if p.Budget > 0 {
+		b.WriteString("  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + libProtoDuration(p.Budget) + "\n")
+	}
+	b.WriteString("  retry_policy:\n    retry_on: \"5xx,reset,connect-failure\"  # which failures to retry: choose yours\n")
+	b.WriteString("    num_retries: " + strconv.Itoa(p.Attempts-1) + "  # retries after the first call: " + libInAll(p.Attempts) + "\n")
+	b.WriteString("    retry_back_off:\n      base_interval: " + libProtoDuration(lib.Base) + "\n      max_interval: " + libProtoDuration(lib.Cap) + "\n")
+	e.Snippets = []Snippet{{"yaml", b.String()}}
+
+	why := map[string]string{
+		"base":   "(Envoy keeps base_interval in whole milliseconds, at least 1 ms.)",
+		"cap":    "(Envoy keeps max_interval in whole milliseconds, at least 1 ms.)",
+		"factor": "(Envoy always doubles: it has no factor.)",
+		"jitter": "(Envoy's code draws random() % d in whole milliseconds.)",
+		"capat":  "(max_interval caps the delay before the draw.)",
+		"first":  "(Every retry is drawn.)",
+	}
+	ls := lib.Schedule()
+	exact := libEnvoySchedule(lib)
+	if !libSameWaits(ls, exact) {
+		why["jump"] = "Envoy stops doubling once the interval reaches max_interval / 2 rounded down (" + libDur(lib.Cap/time.Millisecond/2*time.Millisecond) +
+			") and jumps to max_interval, one step before min(base_interval × 2^(k−1), max_interval) would reach it."
+	}
+	e.Diffs = libCompareExact(s, "Envoy", lib, ls, exact, why)
+	if why["jump"] != "" && len(e.Diffs) > 0 {
+		e.Diffs = append([]string{why["jump"]}, e.Diffs...)
+	}
+	if p.Budget > 0 {
+		e.Diffs = append(e.Diffs, libBudget(s, "Envoy", libBudgetDeadline, "The route's timeout", lib)...)
+	} else {
+		q := p
+		q.Budget = 15 * time.Second
+		if sc := q.Schedule(); sc.AtMost < p.Attempts || sc.Always < p.Attempts {
+			e.Diffs = append(e.Diffs, "Envoy's route timeout, 15 s unless the route sets one, covers every attempt: with it, "+strconv.Itoa(sc.Always)+
+				" of the "+strconv.Itoa(p.Attempts)+" attempts always start and at most "+strconv.Itoa(sc.AtMost)+" do. Set the route's timeout (0s disables it).")
+		}
+	}
+	return e
+}
+
+// libEnvoySchedule is the schedule Envoy's own arithmetic gives lib (whole milliseconds,
+// doubling): the interval doubles while it is under max_interval / 2, integer division, and is
+// max_interval after that; retry k waits random() % interval ms, 0 to interval − 1, each as
+// likely.
+func libEnvoySchedule(lib calc.Params) calc.Schedule {
+	top := int64(lib.Cap / time.Millisecond)
+	next := int64(lib.Base / time.Millisecond)
+	sc := calc.Schedule{Rows: []calc.Row{{Attempt: 1}}}
+	for k := 1; k < lib.Attempts; k++ {
+		hi := time.Duration(next-1) * time.Millisecond
+		sc.Rows = append(sc.Rows, calc.Row{Attempt: k + 1, Retry: k, Max: hi, Mean: float64(hi) / 2})
+		sc.Total.Max += hi
+		sc.Total.Mean += float64(hi) / 2
+		if next < top/2 {
+			next *= 2
+		} else {
+			next = top
+		}
+	}
+	return sc
+}

@@ -1,0 +1,82 @@
+package libs
+
+import (
+	"strconv"
+	"strings"
+
+	"backoffcalc/calc"
+)
+
+var grpcPresets = []Preset{
+	{
+		Name: "grpc-retry", Library: "gRPC retry policy (gRFC A6): grpc-go, grpc-java, grpc-node",
+		Version: "the ±20% jitter of the 2024 revision of gRFC A6: grpc-go (read in v1.85.0), @grpc/grpc-js 1.14.0 (2025-09) and later",
+		Source:  "grpc-go stream.go: shouldRetry; grpc-node packages/grpc-js/src/retrying-call.ts: getNextRetryJitter",
+		Theirs:  "retryPolicy: maxAttempts = 5 (counts the first call; more than 5 is treated as 5), initialBackoff = 0.1s, maxBackoff = 1s, backoffMultiplier = 2",
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 100*msec, 2, sec, 5, calc.Proportional, 0.2
+		}),
+		Notes: []string{
+			"gRPC has no default retry policy: these are example values.",
+			"Retry k waits min(initialBackoff × multiplier^(k−1), maxBackoff) × U[0.8, 1.2]: the cap comes before the jitter, so a wait can reach 1.2 × maxBackoff.",
+			"Before the 2024 revision, and in @grpc/grpc-js up to 1.13.x, the wait was U[0, 1] × the same: full jitter.",
+			"grpc-go rejects a whole service config whose retryPolicy has maxAttempts under 2 (NewClient fails: invalid retry policy).",
+		},
+	},
+	{
+		Name: "grpc-connect", Library: "gRPC connection backoff (reconnecting a channel)",
+		Version: "grpc-go (read in v1.85.0)", Source: "grpc-go internal/backoff/backoff.go: Exponential.Backoff; doc/connection-backoff.md",
+		Theirs: "BaseDelay = 1 sec, Multiplier = 1.6, Jitter = 0.2, MaxDelay = 120 s; reconnects without limit",
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.FirstExact = sec, 1.6, 120*sec, 10, calc.Proportional, 0.2, true
+		}),
+		Notes: []string{
+			"The first reconnect waits exactly 1 s; reconnect k waits min(1.6^(k−1) sec, 120 s) × U[0.8, 1.2].",
+			"gRPC reconnects without limit: the preset shows 10 attempts.",
+		},
+	},
+}
+
+func exportGRPC(s *libSubject) Export {
+	p := s.p
+	e := Export{Lib: "grpc", Title: "gRPC service config: retryPolicy (grpc-go, grpc-java)", Presets: []string{"grpc-retry"}}
+	if why := libSkeleton(p, "gRPC", false); why != "" {
+		e.Diffs = []string{why}
+		return e
+	}
+	if p.Attempts < 2 {
+		e.Diffs = []string{"With 1 attempt there is nothing to retry: leave retryPolicy out (grpc-go rejects a whole service config whose retryPolicy has maxAttempts under 2: " +
+			"NewClient fails with \"invalid retry policy\")."}
+		return e
+	}
+	const grpcLimit = 5
+	attempts := min(p.Attempts, grpcLimit)
+	var b strings.Builder
+	b.WriteString("{\n  \"methodConfig\": [\n    {\n      \"name\": [{ \"service\": \"your.package.Service\" }],\n")
+	if p.Budget > 0 {
+		b.WriteString("      \"timeout\": \"" + libProtoDuration(p.Budget) + "\",\n")
+	}
+	b.WriteString("      \"retryPolicy\": {\n")
+	b.WriteString("        \"maxAttempts\": " + strconv.Itoa(attempts) + ",\n")
+	b.WriteString("        \"initialBackoff\": \"" + libProtoDuration(p.Base) + "\",\n")
+	b.WriteString("        \"maxBackoff\": \"" + libProtoDuration(p.Cap) + "\",\n")
+	b.WriteString("        \"backoffMultiplier\": " + strconv.FormatFloat(p.Factor, 'f', -1, 64) + ",\n")
+	b.WriteString("        \"retryableStatusCodes\": [\"UNAVAILABLE\"]\n      }\n    }\n  ]\n}\n")
+	e.Snippets = []Snippet{{"json", b.String()}}
+
+	if p.Attempts > grpcLimit {
+		e.Diffs = append(e.Diffs, "gRPC clients treat maxAttempts above 5 as 5, so this config says 5: "+libAttempts(grpcLimit)+
+			" instead of "+libAttempts(p.Attempts)+". For "+strconv.Itoa(p.Attempts)+" attempts, set maxAttempts to "+strconv.Itoa(p.Attempts)+
+			" and raise the client's limit (grpc-go: grpc.WithMaxCallAttempts("+strconv.Itoa(p.Attempts)+")).")
+	}
+	lib := p
+	lib.Attempts, lib.Jitter, lib.Ratio, lib.CapAt, lib.FirstExact = attempts, calc.Proportional, 0.2, calc.CapBefore, false
+	why := map[string]string{"jitter": "(gRFC A6 as revised in 2024: grpc-go, grpc-java, and @grpc/grpc-js from 1.14.0.)"}
+	if p.Jitter == calc.Full {
+		why["jitter"] = "(gRFC A6 as revised in 2024: grpc-go, grpc-java, and @grpc/grpc-js from 1.14.0; @grpc/grpc-js 1.13.x and earlier draw uniformly in [0, d], as the policy does.)"
+	}
+	e.Diffs = append(e.Diffs, libCompare(s, "gRPC", lib, why)...)
+	e.Diffs = append(e.Diffs, libBudget(s, "gRPC", libBudgetDeadline, "The method's timeout", lib)...)
+	e.Model = lib
+	return e
+}

@@ -1,0 +1,169 @@
+package libs
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+var pollyPresets = []Preset{
+	{
+		Name: "polly-constant", Library: "Polly v8 retry strategy, constant backoff (the default)",
+		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
+		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Constant, UseJitter = false, MaxDelay = none",
+		Params: preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 1, 2*sec, 4, calc.None }),
+		Notes:  []string{"With UseJitter, a constant or linear delay is multiplied by U[0.75, 1.25]: proportional jitter, ratio 0.25."},
+	},
+	{
+		Name: "polly-linear", Library: "Polly v8 retry strategy, linear backoff",
+		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
+		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Linear, UseJitter = false, MaxDelay = none",
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Cap, p.Attempts, p.Jitter, p.Growth = 2*sec, calc.MaxCap, 4, calc.None, calc.Linear
+		}),
+		Notes: []string{"Retry k waits k × Delay: 2, 4, 6 s (growth: linear; factor is not used)."},
+	},
+	{
+		Name: "polly-exponential", Library: "Polly v8 retry strategy, exponential backoff without jitter",
+		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
+		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = false, MaxDelay = none",
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, calc.MaxCap, 4, calc.None
+		}),
+		Notes: []string{
+			"Retry k waits 2^(k−1) × Delay.",
+			"With UseJitter, exponential backoff switches to DecorrelatedJitterBackoffV2: see polly-exponential-jitter.",
+		},
+	},
+	{
+		Name: "polly-exponential-jitter", Library: "Polly v8 retry strategy, exponential backoff with jitter",
+		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: DecorrelatedJitterBackoffV2, GetRetryDelay; RetryConstants.cs: the defaults",
+		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = true, MaxDelay = none",
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, calc.MaxCap, 4, calc.DecorrelatedV2
+		}),
+		Notes: []string{
+			"Retry k draws t = k−1 + U and waits (g(t) − g(the previous retry's t)) × Delay / 1.4, truncated to whole 100 ns ticks, where g(t) = 2^t × tanh(√(4t)) (jitter: decorrelatedv2; factor is not used).",
+			"So a wait depends on the previous draw, not on the previous wait: this is not the AWS decorrelated jitter. Retry 1 waits up to 2.75 s, retry 2 up to 5.67 s, retry 3 up to 8.65 s.",
+			"MaxDelay, when set, clamps each wait after the draw (cap applies: after, whatever capat says); without it the preset uses the calculator's largest cap, 168 h.",
+		},
+	},
+}
+
+// libTimeSpan writes d as a .NET TimeSpan, which counts 100 ns ticks.
+func libTimeSpan(d time.Duration) string {
+	n, unit := libUnit(d, [6]string{"FromHours", "FromMinutes", "FromSeconds", "FromMilliseconds", "", ""})
+	if unit == "" {
+		return "TimeSpan.FromTicks(" + strconv.FormatInt(int64(d/100), 10) + ")"
+	}
+	return "TimeSpan." + unit + "(" + strconv.FormatInt(n, 10) + ")"
+}
+
+// libTicks rounds d to whole 100 ns ticks, at least one.
+func libTicks(d time.Duration) time.Duration {
+	return max(100, (d+50)/100*100)
+}
+
+func exportPolly(s *libSubject) Export {
+	p := s.p
+	e := Export{Lib: "polly", Title: "Polly v8 (C#): RetryStrategyOptions",
+		Presets: []string{"polly-constant", "polly-linear", "polly-exponential", "polly-exponential-jitter"}}
+	if p.Jitter == calc.Decorrelated {
+		e.Diffs = []string{"Polly cannot express decorrelated jitter: with exponential backoff its UseJitter is DecorrelatedJitterBackoffV2 (jitter decorrelatedv2), " +
+			"a different formula, whose waits grow with the retry's number and the previous retry's draw, not from the previous wait."}
+		return e
+	}
+	lib := p
+	lib.Base, lib.Cap, lib.CapAt, lib.FirstExact = libTicks(p.Base), libTicks(p.Cap), calc.CapAfter, false
+	backoff := "Exponential"
+	switch {
+	case p.Jitter == calc.DecorrelatedV2: // Polly's own jitter: factor and growth do not apply
+	case p.Growth == calc.Linear:
+		backoff = "Linear"
+	case p.Factor == 1:
+		backoff = "Constant"
+	default:
+		lib.Factor = 2
+	}
+	jitter := p.Jitter != calc.None
+	switch {
+	case jitter && backoff == "Exponential": // UseJitter is then DecorrelatedJitterBackoffV2
+		lib.Jitter = calc.DecorrelatedV2
+	case jitter:
+		lib.Jitter, lib.Ratio = calc.Proportional, 0.25
+	}
+	var diffs []string
+	if lib.Base != p.Base {
+		diffs = append(diffs, "Polly's TimeSpan counts 100 ns ticks: Delay is "+libDur(lib.Base)+", not "+libDur(p.Base)+".")
+	}
+	// MaxDelay clamps the drawn delay; it is set only where the cap changes a wait, and it can be
+	// at most a day.
+	var capped calc.Params
+	var maxDelay bool
+	if lib.Jitter == calc.DecorrelatedV2 {
+		// Its longest wait grows with every retry: the cap changes a wait when the last retry's
+		// longest is at it. calc's largest cap stands for none, where Polly's waits go on growing.
+		rows := lib.Schedule().Rows
+		capped, maxDelay = lib, rows[len(rows)-1].Max == lib.Cap
+	} else {
+		capped, maxDelay = libPickCap(s, lib)
+	}
+	const pollyMaxDelay = 24 * time.Hour
+	why := map[string]string{
+		"base":   libSkip, // said with the ticks
+		"factor": "(Polly's exponential backoff always doubles.)",
+		"capat":  "(MaxDelay clamps the delay after the jitter.)",
+		"first":  "(UseJitter applies to every retry.)",
+		"jitter": "(UseJitter draws ±25% for constant and linear backoff.)",
+	}
+	if lib.Jitter == calc.DecorrelatedV2 {
+		why["jitter"] = "(With exponential backoff, that is what UseJitter draws.)"
+	}
+	if maxDelay && p.Cap > pollyMaxDelay {
+		maxDelay = false
+		why["cap"] = libSkip
+		diffs = append(diffs, "Polly's MaxDelay can be at most 1 day, so the delay is not capped at "+libDur(p.Cap)+".")
+	}
+	if maxDelay {
+		lib = capped
+	} else {
+		lib.Cap = libNoCap
+		// Uncapped, Polly's waits can outgrow calc's largest cap, which then stands in for them.
+		for _, r := range lib.Schedule().Rows[1:] {
+			if r.Max == libNoCap {
+				diffs = append(diffs, "From retry "+strconv.Itoa(r.Retry)+" on, Polly's waits can pass "+libDur(libNoCap)+
+					", the calculator's largest cap: the numbers here stop them there, so Polly can wait longer than they say.")
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("var pipeline = new ResiliencePipelineBuilder()\n")
+	const pollyMinTimeout = 10 * time.Millisecond
+	budget := p.Budget > 0 && p.Budget >= pollyMinTimeout && p.Budget <= pollyMaxDelay
+	if budget {
+		b.WriteString("    // Outermost, so that it is a deadline over every attempt.\n    .AddTimeout(" + libTimeSpan(libTicks(p.Budget)) + ")\n")
+	}
+	b.WriteString("    .AddRetry(new RetryStrategyOptions\n    {\n")
+	b.WriteString("        MaxRetryAttempts = " + strconv.Itoa(p.Attempts-1) + ", // retries after the first call: " + libInAll(p.Attempts) + "\n")
+	b.WriteString("        Delay = " + libTimeSpan(lib.Base) + ",\n")
+	b.WriteString("        BackoffType = DelayBackoffType." + backoff + ",\n")
+	b.WriteString("        UseJitter = " + strconv.FormatBool(jitter) + ",\n")
+	if maxDelay {
+		b.WriteString("        MaxDelay = " + libTimeSpan(lib.Cap) + ",\n")
+	}
+	b.WriteString("    })\n    .Build();\n")
+	e.Snippets = []Snippet{{"csharp", b.String()}}
+
+	diffs = append(diffs, libCompare(s, "Polly", lib, why)...)
+	if budget {
+		diffs = append(diffs, libBudget(s, "Polly", libBudgetDeadline, "AddTimeout", lib)...)
+	} else if p.Budget > 0 {
+		diffs = append(diffs, "Polly's timeout must be between 10 ms and 1 day, so the snippet has none.")
+		diffs = append(diffs, libBudget(s, "Polly", libBudgetNone, "", lib)...)
+	}
+	e.Diffs = diffs
+	return e
+}

@@ -1,0 +1,148 @@
+package libs
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+var resilience4jPresets = []Preset{
+	{
+		Name: "resilience4j", Library: "resilience4j Retry with IntervalFunction.ofExponentialRandomBackoff",
+		Version: "resilience4j 2.3.0 (2025) and later (read in 2.4.0)", Source: "resilience4j-core IntervalFunction.java: ofExponentialRandomBackoff, randomize",
+		Theirs: "maxAttempts = 3 (counts the first call), initialInterval = 500 ms, multiplier = 1.5, randomizationFactor = 0.5, no maxInterval",
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.CapAt = 500*msec, 1.5, calc.MaxCap, 3, calc.Proportional, 0.5, calc.CapAfter
+		}),
+		Notes: []string{
+			"Retry k waits 500 ms × 1.5^(k−1) × U[0.5, 1.5]; a maxInterval, when set, clamps after the randomization (cap applies: after).",
+			"It counts whole milliseconds: it truncates the interval at every step and waits (long) max(1, I(1 − f) + U × (2fI + 1)) ms, so at least 1 ms (since 2.3.0; before it, no floor, and randomizationFactor had to be under 1).",
+		},
+	},
+}
+
+func exportResilience4j(s *libSubject) Export {
+	p := s.p
+	e := Export{Lib: "resilience4j", Title: "resilience4j Retry (Java, and Spring Boot properties)", Presets: []string{"resilience4j"}}
+	if why := libSkeleton(p, "resilience4j", false); why != "" {
+		e.Diffs = []string{why}
+		return e
+	}
+	lib := p
+	lib.CapAt, lib.FirstExact = calc.CapAfter, false
+	scale, ratio, ok := libProportional(p.Jitter, p.Ratio)
+	switch {
+	case p.Jitter == calc.FullMs: // the nearest: full jitter
+		scale, ratio, ok = 0.5, 1, true
+		lib.Jitter = calc.Full
+	case p.Jitter == calc.Additive: // the nearest: no jitter
+		scale, ratio, ok = 1, 0, true
+		lib.Jitter = calc.None
+	}
+	if !ok {
+		e.Diffs = []string{"resilience4j cannot express jitter " + p.Jitter.String() + "."}
+		return e
+	}
+	// resilience4j counts whole milliseconds (Duration.toMillis truncates) and refuses an
+	// interval under 1 ms.
+	interval := libScale(p.Base, scale)
+	if interval < time.Millisecond {
+		e.Diffs = []string{"resilience4j counts whole milliseconds from 1 ms: it cannot start from an interval of " + calc.FormatDuration(interval) + "."}
+		return e
+	}
+	var diffs []string
+	if exact := interval; interval%time.Millisecond != 0 {
+		interval = interval / time.Millisecond * time.Millisecond
+		diffs = append(diffs, "resilience4j counts whole milliseconds: its interval is "+libDur(interval)+", not "+libDur(exact)+".")
+	}
+	lib.Base = libScale(interval, 1/scale)
+	capMs := libFloorMs(p.Cap)
+	lib.Cap = capMs
+	lib, withMax := libPickCap(s, lib)
+	javaDuration := func(d time.Duration) string {
+		n, unit := libUnit(d, [6]string{"ofHours", "ofMinutes", "ofSeconds", "ofMillis", "", ""})
+		return "Duration." + unit + "(" + strconv.FormatInt(n, 10) + ")"
+	}
+	factor := strconv.FormatFloat(p.Factor, 'g', -1, 64)
+	if !strings.ContainsAny(factor, ".e") {
+		factor += ".0"
+	}
+	ratioText := strconv.FormatFloat(ratio, 'g', -1, 64)
+	if !strings.ContainsAny(ratioText, ".e") {
+		ratioText += ".0"
+	}
+	args := javaDuration(interval) + ", " + factor
+	fn := "ofExponentialBackoff"
+	if ratio > 0 {
+		fn = "ofExponentialRandomBackoff"
+		args += ", " + ratioText
+	}
+	if withMax {
+		args += ", " + javaDuration(capMs)
+	}
+	java := "RetryConfig config = RetryConfig.custom()\n    .maxAttempts(" + strconv.Itoa(p.Attempts) + ") // attempts, the first call included\n" +
+		"    .intervalFunction(IntervalFunction." + fn + "(\n        " + args + "))\n    .build();\n"
+	const key = "resilience4j.retry.instances.backend."
+	props := "# attempts, the first call included\n" + key + "max-attempts=" + strconv.Itoa(p.Attempts) + "\n" +
+		key + "wait-duration=" + calc.FormatDuration(interval) + "\n" +
+		key + "enable-exponential-backoff=true\n" + key + "exponential-backoff-multiplier=" + factor + "\n"
+	if withMax {
+		props += key + "exponential-max-wait-duration=" + calc.FormatDuration(capMs) + "\n"
+	}
+	if ratio > 0 {
+		props += key + "enable-randomized-wait=true\n" + key + "randomized-wait-factor=" + ratioText + "\n"
+	}
+	if scale != 1 {
+		note := "// The wait is drawn as interval × (1 ± " + ratioText + "): with the interval scaled by " + libNum(scale) + ", that is " + libJitterText(lib) + ".\n"
+		java = note + java
+		props = "# " + note[3:] + props
+	}
+	if ratio >= 1 {
+		note := "// A randomization factor of 1.0 needs resilience4j 2.3.0 or later: before it, the factor must be under 1.\n"
+		java = note + java
+		props = "# " + note[3:] + props
+	}
+	e.Snippets = []Snippet{{"java", java}, {"properties", props}}
+
+	e.Diffs = append(diffs, libCompare(s, "resilience4j", lib, map[string]string{
+		"base":   libSkip,
+		"capat":  "(maxInterval clamps the randomized interval.)",
+		"first":  "(Every interval is randomized.)",
+		"jitter": "(Its randomization is in proportion to the interval.)",
+	})...)
+	if len(e.Diffs) == 0 {
+		top := math.Inf(1)
+		if withMax {
+			top = float64(capMs / time.Millisecond)
+		}
+		e.Diffs = libR4jMillis(s, interval, ratio, top, lib.Factor)
+	}
+	e.Diffs = append(e.Diffs, libBudget(s, "resilience4j's Retry", libBudgetNone, "", lib)...)
+	return e
+}
+
+// libR4jMillis compares resilience4j's own arithmetic with the policy where its model is the
+// same: it multiplies the interval in whole milliseconds, truncating at every step, and draws
+// (long) max(1, I(1−r) + U·(2rI + 1)) ms, in [max(1, ⌊I(1−r)⌋), ⌈I(1+r)⌉].
+// capMs is maxInterval in milliseconds, +Inf when there is none.
+func libR4jMillis(s *libSubject, interval time.Duration, ratio, capMs, factor float64) []string {
+	rows := s.schedule().Rows
+	in := float64(interval / time.Millisecond)
+	for k := 1; k < len(rows); k++ {
+		lo, hi := in, in
+		if ratio > 0 {
+			lo, hi = math.Floor(in-ratio*in), math.Ceil(in+ratio*in)
+		}
+		// randomize returns at least 1 (resilience4j 2.3.0 and later).
+		lo, hi = math.Max(1, math.Min(lo, capMs)), math.Max(1, math.Min(hi, capMs))
+		if !libNear(lo*1e6, float64(rows[k].Min)) || !libNear(hi*1e6, float64(rows[k].Max)) {
+			return []string{"resilience4j computes in whole milliseconds, at least 1 ms (it truncates the interval at every step and draws whole milliseconds): retry " +
+				strconv.Itoa(k) + " waits " + libNum(lo) + "–" + libNum(hi) + " ms with it, " + calc.Millis(rows[k].Min) + "–" + calc.Millis(rows[k].Max) + " ms with the policy."}
+		}
+		in = math.Min(math.Floor(in*factor), math.MaxInt64)
+	}
+	return nil
+}
