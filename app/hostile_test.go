@@ -316,7 +316,7 @@ func compareShown(t *testing.T, tb *tab, l hostileLink, query string) {
 	if !all {
 		// The sampled numbers are not compared: calc need not draw the link's own paths, which
 		// for samples=200000 of 1000 attempts takes minutes on a loaded machine.
-		p, _ := calc.Decode(query)
+		p, _ := libs.Decode(query)
 		p.Samples = 100
 		want = p.Encode()
 	}
