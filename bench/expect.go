@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 )
 
 type tableJSON struct {
@@ -89,7 +90,7 @@ func scheduleWant(cfg *config, query string) (want, error) {
 // herd): the exact deterministic cells of the second and the last attempt from calc's schedule,
 // and the sampled cells of those rows must have changed. All of them are drawn by one render.
 func heavyWant(query string) (want, error) {
-	p, err := calc.Decode(query)
+	p, err := libs.Decode(query) // the page knows the libraries' presets
 	if err != nil {
 		return want{}, err
 	}
