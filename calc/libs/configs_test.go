@@ -31,3 +31,14 @@ func TestEnvoyConfig(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
+
+func TestGRPCConfig(t *testing.T) {
+	// gRFC A6: maxAttempts counts the first call and clients treat more than 5 as 5; the
+	// backoffs are the policy's base and cap, the multiplier its factor; the budget is the
+	// method's timeout.
+	got := exportConfig(t, "base=100ms&factor=1.5&cap=2s&attempts=8&budget=10s&jitter=proportional&ratio=0.2", "grpc")
+	want := GRPCRetryPolicy{Timeout: 10 * time.Second, MaxAttempts: 5, InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second, BackoffMultiplier: 1.5}
+	if got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
