@@ -42,3 +42,28 @@ func TestGRPCConfig(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
+
+func TestResilience4jConfig(t *testing.T) {
+	// ofExponentialRandomBackoff(initialInterval, multiplier, randomizationFactor, maxInterval)
+	// waits interval × U[1 − f, 1 + f], clamped to maxInterval after the draw.
+	for _, c := range []struct {
+		query string
+		want  Resilience4jRetry
+	}{
+		// Proportional jitter ±50% with the cap after it: the policy's own numbers; the cap binds
+		// (500 ms × 1.5 × 1.5 = 1.125 s > 1 s), so maxInterval is set.
+		{"base=500ms&factor=1.5&cap=1s&capat=after&attempts=5&jitter=proportional&ratio=0.5",
+			Resilience4jRetry{MaxAttempts: 5, InitialInterval: 500 * time.Millisecond, Multiplier: 1.5, RandomizationFactor: 0.5, MaxInterval: time.Second}},
+		// Full jitter U[0, d] is half the delay ± 100%: 250 ms becomes 125 ms, factor 1.0; a cap of
+		// 168 h never binds, so no maxInterval.
+		{"base=250ms&factor=2&cap=168h&attempts=3&jitter=full",
+			Resilience4jRetry{MaxAttempts: 3, InitialInterval: 125 * time.Millisecond, Multiplier: 2, RandomizationFactor: 1}},
+		// No jitter: ofExponentialBackoff; 7.9 ms counts as 7 ms.
+		{"base=7.9ms&factor=3&cap=168h&attempts=2&jitter=none",
+			Resilience4jRetry{MaxAttempts: 2, InitialInterval: 7 * time.Millisecond, Multiplier: 3}},
+	} {
+		if got := exportConfig(t, c.query, "resilience4j"); got != c.want {
+			t.Errorf("%s: got %+v, want %+v", c.query, got, c.want)
+		}
+	}
+}
