@@ -67,3 +67,14 @@ func TestResilience4jConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestAWSConfig(t *testing.T) {
+	// The shared config file sets only the retry mode and max_attempts, which counts the first
+	// call: the policy's base, cap and jitter do not reach it.
+	want := AWSRetryConfig{RetryMode: "standard", MaxAttempts: 7}
+	for _, lib := range []string{"aws-botocore", "aws-botocore-2026", "aws-go-v2", "aws-go-v2-2026"} {
+		if got := exportConfig(t, "base=3s&cap=9s&attempts=7&jitter=equal", lib); got != want {
+			t.Errorf("%s: got %+v, want %+v", lib, got, want)
+		}
+	}
+}
