@@ -78,3 +78,26 @@ func TestAWSConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestPollyConfig(t *testing.T) {
+	// RetryStrategyOptions counts retries after the first call and TimeSpans in 100 ns ticks;
+	// MaxDelay clamps the delay after the jitter, and the budget is an outer AddTimeout.
+	for _, c := range []struct {
+		query string
+		want  PollyRetry
+	}{
+		// Linear growth with jitter: waits 2, 4, 6 s (± 25%) never reach 168 h, so no MaxDelay.
+		{"growth=linear&base=2s&cap=168h&attempts=4&jitter=proportional&ratio=0.25&budget=30s",
+			PollyRetry{Timeout: 30 * time.Second, MaxRetryAttempts: 3, Delay: 2 * time.Second, BackoffType: "Linear", UseJitter: true}},
+		// Doubling without jitter: 1, 2, 4, 8, 16 s, of which the last two are clamped to 5 s.
+		{"base=1s&factor=2&cap=5s&attempts=6&jitter=none",
+			PollyRetry{MaxRetryAttempts: 5, Delay: time.Second, BackoffType: "Exponential", MaxDelay: 5 * time.Second}},
+		// Factor 1 is constant; 150 ns is 1.5 ticks, rounded to 2.
+		{"base=150ns&factor=1&cap=1s&attempts=3&jitter=none",
+			PollyRetry{MaxRetryAttempts: 2, Delay: 200 * time.Nanosecond, BackoffType: "Constant"}},
+	} {
+		if got := exportConfig(t, c.query, "polly"); got != c.want {
+			t.Errorf("%s: got %+v, want %+v", c.query, got, c.want)
+		}
+	}
+}
