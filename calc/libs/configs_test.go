@@ -3,6 +3,7 @@
 package libs
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -98,6 +99,37 @@ func TestPollyConfig(t *testing.T) {
 	} {
 		if got := exportConfig(t, c.query, "polly"); got != c.want {
 			t.Errorf("%s: got %+v, want %+v", c.query, got, c.want)
+		}
+	}
+}
+
+func TestTenacityConfig(t *testing.T) {
+	// tenacity's waits add up; wait_exponential(multiplier=m, max=x, exp_base=b) waits
+	// min(m × b^(k−1), x), wait_random_exponential draws uniformly below the same, and
+	// wait_random(min, max) draws between its bounds. stop_after_attempt counts the first call.
+	for _, c := range []struct {
+		query string
+		want  []TenacityWait
+		first time.Duration
+		stop  time.Duration
+	}{
+		// The jitter added after the cap is wait_exponential_jitter's own: 2 s × 3^(k−1), plus
+		// up to 0.5 s, at most 60 s.
+		{"jitter=additive&add=0.5s&base=2s&factor=3&cap=60s&capat=after&attempts=5&budget=20s",
+			[]TenacityWait{{Fn: "wait_exponential_jitter", Multiplier: 2 * time.Second, Max: time.Minute, ExpBase: 3, Jitter: 500 * time.Millisecond}}, 0, 20 * time.Second},
+		// Equal jitter, U[d/2, d]: half the delay fixed plus half of it drawn, both capped at half the cap.
+		{"jitter=equal&base=1s&factor=2&cap=10s&attempts=5",
+			[]TenacityWait{
+				{Fn: "wait_exponential", Multiplier: 500 * time.Millisecond, Max: 5 * time.Second, ExpBase: 2},
+				{Fn: "wait_random_exponential", Multiplier: 500 * time.Millisecond, Max: 5 * time.Second, ExpBase: 2},
+			}, 0, 0},
+		// ±20% of a constant 1 s is uniform in [0.8 s, 1.2 s]; the exact first retry is a wait_chain.
+		{"jitter=proportional&ratio=0.2&base=1s&factor=1&cap=1s&attempts=5&first=exact",
+			[]TenacityWait{{Fn: "wait_random", Min: 800 * time.Millisecond, MinSeconds: true, Max: 1200 * time.Millisecond}}, time.Second, 0},
+	} {
+		got, ok := exportConfig(t, c.query, "tenacity").(TenacityRetry)
+		if !ok || got.StopAfterAttempt != 5 || got.StopBeforeDelay != c.stop || got.First != c.first || !slices.Equal(got.Wait, c.want) {
+			t.Errorf("%s: got %+v, want 5 attempts, stop_before_delay %v, first %v, wait %+v", c.query, got, c.stop, c.first, c.want)
 		}
 	}
 }
