@@ -2,7 +2,6 @@ package libs
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"backoffcalc/calc"
@@ -81,15 +80,14 @@ type EnvoyRetryPolicy struct {
 
 // YAML is c as an Envoy route, the timeout only when set.
 func (c EnvoyRetryPolicy) YAML() string {
-	var b strings.Builder
-	b.WriteString("route:\n  cluster: your_cluster\n")
+	timeout := ""
 	if c.Timeout > 0 {
-		b.WriteString("  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + libProtoDuration(c.Timeout) + "\n")
+		timeout = "  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + libProtoDuration(c.Timeout) + "\n"
 	}
-	b.WriteString("  retry_policy:\n    retry_on: \"5xx,reset,connect-failure\"  # which failures to retry: choose yours\n")
-	b.WriteString("    num_retries: " + strconv.Itoa(c.NumRetries) + "  # retries after the first call: " + libInAll(c.NumRetries+1) + "\n")
-	b.WriteString("    retry_back_off:\n      base_interval: " + libProtoDuration(c.BaseInterval) + "\n      max_interval: " + libProtoDuration(c.MaxInterval) + "\n")
-	return b.String()
+	return "route:\n  cluster: your_cluster\n" + timeout +
+		"  retry_policy:\n    retry_on: \"5xx,reset,connect-failure\"  # which failures to retry: choose yours\n" +
+		"    num_retries: " + strconv.Itoa(c.NumRetries) + "  # retries after the first call: " + libInAll(c.NumRetries+1) + "\n" +
+		"    retry_back_off:\n      base_interval: " + libProtoDuration(c.BaseInterval) + "\n      max_interval: " + libProtoDuration(c.MaxInterval) + "\n"
 }
 
 // libEnvoySchedule is the schedule Envoy's own arithmetic gives lib (whole milliseconds,

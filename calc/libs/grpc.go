@@ -85,16 +85,20 @@ type GRPCRetryPolicy struct {
 
 // JSON is c as a service config for one service, retrying UNAVAILABLE, the timeout only when set.
 func (c GRPCRetryPolicy) JSON() string {
-	var b strings.Builder
-	b.WriteString("{\n  \"methodConfig\": [\n    {\n      \"name\": [{ \"service\": \"your.package.Service\" }],\n")
+	timeout := ""
 	if c.Timeout > 0 {
-		b.WriteString("      \"timeout\": \"" + libProtoDuration(c.Timeout) + "\",\n")
+		timeout = "      \"timeout\": \"" + libProtoDuration(c.Timeout) + "\",\n"
 	}
-	b.WriteString("      \"retryPolicy\": {\n")
-	b.WriteString("        \"maxAttempts\": " + strconv.Itoa(c.MaxAttempts) + ",\n")
-	b.WriteString("        \"initialBackoff\": \"" + libProtoDuration(c.InitialBackoff) + "\",\n")
-	b.WriteString("        \"maxBackoff\": \"" + libProtoDuration(c.MaxBackoff) + "\",\n")
-	b.WriteString("        \"backoffMultiplier\": " + strconv.FormatFloat(c.BackoffMultiplier, 'f', -1, 64) + ",\n")
+	var b strings.Builder
+	b.WriteString("{\n  \"methodConfig\": [\n    {\n      \"name\": [{ \"service\": \"your.package.Service\" }],\n" + timeout + "      \"retryPolicy\": {\n")
+	for _, f := range [][2]string{
+		{"maxAttempts", strconv.Itoa(c.MaxAttempts)},
+		{"initialBackoff", "\"" + libProtoDuration(c.InitialBackoff) + "\""},
+		{"maxBackoff", "\"" + libProtoDuration(c.MaxBackoff) + "\""},
+		{"backoffMultiplier", strconv.FormatFloat(c.BackoffMultiplier, 'f', -1, 64)},
+	} {
+		b.WriteString("        \"" + f[0] + "\": " + f[1] + ",\n")
+	}
 	b.WriteString("        \"retryableStatusCodes\": [\"UNAVAILABLE\"]\n      }\n    }\n  ]\n}\n")
 	return b.String()
 }
