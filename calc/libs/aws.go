@@ -85,8 +85,9 @@ func exportAWS(s *libSubject, preset string) Export {
 	pr, _ := PresetByName(preset)
 	a := libAWS[preset]
 	e := Export{Lib: preset, Title: a.title, Presets: []string{preset}}
-	e.Snippets = []Snippet{{"ini", a.header + "# ~/.aws/config, or AWS_RETRY_MODE and AWS_MAX_ATTEMPTS in the environment\n[default]\nretry_mode = standard\n" +
-		"# attempts, the first call included\nmax_attempts = " + strconv.Itoa(p.Attempts) + "\n"}}
+	c := AWSRetryConfig{RetryMode: "standard", MaxAttempts: p.Attempts}
+	e.Config = c
+	e.Snippets = []Snippet{{"ini", a.header + c.INI()}}
 	lib := p.WithPreset(pr.Named())
 	lib.Attempts, lib.Budget = p.Attempts, p.Budget
 	const fixed = "(Fixed in the SDK: the config sets only max_attempts.)"
@@ -94,4 +95,17 @@ func exportAWS(s *libSubject, preset string) Export {
 	e.Diffs = append(e.Diffs, libBudget(s, a.who, libBudgetNone, "", lib)...)
 	e.Model = lib
 	return e
+}
+
+// AWSRetryConfig is the retry settings of an AWS shared config file, in its own terms: all the
+// file can set, as the SDK fixes the waits. INI writes it as the file's default profile.
+type AWSRetryConfig struct {
+	RetryMode   string // retry_mode: standard
+	MaxAttempts int    // max_attempts: attempts, the first call included
+}
+
+// INI is c as the [default] profile of ~/.aws/config.
+func (c AWSRetryConfig) INI() string {
+	return "# ~/.aws/config, or AWS_RETRY_MODE and AWS_MAX_ATTEMPTS in the environment\n[default]\nretry_mode = " + c.RetryMode + "\n" +
+		"# attempts, the first call included\nmax_attempts = " + strconv.Itoa(c.MaxAttempts) + "\n"
 }

@@ -2,7 +2,6 @@ package libs
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"backoffcalc/calc"
@@ -35,15 +34,9 @@ func exportEnvoy(s *libSubject) Export {
 	lib := p
 	lib.Base, lib.Cap, lib.Factor = libFloorMs(p.Base), libFloorMs(p.Cap), 2
 	lib.Jitter, lib.CapAt, lib.FirstExact = calc.FullMs, calc.CapBefore, false
-	var b strings.Builder
-	b.WriteString("route:\n  cluster: your_cluster\n")
-	if p.Budget > 0 {
-		b.WriteString("  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + libProtoDuration(p.Budget) + "\n")
-	}
-	b.WriteString("  retry_policy:\n    retry_on: \"5xx,reset,connect-failure\"  # which failures to retry: choose yours\n")
-	b.WriteString("    num_retries: " + strconv.Itoa(p.Attempts-1) + "  # retries after the first call: " + libInAll(p.Attempts) + "\n")
-	b.WriteString("    retry_back_off:\n      base_interval: " + libProtoDuration(lib.Base) + "\n      max_interval: " + libProtoDuration(lib.Cap) + "\n")
-	e.Snippets = []Snippet{{"yaml", b.String()}}
+	c := EnvoyRetryPolicy{Timeout: p.Budget, NumRetries: p.Attempts - 1, BaseInterval: lib.Base, MaxInterval: lib.Cap}
+	e.Config = c
+	e.Snippets = []Snippet{{"yaml", c.YAML()}}
 
 	why := map[string]string{
 		"base":   "(Envoy keeps base_interval in whole milliseconds, at least 1 ms.)",
@@ -74,6 +67,27 @@ func exportEnvoy(s *libSubject) Export {
 		}
 	}
 	return e
+}
+
+// EnvoyRetryPolicy is an Envoy route's retry settings in Envoy's own terms: the route's
+// timeout and its retry_policy. YAML writes it as a route.
+type EnvoyRetryPolicy struct {
+	Timeout      time.Duration // the route's timeout over every attempt; 0: not written (Envoy's default, 15 s)
+	NumRetries   int           // retries after the first call
+	BaseInterval time.Duration // whole milliseconds, at least 1 ms
+	MaxInterval  time.Duration // whole milliseconds, at least 1 ms
+}
+
+// YAML is c as an Envoy route, the timeout only when set.
+func (c EnvoyRetryPolicy) YAML() string {
+	timeout := ""
+	if c.Timeout > 0 {
+		timeout = "  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + libProtoDuration(c.Timeout) + "\n"
+	}
+	return "route:\n  cluster: your_cluster\n" + timeout +
+		"  retry_policy:\n    retry_on: \"5xx,reset,connect-failure\"  # which failures to retry: choose yours\n" +
+		"    num_retries: " + strconv.Itoa(c.NumRetries) + "  # retries after the first call: " + libInAll(c.NumRetries+1) + "\n" +
+		"    retry_back_off:\n      base_interval: " + libProtoDuration(c.BaseInterval) + "\n      max_interval: " + libProtoDuration(c.MaxInterval) + "\n"
 }
 
 // libEnvoySchedule is the schedule Envoy's own arithmetic gives lib (whole milliseconds,

@@ -31,8 +31,8 @@ type Export struct {
 	// libraries, whose tests draw from the real modules and compare.
 	Model calc.Params
 	// Config is the typed configuration the snippet is written from, in the library's own
-	// terms: CenkaltiConfig or WaitBackoff; nil for the libraries whose snippet is written
-	// directly.
+	// names and units: GRPCRetryPolicy, CenkaltiConfig, WaitBackoff, PollyRetry, TenacityRetry,
+	// Resilience4jRetry, EnvoyRetryPolicy or AWSRetryConfig; nil when there is no snippet.
 	Config any
 }
 

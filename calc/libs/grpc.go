@@ -3,6 +3,7 @@ package libs
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"backoffcalc/calc"
 )
@@ -51,18 +52,9 @@ func exportGRPC(s *libSubject) Export {
 	}
 	const grpcLimit = 5
 	attempts := min(p.Attempts, grpcLimit)
-	var b strings.Builder
-	b.WriteString("{\n  \"methodConfig\": [\n    {\n      \"name\": [{ \"service\": \"your.package.Service\" }],\n")
-	if p.Budget > 0 {
-		b.WriteString("      \"timeout\": \"" + libProtoDuration(p.Budget) + "\",\n")
-	}
-	b.WriteString("      \"retryPolicy\": {\n")
-	b.WriteString("        \"maxAttempts\": " + strconv.Itoa(attempts) + ",\n")
-	b.WriteString("        \"initialBackoff\": \"" + libProtoDuration(p.Base) + "\",\n")
-	b.WriteString("        \"maxBackoff\": \"" + libProtoDuration(p.Cap) + "\",\n")
-	b.WriteString("        \"backoffMultiplier\": " + strconv.FormatFloat(p.Factor, 'f', -1, 64) + ",\n")
-	b.WriteString("        \"retryableStatusCodes\": [\"UNAVAILABLE\"]\n      }\n    }\n  ]\n}\n")
-	e.Snippets = []Snippet{{"json", b.String()}}
+	c := GRPCRetryPolicy{Timeout: p.Budget, MaxAttempts: attempts, InitialBackoff: p.Base, MaxBackoff: p.Cap, BackoffMultiplier: p.Factor}
+	e.Config = c
+	e.Snippets = []Snippet{{"json", c.JSON()}}
 
 	if p.Attempts > grpcLimit {
 		e.Diffs = append(e.Diffs, "gRPC clients treat maxAttempts above 5 as 5, so this config says 5: "+libAttempts(grpcLimit)+
@@ -79,4 +71,34 @@ func exportGRPC(s *libSubject) Export {
 	e.Diffs = append(e.Diffs, libBudget(s, "gRPC", libBudgetDeadline, "The method's timeout", lib)...)
 	e.Model = lib
 	return e
+}
+
+// GRPCRetryPolicy is a gRPC method config's timeout and retryPolicy in gRFC A6's own terms.
+// JSON writes it as a service config.
+type GRPCRetryPolicy struct {
+	Timeout           time.Duration // the method's timeout over every attempt; 0: not written
+	MaxAttempts       int           // attempts, the first call included; at most 5 unless the client raises its limit
+	InitialBackoff    time.Duration
+	MaxBackoff        time.Duration
+	BackoffMultiplier float64
+}
+
+// JSON is c as a service config for one service, retrying UNAVAILABLE, the timeout only when set.
+func (c GRPCRetryPolicy) JSON() string {
+	timeout := ""
+	if c.Timeout > 0 {
+		timeout = "      \"timeout\": \"" + libProtoDuration(c.Timeout) + "\",\n"
+	}
+	var b strings.Builder
+	b.WriteString("{\n  \"methodConfig\": [\n    {\n      \"name\": [{ \"service\": \"your.package.Service\" }],\n" + timeout + "      \"retryPolicy\": {\n")
+	for _, f := range [][2]string{
+		{"maxAttempts", strconv.Itoa(c.MaxAttempts)},
+		{"initialBackoff", "\"" + libProtoDuration(c.InitialBackoff) + "\""},
+		{"maxBackoff", "\"" + libProtoDuration(c.MaxBackoff) + "\""},
+		{"backoffMultiplier", strconv.FormatFloat(c.BackoffMultiplier, 'f', -1, 64)},
+	} {
+		b.WriteString("        \"" + f[0] + "\": " + f[1] + ",\n")
+	}
+	b.WriteString("        \"retryableStatusCodes\": [\"UNAVAILABLE\"]\n      }\n    }\n  ]\n}\n")
+	return b.String()
 }

@@ -139,23 +139,17 @@ func exportPolly(s *libSubject) Export {
 			}
 		}
 	}
-	var b strings.Builder
-	b.WriteString("var pipeline = new ResiliencePipelineBuilder()\n")
 	const pollyMinTimeout = 10 * time.Millisecond
 	budget := p.Budget > 0 && p.Budget >= pollyMinTimeout && p.Budget <= pollyMaxDelay
+	c := PollyRetry{MaxRetryAttempts: p.Attempts - 1, Delay: lib.Base, BackoffType: backoff, UseJitter: jitter}
 	if budget {
-		b.WriteString("    // Outermost, so that it is a deadline over every attempt.\n    .AddTimeout(" + libTimeSpan(libTicks(p.Budget)) + ")\n")
+		c.Timeout = libTicks(p.Budget)
 	}
-	b.WriteString("    .AddRetry(new RetryStrategyOptions\n    {\n")
-	b.WriteString("        MaxRetryAttempts = " + strconv.Itoa(p.Attempts-1) + ", // retries after the first call: " + libInAll(p.Attempts) + "\n")
-	b.WriteString("        Delay = " + libTimeSpan(lib.Base) + ",\n")
-	b.WriteString("        BackoffType = DelayBackoffType." + backoff + ",\n")
-	b.WriteString("        UseJitter = " + strconv.FormatBool(jitter) + ",\n")
 	if maxDelay {
-		b.WriteString("        MaxDelay = " + libTimeSpan(lib.Cap) + ",\n")
+		c.MaxDelay = lib.Cap
 	}
-	b.WriteString("    })\n    .Build();\n")
-	e.Snippets = []Snippet{{"csharp", b.String()}}
+	e.Config = c
+	e.Snippets = []Snippet{{"csharp", c.CSharp()}}
 
 	diffs = append(diffs, libCompare(s, "Polly", lib, why)...)
 	if budget {
@@ -166,4 +160,34 @@ func exportPolly(s *libSubject) Export {
 	}
 	e.Diffs = diffs
 	return e
+}
+
+// PollyRetry is a Polly v8 pipeline in the library's own terms: an optional outer timeout and
+// a RetryStrategyOptions. CSharp writes it as code.
+type PollyRetry struct {
+	Timeout          time.Duration // AddTimeout, outermost, in 100 ns ticks; 0: none
+	MaxRetryAttempts int           // retries after the first call
+	Delay            time.Duration // 100 ns ticks
+	BackoffType      string        // DelayBackoffType: Constant, Linear or Exponential
+	UseJitter        bool
+	MaxDelay         time.Duration // 100 ns ticks, at most a day; 0: not set
+}
+
+// CSharp is c as a ResiliencePipelineBuilder, the timeout and MaxDelay only when set.
+func (c PollyRetry) CSharp() string {
+	var b strings.Builder
+	b.WriteString("var pipeline = new ResiliencePipelineBuilder()\n")
+	if c.Timeout > 0 {
+		b.WriteString("    // Outermost, so that it is a deadline over every attempt.\n    .AddTimeout(" + libTimeSpan(c.Timeout) + ")\n")
+	}
+	b.WriteString("    .AddRetry(new RetryStrategyOptions\n    {\n")
+	b.WriteString("        MaxRetryAttempts = " + strconv.Itoa(c.MaxRetryAttempts) + ", // retries after the first call: " + libInAll(c.MaxRetryAttempts+1) + "\n")
+	b.WriteString("        Delay = " + libTimeSpan(c.Delay) + ",\n")
+	b.WriteString("        BackoffType = DelayBackoffType." + c.BackoffType + ",\n")
+	b.WriteString("        UseJitter = " + strconv.FormatBool(c.UseJitter) + ",\n")
+	if c.MaxDelay > 0 {
+		b.WriteString("        MaxDelay = " + libTimeSpan(c.MaxDelay) + ",\n")
+	}
+	b.WriteString("    })\n    .Build();\n")
+	return b.String()
 }

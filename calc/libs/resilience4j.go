@@ -62,41 +62,14 @@ func exportResilience4j(s *libSubject) Export {
 	capMs := libFloorMs(p.Cap)
 	lib.Cap = capMs
 	lib, withMax := libPickCap(s, lib)
-	javaDuration := func(d time.Duration) string {
-		n, unit := libUnit(d, [6]string{"ofHours", "ofMinutes", "ofSeconds", "ofMillis", "", ""})
-		return "Duration." + unit + "(" + strconv.FormatInt(n, 10) + ")"
-	}
-	factor := strconv.FormatFloat(p.Factor, 'g', -1, 64)
-	if !strings.ContainsAny(factor, ".e") {
-		factor += ".0"
-	}
-	ratioText := strconv.FormatFloat(ratio, 'g', -1, 64)
-	if !strings.ContainsAny(ratioText, ".e") {
-		ratioText += ".0"
-	}
-	args := javaDuration(interval) + ", " + factor
-	fn := "ofExponentialBackoff"
-	if ratio > 0 {
-		fn = "ofExponentialRandomBackoff"
-		args += ", " + ratioText
-	}
+	c := Resilience4jRetry{MaxAttempts: p.Attempts, InitialInterval: interval, Multiplier: p.Factor, RandomizationFactor: ratio}
 	if withMax {
-		args += ", " + javaDuration(capMs)
+		c.MaxInterval = capMs
 	}
-	java := "RetryConfig config = RetryConfig.custom()\n    .maxAttempts(" + strconv.Itoa(p.Attempts) + ") // attempts, the first call included\n" +
-		"    .intervalFunction(IntervalFunction." + fn + "(\n        " + args + "))\n    .build();\n"
-	const key = "resilience4j.retry.instances.backend."
-	props := "# attempts, the first call included\n" + key + "max-attempts=" + strconv.Itoa(p.Attempts) + "\n" +
-		key + "wait-duration=" + calc.FormatDuration(interval) + "\n" +
-		key + "enable-exponential-backoff=true\n" + key + "exponential-backoff-multiplier=" + factor + "\n"
-	if withMax {
-		props += key + "exponential-max-wait-duration=" + calc.FormatDuration(capMs) + "\n"
-	}
-	if ratio > 0 {
-		props += key + "enable-randomized-wait=true\n" + key + "randomized-wait-factor=" + ratioText + "\n"
-	}
+	e.Config = c
+	java, props := c.Java(), c.Properties()
 	if scale != 1 {
-		note := "// The wait is drawn as interval × (1 ± " + ratioText + "): with the interval scaled by " + libNum(scale) + ", that is " + libJitterText(lib) + ".\n"
+		note := "// The wait is drawn as interval × (1 ± " + libJavaDouble(ratio) + "): with the interval scaled by " + libNum(scale) + ", that is " + libJitterText(lib) + ".\n"
 		java = note + java
 		props = "# " + note[3:] + props
 	}
@@ -122,6 +95,62 @@ func exportResilience4j(s *libSubject) Export {
 	}
 	e.Diffs = append(e.Diffs, libBudget(s, "resilience4j's Retry", libBudgetNone, "", lib)...)
 	return e
+}
+
+// Resilience4jRetry is a resilience4j RetryConfig in the library's own terms: maxAttempts and
+// the arguments of IntervalFunction.ofExponentialRandomBackoff. Java writes it as code,
+// Properties as Spring Boot properties.
+type Resilience4jRetry struct {
+	MaxAttempts         int           // attempts, the first call included
+	InitialInterval     time.Duration // whole milliseconds
+	Multiplier          float64
+	RandomizationFactor float64       // 0: ofExponentialBackoff, no randomization
+	MaxInterval         time.Duration // whole milliseconds; 0: none
+}
+
+// Java is c as a RetryConfig built in Java.
+func (c Resilience4jRetry) Java() string {
+	args := libJavaDuration(c.InitialInterval) + ", " + libJavaDouble(c.Multiplier)
+	fn := "ofExponentialBackoff"
+	if c.RandomizationFactor > 0 {
+		fn = "ofExponentialRandomBackoff"
+		args += ", " + libJavaDouble(c.RandomizationFactor)
+	}
+	if c.MaxInterval > 0 {
+		args += ", " + libJavaDuration(c.MaxInterval)
+	}
+	return "RetryConfig config = RetryConfig.custom()\n    .maxAttempts(" + strconv.Itoa(c.MaxAttempts) + ") // attempts, the first call included\n" +
+		"    .intervalFunction(IntervalFunction." + fn + "(\n        " + args + "))\n    .build();\n"
+}
+
+// Properties is c as the Spring Boot properties of a retry instance named backend.
+func (c Resilience4jRetry) Properties() string {
+	const key = "resilience4j.retry.instances.backend."
+	props := "# attempts, the first call included\n" + key + "max-attempts=" + strconv.Itoa(c.MaxAttempts) + "\n" +
+		key + "wait-duration=" + calc.FormatDuration(c.InitialInterval) + "\n" +
+		key + "enable-exponential-backoff=true\n" + key + "exponential-backoff-multiplier=" + libJavaDouble(c.Multiplier) + "\n"
+	if c.MaxInterval > 0 {
+		props += key + "exponential-max-wait-duration=" + calc.FormatDuration(c.MaxInterval) + "\n"
+	}
+	if c.RandomizationFactor > 0 {
+		props += key + "enable-randomized-wait=true\n" + key + "randomized-wait-factor=" + libJavaDouble(c.RandomizationFactor) + "\n"
+	}
+	return props
+}
+
+// libJavaDuration writes d as a java.time.Duration in its largest whole unit, hours to milliseconds.
+func libJavaDuration(d time.Duration) string {
+	n, unit := libUnit(d, [6]string{"ofHours", "ofMinutes", "ofSeconds", "ofMillis", "", ""})
+	return "Duration." + unit + "(" + strconv.FormatInt(n, 10) + ")"
+}
+
+// libJavaDouble writes f as a Java double literal: always with a point or an exponent.
+func libJavaDouble(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
 
 // libR4jMillis compares resilience4j's own arithmetic with the policy where its model is the

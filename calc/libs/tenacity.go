@@ -34,7 +34,7 @@ var tenacityPresets = []Preset{
 	},
 }
 
-// libPyArgs writes Python keyword arguments, leaving out those equal to their default.
+// libPyCall writes a Python call with keyword arguments, leaving out those whose value is "".
 func libPyCall(fn string, args ...[2]string) string {
 	var parts []string
 	for _, a := range args {
@@ -45,6 +45,15 @@ func libPyCall(fn string, args ...[2]string) string {
 	return fn + "(" + strings.Join(parts, ", ") + ")"
 }
 
+// libPySeconds writes d as a Python float of seconds, as tenacity takes its durations: "1.0", "0.25".
+func libPySeconds(d time.Duration) string {
+	s := libSeconds(d)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
 func exportTenacity(s *libSubject) Export {
 	p := s.p
 	e := Export{Lib: "tenacity", Title: "tenacity (Python)", Presets: []string{"tenacity-random-exponential", "tenacity-exponential-jitter"}}
@@ -52,87 +61,149 @@ func exportTenacity(s *libSubject) Export {
 		e.Diffs = []string{libSkeleton(p, "tenacity", true)}
 		return e
 	}
-	sec := func(d time.Duration) string {
-		s := libSeconds(d)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	base := "" // exp_base, when it is not tenacity's 2
-	if p.Factor != 2 {
-		base = strconv.FormatFloat(p.Factor, 'g', -1, 64)
-	}
-	imports := map[string]bool{"retry": true, "stop_after_attempt": true}
-	use := func(fn string) string { imports[fn] = true; return fn }
 	// fixed and random are the parts of a wait: the delay scaled by a, plus U × the delay
 	// scaled by w.
-	fixed := func(a float64) string {
+	fixed := func(a float64) TenacityWait {
 		if p.Factor == 1 {
-			return libPyCall(use("wait_fixed"), [2]string{"wait", sec(libScale(p.Base, a))})
+			return TenacityWait{Fn: "wait_fixed", Wait: libScale(p.Base, a)}
 		}
-		return libPyCall(use("wait_exponential"), [2]string{"multiplier", sec(libScale(p.Base, a))}, [2]string{"max", sec(libScale(p.Cap, a))}, [2]string{"exp_base", base})
+		return TenacityWait{Fn: "wait_exponential", Multiplier: libScale(p.Base, a), Max: libScale(p.Cap, a), ExpBase: p.Factor}
 	}
-	random := func(w float64) string {
+	random := func(w float64) TenacityWait {
 		if p.Factor == 1 {
-			return libPyCall(use("wait_random"), [2]string{"min", "0"}, [2]string{"max", sec(libScale(p.Base, w))})
+			return TenacityWait{Fn: "wait_random", Max: libScale(p.Base, w)}
 		}
-		return libPyCall(use("wait_random_exponential"), [2]string{"multiplier", sec(libScale(p.Base, w))}, [2]string{"max", sec(libScale(p.Cap, w))}, [2]string{"exp_base", base})
+		return TenacityWait{Fn: "wait_random_exponential", Multiplier: libScale(p.Base, w), Max: libScale(p.Cap, w), ExpBase: p.Factor}
 	}
 	// spread is the delay scaled by lo, plus U × the delay scaled by w: uniform in [lo·d, (lo+w)·d].
-	spread := func(lo, w float64) string {
+	spread := func(lo, w float64) []TenacityWait {
 		if p.Factor == 1 && lo > 0 && w > 0 {
-			return libPyCall(use("wait_random"), [2]string{"min", sec(libScale(p.Base, lo))}, [2]string{"max", sec(libScale(p.Base, lo+w))})
+			return []TenacityWait{{Fn: "wait_random", Min: libScale(p.Base, lo), MinSeconds: true, Max: libScale(p.Base, lo+w)}}
 		}
 		switch {
 		case w == 0:
-			return fixed(lo)
+			return []TenacityWait{fixed(lo)}
 		case lo == 0:
-			return random(w)
+			return []TenacityWait{random(w)}
 		}
-		return fixed(lo) + " + " + random(w)
+		return []TenacityWait{fixed(lo), random(w)}
 	}
 	lib := p
 	lib.CapAt = calc.CapBefore
-	var wait, waitNote string
+	c := TenacityRetry{StopAfterAttempt: p.Attempts, StopBeforeDelay: p.Budget}
 	switch {
 	case p.Growth == calc.Linear:
-		wait = libPyCall(use("wait_incrementing"), [2]string{"start", sec(p.Base)}, [2]string{"increment", sec(p.Base)}, [2]string{"max", sec(p.Cap)})
+		c.Wait = []TenacityWait{{Fn: "wait_incrementing", Start: p.Base, Increment: p.Base, Max: p.Cap}}
 		lib.Jitter = calc.None
 	case p.Jitter == calc.None:
-		wait = fixed(1)
+		c.Wait = []TenacityWait{fixed(1)}
 	case p.Jitter == calc.Full, p.Jitter == calc.FullMs:
-		wait = random(1)
+		c.Wait = []TenacityWait{random(1)}
 		lib.Jitter = calc.Full
 	case p.Jitter == calc.Equal:
-		wait = spread(0.5, 0.5)
+		c.Wait = spread(0.5, 0.5)
 	case p.Jitter == calc.Proportional:
-		wait = spread(1-p.Ratio, 2*p.Ratio)
+		c.Wait = spread(1-p.Ratio, 2*p.Ratio)
 	case p.Jitter == calc.Upward:
-		wait = spread(1, p.Ratio)
+		c.Wait = spread(1, p.Ratio)
 	case p.Jitter == calc.Additive && p.CapAt == calc.CapAfter:
-		// tenacity after 9.1.4 names the first delay multiplier= and deprecates initial=, the
-		// only name 9.1.4 and earlier know: at its default, 1 s, neither is written.
-		multiplier := ""
-		if p.Base != time.Second {
-			multiplier = sec(p.Base)
-			waitNote = "# multiplier=: tenacity after 9.1.4; in 9.1.4 and earlier write initial= instead"
-		}
-		wait = libPyCall(use("wait_exponential_jitter"), [2]string{"multiplier", multiplier}, [2]string{"max", sec(p.Cap)}, [2]string{"exp_base", base}, [2]string{"jitter", sec(p.Add)})
+		c.Wait = []TenacityWait{{Fn: "wait_exponential_jitter", Multiplier: p.Base, Max: p.Cap, ExpBase: p.Factor, Jitter: p.Add}}
 		lib.CapAt = calc.CapAfter
 	case p.Jitter == calc.Additive:
-		wait = fixed(1) + " + " + libPyCall(use("wait_random"), [2]string{"min", "0"}, [2]string{"max", sec(p.Add)})
+		c.Wait = []TenacityWait{fixed(1), {Fn: "wait_random", Max: p.Add}}
 	default:
 		e.Diffs = []string{"tenacity cannot express jitter " + p.Jitter.String() + "."}
 		return e
 	}
 	if p.FirstExact {
-		wait = use("wait_chain") + "(" + use("wait_fixed") + "(" + sec(p.Base) + "), " + wait + ")"
+		c.First = p.Base
 	}
-	stop := "stop_after_attempt(" + strconv.Itoa(p.Attempts) + ")"
+	e.Config = c
+	e.Snippets = []Snippet{{"python", c.Python()}}
+	why := map[string]string{"capat": "(Its max caps each part of the wait before they are added.)"}
+	if p.Growth == calc.Linear {
+		why["jitter"] = "(wait_incrementing has no random part, and tenacity's random waits do not grow linearly.)"
+	}
+	e.Diffs = libCompare(s, "tenacity", lib, why)
+	return e
+}
+
+// TenacityRetry is a tenacity @retry in the library's own terms: its stop conditions and its
+// wait, a sum of wait functions. Python writes it as a decorated function.
+type TenacityRetry struct {
+	StopAfterAttempt int           // attempts, the first call included
+	StopBeforeDelay  time.Duration // stop_before_delay: no attempt starting at or after it; 0: none
+	First            time.Duration // wait_chain(wait_fixed(First), the wait): the first retry waits exactly First; 0: no chain
+	Wait             []TenacityWait
+}
+
+// TenacityWait is one of tenacity's wait functions with its arguments, which tenacity takes in
+// seconds. Each function reads only its own fields.
+type TenacityWait struct {
+	Fn         string        // wait_fixed, wait_random, wait_exponential, wait_random_exponential, wait_incrementing or wait_exponential_jitter
+	Wait       time.Duration // wait_fixed
+	Min        time.Duration // wait_random
+	MinSeconds bool          // wait_random: Min is a share of the delay, written in seconds even when it rounds to 0 ns; else min=0
+	Max        time.Duration // all but wait_fixed
+	Multiplier time.Duration // the exponential ones: the first delay
+	ExpBase    float64       // the exponential ones: the factor (tenacity's default, 2, is not written)
+	Start      time.Duration // wait_incrementing
+	Increment  time.Duration // wait_incrementing
+	Jitter     time.Duration // wait_exponential_jitter: the most it adds
+}
+
+// python is w as a call, leaving out the arguments at tenacity's defaults.
+func (w TenacityWait) python() string {
+	sec := libPySeconds
+	base := ""
+	if w.ExpBase != 2 {
+		base = strconv.FormatFloat(w.ExpBase, 'g', -1, 64)
+	}
+	switch w.Fn {
+	case "wait_fixed":
+		return libPyCall(w.Fn, [2]string{"wait", sec(w.Wait)})
+	case "wait_random":
+		lo := "0"
+		if w.MinSeconds {
+			lo = sec(w.Min)
+		}
+		return libPyCall(w.Fn, [2]string{"min", lo}, [2]string{"max", sec(w.Max)})
+	case "wait_incrementing":
+		return libPyCall(w.Fn, [2]string{"start", sec(w.Start)}, [2]string{"increment", sec(w.Increment)}, [2]string{"max", sec(w.Max)})
+	case "wait_exponential_jitter":
+		multiplier := "" // tenacity's default, 1 s
+		if w.Multiplier != time.Second {
+			multiplier = sec(w.Multiplier)
+		}
+		return libPyCall(w.Fn, [2]string{"multiplier", multiplier}, [2]string{"max", sec(w.Max)}, [2]string{"exp_base", base}, [2]string{"jitter", sec(w.Jitter)})
+	}
+	return libPyCall(w.Fn, [2]string{"multiplier", sec(w.Multiplier)}, [2]string{"max", sec(w.Max)}, [2]string{"exp_base", base})
+}
+
+// Python is c as a function decorated with @retry, importing what it uses.
+func (c TenacityRetry) Python() string {
+	imports := map[string]bool{"retry": true, "stop_after_attempt": true}
+	terms := make([]string, len(c.Wait))
+	waitNote := ""
+	for i, w := range c.Wait {
+		imports[w.Fn] = true
+		terms[i] = w.python()
+		if w.Fn == "wait_exponential_jitter" && w.Multiplier != time.Second {
+			// tenacity after 9.1.4 names the first delay multiplier= and deprecates initial=,
+			// the only name 9.1.4 and earlier know: at its default, 1 s, neither is written.
+			waitNote = "    # multiplier=: tenacity after 9.1.4; in 9.1.4 and earlier write initial= instead\n"
+		}
+	}
+	wait := strings.Join(terms, " + ")
+	if c.First > 0 {
+		imports["wait_chain"], imports["wait_fixed"] = true, true
+		wait = "wait_chain(wait_fixed(" + libPySeconds(c.First) + "), " + wait + ")"
+	}
+	stop := "stop_after_attempt(" + strconv.Itoa(c.StopAfterAttempt) + ")"
 	stopNote := "# attempts, the first call included"
-	if p.Budget > 0 {
-		stop += " | " + use("stop_before_delay") + "(" + sec(p.Budget) + ")"
+	if c.StopBeforeDelay > 0 {
+		imports["stop_before_delay"] = true
+		stop += " | stop_before_delay(" + libPySeconds(c.StopBeforeDelay) + ")"
 		stopNote = "# attempts, the first call included; none starting at or after the budget (stop_before_delay: tenacity 8.3+)"
 	}
 	names := make([]string, 0, len(imports))
@@ -141,16 +212,6 @@ func exportTenacity(s *libSubject) Export {
 			names = append(names, fn)
 		}
 	}
-	if waitNote != "" {
-		waitNote = "    " + waitNote + "\n"
-	}
-	code := "from tenacity import " + strings.Join(names, ", ") + "\n\n@retry(\n" +
+	return "from tenacity import " + strings.Join(names, ", ") + "\n\n@retry(\n" +
 		"    " + stopNote + "\n    stop=" + stop + ",\n" + waitNote + "    wait=" + wait + ",\n)\ndef call():\n    ...\n"
-	e.Snippets = []Snippet{{"python", code}}
-	why := map[string]string{"capat": "(Its max caps each part of the wait before they are added.)"}
-	if p.Growth == calc.Linear {
-		why["jitter"] = "(wait_incrementing has no random part, and tenacity's random waits do not grow linearly.)"
-	}
-	e.Diffs = libCompare(s, "tenacity", lib, why)
-	return e
 }
