@@ -3,7 +3,7 @@
 # refactor that must not change behaviour. It builds `backoffcalc` at REV (in a temporary
 # worktree) and here, runs `table -format json` on every link of app/testdata/hostile-links.txt
 # (but the ${TEXT*N} ones and those marked slow) and on preset=NAME for every preset of the page
-# (calc.PresetNames at REV), and compares stdout, stderr and the exit code of each. It prints the
+# (as REV names them), and compares stdout, stderr and the exit code of each. It prints the
 # count compared and every difference; exit status 1 when any differs.
 set -euo pipefail
 rev=${1:?usage: scripts/same-numbers.sh REV}
@@ -18,7 +18,9 @@ git -C "$root" worktree add -q --detach "$tmp/base" "$rev"
 
 links=$(grep -v '^#' "$root/app/testdata/hostile-links.txt" | grep -v '^$' | grep -v '\${' |
 	awk -F'\t' '$2 !~ /slow/ { print $1 }')
-presets=$(cd "$tmp/base" && grep -o 'Name: *"[a-z0-9-]*"' calc/presets.go | sed 's/.*"\(.*\)"/preset=\1/')
+# The presets' names, wherever REV keeps them (calc/presets.go before calc/libs, then calc/libs).
+presets=$(cd "$tmp/base" && { ls calc/presets.go calc/libs/*.go 2>/dev/null || true; } | grep -v _test.go |
+	xargs grep -ho 'Name: *"[a-z0-9-]*"' | sed 's/.*"\(.*\)"/preset=\1/' | sort -u)
 
 n=0 diffs=0
 while IFS= read -r q; do
