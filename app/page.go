@@ -16,23 +16,23 @@ import (
 type page struct {
 	app.Compo
 
-	raw    url.Values // each key's input as typed, one value each
-	errs   []*calc.FieldError
-	report *calc.Report // of the last valid inputs; nil before the first
-	loaded string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
-	query  string       // the query the address shows, or will once queryDue is done: every key, sorted
-	status string       // what the last copy did
-	export string       // the text last copied, shown for copying by hand
-	guard  string       // URL of guard.js, resolved under the site's prefix
-	update bool         // a newer version of the page is installed and waits (see OnAppUpdate)
-	moreOpen bool       // the group of inputs one step away is open (renderForm)
-	herd   herdView     // many clients through an outage, for the report's inputs
+	raw      url.Values // each key's input as typed, one value each
+	errs     []*calc.FieldError
+	report   *calc.Report // of the last valid inputs; nil before the first
+	loaded   string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
+	query    string       // the query the address shows, or will once queryDue is done: every key, sorted
+	status   string       // what the last copy did
+	export   string       // the text last copied, shown for copying by hand
+	guard    string       // URL of guard.js, resolved under the site's prefix
+	update   bool         // a newer version of the page is installed and waits (see OnAppUpdate)
+	moreOpen bool         // the group of inputs one step away is open (renderForm)
+	herd     herdView     // many clients through an outage, for the report's inputs
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
 	summary, results, chart, modes, layers, snippets, herdResults, herdStatusLine *island
-	exportFor                                               calc.Params // the exportKey the export panel shows
-	exportDue                                               bool        // the export panel still shows older inputs
-	queryDue                                                bool        // the address bar does not show query yet
+	exportFor                                                                     calc.Params // the exportKey the export panel shows
+	exportDue                                                                     bool        // the export panel still shows older inputs
+	queryDue                                                                      bool        // the address bar does not show query yet
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
@@ -295,7 +295,7 @@ func (p *page) renderResults() app.UI {
 		app.Div().Class("bar").Body(
 			app.Nav().ID("toc").Aria("label", "Sections").Body(app.Ul().Body(app.Range(sections).Slice(func(i int) app.UI {
 				s := sections[i]
-				return app.Li().Body(app.A().Href("#"+s.id).Text(s.toc).OnClick(p.focusTarget(s.id + "-h")))
+				return app.Li().Body(app.A().Href("#" + s.id).Text(s.toc).OnClick(p.focusTarget(s.id + "-h")))
 			}))),
 			p.renderExport(),
 		),
