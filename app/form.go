@@ -15,25 +15,28 @@ import (
 type formField struct {
 	key, label, unit, hint string
 	options                []string // a select's choices; none for a text input
+	inputMode              string   // the keyboard a phone shows: "numeric", "decimal", or "" for text
 }
 
-// formGroups are the form's fieldsets, in calc's key order.
+// formGroups are the form's fieldsets, in calc's key order. The first is always shown: the
+// inputs that set the answer of most policies. The others are one step away, in a group that
+// opens by itself when one of them is set or wrong (moreOpen).
 var formGroups = []struct {
 	legend string
 	fields []formField
 }{
 	{"Policy", []formField{
 		{key: "base", label: "Base delay", unit: "ms, or 250ms, 1.5s, 2m", hint: "nominal wait before the first retry"},
-		{key: "factor", label: "Factor", unit: "×", hint: "growth per retry (" + modeList(func(j calc.Jitter) bool { return !j.UsesFactor() }, calc.Jitter.String) + " ignore it)"},
+		{key: "factor", label: "Factor", unit: "×", inputMode: "decimal", hint: "growth per retry (" + modeList(func(j calc.Jitter) bool { return !j.UsesFactor() }, calc.Jitter.String) + " ignore it)"},
 		{key: "cap", label: "Cap", unit: "ms, or a duration", hint: "ceiling of the nominal delay, or of the drawn wait"},
-		{key: "attempts", label: "Attempts", unit: "calls", hint: ""}, // hint from the schedule, see attemptsHint
+		{key: "attempts", label: "Attempts", unit: "calls", inputMode: "numeric", hint: ""}, // hint from the schedule, see attemptsHint
 		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: modeList(libraryMode, calc.Jitter.String) + " are what " + modeList(libraryMode, calc.Jitter.Library) + " do"},
-		{key: "ratio", label: "Ratio", unit: "± fraction", hint: modeList(calc.Jitter.UsesRatio, calc.Jitter.String) + " jitter: 0.2 is 20%"},
-		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it (" + fromPrevious + " always clamp the drawn wait)"},
-	}},
-	{"Time", []formField{
-		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
 		{key: "budget", label: "Budget", unit: "ms, or a duration; 0 = none", hint: "an attempt is made only if it starts before this"},
+	}},
+	{"Policy details", []formField{
+		{key: "ratio", label: "Ratio", unit: "± fraction", inputMode: "decimal", hint: modeList(calc.Jitter.UsesRatio, calc.Jitter.String) + " jitter: 0.2 is 20%"},
+		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it (" + fromPrevious + " always clamp the drawn wait)"},
+		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
 	}},
 	{"What some libraries do", []formField{
 		{key: "growth", label: "Growth", options: []string{"exponential", "linear"}, hint: "exponential: base × factor^(k−1); linear: base × k"},
@@ -42,9 +45,9 @@ var formGroups = []struct {
 	}},
 	{"Herd", herdFields},
 	{"More", []formField{
-		{key: "layers", label: "Layers", unit: "stacked", hint: "services in a chain, each retrying with this policy"},
-		{key: "samples", label: "Samples", unit: "paths", hint: "simulated paths for the percentiles"},
-		{key: "seed", label: "Seed", unit: "", hint: "the same seed gives the same percentiles"},
+		{key: "layers", label: "Layers", unit: "stacked", inputMode: "numeric", hint: "services in a chain, each retrying with this policy"},
+		{key: "samples", label: "Samples", unit: "paths", inputMode: "numeric", hint: "simulated paths for the percentiles"},
+		{key: "seed", label: "Seed", unit: "", inputMode: "numeric", hint: "the same seed gives the same percentiles"},
 	}},
 }
 
@@ -77,14 +80,62 @@ func jitterOptions() []string {
 	return names
 }
 
+// renderForm is the inputs: the preset and the essential ones, then the others in a group that
+// is one step away.
 func (p *page) renderForm() app.UI {
-	return app.Form().ID("inputs").Body(p.renderPreset(), app.Range(formGroups).Slice(func(i int) app.UI {
-		g := formGroups[i]
-		return app.FieldSet().Body(
-			app.Legend().Text(g.legend),
-			app.Range(g.fields).Slice(func(j int) app.UI { return p.renderField(g.fields[j]) }),
-		)
+	essential, more := formGroups[0], formGroups[1:]
+	p.moreOpen = p.moreOpen || p.moreSet()
+	details := app.Details().ID("more-inputs").Body(
+		app.Summary().Body(app.Text("More inputs"), app.Span().Class("hint").Text(moreSummary())),
+		app.Range(more).Slice(func(i int) app.UI { return p.renderGroup(more[i].legend, more[i].fields) }),
+	).On("toggle", p.recovering(func(ctx app.Context, e app.Event) {
+		p.moreOpen = ctx.JSSrc().Get("open").Bool() // the person's choice stands until a link or an error opens it
 	}))
+	if p.moreOpen {
+		details = details.Open(true) // only then: pre-rendered HTML writes open="false" as open
+	}
+	return app.Form().ID("inputs").Aria("label", "Inputs").Body(
+		p.renderPreset(),
+		p.renderGroup(essential.legend, essential.fields),
+		details,
+	)
+}
+
+func (p *page) renderGroup(legend string, fields []formField) app.UI {
+	return app.FieldSet().Body(
+		app.Legend().Text(legend),
+		app.Range(fields).Slice(func(j int) app.UI { return p.renderField(fields[j]) }),
+	)
+}
+
+// moreSet reports whether an input of the group one step away differs from its default, as
+// typed, or is wrong: then the group opens by itself, so that nothing that shapes the numbers
+// is out of sight.
+func (p *page) moreSet() bool {
+	if p.raw == nil {
+		return false // no link read yet
+	}
+	defaults := calc.Default().Values()
+	for _, g := range formGroups[1:] {
+		for _, f := range g.fields {
+			if p.fieldError(f.key) != nil || p.raw.Get(f.key) != defaults.Get(f.key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moreSummary names the inputs of the group one step away, so that a reader knows what it holds
+// before opening it.
+func moreSummary() string {
+	var labels []string
+	for _, g := range formGroups[1:] {
+		for _, f := range g.fields {
+			labels = append(labels, strings.ToLower(f.label))
+		}
+	}
+	return strings.Join(labels, ", ")
 }
 
 func (p *page) renderField(f formField) app.UI {
@@ -98,7 +149,7 @@ func (p *page) renderField(f formField) app.UI {
 	var input app.UI
 	if f.options != nil {
 		input = app.Select().ID(id).Name(f.key).Aria("invalid", invalid).
-			OnChange(p.onEdit(f.key)).Body(app.Range(f.options).Slice(func(i int) app.UI {
+			Aria("describedby", id+"-hint "+id+"-error").OnChange(p.onEdit(f.key)).Body(app.Range(f.options).Slice(func(i int) app.UI {
 			o := app.Option().Value(f.options[i]).Text(f.options[i])
 			if p.raw.Get(f.key) == f.options[i] {
 				o = o.Selected(true) // only then: pre-rendered HTML writes selected="false" as selected
@@ -106,9 +157,13 @@ func (p *page) renderField(f formField) app.UI {
 			return o
 		}))
 	} else {
-		input = app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.raw.Get(f.key))).
+		in := app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.raw.Get(f.key))).
 			AutoComplete(false).Spellcheck(false).Aria("invalid", invalid).
 			Aria("describedby", id+"-hint "+id+"-error").OnInput(p.onEdit(f.key))
+		if f.inputMode != "" {
+			in = in.Attr("inputmode", f.inputMode)
+		}
+		input = in
 	}
 	errText := ""
 	if fe != nil {
@@ -176,8 +231,11 @@ func (p *page) renderPreset() app.UI {
 	}
 	var info app.UI = app.Div().ID("preset-info")
 	if ok {
-		info = app.Div().ID("preset-info").Body(
-			app.P().Body(app.Strong().Text(current.Library), app.Text(" — "+current.Version+". ")),
+		// One line in view, the rest one step away: the notes run to a screen of text, and the
+		// results' first sentence names the library and its version already.
+		info = app.Details().ID("preset-info").Body(
+			app.Summary().Text("About this preset"),
+			app.P().Body(app.Strong().Text(current.Library), app.Text(" — "+current.Version+".")),
 			app.P().Text("Its parameters: "+current.Theirs+"."),
 			app.P().Text("Its code: "+current.Source+"."),
 			app.Ul().Body(app.Range(current.Notes).Slice(func(i int) app.UI { return app.Li().Text(current.Notes[i]) })),

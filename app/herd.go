@@ -62,10 +62,10 @@ func (p *page) herdDone() []calc.HerdRun {
 
 // herdFields are the herd's inputs, a fieldset of the form.
 var herdFields = []formField{
-	{key: "clients", label: "Clients", unit: "", hint: "clients that fail at once and retry"},
+	{key: "clients", label: "Clients", unit: "", inputMode: "numeric", hint: "clients that fail at once and retry"},
 	{key: "outage", label: "Outage", unit: "ms, or a duration", hint: "the server fails every attempt before this"},
 	{key: "window", label: "Window", unit: "ms, or a duration", hint: "the server's capacity window, and the peak's"},
-	{key: "capacity", label: "Capacity", unit: "per window; 0 = no limit", hint: "attempts accepted per window after the outage"},
+	{key: "capacity", label: "Capacity", unit: "per window; 0 = no limit", inputMode: "numeric", hint: "attempts accepted per window after the outage"},
 	{key: "spread", label: "Spread", unit: "ms, or a duration", hint: "first attempts spread evenly over this; 0 = all at once"},
 }
 
@@ -86,13 +86,13 @@ func (p *page) showHerd() {
 	p.herdStatusLine.refresh()
 }
 
-func (p *page) renderHerd() app.UI {
-	return app.Section().ID("herd-section").Body(
-		app.H2().Text("Many clients through an outage"),
+// renderHerd is the herd section's body, under its heading (renderResults).
+func (p *page) renderHerd() []app.UI {
+	return []app.UI{
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
 		p.herdStatusLine,
 		p.herdResults,
-	)
+	}
 }
 
 // renderHerdResults is the herd's table and chart, filled in as the modes come in.
@@ -102,7 +102,7 @@ func (p *page) renderHerdResults() app.UI {
 		return app.Text("")
 	}
 	return app.Div().Body(
-		app.Table().ID("herd").Body(
+		scrollBox("herd-box", "The herd, per mode (scrolls)", app.Table().ID("herd").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("mode"),
 				app.Th().Scope("col").Text("attempts received"),
@@ -130,7 +130,7 @@ func (p *page) renderHerdResults() app.UI {
 					last,
 				)
 			})),
-		),
+		)),
 		renderArrivals(p.report.Params, h.runs),
 	)
 }

@@ -16,22 +16,23 @@ import (
 type page struct {
 	app.Compo
 
-	raw    url.Values // each key's input as typed, one value each
-	errs   []*calc.FieldError
-	report *calc.Report // of the last valid inputs; nil before the first
-	loaded string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
-	query  string       // the query the address shows, or will once queryDue is done: every key, sorted
-	status string       // what the last copy did
-	export string       // the text last copied, shown for copying by hand
-	guard  string       // URL of guard.js, resolved under the site's prefix
-	update bool         // a newer version of the page is installed and waits (see OnAppUpdate)
-	herd   herdView     // many clients through an outage, for the report's inputs
+	raw      url.Values // each key's input as typed, one value each
+	errs     []*calc.FieldError
+	report   *calc.Report // of the last valid inputs; nil before the first
+	loaded   string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
+	query    string       // the query the address shows, or will once queryDue is done: every key, sorted
+	status   string       // what the last copy did
+	export   string       // the text last copied, shown for copying by hand
+	guard    string       // URL of guard.js, resolved under the site's prefix
+	update   bool         // a newer version of the page is installed and waits (see OnAppUpdate)
+	moreOpen bool         // the group of inputs one step away is open (renderForm)
+	herd     herdView     // many clients through an outage, for the report's inputs
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
-	summary, results, snippets, herdResults, herdStatusLine *island
-	exportFor                                               calc.Params // the exportKey the export panel shows
-	exportDue                                               bool        // the export panel still shows older inputs
-	queryDue                                                bool        // the address bar does not show query yet
+	summary, results, chart, modes, layers, snippets, herdResults, herdStatusLine *island
+	exportFor                                                                     calc.Params // the exportKey the export panel shows
+	exportDue                                                                     bool        // the export panel still shows older inputs
+	queryDue                                                                      bool        // the address bar does not show query yet
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
@@ -41,6 +42,9 @@ func newPage() *page {
 	p := &page{}
 	p.summary = newIsland("summary", p.guarded(p.renderSummary))
 	p.results = newIsland("tables", p.guarded(p.renderTables))
+	p.chart = newIsland("chart-numbers", p.guarded(p.renderChart))
+	p.modes = newIsland("modes-numbers", p.guarded(p.renderModes))
+	p.layers = newIsland("layers-numbers", p.guarded(p.renderLayers))
 	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
 	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herdStatus()) })).polite()
@@ -62,6 +66,9 @@ func (p *page) refresh() {
 func (p *page) showReport() {
 	p.summary.refresh()
 	p.results.refresh()
+	p.chart.refresh()
+	p.modes.refresh()
+	p.layers.refresh()
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
@@ -229,15 +236,17 @@ func (p *page) Render() app.UI {
 	return main.Body(
 		guard,
 		noscript,
+		app.A().Class("skip").Href("#results").Text("Skip to the results").OnClick(p.focusTarget("results")),
 		app.Header().Body(
 			app.H1().Text("backoffcalc"),
 			app.P().Class("tagline").Text("How long a retry policy waits, attempt by attempt, for every jitter mode. Computed in this page; nothing leaves it."),
 			p.renderUpdate(),
 		),
 		app.P().Class("loading").Text("Computing the table for this link…"),
-		p.renderForm(),
-		p.renderErrors(),
-		p.renderResults(),
+		app.Div().Class("layout").Body(
+			app.Div().ID("controls").Body(p.renderForm()),
+			p.renderResults(),
+		),
 		app.Footer().Body(
 			app.P().Text("Attempt n is the n-th call; retry k is attempt k+1. Times are from the start of the first call. Every number is computed by the calculator's Go code, in this page."),
 		),
@@ -257,23 +266,61 @@ func (p *page) renderErrors() app.UI {
 	)
 }
 
+// sections are the results' parts, in the page's order, each under a heading of its own that
+// the table of contents links to.
+var sections = []struct{ id, toc, heading string }{
+	{"schedule-section", "Schedule", "Schedule"},
+	{"modes-section", "Jitter modes", "Jitter modes"},
+	{"layers-section", "Layers", "Retries across layers"},
+	{"herd-section", "Herd", "Herd: many clients through an outage"},
+	{"export-section", "Export", "Export as library configuration"},
+}
+
+// renderResults is the answer: the table of contents and the copy buttons, then one section per
+// idea. Its structure is the same whatever the inputs: go-app matches children by position, and
+// the islands must keep theirs.
 func (p *page) renderResults() app.UI {
-	if p.report == nil {
-		return app.Section().Class("results")
-	}
 	class := "results"
 	if len(p.errs) > 0 {
 		class += " stale"
 	}
-	return app.Section().Class(class).Body(
-		// go-app matches children by position: the islands must keep theirs.
-		app.Div().Body(app.If(len(p.errs) > 0, app.P().Class("stale-note").Text("These results belong to the last valid inputs, shown in the sentence below, not to the marked fields."))),
-		p.summary,
-		p.renderExport(),
-		p.results,
-		p.snippets,
-		p.renderHerd(),
+	section := func(i int, body ...app.UI) app.UI {
+		s := sections[i]
+		return app.Section().ID(s.id).Aria("labelledby", s.id+"-h").Body(
+			append([]app.UI{app.H2().ID(s.id + "-h").TabIndex(-1).Text(s.heading)}, body...)...,
+		)
+	}
+	return app.Div().ID("results").Class(class).TabIndex(-1).Aria("label", "Results").Body(
+		p.renderErrors(),
+		app.Div().Class("bar").Body(
+			app.Nav().ID("toc").Aria("label", "Sections").Body(app.Ul().Body(app.Range(sections).Slice(func(i int) app.UI {
+				s := sections[i]
+				return app.Li().Body(app.A().Href("#" + s.id).Text(s.toc).OnClick(p.focusTarget(s.id + "-h")))
+			}))),
+			p.renderExport(),
+		),
+		section(0,
+			app.Div().Body(app.If(len(p.errs) > 0, app.P().Class("stale-note").Text("These results belong to the last valid inputs, shown in the sentence below the schedule, not to the marked fields."))),
+			p.results,
+			p.summary,
+			p.chart,
+		),
+		section(1, p.modes),
+		section(2, p.layers),
+		section(3, p.renderHerd()...),
+		section(4, p.snippets),
 	)
+}
+
+// focusTarget moves the keyboard's focus to the element a skip link or the table of contents
+// points to: go-app takes over in-page links and only scrolls to them, which would leave the
+// next Tab where it was.
+func (p *page) focusTarget(id string) app.EventHandler {
+	return p.recovering(func(ctx app.Context, e app.Event) {
+		if el := app.Window().GetElementByID(id); el.Truthy() {
+			el.Call("focus", map[string]any{"preventScroll": true})
+		}
+	})
 }
 
 // renderSummary states the policy in words, and what users most often get wrong about it.
@@ -288,7 +335,7 @@ func (p *page) renderSummary() app.UI {
 	)
 }
 
-// renderTables is every number of the report.
+// renderTables is the answer at a glance: the totals, then every attempt.
 func (p *page) renderTables() app.UI {
 	r := p.report
 	if r == nil {
@@ -296,17 +343,42 @@ func (p *page) renderTables() app.UI {
 	}
 	tables := app.Div()
 	if !r.Sampled() {
-		// For scripts and tests: sampled numbers still to come. It is written with the numbers,
-		// not by go-app's render of the page, which follows the paint (startWork).
+		// For scripts and tests: sampled numbers still to come, here or in the modes' table,
+		// which is refreshed with this one. It is written with the numbers, not by go-app's
+		// render of the page, which follows the paint (startWork).
 		tables = tables.DataSet("sampling", "pending")
 	}
 	return tables.Body(
-		renderSchedule(*r),
 		renderTotals(*r),
-		renderChart(*r),
-		renderModes(*r),
-		app.P().ID("layers").Text(layersLine(*r)),
+		scrollBox("schedule-box", "Every attempt (scrolls)", renderSchedule(*r)),
 	)
+}
+
+func (p *page) renderChart() app.UI {
+	if p.report == nil {
+		return app.Text("")
+	}
+	return renderChart(*p.report)
+}
+
+func (p *page) renderModes() app.UI {
+	if p.report == nil {
+		return app.Text("")
+	}
+	return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(*p.report))
+}
+
+func (p *page) renderLayers() app.UI {
+	if p.report == nil {
+		return app.Text("")
+	}
+	return app.P().ID("layers").Text(layersLine(*p.report))
+}
+
+// scrollBox holds a table wider or longer than the screen: it scrolls, never the page, and a
+// keyboard can reach and scroll it.
+func scrollBox(id, label string, table app.UI) app.UI {
+	return app.Div().ID(id).Class("scroll").TabIndex(0).Role("region").Aria("label", label).Body(table)
 }
 
 func (p *page) renderSnippets() app.UI {

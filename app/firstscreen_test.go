@@ -1,0 +1,161 @@
+//go:build !js
+
+package main
+
+// The first screen: what a person sees of a link without scrolling, once the calculator runs.
+// The essential inputs and the answer are inside the window, nothing covers them, and the page
+// never scrolls sideways: a wide table scrolls in its own box.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// viewport is a window size to test at; mobile emulates a phone (touch, device pixels).
+type viewport struct {
+	name          string
+	width, height int64
+	mobile        bool
+}
+
+var firstScreenViewports = []viewport{
+	{"laptop 1366×768", 1366, 768, false},
+	{"laptop 1280×720", 1280, 720, false},
+	{"phone 390×844", 390, 844, true},
+}
+
+// emulate sets the tab's window to v.
+func (tb *tab) emulate(v viewport) {
+	tb.t.Helper()
+	if v.mobile {
+		tb.run(chromedp.EmulateViewport(v.width, v.height, chromedp.EmulateScale(3), chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
+		return
+	}
+	tb.run(chromedp.EmulateViewport(v.width, v.height))
+}
+
+// essentialInputs are the inputs that must be in the first screen at every size.
+var essentialInputs = []string{"#in-preset", "#in-base", "#in-factor", "#in-cap", "#in-attempts", "#in-jitter", "#in-budget"}
+
+// offScreen returns, of the elements css selects, those not wholly inside the window or covered
+// at their centre by something else, each with its box; and one entry when nothing matches.
+// It does not scroll: the first screen is what the page shows at its top.
+func offScreen(tb *tab, selectors []string) []string {
+	tb.t.Helper()
+	list, _ := json.Marshal(selectors)
+	return evalJS[[]string](tb, fmt.Sprintf(`(() => {
+		const bad = [];
+		for (const css of %s) {
+			const e = document.querySelector(css);
+			if (!e) { bad.push(css + ": missing"); continue; }
+			const r = e.getBoundingClientRect();
+			const box = css + " at " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+			if (r.width === 0 || r.height === 0 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
+				bad.push(box + ": not inside the " + innerWidth + "×" + innerHeight + " window"); continue;
+			}
+			// Inside a scroll box, it must also be inside the box's visible part.
+			const clip = e.closest(".scroll");
+			if (clip && clip !== e) {
+				const c = clip.getBoundingClientRect();
+				if (r.top < c.top || r.bottom > c.bottom + 1 || r.left < c.left || r.right > c.right + 1) {
+					bad.push(box + ": scrolled out of its box"); continue;
+				}
+			}
+			const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			if (!at || (at !== e && !e.contains(at))) {
+				bad.push(box + ": covered by " + (at ? at.tagName + "#" + at.id + "." + at.className : "nothing")); continue;
+			}
+			const s = getComputedStyle(e);
+			if (s.visibility !== "visible" || Number(s.opacity) < 1) bad.push(box + ": not visible");
+		}
+		return bad;
+	})()`, list))
+}
+
+func TestFirstScreen(t *testing.T) {
+	srv := startServe(t)
+	// A link that sets an input of the group one step away opens it (TestMoreInputsOpen): on a
+	// phone that group then comes before the totals, so the phone's links leave it closed.
+	links := []struct {
+		query, note string
+		phone       bool
+	}{
+		{"", "the defaults", true},
+		{"base=250ms&attempts=8&jitter=equal", "a shared link", true},
+		{"base=1s&budget=20s&cap=5s&jitter=full", "a budget", true},
+		{"preset=grpc-connect", "a preset", false},
+	}
+	for _, v := range firstScreenViewports {
+		t.Run(v.name, func(t *testing.T) {
+			tb := newTab(t) // one tab a size: the loads after the first come from its cache
+			tb.emulate(v)
+			for _, l := range links {
+				if v.mobile && !l.phone {
+					continue
+				}
+				tb.navigate(srv.URL + "/?" + l.query)
+				tb.waitWasm()
+				want := append([]string{}, essentialInputs...)
+				want = append(want, "#total-min", "#total-mean", "#total-max")
+				if !v.mobile {
+					for n := 1; n <= 6; n++ {
+						want = append(want, fmt.Sprintf(`#schedule tr[data-attempt="%d"]`, n))
+					}
+				}
+				if bad := offScreen(tb, want); len(bad) > 0 {
+					t.Errorf("%s (%q): not in the first screen:\n%s", l.note, l.query, strings.Join(bad, "\n"))
+				}
+				// The page never scrolls sideways; the schedule may, in its own box.
+				if w := evalJS[int](tb, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
+					t.Errorf("%s: the page is %d px wider than the window", l.note, w)
+				}
+				if v.mobile && !evalJS[bool](tb, `(() => { const b = document.getElementById("schedule-box"); return b.scrollWidth > b.clientWidth && getComputedStyle(b).overflowX === "auto"; })()`) {
+					t.Errorf("%s: on a phone the schedule does not scroll sideways in its box", l.note)
+				}
+			}
+			tb.requireNoConsoleProblems()
+		})
+	}
+}
+
+// TestSectionsOneStepAway: every section has a heading that the table of contents links to, and
+// a link with a section's fragment opens at that section.
+func TestSectionsOneStepAway(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.emulate(firstScreenViewports[0])
+	tb.navigate(srv.URL + "/?attempts=12")
+	tb.waitWasm()
+	toc := evalJS[[]string](tb, `[...document.querySelectorAll("#toc a")].map(a => a.getAttribute("href"))`)
+	var want []string
+	for _, s := range sections {
+		want = append(want, "#"+s.id)
+	}
+	if strings.Join(toc, " ") != strings.Join(want, " ") {
+		t.Fatalf("table of contents links %v, want %v", toc, want)
+	}
+	for _, s := range sections {
+		if h := evalJS[string](tb, `document.querySelector("#`+s.id+` > h2")?.textContent ?? ""`); h != s.heading {
+			t.Errorf("section %s: heading %q, want %q", s.id, h, s.heading)
+		}
+	}
+
+	// Following a link of the table of contents scrolls to the section and moves the focus there,
+	// so that the next Tab continues from it.
+	tb.run(chromedp.Click(chromedp.CSS(`#toc a[href="#herd-section"]`)))
+	tb.waitFor("the herd's heading at the top", `Math.abs(document.getElementById("herd-section").getBoundingClientRect().top) < 40`)
+	if id := evalJS[string](tb, `document.activeElement.id`); id != "herd-section-h" {
+		t.Errorf("after the table of contents' link the focus is on %q, want the herd's heading", id)
+	}
+
+	// A shared link with a fragment opens at that section, once the calculator runs.
+	for _, s := range sections[1:] {
+		tb.navigate(srv.URL + "/?attempts=12#" + s.id)
+		tb.waitWasm()
+		tb.waitFor(s.id+" at the top", `Math.abs(document.getElementById("`+s.id+`").getBoundingClientRect().top) < 40`)
+	}
+}
