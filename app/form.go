@@ -140,9 +140,9 @@ func moreSummary() string {
 
 func (p *page) renderField(f formField) app.UI {
 	id := "in-" + f.key
-	hint := f.hint
+	hint, hintClass := f.hint, "hint"
 	if f.key == "attempts" {
-		hint = p.attemptsHint()
+		hint, hintClass = p.attemptsHint(), "hint numbers" // numbers: see island
 	}
 	fe := p.fieldError(f.key)
 	invalid := fmt.Sprint(fe != nil) // aria-invalid takes the words true and false
@@ -179,7 +179,7 @@ func (p *page) renderField(f formField) app.UI {
 			app.If(f.unit != "", app.Span().Class("unit").Text(f.unit)),
 		),
 		input,
-		app.Span().ID(id+"-hint").Class("hint").Text(hint),
+		app.Span().ID(id+"-hint").Class(hintClass).Text(hint),
 		app.Span().ID(id+"-error").Class("field-error").Text(errText),
 	)
 }

@@ -20,13 +20,14 @@ func newIsland(id string, content func() app.UI) *island {
 }
 
 // Render is called once, when go-app mounts the island (and on the server, or natively in
-// tests, at every refresh). One piece of markup is one node for go-app to create.
+// tests, at every refresh). One piece of markup is one node for go-app to create. Its class
+// "numbers" tells app.css that it shows numbers: HTML made for another query hides them.
 func (i *island) Render() app.UI {
 	live := ""
 	if i.live {
 		live = ` aria-live="polite"`
 	}
-	return app.Raw(`<div id="` + i.id + `"` + live + `>` + app.HTMLString(i.content()) + `</div>`)
+	return app.Raw(`<div id="` + i.id + `" class="numbers"` + live + `>` + app.HTMLString(i.content()) + `</div>`)
 }
 
 // polite makes the island a live region: a status that a screen reader reads out as it changes.

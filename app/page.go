@@ -76,6 +76,7 @@ func (p *page) showReport() {
 func (p *page) OnInit() {
 	if app.IsClient {
 		p.load(app.Window().URL().RawQuery)
+		p.takeOver()    // what was typed into the server's page, before it is replaced
 		p.sampleSmall() // so the first render does not take back what the server's showed
 	}
 }
@@ -104,7 +105,8 @@ func (p *page) OnPreRender(ctx app.Context) {
 
 // OnMount starts the sampling and the herd of the loaded inputs, off the first render.
 func (p *page) OnMount(ctx app.Context) {
-	guardNav() // go-app has set goappNav by now
+	guardNav()     // go-app has set goappNav by now
+	restoreFocus() // the first render replaced the server's page, and its focus with it
 	// A newer version installed before the wasm started (app.js): go-app did not see it.
 	p.update = app.IsClient && app.Window().Get("backoffcalcUpdateReady").Truthy()
 	p.startWork(ctx)
@@ -146,6 +148,16 @@ func (p *page) load(query string) bool {
 // edit takes one typed value; a valid set of inputs replaces the report and the link's query,
 // and edit reports that it did.
 func (p *page) edit(ctx app.Context, key, value string) bool {
+	if !p.apply(key, value) {
+		return false
+	}
+	p.startWork(ctx)
+	return true
+}
+
+// apply is edit without the work that follows the paint: the hand-over (handover.go) applies
+// what was typed before the wasm ran, before there is any.
+func (p *page) apply(key, value string) bool {
 	p.raw.Set(key, value)
 	params, err := libs.DecodeValues(p.raw)
 	p.errs = calc.FieldErrors(err)
@@ -161,7 +173,6 @@ func (p *page) edit(ctx app.Context, key, value string) bool {
 		}
 		p.refresh()
 		p.query, p.queryDue = params.Encode(), true
-		p.startWork(ctx)
 		return true
 	}
 	return false
@@ -169,10 +180,17 @@ func (p *page) edit(ctx app.Context, key, value string) bool {
 
 // choosePreset sets every input to a library's preset, or, for "", just leaves the preset.
 func (p *page) choosePreset(ctx app.Context, name string) {
+	if p.applyPreset(name) {
+		p.startWork(ctx)
+	}
+}
+
+// applyPreset is choosePreset without the work that follows the paint (see apply).
+func (p *page) applyPreset(name string) bool {
 	pr, ok := libs.PresetByName(name)
 	if !ok {
 		p.raw.Del("preset")
-		return
+		return false
 	}
 	params := calc.Default()
 	if p.report != nil {
@@ -181,7 +199,7 @@ func (p *page) choosePreset(ctx app.Context, name string) {
 	for key, v := range params.WithPreset(pr.Named()).Values() {
 		p.raw[key] = v
 	}
-	p.edit(ctx, "preset", pr.Name)
+	return p.apply("preset", pr.Name)
 }
 
 // compute replaces the report. A panic here would kill the wasm and the page with it, so it

@@ -271,7 +271,7 @@ func TestNoNumbersForOtherInputs(t *testing.T) {
 			if evalJS[bool](tb, `document.querySelector('#app[data-render="wasm"]') !== null`) {
 				t.Fatal("the wasm ran: the test sees nothing of the HTML")
 			}
-			shown := evalJS[bool](tb, `document.getElementById("schedule")?.offsetParent !== null`)
+			shown := evalJS[bool](tb, `document.getElementById("schedule")?.checkVisibility({ visibilityProperty: true }) ?? false`)
 			loading := evalJS[bool](tb, `document.querySelector(".loading").offsetParent !== null`)
 			if shown != c.numbers || loading == c.numbers {
 				t.Errorf("numbers shown %v, loading shown %v; want numbers %v", shown, loading, c.numbers)

@@ -58,14 +58,24 @@ function backoffcalcSwitchVersion() {
   window.location.reload();
 }
 
-// backoffcalcStatus shows text in go-app's loader, which app.css keeps to a line at the bottom of
-// the window, with a button to try again when retry is set.
+// backoffcalcLoader is go-app's loader, which app.css keeps to a line in the page's flow. It is
+// kept here because it does not stay in the document: see backoffcalcStatus.
+const backoffcalcLoader = document.getElementById("app-wasm-loader");
+
+// backoffcalcStatus shows text in the loading line, with a button to try again when retry is
+// set. The line goes at the top of the page (#app), in its flow, so that it covers none of the
+// numbers: while the server's page shows (its numbers are this link's), at the top of that page,
+// which the wasm's first render replaces, line and all; after a crash, at the top of the wasm's.
 function backoffcalcStatus(text, retry) {
-  const loader = document.getElementById("app-wasm-loader");
-  const label = document.getElementById("app-wasm-loader-label");
-  const icon = document.getElementById("app-wasm-loader-icon");
+  const loader = backoffcalcLoader;
+  const label = loader && loader.querySelector("#app-wasm-loader-label");
+  const icon = loader && loader.querySelector("#app-wasm-loader-icon");
   if (!loader || !label) {
     return;
+  }
+  const page = document.getElementById("app");
+  if (page && loader.parentElement !== page) {
+    page.prepend(loader);
   }
   loader.hidden = false;
   loader.setAttribute("role", "status");
@@ -85,6 +95,79 @@ function backoffcalcStatus(text, retry) {
   }
 }
 
+// What a person types into the server's page before the wasm runs, in order, one entry per run
+// of edits to a field: the wasm applies it as it starts (app/handover.go), so that nothing typed
+// is lost. Only fields named after a query key whose value is what they hold count: text fields
+// and selects.
+const backoffcalcTyped = [];
+// Where the focus was when the wasm took over: its first render replaces the server's page.
+let backoffcalcFocus = null;
+
+function backoffcalcRecord(event) {
+  const field = event.target;
+  if (!backoffcalcTypedField(field) || !field.closest('#app[data-render="server"]')) {
+    return;
+  }
+  const last = backoffcalcTyped[backoffcalcTyped.length - 1];
+  if (last && last.key === field.name) {
+    last.value = field.value;
+    return;
+  }
+  backoffcalcTyped.push({ key: field.name, value: field.value });
+}
+document.addEventListener("input", backoffcalcRecord, true);
+document.addEventListener("change", backoffcalcRecord, true);
+
+function backoffcalcTypedField(field) {
+  return Boolean(field.name) && (field.tagName === "SELECT" ||
+    (field.tagName === "INPUT" && field.type !== "checkbox" && field.type !== "radio"));
+}
+
+// backoffcalcHandOver is the wasm's call as it starts, before its first render, while the
+// server's page is still in the document: it returns what was typed and notes where the focus
+// and the caret are, for backoffcalcRestoreFocus.
+function backoffcalcHandOver() {
+  document.removeEventListener("input", backoffcalcRecord, true);
+  document.removeEventListener("change", backoffcalcRecord, true);
+  const page = document.querySelector('#app[data-render="server"]');
+  if (!page) {
+    return [];
+  }
+  // Typed before this script ran, on a slow load: a text field's value differs from the one
+  // the server wrote (text fields have autocomplete off, so the browser restores none).
+  const early = [];
+  for (const field of page.querySelectorAll("input[name]")) {
+    if (backoffcalcTypedField(field) && field.value !== field.defaultValue &&
+      !backoffcalcTyped.some((t) => t.key === field.name)) {
+      early.push({ key: field.name, value: field.value });
+    }
+  }
+  const active = document.activeElement;
+  if (active && active.id && active !== page && page.contains(active)) {
+    backoffcalcFocus = { id: active.id, start: active.selectionStart, end: active.selectionEnd, direction: active.selectionDirection };
+  }
+  return early.concat(backoffcalcTyped);
+}
+
+// backoffcalcRestoreFocus is the wasm's call once its page is in the document: the element that
+// had the focus in the server's page gets it back, with its caret, unless the focus has moved on.
+function backoffcalcRestoreFocus() {
+  const was = backoffcalcFocus;
+  backoffcalcFocus = null;
+  const element = was && document.getElementById(was.id);
+  if (!element || (document.activeElement && document.activeElement !== document.body)) {
+    return;
+  }
+  element.focus({ preventScroll: true });
+  if (typeof was.start === "number" && typeof element.setSelectionRange === "function") {
+    try {
+      element.setSelectionRange(was.start, was.end, was.direction);
+    } catch {
+      // A field without a caret (a select, a number field): the focus is enough.
+    }
+  }
+}
+
 async function backoffcalcLoad() {
   backoffcalcStatus("Loading the calculator…");
   let stage = "downloading";
@@ -98,7 +181,9 @@ async function backoffcalcLoad() {
     const wasm = await WebAssembly.instantiateStreaming(response, go.importObject);
     stage = "starting";
     const exited = go.run(wasm.instance);
-    document.getElementById("app-wasm-loader").hidden = true;
+    if (backoffcalcLoader) {
+      backoffcalcLoader.hidden = true;
+    }
     document.documentElement.classList.remove("wasm-failed");
     await exited;
     // go-app's program never returns: an exit is a crash, which wasm_exec.js logged.
