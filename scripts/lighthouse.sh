@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Lighthouse's accessibility and best-practices scores of the page as users get it: serve, and
 # the static site behind a plain file server, each with Lighthouse's desktop and mobile presets,
-# in headless Chromium on 127.0.0.1. It prints a table of the scores and, beside them, every audit
-# of those two categories that does not pass ("(unscored)": its weight is 0). Not part of make test: it takes minutes.
+# in headless Chromium on 127.0.0.1. It prints a table of the scores and, beside them, every
+# audit of those two categories that does not pass ("(unscored)": its weight is 0). Not part of
+# make test: it takes minutes.
 #
 # make lighthouse builds first; run alone, it expects bin/backoffcalc and web/app.wasm built.
 # Lighthouse comes from scripts/npm/package-lock.json (a dev dependency: make test's npm ci
