@@ -9,6 +9,9 @@
 #   make fuzz                     long fuzzing of FUZZ_TARGETS
 #   make drift                    the presets and exports against the newest
 #                                 versions of their Go libraries (before a release)
+#   make lighthouse               Lighthouse's accessibility and best-practices
+#                                 scores of serve and the static site
+#   make screenshots              docs/screenshot.png and docs/screenshot-phone.png
 
 GO      ?= go
 GOROOT  := $(shell $(GO) env GOROOT)
@@ -26,7 +29,7 @@ BIN     := bin/backoffcalc
 FUZZ_TARGETS  ?= ./calc:FuzzDecode:50000x ./calc:FuzzSchedule:50000x ./calc:FuzzHerd:5000x
 FUZZTIME_LONG ?= 10m
 
-.PHONY: run static test fuzz-short fuzz drift wasm native wasm_exec.js bench
+.PHONY: run static test fuzz-short fuzz drift wasm native wasm_exec.js bench npm lighthouse screenshots
 
 run: wasm_exec.js wasm native
 	$(BIN) serve -addr $(ADDR)
@@ -51,13 +54,19 @@ native:
 # TestWasmExecJS instead of being fixed behind CI's back. app's tests take about
 # 5 minutes on an idle 2-core machine and over 10 on a busy one: go test's
 # default timeout of 10 minutes a package would end them half way.
-test:
+test: npm
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 	$(GO) test -timeout 30m ./...
 	GOOS=js GOARCH=wasm $(GO) test -exec "$(GOROOT)/lib/wasm/go_js_wasm_exec" ./calc/...
 	@$(MAKE) --no-print-directory fuzz-short
+
+# npm installs axe-core, which the browser tests inject into the page, as
+# scripts/npm/package-lock.json pins it; lighthouse, a dev dependency there, only
+# for make lighthouse.
+npm:
+	cd scripts/npm && npm ci --omit=dev --no-audit --no-fund
 
 # fuzz runs every FUZZ_TARGETS entry for $(1), or for its own count when $(1)
 # is empty; an empty list does nothing.
@@ -88,3 +97,11 @@ drift:
 # make bench BENCHFLAGS='-only loads,input -runs 9'; go run ./bench -h lists them.
 bench: wasm_exec.js wasm native
 	$(GO) run ./bench -go '$(GO)' -bin $(BIN) $(BENCHFLAGS)
+
+# lighthouse is not part of test (about two minutes): see scripts/lighthouse.sh.
+lighthouse: wasm_exec.js wasm native
+	bash scripts/lighthouse.sh
+
+# screenshots writes the README's screenshots of serve, once the wasm is in charge.
+screenshots: wasm_exec.js wasm native
+	$(GO) run ./scripts/screenshots -bin $(BIN)

@@ -11,6 +11,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -69,3 +70,29 @@ type files struct {
 func (f files) Package() string { return f.prefix }
 func (f files) Static() string  { return f.prefix }
 func (f files) AppWASM() string { return f.prefix + "/web/app.wasm" }
+
+// go-app's page disables pinch-zoom (maximum-scale=1, user-scalable=0 in its viewport meta), which
+// WCAG 1.4.4 forbids and axe-core and Lighthouse report; and its loader's image has no alt, so a
+// screen reader reads out the icon's file name. fixPage rewrites both, and drops the og:url.
+var (
+	viewportMeta = regexp.MustCompile(`<meta (name="viewport" content="[^"]*"|content="[^"]*" name="viewport")>`)
+	loaderIcon   = regexp.MustCompile(`<img ([^>]*id="app-wasm-loader-icon"[^>]*)>`)
+)
+
+// zoomableViewport is go-app's viewport less what keeps a reader from zooming.
+const zoomableViewport = `<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">`
+
+// fixPage returns go-app's page HTML with the og:url dropped (see ogURL), a viewport that allows
+// zoom and an empty alt on the loader's image, which only decorates the label next to it. It
+// fails when go-app no longer writes one of them as expected, so that a new go-app cannot
+// silently bring them back.
+func fixPage(b []byte) ([]byte, error) {
+	for _, re := range []*regexp.Regexp{ogURL, viewportMeta, loaderIcon} {
+		if !re.Match(b) {
+			return nil, fmt.Errorf("go-app's page changed: nothing matches %s", re)
+		}
+	}
+	b = ogURL.ReplaceAll(b, nil)
+	b = viewportMeta.ReplaceAll(b, []byte(zoomableViewport))
+	return loaderIcon.ReplaceAll(b, []byte(`<img alt="" $1>`)), nil
+}

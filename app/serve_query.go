@@ -53,9 +53,10 @@ func browserQuery(q string) string {
 // the worst case, 256 KiB of & (as &amp;), one of 1.35 MB.
 const maxLinkQuery = 256 << 10
 
-// servePage answers a request for the page with go-app's page, less the og:url in which go-app
-// copies the request's URL: the page already echoes the query once, for guard.js, and a link
-// of 1 MB would otherwise be 1 MB more HTML (and name the Host the request gave). A query over
+// servePage answers a request for the page with go-app's page as fixPage fixes it: zoom allowed,
+// the loader's image with an alt, and no og:url, in which go-app copies the request's URL: the
+// page already echoes the query once, for guard.js, and a link of 1 MB would otherwise be 1 MB
+// more HTML (and name the Host the request gave). A query over
 // maxLinkQuery gets linkTooLong instead.
 func servePage(page *app.Handler, w http.ResponseWriter, r *http.Request) {
 	if n := len(r.URL.RawQuery); n > maxLinkQuery {
@@ -73,7 +74,10 @@ func servePage(page *app.Handler, w http.ResponseWriter, r *http.Request) {
 	}
 	rec := httptest.NewRecorder()
 	page.ServeHTTP(rec, r)
-	body := ogURL.ReplaceAll(rec.Body.Bytes(), nil)
+	body, err := fixPage(rec.Body.Bytes())
+	if err != nil { // newServer checked go-app's page; a page it made differently is sent as is
+		body = rec.Body.Bytes()
+	}
 	for k, v := range rec.Header() {
 		w.Header()[k] = v
 	}

@@ -87,8 +87,9 @@ const (
 	mainTag = `<main ` // the page's one <main>, #app; go-app prints attributes in map order
 )
 
-// fixIndex gives the static page what serve sends as headers, and drops the
-// og:url that names the generator's random local port. The CSP goes right
+// fixIndex gives the static page what serve sends as headers, and fixes
+// go-app's page as serve does (fixPage), which drops the og:url that names
+// the generator's random local port. The CSP goes right
 // after the charset, ahead of the scripts, because a <meta> policy covers
 // only what comes after it.
 func fixIndex(path string) error {
@@ -96,10 +97,12 @@ func fixIndex(path string) error {
 	if err != nil {
 		return err
 	}
-	if !ogURL.Match(b) || !bytes.Contains(b, []byte(charset)) {
-		return fmt.Errorf("%s: go-app's page changed: no charset or og:url to fix", path)
+	if !bytes.Contains(b, []byte(charset)) {
+		return fmt.Errorf("%s: go-app's page changed: no charset", path)
 	}
-	b = ogURL.ReplaceAll(b, nil)
+	if b, err = fixPage(b); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	meta := fmt.Sprintf("%s\n<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n"+
 		"<meta name=\"referrer\" content=\"no-referrer\">", charset, contentPolicy)
 	b = bytes.Replace(b, []byte(charset), []byte(meta), 1)

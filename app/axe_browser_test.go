@@ -1,0 +1,153 @@
+//go:build !js
+
+package main
+
+// axe-core, run inside the page: the WCAG 2.1 A and AA rules on serve's page, loaded and after
+// an edit, on a laptop's screen and a phone's. axe-core comes from the npm registry, pinned by
+// scripts/npm/package-lock.json; make test installs it (npm ci) before go test.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// axeScript is axe-core as npm installs it for make test.
+var axeScript = filepath.Join("..", "scripts", "npm", "node_modules", "axe-core", "axe.min.js")
+
+// axeSource returns axe.min.js. Without it the test is skipped, except under CI=true, where an
+// accessibility check that did not run must not pass as green.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(axeScript)
+	if err != nil {
+		msg := fmt.Sprintf("no axe-core (run npm ci in scripts/npm, as make test does): %v", err)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return string(b)
+}
+
+// viewport is a screen the page is checked on.
+type viewport struct {
+	name          string
+	width, height int64
+	mobile        bool // a phone: device emulation with a mobile viewport, touch, 3 device pixels a CSS pixel
+	dark          bool // prefers-color-scheme: dark
+}
+
+// a11yViewports are a laptop's screen and a phone's, and the laptop's in dark mode, whose
+// colours are other variables of web/app.css.
+var a11yViewports = []viewport{
+	{name: "1366x768", width: 1366, height: 768},
+	{name: "390x844", width: 390, height: 844, mobile: true},
+	{name: "1366x768 dark", width: 1366, height: 768, dark: true},
+}
+
+// emulate makes the tab's screen and colour scheme vp's.
+func (tb *tab) emulate(vp viewport) {
+	tb.t.Helper()
+	screen := chromedp.EmulateViewport(vp.width, vp.height)
+	if vp.mobile {
+		screen = chromedp.EmulateViewport(vp.width, vp.height, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))
+	}
+	scheme := "light"
+	if vp.dark {
+		scheme = "dark"
+	}
+	tb.run(screen, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	}))
+}
+
+// wcag21AA are axe-core's tags for the rules of WCAG 2.0 and 2.1, levels A and AA.
+const wcag21AA = `["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]`
+
+// axeViolation is one failed rule, with every element that fails it.
+type axeViolation struct {
+	ID     string `json:"id"`
+	Impact string `json:"impact"`
+	Help   string `json:"help"`
+	Nodes  []struct {
+		Target  []any  `json:"target"` // selectors; a list of them for an element in a shadow tree
+		Summary string `json:"failureSummary"`
+	} `json:"nodes"`
+}
+
+// axeRun injects axe-core into the page, unless it is there already, and returns the violations
+// of the WCAG 2.1 A and AA rules. DevTools' evaluation is exempt from the page's CSP.
+func (tb *tab) axeRun(source string) []axeViolation {
+	tb.t.Helper()
+	if !evalJS[bool](tb, `typeof axe === "object"`) {
+		evalJS[bool](tb, source+"\n;true")
+	}
+	return evalJS[[]axeViolation](tb, `axe.run(document, {
+		runOnly: { type: "tag", values: `+wcag21AA+` },
+		resultTypes: ["violations"],
+	}).then((r) => r.violations)`)
+}
+
+// reportViolations fails the test once for every violated rule, with every element that fails
+// it and why.
+func reportViolations(t *testing.T, where string, vs []axeViolation) {
+	t.Helper()
+	for _, v := range vs {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: %s (%s, %s), %d elements:", where, v.ID, v.Impact, v.Help, len(v.Nodes))
+		for _, n := range v.Nodes {
+			fmt.Fprintf(&b, "\n\t%v: %s", n.Target, strings.Join(strings.Fields(n.Summary), " "))
+		}
+		t.Error(b.String())
+	}
+}
+
+// typeInto focuses the field that css selects, selects its text and types text with key events,
+// as a person replacing the value would; Tab then leaves the field, which fires change.
+func (tb *tab) typeInto(css, text string) {
+	tb.t.Helper()
+	if !evalJS[bool](tb, fmt.Sprintf(`(() => {
+		const e = document.querySelector(%q);
+		if (!e) return false;
+		e.focus();
+		e.select();
+		return document.activeElement === e;
+	})()`, css)) {
+		tb.t.Fatalf("cannot focus %s", css)
+	}
+	tb.run(chromedp.KeyEvent(text), chromedp.KeyEvent("\t"))
+}
+
+// TestAxe runs axe-core's WCAG 2.1 A and AA rules on serve's page at both viewports (and in dark
+// mode): once the
+// wasm is in charge, and after typing a valid and an invalid value (so that an error shows).
+func TestAxe(t *testing.T) {
+	source := axeSource(t)
+	srv := startServe(t)
+	tb := newTab(t)
+	for _, vp := range a11yViewports {
+		tb.emulate(vp)
+		tb.navigate(srv.URL + "/?" + sharedQuery)
+		tb.waitWasm()
+		reportViolations(t, vp.name+" loaded", tb.axeRun(source))
+
+		tb.typeInto("#in-attempts", "9")
+		tb.waitFor("nine attempts", `document.querySelectorAll("#schedule tr[data-attempt]").length === 9`)
+		tb.typeInto("#in-cap", "5ms")
+		tb.waitFor("the cap error", `document.getElementById("in-cap-error").textContent.includes("must be at least base")`)
+		tb.waitWasm()
+		reportViolations(t, vp.name+" after an edit with an error", tb.axeRun(source))
+	}
+	tb.requireNoConsoleProblems()
+}
