@@ -27,8 +27,10 @@ func (f *siteFile) negotiate(header string) encoding {
 		}
 		return otherwise
 	}
-	best, bestQ := f.identity, weight("identity", 0.001) // the least weight a header can give
-	for i := len(f.codings) - 1; i >= 0; i-- { // from the last, so that a tie goes to the first
+	// Unlisted, the file as it is gets the least weight a header can give.
+	best, bestQ := f.identity, weight("identity", 0.001)
+	// From the last coding, so that a tie goes to the first.
+	for i := len(f.codings) - 1; i >= 0; i-- {
 		if q := weight(f.codings[i].name, 0); q > 0 && q >= bestQ {
 			best, bestQ = f.codings[i], q
 		}
