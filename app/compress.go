@@ -12,7 +12,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/andybalholm/brotli"
 )
@@ -50,12 +52,15 @@ func compress(body []byte) compressed {
 
 // Brotli at its densest, as `brotli -q 11` (which picks a 16 MiB window for a file this large):
 // on app.wasm the same 1,692,690 bytes, 27% under gzip -9, but in about 28 s on this 2-core
-// machine (the C program: 18 s). So each result is kept, in memory and in the user's cache
-// directory, under the hash of what it compresses: a new build of app.wasm costs one
-// compression, and every later start of serve, static or the tests with those bytes none.
+// machine (the C program: 18 s). So each result is kept in memory, and one of a large input
+// (app.wasm) also in the user's cache directory under the hash of what it compresses: a new
+// build of app.wasm costs one compression, and every later start of serve, static or the tests
+// with those bytes none. The directory keeps the copies of the last brotliKeep inputs used.
 const (
 	brotliQuality = 11
 	brotliWindow  = 24
+	brotliOnDisk  = 1 << 20 // smaller inputs take under a second
+	brotliKeep    = 8
 )
 
 var brotliCache = struct {
@@ -71,9 +76,15 @@ func brotliCompress(body []byte) []byte {
 	if br, ok := brotliCache.mem[key]; ok {
 		return br
 	}
-	file := brotliCacheFile(key)
+	file := ""
+	if len(body) >= brotliOnDisk {
+		file = brotliCacheFile(key)
+	}
 	br, err := os.ReadFile(file)
-	if err != nil || !decodesTo(br, body) {
+	if err == nil && decodesTo(br, body) {
+		now := time.Now()
+		os.Chtimes(file, now, now) // used: the last to go
+	} else {
 		var buf bytes.Buffer
 		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: brotliWindow})
 		w.Write(body)
@@ -93,6 +104,9 @@ func brotliCached(body []byte) bool {
 	defer brotliCache.Unlock()
 	if _, ok := brotliCache.mem[key]; ok {
 		return true
+	}
+	if len(body) < brotliOnDisk {
+		return false
 	}
 	br, err := os.ReadFile(brotliCacheFile(key))
 	return err == nil && decodesTo(br, body)
@@ -132,6 +146,24 @@ func writeCacheFile(file string, b []byte) {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return
+	}
+	pruneCache(filepath.Dir(file))
+}
+
+// pruneCache removes from dir all but the brotliKeep most recently used copies, so that the
+// cache of a developer who builds all day stays near 15 MB.
+func pruneCache(dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.br"))
+	used := map[string]time.Time{}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			used[f] = fi.ModTime()
+		}
+	}
+	slices.SortFunc(files, func(a, b string) int { return used[b].Compare(used[a]) })
+	for _, f := range files[min(len(files), brotliKeep):] {
+		os.Remove(f)
 	}
 }
 
