@@ -3,6 +3,7 @@ module backoffcalc
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/config v1.33.19
 	github.com/cenkalti/backoff/v5 v5.0.3

@@ -5,7 +5,9 @@ package main
 // What a deploy does for a returning visitor of the static site: version 1 is built and
 // visited, version 2 is built into the same folder, and three later visits must each run one
 // version whole (HTML, app.js and app.wasm of one build), version 2 by the second visit at the
-// latest, with a notice on the first that version 2 is ready. The host caches as real hosts do.
+// latest, with a notice on the first that version 2 is ready. The host caches as real hosts do,
+// and sends the precompressed copies that static writes (app.wasm.br) as nginx's brotli_static
+// does.
 
 import (
 	"fmt"
@@ -17,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -123,12 +126,16 @@ func TestDeployReachesReturningVisitors(t *testing.T) {
 	} {
 		t.Run(host.name, func(t *testing.T) {
 			dir := t.TempDir()
-			files := http.FileServer(http.Dir(dir))
+			files := precompressedHost(http.Dir(dir))
+			var brotliWasm atomic.Int32 // app.wasm answers in brotli
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if host.cacheControl != "" {
 					w.Header().Set("Cache-Control", host.cacheControl)
 				}
 				files.ServeHTTP(w, r)
+				if r.URL.Path == "/web/app.wasm" && w.Header().Get("Content-Encoding") == "br" {
+					brotliWasm.Add(1)
+				}
 			}))
 			t.Cleanup(srv.Close)
 			page := srv.URL + "/?base=250ms"
@@ -169,6 +176,9 @@ func TestDeployReachesReturningVisitors(t *testing.T) {
 			}
 			tb.requireNoConsoleProblems()
 			tb.requireSameOrigin(srv.URL)
+			if brotliWasm.Load() == 0 {
+				t.Error("the host never sent app.wasm in brotli")
+			}
 		})
 	}
 }
@@ -182,7 +192,7 @@ func TestDeploySwitchNow(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	srv := httptest.NewServer(precompressedHost(http.Dir(dir)))
 	t.Cleanup(srv.Close)
 	deploy(t, sites["v1"], dir, time.Now())
 	tb := newTab(t, chromedp.WithNewBrowserContext())

@@ -78,25 +78,3 @@ func TestNoneMatch(t *testing.T) {
 		}
 	}
 }
-
-func TestAcceptsGzip(t *testing.T) {
-	for _, c := range []struct {
-		header string
-		want   bool
-	}{
-		{"", false},
-		{"gzip", true},
-		{"gzip, deflate, br, zstd", true},
-		{"br;q=1.0, GZIP;q=0.5", true},
-		{"gzip;q=0", false},
-		{"gzip; q=0.0", false},
-		{"x-gzip", false},
-		{"deflate", false},
-	} {
-		req := httptest.NewRequest(http.MethodGet, "/", nil)
-		req.Header.Set("Accept-Encoding", c.header)
-		if got := acceptsGzip(req); got != c.want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", c.header, got, c.want)
-		}
-	}
-}

@@ -11,12 +11,12 @@ import (
 	"testing"
 )
 
-// TestServeETags checks every path that serve answers 200, with and without gzip: a strong
+// TestServeETags checks every path that serve answers 200, as it is, gzipped and in brotli: a strong
 // ETag, 304 without a body to a browser that has that copy (also in a list of tags, and weakly
 // compared as RFC 9110 asks), 200 to one that has another. The page is included.
 func TestServeETags(t *testing.T) {
 	root := fakeRoot(t)
-	// As compressible as the real app.wasm, so that its gzipped copy is tested too.
+	// As compressible as the real app.wasm, so that its compressed copies are tested too.
 	wasm := []byte(strings.Repeat("\x00asm\x01\x00\x00\x00", 8<<10))
 	if err := os.WriteFile(filepath.Join(root, "web", "app.wasm"), wasm, 0o644); err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestServeETags(t *testing.T) {
 		return rec
 	}
 	for _, p := range append(sitePaths(t, root), "/", "/?base=250ms") {
-		for _, enc := range []string{"", "gzip"} {
+		for _, enc := range []string{"", "gzip", "br"} {
 			first := get(http.MethodGet, p, "Accept-Encoding", enc)
 			tag := first.Header().Get("Etag")
 			if first.Code != http.StatusOK || !strings.HasPrefix(tag, `"`) || !strings.HasSuffix(tag, `"`) || len(tag) < 3 {

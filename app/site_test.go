@@ -96,6 +96,7 @@ func TestServeHeaders(t *testing.T) {
 
 func TestStaticSite(t *testing.T) {
 	root := fakeRoot(t)
+	compressibleWasm(t, root)
 	out := filepath.Join(t.TempDir(), "backoffcalc")
 	if err := generateStatic(root, out, "backoffcalc"); err != nil {
 		t.Fatal(err)
@@ -122,6 +123,36 @@ func TestStaticSite(t *testing.T) {
 	}
 	if err := generateStatic(root, out, "backoffcalc"); err == nil {
 		t.Error("generating into a non-empty directory: no error")
+	}
+}
+
+// TestStaticPrecompressed checks the copies that static writes for hosts that send them as they
+// are: NAME.br and NAME.gz beside the files that serve compresses, decoding to the file as it
+// ships (index.html after its fixes), and none beside a small file.
+func TestStaticPrecompressed(t *testing.T) {
+	root := fakeRoot(t)
+	compressibleWasm(t, root)
+	out := t.TempDir()
+	if err := generateStatic(root, out, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"web/app.wasm", "index.html", "app.js", "app-worker.js", "wasm_exec.js"} {
+		want := readFile(t, filepath.Join(out, name))
+		for ext, coding := range map[string]string{".br": "br", ".gz": "gzip"} {
+			b, err := os.ReadFile(filepath.Join(out, name+ext))
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if !bytes.Equal(decode(t, coding, b), want) || len(b) > len(want)*3/4 {
+				t.Errorf("%s%s: %d bytes that do not decode to the %d of %s, or save less than a quarter", name, ext, len(b), len(want), name)
+			}
+		}
+	}
+	for _, name := range []string{"web/icon.svg.br", "web/icon.svg.gz", "web/app.wasm.br.br", "web/app.wasm.br.gz", "web/app.wasm.gz.gz"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err == nil {
+			t.Errorf("%s written", name)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,7 +20,8 @@ import (
 // of a host ("/"); with -prefix NAME they assume "/NAME/", as for a GitHub
 // Pages project site. DIR must be missing or empty, so no stale file ships.
 // Inputs come from -root as for serve: web/ (app.wasm, app.css, icons) and
-// wasm_exec.js.
+// wasm_exec.js. Beside each file that compresses well it writes NAME.br and
+// NAME.gz (see precompress).
 func runStatic(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("static", "-out DIR [-prefix NAME] [-root DIR]", stderr)
 	out := fs.String("out", "", "`directory` to write the site into; must be missing or empty")
@@ -38,6 +40,7 @@ func runStatic(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	noteBrotli(*root, stderr)
 	if err := generateStatic(*root, *out, *prefix); err != nil {
 		fmt.Fprintf(stderr, "backoffcalc static: %v\n", err)
 		return 1
@@ -79,7 +82,42 @@ func generateStatic(root, out, prefix string) error {
 	if err := os.WriteFile(filepath.Join(out, "app.js"), js, 0o644); err != nil {
 		return err
 	}
-	return fixIndex(filepath.Join(out, "index.html"))
+	if err := fixIndex(filepath.Join(out, "index.html")); err != nil {
+		return err
+	}
+	return precompress(out)
+}
+
+// precompress writes beside each file of out the copies that serve would send (see compress):
+// NAME.br and NAME.gz, for the hosts that send such a file as it is to a browser that accepts
+// its coding (README, Performance). It runs last, on the files as they ship.
+func precompress(out string) error {
+	var files []string
+	err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		c := compress(b)
+		for ext, body := range map[string][]byte{".br": c.br, ".gz": c.gz} {
+			if body == nil {
+				continue
+			}
+			if err := os.WriteFile(path+ext, body, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 const (

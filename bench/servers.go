@@ -161,19 +161,6 @@ func fileSize(path string) (int64, error) {
 	return fi.Size(), nil
 }
 
-// precompressed lists the site's precompressed files (.br, .gz), which a static host could send
-// instead of the originals.
-func precompressed(dir string) ([]string, error) {
-	var found []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".br") || strings.HasSuffix(path, ".gz")) {
-			found = append(found, path)
-		}
-		return err
-	})
-	return found, err
-}
-
 // wireEncoding fetches url as a browser would (Accept-Encoding: gzip, deflate, br) and returns
 // the response's Content-Encoding and the bytes that came over the wire.
 func wireEncoding(url string) (string, int64, error) {

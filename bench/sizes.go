@@ -2,14 +2,13 @@
 
 package main
 
-// The sizes phase: app.wasm raw, gzip, over serve's wire and against an empty go-app page, and the
-// difference by package and section (package bench/wasmsize).
+// The sizes phase: app.wasm raw, gzip, brotli, over serve's wire and against an empty go-app
+// page, and the difference by package and section (package bench/wasmsize).
 
 import (
 	"fmt"
-	"math"
 	"os"
-	"strings"
+	"path/filepath"
 
 	"backoffcalc/bench/wasmsize"
 )
@@ -47,21 +46,19 @@ func measureSizes(cfg *config, res *results, base *baseline, staticDir string) e
 		note: "go-app's one-file getting-started form (-tags singlefile): net/http's server compiled into the wasm"})
 	res.add(row{section: sec, metric: "baseline with its server in the wasm, gzip", value: float64(fullGz), unit: "bytes", note: how})
 
-	pre, err := precompressed(staticDir)
-	if err != nil {
-		return err
-	}
-	brNote := "not measured: the static site ships no precompressed files (.br, .gz)"
-	if len(pre) > 0 {
-		brNote = "the static site ships precompressed files: " + strings.Join(pre, " ")
-		for _, p := range pre {
-			if strings.HasSuffix(p, "app.wasm.br") {
-				n, _ := fileSize(p)
-				res.add(row{section: sec, metric: "app.wasm brotli (shipped)", value: float64(n), unit: "bytes"})
-			}
+	// What a host that sends precompressed files as they are ships: static writes them with
+	// the encoders serve uses (brotli -q 11, compress/gzip level 9).
+	for _, c := range []struct{ ext, metric, how string }{
+		{".br", "app.wasm brotli", "brotli -q 11 (github.com/andybalholm/brotli)"},
+		{".gz", "app.wasm gzip as shipped", "compress/gzip level 9"},
+	} {
+		n, err := fileSize(filepath.Join(staticDir, "web", "app.wasm"+c.ext))
+		if err != nil {
+			return fmt.Errorf("the static site's precompressed app.wasm: %w", err)
 		}
+		res.add(row{section: sec, metric: c.metric, value: float64(n), unit: "bytes",
+			note: fmt.Sprintf("web/app.wasm%s of the static site, %s; %+.1f%% against %s", c.ext, c.how, 100*float64(n-appGz)/float64(appGz), how)})
 	}
-	res.add(row{section: sec, metric: "app.wasm brotli", value: math.NaN(), note: brNote})
 
 	srv, err := startServe(cfg)
 	if err != nil {

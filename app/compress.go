@@ -1,0 +1,177 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/andybalholm/brotli"
+)
+
+// compressed is a file's gzip and brotli copies, each nil when it saves too little to be worth
+// a second copy: serve sends one to a browser that accepts it, and static writes them beside the
+// file (NAME.gz, NAME.br) for hosts that send such files as they are.
+type compressed struct {
+	gz, br []byte
+}
+
+// compress returns body's copies. app.wasm is 8.9 MB, 2.3 MB gzipped and 1.7 MB in brotli: it
+// and the other large files are compressed once, at start-up. A file under 1 KiB, or one that
+// neither copy shrinks by a quarter, would save a few bytes for the price of a Vary header and
+// a second copy.
+func compress(body []byte) compressed {
+	var c compressed
+	if len(body) < 1<<10 {
+		return c
+	}
+	worth := func(b []byte) []byte {
+		if len(b) <= len(body)*3/4 {
+			return b
+		}
+		return nil
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(body)
+	zw.Close()
+	c.gz = worth(gz.Bytes())
+	c.br = worth(brotliCompress(body))
+	return c
+}
+
+// Brotli at its densest, as `brotli -q 11` (which picks a 16 MiB window for a file this large):
+// on app.wasm the same 1,692,690 bytes, 27% under gzip -9, but in about 28 s on this 2-core
+// machine (the C program: 18 s). So each result is kept in memory, and one of a large input
+// (app.wasm) also in the user's cache directory under the hash of what it compresses: a new
+// build of app.wasm costs one compression, and every later start of serve, static or the tests
+// with those bytes none. The directory keeps the copies of the last brotliKeep inputs used.
+const (
+	brotliQuality = 11
+	brotliWindow  = 24
+	brotliOnDisk  = 1 << 20 // smaller inputs take under a second
+	brotliKeep    = 8
+)
+
+var brotliCache = struct {
+	sync.Mutex // held while compressing, so two tests starting at once compress once
+	mem        map[[sha256.Size]byte][]byte
+}{mem: map[[sha256.Size]byte][]byte{}}
+
+// brotliCompress returns body in brotli, from the cache when it has body's copy.
+func brotliCompress(body []byte) []byte {
+	key := sha256.Sum256(body)
+	brotliCache.Lock()
+	defer brotliCache.Unlock()
+	if br, ok := brotliCache.mem[key]; ok {
+		return br
+	}
+	file := ""
+	if len(body) >= brotliOnDisk {
+		file = brotliCacheFile(key)
+	}
+	br, err := os.ReadFile(file)
+	if err == nil && decodesTo(br, body) {
+		now := time.Now()
+		os.Chtimes(file, now, now) // used: the last to go
+	} else {
+		var buf bytes.Buffer
+		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: brotliWindow})
+		w.Write(body)
+		w.Close()
+		br = buf.Bytes()
+		writeCacheFile(file, br)
+	}
+	brotliCache.mem[key] = br
+	return br
+}
+
+// brotliCached reports whether brotliCompress has body's copy without compressing, so that a
+// command can say why it is slow before it is.
+func brotliCached(body []byte) bool {
+	key := sha256.Sum256(body)
+	brotliCache.Lock()
+	defer brotliCache.Unlock()
+	if _, ok := brotliCache.mem[key]; ok {
+		return true
+	}
+	if len(body) < brotliOnDisk {
+		return false
+	}
+	br, err := os.ReadFile(brotliCacheFile(key))
+	return err == nil && decodesTo(br, body)
+}
+
+// brotliCacheFile is where key's copy is kept: under $XDG_CACHE_HOME (~/.cache), or "" when
+// there is no such directory.
+func brotliCacheFile(key [sha256.Size]byte) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "backoffcalc", "brotli", hex.EncodeToString(key[:])+".br")
+}
+
+// decodesTo reports whether br decodes to exactly body: a cache file cut short by a crash, or
+// changed by hand, is compressed again rather than served.
+func decodesTo(br, body []byte) bool {
+	got, err := io.ReadAll(io.LimitReader(brotli.NewReader(bytes.NewReader(br)), int64(len(body))+1))
+	return err == nil && bytes.Equal(got, body)
+}
+
+// writeCacheFile writes b to file through a temporary file and a rename, so that a reader never
+// sees half a file. The cache only saves time: when it cannot be written, the next start
+// compresses again.
+func writeCacheFile(file string, b []byte) {
+	if file == "" || os.MkdirAll(filepath.Dir(file), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(b)
+	if err = errors.Join(err, tmp.Close()); err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	pruneCache(filepath.Dir(file))
+}
+
+// pruneCache removes from dir all but the brotliKeep most recently used copies, so that the
+// cache of a developer who builds all day stays near 15 MB.
+func pruneCache(dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.br"))
+	used := map[string]time.Time{}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			used[f] = fi.ModTime()
+		}
+	}
+	slices.SortFunc(files, func(a, b string) int { return used[b].Compare(used[a]) })
+	for _, f := range files[min(len(files), brotliKeep):] {
+		os.Remove(f)
+	}
+}
+
+// noteBrotli says on w, before serve or static starts, that app.wasm has no cached brotli copy
+// yet, so that the half minute of compressing it does not pass in silence.
+func noteBrotli(root string, w io.Writer) {
+	b, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
+	if err == nil && len(b) >= 1<<20 && !brotliCached(b) {
+		fmt.Fprintf(w, "compressing web/app.wasm (%.1f MB) with brotli -q 11, once for this build: about 30 s\n", float64(len(b))/1e6)
+	}
+}

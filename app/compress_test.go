@@ -1,0 +1,105 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+)
+
+// TestBrotliCache checks that the brotli copy of a large input is kept in the user's cache
+// directory under the hash of what it compresses, read from there by a later start, compressed
+// again when the file there does not decode to the input, and that the directory keeps only
+// the most recently used copies. A small input's copy stays in memory.
+func TestBrotliCache(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir()) // os.UserCacheDir on macOS
+	forget := func() {
+		brotliCache.Lock()
+		clear(brotliCache.mem)
+		brotliCache.Unlock()
+	}
+	t.Cleanup(forget)
+	forget()
+	body := bytes.Repeat([]byte("the cache test's own bytes "), brotliOnDisk/20)
+	file := brotliCacheFile(sha256.Sum256(body))
+	if file == "" {
+		t.Fatal("no cache directory")
+	}
+	// Older copies, one more than the cache keeps: the oldest goes when the new one comes.
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var old []string
+	for i := range brotliKeep {
+		f := filepath.Join(filepath.Dir(file), fmt.Sprintf("old-%d.br", i))
+		when := time.Now().Add(-time.Duration(i+1) * time.Hour)
+		if err := os.WriteFile(f, nil, 0o644); err != nil || os.Chtimes(f, when, when) != nil {
+			t.Fatal(err)
+		}
+		old = append(old, f)
+	}
+	if brotliCached(body) {
+		t.Fatal("cached before the first compression")
+	}
+	br := brotliCompress(body)
+	if !decodesTo(br, body) || len(br) >= len(body)/4 {
+		t.Fatalf("brotli copy of %d bytes: %d bytes, decodes back: %v", len(body), len(br), decodesTo(br, body))
+	}
+	if onDisk, err := os.ReadFile(file); err != nil || !bytes.Equal(onDisk, br) {
+		t.Fatalf("cache file: %v, same bytes: %v", err, bytes.Equal(onDisk, br))
+	}
+	for i, f := range old {
+		if _, err := os.Stat(f); (err == nil) != (i < brotliKeep-1) {
+			t.Errorf("the copy used %d hours ago: kept %v; want only the %d newest kept", i+1, err == nil, brotliKeep)
+		}
+	}
+
+	// A later start reads the file: another valid copy (quality 1's) is what it gets.
+	forget()
+	var fast bytes.Buffer
+	w := brotli.NewWriterLevel(&fast, 1)
+	w.Write(body)
+	w.Close()
+	marked := fast.Bytes()
+	if bytes.Equal(marked, br) || !decodesTo(marked, body) {
+		t.Fatal("quality 1 gave the same copy, or one that does not decode")
+	}
+	if err := os.WriteFile(file, marked, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !brotliCached(body) || !bytes.Equal(brotliCompress(body), marked) {
+		t.Error("the cache file was not used")
+	}
+
+	// A file cut short is compressed again and replaced.
+	forget()
+	if err := os.WriteFile(file, br[:len(br)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if brotliCached(body) {
+		t.Error("a cut file counts as cached")
+	}
+	if got := brotliCompress(body); !bytes.Equal(got, br) {
+		t.Errorf("after a cut cache file: %d bytes, want the %d of a fresh compression", len(got), len(br))
+	}
+	if onDisk, _ := os.ReadFile(file); !bytes.Equal(onDisk, br) {
+		t.Error("the cut cache file was not replaced")
+	}
+
+	small := []byte(strings.Repeat("small ", 1000))
+	if brotliCompress(small); !decodesTo(brotliCompress(small), small) {
+		t.Error("a small input's copy does not decode")
+	}
+	if _, err := os.Stat(brotliCacheFile(sha256.Sum256(small))); err == nil {
+		t.Error("a small input's copy is on disk")
+	}
+}
