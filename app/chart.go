@@ -67,6 +67,6 @@ func renderChart(r calc.Report) app.UI {
 	}
 	fmt.Fprintf(&b, `</g><text x="%v" y="%s" text-anchor="middle">time since the first call started</text></svg>`,
 		chartLeft+chartWidth/2, f1(height+36))
-	b.WriteString(`<figcaption id="chart-caption">When each attempt can start. <span class="key key-bar">bar</span>: from its earliest to its latest start. <span class="key key-p50">mark</span>: its p50 (median) start.</figcaption></figure>`)
+	b.WriteString(`<figcaption id="chart-caption">When each attempt can start: the schedule's earliest, latest and p50 start columns, drawn. <span class="key key-bar">bar</span>: from its earliest to its latest start. <span class="key key-p50">mark</span>: its p50 (median) start.</figcaption></figure>`)
 	return app.Raw(b.String())
 }
