@@ -7,15 +7,12 @@ package main
 // scripts/npm/package-lock.json; make test installs it (npm ci) before go test.
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -37,39 +34,12 @@ func axeSource(t *testing.T) string {
 	return string(b)
 }
 
-// viewport is a screen the page is checked on.
-type viewport struct {
-	name          string
-	width, height int64
-	mobile        bool // a phone: device emulation with a mobile viewport, touch, 3 device pixels a CSS pixel
-	dark          bool // prefers-color-scheme: dark
-}
-
 // a11yViewports are a laptop's screen and a phone's, and the laptop's in dark mode, whose
 // colours are other variables of web/app.css.
 var a11yViewports = []viewport{
 	{name: "1366x768", width: 1366, height: 768},
 	{name: "390x844", width: 390, height: 844, mobile: true},
 	{name: "1366x768 dark", width: 1366, height: 768, dark: true},
-}
-
-// emulate makes the tab's screen and colour scheme vp's.
-func (tb *tab) emulate(vp viewport) {
-	tb.t.Helper()
-	screen := chromedp.EmulateViewport(vp.width, vp.height)
-	if vp.mobile {
-		screen = chromedp.EmulateViewport(vp.width, vp.height, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))
-	}
-	scheme := "light"
-	if vp.dark {
-		scheme = "dark"
-	}
-	tb.run(screen, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-		})
-		return err
-	}))
 }
 
 // wcag21AA are axe-core's tags for the rules of WCAG 2.0 and 2.1, levels A and AA.

@@ -15,29 +15,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// viewport is a window size to test at; mobile emulates a phone (touch, device pixels).
-type viewport struct {
-	name          string
-	width, height int64
-	mobile        bool
-}
-
-var firstScreenViewports = []viewport{
-	{"laptop 1366×768", 1366, 768, false},
-	{"laptop 1280×720", 1280, 720, false},
-	{"phone 390×844", 390, 844, true},
-}
-
-// emulate sets the tab's window to v.
-func (tb *tab) emulate(v viewport) {
-	tb.t.Helper()
-	if v.mobile {
-		tb.run(chromedp.EmulateViewport(v.width, v.height, chromedp.EmulateScale(3), chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch))
-		return
-	}
-	tb.run(chromedp.EmulateViewport(v.width, v.height))
-}
-
 // essentialInputs are the inputs that must be in the first screen at every size.
 var essentialInputs = []string{"#in-preset", "#in-base", "#in-factor", "#in-cap", "#in-attempts", "#in-jitter", "#in-budget"}
 
@@ -89,7 +66,7 @@ func TestFirstScreen(t *testing.T) {
 		{"base=1s&budget=20s&cap=5s&jitter=full", "a budget", true},
 		{"preset=grpc-connect", "a preset", false},
 	}
-	for _, v := range firstScreenViewports {
+	for _, v := range firstScreens {
 		t.Run(v.name, func(t *testing.T) {
 			tb := newTab(t) // one tab a size: the loads after the first come from its cache
 			tb.emulate(v)
@@ -127,7 +104,7 @@ func TestFirstScreen(t *testing.T) {
 func TestSectionsOneStepAway(t *testing.T) {
 	srv := startServe(t)
 	tb := newTab(t)
-	tb.emulate(firstScreenViewports[0])
+	tb.emulate(firstScreens[0])
 	tb.navigate(srv.URL + "/?attempts=12")
 	tb.waitWasm()
 	toc := evalJS[[]string](tb, `[...document.querySelectorAll("#toc a")].map(a => a.getAttribute("href"))`)

@@ -20,17 +20,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// viewports are the screens the issue on the first screen names: two laptops and a phone.
-var viewports = []struct {
-	name          string
-	width, height int64
-	mobile        bool
-}{
-	{"1366x768", 1366, 768, false},
-	{"1280x720", 1280, 720, false},
-	{"390x844", 390, 844, true},
-}
-
 // holdWasm serves h, except that requests for app.wasm wait until release is called (or the
 // request ends), so that a test can watch the page before the wasm runs.
 func holdWasm(t *testing.T, h http.Handler) (srv *httptest.Server, release func()) {
@@ -174,7 +163,7 @@ func TestServeReadableWhileLoading(t *testing.T) {
 		t.Fatal(err)
 	}
 	selectors, _ := json.Marshal(servedNumbers)
-	for _, vp := range viewports {
+	for _, vp := range firstScreens {
 		t.Run(vp.name, func(t *testing.T) {
 			srv, release := holdWasm(t, h)
 			reduced := vp.mobile // one of each, so that the spinning one shows the check can fail
@@ -269,7 +258,7 @@ func TestStaticWhileLoading(t *testing.T) {
 	sitesMu.Lock()
 	dir := sites[""]
 	sitesMu.Unlock()
-	for _, vp := range viewports {
+	for _, vp := range firstScreens {
 		t.Run(vp.name, func(t *testing.T) {
 			srv, release := holdWasm(t, http.FileServer(http.Dir(dir)))
 			tb := watchTab(t, vp.width, vp.height, vp.mobile, false, sampler(staleCheck))
