@@ -23,13 +23,15 @@ type page struct {
 	query  string       // the query the address shows, or will once queryDue is done: every key, sorted
 	status string       // what the last copy did
 	export string       // the text last copied, shown for copying by hand
+	copiedFrom string   // the id of the part whose button made the last copy, which shows status
+	lib    string       // the library the export panel shows (libs.ExportKey)
 	guard  string       // URL of guard.js, resolved under the site's prefix
 	update bool         // a newer version of the page is installed and waits (see OnAppUpdate)
 	herd   herdView     // many clients through an outage, for the report's inputs
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
 	summary, results, snippets, herdResults, herdStatusLine *island
-	exportFor                                               calc.Params // the exportKey the export panel shows
+	exportFor                                               exportView  // what the export panel shows
 	exportDue                                               bool        // the export panel still shows older inputs
 	queryDue                                                bool        // the address bar does not show query yet
 
@@ -51,7 +53,7 @@ func newPage() *page {
 // as being updated and follows after the paint (startWork), as does the herd.
 func (p *page) refresh() {
 	p.showReport()
-	if key := exportKey(p.report.Params); key != p.exportFor {
+	if key := (exportView{exportKey(p.report.Params), p.lib}); key != p.exportFor {
 		p.exportFor = key
 		p.exportDue = true
 		p.snippets.pending()
@@ -119,8 +121,9 @@ func (p *page) load(query string) bool {
 		return false
 	}
 	p.loaded, p.query = query, query
-	params, err := libs.Decode(query)
-	p.raw = params.Values()
+	link, err := libs.DecodeLink(query)
+	params := link.Params
+	p.raw, p.lib = link.Values(), link.Export
 	p.errs = calc.FieldErrors(err)
 	for _, fe := range p.errs {
 		p.raw.Set(fe.Key, fe.Value)
@@ -128,7 +131,7 @@ func (p *page) load(query string) bool {
 	if len(p.errs) == 0 {
 		// A valid link is rewritten with every key, sorted, after the paint (startWork), so that
 		// it no longer depends on today's defaults. A bad one stays as it is, for its author.
-		if canonical := params.Encode(); canonical != query {
+		if canonical := link.Encode(); canonical != query {
 			p.query, p.queryDue = canonical, true
 		}
 	}
@@ -140,7 +143,8 @@ func (p *page) load(query string) bool {
 // and edit reports that it did.
 func (p *page) edit(ctx app.Context, key, value string) bool {
 	p.raw.Set(key, value)
-	params, err := libs.DecodeValues(p.raw)
+	link, err := libs.DecodeLinkValues(p.raw)
+	params := link.Params
 	p.errs = calc.FieldErrors(err)
 	if len(p.errs) > 0 {
 		return false // keep the last valid report on screen
@@ -152,8 +156,9 @@ func (p *page) edit(ctx app.Context, key, value string) bool {
 		if params.Attempts*params.Samples <= sampleInHandlerWork {
 			p.report.AddPolicySample(nil)
 		}
+		p.lib = link.Export
 		p.refresh()
-		p.query, p.queryDue = params.Encode(), true
+		p.query, p.queryDue = link.Encode(), true
 		p.startWork(ctx)
 		return true
 	}
@@ -173,6 +178,9 @@ func (p *page) choosePreset(ctx app.Context, name string) {
 	}
 	for key, v := range params.WithPreset(pr.Named()).Values() {
 		p.raw[key] = v
+	}
+	if lib, ok := libs.HomeOf(pr.Name); ok {
+		p.raw.Set(libs.ExportKey, lib) // the export panel shows the preset's own library
 	}
 	p.edit(ctx, "preset", pr.Name)
 }
@@ -271,7 +279,7 @@ func (p *page) renderResults() app.UI {
 		p.summary,
 		p.renderExport(),
 		p.results,
-		p.snippets,
+		p.renderLibraryPanel(),
 		p.renderHerd(),
 	)
 }
@@ -313,7 +321,7 @@ func (p *page) renderSnippets() app.UI {
 	if p.report == nil {
 		return app.Text("")
 	}
-	return renderSnippets(p.report.Params)
+	return renderSnippets(p.report.Params, p.lib)
 }
 
 // OnAppUpdate is go-app's call when the service worker has installed a newer version of the
