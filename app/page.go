@@ -16,18 +16,19 @@ import (
 type page struct {
 	app.Compo
 
-	raw        url.Values // each key's input as typed, one value each
-	errs       []*calc.FieldError
-	report     *calc.Report // of the last valid inputs; nil before the first
-	loaded     string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
-	query      string       // the query the address shows, or will once queryDue is done: every key, sorted
-	status     string       // what the last copy did
-	export     string       // the text last copied, shown for copying by hand
-	copiedFrom string       // the id of the part whose button made the last copy, which shows status
-	lib        string       // the library the export panel shows (libs.ExportKey)
-	guard      string       // URL of guard.js, resolved under the site's prefix
-	update     bool         // a newer version of the page is installed and waits (see OnAppUpdate)
-	herd       herdView     // many clients through an outage, for the report's inputs
+	raw    url.Values // each key's input as typed, one value each
+	errs   []*calc.FieldError
+	report *calc.Report // of the last valid inputs; nil before the first
+	loaded string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
+	query  string       // the query the address shows, or will once queryDue is done: every key, sorted
+	status string       // what the last copy did
+	export string       // the text last copied, shown for copying by hand
+	guard  string       // URL of guard.js, resolved under the site's prefix
+	update bool         // a newer version of the page is installed and waits (see OnAppUpdate)
+	herd   herdView     // many clients through an outage, for the report's inputs
+
+	lib        string // the library the export panel shows (libs.ExportKey)
+	copiedFrom string // the id of the part whose button made the last copy, which shows status
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
 	summary, results, snippets, herdResults, herdStatusLine *island
