@@ -18,17 +18,19 @@ const (
 )
 
 // renderArrivals draws the attempts the server receives per window, one small chart per mode on
-// the same axes, with the end of the outage and the capacity marked.
+// the same axes, with the end of the outage and the capacity marked. The count axis is one for
+// every mode (calc.HerdCountAxis), so that heights compare across modes: a mode whose peak is a
+// tenth of another's draws a tenth as tall, as a reader comparing the charts will assume.
 func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 	if len(runs) == 0 {
 		return app.Figure().ID("arrivals")
 	}
-	timeAxis, countAxes := calc.HerdAxes(params, runs)
+	timeAxis, _ := calc.HerdAxes(params, runs)
+	countAxis := calc.HerdCountAxis(params, runs)
+	y := func(top float64, n int) float64 { return top + arrivalsHeight - countAxis.Y(n, arrivalsHeight) }
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
 	var charts []app.UI
 	for i, r := range runs {
-		countAxis := countAxes[i]
-		y := func(top float64, n int) float64 { return top + arrivalsHeight - countAxis.Y(n, arrivalsHeight) }
 		top := arrivalsGap + float64(i)*(arrivalsHeight+arrivalsGap)
 		var d strings.Builder
 		d.WriteString("M" + f1(x(0)) + " " + f1(y(top, 0)))
@@ -37,9 +39,9 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 		}
 		d.WriteString("V" + f1(y(top, 0)) + "Z")
 		charts = append(charts,
-			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).Text(r.Mode.String()+": attempts per "+human(params.Window)+" window (its own scale)"),
+			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).Text(r.Mode.String()+": attempts per "+human(params.Window)+" window"),
 			svg("line").Attr("x1", arrivalsLeft).Attr("x2", arrivalsLeft+arrivalsWidth).Attr("y1", y(top, 0)).Attr("y2", y(top, 0)),
-			svg("path").Attr("data-series", "arrivals").Attr("d", d.String()),
+			svg("path").Attr("data-series", "arrivals").DataSet("mode", r.Mode.String()).Attr("d", d.String()),
 			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, countAxis.End)+4).Attr("text-anchor", "end").Text(countAxis.End),
 			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, 0)).Attr("text-anchor", "end").Text("0"),
 		)
@@ -69,7 +71,10 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			svg("text").Attr("x", arrivalsLeft+arrivalsWidth/2).Attr("y", bottom+20).Attr("text-anchor", "middle").Text("time since the first attempts"),
 		),
 		app.FigCaption().ID("arrivals-caption").Body(
-			app.Text("Attempts the server receives in each "+human(params.Window)+" window, per mode. "),
+			app.Text("Attempts the server receives in each "+human(params.Window)+" window, per mode: the runs of "),
+			app.A().Href("#herd").Text("the herd table"),
+			app.Text(", one chart per row. "),
+			app.Span().ID("arrivals-scale").Text("Same scale for every mode: 0 to "+strconv.Itoa(countAxis.End)+" attempts per window. "),
 			app.Span().Class("key key-bar").Text("filled"), app.Text(": attempts per window. "),
 			app.Span().Class("key key-p50").Text("vertical line"), app.Text(": the outage ends ("+human(params.Outage)+"). "),
 			app.Text(capacity+"."),

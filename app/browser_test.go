@@ -69,7 +69,7 @@ func TestOffline(t *testing.T) {
 			tb.navigate(srv.URL + path + query)
 			tb.waitWasm()
 			// The page rewrites a valid link with every key (canonical).
-			p, _ := libs.Decode(query[1:])
+			p, _ := libs.DecodeLink(query[1:])
 			tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", "?"+p.Encode()))
 			compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, query[1:]))
 			tb.requireNoConsoleProblems()

@@ -142,14 +142,14 @@ func TestHostileCorpus(t *testing.T) {
 	if len(links) < 60 {
 		t.Errorf("%d links; the issue asks for at least 60", len(links))
 	}
-	keys := append(calc.Keys(), "preset")
+	keys := append(calc.Keys(), "preset", libs.ExportKey)
 	for _, l := range links {
 		for _, k := range append(slices.Clone(l.alert), l.herd...) {
 			if !slices.Contains(keys, k) {
 				t.Errorf("%v: %q is not a key", l, k)
 			}
 		}
-		if _, err := libs.Decode(l.goodQuery()); err != nil {
+		if _, err := libs.DecodeLink(l.goodQuery()); err != nil {
 			t.Errorf("%v: without the keys it reports, the link is still bad: %v", l, err)
 		}
 		if strings.Contains(l.query, typedBase) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
 	"sync"
 
 	"backoffcalc/calc"
@@ -9,23 +11,91 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// The library panel (Export as library configuration): per retry library, the configuration
-// that package libs writes for the policy and what libs says the library will do differently.
-// Every number in it comes from libs or calc; this file only lays them out.
+// The library panel (Export as library configuration): one retry library at a time, picked in a
+// list and kept in the link (export=grpc), with the configuration that package libs writes for
+// the policy and what libs says the library will do differently. Every number in it comes from
+// libs or calc; this file only lays them out.
 
-// renderSnippets is the library panel for p: per library, a heading, the code, and the list of
-// differences (empty when the library does exactly what the policy says). It reports; it does
-// not grade: no colours, no ranking.
-func renderSnippets(p calc.Params) app.UI {
-	exports := libExportsOnce(p)
-	return app.Section().ID("export-code").Body(
-		app.H2().Text("Export as library configuration"),
-		app.P().Text("Each library's configuration for these inputs, and what it will do differently from them. An empty list means the library waits exactly as the policy does (to the nanosecond)."),
-		app.Range(exports).Slice(func(i int) app.UI { return renderLibExport(exports[i]) }),
+// renderLibraryPanel is the panel: its heading first (the page's outline may reuse it), the
+// picker, then the chosen library's code and differences (the snippets island, which follows
+// the paint) and what its copy buttons did.
+func (p *page) renderLibraryPanel() app.UI {
+	options := make([]app.UI, 0, len(libs.Libraries()))
+	for _, lib := range libs.Libraries() {
+		o := app.Option().Value(lib.Lib).Text(lib.Title)
+		if lib.Lib == p.lib {
+			o = o.Selected(true) // not Selected(false): in HTML any selected attribute selects
+		}
+		options = append(options, o)
+	}
+	problem, class := "", "field export-pick"
+	if fe := p.fieldError(libs.ExportKey); fe != nil {
+		// As the form's fields: go-app pre-renders aria-invalid="true" as a bare attribute.
+		problem, class = fieldMessage(fe), class+" invalid"
+	}
+	status := ""
+	if p.copiedFrom == "export-code" {
+		status = p.status
+	}
+	// The copy buttons are inside the island, which has no handlers of its own: their clicks
+	// come up to the section.
+	return app.Div().ID("export-code").OnClick(p.recovering(p.copySnippet)).Body(
+		app.P().Text("A library's configuration for these inputs, and what it will do differently from them. An empty list means the library waits exactly as the policy does (to the nanosecond)."),
+		app.Div().Class(class).Body(
+			app.Label().For("export-lib").Text("Library"),
+			app.Select().ID("export-lib").Name(libs.ExportKey).
+				Aria("invalid", fmt.Sprint(problem != "")).Aria("describedby", "export-lib-error"). // aria-invalid takes words
+				OnChange(p.recovering(func(ctx app.Context, e app.Event) {
+					p.chooseExport(ctx, ctx.JSSrc().Get("value").String())
+				})).Body(options...),
+			app.Span().ID("export-lib-error").Class("error").Text(problem),
+		),
+		p.snippets,
+		app.P().ID("export-copy-status").Aria("live", "polite").Text(status),
+		app.If(status != "" && p.export != "", app.Textarea().ID("export-code-text").Aria("label", "The copied text").ReadOnly(true).Rows(6).Text(p.export)),
 	)
 }
 
-func renderLibExport(e libs.Export) app.UI {
+// chooseExport shows another library's configuration. The policy is the same: nothing is
+// computed again, and the link gets the choice at once (when all its keys are valid).
+func (p *page) chooseExport(ctx app.Context, lib string) {
+	p.raw.Set(libs.ExportKey, lib)
+	link, err := libs.DecodeLinkValues(p.raw)
+	p.errs = calc.FieldErrors(err)
+	if p.fieldError(libs.ExportKey) == nil && link.Export != p.lib {
+		p.lib = link.Export
+		p.exportFor.lib = p.lib
+		p.snippets.refresh()
+	}
+	if len(p.errs) == 0 {
+		p.query = link.Encode()
+		p.showQuery(ctx)
+	}
+}
+
+// copySnippet copies the code of the copy button clicked in the panel: exactly the text of that
+// snippet of the library shown.
+func (p *page) copySnippet(ctx app.Context, e app.Event) {
+	button := e.Get("target").Call("closest", "[data-copy]")
+	if !button.Truthy() || p.report == nil {
+		return
+	}
+	i, err := strconv.Atoi(button.Call("getAttribute", "data-copy").String())
+	ex, ok := libExportOnce(p.report.Params, p.lib)
+	if err != nil || !ok || i < 0 || i >= len(ex.Snippets) {
+		return
+	}
+	p.copy(ctx, "export-code", ex.Title+" "+ex.Snippets[i].Lang, ex.Snippets[i].Code)
+}
+
+// renderSnippets is the chosen library's part of the panel for p: a heading, the code with a
+// copy button per block, and the list of differences (empty when the library does exactly what
+// the policy says). It reports; it does not grade: no colours, no ranking.
+func renderSnippets(p calc.Params, lib string) app.UI {
+	e, ok := libExportOnce(p, lib)
+	if !ok {
+		return app.Text("")
+	}
 	status := "No differences: it does exactly what the policy says."
 	switch {
 	case len(e.Snippets) == 0:
@@ -33,11 +103,14 @@ func renderLibExport(e libs.Export) app.UI {
 	case len(e.Diffs) > 0:
 		status = "What it will do differently:"
 	}
-	return app.Div().Class("export-lib").Body(
+	return app.Div().Class("export-lib").DataSet("lib", e.Lib).Body(
 		app.H3().Text(e.Title),
 		app.Range(e.Snippets).Slice(func(i int) app.UI {
 			s := e.Snippets[i]
-			return app.Pre().Body(app.Code().DataSet("lib", e.Lib).DataSet("lang", s.Lang).Text(s.Code))
+			return app.Div().Class("snippet").Body(
+				app.Button().Type("button").Class("copy-snippet").DataSet("copy", i).Text("Copy the "+s.Lang),
+				app.Pre().Body(app.Code().DataSet("lib", e.Lib).DataSet("lang", s.Lang).Text(s.Code)),
+			)
 		}),
 		app.P().Text(status),
 		app.Ul().DataSet("lib-diff", e.Lib).Body(app.Range(e.Diffs).Slice(func(i int) app.UI {
@@ -46,23 +119,31 @@ func renderLibExport(e libs.Export) app.UI {
 	)
 }
 
-// libLast keeps the exports of the last policy rendered: the page renders far more often than
-// its inputs change, and a policy of 1000 attempts takes milliseconds to compare. The server
+// exportView is what the panel shows: a library, for the policy (the exportKey of the inputs).
+type exportView struct {
+	p   calc.Params
+	lib string
+}
+
+// libLast keeps the export last rendered: the page renders far more often than its inputs
+// change, and a policy of 1000 attempts takes a millisecond or so to compare. The server
 // pre-renders pages concurrently, hence the lock.
 var libLast struct {
 	sync.Mutex
-	p       calc.Params
-	exports []libs.Export
+	view   exportView
+	export libs.Export
+	ok     bool
 }
 
-func libExportsOnce(p calc.Params) []libs.Export {
-	p = exportKey(p)
+func libExportOnce(p calc.Params, lib string) (libs.Export, bool) {
+	view := exportView{exportKey(p), lib}
 	libLast.Lock()
 	defer libLast.Unlock()
-	if libLast.exports == nil || libLast.p != p {
-		libLast.p, libLast.exports = p, libs.Exports(p)
+	if !libLast.ok || libLast.view != view {
+		libLast.export, libLast.ok = libs.ExportOf(view.p, lib)
+		libLast.view = view
 	}
-	return libLast.exports
+	return libLast.export, libLast.ok
 }
 
 // exportKey is what the Export panel depends on: the policy, not the herd, the sampling or the

@@ -13,21 +13,178 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// The panel is one section with, per library, its code in text nodes and its differences.
+var (
+	codeLibRE = regexp.MustCompile(`<code[^>]* data-lib="([^"]*)"`)
+	diffLibRE = regexp.MustCompile(`<ul data-lib-diff="([^"]*)">`)
+	copyRE    = regexp.MustCompile(`<button[^>]* data-copy="(\d+)"`)
+)
+
+// panelLibs is the libraries whose code blocks and lists of differences html shows.
+func panelLibs(html string) (code, diffs []string) {
+	for _, m := range codeLibRE.FindAllStringSubmatch(html, -1) {
+		code = append(code, m[1])
+	}
+	for _, m := range diffLibRE.FindAllStringSubmatch(html, -1) {
+		diffs = append(diffs, m[1])
+	}
+	return code, diffs
+}
+
+// One library's part of the panel: its code in text nodes, a copy button per block, and its
+// differences; no other library's.
 func TestSnippetRender(t *testing.T) {
-	html := app.HTMLString(renderSnippets(calc.Default()))
-	if !strings.Contains(html, `<section id="export-code">`) {
-		t.Fatalf("no export-code section:\n%s", html)
-	}
 	for _, e := range libs.Exports(calc.Default()) {
-		if len(e.Snippets) > 0 && !regexp.MustCompile(`<code[^>]* data-lib="`+e.Lib+`"`).MatchString(html) {
-			t.Errorf("no code block for %s", e.Lib)
+		html := app.HTMLString(renderSnippets(calc.Default(), e.Lib))
+		code, diffs := panelLibs(html)
+		if len(code) != len(e.Snippets) || strings.Trim(strings.Repeat(e.Lib+" ", len(code)), " ") != strings.Join(code, " ") {
+			t.Errorf("%s: code blocks for %q, want %d of its own", e.Lib, code, len(e.Snippets))
 		}
-		if !strings.Contains(html, `<ul data-lib-diff="`+e.Lib+`">`) {
-			t.Errorf("no differences list for %s", e.Lib)
+		if len(diffs) != 1 || diffs[0] != e.Lib {
+			t.Errorf("%s: lists of differences for %q", e.Lib, diffs)
+		}
+		if n := len(copyRE.FindAllString(html, -1)); n != len(e.Snippets) {
+			t.Errorf("%s: %d copy buttons for %d blocks", e.Lib, n, len(e.Snippets))
 		}
 	}
+	html := app.HTMLString(renderSnippets(calc.Default(), "grpc"))
 	if !strings.Contains(html, "&#34;maxAttempts&#34;") && !strings.Contains(html, "&quot;maxAttempts&quot;") {
 		t.Errorf("the gRPC JSON is not escaped text:\n%s", html)
+	}
+	if got := app.HTMLString(renderSnippets(calc.Default(), "nope")); got != "" {
+		t.Errorf("an unknown library renders %q", got)
+	}
+}
+
+// selectedLib is the library the panel's picker shows as chosen.
+func selectedLib(t *testing.T, html string) string {
+	t.Helper()
+	var chosen []string
+	for _, o := range elements(html[strings.Index(html, `id="export-lib"`):], "option") {
+		if _, ok := o["selected"]; ok {
+			chosen = append(chosen, o["value"])
+		}
+	}
+	if len(chosen) != 1 {
+		t.Fatalf("%d options chosen in the picker: %q", len(chosen), chosen)
+	}
+	return chosen[0]
+}
+
+// The page shows exactly one library, the link's, picked in the list, and the link keeps it.
+func TestPanelShowsTheLinksLibrary(t *testing.T) {
+	for _, lib := range libs.Libraries() {
+		p, d := navPage(t, "base=200ms&export="+lib.Lib)
+		html := app.HTMLString(p)
+		code, diffs := panelLibs(html)
+		if len(diffs) != 1 || diffs[0] != lib.Lib || strings.Count(html, "<h3>") != 1 || !strings.Contains(html, "<h3>"+lib.Title+"</h3>") {
+			t.Errorf("export=%s: the panel shows the differences of %q, code of %q", lib.Lib, diffs, code)
+		}
+		for _, c := range code {
+			if c != lib.Lib {
+				t.Errorf("export=%s: code of %s", lib.Lib, c)
+			}
+		}
+		if got := selectedLib(t, html); got != lib.Lib {
+			t.Errorf("export=%s: the picker shows %s", lib.Lib, got)
+		}
+		want, _ := libs.DecodeLink("base=200ms&export=" + lib.Lib)
+		if got := d.Context().Page().URL().RawQuery; got != want.Encode() {
+			t.Errorf("export=%s: the link became %q, want %q", lib.Lib, got, want.Encode())
+		}
+	}
+}
+
+// Without the key the panel shows the preset's library, else the first; choosing a preset
+// moves it to the preset's library.
+func TestPanelDefault(t *testing.T) {
+	for _, c := range []struct{ query, lib string }{
+		{"", "grpc"},
+		{"preset=polly-linear", "polly"},
+		{"preset=tenacity-exponential-jitter&attempts=3", "grpc"}, // attempts leaves the preset
+		{"preset=grpc-connect", "grpc"},
+		{"preset=aws-go-v2", "aws-go-v2"},
+	} {
+		p, d := navPage(t, c.query)
+		html := app.HTMLString(p)
+		if _, diffs := panelLibs(html); len(diffs) != 1 || diffs[0] != c.lib || selectedLib(t, html) != c.lib {
+			t.Errorf("%q: the panel shows %q, want %s", c.query, diffs, c.lib)
+		}
+		if q := d.Context().Page().URL().RawQuery; !strings.Contains(q, "export="+c.lib+"&") {
+			t.Errorf("%q: the link became %q, without export=%s", c.query, q, c.lib)
+		}
+	}
+	p, d := navPage(t, "export=envoy")
+	p.choosePreset(d.Context(), "resilience4j")
+	settle(t, p, d)
+	if _, diffs := panelLibs(app.HTMLString(p)); len(diffs) != 1 || diffs[0] != "resilience4j" ||
+		!strings.Contains(d.Context().Page().URL().RawQuery, "export=resilience4j&") {
+		t.Errorf("after choosing the resilience4j preset the panel shows %q, the link is %q", diffs, d.Context().Page().URL().RawQuery)
+	}
+}
+
+// An edit of the picker shows that library and puts it in the link at once, without computing
+// the report again.
+func TestPanelPickerEdit(t *testing.T) {
+	p, d := navPage(t, "base=300ms&jitter=equal")
+	report := p.report
+	p.chooseExport(d.Context(), "tenacity")
+	p.Update()
+	d.Consume()
+	html := app.HTMLString(p)
+	if _, diffs := panelLibs(html); len(diffs) != 1 || diffs[0] != "tenacity" || selectedLib(t, html) != "tenacity" {
+		t.Errorf("after picking tenacity the panel shows %q", diffs)
+	}
+	want, _ := libs.DecodeLink("base=300ms&jitter=equal&export=tenacity")
+	if got := d.Context().Page().URL().RawQuery; got != want.Encode() {
+		t.Errorf("after picking tenacity the link is %q, want %q", got, want.Encode())
+	}
+	if p.report != report {
+		t.Error("picking a library computed the report again")
+	}
+	// Another edit keeps the library.
+	typeInto(p, d, "attempts", "4")
+	if q := d.Context().Page().URL().RawQuery; !strings.Contains(q, "export=tenacity&") || !strings.Contains(q, "attempts=4&") {
+		t.Errorf("after an edit of attempts the link is %q", q)
+	}
+}
+
+// A bad value is reported like any other key's, the panel shows the default library, and
+// picking one clears the error.
+func TestPanelBadExport(t *testing.T) {
+	for _, bad := range []string{"nope", "", strings.Repeat("x", 5000), "%3Cscript%3E"} {
+		p, d := navPage(t, "base=200ms&export="+bad)
+		html := app.HTMLString(p)
+		fe := p.fieldError("export")
+		if fe == nil || !strings.Contains(html, `data-key="export"`) || !strings.Contains(html, "must be one of grpc,") && !strings.Contains(html, "empty") {
+			t.Fatalf("export=%.20s: no error for export: %v", bad, fe)
+		}
+		if _, diffs := panelLibs(html); len(diffs) != 1 || diffs[0] != "grpc" || selectedLib(t, html) != "grpc" {
+			t.Errorf("export=%.20s: the panel shows %q", bad, diffs)
+		}
+		if !strings.Contains(html, `class="field export-pick invalid"`) || !strings.Contains(html, `<span id="export-lib-error" class="error">export `) {
+			t.Errorf("export=%.20s: the picker is not marked invalid", bad)
+		}
+		if got := d.Context().Page().URL().RawQuery; got != "base=200ms&export="+bad {
+			t.Errorf("export=%.20s: the bad link was rewritten: %.80q", bad, got)
+		}
+		p.chooseExport(d.Context(), "polly")
+		p.Update()
+		d.Consume()
+		if p.fieldError("export") != nil || !strings.Contains(d.Context().Page().URL().RawQuery, "export=polly&") {
+			t.Errorf("export=%.20s: picking polly leaves %v, link %.80q", bad, p.errs, d.Context().Page().URL().RawQuery)
+		}
+	}
+}
+
+// The page shows the preset's own library's configuration, with nothing listed as different.
+func TestPageExport(t *testing.T) {
+	p, _ := navPage(t, "preset=cenkalti-v5")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `id="export-code"`) || !strings.Contains(html, "InitialInterval") {
+		t.Fatal("no cenkalti export on the page")
+	}
+	i := strings.Index(html, `data-lib-diff="cenkalti"`)
+	if j := strings.Index(html[i:], "</ul>"); i < 0 || strings.Contains(html[i:i+j], "<li") {
+		t.Errorf("the preset's own library lists differences")
 	}
 }

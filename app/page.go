@@ -28,11 +28,14 @@ type page struct {
 	moreOpen bool         // the group of inputs one step away is open (renderForm)
 	herd     herdView     // many clients through an outage, for the report's inputs
 
+	lib        string // the library the export panel shows (libs.ExportKey)
+	copiedFrom string // the id of the part whose button made the last copy, which shows status
+
 	// The parts that only show numbers, written whole and replaced at once (see island).
 	summary, results, chart, modes, layers, snippets, herdResults, herdStatusLine *island
-	exportFor                                                                     calc.Params // the exportKey the export panel shows
-	exportDue                                                                     bool        // the export panel still shows older inputs
-	queryDue                                                                      bool        // the address bar does not show query yet
+	exportFor                                                                     exportView // what the export panel shows
+	exportDue                                                                     bool       // the export panel still shows older inputs
+	queryDue                                                                      bool       // the address bar does not show query yet
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
@@ -55,7 +58,7 @@ func newPage() *page {
 // as being updated and follows after the paint (startWork), as does the herd.
 func (p *page) refresh() {
 	p.showReport()
-	if key := exportKey(p.report.Params); key != p.exportFor {
+	if key := (exportView{exportKey(p.report.Params), p.lib}); key != p.exportFor {
 		p.exportFor = key
 		p.exportDue = true
 		p.snippets.pending()
@@ -128,8 +131,9 @@ func (p *page) load(query string) bool {
 		return false
 	}
 	p.loaded, p.query = query, query
-	params, err := libs.Decode(query)
-	p.raw = params.Values()
+	link, err := libs.DecodeLink(query)
+	params := link.Params
+	p.raw, p.lib = link.Values(), link.Export
 	p.errs = calc.FieldErrors(err)
 	for _, fe := range p.errs {
 		p.raw.Set(fe.Key, fe.Value)
@@ -137,7 +141,7 @@ func (p *page) load(query string) bool {
 	if len(p.errs) == 0 {
 		// A valid link is rewritten with every key, sorted, after the paint (startWork), so that
 		// it no longer depends on today's defaults. A bad one stays as it is, for its author.
-		if canonical := params.Encode(); canonical != query {
+		if canonical := link.Encode(); canonical != query {
 			p.query, p.queryDue = canonical, true
 		}
 	}
@@ -159,7 +163,8 @@ func (p *page) edit(ctx app.Context, key, value string) bool {
 // what was typed before the wasm ran, before there is any.
 func (p *page) apply(key, value string) bool {
 	p.raw.Set(key, value)
-	params, err := libs.DecodeValues(p.raw)
+	link, err := libs.DecodeLinkValues(p.raw)
+	params := link.Params
 	p.errs = calc.FieldErrors(err)
 	if len(p.errs) > 0 {
 		return false // keep the last valid report on screen
@@ -171,8 +176,9 @@ func (p *page) apply(key, value string) bool {
 		if params.Attempts*params.Samples <= sampleInHandlerWork {
 			p.report.AddPolicySample(nil)
 		}
+		p.lib = link.Export
 		p.refresh()
-		p.query, p.queryDue = params.Encode(), true
+		p.query, p.queryDue = link.Encode(), true
 		return true
 	}
 	return false
@@ -198,6 +204,9 @@ func (p *page) applyPreset(name string) bool {
 	}
 	for key, v := range params.WithPreset(pr.Named()).Values() {
 		p.raw[key] = v
+	}
+	if lib, ok := libs.HomeOf(pr.Name); ok {
+		p.raw.Set(libs.ExportKey, lib) // the export panel shows the preset's own library
 	}
 	return p.apply("preset", pr.Name)
 }
@@ -326,7 +335,7 @@ func (p *page) renderResults() app.UI {
 		section(1, p.modes),
 		section(2, p.layers),
 		section(3, p.renderHerd()...),
-		section(4, p.snippets),
+		section(4, p.renderLibraryPanel()),
 	)
 }
 
@@ -403,7 +412,7 @@ func (p *page) renderSnippets() app.UI {
 	if p.report == nil {
 		return app.Text("")
 	}
-	return renderSnippets(p.report.Params)
+	return renderSnippets(p.report.Params, p.lib)
 }
 
 // OnAppUpdate is go-app's call when the service worker has installed a newer version of the

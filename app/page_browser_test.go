@@ -157,7 +157,7 @@ func TestTypingUpdatesTableAndLink(t *testing.T) {
 	tb.waitFor("the new table", `document.querySelector('#schedule tr[data-attempt="2"] td[data-col="max"]').dataset.ms === "300"`)
 	tb.waitWasm() // and its sampled numbers
 	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, "base=300ms"))
-	p, _ := libs.Decode("base=300ms")
+	p, _ := libs.DecodeLink("base=300ms")
 	if got := evalJS[string](tb, "location.search"); got != "?"+p.Encode() {
 		t.Errorf("link %q, want %q", got, "?"+p.Encode())
 	}
@@ -192,7 +192,7 @@ func TestEditTaskOnlyWritesNumbers(t *testing.T) {
 		search: location.search,
 		pending: document.getElementById("snippets").hasAttribute("data-pending"),
 	})`
-	p0, _ := libs.Decode("")
+	p0, _ := libs.DecodeLink("")
 	tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", "?"+p0.Encode()))
 	before := evalJS[state](tb, read)
 	got := evalJS[state](tb, `(() => {
@@ -204,7 +204,7 @@ func TestEditTaskOnlyWritesNumbers(t *testing.T) {
 	if want := (state{Rows: 9, Hint: before.Hint, Search: before.Search, Pending: true}); got != want {
 		t.Errorf("right after the input event: %+v, want %+v", got, want)
 	}
-	p, _ := libs.Decode("attempts=9")
+	p, _ := libs.DecodeLink("attempts=9")
 	tb.waitFor("the link, the hint and the export panel", `(() => { const s = `+read+`;
 		return s.search === "?`+p.Encode()+`" && s.hint.startsWith("9 attempts") && !s.pending; })()`)
 }
@@ -376,7 +376,7 @@ func TestLoadRewritesValidLink(t *testing.T) {
 	tb.navigate(srv.URL + "/?base=250ms#schedule")
 	tb.waitWasm()
 	history := evalJS[int](tb, "history.length")
-	p, _ := libs.Decode("base=250ms")
+	p, _ := libs.DecodeLink("base=250ms")
 	tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q && location.hash === %q", "?"+p.Encode(), "#schedule"))
 	if got := evalJS[int](tb, "history.length"); got != history {
 		t.Errorf("history grew from %d to %d", history, got)

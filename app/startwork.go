@@ -56,15 +56,20 @@ func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 		return
 	}
 	if p.queryDue {
-		p.queryDue = false
-		u := *ctx.Page().URL()
-		u.RawQuery = p.query
-		ctx.Page().ReplaceURL(&u)
+		p.showQuery(ctx)
 	}
 	if p.exportDue {
 		p.exportDue = false
 		p.snippets.refresh()
 	}
+}
+
+// showQuery puts p.query in the address bar, keeping the rest of the URL.
+func (p *page) showQuery(ctx app.Context) {
+	p.queryDue = false
+	u := *ctx.Page().URL()
+	u.RawQuery = p.query
+	ctx.Page().ReplaceURL(&u)
 }
 
 // sample adds r's sampled numbers, the policy's own paths first (the schedule's percentiles),

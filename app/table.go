@@ -33,7 +33,9 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	p, err := libs.Decode(queryOf(fs.Arg(0)))
+	// The link's export key too: the table shows no library, but a bad key is bad everywhere.
+	link, err := libs.DecodeLink(queryOf(fs.Arg(0)))
+	p := link.Params
 	if err != nil {
 		for _, fe := range calc.FieldErrors(err) {
 			fmt.Fprintln(stderr, fe)

@@ -96,14 +96,31 @@ func HerdAxes(p Params, runs []HerdRun) (Axis, []CountAxis) {
 	counts := make([]CountAxis, len(runs))
 	for i, r := range runs {
 		end = max(end, p.WindowStart(len(r.Arrivals)))
-		most := 0
-		for _, n := range r.Arrivals {
-			most = max(most, n)
-		}
-		if p.Capacity <= 2*most {
-			most = max(most, p.Capacity)
-		}
-		counts[i] = NewCountAxis(most)
+		counts[i] = NewCountAxis(herdMost(p, r.Arrivals))
 	}
 	return NewAxis(end), counts
+}
+
+// HerdCountAxis is one count axis for all of runs, so that their charts' heights compare: from
+// 0 to the most arrivals in one window of any run, stretched to the capacity as in HerdAxes.
+// With the defaults: 0 to 600, immediate's scale.
+func HerdCountAxis(p Params, runs []HerdRun) CountAxis {
+	var all []int
+	for _, r := range runs {
+		all = append(all, herdMost(p, r.Arrivals))
+	}
+	return NewCountAxis(herdMost(p, all))
+}
+
+// herdMost is the largest of counts, or the capacity when that is larger but at most twice it
+// (further up, a capacity line would only flatten the chart).
+func herdMost(p Params, counts []int) int {
+	most := 0
+	for _, n := range counts {
+		most = max(most, n)
+	}
+	if p.Capacity <= 2*most {
+		most = max(most, p.Capacity)
+	}
+	return most
 }

@@ -72,3 +72,31 @@ func TestHerdAxes(t *testing.T) {
 		t.Errorf("time axis %v does not reach the outage's end", x)
 	}
 }
+
+// One count axis for every mode: its end holds the most arrivals of any mode's window.
+func TestHerdCountAxis(t *testing.T) {
+	p := Default()
+	runs, err := p.Herd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Immediate's 600 at 0 (see TestHerdAxes) is the most of any mode.
+	if a := HerdCountAxis(p, runs); a.End != 600 || len(a.Ticks) != 7 {
+		t.Errorf("shared axis %v, want 0 to 600 in steps of 100", a)
+	}
+	// Hand-made runs: the most is 45, in the second; the capacity of 20 is below it.
+	made := []HerdRun{{Arrivals: []int{10, 30}}, {Arrivals: []int{45, 5}}}
+	if a := HerdCountAxis(p, made); a.End != NewCountAxis(45).End || a.End < 45 {
+		t.Errorf("axis of 10, 30, 45, 5: %v", a)
+	}
+	// A capacity up to twice the most is on the axis; further up, it is not.
+	for _, c := range []struct{ capacity, end int }{{80, 80}, {91, 50}, {0, 50}} {
+		p.Capacity = c.capacity
+		if a := HerdCountAxis(p, made); a.End != c.end {
+			t.Errorf("capacity %d: axis to %d, want %d", c.capacity, a.End, c.end)
+		}
+	}
+	if a := HerdCountAxis(p, nil); a.End != 1 {
+		t.Errorf("no runs: axis to %d, want 1", a.End)
+	}
+}

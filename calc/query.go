@@ -137,6 +137,11 @@ func Keys() []string {
 // would be over MaxHerdWork; whether the herd's arrivals series fits is Params.ValidateHerd's
 // question, not Decode's.
 func Decode(query string, presets ...Preset) (Params, error) {
+	return decode(parseQuery(query), presets)
+}
+
+// parseQuery splits a query into its keys' values as given, keeping the broken ones.
+func parseQuery(query string) map[string][]value {
 	given := map[string][]value{}
 	for pair := range strings.SplitSeq(query, "&") {
 		if pair == "" {
@@ -153,19 +158,54 @@ func Decode(query string, presets ...Preset) (Params, error) {
 		}
 		given[key] = append(given[key], value{raw: v, text: text, broken: err != nil})
 	}
-	return decode(given, presets)
+	return given
 }
 
 // DecodeValues is Decode for values already unescaped, as a form holds them: Decode of
 // v.Encode(), without the round trip through a string.
 func DecodeValues(v url.Values, presets ...Preset) (Params, error) {
+	return decode(givenValues(v), presets)
+}
+
+func givenValues(v url.Values) map[string][]value {
 	given := make(map[string][]value, len(v))
 	for key, vs := range v {
 		for _, s := range vs {
 			given[key] = append(given[key], value{raw: url.QueryEscape(s), text: s})
 		}
 	}
-	return decode(given, presets)
+	return given
+}
+
+// DecodeKey reads one key of a query that is not calc's, for a package that adds its own keys to
+// the link, with Decode's rules: a key given twice, empty, or whose percent-encoding is broken is
+// an error, and so is what decode returns for its (unescaped) value. decode is called only when
+// the key is given once; an absent key is no error. The error is a *FieldError naming the key and
+// quoting the value, as Decode's are: DecodeKey("export=nope", "export", f) with f refusing
+// "nope" says `calc: export "nope": ...`.
+func DecodeKey(query, key string, decode func(v string) error) error {
+	return decodeKey(parseQuery(query), key, decode)
+}
+
+// DecodeKeyValues is DecodeKey for values already unescaped, as DecodeValues is for Decode.
+func DecodeKeyValues(v url.Values, key string, decode func(v string) error) error {
+	vs, ok := v[key]
+	if !ok {
+		return nil
+	}
+	return decodeKey(givenValues(url.Values{key: vs}), key, decode)
+}
+
+func decodeKey(given map[string][]value, key string, decode func(v string) error) error {
+	vs, ok := given[key]
+	if !ok {
+		return nil
+	}
+	f := field{key: key, decode: func(_ *Params, v string) error { return decode(v) }}
+	if shown, err := decodeValue(nil, f, vs); err != nil {
+		return &FieldError{Key: key, Value: shown, Err: err}
+	}
+	return nil
 }
 
 // value is one value of a key as given: text unescaped, unless its percent-encoding is broken.

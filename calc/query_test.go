@@ -1,6 +1,8 @@
 package calc
 
 import (
+	"errors"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -322,5 +324,49 @@ func TestValidate(t *testing.T) {
 	}
 	if err := Default().Validate(); err != nil {
 		t.Errorf("Default() invalid: %v", err)
+	}
+}
+
+// DecodeKey reads another package's key by Decode's rules, from a query and from a form's values.
+func TestDecodeKey(t *testing.T) {
+	onlyYes := func(v string) error {
+		if v != "yes" {
+			return errors.New("must be yes")
+		}
+		return nil
+	}
+	for _, tt := range []struct {
+		name, query string
+		read        string // the value decode saw; "" when it was not called
+		msg         string // the error; "" for none
+	}{
+		{"absent", "base=1s", "", ""},
+		{"good", "base=1s&k=yes", "yes", ""},
+		{"escaped", "k=y%65s", "yes", ""},
+		{"refused", "k=nope", "nope", `calc: k "nope": must be yes`},
+		{"empty", "k=", "", `calc: k "": empty; give a value or leave the key out`},
+		{"twice", "k=yes&k=yes", "", `calc: k "yes,yes": given 2 times; give it once`},
+		{"broken", "k=%zz", "", `calc: k "%zz": broken percent-encoding`},
+		{"long", "k=" + strings.Repeat("x", 100000), strings.Repeat("x", 100000), "(100000 bytes): must be yes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var read string
+			err := DecodeKey(tt.query, "k", func(v string) error { read = v; return onlyYes(v) })
+			if read != tt.read || (err == nil) != (tt.msg == "") || err != nil && !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("DecodeKey(%.40q): read %.40q, error %v; want %.40q, %q", tt.query, read, err, tt.read, tt.msg)
+			}
+			if fes := FieldErrors(err); err != nil && (len(fes) != 1 || fes[0].Key != "k") {
+				t.Errorf("DecodeKey(%.40q): %v is not one FieldError for k", tt.query, err)
+			}
+			if tt.name == "broken" {
+				return // a form's value has no percent-encoding to break
+			}
+			v, _ := url.ParseQuery(tt.query)
+			read = ""
+			err = DecodeKeyValues(v, "k", func(v string) error { read = v; return onlyYes(v) })
+			if read != tt.read || (err == nil) != (tt.msg == "") || err != nil && !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("DecodeKeyValues(%.40q): read %.40q, error %v; want %.40q, %q", tt.query, read, err, tt.read, tt.msg)
+			}
+		})
 	}
 }

@@ -80,11 +80,22 @@ var libAWS = map[string]struct{ who, title, header string }{
 		"# aws-sdk-go-v2 v1.48.0 and later (Retry Behavior 2.1)\n"},
 }
 
+// awsLibrary is the Export panel's entry for the AWS behaviour of a preset, which has a block of
+// its own.
+func awsLibrary(preset string) Library {
+	return Library{Lib: preset, Title: libAWS[preset].title, Presets: []string{preset}}
+}
+
+// awsExporter is exportAWS for one behaviour.
+func awsExporter(preset string) func(*libSubject) Export {
+	return func(s *libSubject) Export { return exportAWS(s, preset) }
+}
+
 func exportAWS(s *libSubject, preset string) Export {
 	p := s.p
 	pr, _ := PresetByName(preset)
 	a := libAWS[preset]
-	e := Export{Lib: preset, Title: a.title, Presets: []string{preset}}
+	var e Export
 	c := AWSRetryConfig{RetryMode: "standard", MaxAttempts: p.Attempts}
 	e.Config = c
 	e.Snippets = []Snippet{{"ini", a.header + c.INI()}}

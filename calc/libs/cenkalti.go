@@ -24,9 +24,12 @@ var cenkaltiPresets = []Preset{
 	},
 }
 
+// cenkaltiLibrary is the Export panel's entry for the library; exportCenkalti fills in the rest.
+var cenkaltiLibrary = Library{Lib: "cenkalti", Title: "cenkalti/backoff v5 (Go)", Presets: []string{"cenkalti-v5"}}
+
 func exportCenkalti(s *libSubject) Export {
 	p := s.p
-	e := Export{Lib: "cenkalti", Title: "cenkalti/backoff v5 (Go)", Presets: []string{"cenkalti-v5"}}
+	var e Export
 	if why := libSkeleton(p, "cenkalti/backoff", false); why != "" {
 		e.Diffs = []string{why}
 		return e

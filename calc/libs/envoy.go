@@ -22,9 +22,12 @@ var envoyPresets = []Preset{
 	},
 }
 
+// envoyLibrary is the Export panel's entry for the library; exportEnvoy fills in the rest.
+var envoyLibrary = Library{Lib: "envoy", Title: "Envoy: route retry_policy (YAML)", Presets: []string{"envoy"}}
+
 func exportEnvoy(s *libSubject) Export {
 	p := s.p
-	e := Export{Lib: "envoy", Title: "Envoy: route retry_policy (YAML)", Presets: []string{"envoy"}}
+	var e Export
 	if why := libSkeleton(p, "Envoy", false); why != "" {
 		e.Diffs = []string{why}
 		return e

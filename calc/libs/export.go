@@ -1,6 +1,8 @@
 package libs
 
 import (
+	"slices"
+
 	"backoffcalc/calc"
 )
 
@@ -19,11 +21,17 @@ type Snippet struct {
 	Code string
 }
 
+// Library is one library of the Export panel, known before any policy: the value of the link's
+// export key that picks it, its heading, and the presets it is the home of.
+type Library struct {
+	Lib     string   // the export key's value and the block's data-lib name: grpc, cenkalti, client-go, polly, …
+	Title   string   // the heading: the library and the form of the snippet
+	Presets []string // the calc presets this library is the home of: their export is exact
+}
+
 // Export is one library's rendering of a policy.
 type Export struct {
-	Lib      string    // the block's data-lib name: grpc, cenkalti, client-go, polly, …
-	Title    string    // the heading: the library and the form of the snippet
-	Presets  []string  // the calc presets this library is the home of: their export is exact
+	Library
 	Snippets []Snippet // none when the library cannot express the policy at all
 	Diffs    []string  // what the library does differently, with numbers; none when exact
 	// Model is what the library does with the snippet, in calc's terms: the policy itself when
@@ -36,17 +44,61 @@ type Export struct {
 	Config any
 }
 
-// renderSnippets is the Export panel for p: per library, a heading, the code, and the list of
-// differences (empty when the library does exactly what the policy says). It reports; it does
+// exporters are the Export panel's libraries, in its order, each with the function that renders
+// a policy for it (all but the Library, which Exports sets).
+var exporters = []struct {
+	Library
+	export func(*libSubject) Export
+}{
+	{grpcLibrary, exportGRPC}, {cenkaltiLibrary, exportCenkalti}, {clientGoLibrary, exportClientGo},
+	{pollyLibrary, exportPolly}, {tenacityLibrary, exportTenacity}, {resilience4jLibrary, exportResilience4j},
+	{envoyLibrary, exportEnvoy},
+	{awsLibrary("aws-botocore"), awsExporter("aws-botocore")}, {awsLibrary("aws-botocore-2026"), awsExporter("aws-botocore-2026")},
+	{awsLibrary("aws-go-v2-2026"), awsExporter("aws-go-v2-2026")}, {awsLibrary("aws-go-v2"), awsExporter("aws-go-v2")},
+}
 
-// Exports renders p for every library, in a fixed order.
+// Exports renders p for every library, in the panel's order.
 func Exports(p calc.Params) []Export {
 	s := &libSubject{p: p}
-	return []Export{
-		exportGRPC(s), exportCenkalti(s), exportClientGo(s), exportPolly(s), exportTenacity(s),
-		exportResilience4j(s), exportEnvoy(s), exportAWS(s, "aws-botocore"), exportAWS(s, "aws-botocore-2026"),
-		exportAWS(s, "aws-go-v2-2026"), exportAWS(s, "aws-go-v2"),
+	out := make([]Export, len(exporters))
+	for i, x := range exporters {
+		out[i] = x.export(s)
+		out[i].Library = x.Library
 	}
+	return out
+}
+
+// ExportOf renders p for the library named lib (a Library's Lib) alone: what the panel shows.
+func ExportOf(p calc.Params, lib string) (Export, bool) {
+	for _, x := range exporters {
+		if x.Lib == lib {
+			e := x.export(&libSubject{p: p})
+			e.Library = x.Library
+			return e, true
+		}
+	}
+	return Export{}, false
+}
+
+// Libraries lists the Export panel's libraries in its order, without rendering any policy.
+func Libraries() []Library {
+	out := make([]Library, len(exporters))
+	for i, x := range exporters {
+		out[i] = x.Library
+	}
+	return out
+}
+
+// HomeOf names the library whose export of the preset named preset is exact (the one that lists
+// it in Presets): cenkalti for cenkalti-v5. ok is false for a preset that no library exports as
+// its own (grpc-connect, google-api-core) and for "".
+func HomeOf(preset string) (lib string, ok bool) {
+	for _, x := range exporters {
+		if preset != "" && slices.Contains(x.Presets, preset) {
+			return x.Lib, true
+		}
+	}
+	return "", false
 }
 
 // libSubject is the policy being exported, with its schedule computed once.

@@ -38,9 +38,12 @@ var grpcPresets = []Preset{
 	},
 }
 
+// grpcLibrary is the Export panel's entry for the library; exportGRPC fills in the rest.
+var grpcLibrary = Library{Lib: "grpc", Title: "gRPC service config: retryPolicy (grpc-go, grpc-java)", Presets: []string{"grpc-retry"}}
+
 func exportGRPC(s *libSubject) Export {
 	p := s.p
-	e := Export{Lib: "grpc", Title: "gRPC service config: retryPolicy (grpc-go, grpc-java)", Presets: []string{"grpc-retry"}}
+	var e Export
 	if why := libSkeleton(p, "gRPC", false); why != "" {
 		e.Diffs = []string{why}
 		return e

@@ -35,9 +35,12 @@ var k8sPresets = []Preset{
 	},
 }
 
+// clientGoLibrary is the Export panel's entry for the library; exportClientGo fills in the rest.
+var clientGoLibrary = Library{Lib: "client-go", Title: "Kubernetes client-go: wait.Backoff (Go)", Presets: []string{"k8s-default-retry", "k8s-default-backoff"}}
+
 func exportClientGo(s *libSubject) Export {
 	p := s.p
-	e := Export{Lib: "client-go", Title: "Kubernetes client-go: wait.Backoff (Go)", Presets: []string{"k8s-default-retry", "k8s-default-backoff"}}
+	var e Export
 	if why := libSkeleton(p, "wait.Backoff", false); why != "" {
 		e.Diffs = []string{why}
 		return e

@@ -66,10 +66,12 @@ func libTicks(d time.Duration) time.Duration {
 	return max(100, (d+50)/100*100)
 }
 
+// pollyLibrary is the Export panel's entry for the library; exportPolly fills in the rest.
+var pollyLibrary = Library{Lib: "polly", Title: "Polly v8 (C#): RetryStrategyOptions", Presets: []string{"polly-constant", "polly-linear", "polly-exponential", "polly-exponential-jitter"}}
+
 func exportPolly(s *libSubject) Export {
 	p := s.p
-	e := Export{Lib: "polly", Title: "Polly v8 (C#): RetryStrategyOptions",
-		Presets: []string{"polly-constant", "polly-linear", "polly-exponential", "polly-exponential-jitter"}}
+	var e Export
 	if p.Jitter == calc.Decorrelated {
 		e.Diffs = []string{"Polly cannot express decorrelated jitter: with exponential backoff its UseJitter is DecorrelatedJitterBackoffV2 (jitter decorrelatedv2), " +
 			"a different formula, whose waits grow with the retry's number and the previous retry's draw, not from the previous wait."}

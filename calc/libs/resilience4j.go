@@ -24,9 +24,12 @@ var resilience4jPresets = []Preset{
 	},
 }
 
+// resilience4jLibrary is the Export panel's entry for the library; exportResilience4j fills in the rest.
+var resilience4jLibrary = Library{Lib: "resilience4j", Title: "resilience4j Retry (Java, and Spring Boot properties)", Presets: []string{"resilience4j"}}
+
 func exportResilience4j(s *libSubject) Export {
 	p := s.p
-	e := Export{Lib: "resilience4j", Title: "resilience4j Retry (Java, and Spring Boot properties)", Presets: []string{"resilience4j"}}
+	var e Export
 	if why := libSkeleton(p, "resilience4j", false); why != "" {
 		e.Diffs = []string{why}
 		return e

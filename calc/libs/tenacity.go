@@ -54,9 +54,12 @@ func libPySeconds(d time.Duration) string {
 	return s
 }
 
+// tenacityLibrary is the Export panel's entry for the library; exportTenacity fills in the rest.
+var tenacityLibrary = Library{Lib: "tenacity", Title: "tenacity (Python)", Presets: []string{"tenacity-random-exponential", "tenacity-exponential-jitter"}}
+
 func exportTenacity(s *libSubject) Export {
 	p := s.p
-	e := Export{Lib: "tenacity", Title: "tenacity (Python)", Presets: []string{"tenacity-random-exponential", "tenacity-exponential-jitter"}}
+	var e Export
 	if libFromPrevious(p.Jitter) {
 		e.Diffs = []string{libSkeleton(p, "tenacity", true)}
 		return e
