@@ -109,7 +109,8 @@ func renderSnippets(p calc.Params, lib string) app.UI {
 			s := e.Snippets[i]
 			return app.Div().Class("snippet").Body(
 				app.Button().Type("button").Class("copy-snippet").DataSet("copy", i).Text("Copy the "+s.Lang),
-				app.Pre().Body(app.Code().DataSet("lib", e.Lib).DataSet("lang", s.Lang).Text(s.Code)),
+				// A long line scrolls the block, never the page: a keyboard must reach it.
+				app.Pre().TabIndex(0).Role("region").Aria("label", e.Title+", "+s.Lang).Body(app.Code().DataSet("lib", e.Lib).DataSet("lang", s.Lang).Text(s.Code)),
 			)
 		}),
 		app.P().Text(status),
