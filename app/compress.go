@@ -31,23 +31,35 @@ type compressed struct {
 // neither copy shrinks by a quarter, would save a few bytes for the price of a Vary header and
 // a second copy.
 func compress(body []byte) compressed {
-	var c compressed
+	return compressed{gz: gzipCopy(body), br: brotliCopy(body)}
+}
+
+// gzipCopy is body at gzip -9, or nil when that is not worth a second copy (see compress).
+func gzipCopy(body []byte) []byte {
 	if len(body) < 1<<10 {
-		return c
-	}
-	worth := func(b []byte) []byte {
-		if len(b) <= len(body)*3/4 {
-			return b
-		}
 		return nil
 	}
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(body)
 	zw.Close()
-	c.gz = worth(gz.Bytes())
-	c.br = worth(brotliCompress(body))
-	return c
+	return worth(body, gz.Bytes())
+}
+
+// brotliCopy is body at brotli -q 11, or nil when that is not worth a second copy.
+func brotliCopy(body []byte) []byte {
+	if len(body) < 1<<10 {
+		return nil
+	}
+	return worth(body, brotliCompress(body))
+}
+
+// worth returns c, a copy of body, when it saves at least a quarter of it; else nil.
+func worth(body, c []byte) []byte {
+	if len(c) <= len(body)*3/4 {
+		return c
+	}
+	return nil
 }
 
 // Brotli at its densest, as `brotli -q 11` (which picks a 16 MiB window for a file this large):
@@ -168,10 +180,11 @@ func pruneCache(dir string) {
 }
 
 // noteBrotli says on w, before serve or static starts, that app.wasm has no cached brotli copy
-// yet, so that the half minute of compressing it does not pass in silence.
-func noteBrotli(root string, w io.Writer) {
+// yet, so that the half minute of compressing it does not pass in silence: static waits for it,
+// serve sends gzip meanwhile (brotliLater).
+func noteBrotli(root string, w io.Writer, meanwhile string) {
 	b, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
 	if err == nil && len(b) >= 1<<20 && !brotliCached(b) {
-		fmt.Fprintf(w, "compressing web/app.wasm (%.1f MB) with brotli -q 11, once for this build: about 30 s\n", float64(len(b))/1e6)
+		fmt.Fprintf(w, "compressing web/app.wasm (%.1f MB) with brotli -q 11, once for this build: about 30 s%s\n", float64(len(b))/1e6, meanwhile)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +103,33 @@ func TestBrotliCache(t *testing.T) {
 	}
 	if _, err := os.Stat(brotliCacheFile(sha256.Sum256(small))); err == nil {
 		t.Error("a small input's copy is on disk")
+	}
+}
+
+// TestServeBrotliLater: after a new build serve answers at once, with gzip, while it makes the
+// brotli copy; once that is made, a browser that accepts brotli gets it.
+func TestServeBrotliLater(t *testing.T) {
+	brotliLater = true
+	release := make(chan struct{})
+	laterBrotli = func(b []byte) []byte { <-release; return brotliCopy(b) }
+	t.Cleanup(func() { brotliLater, laterBrotli = false, brotliCopy })
+
+	body := []byte(strings.Repeat(fmt.Sprintf("a build of %d ", time.Now().UnixNano()), 2000)) // not in the cache
+	f := newSiteFile("application/wasm", body)
+	get := func() string {
+		req := httptest.NewRequest(http.MethodGet, "/app.wasm", nil)
+		req.Header.Set("Accept-Encoding", "gzip, br")
+		rec := httptest.NewRecorder()
+		f.serve(rec, req)
+		return rec.Header().Get("Content-Encoding")
+	}
+	if got := get(); got != "gzip" {
+		t.Fatalf("while brotli is being made: Content-Encoding %q, want gzip", got)
+	}
+	close(release)
+	for deadline := time.Now().Add(10 * time.Second); get() != "br"; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the brotli copy never joined")
+		}
 	}
 }

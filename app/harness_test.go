@@ -35,6 +35,7 @@ import (
 var suiteDir string
 
 func TestMain(m *testing.M) {
+	brotliLater = false // the tests know which copy serve sends; TestServeBrotliLater tests the other way
 	dir, err := os.MkdirTemp("", "backoffcalc-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -27,7 +27,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	noteBrotli(*root, stderr)
+	noteBrotli(*root, stderr, "; serve sends gzip until then")
 	h, err := newServer(*root)
 	if err != nil {
 		fmt.Fprintf(stderr, "backoffcalc serve: %v\n", err)

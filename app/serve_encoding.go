@@ -30,9 +30,10 @@ func (f *siteFile) negotiate(header string) encoding {
 	// Unlisted, the file as it is gets the least weight a header can give.
 	best, bestQ := f.identity, weight("identity", 0.001)
 	// From the last coding, so that a tie goes to the first.
-	for i := len(f.codings) - 1; i >= 0; i-- {
-		if q := weight(f.codings[i].name, 0); q > 0 && q >= bestQ {
-			best, bestQ = f.codings[i], q
+	codings := f.current()
+	for i := len(codings) - 1; i >= 0; i-- {
+		if q := weight(codings[i].name, 0); q > 0 && q >= bestQ {
+			best, bestQ = codings[i], q
 		}
 	}
 	return best

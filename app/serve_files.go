@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -22,8 +23,10 @@ import (
 type siteFile struct {
 	contentType string
 	// The file as it is, and compressed: a browser gets the first copy in codings (best first)
-	// that it accepts, else the file as it is.
+	// that it accepts, else the file as it is. The brotli copy of a large file may join codings
+	// after start-up (brotliLater).
 	identity encoding
+	mu       sync.RWMutex
 	codings  []encoding
 }
 
@@ -38,17 +41,39 @@ func newEncoding(name string, body []byte) encoding {
 	return encoding{name: name, tag: contentTag(body), body: body}
 }
 
+// brotliLater lets serve answer at once after a new build: app.wasm's brotli copy takes about
+// 30 s, during which serve sends gzip. Tests set it to false, to know which copy they get.
+var brotliLater = true
+
+// laterBrotli makes the brotli copy that joins later; a variable so that a test can hold it.
+var laterBrotli = brotliCopy
+
 func newSiteFile(contentType string, body []byte) *siteFile {
 	f := &siteFile{contentType: contentType, identity: newEncoding("", body)}
-	c := compress(body)
-	// Brotli first: it is the smaller of the two (1.7 MB against 2.3 MB for app.wasm).
-	if c.br != nil {
-		f.codings = append(f.codings, newEncoding("br", c.br))
+	if gz := gzipCopy(body); gz != nil {
+		f.codings = []encoding{newEncoding("gzip", gz)}
 	}
-	if c.gz != nil {
-		f.codings = append(f.codings, newEncoding("gzip", c.gz))
+	// Brotli first: it is the smaller of the two (1.7 MB against 2.3 MB for app.wasm).
+	addBrotli := func(brotliCopy func([]byte) []byte) {
+		if br := brotliCopy(body); br != nil {
+			f.mu.Lock()
+			f.codings = append([]encoding{newEncoding("br", br)}, f.codings...)
+			f.mu.Unlock()
+		}
+	}
+	if brotliLater && !brotliCached(body) {
+		go addBrotli(laterBrotli)
+	} else {
+		addBrotli(brotliCopy)
 	}
 	return f
+}
+
+// current returns the copies the file has now, best first.
+func (f *siteFile) current() []encoding {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.codings
 }
 
 func contentTag(b []byte) string {
@@ -104,7 +129,7 @@ func contentType(name string, b []byte) string {
 // before brotli: the answer is the whole copy, and Accept-Ranges is not sent.
 func (f *siteFile) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	if len(f.codings) > 0 {
+	if len(f.current()) > 0 {
 		h.Add("Vary", "Accept-Encoding")
 	}
 	e := f.negotiate(r.Header.Get("Accept-Encoding"))

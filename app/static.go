@@ -40,7 +40,7 @@ func runStatic(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	noteBrotli(*root, stderr)
+	noteBrotli(*root, stderr, "")
 	if err := generateStatic(*root, *out, *prefix); err != nil {
 		fmt.Fprintf(stderr, "backoffcalc static: %v\n", err)
 		return 1
