@@ -22,7 +22,7 @@ import (
 // keyboardHelpers defines, in the page, the functions the walk reads it with:
 //   - stopKey names an element: its id, or the path of tags and positions from the nearest id.
 //   - tabStops lists, in document order, what Tab must reach: every enabled, visible link,
-//     button, input, select, textarea and element with a tabindex of 0 or more, and every
+//     button, input, select, textarea, details' summary and element with a tabindex of 0 or more, and every
 //     visible box that scrolls and holds none of those (a box that holds one scrolls to it
 //     when it gets focus).
 //   - focusShown tells whether the focused element shows that it has focus: an outline or a
@@ -39,7 +39,7 @@ const keyboardHelpers = `(() => {
 	};
 	const visible = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden" &&
 		!e.closest("[inert], [hidden], [aria-hidden=true]");
-	const focusable = "a[href], button, input:not([type=hidden]), select, textarea, [tabindex]";
+	const focusable = "a[href], button, input:not([type=hidden]), select, textarea, details > summary:first-of-type, [tabindex]";
 	window.tabStops = () => {
 		const controls = [...document.querySelectorAll(focusable)].filter((e) => !e.disabled && e.tabIndex >= 0 && visible(e));
 		const scrollers = [...document.body.querySelectorAll("*")].filter((e) => {
