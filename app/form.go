@@ -84,9 +84,16 @@ func jitterOptions() []string {
 // is one step away.
 func (p *page) renderForm() app.UI {
 	essential, more := formGroups[0], formGroups[1:]
-	p.moreOpen = p.moreOpen || p.moreSet()
+	set, wrong := p.moreInputs()
+	// On a phone an open group would push the totals out of the first screen: there its summary
+	// names what the link set, and only an error opens it.
+	p.moreOpen = p.moreOpen || wrong || len(set) > 0 && wideScreen()
+	summary := moreSummary()
+	if len(set) > 0 {
+		summary = "set by this link: " + strings.Join(set, ", ")
+	}
 	details := app.Details().ID("more-inputs").Body(
-		app.Summary().Body(app.Text("More inputs"), app.Span().Class("hint").Text(moreSummary())),
+		app.Summary().Body(app.Text("More inputs"), app.Span().ID("more-inputs-set").Class("hint").Text(summary)),
 		app.Range(more).Slice(func(i int) app.UI { return p.renderGroup(more[i].legend, more[i].fields) }),
 	).On("toggle", p.recovering(func(ctx app.Context, e app.Event) {
 		p.moreOpen = ctx.JSSrc().Get("open").Bool() // the person's choice stands until a link or an error opens it
@@ -101,6 +108,13 @@ func (p *page) renderForm() app.UI {
 	)
 }
 
+// wideScreen reports whether the page has room for the group one step away open beside the
+// results: in the browser, wider than app.css's phone layout. The server's HTML is for any
+// screen, so it keeps the group closed (its summary names what is set); a variable for tests.
+var wideScreen = func() bool {
+	return app.IsClient && !app.Window().Call("matchMedia", "(max-width: 40rem)").Get("matches").Bool()
+}
+
 func (p *page) renderGroup(legend string, fields []formField) app.UI {
 	return app.FieldSet().Body(
 		app.Legend().Text(legend),
@@ -108,22 +122,31 @@ func (p *page) renderGroup(legend string, fields []formField) app.UI {
 	)
 }
 
-// moreSet reports whether an input of the group one step away differs from its default, as
-// typed, or is wrong: then the group opens by itself, so that nothing that shapes the numbers
-// is out of sight.
-func (p *page) moreSet() bool {
+// moreInputs returns the inputs of the group one step away that differ from their defaults, as
+// typed ("label value"), and whether one of them is wrong: the group then opens by itself, or
+// says what is set, so that nothing that shapes the numbers is out of sight.
+func (p *page) moreInputs() (set []string, wrong bool) {
 	if p.raw == nil {
-		return false // no link read yet
+		return nil, false // no link read yet
 	}
 	defaults := calc.Default().Values()
 	for _, g := range formGroups[1:] {
 		for _, f := range g.fields {
-			if p.fieldError(f.key) != nil || p.raw.Get(f.key) != defaults.Get(f.key) {
-				return true
+			wrong = wrong || p.fieldError(f.key) != nil
+			if v := p.raw.Get(f.key); v != defaults.Get(f.key) {
+				set = append(set, strings.ToLower(f.label)+" "+shortValue(v))
 			}
 		}
 	}
-	return false
+	return set, wrong
+}
+
+// shortValue is a value as the summary shows it: a pasted value can be kilobytes long.
+func shortValue(v string) string {
+	if r := []rune(v); len(r) > 24 {
+		return string(r[:24]) + "…"
+	}
+	return v
 }
 
 // moreSummary names the inputs of the group one step away, so that a reader knows what it holds

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -47,28 +48,38 @@ func moreOpen(t *testing.T, p *page) bool {
 	return false
 }
 
-// TestMoreInputsOpen: the group one step away opens by itself when the link sets one of its
-// inputs or one of them is wrong, and stays open while the person edits in it.
+// TestMoreInputsOpen: on a wide screen the group one step away opens by itself when the link
+// sets one of its inputs or one of them is wrong, and stays open while the person edits in it.
+// On a phone only an error opens it; its summary names what the link set.
 func TestMoreInputsOpen(t *testing.T) {
-	for _, c := range []struct {
-		query string
-		open  bool
-	}{
-		{"", false},
-		{"base=250ms&attempts=8&jitter=equal&budget=20s", false},
-		{"ratio=0.3&jitter=proportional", true},
-		{"seed=7", true},
-		{"clients=500", true},
-		{"call=abc", true},            // an error
-		{"samples=-1", true},          // an error
-		{"preset=grpc-connect", true}, // the preset sets inputs of the group
-	} {
-		p, _ := navPage(t, c.query)
-		if got := moreOpen(t, p); got != c.open {
-			t.Errorf("%q: open %v, want %v", c.query, got, c.open)
+	for _, wide := range []bool{true, false} {
+		wideScreen = func() bool { return wide }
+		for _, c := range []struct {
+			query     string
+			set, open bool // set: the link sets an input of the group
+			summary   string
+		}{
+			{"", false, false, "ratio, cap applies"},
+			{"base=250ms&attempts=8&jitter=equal&budget=20s", false, false, "ratio, cap applies"},
+			{"ratio=0.3&jitter=proportional", true, false, "set by this link: ratio 0.3"},
+			{"seed=7", true, false, "set by this link: seed 7"},
+			{"clients=500&layers=2", true, false, "set by this link: clients 500, layers 2"},
+			{"call=abc", true, true, "set by this link: call duration abc"},             // an error
+			{"samples=-1", true, true, "set by this link: samples -1"},                  // an error
+			{"preset=grpc-connect", true, false, "set by this link: first retry exact"}, // the preset sets inputs of the group
+		} {
+			p, _ := navPage(t, c.query)
+			want := c.open || c.set && wide
+			if got := moreOpen(t, p); got != want {
+				t.Errorf("wide %v, %q: open %v, want %v", wide, c.query, got, want)
+			}
+			if html := app.HTMLString(p); !strings.Contains(html, c.summary) {
+				t.Errorf("wide %v, %q: the summary does not say %q", wide, c.query, c.summary)
+			}
 		}
 	}
-
+	wideScreen = func() bool { return true }
+	defer func() { wideScreen = func() bool { return false } }()
 	p, d := navPage(t, "seed=7")
 	typeInto(p, d, "seed", "1") // back to the default, typed in the open group
 	if !moreOpen(t, p) {
