@@ -25,5 +25,6 @@ func main() {
 // route maps URLs to components. The tests call it too, as they do not run
 // main.
 func route() {
-	app.RouteFunc("/", func() app.Composer { return newPage() })
+	// go-app asks for the page once it has started: what follows is our OnInit and first render.
+	app.RouteFunc("/", func() app.Composer { mark("route"); return newPage() })
 }

@@ -180,6 +180,11 @@ type loadResult struct {
 	WasmEnd     float64 `json:"wasmEnd"`     // app.wasm's responseEnd; -1 if not fetched
 	WasmBytes   float64 `json:"wasmBytes"`   // app.wasm's transferSize (0: from a cache)
 	Transferred float64 `json:"transferred"` // transferSize of the page and every resource
+	WasmStart   float64 `json:"wasmStart"`   // app.wasm's fetch start; -1 if not fetched
+	WasmResp    float64 `json:"wasmResponse"`
+	// Marks are the steps of the cold start (see measureJS): instantiateCalled, instantiated,
+	// goRun, mounted, and the page's own performance marks (go-init, route).
+	Marks map[string]float64 `json:"marks"`
 }
 
 // editResult is one input-to-screen measurement.
@@ -215,6 +220,31 @@ const measureJS = `(() => {
 	};
 	observe("longtask", (e) => B.lt.push([e.startTime, e.duration]));
 	observe("paint", (e) => { if (e.name === "first-contentful-paint") B.fcp = e.startTime; });
+	// The steps of a cold start, as the page reaches them (see coldStart): app.js calls
+	// WebAssembly.instantiateStreaming and, once it resolves (compiled and instantiated), go.run;
+	// the Go program marks its own start (app/marks_js.go); the wasm's page is in the DOM when a
+	// mutation shows #app[data-render="wasm"] (observers run once the wasm hands the thread back).
+	B.marks = {};
+	const at = (k) => { if (!(k in B.marks)) B.marks[k] = performance.now(); };
+	if (window.WebAssembly && WebAssembly.instantiateStreaming) {
+		const instantiate = WebAssembly.instantiateStreaming;
+		WebAssembly.instantiateStreaming = function (...args) {
+			at("instantiateCalled");
+			const p = instantiate.apply(this, args);
+			p.then(() => at("instantiated"), () => {});
+			return p;
+		};
+	}
+	let goClass;
+	Object.defineProperty(window, "Go", { configurable: true, get: () => goClass, set: (v) => {
+		goClass = v;
+		const run = v.prototype.run;
+		v.prototype.run = function (...args) { at("goRun"); return run.apply(this, args); };
+	} });
+	const mounted = new MutationObserver(() => {
+		if (document.querySelector('#app[data-render="wasm"]')) { at("mounted"); mounted.disconnect(); }
+	});
+	mounted.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-render"] });
 	const visible = (el) => el.checkVisibility
 		? el.checkVisibility({ opacityProperty: true, visibilityProperty: true })
 		: el.offsetParent !== null;
@@ -288,6 +318,9 @@ const measureJS = `(() => {
 			controlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
 			wasmEnd: wasm ? wasm.responseEnd : -1, wasmBytes: wasm ? wasm.transferSize : 0,
 			transferred: res.reduce((n, r) => n + r.transferSize, nav ? nav.transferSize : 0),
+			wasmStart: wasm ? wasm.startTime : -1, wasmResponse: wasm ? wasm.responseStart : -1,
+			marks: Object.assign({}, B.marks, Object.fromEntries(performance.getEntriesByType("mark")
+				.filter((m) => m.name.startsWith("backoffcalc:")).map((m) => [m.name.slice(12), m.startTime]))),
 		};
 	};
 	// timeline lists the document's and every resource's fetch, for -v.

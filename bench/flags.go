@@ -19,6 +19,7 @@ import (
 type config struct {
 	bin, goCmd, goroot, chromium string
 	runs, edits                  int
+	coldRuns, netRuns            int
 	heavyBudget, heavyTimeout    time.Duration
 	quietBusy                    float64
 	quietWait, quietTotal        time.Duration
@@ -36,7 +37,7 @@ const (
 )
 
 // phases are the names -only knows, in the order they run.
-var phases = []string{"sizes", "loads", "input", "herd", "go"}
+var phases = []string{"sizes", "loads", "coldstart", "network", "trace", "input", "herd", "go"}
 
 // verbose is -v.
 var verbose bool
@@ -48,6 +49,8 @@ func parseFlags() *config {
 	flag.StringVar(&cfg.goCmd, "go", "go", "the go command")
 	flag.StringVar(&cfg.chromium, "chromium", headless.Path(), "Chromium (default $CHROMIUM or /usr/bin/chromium)")
 	flag.IntVar(&cfg.runs, "runs", 5, "runs of every page load and herd figure (the median is shown)")
+	flag.IntVar(&cfg.coldRuns, "cold-runs", 3, "runs of the coldstart phase: each loads the baseline, the static site and serve, cold then warm")
+	flag.IntVar(&cfg.netRuns, "net-runs", 1, "runs of the network phase: each loads serve and the baseline cold over each emulated network (about 40 s)")
 	flag.IntVar(&cfg.edits, "edits", 50, "edits of each input-to-screen figure")
 	flag.DurationVar(&cfg.heavyBudget, "heavy-budget", 30*time.Second,
 		"time for the edits at "+heavyQuery+" after the first; fewer than -edits when they are slow")

@@ -10,7 +10,8 @@
 // first (see measureJS), and is the median of -runs runs.
 //
 // main.go drives: it reads the flags (flags.go), builds what the phases share and runs each
-// phase, one file each: sizes.go, loads.go, input.go, herd.go, calcbench.go. Before each
+// phase, one file each: sizes.go, loads.go, coldstart.go, network.go, trace.go, input.go, herd.go,
+// calcbench.go. Before each
 // measurement a phase waits for a quiet machine (quiet.go).
 package main
 
@@ -39,8 +40,8 @@ func run(cfg *config) error {
 		return fmt.Errorf("go env GOROOT: %v", err)
 	}
 	cfg.goroot = strings.TrimSpace(string(goroot))
-	if cfg.runs < 1 || cfg.edits < 1 {
-		return fmt.Errorf("-runs and -edits must be at least 1")
+	if cfg.runs < 1 || cfg.edits < 1 || cfg.coldRuns < 1 || cfg.netRuns < 1 {
+		return fmt.Errorf("-runs, -edits, -cold-runs and -net-runs must be at least 1")
 	}
 	for _, f := range []string{cfg.bin, "web/app.wasm", "wasm_exec.js"} {
 		if _, err := os.Stat(f); err != nil {
@@ -84,6 +85,9 @@ func run(cfg *config) error {
 	}
 	step("sizes", func() error { return measureSizes(cfg, res, base, staticDir) })
 	step("loads", func() error { return measureLoads(cfg, res, base, staticDir) })
+	step("coldstart", func() error { return measureColdStart(cfg, res, base, staticDir) })
+	step("network", func() error { return measureNetwork(cfg, res, base) })
+	step("trace", func() error { return measureTrace(cfg, res, staticDir) })
 	step("input", func() error { return measureInput(cfg, res) })
 	step("herd", func() error { return measureHerd(cfg, res) })
 	step("go", func() error { return measureGo(cfg, res) })

@@ -1,0 +1,177 @@
+//go:build !js
+
+package main
+
+// The coldstart phase (issue 14): our page on the static site and on serve against the empty
+// go-app page of bench/baseline, cold and warm, in one run and interleaved (each run loads the
+// three in turn, so that a burst of other work on the machine hits all three alike), with the
+// ratios ours/baseline and where the time goes: the wasm received, compiled and instantiated,
+// the Go program started, its page in the DOM, and the first frame with the right numbers.
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"time"
+)
+
+// coldSite is one page the coldstart and network phases load.
+type coldSite struct {
+	name  string
+	start func() (*server, error)
+	path  string // what is loaded: "/" or "/?query"
+	want  want   // what the page must show
+}
+
+func coldSites(cfg *config, base *baseline, staticDir string) ([]coldSite, error) {
+	w, err := scheduleWant(cfg, sharedQuery)
+	if err != nil {
+		return nil, err
+	}
+	return []coldSite{
+		{"baseline", base.start, "/", want{Kind: "baseline"}},
+		{"static", func() (*server, error) { return startFiles(staticDir) }, "/?" + sharedQuery, w},
+		{"serve", func() (*server, error) { return startServe(cfg) }, "/?" + sharedQuery, w},
+	}, nil
+}
+
+func measureColdStart(cfg *config, res *results, base *baseline, staticDir string) error {
+	const sec = "cold start against the empty go-app page, interleaved: ms from navigation start"
+	sites, err := coldSites(cfg, base, staticDir)
+	if err != nil {
+		return err
+	}
+	// runs[site][case] is every run's load; a failed load is nil, so that run i is the same
+	// run for every site.
+	runs := map[string]map[string][]*loadResult{}
+	for _, s := range sites {
+		runs[s.name] = map[string][]*loadResult{"cold": nil, "warm": nil}
+	}
+	for i := 0; i < cfg.coldRuns; i++ {
+		// Each run in another order, so that no page always comes first after a quiet wait.
+		for j := range sites {
+			s := sites[(i+j)%len(sites)]
+			cold, warm := coldWarm(cfg, s)
+			runs[s.name]["cold"] = append(runs[s.name]["cold"], cold)
+			runs[s.name]["warm"] = append(runs[s.name]["warm"], warm)
+		}
+	}
+
+	ready := func(r *loadResult) float64 { return r.Interactive }
+	for _, c := range []string{"cold", "warm"} {
+		for _, s := range sites {
+			l := runs[s.name][c]
+			add := func(metric, unit, note string, f func(*loadResult) float64) {
+				xs := values(l, f)
+				res.add(row{section: sec, metric: s.name + " " + c + ": " + metric, value: median(xs), unit: unit, runs: xs, note: note})
+			}
+			what := "#app[data-render=wasm] with the link's right numbers"
+			if s.name == "baseline" {
+				what = "#app[data-render=wasm] (the empty page's own marker)"
+			}
+			add("wasm in charge", "ms", what+failed(l), ready)
+			if s.name != "baseline" {
+				add("numbers on screen", "ms", "any render, the server's too", func(r *loadResult) float64 { return r.Shown })
+			}
+			add("app.wasm received", "ms", "responseEnd; 0 from the service worker's cache is still a fetch", func(r *loadResult) float64 { return r.WasmEnd })
+			add("received → compiled and instantiated", "ms", "instantiateStreaming resolves; streaming compiles while it downloads",
+				func(r *loadResult) float64 { return mark(r, "instantiated") - r.WasmEnd })
+			if s.name != "baseline" {
+				add("instantiated → Go's main", "ms", "the Go runtime and every package's init (performance mark go-init)",
+					func(r *loadResult) float64 { return mark(r, "go-init") - mark(r, "instantiated") })
+				add("Go's main → go-app asks for the page", "ms", "go-app's start (mark route)",
+					func(r *loadResult) float64 { return mark(r, "route") - mark(r, "go-init") })
+				add("go-app asks → page in the DOM", "ms", "our OnInit and first render, mounted; the wasm hands the thread back",
+					func(r *loadResult) float64 { return mark(r, "mounted") - mark(r, "route") })
+			} else {
+				add("instantiated → page in the DOM", "ms", "Go runtime, go-app and the empty render",
+					func(r *loadResult) float64 { return mark(r, "mounted") - mark(r, "instantiated") })
+			}
+			add("page in the DOM → frame with the numbers", "ms", "until the next animation frame finds them",
+				func(r *loadResult) float64 { return r.Interactive - mark(r, "mounted") })
+			add("longest task", "ms", "until the wasm is in charge (Long Tasks API)", func(r *loadResult) float64 { return r.LongestTask })
+		}
+	}
+	// The ratios: of the medians, and run by run (each run loads both pages side by side).
+	for _, c := range []string{"cold", "warm"} {
+		for _, s := range sites[1:] {
+			ours, theirs := runs[s.name][c], runs["baseline"][c]
+			var per []float64
+			for i := range ours {
+				if ours[i] != nil && theirs[i] != nil && theirs[i].Interactive > 0 {
+					per = append(per, ours[i].Interactive/theirs[i].Interactive)
+				}
+			}
+			ratio := median(values(ours, ready)) / median(values(theirs, ready))
+			res.add(row{section: sec, metric: fmt.Sprintf("ratio %s/baseline, %s, wasm in charge", s.name, c), value: ratio, unit: "×", runs: per,
+				target: "<= 1.25", met: atMost(ratio, 1.25), note: "of the medians; min–max: run by run"})
+		}
+	}
+	return nil
+}
+
+// coldWarm loads s in a fresh profile, then again once its service worker is installed.
+func coldWarm(cfg *config, s coldSite) (cold, warm *loadResult) {
+	waitQuiet(cfg)
+	srv, err := s.start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", s.name, err)
+		return nil, nil
+	}
+	defer srv.stop()
+	b, err := startBrowser(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		return nil, nil
+	}
+	defer b.close()
+	if err := b.setWant(s.want); err != nil {
+		return nil, nil
+	}
+	get := func() *loadResult {
+		r, err := loadOnce(b, srv.url+s.path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", s.name, err)
+			return nil
+		}
+		return &r
+	}
+	if cold = get(); cold == nil {
+		return nil, nil
+	}
+	if err := b.waitServiceWorker(30 * time.Second); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", s.name, err)
+		return cold, nil
+	}
+	return cold, get()
+}
+
+// mark is a step of r's cold start (see measureJS), NaN when the page did not reach it.
+func mark(r *loadResult, name string) float64 {
+	if v, ok := r.Marks[name]; ok {
+		return v
+	}
+	return math.NaN()
+}
+
+// values is f of every load that did not fail, NaN left out.
+func values(l []*loadResult, f func(*loadResult) float64) []float64 {
+	var xs []float64
+	for _, r := range l {
+		if r != nil {
+			if v := f(r); !math.IsNaN(v) {
+				xs = append(xs, v)
+			}
+		}
+	}
+	return xs
+}
+
+func failed(l []*loadResult) string {
+	n := len(l) - len(slices.DeleteFunc(slices.Clone(l), func(r *loadResult) bool { return r == nil }))
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d of %d loads failed", n, len(l))
+}

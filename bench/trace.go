@@ -1,0 +1,268 @@
+//go:build !js
+
+package main
+
+// The trace phase (issue 14): one cold and one warm load of our static site under a Chromium
+// performance trace (CDP Tracing), split into steps: the page until app.wasm is requested, its
+// download, its compile and instantiation after the last byte, the Go runtime's start, go-app's,
+// our OnInit and first render, and the frame that shows it. The step boundaries are the page's
+// own times (measureJS's marks, app/marks_js.go); the trace says what the renderer did within
+// each: busy on its main thread, in style, layout and paint, and V8's wasm work (compiling, or
+// a code-cache hit) on any thread.
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+)
+
+type traceEvent struct {
+	Name string          `json:"name"`
+	Cat  string          `json:"cat"`
+	Ph   string          `json:"ph"`
+	TS   float64         `json:"ts"`  // µs
+	Dur  float64         `json:"dur"` // µs
+	PID  int             `json:"pid"`
+	TID  int             `json:"tid"`
+	Args json.RawMessage `json:"args"`
+}
+
+var traceCategories = []string{
+	"devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading",
+	"v8", "v8.wasm", "disabled-by-default-v8.wasm.detailed", "toplevel",
+}
+
+func measureTrace(cfg *config, res *results, staticDir string) error {
+	w, err := scheduleWant(cfg, sharedQuery)
+	if err != nil {
+		return err
+	}
+	waitQuiet(cfg)
+	srv, err := startFiles(staticDir)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	b, err := startBrowser(cfg)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	if err := b.setWant(w); err != nil {
+		return err
+	}
+	url := srv.url + "/?" + sharedQuery
+	for _, c := range []string{"cold", "warm"} {
+		if c == "warm" {
+			if err := b.waitServiceWorker(30 * time.Second); err != nil {
+				return err
+			}
+			waitQuiet(cfg)
+		}
+		r, events, err := tracedLoad(b, url)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c, err)
+		}
+		for _, x := range traceBreakdown(c, r, events) {
+			res.add(x)
+		}
+	}
+	return nil
+}
+
+// tracedLoad loads url under a trace and returns the page's figures and the trace's events.
+func tracedLoad(b *browser, url string) (loadResult, []traceEvent, error) {
+	var mu sync.Mutex
+	var raw [][]byte
+	done := make(chan struct{})
+	if err := chromedp.Listen(b.tab, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
+			for _, v := range e.Value {
+				raw = append(raw, slices.Clone([]byte(v)))
+			}
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			select {
+			case <-done:
+			default:
+				close(done)
+			}
+		}
+	}); err != nil {
+		return loadResult{}, nil, err
+	}
+	if err := chromedp.Do(b.tab, chromedp.Navigate("about:blank")); err != nil {
+		return loadResult{}, nil, err
+	}
+	if _, err := chromedp.Call(b.tab, tracing.Start, tracing.StartParams{
+		TransferMode: tracing.StartTransferModeReportEvents,
+		TraceConfig:  &tracing.TraceConfig{IncludedCategories: traceCategories},
+	}); err != nil {
+		return loadResult{}, nil, fmt.Errorf("Tracing.start: %w", err)
+	}
+	r, err := loadOnce(b, url)
+	if _, e := chromedp.Call(b.tab, tracing.End, struct{}{}); e != nil && err == nil {
+		err = fmt.Errorf("Tracing.end: %w", e)
+	}
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		if err == nil {
+			err = fmt.Errorf("no Tracing.tracingComplete after 60 s")
+		}
+	}
+	if err != nil {
+		return loadResult{}, nil, err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	events := make([]traceEvent, 0, len(raw))
+	for _, v := range raw {
+		var e traceEvent
+		if json.Unmarshal(v, &e) == nil {
+			events = append(events, e)
+		}
+	}
+	return r, events, nil
+}
+
+// traceBreakdown splits the load r into steps and says, from the trace, what the renderer did
+// in each. Every ms from navigation start to the wasm in charge is in exactly one step.
+func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
+	sec := "trace of one " + c + " load of the static site, ?" + sharedQuery + ": ms"
+	// The page's renderer and its time origin: the trace's go-init mark is at the page's.
+	pid, origin := -1, math.NaN()
+	for _, e := range events {
+		if e.Name == "backoffcalc:go-init" && (e.Ph == "R" || e.Ph == "I" || e.Ph == "n" || e.Ph == "b" || e.Ph == "X") {
+			if v, ok := r.Marks["go-init"]; ok {
+				pid, origin = e.PID, e.TS/1000-v
+			}
+			break
+		}
+	}
+	if pid < 0 {
+		return []row{{section: sec, metric: "trace", value: math.NaN(), note: "no backoffcalc:go-init mark in the trace"}}
+	}
+	mainTID := -1
+	for _, e := range events {
+		if e.Ph == "M" && e.Name == "thread_name" && e.PID == pid && strings.Contains(string(e.Args), "CrRendererMain") {
+			mainTID = e.TID
+		}
+	}
+	at := func(e traceEvent) (float64, float64) { return e.TS/1000 - origin, (e.TS+e.Dur)/1000 - origin }
+	steps := []struct{ name, from, to string }{
+		{"page, app.js and wasm_exec.js until app.wasm is requested", "", "wasmStart"},
+		{"app.wasm downloading", "wasmStart", "wasmEnd"},
+		{"after the last byte: compile finished and instantiated", "wasmEnd", "instantiated"},
+		{"Go runtime start and package inits", "instantiated", "go-init"},
+		{"go-app's start until it asks for the page", "go-init", "route"},
+		{"our OnInit and first render, until it is in the DOM", "route", "mounted"},
+		{"the frame that shows it (style, layout, paint)", "mounted", "interactive"},
+	}
+	t := func(k string) float64 {
+		switch k {
+		case "":
+			return 0
+		case "wasmStart":
+			return r.WasmStart
+		case "wasmEnd":
+			return r.WasmEnd
+		case "interactive":
+			return r.Interactive
+		}
+		return mark(&r, k)
+	}
+	var rows []row
+	// overlap sums the part of each complete event's duration that falls in [from, to).
+	overlap := func(from, to float64, keep func(traceEvent) bool) float64 {
+		sum := 0.0
+		for _, e := range events {
+			if e.Ph != "X" || e.PID != pid || !keep(e) {
+				continue
+			}
+			s, f := at(e)
+			sum += math.Max(0, math.Min(f, to)-math.Max(s, from))
+		}
+		return sum
+	}
+	// Tasks nest (ThreadControllerImpl::RunTask holds RunTask): busy is their union.
+	var tasks [][2]float64
+	for _, e := range events {
+		if e.Ph == "X" && e.PID == pid && e.TID == mainTID && (e.Name == "RunTask" || e.Name == "ThreadControllerImpl::RunTask") {
+			s, f := at(e)
+			tasks = append(tasks, [2]float64{s, f})
+		}
+	}
+	slices.SortFunc(tasks, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+	busyIn := func(from, to float64) float64 {
+		sum, end := 0.0, math.Inf(-1)
+		for _, t := range tasks {
+			s, f := math.Max(math.Max(t[0], end), from), math.Min(t[1], to)
+			if f > s {
+				sum += f - s
+			}
+			end = math.Max(end, t[1])
+		}
+		return sum
+	}
+	render := map[string]bool{"UpdateLayoutTree": true, "Layout": true, "PrePaint": true, "Paint": true, "Layerize": true,
+		"Commit": true, "RecalculateStyles": true, "UpdateLayerTree": true, "HitTest": true}
+	isRender := func(e traceEvent) bool { return e.TID == mainTID && render[e.Name] }
+	isWasm := func(e traceEvent) bool { return strings.Contains(e.Cat, "wasm") }
+	for _, s := range steps {
+		from, to := t(s.from), t(s.to)
+		busy := busyIn(from, to)
+		note := fmt.Sprintf("%.0f–%.0f; main thread busy %.0f ms, of it style/layout/paint %.0f ms; V8 wasm events, summed over all threads (they overlap) %.0f ms",
+			from, to, busy, overlap(from, to, isRender), overlap(from, to, isWasm))
+		rows = append(rows, row{section: sec, metric: s.name, value: to - from, unit: "ms", note: note})
+	}
+	rows = append(rows, row{section: sec, metric: "wasm in charge", value: r.Interactive, unit: "ms",
+		note: fmt.Sprintf("the sum of the steps; app.wasm %.0f bytes over the wire (0: from the service worker's cache)", r.WasmBytes)})
+	// V8's wasm events by name: compile, or a hit in its code cache.
+	type agg struct {
+		n          int
+		dur, first float64
+	}
+	byName := map[string]*agg{}
+	for _, e := range events {
+		if e.PID != pid || !isWasm(e) {
+			continue
+		}
+		a := byName[e.Name]
+		if a == nil {
+			a = &agg{first: math.Inf(1)}
+			byName[e.Name] = a
+		}
+		s, _ := at(e)
+		a.n++
+		a.dur += e.Dur / 1000
+		a.first = math.Min(a.first, s)
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		a := byName[n]
+		parts = append(parts, fmt.Sprintf("%s ×%d %.0f ms from %.0f", n, a.n, a.dur, a.first))
+	}
+	rows = append(rows, row{section: sec, metric: "V8 wasm events", value: float64(len(names)), unit: "count", note: strings.Join(parts, "; ")})
+	if verbose {
+		fmt.Fprintf(os.Stderr, "bench: trace %s: %d events, renderer pid %d main tid %d\n", c, len(events), pid, mainTID)
+	}
+	return rows
+}
