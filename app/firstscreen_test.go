@@ -92,6 +92,24 @@ func TestFirstScreen(t *testing.T) {
 	}
 }
 
+// TestZoom200: at 200% zoom a 1366×768 window is 683×384 CSS pixels. The page stays usable: it
+// never scrolls sideways, and every input can be reached and read.
+func TestZoom200(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.emulate(viewport{name: "1366x768 at 200%", width: 683, height: 384})
+	tb.navigate(srv.URL + "/?" + sharedQuery)
+	tb.waitWasm()
+	if w := evalJS[int](tb, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
+		t.Errorf("the page is %d px wider than the window", w)
+	}
+	for _, css := range essentialInputs {
+		if !evalJS[bool](tb, readableAt(css)) {
+			t.Errorf("%s cannot be read at 200%%", css)
+		}
+	}
+}
+
 // TestSectionsOneStepAway: every section has a heading that the table of contents links to, and
 // a link with a section's fragment opens at that section.
 func TestSectionsOneStepAway(t *testing.T) {
