@@ -88,12 +88,12 @@ func (p *page) renderForm() app.UI {
 	// On a phone an open group would push the totals out of the first screen: there its summary
 	// names what the link set, and only an error opens it.
 	p.moreOpen = p.moreOpen || wrong || len(set) > 0 && wideScreen()
-	summary := moreSummary()
+	summary, class := moreSummary(), "hint"
 	if len(set) > 0 {
-		summary = "set by this link: " + strings.Join(set, ", ")
+		summary, class = "set by this link: "+strings.Join(set, ", "), "hint set"
 	}
 	details := app.Details().ID("more-inputs").Body(
-		app.Summary().Body(app.Text("More inputs"), app.Span().ID("more-inputs-set").Class("hint").Text(summary)),
+		app.Summary().Body(app.Text("More inputs"), app.Span().ID("more-inputs-set").Class(class).Text(summary)),
 		app.Range(more).Slice(func(i int) app.UI { return p.renderGroup(more[i].legend, more[i].fields) }),
 	).On("toggle", p.recovering(func(ctx app.Context, e app.Event) {
 		p.moreOpen = ctx.JSSrc().Get("open").Bool() // the person's choice stands until a link or an error opens it
