@@ -31,6 +31,19 @@ type browser struct {
 	wantID  cdppage.ScriptIdentifier // the script that sets window.__benchWant, if any
 }
 
+// startWatching starts a browser (startBrowser) whose every document watches for want (setWant).
+func startWatching(cfg *config, want any) (*browser, error) {
+	b, err := startBrowser(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.setWant(want); err != nil {
+		b.close()
+		return nil, err
+	}
+	return b, nil
+}
+
 // startBrowser starts Chromium with a fresh profile (an empty HTTP cache, no service worker) and
 // opens a tab whose every document gets the measuring script before any of its own.
 func startBrowser(cfg *config) (*browser, error) {

@@ -120,15 +120,12 @@ func coldWarm(cfg *config, s coldSite) (cold, warm *loadResult) {
 		return nil, nil
 	}
 	defer srv.stop()
-	b, err := startBrowser(cfg)
+	b, err := startWatching(cfg, s.want)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		return nil, nil
 	}
 	defer b.close()
-	if err := b.setWant(s.want); err != nil {
-		return nil, nil
-	}
 	get := func() *loadResult {
 		r, err := loadOnce(b, srv.url+s.path)
 		if err != nil {

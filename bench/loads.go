@@ -182,13 +182,8 @@ func coldLoads(cfg *config, start func() (*server, error)) (*loadRuns, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := startBrowser(cfg)
+		b, err := startWatching(cfg, want{Kind: "baseline"})
 		if err != nil {
-			srv.stop()
-			return nil, err
-		}
-		if err := b.setWant(want{Kind: "baseline"}); err != nil {
-			b.close()
 			srv.stop()
 			return nil, err
 		}
@@ -213,14 +208,11 @@ func loadRun(cfg *config, start func() (*server, error), w want, cases map[strin
 			srv.stop()
 		}
 	}()
-	b, err := startBrowser(cfg)
+	b, err := startWatching(cfg, w)
 	if err != nil {
 		return err
 	}
 	defer b.close()
-	if err := b.setWant(w); err != nil {
-		return err
-	}
 	url := srv.url + "/?" + sharedQuery
 	r, err := loadOnce(b, url)
 	cases["cold"].add(r, err)

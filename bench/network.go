@@ -118,14 +118,11 @@ func loadOver(cfg *config, p netProfile, start func() (*server, error), path str
 		return nil, 0, err
 	}
 	defer srv.stop()
-	b, err := startBrowser(cfg)
+	b, err := startWatching(cfg, w)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer b.close()
-	if err := b.setWant(w); err != nil {
-		return nil, 0, err
-	}
 	var mu sync.Mutex
 	received := 0.0
 	if err := chromedp.Listen(b.tab, func(ev any) {

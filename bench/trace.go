@@ -53,14 +53,11 @@ func measureTrace(cfg *config, res *results, staticDir string) error {
 		return err
 	}
 	defer srv.stop()
-	b, err := startBrowser(cfg)
+	b, err := startWatching(cfg, w)
 	if err != nil {
 		return err
 	}
 	defer b.close()
-	if err := b.setWant(w); err != nil {
-		return err
-	}
 	url := srv.url + "/?" + sharedQuery
 	for _, c := range []string{"cold", "warm"} {
 		if c == "warm" {
