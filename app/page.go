@@ -84,27 +84,11 @@ func (p *page) OnInit() {
 	}
 }
 
-// sampleSmall samples in place when that is quick, as the server's pre-render does. In the
-// browser over HTML made for another query (the static site, a cached page: guard.js) no sampled
-// number is on screen to keep, so only the policy's own paths, which the schedule shows, are
-// sampled before the first render, and the other modes' follow the paint (startWork): V8
-// compiles the wasm lazily and runs it unoptimised at first, and sampling every mode there
-// took 0.3–1.1 s of the first render (README, Performance).
+// sampleSmall samples in place when that is quick, as the server's pre-render does.
 func (p *page) sampleSmall() {
-	if p.report == nil || p.report.Params.Attempts*p.report.Params.Samples > samplePreRenderWork {
-		return
+	if p.report != nil && p.report.Params.Attempts*p.report.Params.Samples <= samplePreRenderWork {
+		p.report.AddSamples(nil)
 	}
-	if app.IsClient && staleHTML() {
-		p.report.AddPolicySample(nil)
-		return
-	}
-	p.report.AddSamples(nil)
-}
-
-// staleHTML reports whether guard.js found the page's HTML made for another query than the
-// link's, and hid its numbers (web/app.css).
-func staleHTML() bool {
-	return app.Window().Get("document").Get("documentElement").Get("classList").Call("contains", "stale-html").Bool()
 }
 
 // OnPreRender reads the link on the server: its HTML carries the link's own numbers.
