@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -32,7 +31,7 @@ func TestBrotliCache(t *testing.T) {
 	t.Cleanup(forget)
 	forget()
 	body := bytes.Repeat([]byte("the cache test's own bytes "), brotliOnDisk/20)
-	file := brotliCacheFile(sha256.Sum256(body))
+	file := brotliCacheFile(keyOf(body))
 	if file == "" {
 		t.Fatal("no cache directory")
 	}
@@ -101,7 +100,7 @@ func TestBrotliCache(t *testing.T) {
 	if brotliCompress(small); !decodesTo(brotliCompress(small), small) {
 		t.Error("a small input's copy does not decode")
 	}
-	if _, err := os.Stat(brotliCacheFile(sha256.Sum256(small))); err == nil {
+	if _, err := os.Stat(brotliCacheFile(keyOf(small))); err == nil {
 		t.Error("a small input's copy is on disk")
 	}
 }

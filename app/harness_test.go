@@ -36,6 +36,7 @@ var suiteDir string
 
 func TestMain(m *testing.M) {
 	brotliLater = false // the tests know which copy serve sends; TestServeBrotliLater tests the other way
+	brotliQuality = 5   // see brotliQuality
 	dir, err := os.MkdirTemp("", "backoffcalc-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
