@@ -10,9 +10,10 @@ import "time"
 // when the bucket holds at least that. The bucket is a reserve of
 // minRetriesPerSec × whole seconds of ttl × withdrawal (500 000 by default: 100 retries) plus
 // the deposits and withdrawals of roughly the last ttl: they sit in 10 slices of ttl/10 that
-// expire one by one, and a slice starts at the first use after the previous one ended, so an
-// entry lives between 9 and 10 slices after its slice ends, not exactly ttl (WindowedAdder's
-// expired()). Time is read in whole milliseconds, as nowMillis gives it.
+// expire one by one, and a new slice starts at the first use after the previous one ended, so
+// how long an entry lives depends on when the bucket is used (WindowedAdder's expired(),
+// transcribed below): untouched, deposits at 0 count until 9.999 s; with one use at 1.5 s they
+// count until 10.499 s. Time is read in whole milliseconds, as nowMillis gives it.
 //
 // With the defaults and every request failing at one instant, N requests admit
 // 100 + N/5 retries (rounded down). Linkerd 2 and tower's TpsBudget follow the same design;
