@@ -1,0 +1,64 @@
+package calc
+
+import "time"
+
+// awsQuota is the AWS SDKs' standard-mode retry quota: a bucket of 500 tokens; a retry takes its
+// cost and is refused when fewer tokens are left than it costs; a request whose first attempt
+// succeeds adds 1; a request that succeeds after retrying gives back what its last retry took; a
+// failed retry gives nothing back; the bucket never holds more than 500.
+//
+// The costs come in two versions. awsLegacyCosts (limiter=aws) are botocore's
+// retries/quota.py and retries/standard.py (RetryQuotaChecker: _RETRY_COST 5,
+// _TIMEOUT_RETRY_REQUEST 10, _NO_RETRY_INCREMENT 1) and aws-sdk-go-v2 before v1.48.0
+// (DefaultRetryCost, DefaultRetryTimeoutCost). aws2026Costs (limiter=aws2026) are aws-sdk-go-v2
+// v1.48.0's aws/retry/standard.go, where "Retry Behavior 2.1" became the default: 14 per retry,
+// 5 after a throttling error, timeouts no longer special. The bucket is aws/ratelimit's
+// TokenBucket (token_bucket.go), reached through TokenRateLimit.GetToken and AddTokens.
+//
+// Under total failure with 3 attempts, legacy costs allow 100 retries (500/5), then refuse;
+// the 2026 costs allow 35 (500/14 = 35.7: 10 tokens are left, fewer than 14).
+type awsQuota struct {
+	costs  awsCosts
+	tokens int
+}
+
+type awsCosts struct {
+	capacity, retry, timeout, throttled, noRetryIncrement int
+}
+
+var (
+	awsLegacyCosts = awsCosts{capacity: 500, retry: 5, timeout: 10, throttled: 5, noRetryIncrement: 1}
+	aws2026Costs   = awsCosts{capacity: 500, retry: 14, timeout: 14, throttled: 5, noRetryIncrement: 1}
+)
+
+func newAWSQuota(c awsCosts) *awsQuota { return &awsQuota{costs: c, tokens: c.capacity} }
+
+func (q *awsQuota) Begin(time.Duration) {}
+
+// Retry asks for a token only when the policy has an attempt left: the SDKs check max attempts
+// before they touch the quota.
+func (q *awsQuota) Retry(f Failure) (bool, int) {
+	if f.Last {
+		return false, 0
+	}
+	cost := q.costs.retry
+	switch {
+	case f.Throttled:
+		cost = q.costs.throttled
+	case f.Timeout:
+		cost = q.costs.timeout
+	}
+	if cost > q.tokens {
+		return false, 0
+	}
+	q.tokens -= cost
+	return true, cost
+}
+
+func (q *awsQuota) Succeed(_ time.Duration, attempt, held int) {
+	back := held
+	if attempt == 1 {
+		back = q.costs.noRetryIncrement
+	}
+	q.tokens = min(q.tokens+back, q.costs.capacity)
+}
