@@ -14,7 +14,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -42,22 +41,12 @@ func holdWasm(t *testing.T, h http.Handler) (srv *httptest.Server, release func(
 	return srv, release
 }
 
-// watchTab opens a tab of a new profile (no cache, no worker) at the viewport, with the
-// reduced-motion preference when asked, and installs sampler (a script run in every new
-// document) before the page loads.
-func watchTab(t *testing.T, width, height int64, mobile, reducedMotion bool, sampler string) *tab {
+// watchTab opens a tab of a new profile (no cache, no worker) on the screen vp, and installs
+// sampler (a script run in every new document) before the page loads.
+func watchTab(t *testing.T, vp viewport, sampler string) *tab {
 	t.Helper()
 	tb := newTab(t, chromedp.WithNewBrowserContext())
-	if _, err := chromedp.Call(tb.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: width, Height: height, DeviceScaleFactor: 1, Mobile: mobile}); err != nil {
-		t.Fatal(err)
-	}
-	if reducedMotion {
-		if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tb.emulate(vp)
 	tb.addScript(sampler)
 	return tb
 }
@@ -166,8 +155,8 @@ func TestServeReadableWhileLoading(t *testing.T) {
 	for _, vp := range firstScreens {
 		t.Run(vp.name, func(t *testing.T) {
 			srv, release := holdWasm(t, h)
-			reduced := vp.mobile // one of each, so that the spinning one shows the check can fail
-			tb := watchTab(t, vp.width, vp.height, vp.mobile, reduced, sampler("("+readableCheck+")("+string(selectors)+")"))
+			vp.reducedMotion = vp.mobile // one of each, so that the spinning one shows the check can fail
+			tb := watchTab(t, vp, sampler("("+readableCheck+")("+string(selectors)+")"))
 			tb.navigate(srv.URL + "/?" + query)
 			tb.waitFor("the loading line", `document.getElementById("app-wasm-loader-label")?.textContent.includes("Loading")`)
 			loader := evalJS[map[string]any](tb, `(() => {
@@ -178,8 +167,8 @@ func TestServeReadableWhileLoading(t *testing.T) {
 			if loader["role"] != "status" || loader["alt"] != "" || loader["shown"] != true {
 				t.Errorf("loading line: %v; want role status, alt \"\", shown", loader)
 			}
-			if spins := loader["animation"] != "none"; spins == reduced {
-				t.Errorf("loading image animation %v with reduced motion %v", loader["animation"], reduced)
+			if spins := loader["animation"] != "none"; spins == vp.reducedMotion {
+				t.Errorf("loading image animation %v with reduced motion %v", loader["animation"], vp.reducedMotion)
 			}
 			compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, query))
 			w := watchUntilWasm(tb, release)
@@ -261,7 +250,7 @@ func TestStaticWhileLoading(t *testing.T) {
 	for _, vp := range firstScreens {
 		t.Run(vp.name, func(t *testing.T) {
 			srv, release := holdWasm(t, http.FileServer(http.Dir(dir)))
-			tb := watchTab(t, vp.width, vp.height, vp.mobile, false, sampler(staleCheck))
+			tb := watchTab(t, vp, sampler(staleCheck))
 			tb.navigate(srv.URL + "/?" + query)
 			w := watchUntilWasm(tb, release)
 			if len(w.Problems) > 0 {

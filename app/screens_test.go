@@ -18,6 +18,7 @@ type viewport struct {
 	width, height int64
 	mobile        bool // a phone: device emulation with a mobile viewport, touch, 3 device pixels a CSS pixel
 	dark          bool // prefers-color-scheme: dark
+	reducedMotion bool // prefers-reduced-motion: reduce
 }
 
 // firstScreens are the screens the first screen must fit: two laptops and a phone.
@@ -27,21 +28,22 @@ var firstScreens = []viewport{
 	{name: "390x844", width: 390, height: 844, mobile: true},
 }
 
-// emulate makes the tab's screen and colour scheme vp's.
+// emulate makes the tab's screen, colour scheme and motion preference vp's.
 func (tb *tab) emulate(vp viewport) {
 	tb.t.Helper()
 	screen := chromedp.EmulateViewport(vp.width, vp.height)
 	if vp.mobile {
 		screen = chromedp.EmulateViewport(vp.width, vp.height, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))
 	}
-	scheme := "light"
+	features := []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}
 	if vp.dark {
-		scheme = "dark"
+		features[0].Value = "dark"
+	}
+	if vp.reducedMotion {
+		features = append(features, &emulation.MediaFeature{Name: "prefers-reduced-motion", Value: "reduce"})
 	}
 	tb.run(screen, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-		})
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features})
 		return err
 	}))
 }
