@@ -66,6 +66,11 @@ const (
 	MaxWindow   = time.Hour
 	MaxCapacity = 1000000000
 	MaxSpread   = 24 * time.Hour
+
+	MaxRate      = 100000
+	MaxRun       = 24 * time.Hour
+	MaxQueue     = 1000000
+	MaxProcesses = 10000
 )
 
 // Params is a retry policy and what to compute about it. The zero value is not valid; start from
@@ -97,6 +102,17 @@ type Params struct {
 	Window   time.Duration // the server's capacity window, and the length of the peak's window; > 0 and <= MaxWindow
 	Capacity int           // attempts accepted per window once the outage is over; 0 means no limit; <= MaxCapacity
 	Spread   time.Duration // first attempts spread evenly over [0, Spread); 0 means all at 0; <= MaxSpread
+
+	// Overload: the herd as an open system with retry limiters (issue 15; docs/overload-model.md
+	// has the exact rules). At these defaults Open is false and the herd is as before.
+	Rate      float64       // new requests per second while the stream runs; 0..MaxRate
+	Run       time.Duration // how long the stream runs, from 0; 0..MaxRun
+	Arrivals  Spacing       // how the stream's requests are spaced
+	Queue     int           // attempts that may wait for a slot at the server; 0..MaxQueue
+	Timeout   time.Duration // a client stops waiting for an attempt after this; 0 means never; <= MaxCall
+	Processes int           // client processes, each with its own limiter; 1..MaxProcesses
+	Limiter   LimiterKind   // the retry limiter of each process
+	Limits    LimiterParams // the limiters' parameters
 }
 
 // Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter;
@@ -117,6 +133,9 @@ func Default() Params {
 		Outage:   time.Second,
 		Window:   100 * time.Millisecond,
 		Capacity: 20,
+
+		Processes: 1,
+		Limits:    DefaultLimiterParams(),
 	}
 }
 

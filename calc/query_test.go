@@ -24,7 +24,8 @@ var decodeTests = []struct {
 		func(p *Params) {
 			*p = Params{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
 				Ratio: 0.2, CapAt: CapAfter, Call: 25 * time.Millisecond, Budget: time.Minute, Layers: 3, Samples: 500, Seed: 1<<64 - 1,
-				Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond}
+				Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond,
+				Processes: 1, Limits: DefaultLimiterParams()}
 		}},
 	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1" +
 		"&clients=2000&outage=24h&window=1h&capacity=1000000000&spread=24h",
