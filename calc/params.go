@@ -71,6 +71,11 @@ const (
 	MaxRun       = 24 * time.Hour
 	MaxQueue     = 1000000
 	MaxProcesses = 10000
+
+	MaxGRPCTokens     = 1000 // grpc-go refuses a service config with maxTokens over 1000
+	MaxFinagleTTL     = time.Minute
+	MaxFinaglePercent = 1000
+	MaxLimiterCount   = 1000000 // minretries × 60 s stays within Scala's Int, as Finagle keeps it
 )
 
 // Params is a retry policy and what to compute about it. The zero value is not valid; start from
@@ -247,5 +252,6 @@ func (p Params) Validate() error {
 	if p.Spread < 0 || p.Spread > MaxSpread {
 		bad("spread", FormatDuration(p.Spread), "must be between 0 and %s", FormatDuration(MaxSpread))
 	}
+	p.validateOverload(bad)
 	return errors.Join(errs...)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +21,10 @@ type field struct {
 	encode func(p Params) string
 }
 
-// fields are in the order errors are reported (the form's order); cap comes after base because
+// allFields are every key in the order errors are reported (the form's order).
+var allFields = slices.Concat(fields, optionalFields)
+
+// fields are the keys a canonical query always has, in the order errors are reported (the form's order); cap comes after base because
 // its default and its lower bound follow base.
 var fields = []field{
 	{"base", func(p *Params, v string) error {
@@ -98,6 +102,52 @@ var fields = []field{
 		func(p Params) string { return FormatDuration(p.Spread) }},
 }
 
+// optionalFields come after fields and are left out of the canonical query at their default, so
+// that keys added later do not change the links made before them (Values).
+var optionalFields = []field{
+	// The overload model's keys (issue 15).
+	{"rate", func(p *Params, v string) error { return setFloat(&p.Rate, v, 0, MaxRate) },
+		func(p Params) string { return formatFloat(p.Rate) }},
+	{"run", func(p *Params, v string) error { return setDuration(&p.Run, v, 0, MaxRun, "0 or more") },
+		func(p Params) string { return FormatDuration(p.Run) }},
+	{"arrivals", func(p *Params, v string) error {
+		return oneOf(&p.Arrivals, v, spacingNames[:], "must be even (evenly spaced) or poisson (seeded random gaps)")
+	}, func(p Params) string { return p.Arrivals.String() }},
+	{"queue", func(p *Params, v string) error { return setInt(&p.Queue, v, 0, MaxQueue) },
+		func(p Params) string { return strconv.Itoa(p.Queue) }},
+	{"timeout", func(p *Params, v string) error { return setDuration(&p.Timeout, v, 0, MaxCall, "0 (none) or more") },
+		func(p Params) string { return FormatDuration(p.Timeout) }},
+	{"processes", func(p *Params, v string) error { return setInt(&p.Processes, v, 1, MaxProcesses) },
+		func(p Params) string { return strconv.Itoa(p.Processes) }},
+	{"limiter", func(p *Params, v string) error {
+		return oneOf(&p.Limiter, v, limiterNames[:], "must be one of "+strings.Join(limiterNames[:], ", "))
+	}, func(p Params) string { return p.Limiter.String() }},
+	{"maxtokens", func(p *Params, v string) error { return setPositive(&p.Limits.GRPCMaxTokens, v, MaxGRPCTokens) },
+		func(p Params) string { return formatFloat(p.Limits.GRPCMaxTokens) }},
+	{"tokenratio", func(p *Params, v string) error { return setPositive(&p.Limits.GRPCTokenRatio, v, MaxGRPCTokens) },
+		func(p Params) string { return formatFloat(p.Limits.GRPCTokenRatio) }},
+	{"ttl", func(p *Params, v string) error {
+		d := p.Limits.FinagleTTL
+		if err := setDuration(&d, v, time.Second, MaxFinagleTTL, "at least 1s"); err != nil {
+			return err
+		}
+		if d%time.Second != 0 {
+			return errors.New("must be whole seconds, as Finagle's ttl is")
+		}
+		p.Limits.FinagleTTL = d
+		return nil
+	}, func(p Params) string { return FormatDuration(p.Limits.FinagleTTL) }},
+	{"minretries", func(p *Params, v string) error { return setInt(&p.Limits.FinagleMinRetries, v, 0, MaxLimiterCount) },
+		func(p Params) string { return strconv.Itoa(p.Limits.FinagleMinRetries) }},
+	{"retrypct", func(p *Params, v string) error { return setFloat(&p.Limits.FinaglePercent, v, 0, MaxFinaglePercent) },
+		func(p Params) string { return formatFloat(p.Limits.FinaglePercent) }},
+	{"budgetpct", func(p *Params, v string) error { return setFloat(&p.Limits.EnvoyPercent, v, 0, 100) },
+		func(p Params) string { return formatFloat(p.Limits.EnvoyPercent) }},
+	{"minconcurrency", func(p *Params, v string) error {
+		return setInt(&p.Limits.EnvoyMinConcurrency, v, 0, MaxLimiterCount)
+	}, func(p Params) string { return strconv.Itoa(p.Limits.EnvoyMinConcurrency) }},
+}
+
 var (
 	jitterList = strings.Join(jitterNames[:], ", ")
 	firstNames = [...]string{"jittered", "exact"}
@@ -116,8 +166,8 @@ func oneOf[T ~uint8](dst *T, v string, names []string, help string) error {
 
 // Keys returns the query keys in the form's order.
 func Keys() []string {
-	keys := make([]string, len(fields))
-	for i, f := range fields {
+	keys := make([]string, len(allFields))
+	for i, f := range allFields {
 		keys[i] = f.key
 	}
 	return keys
@@ -225,7 +275,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 		capDefault = p.Cap
 	}
 	capSet := false
-	for _, f := range fields {
+	for _, f := range allFields {
 		vs, ok := raw[f.key]
 		if !ok {
 			continue
@@ -279,6 +329,12 @@ func (p Params) Values() url.Values {
 	for _, f := range fields {
 		v.Set(f.key, f.encode(p))
 	}
+	d := Default()
+	for _, f := range optionalFields {
+		if e := f.encode(p); e != f.encode(d) {
+			v.Set(f.key, e)
+		}
+	}
 	if p.Preset != "" {
 		v.Set("preset", p.Preset)
 	}
@@ -321,6 +377,19 @@ func setDuration(dst *time.Duration, v string, lo, hi time.Duration, loText stri
 const decimalSyntax = `(?:[0-9]+\.?[0-9]*|\.[0-9]+)`
 
 var decimal = regexp.MustCompile(`^` + decimalSyntax + `$`)
+
+// setPositive sets dst to v, a decimal more than 0 and at most hi.
+func setPositive(dst *float64, v string, hi float64) error {
+	x := *dst
+	if err := setFloat(&x, v, 0, hi); err != nil {
+		return err
+	}
+	if x == 0 {
+		return fmt.Errorf("must be more than 0 and at most %s", formatFloat(hi))
+	}
+	*dst = x
+	return nil
+}
 
 // setFloat sets dst to the float64 nearest v, a decimal, if it lies in [lo, hi].
 func setFloat(dst *float64, v string, lo, hi float64) error {

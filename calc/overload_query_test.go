@@ -1,0 +1,108 @@
+package calc
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The overload keys decode into their fields, and the canonical query carries them only when
+// they are not at their default, so that every link made before them is unchanged.
+func TestOverloadKeys(t *testing.T) {
+	q := "rate=250.5&run=30s&arrivals=poisson&queue=40&timeout=2s&processes=4&limiter=finagle" +
+		"&maxtokens=100&tokenratio=0.5&ttl=20s&minretries=0&retrypct=0.5&budgetpct=12.5&minconcurrency=1"
+	p, err := Decode(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Default()
+	want.Rate, want.Run, want.Arrivals, want.Queue, want.Timeout, want.Processes, want.Limiter =
+		250.5, 30*time.Second, Poisson, 40, 2*time.Second, 4, LimiterFinagle
+	want.Limits = LimiterParams{GRPCMaxTokens: 100, GRPCTokenRatio: 0.5, FinagleTTL: 20 * time.Second,
+		FinagleMinRetries: 0, FinaglePercent: 0.5, EnvoyPercent: 12.5, EnvoyMinConcurrency: 1}
+	if p != want {
+		t.Fatalf("Decode(%q)\n got %+v\nwant %+v", q, p, want)
+	}
+	if !p.Open() {
+		t.Error("a stream, queue, timeout and limiter: Open() = false")
+	}
+	back, err := Decode(p.Encode())
+	if err != nil || back != p {
+		t.Errorf("Decode(Encode()) = %+v, %v", back, err)
+	}
+	for _, kv := range strings.Split(q, "&") {
+		if !strings.Contains("&"+p.Encode()+"&", "&"+kv+"&") {
+			t.Errorf("Encode() = %q lacks %s", p.Encode(), kv)
+		}
+	}
+
+	// At their defaults the keys are left out: the canonical query is the one of before.
+	for _, key := range []string{"rate", "run", "arrivals", "queue", "timeout", "processes", "limiter", "maxtokens", "tokenratio", "ttl", "minretries", "retrypct", "budgetpct", "minconcurrency"} {
+		if strings.Contains(Default().Encode(), key+"=") {
+			t.Errorf("Default().Encode() = %q has %s", Default().Encode(), key)
+		}
+	}
+	d, err := Decode("rate=0&run=0&arrivals=even&queue=0&timeout=0&processes=1&limiter=none&maxtokens=10&tokenratio=0.1&ttl=10s&minretries=10&retrypct=0.2&budgetpct=20&minconcurrency=3")
+	if err != nil || d != Default() || d.Encode() != Default().Encode() || d.Open() {
+		t.Errorf("every overload key at its default: %+v, %v, %q", d, err, d.Encode())
+	}
+	// A stream needs both its rate and its length; processes alone share nothing.
+	for _, q := range []string{"rate=10", "run=10s", "processes=8", "arrivals=poisson"} {
+		if p, _ := Decode(q); p.Open() {
+			t.Errorf("%s alone: Open() = true", q)
+		}
+	}
+}
+
+func TestOverloadKeyErrors(t *testing.T) {
+	for _, tt := range []struct{ query, msg string }{
+		{"rate=-1", `calc: rate "-1": must not be negative`},
+		{"rate=NaN", "not a number"},
+		{"rate=100001", "between 0 and 100000"},
+		{"run=25h", "at most 24h"},
+		{"arrivals=random", `calc: arrivals "random": must be even`},
+		{"queue=1000001", "between 0 and 1000000"},
+		{"queue=2.5", "whole number"},
+		{"timeout=-1s", "negative"},
+		{"timeout=25h", "at most 24h"},
+		{"processes=0", `calc: processes "0": must be between 1 and 10000`},
+		{"limiter=hystrix", `calc: limiter "hystrix": must be one of none, grpc, aws, aws2026, finagle, envoy`},
+		{"maxtokens=0", "more than 0 and at most 1000"},
+		{"maxtokens=1001", "between 0 and 1000"},
+		{"tokenratio=0", "more than 0"},
+		{"ttl=0", "at least 1s"},
+		{"ttl=1500ms", "whole seconds"},
+		{"ttl=61s", "at most 1m"},
+		{"minretries=-1", "between 0 and 1000000"},
+		{"minretries=1000001", "between 0 and 1000000"},
+		{"retrypct=1001", "between 0 and 1000"},
+		{"budgetpct=100.5", "between 0 and 100"},
+		{"minconcurrency=x", "whole number"},
+		{"limiter=grpc&limiter=aws", "given 2 times"},
+	} {
+		p, err := Decode(tt.query)
+		fes := FieldErrors(err)
+		key, _, _ := strings.Cut(tt.query, "=")
+		if len(fes) != 1 || fes[0].Key != key || !strings.Contains(fes[0].Error(), tt.msg) {
+			t.Errorf("Decode(%q) = %v, want one error on %s containing %q", tt.query, err, key, tt.msg)
+		}
+		if p != Default() {
+			t.Errorf("Decode(%q) changed the params despite the error: %+v", tt.query, p)
+		}
+	}
+}
+
+// Validate checks the overload fields of params built in code, as the query's decoder does.
+func TestValidateOverload(t *testing.T) {
+	p := Default()
+	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, LimiterEnvoy+1
+	p.Limits = LimiterParams{}
+	var keys []string
+	for _, fe := range FieldErrors(p.Validate()) {
+		keys = append(keys, fe.Key)
+	}
+	want := "rate,run,queue,timeout,processes,limiter,maxtokens,tokenratio,ttl"
+	if strings.Join(keys, ",") != want {
+		t.Errorf("Validate blamed %v, want %s", keys, want)
+	}
+}
