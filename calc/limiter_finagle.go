@@ -16,8 +16,9 @@ import "time"
 // count until 10.499 s. Time is read in whole milliseconds, as nowMillis gives it.
 //
 // With the defaults and every request failing at one instant, N requests admit
-// 100 + N/5 retries (rounded down). Linkerd 2 and tower's TpsBudget follow the same design;
-// their rounding differs and is not modelled here.
+// 100 + N/5 retries (rounded down). tower's TpsBudget follows the same design but deposits 1 and
+// withdraws int(1/percent) for a percent up to 1 (0.3 then allows a third, not 30%); the README
+// says so, and only Finagle's rounding is modelled here.
 type finagleBudget struct {
 	deposit, withdrawal, reserve int64
 	adder                        windowedAdder
