@@ -93,10 +93,10 @@ func mustOverload(t *testing.T, p Params, c OverloadCase) OverloadRun {
 // index, before the retries arrive. Retries counts the attempts after the first.
 func TestOverloadLimiters(t *testing.T) {
 	tests := []struct {
-		name                                        string
-		kind                                        LimiterKind
-		processes                                   int
-		success                                     bool // no outage: every first attempt served
+		name                                      string
+		kind                                      LimiterKind
+		processes                                 int
+		success                                   bool // no outage: every first attempt served
 		attempts, retries, refused, outOfAttempts int
 	}{
 		// Under total failure (the outage outlasts every retry):
@@ -254,11 +254,11 @@ func TestOverloadStream(t *testing.T) {
 		spread Spacing
 		want   int
 	}{
-		{10, time.Second, Even, 10},       // 0, 100ms, ..., 900ms
-		{4, time.Second, Even, 4},         // 0, 250, 500, 750ms: 1s is not before run
-		{4, time.Second + 1, Even, 5},     // now it is
-		{3, time.Second, Even, 3},         // 0, 333333333ns, 666666666ns (truncated)
-		{0.5, time.Second, Even, 1},       // only 0
+		{10, time.Second, Even, 10},   // 0, 100ms, ..., 900ms
+		{4, time.Second, Even, 4},     // 0, 250, 500, 750ms: 1s is not before run
+		{4, time.Second + 1, Even, 5}, // now it is
+		{3, time.Second, Even, 3},     // 0, 333333333ns, 666666666ns (truncated)
+		{0.5, time.Second, Even, 1},   // only 0
 		{100000, 24 * time.Hour, Even, 8640000000},
 		{0, time.Second, Even, 0},
 		{10, 0, Even, 0},
@@ -457,7 +457,7 @@ func TestOverloadLimits(t *testing.T) {
 		// attempt by 120ms; the stream's last start 59.9s: 59.9 + 0.12 = 60.02s in 10ms windows
 		// is 6003 windows.
 		{"stream", func(p *Params) { p.Rate, p.Run = 10, time.Minute }, ""},
-		{"stream too long", func(p *Params) { p.Rate, p.Run = 10, 2 * time.Minute },
+		{"stream too long", func(p *Params) { p.Rate, p.Run = 10, 2*time.Minute },
 			`calc: window "10ms": the last event can come as late as 2 min: 12003 windows, over the limit of 10000; make the window at least 20ms`},
 		// A queue of 1000 at 1 per window waits 1000 windows, before and after the retry: with the
 		// 120ms wait, 2000 windows + 12 + 1 = 2013.
@@ -465,7 +465,7 @@ func TestOverloadLimits(t *testing.T) {
 		{"queue too long", func(p *Params) { p.Queue, p.Capacity = 5000, 1 }, "10013 windows, over the limit of 10000; lower attempts"},
 		// A timeout bounds the queue's wait: 2 × 1s + 120ms.
 		{"timeout", func(p *Params) { p.Queue, p.Capacity, p.Timeout = 5000, 1, time.Second }, ""},
-		{"timeout too long", func(p *Params) { p.Queue, p.Capacity, p.Timeout = 5000, 1, 50 * time.Second }, "10013 windows"},
+		{"timeout too long", func(p *Params) { p.Queue, p.Capacity, p.Timeout = 5000, 1, 50*time.Second }, "10013 windows"},
 	} {
 		p := crowd(1, 2)
 		p.Window, p.Base, p.Cap = 10*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond
