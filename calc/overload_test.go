@@ -230,6 +230,16 @@ func TestOverloadTimeout(t *testing.T) {
 		t.Errorf("%+v", run)
 	}
 
+	// Served at the very instant of the timeout (the window's start comes first), call 0: the
+	// answer is not later than the timeout, so the attempt is useful and nothing times out.
+	p = crowd(2, 1)
+	p.Call, p.Timeout, p.Outage, p.Capacity, p.Queue = 0, 100*time.Millisecond, 0, 1, 1
+	run = mustOverload(t, p, OverloadCase{Mode: Immediate})
+	checkWindows(t, run.Windows, []OverloadWindow{{New: 2, Served: 1, Queue: 1}, {Served: 1}})
+	if run.Accepted != 2 || run.TimedOut != 0 || run.LastAccepted != 0 {
+		t.Errorf("served at its timeout: %+v", run)
+	}
+
 	// A call longer than the timeout: every attempt is served at once and wasted, and times out.
 	p = crowd(5, 3)
 	p.Call, p.Timeout, p.Outage, p.Capacity = 300*time.Millisecond, 100*time.Millisecond, 0, 0
