@@ -80,6 +80,11 @@ func (p Params) validateOverload(bad func(key, value, format string, args ...any
 	if l.EnvoyMinConcurrency < 0 || l.EnvoyMinConcurrency > MaxLimiterCount {
 		bad("minconcurrency", fmt.Sprint(l.EnvoyMinConcurrency), "must be between 0 and %d", MaxLimiterCount)
 	}
+	if p.Rate >= 0 && p.Rate <= MaxRate && p.Run >= 0 && p.Run <= MaxRun && int(p.Arrivals) < len(spacingNames) {
+		if err := overloadWork(p); err != nil {
+			bad("rate", formatFloat(p.Rate), "%w", err)
+		}
+	}
 }
 
 // OverloadWindow is what happened in one fixed window [k*Window, (k+1)*Window).

@@ -106,3 +106,44 @@ func TestValidateOverload(t *testing.T) {
 		t.Errorf("Validate blamed %v, want %s", keys, want)
 	}
 }
+
+// The stream's work, (clients + its requests) × attempts, is bounded like the herd's: reported
+// on rate, and Decode drops the stream so that its params stay valid.
+func TestOverloadWorkLimit(t *testing.T) {
+	// 100 clients + 1000/s × 1990 s = 1990000 requests... × 6 attempts is over 2000000;
+	// 100 + 333233 = 333333 requests × 6 = 1999998 is within it.
+	for _, tt := range []struct {
+		query string
+		over  bool
+	}{
+		{"rate=1000&run=1990s", true},
+		{"rate=1000&run=333233ms", false}, // requests at 0, 1ms … 333232ms: 333233 of them
+		{"rate=1000&run=333234ms", true},  // one more: 333334 × 6 = 2000004
+		{"rate=100000&run=24h&attempts=1", true},
+		{"rate=1000&run=333233ms&arrivals=poisson", true}, // poisson's bound is above the mean
+	} {
+		p, err := Decode(tt.query)
+		fes := FieldErrors(err)
+		if !tt.over {
+			if err != nil {
+				t.Errorf("Decode(%q): %v", tt.query, err)
+			}
+			continue
+		}
+		if len(fes) != 1 || fes[0].Key != "rate" || !strings.Contains(fes[0].Error(), "over the limit of 2000000 request-attempts") {
+			t.Errorf("Decode(%q) = %v, want the work limit on rate", tt.query, err)
+		}
+		if p.Rate != 0 || p.Validate() != nil {
+			t.Errorf("Decode(%q) kept an invalid stream: %+v", tt.query, p)
+		}
+		// Validate says the same of params built in code.
+		q, _ := Decode(strings.Replace(tt.query, "rate=", "ignored=", 1))
+		q.Rate = 1000
+		if strings.Contains(tt.query, "rate=100000") {
+			q.Rate = 100000
+		}
+		if fes := FieldErrors(q.Validate()); len(fes) != 1 || fes[0].Key != "rate" {
+			t.Errorf("Validate of %q: %v", tt.query, fes)
+		}
+	}
+}

@@ -291,6 +291,12 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	if !capSet {
 		p.Cap = max(capDefault, p.Base)
 	}
+	// The stream's work depends on rate, run, arrivals, clients and attempts together: it is
+	// checked once they are all read, and a stream over the limit is dropped, reported on rate.
+	if err := overloadWork(p); err != nil {
+		errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
+		p.Rate = 0
+	}
 	// Any key that changes the preset's policy leaves the preset.
 	if pr, ok := presetByName(presets, p.Preset); ok && p.policy() != pr.Params.policy() {
 		p.Preset = ""
