@@ -115,20 +115,30 @@ func (p Params) mostAttempts() (always, can Fit[int]) {
 	q.Attempts = MaxAttempts
 	var early, late time.Duration // the earliest and latest start of attempt n
 	na, nc := 1, 1                // attempt 1 starts at 0, before any budget
-	for n := 2; n <= MaxAttempts && early < p.Budget; n++ {
-		lo, hi := q.waitRange(n - 1)
-		early += p.Call + lo
-		if early < p.Budget {
-			nc = n
-		}
-		if late < p.Budget {
-			late += p.Call + hi
-			if late < p.Budget {
-				na = n
-			}
-		}
-	}
+	q.retryRanges(func(k, times int, lo, hi time.Duration) bool {
+		na, late = fitting(na, late, times, p.Call+hi, p.Budget)
+		nc, early = fitting(nc, early, times, p.Call+lo, p.Budget)
+		return early < p.Budget
+	})
 	return attemptsFit(na), attemptsFit(nc)
+}
+
+// fitting adds to n attempts, the last starting at s, the next times attempts that each start
+// step after the one before, as long as they start before b; it returns the new count and the
+// start of the attempt after the last counted (b or later once one is left out).
+func fitting(n int, s time.Duration, times int, step, b time.Duration) (int, time.Duration) {
+	if s >= b {
+		return n, s
+	}
+	more := times
+	if step > 0 {
+		more = min(times, int((b-1-s)/step))
+	}
+	s += time.Duration(more) * step
+	if more < times {
+		s += step
+	}
+	return n + more, s
 }
 
 // attemptsFit is n attempts fitting, FitAll when n is MaxAttempts.
@@ -139,27 +149,49 @@ func attemptsFit(n int) Fit[int] {
 	return Fit[int]{Kind: FitFound, Value: n, Largest: true}
 }
 
-// waitRange is the shortest and the longest wait before retry k, as the schedule's row has
-// them, without the schedule's means.
-func (p Params) waitRange(k int) (time.Duration, time.Duration) {
-	if c := modes[p.Jitter].chain; c != nil {
-		return c.least(p, k), c.top(p, k)
+// retryRanges calls visit with the shortest and the longest wait (as the schedule's rows have
+// them, without their means) of retries k to k+times-1 of p, from retry 1 to the last, until
+// visit returns false. Once the waits have settled at the cap every later retry waits the same,
+// and the rest come in one call: a walk over 999 retries takes as long as one up to the cap.
+func (p Params) retryRanges(visit func(k, times int, lo, hi time.Duration) bool) {
+	c := modes[p.Jitter].chain
+	var settled law
+	if c == nil {
+		settled = p.law(p.Attempts, 1e300)
 	}
-	l := p.law(k, p.rawNominal(k))
-	return l.min, l.max
+	for k := 1; k < p.Attempts; k++ {
+		var lo, hi time.Duration
+		var done bool
+		if c != nil {
+			lo, hi = c.least(p, k), c.top(p, k)
+			done = hi == p.Cap // decorrelated's and Polly's longest waits only grow, up to the cap
+		} else {
+			raw := p.rawNominal(k)
+			l := p.law(k, raw)
+			lo, hi = l.min, l.max
+			// The bounds only grow with the raw delay: once they are those of an endless one,
+			// they stay. The first retry can be special (first=exact).
+			done = k > 1 && raw >= float64(p.Cap) && lo == settled.min && hi == settled.max
+		}
+		times := 1
+		if done {
+			times = p.Attempts - k
+		}
+		if !visit(k, times, lo, hi) || done {
+			return
+		}
+	}
 }
 
 // worstFits reports whether the last attempt's latest start is before the budget: every path
-// makes every attempt. The sum stops at the budget, so it cannot overflow.
+// makes every attempt.
 func (p Params) worstFits() bool {
-	var s time.Duration
-	for k := 1; k < p.Attempts; k++ {
-		s += p.Call + p.maxWait(k)
-		if s >= p.Budget {
-			return false
-		}
-	}
-	return true
+	n, late := 1, time.Duration(0)
+	p.retryRanges(func(k, times int, lo, hi time.Duration) bool {
+		n, late = fitting(n, late, times, p.Call+hi, p.Budget)
+		return late < p.Budget
+	})
+	return n == p.Attempts
 }
 
 // axis is one input searched: its range as positions (nanoseconds, or a float64's bits), how a
@@ -217,11 +249,22 @@ func (p Params) worstFit(a axis) (FitKind, int64) {
 		return q
 	}
 	starts := []int64{a.lo}
-	if a.grows && p.CapAt == CapFixed && modes[p.Jitter].chain == nil {
+	if a.grows && p.CapAt == CapFixed && p.longerThanNominal() {
 		starts = append(starts, p.capCrossings(a, at)...)
 	}
 	slices.Sort(starts)
 	return largest(starts, a.hi, func(x int64) bool { return at(x).worstFits() })
+}
+
+// longerThanNominal reports whether a wait can be longer than its nominal delay (proportional,
+// upward and additive jitter): only then can capat=fixed's exact cap shorten the longest wait.
+func (p Params) longerThanNominal() bool {
+	m := &modes[p.Jitter]
+	if m.chain != nil || m.step > 0 {
+		return false
+	}
+	_, hi := m.bounds(p, float64(time.Hour))
+	return hi > float64(time.Hour)
 }
 
 // capCrossings are, for each retry, the least position of a at which its raw nominal delay is
