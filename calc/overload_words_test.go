@@ -81,7 +81,9 @@ func TestFinagleRetriesPerSecond(t *testing.T) {
 		// The policy asks for only 5 × 1 retries per second.
 		{"policy bound", func(p *Params) { p.Rate, p.Attempts = 5, 2 }, 5},
 		// 1000/0.3 = 3333 tokens per retry: a deposit of 1000 pays for 0.30003 retries.
-		{"rounding", func(p *Params) { p.Rate, p.Attempts, p.Limits.FinaglePercent, p.Limits.FinagleMinRetries = 10000, 10, 0.3, 0 }, 10000 * 1000.0 / 3333},
+		{"rounding", func(p *Params) {
+			p.Rate, p.Attempts, p.Limits.FinaglePercent, p.Limits.FinagleMinRetries = 10000, 10, 0.3, 0
+		}, 10000 * 1000.0 / 3333},
 		{"reserve only", func(p *Params) { p.Rate, p.Attempts, p.Limits.FinaglePercent = 100, 10, 0 }, 10},
 		// The largest inputs stay finite.
 		{"overflow", func(p *Params) {
