@@ -125,7 +125,9 @@ func TestPageOverloadView(t *testing.T) {
 }
 
 // attrEscape is how go-app writes text into HTML.
-func attrEscape(s string) string { return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s) }
+func attrEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s)
+}
 
 // The form shows every overload key, at its default when the link leaves it out, and what was
 // typed round-trips through the link; a bad value is named with its key.
