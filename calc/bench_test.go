@@ -1,6 +1,9 @@
 package calc
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func BenchmarkSchedule1000(b *testing.B) {
 	p := mustDecode(b, "attempts=1000")
@@ -78,5 +81,38 @@ func BenchmarkSampleDefault(b *testing.B) {
 	p := Default()
 	for b.Loop() {
 		p.Sample()
+	}
+}
+
+// BenchmarkOverload runs one overload case at the work limit, as the page runs each of its
+// cases: 100 clients and 199900 requests of a stream of 1000/s (200000 × 10 attempts) through
+// the default outage, 20 attempts per 100ms after it, a queue of 1000 and a timeout of 1s, with
+// no limiter and with aws's; and 2000000 requests of one attempt (the most requests).
+func BenchmarkOverload(b *testing.B) {
+	p := Default()
+	p.Attempts, p.Rate, p.Run, p.Queue, p.Timeout = 10, 1000, 199900*time.Millisecond, 1000, time.Second
+	one := p
+	one.Attempts, one.Rate, one.Run = 1, 10000, 199990*time.Millisecond
+	for _, bc := range []struct {
+		name string
+		p    Params
+		c    OverloadCase
+	}{
+		{"stream", p, OverloadCase{Backoff(Full), LimiterNone}},
+		{"stream/immediate", p, OverloadCase{Immediate, LimiterNone}},
+		{"stream/aws", p, OverloadCase{Backoff(Full), LimiterAWS}},
+		{"stream/finagle", p, OverloadCase{Backoff(Full), LimiterFinagle}},
+		{"requests", one, OverloadCase{Backoff(Full), LimiterNone}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			if err := overloadWork(bc.p); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := bc.p.Overload(bc.c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -23,6 +23,9 @@ const (
 // must number at most MaxHerdWindows. The policy's own mode counts: additive jitter of a day
 // (add=24h) needs far more windows than the five classic modes.
 //
+// When p.Open(), the windows run to the last event of the open system instead (see
+// overloadWindows): the stream, queue waits, outcomes and timeouts included.
+//
 // Validate and Decode leave this to ValidateHerd: with the default window, policies that are
 // valid on their own (1000 attempts up to a 168h cap) would become invalid, some of them with no
 // window up to MaxWindow that fits.
@@ -36,6 +39,9 @@ func (p Params) ValidateHerd() error {
 func (p Params) herdWindows(m HerdMode) (int, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
+	}
+	if p.Open() { // the stream, the queue and the timeouts come later than the herd's attempts
+		return p.overloadWindows(m)
 	}
 	h := p.herdHorizon(m)
 	n := h/p.Window + 1

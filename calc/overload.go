@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -158,11 +157,10 @@ func Limiters() []LimiterKind {
 	return ks
 }
 
-// errOverloadTodo stands until the simulation lands.
-var errOverloadTodo = errors.New("calc: the overload simulation is not there yet")
-
-// Overload runs case c through the open system. It returns the error of ValidateHerd (which also
-// bounds the open system's windows and work) or an error for a case that does not exist.
+// Overload runs case c through the open system. It returns the error of Validate, of the work
+// bound or of the windows bound (overloadWindows, on window), or an error for a case that does
+// not exist. It runs its own simulation even when p is not Open, where it gives the HerdRun of
+// Params.HerdMode (a test compares them).
 func (p Params) Overload(c OverloadCase) (OverloadRun, error) {
 	run, _, err := p.OverloadPausing(c, nil)
 	return run, err
@@ -171,5 +169,25 @@ func (p Params) Overload(c OverloadCase) (OverloadRun, error) {
 // OverloadPausing is Overload calling pause every PauseEvery attempts, as HerdModePausing does:
 // when pause returns false the run stops at once and done is false.
 func (p Params) OverloadPausing(c OverloadCase, pause func() bool) (run OverloadRun, done bool, err error) {
-	return OverloadRun{}, false, errOverloadTodo
+	if !c.Mode.exists() {
+		return OverloadRun{}, false, fmt.Errorf("calc: no herd mode %d", uint8(c.Mode))
+	}
+	if int(c.Limiter) >= len(limiterNames) {
+		return OverloadRun{}, false, fmt.Errorf("calc: no limiter %d", uint8(c.Limiter))
+	}
+	if err := p.Validate(); err != nil {
+		return OverloadRun{}, false, err
+	}
+	// Validate reports it too; here it also guards the simulation's request index bits.
+	if err := overloadWork(p); err != nil {
+		return OverloadRun{}, false, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err}
+	}
+	windows, err := p.overloadWindows(c.Mode)
+	if err != nil {
+		return OverloadRun{}, false, err
+	}
+	s := overloadScratches.get()
+	defer overloadScratches.put(s)
+	run, done = p.overload(c, windows, s, pause)
+	return run, done, nil
 }
