@@ -128,6 +128,14 @@ var herdFields = []formField{
 	{key: "spread", label: "Spread", unit: "ms, or a duration", hint: "first attempts spread evenly over this; 0 = all at once"},
 }
 
+// overloadDone returns the overload runs once every case is in, for copying; nil before.
+func (p *page) overloadDone() []calc.OverloadRun {
+	if h := &p.herd; h.err == nil && h.cases != nil && len(h.over) == h.total {
+		return h.over
+	}
+	return nil
+}
+
 // herdStatus says what the herd is doing, or why it is not shown; "" when it is all there.
 func (p *page) herdStatus() string {
 	switch h := &p.herd; {

@@ -76,7 +76,7 @@ func overloadCells(r calc.OverloadRun) [][2]string {
 	count := func(n int) [2]string { s := strconv.Itoa(n); return [2]string{s, s} }
 	return [][2]string{
 		count(r.Requests), count(r.Accepted), count(r.OutOfAttempts), count(r.Refused), count(r.OutOfBudget),
-		{fmtFloat(r.MeanPerClient), fmtFloat(r.MeanPerClient)},
+		{fmtFloat(r.MeanPerClient), strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)},
 		{fmtFloat(r.WastedShare()), calc.Percent(r.WastedShare())},
 		recovered,
 	}
@@ -116,12 +116,20 @@ func (p *page) renderOverload() app.UI {
 			k := calc.Limiters()[i]
 			return app.Li().DataSet("limiter", k.String()).Body(
 				app.Text(params.LimiterBoundWords(k)+" "),
-				app.Span().Class("source").Text("Source: "+k.Source()+"."),
+				app.Span().Class("source").Text(sourceWords(k)),
 			)
 		})),
 		app.Raw(overloadTable(h.cases, h.over)),
 		owns,
 	)
+}
+
+// sourceWords says where limiter k's rule is read from; "" for none.
+func sourceWords(k calc.LimiterKind) string {
+	if k == calc.LimiterNone {
+		return ""
+	}
+	return "Source: " + k.Source() + "."
 }
 
 // overloadTable writes the side by side table as markup, one row per run that is in.

@@ -112,7 +112,7 @@ func TestPageOverloadView(t *testing.T) {
 		t.Errorf("%d window rows, want 3", n)
 	}
 	for _, k := range calc.Limiters() {
-		if !strings.Contains(html, attrEscape(params.LimiterBoundWords(k))) || !strings.Contains(html, attrEscape(k.Source())) {
+		if !strings.Contains(html, attrEscape(params.LimiterBoundWords(k))) || !strings.Contains(html, attrEscape(sourceWords(k))) {
 			t.Errorf("no words or source for %s", k)
 		}
 	}
