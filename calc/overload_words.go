@@ -114,7 +114,7 @@ func (p Params) LimiterBoundWords(k LimiterKind) string {
 		return fmt.Sprintf("finagle: at most %d retries per second per process from the reserve plus %s of the requests, expiring after %s: up to %s retries per second, %s attempts per second in all.",
 			p.Limits.FinagleMinRetries, formatFloat(p.Limits.FinaglePercent), Human(float64(p.Limits.FinagleTTL)), perSecond(retries), perSecond(p.Rate+retries))
 	case LimiterEnvoy:
-		return fmt.Sprintf("envoy: a cap on retries in flight, not on their rate: at most the larger of %s%% of the requests in flight and %d, per process; how many attempts per second that lets through depends on how long each attempt stays in flight.",
+		return fmt.Sprintf("envoy: a cap on retries in flight, not on their rate: per process, fewer than the larger of %s%% of its attempts in flight or queued and %d; how many attempts per second that lets through depends on how long each attempt stays in flight.",
 			formatFloat(p.Limits.EnvoyPercent), p.Limits.EnvoyMinConcurrency)
 	}
 	return fmt.Sprintf("none: every request makes all its attempts: %s attempts per second.", perSecond(offered))

@@ -127,7 +127,7 @@ func TestLimiterBoundWords(t *testing.T) {
 		LimiterAWS2026: {"35 per process, 70 in all", "(100 per process when the server was full)"},
 		// 2 × 10 + 50 × 0.2 = 30 retries per second, 80 attempts per second.
 		LimiterFinagle: {"up to 30 retries per second, 80 attempts per second"},
-		LimiterEnvoy:   {"not on their rate", "20% of the requests in flight and 3"},
+		LimiterEnvoy:   {"not on their rate", "20% of its attempts in flight or queued and 3"},
 	}
 	for _, k := range Limiters() {
 		got := p.LimiterBoundWords(k)
