@@ -23,19 +23,19 @@ func (p *page) renderExport() app.UI {
 			p.copy(ctx, "export", "link", u.String())
 		})),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "export", "CSV", exportText(writeCSV, *p.report, p.herdDone()))
+			p.copy(ctx, "export", "CSV", exportText(writeCSV, *p.report, p.herdDone(), p.overloadDone()))
 		})),
 		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "export", "Markdown", exportText(writeMarkdown, *p.report, p.herdDone()))
+			p.copy(ctx, "export", "Markdown", exportText(writeMarkdown, *p.report, p.herdDone(), p.overloadDone()))
 		})),
 		app.Span().ID("copy-status").Aria("live", "polite").Text(status),
 		app.If(status != "" && p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),
 	)
 }
 
-func exportText(write func(io.Writer, calc.Report, []calc.HerdRun) error, r calc.Report, herd []calc.HerdRun) string {
+func exportText(write func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error, r calc.Report, herd []calc.HerdRun, over []calc.OverloadRun) string {
 	var b strings.Builder
-	write(&b, r, herd)
+	write(&b, r, herd, over...)
 	return b.String()
 }
 

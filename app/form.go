@@ -44,6 +44,7 @@ var formGroups = []struct {
 		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: modeList(calc.Jitter.UsesAdd, calc.Jitter.String) + " jitter only: waits in [d, d + this]"},
 	}},
 	{"Herd", herdFields},
+	{overloadLegend, overloadFields},
 	{"More", []formField{
 		{key: "layers", label: "Layers", unit: "stacked", inputMode: "numeric", hint: "services in a chain, each retrying with this policy"},
 		{key: "samples", label: "Samples", unit: "paths", inputMode: "numeric", hint: "simulated paths for the percentiles"},
@@ -129,16 +130,27 @@ func (p *page) moreInputs() (set []string, wrong bool) {
 	if p.raw == nil {
 		return nil, false // no link read yet
 	}
-	defaults := calc.Default().Values()
 	for _, g := range formGroups[1:] {
 		for _, f := range g.fields {
 			wrong = wrong || p.fieldError(f.key) != nil
-			if v := p.raw.Get(f.key); v != defaults.Get(f.key) {
+			if v := p.value(f.key); v != defaultValues.Get(f.key) {
 				set = append(set, strings.ToLower(f.label)+" "+shortValue(v))
 			}
 		}
 	}
 	return set, wrong
+}
+
+// defaultValues are every input's default, the keys a link leaves out at their default included.
+var defaultValues = calc.DefaultValues()
+
+// value is the input of key as typed, or its default when the link leaves the key out (the
+// overload model's keys are left out of a link at their defaults).
+func (p *page) value(key string) string {
+	if vs, ok := p.raw[key]; ok && len(vs) > 0 {
+		return vs[0]
+	}
+	return defaultValues.Get(key)
 }
 
 // shortValue is a value as the summary shows it: a pasted value can be kilobytes long.
@@ -154,6 +166,10 @@ func shortValue(v string) string {
 func moreSummary() string {
 	var labels []string
 	for _, g := range formGroups[1:] {
+		if g.legend == overloadLegend {
+			labels = append(labels, overloadSummary) // its fourteen labels would crowd a phone's first screen
+			continue
+		}
 		for _, f := range g.fields {
 			labels = append(labels, strings.ToLower(f.label))
 		}
@@ -174,13 +190,13 @@ func (p *page) renderField(f formField) app.UI {
 		input = app.Select().ID(id).Name(f.key).Aria("invalid", invalid).
 			Aria("describedby", id+"-hint "+id+"-error").OnChange(p.onEdit(f.key)).Body(app.Range(f.options).Slice(func(i int) app.UI {
 			o := app.Option().Value(f.options[i]).Text(f.options[i])
-			if p.raw.Get(f.key) == f.options[i] {
+			if p.value(f.key) == f.options[i] {
 				o = o.Selected(true) // only then: pre-rendered HTML writes selected="false" as selected
 			}
 			return o
 		}))
 	} else {
-		in := app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.raw.Get(f.key))).
+		in := app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.value(f.key))).
 			AutoComplete(false).Spellcheck(false).Aria("invalid", invalid).
 			Aria("describedby", id+"-hint "+id+"-error").OnInput(p.onEdit(f.key))
 		if f.inputMode != "" {

@@ -13,26 +13,60 @@ import (
 type herdView struct {
 	runs  []calc.HerdRun
 	err   error
-	total int // modes to run
+	total int // modes (or overload cases) to run
+
+	// For an open system (calc.Params.Open), the overload view's cases and their runs, as they
+	// come in (overload.go); runs stays empty then.
+	cases []calc.OverloadCase
+	over  []calc.OverloadRun
 }
 
 // start begins a herd for params, with no run in yet, and reports whether it can run; when it
 // cannot, its error is what the herd shows.
 func (h *herdView) start(params calc.Params) bool {
 	h.runs, h.total, h.err = nil, len(params.HerdModes()), params.ValidateHerd()
+	h.cases, h.over = nil, nil
+	if params.Open() {
+		h.cases = params.OverloadCases()
+		h.total = len(h.cases)
+	}
 	return h.err == nil
 }
 
 // runHerdNow computes the herd in place: for the server's pre-render and small herds.
 func (h *herdView) runHerdNow(params calc.Params) {
+	if h.start(params); params.Open() {
+		for _, c := range h.cases {
+			if h.err != nil {
+				return
+			}
+			var run calc.OverloadRun
+			run, _, h.err = overloadPausing(params, c, nil)
+			h.over = append(h.over, run)
+		}
+		return
+	}
 	h.runs, h.err = params.Herd()
-	h.total = len(params.HerdModes())
+}
+
+// herdRequests is about how many requests the herd of params sends: its clients, and for an open
+// system the stream's requests too. It only bounds the work done before an answer (work.go).
+func herdRequests(params calc.Params) float64 {
+	n := float64(params.Clients)
+	if params.Open() {
+		n += params.Rate * params.Run.Seconds()
+	}
+	return n
 }
 
 // runHerd runs the herd one mode at a time, each result shown as it comes, until gen is no
 // longer the current work: the modes of params.HerdModes, the policy's own last when it is a
 // library's.
 func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
+	if params.Open() {
+		p.runOverload(ctx, params, gen, pause)
+		return
+	}
 	for _, m := range params.HerdModes() {
 		run, done, err := herdModePausing(params, m, pause)
 		if !done && err == nil || !pause() {
@@ -52,9 +86,34 @@ func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause fun
 // herdModePausing is a variable so that a test can force a panic.
 var herdModePausing = calc.Params.HerdModePausing
 
-// herdDone returns the herd's runs once every mode is in, for copying; nil before.
+// runOverload runs the overload view's cases one at a time, as runHerd runs the modes.
+func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
+	for _, c := range params.OverloadCases() {
+		run, done, err := overloadPausing(params, c, pause)
+		if !done && err == nil || !pause() {
+			return // the inputs changed: newer work has taken over
+		}
+		ctx.Defer(func(ctx app.Context) {
+			if p.workGen.Load() == gen && p.herd.err == nil {
+				if p.herd.err = err; err == nil {
+					p.herd.over = append(p.herd.over, run)
+				}
+				p.showHerd()
+			}
+		})
+		if err != nil {
+			return
+		}
+	}
+}
+
+// overloadPausing is a variable so that a test can run the view on runs of its own.
+var overloadPausing = calc.Params.OverloadPausing
+
+// herdDone returns the herd's runs once every mode is in, for copying; nil before, and for an
+// open system, whose runs the copied tables do not carry.
 func (p *page) herdDone() []calc.HerdRun {
-	if h := &p.herd; h.err == nil && len(h.runs) == h.total {
+	if h := &p.herd; h.err == nil && h.cases == nil && len(h.runs) == h.total {
 		return h.runs
 	}
 	return nil
@@ -69,12 +128,22 @@ var herdFields = []formField{
 	{key: "spread", label: "Spread", unit: "ms, or a duration", hint: "first attempts spread evenly over this; 0 = all at once"},
 }
 
+// overloadDone returns the overload runs once every case is in, for copying; nil before.
+func (p *page) overloadDone() []calc.OverloadRun {
+	if h := &p.herd; h.err == nil && h.cases != nil && len(h.over) == h.total {
+		return h.over
+	}
+	return nil
+}
+
 // herdStatus says what the herd is doing, or why it is not shown; "" when it is all there.
 func (p *page) herdStatus() string {
 	switch h := &p.herd; {
 	case h.err != nil:
 		return strings.TrimPrefix(h.err.Error(), "calc: ")
-	case len(h.runs) < h.total:
+	case h.cases != nil && len(h.over) < h.total:
+		return app.FormatString("Computing the overload runs: %d of %d done…", len(h.over), h.total)
+	case h.cases == nil && len(h.runs) < h.total:
 		return app.FormatString("Computing the herd: %d of %d modes done…", len(h.runs), h.total)
 	}
 	return ""
@@ -88,6 +157,9 @@ func (p *page) showHerd() {
 
 // renderHerd is the herd section's body, under its heading (renderResults).
 func (p *page) renderHerd() []app.UI {
+	if p.report != nil && p.report.Params.Open() {
+		return []app.UI{app.P().Text(overloadIntro), p.herdStatusLine, p.herdResults}
+	}
 	return []app.UI{
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
 		p.herdStatusLine,
@@ -100,6 +172,9 @@ func (p *page) renderHerdResults() app.UI {
 	h := &p.herd
 	if p.report == nil {
 		return app.Text("")
+	}
+	if p.report.Params.Open() {
+		return p.renderOverload()
 	}
 	return app.Div().Body(
 		scrollBox("herd-box", "The herd, per mode (scrolls)", app.Table().ID("herd").Body(

@@ -101,7 +101,7 @@ func (p *page) OnPreRender(ctx app.Context) {
 	// The server's HTML carries the sampled numbers too, unless that would hold up the answer:
 	// then the browser samples.
 	p.sampleSmall()
-	if params := p.report.Params; params.Clients*params.Attempts <= herdPreRenderWork {
+	if params := p.report.Params; herdRequests(params)*float64(params.Attempts) <= herdPreRenderWork {
 		p.herd.runHerdNow(params)
 	}
 }

@@ -180,8 +180,9 @@ func totalCells(m calc.ModeReport) [][]string {
 }
 
 // writeCSV writes the schedule; with a budget, after an empty line, the totals of every mode
-// (see totalColumns); then, after an empty line, the herd if there is one.
-func writeCSV(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
+// (see totalColumns); then, after an empty line, the herd if there is one, and the overload runs
+// if there are (an open system's, report_overload.go: every writer takes them last).
+func writeCSV(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
 	cw := csv.NewWriter(w)
 	cw.Write(columns)
 	for i := range r.Schedule.Rows {
@@ -201,11 +202,20 @@ func writeCSV(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 			cw.Write(herdCells(h))
 		}
 	}
+	if len(over) > 0 {
+		cw.Write(nil)
+		writeOverloadTable(func(head []string, n int, row func(int) []string) {
+			cw.Write(head)
+			for i := range n {
+				cw.Write(row(i))
+			}
+		}, over)
+	}
 	cw.Flush()
 	return cw.Error()
 }
 
-func writeMarkdown(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
+func writeMarkdown(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
 	fmt.Fprintf(w, "%s\n\n", describe(r))
 	mdTable(w, columns, len(r.Schedule.Rows), func(i int) []string { return cells(r, i) })
 	t := r.Schedule.Total
@@ -220,6 +230,10 @@ func writeMarkdown(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	if len(herd) > 0 {
 		fmt.Fprintf(w, "\n%s\n\n", herdLine(r.Params))
 		mdTable(w, herdColumns, len(herd), func(i int) []string { return herdCells(herd[i]) })
+	}
+	if len(over) > 0 {
+		fmt.Fprintf(w, "\n%s\n\n", r.Params.FailingLoadWords())
+		writeOverloadTable(func(head []string, n int, row func(int) []string) { mdTable(w, head, n, row) }, over)
 	}
 	return err
 }
@@ -246,7 +260,7 @@ func herdLine(p calc.Params) string {
 }
 
 // writeText prints the report for a terminal: an aligned table in human units.
-func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
+func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
 	p, s := r.Params, r.Schedule
 	fmt.Fprintf(w, "%s\n\n", describe(r))
 	if pr, ok := libs.PresetByName(p.Preset); ok {
@@ -337,6 +351,9 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 				human(h.PeakAt), strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
 		}
 		err = tw.Flush()
+	}
+	if len(over) > 0 {
+		err = writeOverloadText(w, p, over)
 	}
 	return err
 }

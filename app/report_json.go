@@ -68,7 +68,8 @@ type jsonReport struct {
 		Layers int         `json:"layers"`
 		Worst  json.Number `json:"worst_case_attempts"`
 	} `json:"layers"`
-	Herd []jsonHerd `json:"herd,omitempty"`
+	Herd     []jsonHerd    `json:"herd,omitempty"`
+	Overload *jsonOverload `json:"overload,omitempty"`
 	// FitBudget is what fits in the budget for each mode (report_solve.go); absent without one.
 	FitBudget []jsonSolution `json:"fit_budget,omitempty"`
 }
@@ -111,7 +112,7 @@ func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
 		P50: msp(q.P50), P90: msp(q.P90), P99: msp(q.P99), Exact: &w.Exact}
 }
 
-func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
+func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
 	p, s := r.Params, r.Schedule
 	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
 		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
@@ -140,6 +141,7 @@ func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 		}
 		out.Herd = append(out.Herd, j)
 	}
+	out.Overload = overloadJSON(p, over)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

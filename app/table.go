@@ -26,7 +26,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun) error{
+	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error{
 		"text": writeText, "csv": writeCSV, "md": writeMarkdown, "json": writeJSON,
 	}[*format]
 	if write == nil || fs.NArg() > 1 {
@@ -43,7 +43,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// As on the page, a herd past its limits leaves the schedule standing: it is said, not fatal.
-	herd, err := p.Herd()
+	herd, over, err := tableHerd(p)
 	if err != nil {
 		for _, fe := range calc.FieldErrors(err) {
 			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
@@ -51,11 +51,29 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	}
 	r := p.Report()
 	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
-	if err := write(stdout, r, herd); err != nil {
+	if err := write(stdout, r, herd, over...); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	return 0
+}
+
+// tableHerd runs the herd of p, or for an open system, as on the page, every overload case in
+// its place.
+func tableHerd(p calc.Params) ([]calc.HerdRun, []calc.OverloadRun, error) {
+	if !p.Open() {
+		herd, err := p.Herd()
+		return herd, nil, err
+	}
+	var over []calc.OverloadRun
+	for _, c := range p.OverloadCases() {
+		run, err := p.Overload(c)
+		if err != nil {
+			return nil, nil, err
+		}
+		over = append(over, run)
+	}
+	return nil, over, nil
 }
 
 // queryOf takes the query out of a whole link, or a query with or without its '?'.

@@ -350,6 +350,19 @@ func (p Params) Values() url.Values {
 	return v
 }
 
+// DefaultValues returns every query key at its default, the optional ones included (Values
+// leaves those out), for a form that shows each input's value. A key whose default is no value
+// at all (solve's empty set) is left out: an empty value is an error.
+func DefaultValues() url.Values {
+	v, d := url.Values{}, Default()
+	for _, f := range allFields {
+		if e := f.encode(d); e != "" {
+			v.Set(f.key, e)
+		}
+	}
+	return v
+}
+
 // presetField reads the preset key, naming one of presets: the preset's policy replaces the
 // defaults, and the other keys of the link apply on top of it.
 func presetField(presets []Preset) field {

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The overload view (issue 15): when the inputs make the herd an open system (calc.Params.Open),
+// the herd section shows every case of calc's OverloadCases side by side, the policy's own run
+// window by window, and in words what the stream would ask of the server if every attempt
+// failed and what each limiter bounds it to. Every number is calc's, written down here.
+
+const (
+	overloadLegend  = "Overload"
+	overloadSummary = "overload (stream, queue, timeout, limiter)"
+)
+
+// overloadFields are the overload model's inputs, a fieldset of the form. Each limiter's
+// parameters say which limiter reads them: the others ignore them.
+var overloadFields = []formField{
+	{key: "rate", label: "Rate", unit: "requests per second", inputMode: "decimal", hint: "new requests keep arriving at this rate while the stream runs; 0 = no stream"},
+	{key: "run", label: "Stream runs", unit: "ms, or a duration", hint: "how long new requests keep arriving, from the start; 0 = no stream"},
+	{key: "arrivals", label: "Arrivals", options: []string{"even", "poisson"}, hint: "even: evenly spaced; poisson: random gaps, drawn from the seed"},
+	{key: "queue", label: "Queue", unit: "attempts; 0 = none", inputMode: "numeric", hint: "attempts that may wait for a slot when a window is full; the rest fail at once"},
+	{key: "timeout", label: "Timeout", unit: "ms, or a duration; 0 = none", hint: "a client stops waiting for an attempt after this; if the server serves it later, that work is wasted"},
+	{key: "processes", label: "Processes", unit: "client processes", inputMode: "numeric", hint: "the requests are sent by these in turn, each with its own limiter"},
+	{key: "limiter", label: "Limiter", options: limiterOptions(), hint: "what each process puts between a failure and its retry; the sources are under the herd"},
+	{key: "maxtokens", label: "Max tokens", unit: "tokens", inputMode: "decimal", hint: "grpc reads this: retryThrottling's maxTokens"},
+	{key: "tokenratio", label: "Token ratio", unit: "tokens per success", inputMode: "decimal", hint: "grpc reads this: retryThrottling's tokenRatio"},
+	{key: "ttl", label: "Budget TTL", unit: "whole seconds", hint: "finagle reads this: how long deposits and withdrawals count"},
+	{key: "minretries", label: "Min retries", unit: "per second", inputMode: "numeric", hint: "finagle reads this: retries allowed per process however few requests"},
+	{key: "retrypct", label: "Retry share", unit: "fraction: 0.2 = 20%", inputMode: "decimal", hint: "finagle reads this: retries each request pays for"},
+	{key: "budgetpct", label: "Budget percent", unit: "%", inputMode: "decimal", hint: "envoy reads this: retries in flight, as a share of the requests in flight"},
+	{key: "minconcurrency", label: "Min concurrency", unit: "retries", inputMode: "numeric", hint: "envoy reads this: retries in flight always allowed"},
+}
+
+func limiterOptions() []string {
+	var names []string
+	for _, k := range calc.Limiters() {
+		names = append(names, k.String())
+	}
+	return names
+}
+
+// overloadIntro says what the overload view shows, in place of the herd's sentence.
+const overloadIntro = "New requests keep arriving (the stream) while the crowd retries; the server fails everything until the outage ends, then serves at most the capacity per window, first come first served, and queues up to the queue. Each client process asks its limiter before a retry. Every mode with the chosen limiter, then the policy's mode with every other limiter:"
+
+// overloadColumns are the side by side table's numbers: data-col, heading.
+var overloadColumns = [][2]string{
+	{"requests", "requests"},
+	{"succeeded", "succeeded"},
+	{"out_of_attempts", "gave up: out of attempts"},
+	{"refused", "gave up: refused by the limiter"},
+	{"out_of_budget", "gave up: out of budget"},
+	{"per_request", "attempts per request"},
+	{"wasted_share", "share of served attempts wasted"},
+	{"recovered", "recovered at"},
+}
+
+// overloadCells are run's cells: its value for scripts (data-value) and its text for people.
+func overloadCells(r calc.OverloadRun) [][2]string {
+	recovered := [2]string{"", "not recovered when the run ended"}
+	if r.Recovers() {
+		when := " (after the stream ended)"
+		if r.RecoveredInStream {
+			when = " (while the stream ran)"
+		}
+		recovered = [2]string{calc.Millis(r.Recovered), human(r.Recovered) + when}
+	}
+	count := func(n int) [2]string { s := strconv.Itoa(n); return [2]string{s, s} }
+	return [][2]string{
+		count(r.Requests), count(r.Accepted), count(r.OutOfAttempts), count(r.Refused), count(r.OutOfBudget),
+		{fmtFloat(r.MeanPerClient), strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)},
+		{fmtFloat(r.WastedShare()), calc.Percent(r.WastedShare())},
+		recovered,
+	}
+}
+
+// windowSeries are the per-window numbers in calc's order (OverloadWindow.Counts): data-series,
+// what the chart and the table call them.
+var windowSeries = [8][2]string{
+	{"new", "new requests"},
+	{"retries", "retries"},
+	{"served", "served for a waiting client"},
+	{"wasted", "served for nobody (wasted)"},
+	{"failed", "failed at once"},
+	{"timed_out", "timed out"},
+	{"refused", "retries refused by the limiter"},
+	{"queue", "queue at the window's end"},
+}
+
+// maxWindowRows bounds the windows the page's table lists: past it, the markup would hold the
+// thread for long; the chart and table -format json have every window.
+const maxWindowRows = 1000
+
+// renderOverload is the overload view, filled in as the runs come in.
+func (p *page) renderOverload() app.UI {
+	h, params := &p.herd, p.report.Params
+	own := calc.OverloadCase{Mode: calc.Backoff(params.Jitter), Limiter: params.Limiter}
+	var owns app.UI = app.Div().ID("overload-windows")
+	for i, c := range h.cases {
+		if c == own && i < len(h.over) {
+			owns = renderOverloadWindows(params, h.over[i])
+		}
+	}
+	return app.Div().ID("overload-view").Body(
+		app.P().ID("overload-load").Text(params.FailingLoadWords()),
+		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
+		app.Ul().ID("overload-limiters").Body(app.Range(calc.Limiters()).Slice(func(i int) app.UI {
+			k := calc.Limiters()[i]
+			return app.Li().DataSet("limiter", k.String()).Body(
+				app.Text(params.LimiterBoundWords(k)+" "),
+				app.Span().Class("source").Text(sourceWords(k)),
+			)
+		})),
+		app.Raw(overloadTable(h.cases, h.over)),
+		owns,
+	)
+}
+
+// sourceWords says where limiter k's rule is read from; "" for none.
+func sourceWords(k calc.LimiterKind) string {
+	if k == calc.LimiterNone {
+		return ""
+	}
+	return "Source: " + k.Source() + "."
+}
+
+// overloadTable writes the side by side table as markup, one row per run that is in.
+func overloadTable(cases []calc.OverloadCase, runs []calc.OverloadRun) string {
+	var b strings.Builder
+	b.WriteString(`<div id="overload-box" class="scroll" tabindex="0" role="region" aria-label="The overload runs, side by side (scrolls)"><table id="overload"><thead><tr><th scope="col">mode</th><th scope="col">limiter</th>`)
+	for _, c := range overloadColumns {
+		b.WriteString(`<th scope="col">` + c[1] + `</th>`)
+	}
+	b.WriteString(`</tr></thead><tbody>`)
+	for i, r := range runs {
+		c := cases[i]
+		fmt.Fprintf(&b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
+		for j, cell := range overloadCells(r) {
+			fmt.Fprintf(&b, `<td data-col="%s" data-value="%s">%s</td>`, overloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table></div>`)
+	return b.String()
+}
+
+// renderOverloadWindows is the policy's own run window by window: a chart of each series on
+// one scale, then the same numbers in a table.
+func renderOverloadWindows(params calc.Params, r calc.OverloadRun) app.UI {
+	name := r.Mode.String() + " with limiter " + r.Limiter.String()
+	var b strings.Builder
+	b.WriteString(`<div id="overload-windows">`)
+	writeOverloadChart(&b, params, r, name)
+	rows := min(len(r.Windows), maxWindowRows)
+	label := "Every window of " + name + " (scrolls)"
+	if rows < len(r.Windows) {
+		label = fmt.Sprintf("The first %d of %d windows of %s (scrolls)", rows, len(r.Windows), name)
+	}
+	b.WriteString(`<div id="overload-windows-box" class="scroll" tabindex="0" role="region" aria-label="` + html.EscapeString(label) + `"><table id="overload-windows-table"><caption>` + html.EscapeString(label) + `</caption><thead><tr><th scope="col">window from</th>`)
+	for _, s := range windowSeries {
+		b.WriteString(`<th scope="col">` + s[1] + `</th>`)
+	}
+	b.WriteString(`</tr></thead><tbody>`)
+	for k, w := range r.Windows[:rows] {
+		start := params.WindowStart(k)
+		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, calc.Millis(start), html.EscapeString(human(start)))
+		for i, n := range w.Counts() {
+			fmt.Fprintf(&b, `<td data-col="%s">%d</td>`, windowSeries[i][0], n)
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table></div></div>`)
+	return app.Raw(b.String())
+}
+
+// Layout of the overload chart, in SVG user units: one strip per series, on shared axes.
+const (
+	stripHeight = 40.0
+	stripGap    = 22.0
+)
+
+// writeOverloadChart draws each series of r as a strip of its own, named in text above it, all
+// on one count scale (calc.OverloadAxes), with the end of the outage and the stream marked.
+// Colour tells nothing apart here: each strip says what it is.
+func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadRun, name string) {
+	timeAxis, countAxis := params.OverloadAxes(r)
+	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
+	bottom := stripGap + float64(len(windowSeries))*(stripHeight+stripGap)
+	fmt.Fprintf(b, `<figure id="overload-chart"><svg viewBox="0 0 %v %s" role="img" aria-labelledby="overload-chart-caption"><g>`, arrivalsLeft+arrivalsWidth+16, f1(bottom+24))
+	for i, s := range windowSeries {
+		top := stripGap + float64(i)*(stripHeight+stripGap)
+		y := func(n int) string { return f1(top + stripHeight - countAxis.Y(n, stripHeight)) }
+		var d strings.Builder
+		d.WriteString("M" + f1(x(0)) + " " + y(0))
+		last := -1
+		for k, w := range r.Windows {
+			if n := w.Counts()[i]; n != last {
+				d.WriteString("H" + f1(x(k)) + "V" + y(n))
+				last = n
+			}
+		}
+		d.WriteString("H" + f1(x(len(r.Windows))) + "V" + y(0) + "Z")
+		fmt.Fprintf(b, `<text x="%v" y="%s">%s per %s window</text>`, arrivalsLeft, f1(top-6), s[1], html.EscapeString(human(params.Window)))
+		fmt.Fprintf(b, `<line x1="%v" x2="%v" y1="%s" y2="%s"></line>`, arrivalsLeft, arrivalsLeft+arrivalsWidth, y(0), y(0))
+		fmt.Fprintf(b, `<path data-series="overload" data-name="%s" d="%s"></path>`, s[0], d.String())
+		fmt.Fprintf(b, `<text x="%v" y="%s" text-anchor="end">%d</text><text x="%v" y="%s" text-anchor="end">0</text>`,
+			arrivalsLeft-6, f1(top+4), countAxis.End, arrivalsLeft-6, y(0))
+	}
+	b.WriteString(`</g><g>`)
+	outage := arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth)
+	fmt.Fprintf(b, `<line data-series="outage" x1="%s" x2="%s" y1="0" y2="%s"></line>`, f1(outage), f1(outage), f1(bottom-stripGap+4))
+	for _, t := range timeAxis.Ticks {
+		tx := f1(arrivalsLeft + timeAxis.X(t, arrivalsWidth))
+		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(bottom), html.EscapeString(human(t)))
+	}
+	fmt.Fprintf(b, `</g><text x="%v" y="%s" text-anchor="middle">time since the start</text></svg>`, arrivalsLeft+arrivalsWidth/2, f1(bottom+20))
+	fmt.Fprintf(b, `<figcaption id="overload-chart-caption">%s, window by window: one strip per series, each named above it, all on one scale from 0 to %d per window; the table below has the same numbers. <span class="key key-p50">vertical line</span>: the outage ends (%s).</figcaption></figure>`,
+		html.EscapeString(name), countAxis.End, html.EscapeString(human(params.Outage)))
+}

@@ -1,0 +1,114 @@
+//go:build !js
+
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+)
+
+// overloadBrowserLink is an open system: a stream over an outage, a timeout, a queue and grpc's
+// limiter.
+const overloadBrowserLink = "rate=100&run=5s&timeout=500ms&queue=20&limiter=grpc&clients=100&outage=2s&seed=5"
+
+// In Chromium, the overload view of a link fills with the numbers calc gives for the same link,
+// off the input path, each series of the chart named in text; then an old closed herd's link
+// still shows the closed herd. It logs how long the view took and the longest task meanwhile.
+func TestOverloadLink(t *testing.T) {
+	p, err := libs.Decode(overloadBrowserLink)
+	if err != nil || !p.Open() {
+		t.Fatal(err)
+	}
+	cases := p.OverloadCases()
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?" + overloadBrowserLink)
+	evalJS[bool](tb, `(() => {
+		const w = window.overloadWatch = { longest: 0, filled: -1, wasm: -1, tasks: [] };
+		new PerformanceObserver((list) => {
+			for (const e of list.getEntries()) w.tasks.push([e.startTime, e.duration]);
+		}).observe({ type: "longtask", buffered: true });
+		const frame = () => {
+			if (w.wasm < 0 && document.querySelector('#app[data-render="wasm"]')) w.wasm = performance.now();
+			// The server's HTML has the runs already: count those the wasm wrote.
+			if (w.wasm >= 0 && !document.getElementById("herd-results").hasAttribute("data-pending") &&
+				document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases))+`) {
+				w.filled = performance.now();
+				return;
+			}
+			requestAnimationFrame(frame);
+		};
+		requestAnimationFrame(frame);
+		return true;
+	})()`)
+	tb.waitWasm()
+	tb.waitFor("the overload runs", `window.overloadWatch.filled >= 0`)
+	// The longest task from the wasm's first render on: the wasm's start is the loading tests'.
+	watch := evalJS[map[string]any](tb, `(() => {
+		const w = window.overloadWatch;
+		for (const [start, d] of w.tasks) if (start + d > w.wasm) w.longest = Math.max(w.longest, d);
+		return { filled: w.filled, wasm: w.wasm, longest: w.longest, tasks: JSON.stringify(w.tasks.filter(([s, d]) => s + d > w.wasm)) };
+	})()`)
+	t.Logf("the overload view filled %.0f ms after navigation, %.0f ms after the wasm's first render; longest task since then %.0f ms",
+		watch["filled"], watch["filled"].(float64)-watch["wasm"].(float64), watch["longest"])
+	t.Log("long tasks since then, [start, duration] in ms:", watch["tasks"])
+
+	shown := evalJS[map[string]string](tb, `(() => {
+		const out = {};
+		document.querySelectorAll("#overload tr[data-limiter] td[data-value]").forEach((td) => {
+			const tr = td.closest("tr");
+			out[tr.dataset.mode + "+" + tr.dataset.limiter + "/" + td.dataset.col] = td.dataset.value;
+		});
+		return out;
+	})()`)
+	var own calc.OverloadRun
+	for _, c := range cases {
+		r, err := p.Overload(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Mode == calc.Backoff(p.Jitter) && c.Limiter == p.Limiter {
+			own = r
+		}
+		recovered := ""
+		if r.Recovered >= 0 {
+			recovered = calc.Millis(r.Recovered)
+		}
+		row := c.Mode.String() + "+" + c.Limiter.String() + "/"
+		for col, want := range map[string]string{"requests": strconv.Itoa(r.Requests), "succeeded": strconv.Itoa(r.Accepted),
+			"out_of_attempts": strconv.Itoa(r.OutOfAttempts), "refused": strconv.Itoa(r.Refused), "out_of_budget": strconv.Itoa(r.OutOfBudget),
+			"per_request": strconv.FormatFloat(r.MeanPerClient, 'f', -1, 64), "wasted_share": strconv.FormatFloat(r.WastedShare(), 'f', -1, 64),
+			"recovered": recovered} {
+			if got, ok := shown[row+col]; !ok || got != want {
+				t.Errorf("%s%s: page %q, calc %q", row, col, got, want)
+			}
+		}
+	}
+	chart := evalJS[string](tb, `document.getElementById("overload-chart").textContent`)
+	for _, s := range windowSeries {
+		if !strings.Contains(chart, s[1]+" per 100 ms window") {
+			t.Errorf("the chart does not name %q", s[1])
+		}
+	}
+	if n := evalJS[int](tb, `document.querySelectorAll("#overload-windows-table tr[data-window]").length`); n != min(len(own.Windows), maxWindowRows) {
+		t.Errorf("%d window rows, calc has %d windows", n, len(own.Windows))
+	}
+	if evalJS[string](tb, `document.getElementById("herd-status").textContent`) != "" {
+		t.Error("the status line still says something once every run is in")
+	}
+	tb.requireNoConsoleProblems()
+
+	const closed = "clients=500&attempts=8&outage=2s&window=50ms&capacity=40&spread=100ms&jitter=equal&seed=3"
+	q, _ := libs.Decode(closed)
+	tb.navigate(srv.URL + "/?" + closed)
+	tb.waitWasm()
+	tb.waitFor("the closed herd", herdRowsAre(len(q.HerdModes())))
+	if evalJS[bool](tb, `document.getElementById("overload") !== null`) {
+		t.Error("a closed herd's link shows the overload view")
+	}
+	tb.requireNoConsoleProblems()
+}

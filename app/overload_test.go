@@ -1,0 +1,181 @@
+//go:build !js
+
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// fakeOverload stands in for calc's simulation: each case gets numbers of its own, so that a
+// cell showing another case's number, or a number of its own making, is caught.
+func fakeOverload(p calc.Params, c calc.OverloadCase, pause func() bool) (calc.OverloadRun, bool, error) {
+	n := 10*int(c.Mode) + int(c.Limiter)
+	r := calc.OverloadRun{Limiter: c.Limiter, Requests: 1000 + n, OutOfAttempts: n, Refused: 2 * n, OutOfBudget: 3,
+		Served: 900, Wasted: n + 1, Recovered: -1}
+	r.Mode, r.Accepted, r.MeanPerClient = c.Mode, 900-n, 1+float64(n)/8
+	if n%2 == 0 {
+		r.Recovered, r.RecoveredInStream = time.Duration(n)*100*time.Millisecond, n%4 == 0
+	}
+	r.Windows = []calc.OverloadWindow{{New: 5, Failed: 5}, {New: 5, Retries: 4 + n, Served: 3, Queue: 6}, {New: 5, Served: 9, Wasted: 1}}
+	return r, true, nil
+}
+
+func useFakeOverload(t *testing.T) {
+	old := overloadPausing
+	overloadPausing = fakeOverload
+	t.Cleanup(func() { overloadPausing = old })
+}
+
+// cellsOf maps "row/col" to data-value for the rows of the table with the given id, where row
+// is the row's attributes rowKeys, joined with "+".
+func cellsOf(html, id string, rowKeys ...string) map[string]string {
+	html = html[strings.Index(html, `id="`+id+`"`):]
+	html = html[:strings.Index(html, "</table>")]
+	out, row := map[string]string{}, ""
+	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
+		attrs := map[string]string{}
+		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
+			attrs[a[1]] = a[2]
+		}
+		if m[1] == "tr" {
+			var key []string
+			for _, k := range rowKeys {
+				key = append(key, attrs[k])
+			}
+			row = strings.Join(key, "+")
+		}
+		if m[1] == "td" && row != "" {
+			out[row+"/"+attrs["data-col"]] = attrs["data-value"]
+		}
+	}
+	return out
+}
+
+const overloadLink = "rate=50&run=2s&timeout=300ms&queue=10&limiter=grpc&clients=20&seed=4"
+
+// The overload view shows every case of calc's OverloadCases, in its order, with the run's own
+// numbers; the policy's own case window by window; the words and every limiter's source.
+func TestPageOverloadView(t *testing.T) {
+	useFakeOverload(t)
+	p, _ := navPage(t, overloadLink)
+	params, err := libs.Decode(overloadLink)
+	if err != nil || !params.Open() {
+		t.Fatal(err)
+	}
+	html := app.HTMLString(p)
+	if strings.Contains(html, `id="herd"`) || strings.Contains(html, `id="arrivals"`) {
+		t.Error("the closed herd's table is shown for an open system")
+	}
+	var rows []string
+	for _, tr := range elements(html, "tr") {
+		if tr["data-limiter"] != "" {
+			rows = append(rows, tr["data-mode"]+"+"+tr["data-limiter"])
+		}
+	}
+	cases := params.OverloadCases()
+	if len(rows) != len(cases) {
+		t.Fatalf("%d rows %q, want %d", len(rows), rows, len(cases))
+	}
+	cells := cellsOf(html, "overload", "data-mode", "data-limiter")
+	for i, c := range cases {
+		if rows[i] != c.Mode.String()+"+"+c.Limiter.String() {
+			t.Errorf("row %d is %s, want %v", i, rows[i], c)
+		}
+		run, _, _ := fakeOverload(params, c, nil)
+		recovered := ""
+		if run.Recovered >= 0 {
+			recovered = calc.Millis(run.Recovered)
+		}
+		for col, want := range map[string]string{"requests": strconv.Itoa(run.Requests), "succeeded": strconv.Itoa(run.Accepted),
+			"out_of_attempts": strconv.Itoa(run.OutOfAttempts), "refused": strconv.Itoa(run.Refused), "out_of_budget": "3",
+			"per_request": strconv.FormatFloat(run.MeanPerClient, 'f', -1, 64), "wasted_share": strconv.FormatFloat(run.WastedShare(), 'f', -1, 64),
+			"recovered": recovered} {
+			if got := cells[rows[i]+"/"+col]; got != want {
+				t.Errorf("%v %s: %q, want %q", c, col, got, want)
+			}
+		}
+	}
+	for _, s := range windowSeries {
+		if !strings.Contains(html, s[1]+" per 100 ms window") || !strings.Contains(html, `data-name="`+s[0]+`"`) {
+			t.Errorf("the chart has no strip %q", s[1])
+		}
+	}
+	if n := strings.Count(html, `<tr data-window=`); n != 3 {
+		t.Errorf("%d window rows, want 3", n)
+	}
+	for _, k := range calc.Limiters() {
+		if !strings.Contains(html, attrEscape(params.LimiterBoundWords(k))) || !strings.Contains(html, attrEscape(sourceWords(k))) {
+			t.Errorf("no words or source for %s", k)
+		}
+	}
+	if !strings.Contains(html, attrEscape(params.FailingLoadWords())) || p.herdStatus() != "" {
+		t.Errorf("no load in words, or status %q", p.herdStatus())
+	}
+	if p.herdDone() != nil {
+		t.Error("an open system's runs offered for copying as the herd's")
+	}
+}
+
+// attrEscape is how go-app writes text into HTML.
+func attrEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s)
+}
+
+// The form shows every overload key, at its default when the link leaves it out, and what was
+// typed round-trips through the link; a bad value is named with its key.
+func TestPageOverloadForm(t *testing.T) {
+	useFakeOverload(t)
+	p, d := navPage(t, "")
+	html := app.HTMLString(p)
+	defaults := calc.DefaultValues()
+	for _, f := range overloadFields {
+		if f.options != nil {
+			continue
+		}
+		var found bool
+		for _, in := range elements(html, "input") {
+			if in["id"] == "in-"+f.key {
+				found = true
+				if in["value"] != defaults.Get(f.key) {
+					t.Errorf("%s shows %q, want the default %q", f.key, in["value"], defaults.Get(f.key))
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no input for %s", f.key)
+		}
+	}
+	if strings.Contains(p.query, "rate=") {
+		t.Errorf("the defaults' link %q names an overload key", p.query)
+	}
+	typeInto(p, d, "maxtokens", "12.5")
+	typeInto(p, d, "limiter", "finagle")
+	if !strings.Contains(p.query, "maxtokens=12.5") || !strings.Contains(p.query, "limiter=finagle") {
+		t.Errorf("the link %q does not carry what was typed", p.query)
+	}
+	typeInto(p, d, "ttl", "1.5s")
+	if fe := p.fieldError("ttl"); fe == nil || !strings.Contains(fieldMessage(fe), `ttl "1.5s"`) {
+		t.Errorf("ttl=1.5s: %v", fe)
+	}
+	if set, _ := p.moreInputs(); !strings.Contains(strings.Join(set, ","), "max tokens 12.5") {
+		t.Errorf("the summary of what is set: %q", set)
+	}
+}
+
+// A closed herd's link shows the herd as before, not the overload view.
+func TestPageClosedHerdUnchanged(t *testing.T) {
+	useFakeOverload(t)
+	p, _ := navPage(t, "clients=60&attempts=6&outage=500ms&capacity=10&seed=2")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `id="herd"`) || strings.Contains(html, `id="overload`) || strings.Contains(html, overloadIntro) {
+		t.Error("a closed herd shows the overload view")
+	}
+}

@@ -1,0 +1,149 @@
+package calc
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The overload view in words, from the inputs alone: what the stream would ask of the server if
+// every attempt failed, and what each limiter's rule bounds that to. Nothing here runs the
+// simulation; each bound is derived from the limiter's rule (limiter_*.go), as its comment says.
+
+// FailingLoad returns the attempts per second the stream would send if every attempt failed and
+// every request made all its attempts (Rate × Attempts), and the attempts per second the server
+// serves (Capacity per Window; 0 for no limit). 50 requests per second with 4 attempts: 200,
+// against 200 per second for 20 per 100ms.
+func (p Params) FailingLoad() (offered, capacity float64) {
+	offered = p.Rate * float64(p.Attempts)
+	if p.Capacity > 0 {
+		capacity = float64(p.Capacity) / p.Window.Seconds()
+	}
+	return offered, capacity
+}
+
+// GRPCRetriesUnderFailure is how many retries one grpc process admits when every attempt fails:
+// the count starts at maxTokens, each failure takes 1 and nothing gives one back (only a success
+// adds tokenRatio), and a retry is allowed while the count after the failure is above
+// maxTokens/2. Failure k (from 1) leaves maxTokens − k, so the retries are the k ≥ 1 with
+// k < maxTokens/2: ⌈maxTokens/2⌉ − 1. With 10 tokens: 4 (9, 8, 7, 6 allowed; 5 refused).
+func GRPCRetriesUnderFailure(maxTokens float64) int {
+	return max(int(math.Ceil(maxTokens/2))-1, 0)
+}
+
+// AWSRetriesUnderFailure is how many retries one process's quota admits when every attempt
+// fails: the quota starts at 500, each retry takes its cost, nothing is given back without a
+// success, and a retry is refused when fewer tokens are left than it costs: ⌊500/cost⌋. The cost
+// is 5 for aws (10 after a timeout) and 14 for aws2026 (5 after a "server full" failure): 100, 50,
+// 35 and 100.
+func AWSRetriesUnderFailure(k LimiterKind, timeout, throttled bool) int {
+	c := awsLegacyCosts
+	if k == LimiterAWS2026 {
+		c = aws2026Costs
+	}
+	cost := c.retry
+	switch {
+	case throttled:
+		cost = c.throttled
+	case timeout:
+		cost = c.timeout
+	}
+	return c.capacity / cost
+}
+
+// FinagleRetriesPerSecond is the most retries per second, over time, that the finagle budgets of
+// all processes admit: each process's reserve gives minretries per second (minretries × ttl
+// retries that expire after ttl), and each request deposits what pays for 1000/⌊1000/retrypct⌋
+// retries (retrypct, up to the integer rounding of the withdrawal, as the limiter keeps it), which
+// also expires after ttl. So: Processes × minretries + Rate × that share. It is not more than the
+// policy asks: Rate × (Attempts − 1). Defaults and 100 requests per second, 3 attempts:
+// 10 + 100 × 0.2 = 30 per second.
+func (p Params) FinagleRetriesPerSecond() float64 {
+	l := p.Limits
+	share := 0.0
+	if l.FinaglePercent > 0 {
+		share = 1000 / float64(int64(1000/l.FinaglePercent))
+	}
+	budget := float64(p.Processes)*float64(l.FinagleMinRetries) + p.Rate*share
+	return min(budget, p.Rate*float64(p.Attempts-1))
+}
+
+// FailingLoadWords says, in one sentence, what the stream would ask of the server if every
+// attempt failed, against its capacity: "If every attempt failed, the stream of 50 requests per
+// second, each making its 4 attempts, would send 200 attempts per second; the server serves 200
+// per second (20 per 100 ms window)."
+func (p Params) FailingLoadWords() string {
+	offered, capacity := p.FailingLoad()
+	serves := "the server has no capacity limit"
+	if capacity > 0 {
+		serves = fmt.Sprintf("the server serves %s per second (%d per %s window)", perSecond(capacity), p.Capacity, Human(float64(p.Window)))
+	}
+	if p.Rate == 0 || p.Run == 0 {
+		return fmt.Sprintf("There is no stream of new requests (rate or run is 0): only the crowd of %d clients arrives; %s.", p.Clients, serves)
+	}
+	return fmt.Sprintf("If every attempt failed, the stream of %s requests per second for %s, each making its %d %s, would send %s attempts per second; %s.",
+		perSecond(p.Rate), Human(float64(p.Run)), p.Attempts, plural(p.Attempts, "attempt", "attempts"), perSecond(offered), serves)
+}
+
+// LimiterBoundWords says what limiter k bounds that load to when every attempt fails, from its
+// rule (see the functions above) and p's parameters, per process and for all of them.
+func (p Params) LimiterBoundWords(k LimiterKind) string {
+	procs := func(n int) string {
+		if p.Processes == 1 {
+			return fmt.Sprintf("%d %s in all", n, plural(n, "retry", "retries"))
+		}
+		return fmt.Sprintf("%d per process, %d in all over %d processes", n, n*p.Processes, p.Processes)
+	}
+	first := "then only first attempts: " + perSecond(p.Rate) + " attempts per second"
+	offered, _ := p.FailingLoad()
+	switch k {
+	case LimiterGRPC:
+		n := GRPCRetriesUnderFailure(p.Limits.GRPCMaxTokens)
+		return fmt.Sprintf("grpc: the tokens (%s) only come back with successes, and a retry needs more than half of them left after its failure: %s, %s.",
+			formatFloat(p.Limits.GRPCMaxTokens), procs(n), first)
+	case LimiterAWS:
+		return fmt.Sprintf("aws: the quota of 500 only comes back with successes, at 5 per retry (10 after a timeout): %s (%d per process after timeouts), %s.",
+			procs(AWSRetriesUnderFailure(k, false, false)), AWSRetriesUnderFailure(k, true, false), first)
+	case LimiterAWS2026:
+		return fmt.Sprintf("aws2026: the quota of 500 only comes back with successes, at 14 per retry (5 when the server was full): %s (%d per process when the server was full), %s.",
+			procs(AWSRetriesUnderFailure(k, false, false)), AWSRetriesUnderFailure(k, false, true), first)
+	case LimiterFinagle:
+		retries := p.FinagleRetriesPerSecond()
+		return fmt.Sprintf("finagle: at most %d retries per second per process from the reserve plus %s of the requests, expiring after %s: up to %s retries per second, %s attempts per second in all.",
+			p.Limits.FinagleMinRetries, formatFloat(p.Limits.FinaglePercent), Human(float64(p.Limits.FinagleTTL)), perSecond(retries), perSecond(p.Rate+retries))
+	case LimiterEnvoy:
+		return fmt.Sprintf("envoy: a cap on retries in flight, not on their rate: per process, fewer than the larger of %s%% of its attempts in flight or queued and %d; how many attempts per second that lets through depends on how long each attempt stays in flight.",
+			formatFloat(p.Limits.EnvoyPercent), p.Limits.EnvoyMinConcurrency)
+	}
+	return fmt.Sprintf("none: every request makes all its attempts: %s attempts per second.", perSecond(offered))
+}
+
+// Source is where limiter k's rule is read from: the library, its file and version.
+func (k LimiterKind) Source() string {
+	switch k {
+	case LimiterGRPC:
+		return "grpc-go v1.85.0, retryThrottler in clientconn.go (gRFC A6 retryThrottling)"
+	case LimiterAWS:
+		return "botocore retries/quota.py and retries/standard.py; aws-sdk-go-v2 before v1.48.0 (aws/retry, aws/ratelimit/token_bucket.go)"
+	case LimiterAWS2026:
+		return "aws-sdk-go-v2 v1.48.0, aws/retry/standard.go and aws/ratelimit/token_bucket.go (Retry Behavior 2.1)"
+	case LimiterFinagle:
+		return "Finagle RetryBudget.apply (finagle-core service/RetryBudget.scala) on twitter/util TokenBucket.newLeakyBucket and WindowedAdder (util commit 1bdeab5)"
+	case LimiterEnvoy:
+		return "Envoy RetryBudgetImpl::max, source/common/upstream/resource_manager_impl.h (budget_interval unset)"
+	}
+	return "no limiter: every retry the policy allows is made"
+}
+
+// perSecond writes a rate with at most three decimals: 0.5, 200, 33.333.
+func perSecond(x float64) string {
+	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(x, 'f', 3, 64), "0"), ".")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,158 @@
+package calc
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// retriesAtOnce counts the retries a fresh limiter of kind k admits when request after request
+// fails with f, each wanting one retry, until it refuses one: the limiter's own answer to what
+// the words derive from its rule.
+func retriesAtOnce(k LimiterKind, f Failure) int {
+	l := NewLimiter(k, DefaultLimiterParams())
+	for n := 0; ; n++ {
+		l.Begin(0)
+		if ok, _ := l.Retry(f); !ok || n > 100000 {
+			return n
+		}
+	}
+}
+
+// TestRetriesUnderFailure checks the closed forms against hand-derived counts, and against the
+// limiters themselves.
+func TestRetriesUnderFailure(t *testing.T) {
+	for _, tt := range []struct {
+		maxTokens float64
+		want      int
+	}{
+		{10, 4},     // 9, 8, 7, 6 are above 5; 5 is not
+		{11, 5},     // 10..6 are above 5.5
+		{1, 0},      // 0 is not above 0.5
+		{0.5, 0},    // the count goes to 0 (never below)
+		{2.5, 1},    // 1.5 is above 1.25, 0.5 is not
+		{1000, 499}, // the largest grpc-go accepts
+	} {
+		if got := GRPCRetriesUnderFailure(tt.maxTokens); got != tt.want {
+			t.Errorf("grpc %v tokens: %d retries, want %d", tt.maxTokens, got, tt.want)
+		}
+		// One request failing again and again takes the same tokens as many failing once.
+		l := NewLimiter(LimiterGRPC, LimiterParams{GRPCMaxTokens: tt.maxTokens, GRPCTokenRatio: 0.1})
+		n := 0
+		for ok := true; ok; n++ {
+			ok, _ = l.Retry(Failure{})
+		}
+		if n-1 != tt.want {
+			t.Errorf("grpc %v tokens: the limiter admits %d, the words say %d", tt.maxTokens, n-1, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		kind               LimiterKind
+		timeout, throttled bool
+		want               int
+	}{
+		{LimiterAWS, false, false, 100},    // 500 / 5
+		{LimiterAWS, true, false, 50},      // 500 / 10
+		{LimiterAWS2026, false, false, 35}, // 500 / 14 = 35.7: 10 left, fewer than 14
+		{LimiterAWS2026, false, true, 100}, // 500 / 5
+		{LimiterAWS2026, true, false, 35},  // no timeout cost of its own
+	} {
+		got := AWSRetriesUnderFailure(tt.kind, tt.timeout, tt.throttled)
+		if got != tt.want {
+			t.Errorf("%s timeout %v throttled %v: %d, want %d", tt.kind, tt.timeout, tt.throttled, got, tt.want)
+		}
+		if n := retriesAtOnce(tt.kind, Failure{Timeout: tt.timeout, Throttled: tt.throttled}); n != got {
+			t.Errorf("%s: the limiter admits %d, the words say %d", tt.kind, n, got)
+		}
+	}
+}
+
+func TestFinagleRetriesPerSecond(t *testing.T) {
+	d := Default()
+	tests := []struct {
+		name   string
+		change func(p *Params)
+		want   float64
+	}{
+		// 1 × 10 + 100 × 0.2
+		{"defaults", func(p *Params) { p.Rate, p.Attempts = 100, 3 }, 30},
+		// 4 processes: 4 × 10 + 100 × 0.2
+		{"processes", func(p *Params) { p.Rate, p.Attempts, p.Processes = 100, 3, 4 }, 60},
+		// The policy asks for only 5 × 1 retries per second.
+		{"policy bound", func(p *Params) { p.Rate, p.Attempts = 5, 2 }, 5},
+		// 1000/0.3 = 3333 tokens per retry: a deposit of 1000 pays for 0.30003 retries.
+		{"rounding", func(p *Params) {
+			p.Rate, p.Attempts, p.Limits.FinaglePercent, p.Limits.FinagleMinRetries = 10000, 10, 0.3, 0
+		}, 10000 * 1000.0 / 3333},
+		{"reserve only", func(p *Params) { p.Rate, p.Attempts, p.Limits.FinaglePercent = 100, 10, 0 }, 10},
+		// The largest inputs stay finite.
+		{"overflow", func(p *Params) {
+			p.Rate, p.Attempts, p.Processes, p.Limits.FinagleMinRetries, p.Limits.FinaglePercent = MaxRate, MaxAttempts, MaxProcesses, MaxLimiterCount, MaxFinaglePercent
+		}, MaxRate * (MaxAttempts - 1)}, // the policy's bound, under the budget of 1e10 + 1e8
+	}
+	for _, tt := range tests {
+		p := d
+		tt.change(&p)
+		if got := p.FinagleRetriesPerSecond(); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestFailingLoadWords(t *testing.T) {
+	p := Default()
+	p.Rate, p.Run, p.Attempts = 50, 10*time.Second, 4
+	// 50 × 4 = 200 attempts per second; 20 per 100ms = 200 per second.
+	want := "If every attempt failed, the stream of 50 requests per second for 10 s, each making its 4 attempts, would send 200 attempts per second; the server serves 200 per second (20 per 100 ms window)."
+	if got := p.FailingLoadWords(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	p.Capacity, p.Rate = 0, 0.5
+	if got := p.FailingLoadWords(); !strings.Contains(got, "0.5 requests per second") || !strings.Contains(got, "send 2 attempts") || !strings.Contains(got, "no capacity limit") {
+		t.Errorf("got %q", got)
+	}
+	p.Run = 0
+	if got := p.FailingLoadWords(); !strings.HasPrefix(got, "There is no stream") {
+		t.Errorf("without a stream: %q", got)
+	}
+}
+
+func TestLimiterBoundWords(t *testing.T) {
+	p := Default()
+	p.Rate, p.Run, p.Attempts, p.Processes = 50, 10*time.Second, 4, 2
+	want := map[LimiterKind][]string{
+		LimiterNone:    {"200 attempts per second"},
+		LimiterGRPC:    {"4 per process, 8 in all over 2 processes", "then only first attempts: 50 attempts per second"},
+		LimiterAWS:     {"100 per process, 200 in all", "(50 per process after timeouts)"},
+		LimiterAWS2026: {"35 per process, 70 in all", "(100 per process when the server was full)"},
+		// 2 × 10 + 50 × 0.2 = 30 retries per second, 80 attempts per second.
+		LimiterFinagle: {"up to 30 retries per second, 80 attempts per second"},
+		LimiterEnvoy:   {"not on their rate", "20% of its attempts in flight or queued and 3"},
+	}
+	for _, k := range Limiters() {
+		got := p.LimiterBoundWords(k)
+		if !strings.HasPrefix(got, k.String()+": ") {
+			t.Errorf("%s: %q does not start with its name", k, got)
+		}
+		for _, w := range want[k] {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", k, got, w)
+			}
+		}
+		if src := k.Source(); src == "" || k != LimiterNone && !strings.ContainsAny(src, "/.") {
+			t.Errorf("%s: source %q names no file", k, src)
+		}
+	}
+}
+
+func TestDefaultValues(t *testing.T) {
+	v := DefaultValues()
+	for _, key := range Keys() {
+		if v.Get(key) == "" && key != "solve" { // solve's default is the empty set
+			t.Errorf("no default for %s", key)
+		}
+	}
+	if p, err := DecodeValues(v); err != nil || p.Encode() != Default().Encode() {
+		t.Errorf("the defaults decode to %v, %v", p.Encode(), err)
+	}
+}
