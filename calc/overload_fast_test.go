@@ -102,3 +102,17 @@ func describeOpen(p Params) string {
 	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limiter=%v limits=%+v",
 		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limiter, p.Limits)
 }
+
+// BenchmarkOverloadOld is BenchmarkOverload on the old engine, to compare the two in one process
+// on a busy machine: go test -bench 'Overload(Old)?$'.
+func BenchmarkOverloadOld(b *testing.B) {
+	for _, bc := range overloadBenches() {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := bc.p.slowOverloadRun(bc.c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -86,6 +86,11 @@ type overloadSim struct {
 	pending int           // events in the calendar
 	qhead   int
 	lastArr int // the window of the last arrival
+	// late says an answer at once comes after the timeout (Timeout > 0 and Call > Timeout).
+	late bool
+	// decideNow says that every outcome may be decided when its attempt is judged or served,
+	// without an event of its own: true with no limiter (see arrive).
+	decideNow bool
 }
 
 // modeWaits is the herd's waits of mode m: the policy's with m's jitter, or none for Immediate.
@@ -102,7 +107,8 @@ func (p Params) modeWaits(m HerdMode) (retryWaits, float64) {
 func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause func() bool) (OverloadRun, bool) {
 	stream := newStreamSource(p)
 	requests := p.Clients + stream.n
-	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1}
+	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1,
+		late: p.Timeout > 0 && p.Call > p.Timeout, decideNow: c.Limiter == LimiterNone}
 	sim.waits, sim.first = p.modeWaits(c.Mode)
 	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Windows: make([]OverloadWindow, 0, windows)}
 	s.slot = grow(s.slot, requests)
@@ -124,7 +130,9 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	crowd := 0 // the next client to start
 	for sim.b = 0; sim.pending > 0 || len(s.queue) > sim.qhead || crowd < p.Clients || stream.ok; sim.b++ {
 		sim.from = p.WindowStart(sim.b)
-		sim.run.Windows = append(sim.run.Windows, OverloadWindow{})
+		if sim.b == len(sim.run.Windows) { // a decided outcome may have added it already
+			sim.run.Windows = append(sim.run.Windows, OverloadWindow{})
+		}
 		s.dirty = append(s.dirty, false)
 		sim.taken, sim.open = 0, false
 		sim.serveQueue()
@@ -212,7 +220,7 @@ func (sim *overloadSim) growCalendar(b int) {
 // schedule files request i's event (phase 0 for an outcome, arrivalBit for an arrival) at at.
 func (sim *overloadSim) schedule(i int, at time.Duration, phase uint64) {
 	b := int(at / sim.p.Window)
-	key := uint64(at-sim.p.WindowStart(b))<<offShift | phase | uint64(i)
+	key := uint64(at-time.Duration(b)*sim.p.Window)<<offShift | phase | uint64(i)
 	if b == sim.b && sim.open {
 		sim.s.late = pushLate(sim.s.late, lateKey{key: key})
 		return
@@ -227,7 +235,7 @@ func (sim *overloadSim) schedule(i int, at time.Duration, phase uint64) {
 // serveQueue serves the queue at the window's start, in arrival order, up to the capacity. An
 // attempt whose answer comes after its client's timeout is wasted; the others are answered.
 func (sim *overloadSim) serveQueue() {
-	p, s, w := sim.p, sim.s, &sim.run.Windows[sim.b]
+	p, s, w := &sim.p, sim.s, &sim.run.Windows[sim.b]
 	for ; len(s.queue) > sim.qhead && sim.taken < p.Capacity; sim.qhead++ {
 		q := s.queue[sim.qhead]
 		sim.taken++
@@ -239,8 +247,15 @@ func (sim *overloadSim) serveQueue() {
 		w.Served++
 		sim.run.Served++
 		sim.run.LastAccepted = max(sim.run.LastAccepted, q.at)
-		s.reqs[s.slot[q.req]].kind = outSuccess
-		sim.schedule(int(q.req), sim.from+p.Call, 0)
+		i, sl := int(q.req), s.slot[q.req]
+		r := &s.reqs[sl]
+		r.kind = outSuccess
+		if sim.decideNow { // see arrive; its pending timeout, if any, finds it done
+			sim.decide(i, r, sim.from+p.Call)
+			sim.end(i, sl)
+			continue
+		}
+		sim.schedule(i, sim.from+p.Call, 0)
 	}
 	if sim.qhead >= 1024 && 2*sim.qhead >= len(s.queue) { // drop the served, amortized O(1)
 		s.queue = s.queue[:copy(s.queue, s.queue[sim.qhead:])]
@@ -249,25 +264,36 @@ func (sim *overloadSim) serveQueue() {
 }
 
 // arrive judges request i's attempt arriving at at. It reports false if pause stopped the run.
+//
+// The attempt's outcome is decided here, without an event of its own, in two cases where that
+// is provably the same as deciding it at its outcome time in the order of the events:
+//   - The outcome time is now (Call = 0, or an at-once failure with Call = 0): its event's key
+//     (now, outcome, i) would be below every key still waiting, as those are at or after the
+//     arrival (now, arrival, i) being run, so it would run next, before anything else.
+//   - There is no limiter (decideNow). Then an outcome reads and writes only its own request
+//     (its random stream, state and attempts) and the counts of the run and of its outcome
+//     time's window, which are sums; its retry is filed by its time, so it runs in its place.
+//     The active and retry counts are read by limiters alone. What is not known yet is left to
+//     an event: a queued attempt's fate, and with a limiter every later outcome, as limiters
+//     must see failures and successes in time order across requests.
+//
+// A new request that ends here (the 2M single-attempt requests of a stream mostly do) takes no
+// slot: its state lives on the stack.
 func (sim *overloadSim) arrive(i int, at time.Duration) bool {
-	p, s, run, w := sim.p, sim.s, &sim.run, &sim.run.Windows[sim.b]
+	p, s, run := &sim.p, sim.s, &sim.run
+	w := &run.Windows[sim.b]
 	proc := i % sim.procs
 	var r *overloadRequest
-	if sl := s.slot[i]; sl == slotNew {
-		if n := len(s.free); n > 0 {
-			sl, s.free = s.free[n-1], s.free[:n-1]
-		} else {
-			sl = int32(len(s.reqs))
-			s.reqs = append(s.reqs, overloadRequest{})
-		}
-		s.slot[i] = sl
-		r = &s.reqs[sl]
+	var fresh overloadRequest // a new request's state until it needs a slot
+	sl := s.slot[i]
+	if sl == slotNew {
+		r = &fresh
 		stream := uint64(i)
 		if i >= p.Clients {
 			stream = 1<<32 + uint64(i-p.Clients)
 		}
 		r.rng.Seed(p.Seed, stream)
-		*r = overloadRequest{rng: r.rng, start: at, state: sim.first}
+		r.start, r.state = at, sim.first
 		w.New++
 		if l := s.lims[proc]; l != nil {
 			l.Begin(at)
@@ -285,25 +311,23 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	s.peak.add(at)
 	sim.lastArr = sim.b
 	s.active[proc]++
-	late := p.Timeout > 0 && p.Call > p.Timeout // an answer at once comes after the timeout
+	var outcomeAt time.Duration
 	switch {
 	case at < p.Outage:
-		sim.fail(i, r, at, outOutage, late)
+		outcomeAt = sim.fail(r, at, outOutage)
 	case p.Capacity == 0 || sim.taken < p.Capacity:
 		sim.taken++
-		if late {
+		if sim.late {
 			w.Wasted++
 			run.Wasted++
 			s.dirty[sim.b] = true
-			r.kind = outTimeout
-			sim.schedule(i, at+p.Timeout, 0)
+			r.kind, outcomeAt = outTimeout, at+p.Timeout
 			break
 		}
 		w.Served++
 		run.Served++
 		run.LastAccepted = max(run.LastAccepted, at)
-		r.kind = outSuccess
-		sim.schedule(i, at+p.Call, 0)
+		r.kind, outcomeAt = outSuccess, at+p.Call
 	case len(s.queue)-sim.qhead < p.Queue:
 		s.queue = append(s.queue, queuedAttempt{int32(i), at})
 		s.dirty[sim.b] = true
@@ -311,32 +335,81 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		if p.Timeout > 0 {
 			sim.schedule(i, at+p.Timeout, 0)
 		}
+		outcomeAt = -1 // not known yet
 	default:
-		sim.fail(i, r, at, outThrottled, late)
+		outcomeAt = sim.fail(r, at, outThrottled)
 	}
+	if outcomeAt >= 0 && (outcomeAt == at || sim.decideNow) {
+		if sim.decide(i, r, outcomeAt) {
+			sim.keep(i, sl, r)
+		} else if sl == slotNew {
+			sim.run.MaxPerClient = max(sim.run.MaxPerClient, int(r.made))
+			s.slot[i] = slotDone
+		} else {
+			sim.end(i, sl)
+		}
+		return true
+	}
+	if outcomeAt >= 0 {
+		sim.schedule(i, outcomeAt, 0)
+	}
+	sim.keep(i, sl, r)
 	return true
 }
 
-// fail fails request i's attempt at once; its client learns it a call later, or at its timeout.
-func (sim *overloadSim) fail(i int, r *overloadRequest, at time.Duration, kind outcomeKind, late bool) {
+// keep gives a new request with an event pending a slot, from its state r on the stack.
+func (sim *overloadSim) keep(i int, sl int32, r *overloadRequest) {
+	if sl != slotNew {
+		return
+	}
+	s := sim.s
+	if n := len(s.free); n > 0 {
+		sl, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		sl = int32(len(s.reqs))
+		s.reqs = append(s.reqs, overloadRequest{})
+	}
+	s.slot[i] = sl
+	s.reqs[sl] = *r
+}
+
+// fail fails the attempt r arriving at at at once; its client learns it a call later, or at its
+// timeout, which fail returns.
+func (sim *overloadSim) fail(r *overloadRequest, at time.Duration, kind outcomeKind) time.Duration {
 	sim.run.Windows[sim.b].Failed++
 	sim.run.Failed++
 	sim.s.dirty[sim.b] = true
-	if late {
+	if sim.late {
 		r.kind = outTimeout
-		sim.schedule(i, at+sim.p.Timeout, 0)
-		return
+		return at + sim.p.Timeout
 	}
 	r.kind = kind
-	sim.schedule(i, at+sim.p.Call, 0)
+	return at + sim.p.Call
 }
 
-// outcome is the outcome of request i's attempt, known to its client at at: a success ends the
-// request; after a failure the limiter is asked, then the policy.
+// outcome is the outcome of request i's attempt, known to its client at at.
 func (sim *overloadSim) outcome(i int, at time.Duration) {
-	p, s, run := sim.p, sim.s, &sim.run
-	sl := s.slot[i]
-	r := &s.reqs[sl]
+	sl := sim.s.slot[i]
+	if !sim.decide(i, &sim.s.reqs[sl], at) {
+		sim.end(i, sl)
+	}
+}
+
+// window is the window holding time at, at or after the one being run; a decided outcome's may
+// not be there yet.
+func (sim *overloadSim) window(at time.Duration) *OverloadWindow {
+	b := int(at / sim.p.Window)
+	for len(sim.run.Windows) <= b {
+		sim.run.Windows = append(sim.run.Windows, OverloadWindow{})
+	}
+	return &sim.run.Windows[b]
+}
+
+// decide is the outcome of request i's attempt r, known to its client at at: a success ends the
+// request; after a failure the limiter is asked, then the policy. It reports whether the request
+// goes on (its retry is filed).
+func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool {
+	p, s, run := &sim.p, sim.s, &sim.run
 	proc := i % sim.procs
 	s.active[proc]--
 	if r.holds { // released before its own decision, as Envoy's resetRetry
@@ -349,11 +422,10 @@ func (sim *overloadSim) outcome(i int, at time.Duration) {
 			l.Succeed(at, int(r.made), int(r.held))
 		}
 		run.Accepted++
-		sim.end(i, sl)
-		return
+		return false
 	}
 	if r.kind == outTimeout {
-		run.Windows[sim.b].TimedOut++
+		sim.window(at).TimedOut++
 		run.TimedOut++
 	}
 	ok, held := true, 0
@@ -366,7 +438,7 @@ func (sim *overloadSim) outcome(i int, at time.Duration) {
 		run.OutOfAttempts++
 	case !ok:
 		run.Refused++
-		run.Windows[sim.b].Refused++
+		sim.window(at).Refused++
 	default:
 		// A wait without a draw is looked up, as in the herd.
 		k, wait, state := int(r.made), time.Duration(0), r.state
@@ -379,11 +451,11 @@ func (sim *overloadSim) outcome(i int, at time.Duration) {
 			r.state, r.held, r.holds = state, int32(held), true
 			s.retries[proc]++
 			sim.schedule(i, at+wait, arrivalBit)
-			return
+			return true
 		}
 		run.OutOfBudget++
 	}
-	sim.end(i, sl)
+	return false
 }
 
 // end frees request i's slot.

@@ -16,8 +16,9 @@ func (p Params) slowOverloadRun(c OverloadCase) (OverloadRun, error) {
 	if err != nil {
 		return OverloadRun{}, err
 	}
-	var s slowScratch
-	run, _ := p.slowOverload(c, windows, &s, nil)
+	s := slowScratches.get()
+	defer slowScratches.put(s)
+	run, _ := p.slowOverload(c, windows, s, nil)
 	return run, nil
 }
 
