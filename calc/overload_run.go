@@ -60,6 +60,7 @@ type overloadScratch struct {
 	slot            []int32 // by request index: its slot in reqs, slotNew or slotDone
 	pending         calendar
 	keys, spare     []uint64
+	firsts          []uint64 // the first attempts arriving in the window being run, in order
 	late            []lateKey
 	queue           []queuedAttempt // queue[qhead:] wait, in arrival order
 	active, retries []int32         // by process: attempts awaiting their outcome, requests holding a retry
@@ -141,27 +142,46 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 		}
 		keys := s.pending.take(sim.b, s.keys[:0])
 		sim.pending -= len(keys)
+		s.spare = sortKeys(keys, s.spare)
+		// The first attempts come in order from the crowd and from the stream: they need no
+		// sorting unless both start in this window.
+		firsts := s.firsts[:0]
 		end := sim.from + p.Window
 		for ; crowd < p.Clients; crowd++ {
 			at := p.clientStart(crowd)
 			if at >= end {
 				break
 			}
-			keys = append(keys, uint64(at-sim.from)<<offShift|arrivalBit|uint64(crowd))
+			firsts = append(firsts, uint64(at-sim.from)<<offShift|arrivalBit|uint64(crowd))
 		}
+		crowdKeys := len(firsts)
 		for ; stream.ok && stream.at < end; stream.advance() {
-			keys = append(keys, uint64(stream.at-sim.from)<<offShift|arrivalBit|uint64(p.Clients+stream.k))
+			firsts = append(firsts, uint64(stream.at-sim.from)<<offShift|arrivalBit|uint64(p.Clients+stream.k))
 		}
-		s.spare = sortKeys(keys, s.spare)
-		s.keys, sim.open = keys, true
-		for j := 0; j < len(keys) || len(s.late) > 0; {
-			var key uint64
-			if len(s.late) > 0 && (j == len(keys) || s.late[0].key < keys[j]) {
+		if crowdKeys > 0 && crowdKeys < len(firsts) {
+			s.spare = sortKeys(firsts, s.spare)
+		}
+		s.keys, s.firsts, sim.open = keys, firsts, true
+		// The events run in the order of their keys, merged from the sorted keys of the
+		// calendar, the first attempts and the late heap. A key is in one of them only, but for
+		// a queued attempt's timeout and its answer (the same key): whichever comes first finds
+		// the answer, the other the request done.
+		for j, f := 0, 0; j < len(keys) || f < len(firsts) || len(s.late) > 0; {
+			key := ^uint64(0)
+			if j < len(keys) {
+				key = keys[j]
+			}
+			if f < len(firsts) && firsts[f] < key {
+				key = firsts[f]
+			}
+			switch {
+			case len(s.late) > 0 && s.late[0].key < key:
 				key = s.late[0].key
 				s.late = popLate(s.late)
-			} else {
-				key = keys[j]
+			case j < len(keys) && key == keys[j]:
 				j++
+			default:
+				f++
 			}
 			i, at := int(key&reqMask), sim.from+time.Duration(key>>offShift)
 			switch {
