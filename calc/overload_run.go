@@ -89,9 +89,10 @@ type overloadSim struct {
 	lastArr int // the window of the last arrival
 	// late says an answer at once comes after the timeout (Timeout > 0 and Call > Timeout).
 	late bool
-	// decideNow says that every outcome may be decided when its attempt is judged or served,
-	// without an event of its own: true with no limiter (see arrive).
-	decideNow bool
+	// limited says the processes have limiters; without, nothing reads the processes' counts
+	// of attempts and retries in flight, and they are not kept. Every outcome may then be
+	// decided when its attempt is judged or served, without an event of its own (see arrive).
+	limited bool
 }
 
 // modeWaits is the herd's waits of mode m: the policy's with m's jitter, or none for Immediate.
@@ -109,7 +110,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	stream := newStreamSource(p)
 	requests := p.Clients + stream.n
 	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1,
-		late: p.Timeout > 0 && p.Call > p.Timeout, decideNow: c.Limiter == LimiterNone}
+		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone}
 	sim.waits, sim.first = p.modeWaits(c.Mode)
 	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Windows: make([]OverloadWindow, 0, windows)}
 	s.slot = grow(s.slot, requests)
@@ -239,7 +240,7 @@ func (sim *overloadSim) growCalendar(b int) {
 
 // schedule files request i's event (phase 0 for an outcome, arrivalBit for an arrival) at at.
 func (sim *overloadSim) schedule(i int, at time.Duration, phase uint64) {
-	b := int(at / sim.p.Window)
+	b := int(uint64(at) / uint64(sim.p.Window)) // unsigned: wasm divides signed ints in a call
 	key := uint64(at-time.Duration(b)*sim.p.Window)<<offShift | phase | uint64(i)
 	if b == sim.b && sim.open {
 		sim.s.late = pushLate(sim.s.late, lateKey{key: key})
@@ -270,7 +271,7 @@ func (sim *overloadSim) serveQueue() {
 		i, sl := int(q.req), s.slot[q.req]
 		r := &s.reqs[sl]
 		r.kind = outSuccess
-		if sim.decideNow { // see arrive; its pending timeout, if any, finds it done
+		if !sim.limited { // see arrive; its pending timeout, if any, finds it done
 			sim.decide(i, r, sim.from+p.Call)
 			sim.end(i, sl)
 			continue
@@ -290,7 +291,7 @@ func (sim *overloadSim) serveQueue() {
 //   - The outcome time is now (Call = 0, or an at-once failure with Call = 0): its event's key
 //     (now, outcome, i) would be below every key still waiting, as those are at or after the
 //     arrival (now, arrival, i) being run, so it would run next, before anything else.
-//   - There is no limiter (decideNow). Then an outcome reads and writes only its own request
+//   - There is no limiter (limited is false). Then an outcome reads and writes only its own request
 //     (its random stream, state and attempts) and the counts of the run and of its outcome
 //     time's window, which are sums; its retry is filed by its time, so it runs in its place.
 //     The active and retry counts are read by limiters alone. What is not known yet is left to
@@ -302,7 +303,6 @@ func (sim *overloadSim) serveQueue() {
 func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	p, s, run := &sim.p, sim.s, &sim.run
 	w := &run.Windows[sim.b]
-	proc := i % sim.procs
 	var r *overloadRequest
 	var fresh overloadRequest // a new request's state until it needs a slot
 	sl := s.slot[i]
@@ -315,8 +315,8 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		r.rng.Seed(p.Seed, stream)
 		r.start, r.state = at, sim.first
 		w.New++
-		if l := s.lims[proc]; l != nil {
-			l.Begin(at)
+		if sim.limited {
+			s.lims[sim.proc(i)].Begin(at)
 		}
 	} else {
 		r = &s.reqs[sl]
@@ -330,7 +330,9 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	}
 	s.peak.add(at)
 	sim.lastArr = sim.b
-	s.active[proc]++
+	if sim.limited {
+		s.active[sim.proc(i)]++
+	}
 	var outcomeAt time.Duration
 	switch {
 	case at < p.Outage:
@@ -359,7 +361,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	default:
 		outcomeAt = sim.fail(r, at, outThrottled)
 	}
-	if outcomeAt >= 0 && (outcomeAt == at || sim.decideNow) {
+	if outcomeAt >= 0 && (outcomeAt == at || !sim.limited) {
 		if sim.decide(i, r, outcomeAt) {
 			sim.keep(i, sl, r)
 		} else if sl == slotNew {
@@ -376,6 +378,9 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	sim.keep(i, sl, r)
 	return true
 }
+
+// proc is request i's process.
+func (sim *overloadSim) proc(i int) int { return int(uint(i) % uint(sim.procs)) }
 
 // keep gives a new request with an event pending a slot, from its state r on the stack.
 func (sim *overloadSim) keep(i int, sl int32, r *overloadRequest) {
@@ -418,7 +423,7 @@ func (sim *overloadSim) outcome(i int, at time.Duration) {
 // window is the window holding time at, at or after the one being run; a decided outcome's may
 // not be there yet.
 func (sim *overloadSim) window(at time.Duration) *OverloadWindow {
-	b := int(at / sim.p.Window)
+	b := int(uint64(at) / uint64(sim.p.Window)) // unsigned: wasm divides signed ints in a call
 	for len(sim.run.Windows) <= b {
 		sim.run.Windows = append(sim.run.Windows, OverloadWindow{})
 	}
@@ -430,13 +435,17 @@ func (sim *overloadSim) window(at time.Duration) *OverloadWindow {
 // goes on (its retry is filed).
 func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool {
 	p, s, run := &sim.p, sim.s, &sim.run
-	proc := i % sim.procs
-	s.active[proc]--
-	if r.holds { // released before its own decision, as Envoy's resetRetry
-		s.retries[proc]--
-		r.holds = false
+	var l Limiter
+	proc := 0
+	if sim.limited {
+		proc = sim.proc(i)
+		s.active[proc]--
+		if r.holds { // released before its own decision, as Envoy's resetRetry
+			s.retries[proc]--
+			r.holds = false
+		}
+		l = s.lims[proc]
 	}
-	l := s.lims[proc]
 	if r.kind == outSuccess {
 		if l != nil {
 			l.Succeed(at, int(r.made), int(r.held))
@@ -461,15 +470,23 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 		sim.window(at).Refused++
 	default:
 		// A wait without a draw is looked up, as in the herd.
+		// A drawn wait of a law without a step is waits.next's, without its calls (costly in
+		// wasm), as retryWaits.fill does: fixed is nil for the chains.
 		k, wait, state := int(r.made), time.Duration(0), r.state
-		if sim.waits.fixed != nil && !sim.waits.draws[k] {
-			wait = sim.waits.fixed[k]
-		} else {
-			wait, state = sim.waits.next(k, &r.rng, r.state)
+		switch ws := &sim.waits; {
+		case ws.fixed != nil && !ws.draws[k]:
+			wait = ws.fixed[k]
+		case ws.fixed != nil && ws.laws[k].step == 0:
+			wait = ws.laws[k].linear(unit(&r.rng))
+		default:
+			wait, state = ws.next(k, &r.rng, r.state)
 		}
 		if next := at - r.start + wait; p.Budget == 0 || next < p.Budget {
-			r.state, r.held, r.holds = state, int32(held), true
-			s.retries[proc]++
+			r.state, r.held = state, int32(held)
+			if sim.limited {
+				r.holds = true
+				s.retries[proc]++
+			}
 			sim.schedule(i, at+wait, arrivalBit)
 			return true
 		}
