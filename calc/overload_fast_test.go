@@ -116,3 +116,24 @@ func BenchmarkOverloadOld(b *testing.B) {
 		})
 	}
 }
+
+// TestOverloadFastIsSlowAtTheLimit compares the two engines on BenchmarkOverload's cases, at the
+// work limit: 2000000 request-attempts each.
+func TestOverloadFastIsSlowAtTheLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 2 s")
+	}
+	for _, bc := range overloadBenches() {
+		want, err := bc.p.slowOverloadRun(bc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := bc.p.Overload(bc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n%s", bc.name, firstDiff("run", reflect.ValueOf(got), reflect.ValueOf(want), "new", "old"))
+		}
+	}
+}
