@@ -322,6 +322,7 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 	if p.Budget > 0 {
 		fmt.Fprintln(w, "Policy: the totals ignore the budget. In budget: the waits before the attempts a path makes;", withinHow(r)+".")
 	}
+	writeSolveText(w, r)
 	_, err := fmt.Fprintf(w, "\n%s\n", layersLine(r))
 	if len(herd) > 0 {
 		fmt.Fprintf(w, "\n%s\n", herdLine(p))

@@ -69,6 +69,8 @@ type jsonReport struct {
 		Worst  json.Number `json:"worst_case_attempts"`
 	} `json:"layers"`
 	Herd []jsonHerd `json:"herd,omitempty"`
+	// FitBudget is what fits in the budget for each mode (report_solve.go); absent without one.
+	FitBudget []jsonSolution `json:"fit_budget,omitempty"`
 }
 
 type jsonHerd struct {
@@ -129,6 +131,7 @@ func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 		out.Modes = append(out.Modes, jsonMode{m.Jitter.String(), total(p, m.Total, m.Sample), within(p, m.Within, m.Sample)})
 	}
 	out.Layers.Layers, out.Layers.Worst = p.Layers, json.Number(r.WorstCaseAttempts.String())
+	out.FitBudget = solutionsJSON(r)
 	for _, h := range herd {
 		j := jsonHerd{Jitter: h.Mode.String(), Attempts: h.Attempts, Accepted: h.Accepted, GaveUp: h.GaveUp,
 			Peak: h.Peak, PeakAt: ms(h.PeakAt), MeanPerClient: h.MeanPerClient, MaxPerClient: h.MaxPerClient, Arrivals: h.Arrivals}

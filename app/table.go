@@ -49,7 +49,9 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
 		}
 	}
-	if err := write(stdout, p.Report(), herd); err != nil {
+	r := p.Report()
+	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
+	if err := write(stdout, r, herd); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}

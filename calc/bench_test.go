@@ -103,6 +103,42 @@ func BenchmarkOverload(b *testing.B) {
 	}
 }
 
+// BenchmarkSolutions is the worst-case fit to a budget for every compared mode at the defaults
+// with a 30s budget: it runs in ReportBounds, on the input path.
+func BenchmarkSolutions(b *testing.B) {
+	p := mustDecode(b, "budget=30s")
+	for b.Loop() {
+		p.Solutions()
+	}
+}
+
+// BenchmarkSolutions1000 is the same for the most attempts, each retry's wait still within a
+// 1h budget, with the cap fixed, where the search splits at every retry's crossing of the cap.
+func BenchmarkSolutions1000(b *testing.B) {
+	p := mustDecode(b, "budget=1h&attempts=1000&base=1ms&factor=1.01&cap=5s&capat=fixed&jitter=proportional")
+	for b.Loop() {
+		p.Solutions()
+	}
+}
+
+// BenchmarkSolveSample is the sampled fit (10000 paths) for every compared mode at the defaults
+// with a 30s budget: the page runs it after the paint.
+func BenchmarkSolveSample(b *testing.B) {
+	r := mustDecode(b, "budget=30s").ReportBounds()
+	for b.Loop() {
+		r.SolveSample(r.Solutions, nil)
+	}
+}
+
+// BenchmarkReportBoundsBudget is the page's input path with a budget: the bounds, the within-
+// budget totals and the worst-case fit of every compared mode (no sampling).
+func BenchmarkReportBoundsBudget(b *testing.B) {
+	p := mustDecode(b, "budget=30s")
+	for b.Loop() {
+		p.ReportBounds()
+	}
+}
+
 // overloadBench is one case of BenchmarkOverload.
 type overloadBench struct {
 	name string

@@ -148,6 +148,9 @@ func (decorrelatedChain) top(p Params, k int) time.Duration {
 	return t
 }
 
+// least is base: no draw waits less.
+func (decorrelatedChain) least(p Params, k int) time.Duration { return p.Base }
+
 func (decorrelatedChain) rows(p Params, rows []Row) {
 	means, atCap := decorrelatedMeans(float64(p.Base), float64(p.Cap), len(rows)-1)
 	top := p.Base

@@ -63,8 +63,9 @@ type jitterMode struct {
 type chain interface {
 	// first is the state before retry 1 (see Params.FirstState).
 	first(p Params) float64
-	// top is the longest wait before retry k.
+	// top is the longest wait before retry k, and least the shortest.
 	top(p Params, k int) time.Duration
+	least(p Params, k int) time.Duration
 	// rows sets Min, Max, Mean and AtCap of rows[1:], the retries of p's schedule.
 	rows(p Params, rows []Row)
 	// draws reports whether retry k draws a u.

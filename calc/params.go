@@ -118,6 +118,9 @@ type Params struct {
 	Processes int           // client processes, each with its own limiter; 1..MaxProcesses
 	Limiter   LimiterKind   // the retry limiter of each process
 	Limits    LimiterParams // the limiters' parameters
+
+	// Solve is which answers of a fit to the budget a page shows expanded (issue 17); none by default.
+	Solve SolveSet
 }
 
 // Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter;
@@ -253,5 +256,6 @@ func (p Params) Validate() error {
 		bad("spread", FormatDuration(p.Spread), "must be between 0 and %s", FormatDuration(MaxSpread))
 	}
 	p.validateOverload(bad)
+	p.validateSolve(bad)
 	return errors.Join(errs...)
 }

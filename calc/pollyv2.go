@@ -92,6 +92,9 @@ func (pollyChain) first(p Params) float64 { return 0 }
 
 func (pollyChain) top(p Params, k int) time.Duration { return p.pollyV2().max(k) }
 
+// least is 0: t just past a whole number and the previous t just below it.
+func (pollyChain) least(p Params, k int) time.Duration { return 0 }
+
 func (pollyChain) rows(p Params, rows []Row) {
 	means, atCap := pollyMeans(float64(p.Base), float64(p.Cap), len(rows)-1, pollyCells)
 	v := p.pollyV2()

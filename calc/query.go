@@ -146,6 +146,9 @@ var optionalFields = []field{
 	{"minconcurrency", func(p *Params, v string) error {
 		return setInt(&p.Limits.EnvoyMinConcurrency, v, 0, MaxLimiterCount)
 	}, func(p Params) string { return strconv.Itoa(p.Limits.EnvoyMinConcurrency) }},
+	// Which answers of a fit to the budget are expanded (issue 17): solve=attempts,base.
+	{"solve", func(p *Params, v string) error { return setSolve(&p.Solve, v) },
+		func(p Params) string { return p.Solve.String() }},
 }
 
 var (

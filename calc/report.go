@@ -25,6 +25,9 @@ type Report struct {
 	// Within is, with a budget, the total wait within it (Schedule.Total ignores the budget;
 	// Sample.Total follows it); zero without one.
 	Within WithinBudget
+	// Solutions are, with a budget, what fits in it for each mode of Modes, in their order
+	// (Params.Solutions; the sampled answers come with AddSolveSamples); nil without one.
+	Solutions []Solution
 }
 
 // Report computes the schedule, the sampled percentiles, the comparison of jitter modes and the
@@ -39,7 +42,8 @@ func (p Params) Report() Report {
 // within a budget): the bounds, means and totals, which take microseconds where sampling can
 // take seconds.
 func (p Params) ReportBounds() Report {
-	r := Report{Params: p, Schedule: p.Schedule(), WorstCaseAttempts: p.WorstCaseAttempts(), Within: p.WithinBudget()}
+	r := Report{Params: p, Schedule: p.Schedule(), WorstCaseAttempts: p.WorstCaseAttempts(), Within: p.WithinBudget(),
+		Solutions: p.Solutions()}
 	for _, j := range p.comparedJitters() {
 		m := ModeReport{Jitter: j, Total: r.Schedule.Total, Within: r.Within}
 		if j != p.Jitter {
@@ -119,6 +123,15 @@ func (p Params) withSample(w WithinBudget, s Sample) WithinBudget {
 		w.Min, w.Max = s.TotalMin, s.TotalMax
 	}
 	return w
+}
+
+// AddSolveSamples fills in the sampled answers of Solutions (see SolveSample), calling pause as
+// SamplePausing does; it reports whether it finished. It is not part of AddSamples: a page runs
+// it after the percentiles, and only when it shows the answers.
+func (r *Report) AddSolveSamples(pause func() bool) bool {
+	sols, done := r.SolveSample(r.Solutions, pause)
+	r.Solutions = sols
+	return done
 }
 
 // PolicySampled reports whether the policy's own samples are in (see AddPolicySample).

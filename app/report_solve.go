@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+// What fits in the budget (issue 17), in the report's text and JSON: every number is calc's
+// (Params.Solutions, Report.SolveSample); this file writes them down.
+
+// fitText writes one answer: the value; "any" when the whole range fits (something else binds
+// first), "none" when not even its least value does, "unused" when the mode does not read the
+// input; and a "~" before a sampled value that a larger one might beat (Fit.Largest false).
+func fitText[T int | time.Duration | float64](f calc.Fit[T], value func(T) string) string {
+	switch f.Kind {
+	case calc.FitNone:
+		return "none"
+	case calc.FitAll:
+		return "any"
+	case calc.FitUnused:
+		return "unused"
+	}
+	if !f.Largest {
+		return "~" + value(f.Value)
+	}
+	return value(f.Value)
+}
+
+// msText writes a base or cap exactly, to the nanosecond.
+func msText(d time.Duration) string { return calc.Millis(d) + " ms" }
+
+// writeSolveText prints the fit to the budget: the most attempts, then the largest base, factor
+// and cap for the policy's attempts, one row per mode.
+func writeSolveText(w io.Writer, r calc.Report) {
+	if len(r.Solutions) == 0 {
+		return
+	}
+	p := r.Params
+	fmt.Fprintf(w, "\nFit the %s budget (an attempt is made when it starts before the budget; call time included):\n", human(p.Budget))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "jitter\tmost attempts, every path\tbest path\t50% of paths\t99% of paths\t")
+	n := strconv.Itoa
+	for _, s := range r.Solutions {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", s.Jitter, fitText(s.Always, n), fitText(s.Can, n), fitText(s.P50, n), fitText(s.P99, n))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "Largest value with which all %d attempts start within the budget, the others kept:\n", p.Attempts)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "jitter\tbase, every path\t99% of paths\tfactor, every path\t99% of paths\tcap, every path\t99% of paths\t")
+	for _, s := range r.Solutions {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Jitter,
+			fitText(s.Worst.Base, msText), fitText(s.Sampled99.Base, msText),
+			fitText(s.Worst.Factor, fmtFloat), fitText(s.Sampled99.Factor, fmtFloat),
+			fitText(s.Worst.Cap, msText), fitText(s.Sampled99.Cap, msText))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "Every path: exact; one nanosecond (or the next float64 factor) more does not fit. Best path: the earliest starts. Paths: of the %d sampled paths (seed %d). "+
+		"any: the whole range fits, up to %d attempts, a base of the cap, a factor of %d, a cap of %s: the cap or the attempt count binds first. "+
+		"none: not even the least value fits. unused: the mode does not read it. "+
+		"~: a sampled answer that fits while one step more does not, but a larger value might fit again.\n",
+		p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, human(calc.MaxCap))
+}
+
+// jsonFit is one answer of fit_budget: kind is found, none, all or unused (see the README);
+// value is the number of attempts or the factor, value_ms the base or cap; absent when unused.
+type jsonFit struct {
+	Kind    string       `json:"kind"`
+	Value   *json.Number `json:"value,omitempty"`
+	Ms      *json.Number `json:"value_ms,omitempty"`
+	Largest bool         `json:"largest"`
+}
+
+type jsonLimits struct {
+	Base   jsonFit `json:"base"`
+	Factor jsonFit `json:"factor"`
+	Cap    jsonFit `json:"cap"`
+}
+
+type jsonSolution struct {
+	Jitter   string `json:"jitter"`
+	Attempts struct {
+		Always jsonFit `json:"every_path"`
+		Can    jsonFit `json:"best_path"`
+		P50    jsonFit `json:"p50_paths"`
+		P99    jsonFit `json:"p99_paths"`
+	} `json:"most_attempts"`
+	Worst   jsonLimits  `json:"largest_every_path"`
+	Sampled *jsonLimits `json:"largest_p99_paths"` // null until sampled
+}
+
+func fitJSON[T int | time.Duration | float64](f calc.Fit[T], number func(T) json.Number, ms bool) jsonFit {
+	out := jsonFit{Kind: f.Kind.String(), Largest: f.Largest}
+	if f.Kind != calc.FitUnused {
+		v := number(f.Value)
+		if ms {
+			out.Ms = &v
+		} else {
+			out.Value = &v
+		}
+	}
+	return out
+}
+
+func limitsJSON(l calc.Limits) jsonLimits {
+	float := func(x float64) json.Number { return json.Number(fmtFloat(x)) }
+	return jsonLimits{fitJSON(l.Base, ms, true), fitJSON(l.Factor, float, false), fitJSON(l.Cap, ms, true)}
+}
+
+// solutionsJSON is fit_budget: nil without a budget.
+func solutionsJSON(r calc.Report) []jsonSolution {
+	var out []jsonSolution
+	count := func(n int) json.Number { return json.Number(strconv.Itoa(n)) }
+	for _, s := range r.Solutions {
+		j := jsonSolution{Jitter: s.Jitter.String(), Worst: limitsJSON(s.Worst)}
+		j.Attempts.Always, j.Attempts.Can = fitJSON(s.Always, count, false), fitJSON(s.Can, count, false)
+		if s.Sampled {
+			j.Attempts.P50, j.Attempts.P99 = fitJSON(s.P50, count, false), fitJSON(s.P99, count, false)
+			l := limitsJSON(s.Sampled99)
+			j.Sampled = &l
+		} else {
+			j.Attempts.P50, j.Attempts.P99 = jsonFit{Kind: "unsampled"}, jsonFit{Kind: "unsampled"}
+		}
+		out = append(out, j)
+	}
+	return out
+}
