@@ -89,21 +89,7 @@ func BenchmarkSampleDefault(b *testing.B) {
 // the default outage, 20 attempts per 100ms after it, a queue of 1000 and a timeout of 1s, with
 // no limiter and with aws's; and 2000000 requests of one attempt (the most requests).
 func BenchmarkOverload(b *testing.B) {
-	p := Default()
-	p.Attempts, p.Rate, p.Run, p.Queue, p.Timeout = 10, 1000, 199900*time.Millisecond, 1000, time.Second
-	one := p
-	one.Attempts, one.Rate, one.Run = 1, 10000, 199990*time.Millisecond
-	for _, bc := range []struct {
-		name string
-		p    Params
-		c    OverloadCase
-	}{
-		{"stream", p, OverloadCase{Backoff(Full), LimiterNone}},
-		{"stream/immediate", p, OverloadCase{Immediate, LimiterNone}},
-		{"stream/aws", p, OverloadCase{Backoff(Full), LimiterAWS}},
-		{"stream/finagle", p, OverloadCase{Backoff(Full), LimiterFinagle}},
-		{"requests", one, OverloadCase{Backoff(Full), LimiterNone}},
-	} {
+	for _, bc := range overloadBenches() {
 		b.Run(bc.name, func(b *testing.B) {
 			if err := overloadWork(bc.p); err != nil {
 				b.Fatal(err)
@@ -150,5 +136,26 @@ func BenchmarkReportBoundsBudget(b *testing.B) {
 	p := mustDecode(b, "budget=30s")
 	for b.Loop() {
 		p.ReportBounds()
+	}
+}
+
+// overloadBench is one case of BenchmarkOverload.
+type overloadBench struct {
+	name string
+	p    Params
+	c    OverloadCase
+}
+
+func overloadBenches() []overloadBench {
+	p := Default()
+	p.Attempts, p.Rate, p.Run, p.Queue, p.Timeout = 10, 1000, 199900*time.Millisecond, 1000, time.Second
+	one := p
+	one.Attempts, one.Rate, one.Run = 1, 10000, 199990*time.Millisecond
+	return []overloadBench{
+		{"stream", p, OverloadCase{Backoff(Full), LimiterNone}},
+		{"stream/immediate", p, OverloadCase{Immediate, LimiterNone}},
+		{"stream/aws", p, OverloadCase{Backoff(Full), LimiterAWS}},
+		{"stream/finagle", p, OverloadCase{Backoff(Full), LimiterFinagle}},
+		{"requests", one, OverloadCase{Backoff(Full), LimiterNone}},
 	}
 }

@@ -60,6 +60,7 @@ type overloadScratch struct {
 	slot            []int32 // by request index: its slot in reqs, slotNew or slotDone
 	pending         calendar
 	keys, spare     []uint64
+	firsts          []uint64 // the first attempts arriving in the window being run, in order
 	late            []lateKey
 	queue           []queuedAttempt // queue[qhead:] wait, in arrival order
 	active, retries []int32         // by process: attempts awaiting their outcome, requests holding a retry
@@ -86,6 +87,12 @@ type overloadSim struct {
 	pending int           // events in the calendar
 	qhead   int
 	lastArr int // the window of the last arrival
+	// late says an answer at once comes after the timeout (Timeout > 0 and Call > Timeout).
+	late bool
+	// limited says the processes have limiters; without, nothing reads the processes' counts
+	// of attempts and retries in flight, and they are not kept. Every outcome may then be
+	// decided when its attempt is judged or served, without an event of its own (see arrive).
+	limited bool
 }
 
 // modeWaits is the herd's waits of mode m: the policy's with m's jitter, or none for Immediate.
@@ -102,7 +109,8 @@ func (p Params) modeWaits(m HerdMode) (retryWaits, float64) {
 func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause func() bool) (OverloadRun, bool) {
 	stream := newStreamSource(p)
 	requests := p.Clients + stream.n
-	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1}
+	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1,
+		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone}
 	sim.waits, sim.first = p.modeWaits(c.Mode)
 	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Windows: make([]OverloadWindow, 0, windows)}
 	s.slot = grow(s.slot, requests)
@@ -124,7 +132,9 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	crowd := 0 // the next client to start
 	for sim.b = 0; sim.pending > 0 || len(s.queue) > sim.qhead || crowd < p.Clients || stream.ok; sim.b++ {
 		sim.from = p.WindowStart(sim.b)
-		sim.run.Windows = append(sim.run.Windows, OverloadWindow{})
+		if sim.b == len(sim.run.Windows) { // a decided outcome may have added it already
+			sim.run.Windows = append(sim.run.Windows, OverloadWindow{})
+		}
 		s.dirty = append(s.dirty, false)
 		sim.taken, sim.open = 0, false
 		sim.serveQueue()
@@ -133,27 +143,46 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 		}
 		keys := s.pending.take(sim.b, s.keys[:0])
 		sim.pending -= len(keys)
+		s.spare = sortKeys(keys, s.spare)
+		// The first attempts come in order from the crowd and from the stream: they need no
+		// sorting unless both start in this window.
+		firsts := s.firsts[:0]
 		end := sim.from + p.Window
 		for ; crowd < p.Clients; crowd++ {
 			at := p.clientStart(crowd)
 			if at >= end {
 				break
 			}
-			keys = append(keys, uint64(at-sim.from)<<offShift|arrivalBit|uint64(crowd))
+			firsts = append(firsts, uint64(at-sim.from)<<offShift|arrivalBit|uint64(crowd))
 		}
+		crowdKeys := len(firsts)
 		for ; stream.ok && stream.at < end; stream.advance() {
-			keys = append(keys, uint64(stream.at-sim.from)<<offShift|arrivalBit|uint64(p.Clients+stream.k))
+			firsts = append(firsts, uint64(stream.at-sim.from)<<offShift|arrivalBit|uint64(p.Clients+stream.k))
 		}
-		s.spare = sortKeys(keys, s.spare)
-		s.keys, sim.open = keys, true
-		for j := 0; j < len(keys) || len(s.late) > 0; {
-			var key uint64
-			if len(s.late) > 0 && (j == len(keys) || s.late[0].key < keys[j]) {
+		if crowdKeys > 0 && crowdKeys < len(firsts) {
+			s.spare = sortKeys(firsts, s.spare)
+		}
+		s.keys, s.firsts, sim.open = keys, firsts, true
+		// The events run in the order of their keys, merged from the sorted keys of the
+		// calendar, the first attempts and the late heap. A key is in one of them only, but for
+		// a queued attempt's timeout and its answer (the same key): whichever comes first finds
+		// the answer, the other the request done.
+		for j, f := 0, 0; j < len(keys) || f < len(firsts) || len(s.late) > 0; {
+			key := ^uint64(0)
+			if j < len(keys) {
+				key = keys[j]
+			}
+			if f < len(firsts) && firsts[f] < key {
+				key = firsts[f]
+			}
+			switch {
+			case len(s.late) > 0 && s.late[0].key < key:
 				key = s.late[0].key
 				s.late = popLate(s.late)
-			} else {
-				key = keys[j]
+			case j < len(keys) && key == keys[j]:
 				j++
+			default:
+				f++
 			}
 			i, at := int(key&reqMask), sim.from+time.Duration(key>>offShift)
 			switch {
@@ -211,8 +240,8 @@ func (sim *overloadSim) growCalendar(b int) {
 
 // schedule files request i's event (phase 0 for an outcome, arrivalBit for an arrival) at at.
 func (sim *overloadSim) schedule(i int, at time.Duration, phase uint64) {
-	b := int(at / sim.p.Window)
-	key := uint64(at-sim.p.WindowStart(b))<<offShift | phase | uint64(i)
+	b := int(uint64(at) / uint64(sim.p.Window)) // unsigned: wasm divides signed ints in a call
+	key := uint64(at-time.Duration(b)*sim.p.Window)<<offShift | phase | uint64(i)
 	if b == sim.b && sim.open {
 		sim.s.late = pushLate(sim.s.late, lateKey{key: key})
 		return
@@ -227,7 +256,7 @@ func (sim *overloadSim) schedule(i int, at time.Duration, phase uint64) {
 // serveQueue serves the queue at the window's start, in arrival order, up to the capacity. An
 // attempt whose answer comes after its client's timeout is wasted; the others are answered.
 func (sim *overloadSim) serveQueue() {
-	p, s, w := sim.p, sim.s, &sim.run.Windows[sim.b]
+	p, s, w := &sim.p, sim.s, &sim.run.Windows[sim.b]
 	for ; len(s.queue) > sim.qhead && sim.taken < p.Capacity; sim.qhead++ {
 		q := s.queue[sim.qhead]
 		sim.taken++
@@ -239,8 +268,15 @@ func (sim *overloadSim) serveQueue() {
 		w.Served++
 		sim.run.Served++
 		sim.run.LastAccepted = max(sim.run.LastAccepted, q.at)
-		s.reqs[s.slot[q.req]].kind = outSuccess
-		sim.schedule(int(q.req), sim.from+p.Call, 0)
+		i, sl := int(q.req), s.slot[q.req]
+		r := &s.reqs[sl]
+		r.kind = outSuccess
+		if !sim.limited { // see arrive; its pending timeout, if any, finds it done
+			sim.decide(i, r, sim.from+p.Call)
+			sim.end(i, sl)
+			continue
+		}
+		sim.schedule(i, sim.from+p.Call, 0)
 	}
 	if sim.qhead >= 1024 && 2*sim.qhead >= len(s.queue) { // drop the served, amortized O(1)
 		s.queue = s.queue[:copy(s.queue, s.queue[sim.qhead:])]
@@ -249,28 +285,38 @@ func (sim *overloadSim) serveQueue() {
 }
 
 // arrive judges request i's attempt arriving at at. It reports false if pause stopped the run.
+//
+// The attempt's outcome is decided here, without an event of its own, in two cases where that
+// is provably the same as deciding it at its outcome time in the order of the events:
+//   - The outcome time is now (Call = 0, or an at-once failure with Call = 0): its event's key
+//     (now, outcome, i) would be below every key still waiting, as those are at or after the
+//     arrival (now, arrival, i) being run, so it would run next, before anything else.
+//   - There is no limiter (limited is false). Then an outcome reads and writes only its own request
+//     (its random stream, state and attempts) and the counts of the run and of its outcome
+//     time's window, which are sums; its retry is filed by its time, so it runs in its place.
+//     The active and retry counts are read by limiters alone. What is not known yet is left to
+//     an event: a queued attempt's fate, and with a limiter every later outcome, as limiters
+//     must see failures and successes in time order across requests.
+//
+// A new request that ends here (the 2M single-attempt requests of a stream mostly do) takes no
+// slot: its state lives on the stack.
 func (sim *overloadSim) arrive(i int, at time.Duration) bool {
-	p, s, run, w := sim.p, sim.s, &sim.run, &sim.run.Windows[sim.b]
-	proc := i % sim.procs
+	p, s, run := &sim.p, sim.s, &sim.run
+	w := &run.Windows[sim.b]
 	var r *overloadRequest
-	if sl := s.slot[i]; sl == slotNew {
-		if n := len(s.free); n > 0 {
-			sl, s.free = s.free[n-1], s.free[:n-1]
-		} else {
-			sl = int32(len(s.reqs))
-			s.reqs = append(s.reqs, overloadRequest{})
-		}
-		s.slot[i] = sl
-		r = &s.reqs[sl]
+	var fresh overloadRequest // a new request's state until it needs a slot
+	sl := s.slot[i]
+	if sl == slotNew {
+		r = &fresh
 		stream := uint64(i)
 		if i >= p.Clients {
 			stream = 1<<32 + uint64(i-p.Clients)
 		}
 		r.rng.Seed(p.Seed, stream)
-		*r = overloadRequest{rng: r.rng, start: at, state: sim.first}
+		r.start, r.state = at, sim.first
 		w.New++
-		if l := s.lims[proc]; l != nil {
-			l.Begin(at)
+		if sim.limited {
+			s.lims[sim.proc(i)].Begin(at)
 		}
 	} else {
 		r = &s.reqs[sl]
@@ -284,26 +330,26 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	}
 	s.peak.add(at)
 	sim.lastArr = sim.b
-	s.active[proc]++
-	late := p.Timeout > 0 && p.Call > p.Timeout // an answer at once comes after the timeout
+	if sim.limited {
+		s.active[sim.proc(i)]++
+	}
+	var outcomeAt time.Duration
 	switch {
 	case at < p.Outage:
-		sim.fail(i, r, at, outOutage, late)
+		outcomeAt = sim.fail(r, at, outOutage)
 	case p.Capacity == 0 || sim.taken < p.Capacity:
 		sim.taken++
-		if late {
+		if sim.late {
 			w.Wasted++
 			run.Wasted++
 			s.dirty[sim.b] = true
-			r.kind = outTimeout
-			sim.schedule(i, at+p.Timeout, 0)
+			r.kind, outcomeAt = outTimeout, at+p.Timeout
 			break
 		}
 		w.Served++
 		run.Served++
 		run.LastAccepted = max(run.LastAccepted, at)
-		r.kind = outSuccess
-		sim.schedule(i, at+p.Call, 0)
+		r.kind, outcomeAt = outSuccess, at+p.Call
 	case len(s.queue)-sim.qhead < p.Queue:
 		s.queue = append(s.queue, queuedAttempt{int32(i), at})
 		s.dirty[sim.b] = true
@@ -311,49 +357,104 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		if p.Timeout > 0 {
 			sim.schedule(i, at+p.Timeout, 0)
 		}
+		outcomeAt = -1 // not known yet
 	default:
-		sim.fail(i, r, at, outThrottled, late)
+		outcomeAt = sim.fail(r, at, outThrottled)
 	}
+	if outcomeAt >= 0 && (outcomeAt == at || !sim.limited) {
+		if sim.decide(i, r, outcomeAt) {
+			sim.keep(i, sl, r)
+		} else if sl == slotNew {
+			sim.run.MaxPerClient = max(sim.run.MaxPerClient, int(r.made))
+			s.slot[i] = slotDone
+		} else {
+			sim.end(i, sl)
+		}
+		return true
+	}
+	if outcomeAt >= 0 {
+		sim.schedule(i, outcomeAt, 0)
+	}
+	sim.keep(i, sl, r)
 	return true
 }
 
-// fail fails request i's attempt at once; its client learns it a call later, or at its timeout.
-func (sim *overloadSim) fail(i int, r *overloadRequest, at time.Duration, kind outcomeKind, late bool) {
+// proc is request i's process.
+func (sim *overloadSim) proc(i int) int { return int(uint(i) % uint(sim.procs)) }
+
+// keep gives a new request with an event pending a slot, from its state r on the stack.
+func (sim *overloadSim) keep(i int, sl int32, r *overloadRequest) {
+	if sl != slotNew {
+		return
+	}
+	s := sim.s
+	if n := len(s.free); n > 0 {
+		sl, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		sl = int32(len(s.reqs))
+		s.reqs = append(s.reqs, overloadRequest{})
+	}
+	s.slot[i] = sl
+	s.reqs[sl] = *r
+}
+
+// fail fails the attempt r arriving at at at once; its client learns it a call later, or at its
+// timeout, which fail returns.
+func (sim *overloadSim) fail(r *overloadRequest, at time.Duration, kind outcomeKind) time.Duration {
 	sim.run.Windows[sim.b].Failed++
 	sim.run.Failed++
 	sim.s.dirty[sim.b] = true
-	if late {
+	if sim.late {
 		r.kind = outTimeout
-		sim.schedule(i, at+sim.p.Timeout, 0)
-		return
+		return at + sim.p.Timeout
 	}
 	r.kind = kind
-	sim.schedule(i, at+sim.p.Call, 0)
+	return at + sim.p.Call
 }
 
-// outcome is the outcome of request i's attempt, known to its client at at: a success ends the
-// request; after a failure the limiter is asked, then the policy.
+// outcome is the outcome of request i's attempt, known to its client at at.
 func (sim *overloadSim) outcome(i int, at time.Duration) {
-	p, s, run := sim.p, sim.s, &sim.run
-	sl := s.slot[i]
-	r := &s.reqs[sl]
-	proc := i % sim.procs
-	s.active[proc]--
-	if r.holds { // released before its own decision, as Envoy's resetRetry
-		s.retries[proc]--
-		r.holds = false
+	sl := sim.s.slot[i]
+	if !sim.decide(i, &sim.s.reqs[sl], at) {
+		sim.end(i, sl)
 	}
-	l := s.lims[proc]
+}
+
+// window is the window holding time at, at or after the one being run; a decided outcome's may
+// not be there yet.
+func (sim *overloadSim) window(at time.Duration) *OverloadWindow {
+	b := int(uint64(at) / uint64(sim.p.Window)) // unsigned: wasm divides signed ints in a call
+	for len(sim.run.Windows) <= b {
+		sim.run.Windows = append(sim.run.Windows, OverloadWindow{})
+	}
+	return &sim.run.Windows[b]
+}
+
+// decide is the outcome of request i's attempt r, known to its client at at: a success ends the
+// request; after a failure the limiter is asked, then the policy. It reports whether the request
+// goes on (its retry is filed).
+func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool {
+	p, s, run := &sim.p, sim.s, &sim.run
+	var l Limiter
+	proc := 0
+	if sim.limited {
+		proc = sim.proc(i)
+		s.active[proc]--
+		if r.holds { // released before its own decision, as Envoy's resetRetry
+			s.retries[proc]--
+			r.holds = false
+		}
+		l = s.lims[proc]
+	}
 	if r.kind == outSuccess {
 		if l != nil {
 			l.Succeed(at, int(r.made), int(r.held))
 		}
 		run.Accepted++
-		sim.end(i, sl)
-		return
+		return false
 	}
 	if r.kind == outTimeout {
-		run.Windows[sim.b].TimedOut++
+		sim.window(at).TimedOut++
 		run.TimedOut++
 	}
 	ok, held := true, 0
@@ -366,24 +467,32 @@ func (sim *overloadSim) outcome(i int, at time.Duration) {
 		run.OutOfAttempts++
 	case !ok:
 		run.Refused++
-		run.Windows[sim.b].Refused++
+		sim.window(at).Refused++
 	default:
 		// A wait without a draw is looked up, as in the herd.
+		// A drawn wait of a law without a step is waits.next's, without its calls (costly in
+		// wasm), as retryWaits.fill does: fixed is nil for the chains.
 		k, wait, state := int(r.made), time.Duration(0), r.state
-		if sim.waits.fixed != nil && !sim.waits.draws[k] {
-			wait = sim.waits.fixed[k]
-		} else {
-			wait, state = sim.waits.next(k, &r.rng, r.state)
+		switch ws := &sim.waits; {
+		case ws.fixed != nil && !ws.draws[k]:
+			wait = ws.fixed[k]
+		case ws.fixed != nil && ws.laws[k].step == 0:
+			wait = ws.laws[k].linear(unit(&r.rng))
+		default:
+			wait, state = ws.next(k, &r.rng, r.state)
 		}
 		if next := at - r.start + wait; p.Budget == 0 || next < p.Budget {
-			r.state, r.held, r.holds = state, int32(held), true
-			s.retries[proc]++
+			r.state, r.held = state, int32(held)
+			if sim.limited {
+				r.holds = true
+				s.retries[proc]++
+			}
 			sim.schedule(i, at+wait, arrivalBit)
-			return
+			return true
 		}
 		run.OutOfBudget++
 	}
-	sim.end(i, sl)
+	return false
 }
 
 // end frees request i's slot.

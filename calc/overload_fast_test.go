@@ -1,0 +1,139 @@
+package calc
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// randomOpen draws a valid open system from r for TestOverloadFastIsSlow: every limiter's keys,
+// a queue, a timeout shorter or longer than the call, a stream of either spacing, processes,
+// budgets, zero calls and waits (events at one instant), and sizes from a handful of requests
+// to tens of thousands, so that windows hold from one key to thousands (both sorts, the late
+// heap, the queue's compaction).
+func randomOpen(r *rand.Rand) Params {
+	p := randomClosed(r)
+	ns := func(max int64) time.Duration { return time.Duration(r.Int64N(max + 1)) }
+	scale := []time.Duration{1, 1, 1000, 1000000}[r.IntN(4)] // ns, µs or ms per unit
+	p.Base, p.Cap, p.Add = p.Base*scale, p.Cap*scale, p.Add*scale
+	p.Call, p.Window, p.Outage, p.Spread = p.Call*scale, p.Window*scale, p.Outage*scale, p.Spread*scale
+	if p.Budget > 0 {
+		p.Budget *= scale
+	}
+	p.Capacity = r.IntN(3) * r.IntN(40)
+	if r.IntN(5) > 0 {
+		n := 1 + r.IntN([]int{30, 300, 3000, 30000}[r.IntN(4)])
+		p.Run = 1 + ns(int64(2000*scale))
+		p.Rate = float64(n) / p.Run.Seconds()
+		p.Rate = min(max(p.Rate, 0.001), MaxRate)
+		p.Arrivals = Spacing(r.IntN(2))
+	}
+	if r.IntN(2) == 0 {
+		p.Queue = 1 + r.IntN([]int{3, 30, 3000}[r.IntN(3)])
+	}
+	if r.IntN(2) == 0 {
+		p.Timeout = 1 + ns(int64(60*scale))
+	}
+	p.Processes = 1 + r.IntN(5)
+	p.Limiter = LimiterKind(r.IntN(len(limiterNames)))
+	if r.IntN(2) == 0 {
+		p.Limits = LimiterParams{
+			GRPCMaxTokens: float64(1 + r.IntN(20)), GRPCTokenRatio: float64(1+r.IntN(10)) / 10,
+			FinagleTTL: time.Duration(1+r.IntN(3)) * time.Second, FinagleMinRetries: r.IntN(3),
+			FinaglePercent: float64(r.IntN(5)) / 10, EnvoyPercent: float64(r.IntN(60)), EnvoyMinConcurrency: r.IntN(4),
+		}
+	}
+	return p
+}
+
+// TestOverloadFastIsSlow: the simulation gives exactly what it gave before it was made faster
+// (the old engine, kept in overload_slow_test.go), every field of every window, on many random
+// open systems, for every mode and limiter.
+func TestOverloadFastIsSlow(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 2))
+	n, runs, big := 120, 0, 0
+	if testing.Short() {
+		n = 25
+	}
+	for i := 0; i < n; {
+		p := randomOpen(r)
+		if p.Validate() != nil || !p.Open() {
+			continue
+		}
+		if _, err := p.overloadWindows(Immediate); err != nil {
+			continue
+		}
+		i++
+		for _, m := range p.HerdModes() {
+			for _, l := range Limiters() {
+				c := OverloadCase{m, l}
+				want, err := p.slowOverloadRun(c)
+				if err != nil {
+					t.Fatalf("%s: the old engine: %v", describeOpen(p), err)
+				}
+				got, err := p.Overload(c)
+				if err != nil {
+					t.Fatalf("%s: %v", describeOpen(p), err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s %s %s: %s:\n%s", fmt.Sprint(i), m, l, describeOpen(p), firstDiff("run", reflect.ValueOf(got), reflect.ValueOf(want), "new", "old"))
+				}
+				paused, done, err := p.OverloadPausing(c, func() bool { return true })
+				if err != nil || !done || !reflect.DeepEqual(paused, got) {
+					t.Fatalf("%s %s: %s: pausing changes the run (done %v, %v)", m, l, describeOpen(p), done, err)
+				}
+				runs++
+				if want.Requests >= 1000 {
+					big++
+				}
+			}
+		}
+	}
+	t.Logf("%d runs compared, %d of 1000 requests or more", runs, big)
+	if big == 0 {
+		t.Error("no large run was compared")
+	}
+}
+
+// describeOpen is p's query and its overload fields.
+func describeOpen(p Params) string {
+	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limiter=%v limits=%+v",
+		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limiter, p.Limits)
+}
+
+// BenchmarkOverloadOld is BenchmarkOverload on the old engine, to compare the two in one process
+// on a busy machine: go test -bench 'Overload(Old)?$'.
+func BenchmarkOverloadOld(b *testing.B) {
+	for _, bc := range overloadBenches() {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := bc.p.slowOverloadRun(bc.c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestOverloadFastIsSlowAtTheLimit compares the two engines on BenchmarkOverload's cases, at the
+// work limit: 2000000 request-attempts each.
+func TestOverloadFastIsSlowAtTheLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 2 s")
+	}
+	for _, bc := range overloadBenches() {
+		want, err := bc.p.slowOverloadRun(bc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := bc.p.Overload(bc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n%s", bc.name, firstDiff("run", reflect.ValueOf(got), reflect.ValueOf(want), "new", "old"))
+		}
+	}
+}
