@@ -113,6 +113,10 @@ type Params struct {
 	Processes int           // client processes, each with its own limiter; 1..MaxProcesses
 	Limiter   LimiterKind   // the retry limiter of each process
 	Limits    LimiterParams // the limiters' parameters
+
+	// Contention: the AWS post's experiment (issue 16; see Params.Contention).
+	Contenders int // clients racing to write one row; 1..MaxContenders
+	Runs       int // repetitions the means are over; 1..MaxRuns
 }
 
 // Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter;
@@ -136,6 +140,9 @@ func Default() Params {
 
 		Processes: 1,
 		Limits:    DefaultLimiterParams(),
+
+		Contenders: DefaultContenders,
+		Runs:       DefaultRuns,
 	}
 }
 
@@ -246,6 +253,12 @@ func (p Params) Validate() error {
 	}
 	if p.Spread < 0 || p.Spread > MaxSpread {
 		bad("spread", FormatDuration(p.Spread), "must be between 0 and %s", FormatDuration(MaxSpread))
+	}
+	if p.Contenders < 1 || p.Contenders > MaxContenders {
+		bad("contenders", fmt.Sprint(p.Contenders), "must be between 1 and %d", MaxContenders)
+	}
+	if p.Runs < 1 || p.Runs > MaxRuns {
+		bad("runs", fmt.Sprint(p.Runs), "must be between 1 and %d", MaxRuns)
 	}
 	return errors.Join(errs...)
 }

@@ -96,6 +96,20 @@ var fields = []field{
 		func(p Params) string { return strconv.Itoa(p.Capacity) }},
 	{"spread", func(p *Params, v string) error { return setDuration(&p.Spread, v, 0, MaxSpread, "0 or more") },
 		func(p Params) string { return FormatDuration(p.Spread) }},
+	// The contention experiment's keys are left out of the link at their defaults (see Values).
+	{"contenders", func(p *Params, v string) error { return setInt(&p.Contenders, v, 1, MaxContenders) },
+		func(p Params) string { return unlessDefault(p.Contenders, DefaultContenders) }},
+	{"runs", func(p *Params, v string) error { return setInt(&p.Runs, v, 1, MaxRuns) },
+		func(p Params) string { return unlessDefault(p.Runs, DefaultRuns) }},
+}
+
+// unlessDefault writes n, or "" (the key is left out of the link) when n is the default: a key
+// added after links were shared keeps those links, and what they show, byte for byte.
+func unlessDefault(n, def int) string {
+	if n == def {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 var (
@@ -269,15 +283,19 @@ func decodeValue(p *Params, f field, vs []value) (string, error) {
 }
 
 // Encode returns the canonical query: every key, sorted, ASCII only, so that a link does not
-// depend on today's defaults, and the preset's name while the params are still that preset's.
+// depend on today's defaults (but for the keys added later, left out at their defaults so that
+// older links stay as they were: contenders and runs), and the preset's name while the params are still that preset's.
 // For valid p, Decode(p.Encode()) returns p.
 func (p Params) Encode() string { return p.Values().Encode() }
 
-// Values returns every key of p, as Encode writes them, one value each.
+// Values returns every key of p, as Encode writes them, one value each; a key whose encode
+// gives "" is left out (a later key at its default).
 func (p Params) Values() url.Values {
 	v := url.Values{}
 	for _, f := range fields {
-		v.Set(f.key, f.encode(p))
+		if s := f.encode(p); s != "" {
+			v.Set(f.key, s)
+		}
 	}
 	if p.Preset != "" {
 		v.Set("preset", p.Preset)

@@ -1,0 +1,204 @@
+package calc
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// The simulation is an event queue of the clients, each with one message in flight: a read or a
+// write on its way to the server. Only the server's side needs events: the server answers at
+// once, and a client does nothing on an answer but send its next message, so a read arriving at
+// t becomes the write arriving at t + two hops, and a failed write arriving at t becomes the next
+// read arriving at t + two hops + the wait. The queue orders messages by arrival, then by client
+// index, so that fixed hop times (in the tests) still give one order.
+
+// contentionNet is the network: one-way hops of |Normal(mean, sd)| nanoseconds.
+type contentionNet struct{ mean, sd float64 }
+
+// postNet is the post's network, the simulator's Net(10, 2).
+var postNet = contentionNet{float64(ContentionHop), float64(ContentionHopSD)}
+
+// contender is one client's state.
+type contender struct {
+	rng      rand.PCG
+	at       time.Duration // when its message reaches the server
+	write    bool          // the message is a write; else a read
+	seen     int32         // the version its last read saw
+	failures int32         // failed writes so far
+	state    float64       // what the next wait grows from: decorrelated's sleep, as Params.Wait takes it
+}
+
+// contention runs the experiment for one Params, reusing its buffers from mode to mode.
+type contention struct {
+	p       Params
+	net     contentionNet
+	pause   func() bool
+	writes  int // writes so far, for pause
+	clients []contender
+	queue   []int32   // a binary heap of client indices, by (at, index)
+	calls   []float64 // per run
+	times   []float64 // per run, in nanoseconds
+	sorted  []float64 // scratch for the percentiles
+}
+
+func newContention(p Params, net contentionNet, pause func() bool) *contention {
+	return &contention{p: p, net: net, pause: pause}
+}
+
+// waitFunc returns the wait after client c's failure c.failures, moving on its state.
+type waitFunc func(c *contender) time.Duration
+
+// waiter returns the waits of mode m for runs of n clients.
+func (e *contention) waiter(m ContentionMode) (waitFunc, float64) {
+	base, cap := float64(e.p.Base), e.p.Cap
+	// expo is the simulator's min(cap, 2^n·base); Ldexp is exact, and past the cap it only needs
+	// to be large.
+	expo := func(c *contender) float64 { return min(float64(cap), math.Ldexp(base, int(c.failures))) }
+	switch m {
+	case ContentionNone:
+		return func(*contender) time.Duration { return 0 }, 0
+	case ContentionExponential:
+		return func(c *contender) time.Duration { return roundNs(expo(c)) }, 0
+	case ContentionFull: // random.uniform(0, v)
+		return func(c *contender) time.Duration { return roundNs(float64(unit(&c.rng) * expo(c))) }, 0
+	case ContentionEqual: // v/2 + random.uniform(0, v/2)
+		return func(c *contender) time.Duration {
+			v := expo(c) / 2
+			return roundNs(v + float64(unit(&c.rng)*v))
+		}, 0
+	case ContentionDecorrelated: // min(cap, random.uniform(base, 3·sleep)), sleep from base
+		return func(c *contender) time.Duration {
+			w := decorrelated(e.p.Base, cap, unit(&c.rng), c.state)
+			c.state = float64(w)
+			return w
+		}, base
+	}
+	j, _ := m.Jitter()
+	q := e.p.WithJitter(j)
+	// A client fails at most once per other client's success, so at most MaxContenders-1
+	// times; the laws go one further, so that no index can be out of range.
+	q.Attempts = MaxContenders + 1
+	waits := q.waits()
+	return func(c *contender) time.Duration {
+		w, state := waits.next(min(int(c.failures), MaxContenders), &c.rng, c.state)
+		c.state = state
+		return w
+	}, q.FirstState()
+}
+
+// hop draws one one-way hop from c's stream.
+func (e *contention) hop(c *contender) time.Duration {
+	return roundNs(math.Abs(e.net.mean + float64(e.net.sd*normal(&c.rng))))
+}
+
+// result runs mode m runs times with n clients; it reports false when pause stopped it.
+func (e *contention) result(m ContentionMode, n, runs int) (ContentionResult, bool) {
+	wait, first := e.waiter(m)
+	e.calls, e.times = grow(e.calls, runs), grow(e.times, runs)
+	for r := range runs {
+		calls, end, ok := e.run(wait, first, n, r)
+		if !ok {
+			return ContentionResult{}, false
+		}
+		e.calls[r], e.times[r] = float64(calls), float64(end)
+	}
+	return ContentionResult{Mode: m, Clients: n, Runs: runs, Calls: e.spread(e.calls), Time: e.spread(e.times)}, true
+}
+
+// run is run r of n clients: it returns the writes made and when the last success was answered.
+func (e *contention) run(wait waitFunc, first float64, n, r int) (calls int, end time.Duration, ok bool) {
+	cs := grow(e.clients, n)
+	q := grow(e.queue, n)
+	e.clients, e.queue = cs, q
+	for i := range cs {
+		c := &cs[i]
+		c.rng.Seed(e.p.Seed, uint64(r)<<32|uint64(i))
+		c.write, c.failures, c.state = false, 0, first
+		c.at = e.hop(c) // the first read leaves at 0
+		q[i] = int32(i)
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		siftDown(cs, q, i)
+	}
+	version := int32(0)
+	for len(q) > 0 {
+		c := &cs[q[0]]
+		if !c.write { // the server reads; the answer comes back and the write goes out
+			c.seen, c.write = version, true
+			c.at += e.hop(c)
+			c.at += e.hop(c)
+			siftDown(cs, q, 0)
+			continue
+		}
+		calls++
+		e.writes++
+		if e.pause != nil && e.writes%PauseEvery == 0 && !e.pause() {
+			return calls, end, false
+		}
+		if c.seen == version { // through: the answer is the client's last hop
+			version++
+			end = max(end, c.at+e.hop(c))
+			q[0] = q[len(q)-1]
+			q = q[:len(q)-1]
+			siftDown(cs, q, 0)
+			continue
+		}
+		// Failed: the answer comes back, the client waits, and its read goes out.
+		c.failures++
+		c.write = false
+		c.at += e.hop(c)
+		c.at += e.hop(c)
+		c.at += wait(c)
+		siftDown(cs, q, 0)
+	}
+	return calls, end, true
+}
+
+// before orders the queue: by arrival, then by client index.
+func before(cs []contender, a, b int32) bool {
+	return cs[a].at < cs[b].at || cs[a].at == cs[b].at && a < b
+}
+
+// siftDown moves q[i] down the heap q to its place.
+func siftDown(cs []contender, q []int32, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(q) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(q) && before(cs, q[r], q[l]) {
+			m = r
+		}
+		if !before(cs, q[m], q[i]) {
+			return
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+}
+
+// spread summarizes xs, one value per run.
+func (e *contention) spread(xs []float64) RunSpread {
+	s := append(e.sorted[:0], xs...)
+	e.sorted = s
+	slices.Sort(s)
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	mean := sum / float64(len(xs))
+	ss := 0.0
+	for _, x := range xs {
+		d := x - mean
+		ss += float64(d * d)
+	}
+	sd := 0.0
+	if len(xs) > 1 {
+		sd = math.Sqrt(ss / float64(len(xs)-1))
+	}
+	rank := func(pct int) float64 { return s[(pct*len(s)+99)/100-1] } // nearest rank, as quantiles
+	return RunSpread{Mean: mean, SD: sd, Min: s[0], P50: rank(50), P90: rank(90), Max: s[len(s)-1]}
+}
