@@ -113,6 +113,45 @@ func (p Params) ContentionModes() []ContentionMode {
 	return append(ContentionModes(), ContentionPolicy(p.Jitter))
 }
 
+// ContentionWait returns the wait of mode m after failure n (n >= 1) for the draw u in [0, 1),
+// and the state to pass for failure n+1; state is what failure n-1 returned, or for n = 1 base in
+// nanoseconds for ContentionDecorrelated (the simulator's sleep starts at base), FirstState of the
+// policy for ContentionPolicy, 0 otherwise. The simulator's modes use p's base and cap only;
+// ContentionPolicy(j) is p.WithJitter(j).Wait(n, u, state). With base 5ms and cap 2s, failure 1
+// waits 10ms with ContentionExponential, and 5ms with u = 0.5 under ContentionFull.
+func (p Params) ContentionWait(m ContentionMode, n int, u, state float64) (time.Duration, float64) {
+	// v is the simulator's expo(n) = min(cap, 2^n·base); Ldexp is exact, and past the cap it
+	// only needs to be large.
+	v := func() float64 { return min(float64(p.Cap), math.Ldexp(float64(p.Base), n)) }
+	switch m {
+	case ContentionNone:
+		return 0, state
+	case ContentionExponential:
+		return roundNs(v()), state
+	case ContentionFull: // random.uniform(0, v)
+		return roundNs(float64(u * v())), state
+	case ContentionEqual: // v/2 + random.uniform(0, v/2)
+		h := v() / 2
+		return roundNs(h + float64(u*h)), state
+	case ContentionDecorrelated: // sleep = min(cap, random.uniform(base, 3·sleep))
+		w := decorrelated(p.Base, p.Cap, u, state)
+		return w, float64(w)
+	}
+	j, _ := m.Jitter()
+	return p.WithJitter(j).Wait(n, u, state)
+}
+
+// contentionFirst is the state ContentionWait takes for failure 1 of m.
+func (p Params) contentionFirst(m ContentionMode) float64 {
+	if j, ok := m.Jitter(); ok {
+		return p.WithJitter(j).FirstState()
+	}
+	if m == ContentionDecorrelated {
+		return float64(p.Base)
+	}
+	return 0
+}
+
 // RunSpread is a measure over the runs of the experiment: its mean, its sample standard
 // deviation (0 for one run), and its least, median (p50), p90 and greatest values, the
 // percentiles by nearest rank.

@@ -32,9 +32,12 @@ type contender struct {
 
 // contention runs the experiment for one Params, reusing its buffers from mode to mode.
 type contention struct {
-	p       Params
-	net     contentionNet
-	pause   func() bool
+	p     Params
+	net   contentionNet
+	pause func() bool
+	// seen, if not nil, is told of every message as the server handles it (for tests): ok is
+	// whether a write succeeded, and true for a read.
+	seen    func(client int, write bool, at time.Duration, ok bool)
 	writes  int // writes so far, for pause
 	clients []contender
 	queue   []int32   // a binary heap of client indices, by (at, index)
@@ -50,30 +53,19 @@ func newContention(p Params, net contentionNet, pause func() bool) *contention {
 // waitFunc returns the wait after client c's failure c.failures, moving on its state.
 type waitFunc func(c *contender) time.Duration
 
-// waiter returns the waits of mode m for runs of n clients.
+// waiter returns the waits of mode m, and the state a client starts from.
 func (e *contention) waiter(m ContentionMode) (waitFunc, float64) {
-	base, cap := float64(e.p.Base), e.p.Cap
-	// expo is the simulator's min(cap, 2^n·base); Ldexp is exact, and past the cap it only needs
-	// to be large.
-	expo := func(c *contender) float64 { return min(float64(cap), math.Ldexp(base, int(c.failures))) }
-	switch m {
-	case ContentionNone:
-		return func(*contender) time.Duration { return 0 }, 0
-	case ContentionExponential:
-		return func(c *contender) time.Duration { return roundNs(expo(c)) }, 0
-	case ContentionFull: // random.uniform(0, v)
-		return func(c *contender) time.Duration { return roundNs(float64(unit(&c.rng) * expo(c))) }, 0
-	case ContentionEqual: // v/2 + random.uniform(0, v/2)
+	if _, ok := m.Jitter(); !ok {
+		draws := m != ContentionNone && m != ContentionExponential
 		return func(c *contender) time.Duration {
-			v := expo(c) / 2
-			return roundNs(v + float64(unit(&c.rng)*v))
-		}, 0
-	case ContentionDecorrelated: // min(cap, random.uniform(base, 3·sleep)), sleep from base
-		return func(c *contender) time.Duration {
-			w := decorrelated(e.p.Base, cap, unit(&c.rng), c.state)
-			c.state = float64(w)
+			u := 0.0
+			if draws {
+				u = unit(&c.rng)
+			}
+			w, state := e.p.ContentionWait(m, int(c.failures), u, c.state)
+			c.state = state
 			return w
-		}, base
+		}, e.p.contentionFirst(m)
 	}
 	j, _ := m.Jitter()
 	q := e.p.WithJitter(j)
@@ -125,6 +117,9 @@ func (e *contention) run(wait waitFunc, first float64, n, r int) (calls int, end
 	version := int32(0)
 	for len(q) > 0 {
 		c := &cs[q[0]]
+		if e.seen != nil {
+			e.seen(int(q[0]), c.write, c.at, !c.write || c.seen == version)
+		}
 		if !c.write { // the server reads; the answer comes back and the write goes out
 			c.seen, c.write = version, true
 			c.at += e.hop(c)
