@@ -148,7 +148,7 @@ func TestContentionWait(t *testing.T) {
 		{ContentionExponential, 1, 0.5, 0, 10 * time.Millisecond, 0},
 		{ContentionExponential, 2, 0, 0, 20 * time.Millisecond, 0},
 		{ContentionExponential, 8, 0, 0, 1280 * time.Millisecond, 0},
-		{ContentionExponential, 9, 0, 0, 2 * time.Second, 0}, // 2560ms, capped
+		{ContentionExponential, 9, 0, 0, 2 * time.Second, 0},    // 2560ms, capped
 		{ContentionExponential, 2000, 0, 0, 2 * time.Second, 0}, // 2^2000 overflows float64: still cap
 		{ContentionFull, 1, 0, 0, 0, 0},
 		{ContentionFull, 1, 0.5, 0, 5 * time.Millisecond, 0},
