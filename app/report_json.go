@@ -69,6 +69,9 @@ type jsonReport struct {
 		Worst  json.Number `json:"worst_case_attempts"`
 	} `json:"layers"`
 	Herd []jsonHerd `json:"herd,omitempty"`
+	// The contention experiment: the table at contenders clients, and the sweep over 10..200.
+	Contention      []jsonContention `json:"contention,omitempty"`
+	ContentionSweep []jsonSweepPoint `json:"contention_sweep,omitempty"`
 }
 
 type jsonHerd struct {
@@ -109,7 +112,7 @@ func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
 		P50: msp(q.P50), P90: msp(q.P90), P99: msp(q.P99), Exact: &w.Exact}
 }
 
-func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
+func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention) error {
 	p, s := r.Params, r.Schedule
 	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
 		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
@@ -137,6 +140,7 @@ func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun) error {
 		}
 		out.Herd = append(out.Herd, j)
 	}
+	out.Contention, out.ContentionSweep = contentionJSON(c.table), sweepJSON(c.sweep)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -12,22 +12,26 @@ import (
 	"backoffcalc/calc/libs"
 )
 
-// runTable prints the report for a query: `table [-format text|csv|md|json] QUERY`, where QUERY
+// runTable prints the report for a query: `table [-format text|csv|md|json] [-sweep] QUERY`, where QUERY
 // is a query string with or without '?', or a whole URL. Bad fields go to stderr, one a line,
 // with exit code 2.
 func runTable(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text, csv, md or json")
+	// Off by default: at the defaults the sweep is seconds of work, against a fraction of a
+	// second for all the rest.
+	sweep := fs.Bool("sweep", false, "with -format json, the contention sweep over 10..200 clients too (seconds of work)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
+		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] [-sweep] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun) error{
-		"text": writeText, "csv": writeCSV, "md": writeMarkdown, "json": writeJSON,
+	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun, contention) error{
+		"text": then(writeText, writeContentionText), "csv": then(writeCSV, writeContentionCSV),
+		"md": then(writeMarkdown, writeContentionMarkdown), "json": writeJSON,
 	}[*format]
 	if write == nil || fs.NArg() > 1 {
 		fs.Usage()
@@ -49,11 +53,29 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
 		}
 	}
-	if err := write(stdout, p.Report(), herd); err != nil {
+	c := contention{p: p}
+	c.table, err = p.Contention(p.Contenders, p.Runs, p.ContentionModes()...)
+	if err == nil && *format == "json" && *sweep {
+		c.sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "the contention experiment is not simulated:", err)
+	}
+	if err := write(stdout, p.Report(), herd, c); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	return 0
+}
+
+// then writes the report, then the contention table after it.
+func then(report func(io.Writer, calc.Report, []calc.HerdRun) error, table func(io.Writer, contention) error) func(io.Writer, calc.Report, []calc.HerdRun, contention) error {
+	return func(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention) error {
+		if err := report(w, r, herd); err != nil {
+			return err
+		}
+		return table(w, c)
+	}
 }
 
 // queryOf takes the query out of a whole link, or a query with or without its '?'.

@@ -118,7 +118,7 @@ func TestTableFormats(t *testing.T) {
 	}
 	csv, _, _ := runTableOut(t, "-format", "csv", q)
 	lines := strings.Split(strings.TrimSpace(csv), "\n")
-	if len(lines) != 7+1+7 || lines[8] != strings.Join(herdColumns, ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
+	if len(lines) != 7+1+7+1+7 || lines[8] != strings.Join(herdColumns, ",") || lines[16] != strings.Join(contentionColumns, ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
 		t.Errorf("csv:\n%s", csv)
 	}
 	md, _, _ := runTableOut(t, "-format", "md", q)
@@ -344,7 +344,7 @@ func TestTableWithinBudgetFormats(t *testing.T) {
 	}
 	csv, _, _ := runTableOut(t, "-format=csv", q)
 	sections := strings.Split(strings.TrimSpace(csv), "\n\n")
-	if len(sections) != 3 { // the schedule, the totals, the herd
+	if len(sections) != 4 { // the schedule, the totals, the herd, the contention table
 		t.Fatalf("csv sections: %d\n%s", len(sections), csv)
 	}
 	totals := strings.Split(sections[1], "\n")
@@ -354,9 +354,9 @@ func TestTableWithinBudgetFormats(t *testing.T) {
 		!strings.Contains(totals[6], ",6499.999999,") {
 		t.Errorf("csv totals:\n%s", sections[1])
 	}
-	// Without a budget the CSV is the schedule and the herd, as before.
+	// Without a budget the CSV is the schedule, the herd and the contention table.
 	csv, _, _ = runTableOut(t, "-format=csv", "base=1s")
-	if strings.Contains(csv, "within_budget") || len(strings.Split(strings.TrimSpace(csv), "\n\n")) != 2 {
+	if strings.Contains(csv, "within_budget") || len(strings.Split(strings.TrimSpace(csv), "\n\n")) != 3 {
 		t.Errorf("csv without a budget:\n%s", csv)
 	}
 }
@@ -372,5 +372,73 @@ func TestTableWithinBudgetBeforeSampling(t *testing.T) {
 	}
 	if !strings.Contains(md.String(), "best case 3000 ms, worst case 3000 ms; the sampled paths are still being simulated.") {
 		t.Errorf("markdown:\n%s", md.String())
+	}
+}
+
+// The contention experiment: its table in every format, its sweep in JSON when asked, each
+// number calc's own.
+func TestTableContention(t *testing.T) {
+	q := "base=5ms&cap=2s&contenders=20&runs=3&jitter=decorrelatedv2"
+	p, err := calc.Decode(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := p.Contention(20, 3, p.ContentionModes()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type spread struct{ Mean, SD, Min, P50, P90, Max float64 }
+	type mode struct {
+		Mode, Title   string
+		Clients, Runs int
+		Calls         spread
+		Time          spread `json:"time_ms"`
+	}
+	var out struct {
+		Contention []mode
+		Sweep      []struct {
+			Clients int
+			Modes   []mode
+		} `json:"contention_sweep"`
+	}
+	for _, sweep := range []bool{false, true} {
+		args := []string{"-format=json", q}
+		if sweep {
+			args = append([]string{"-sweep"}, args...)
+		}
+		text, errOut, code := runTableOut(t, args...)
+		if err := json.Unmarshal([]byte(text), &out); err != nil || code != 0 || errOut != "" {
+			t.Fatalf("%v: %v, code %d, %s", args, err, code, errOut)
+		}
+		if len(out.Contention) != len(want) {
+			t.Fatalf("%d modes, want %d", len(out.Contention), len(want))
+		}
+		for i, m := range out.Contention {
+			w := want[i]
+			if m.Mode != w.Mode.String() || m.Title != w.Mode.Title() || m.Clients != 20 || m.Runs != 3 ||
+				m.Calls != spread(w.Calls) || m.Time.Mean != w.Time.Mean/1e6 || m.Time.P90 != w.Time.P90/1e6 {
+				t.Errorf("mode %d: %+v, want %+v", i, m, w)
+			}
+		}
+		if last := out.Contention[len(out.Contention)-1].Mode; last != "policy-decorrelatedv2" {
+			t.Errorf("the policy's mode is %q", last)
+		}
+		if n := len(out.Sweep); sweep && (n != 20 || out.Sweep[19].Clients != 200 || len(out.Sweep[19].Modes) != 6) || !sweep && n != 0 {
+			t.Errorf("-sweep=%v: %d points", sweep, n)
+		}
+	}
+	text, _, _ := runTableOut(t, q)
+	for _, s := range []string{"Contention (the AWS post's experiment): 20 clients", "mean over 3 runs", "This policy: Polly's decorrelated jitter (DecorrelatedJitterBackoffV2)", "Exponential backoff"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("text lacks %q:\n%s", s, text)
+		}
+	}
+	md, _, _ := runTableOut(t, "-format=md", q)
+	if !strings.Contains(md, "| "+strings.Join(contentionColumns, " | ")+" |") || !strings.Contains(md, "| fulljitter | 20 | 3 | ") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	_, errOut, code := runTableOut(t, "contenders=501&runs=0")
+	if code != 2 || errOut != "calc: contenders \"501\": must be between 1 and 500\ncalc: runs \"0\": must be between 1 and 1000\n" {
+		t.Errorf("bad keys: code %d, %q", code, errOut)
 	}
 }

@@ -97,7 +97,7 @@ func (m ContentionMode) String() string {
 // policy (Upward jitter)" for the policy's. m must exist.
 func (m ContentionMode) Title() string {
 	if j, ok := m.Jitter(); ok {
-		return "This policy (" + j.Title() + ")"
+		return "This policy: " + j.Title()
 	}
 	return contentionTitles[m]
 }

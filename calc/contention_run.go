@@ -23,11 +23,10 @@ var postNet = contentionNet{float64(ContentionHop), float64(ContentionHopSD)}
 // contender is one client's state.
 type contender struct {
 	rng      rand.PCG
-	at       time.Duration // when its message reaches the server
-	write    bool          // the message is a write; else a read
-	seen     int32         // the version its last read saw
-	failures int32         // failed writes so far
-	state    float64       // what the next wait grows from: decorrelated's sleep, as Params.Wait takes it
+	write    bool    // the message is a write; else a read
+	seen     int32   // the version its last read saw
+	failures int32   // failed writes so far
+	state    float64 // what the next wait grows from: decorrelated's sleep, as Params.Wait takes it
 }
 
 // contention runs the experiment for one Params, reusing its buffers from mode to mode.
@@ -40,7 +39,7 @@ type contention struct {
 	seen    func(client int, write bool, at time.Duration, ok bool)
 	writes  int // writes so far, for pause
 	clients []contender
-	queue   []int32   // a binary heap of client indices, by (at, index)
+	queue   []message // a binary heap, by (at, client)
 	calls   []float64 // per run
 	times   []float64 // per run, in nanoseconds
 	sorted  []float64 // scratch for the percentiles
@@ -48,6 +47,18 @@ type contention struct {
 
 func newContention(p Params, net contentionNet, pause func() bool) *contention {
 	return &contention{p: p, net: net, pause: pause}
+}
+
+// message is a client's message in flight: the queue holds it rather than the client, so that
+// ordering the queue reads no client.
+type message struct {
+	at     time.Duration // when it reaches the server
+	client int32
+}
+
+// before orders the queue: by arrival, then by client index.
+func (m message) before(o message) bool {
+	return m.at < o.at || m.at == o.at && m.client < o.client
 }
 
 // waitFunc returns the wait after client c's failure c.failures, moving on its state.
@@ -108,23 +119,23 @@ func (e *contention) run(wait waitFunc, first float64, n, r int) (calls int, end
 		c := &cs[i]
 		c.rng.Seed(e.p.Seed, uint64(r)<<32|uint64(i))
 		c.write, c.failures, c.state = false, 0, first
-		c.at = e.hop(c) // the first read leaves at 0
-		q[i] = int32(i)
+		q[i] = message{e.hop(c), int32(i)} // the first read leaves at 0
 	}
 	for i := n/2 - 1; i >= 0; i-- {
-		siftDown(cs, q, i)
+		siftDown(q, i)
 	}
 	version := int32(0)
 	for len(q) > 0 {
-		c := &cs[q[0]]
+		m := &q[0]
+		c := &cs[m.client]
 		if e.seen != nil {
-			e.seen(int(q[0]), c.write, c.at, !c.write || c.seen == version)
+			e.seen(int(m.client), c.write, m.at, !c.write || c.seen == version)
 		}
 		if !c.write { // the server reads; the answer comes back and the write goes out
 			c.seen, c.write = version, true
-			c.at += e.hop(c)
-			c.at += e.hop(c)
-			siftDown(cs, q, 0)
+			m.at += e.hop(c)
+			m.at += e.hop(c)
+			siftDown(q, 0)
 			continue
 		}
 		calls++
@@ -134,45 +145,45 @@ func (e *contention) run(wait waitFunc, first float64, n, r int) (calls int, end
 		}
 		if c.seen == version { // through: the answer is the client's last hop
 			version++
-			end = max(end, c.at+e.hop(c))
+			end = max(end, m.at+e.hop(c))
 			q[0] = q[len(q)-1]
 			q = q[:len(q)-1]
-			siftDown(cs, q, 0)
+			siftDown(q, 0)
 			continue
 		}
 		// Failed: the answer comes back, the client waits, and its read goes out.
 		c.failures++
 		c.write = false
-		c.at += e.hop(c)
-		c.at += e.hop(c)
-		c.at += wait(c)
-		siftDown(cs, q, 0)
+		m.at += e.hop(c)
+		m.at += e.hop(c)
+		m.at += wait(c)
+		siftDown(q, 0)
 	}
 	return calls, end, true
 }
 
-// before orders the queue: by arrival, then by client index.
-func before(cs []contender, a, b int32) bool {
-	return cs[a].at < cs[b].at || cs[a].at == cs[b].at && a < b
-}
-
 // siftDown moves q[i] down the heap q to its place.
-func siftDown(cs []contender, q []int32, i int) {
+func siftDown(q []message, i int) {
+	if i >= len(q) {
+		return
+	}
+	x := q[i]
 	for {
 		l := 2*i + 1
 		if l >= len(q) {
-			return
+			break
 		}
 		m := l
-		if r := l + 1; r < len(q) && before(cs, q[r], q[l]) {
+		if r := l + 1; r < len(q) && q[r].before(q[l]) {
 			m = r
 		}
-		if !before(cs, q[m], q[i]) {
-			return
+		if !q[m].before(x) {
+			break
 		}
-		q[i], q[m] = q[m], q[i]
+		q[i] = q[m]
 		i = m
 	}
+	q[i] = x
 }
 
 // spread summarizes xs, one value per run.

@@ -304,7 +304,7 @@ func TestContentionModeNames(t *testing.T) {
 		names = append(names, m.String()+": "+m.Title())
 	}
 	want := "nobackoff: No backoff, exponential: Exponential backoff, fulljitter: Full jitter, equaljitter: Equal jitter, " +
-		"decorrelatedjitter: Decorrelated jitter, policy-upward: This policy (Upward jitter)"
+		"decorrelatedjitter: Decorrelated jitter, policy-upward: This policy: Upward jitter"
 	if got := strings.Join(names, ", "); got != want {
 		t.Errorf("modes %s\nwant %s", got, want)
 	}
