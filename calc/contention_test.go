@@ -342,3 +342,29 @@ func TestNormal(t *testing.T) {
 		}
 	}
 }
+
+// contentionGolden pins a small experiment's every figure, so that the page (wasm) and the
+// native program must give the same bits: make test runs calc's tests under wasm too.
+const contentionGolden = `nobackoff 54.2 1.7888543819998317 51 55 55 55 | 4.02810075e+08 3.0319940122721467e+07 3.49182998e+08 4.14831199e+08 4.20333316e+08 4.20333316e+08
+exponential 54 2.23606797749979 50 55 55 55 | 4.2930859474e+09 1.505173283356723e+09 1.60056236e+09 4.964831199e+09 4.970333316e+09 4.970333316e+09
+fulljitter 38.4 2.0736441353327724 36 38 41 41 | 4.576908474e+08 8.388337704851227e+07 3.21169182e+08 4.96429636e+08 5.3211059e+08 5.3211059e+08
+equaljitter 42.8 1.4832396974191324 41 43 45 45 | 7.45108678e+08 6.833244946629256e+07 6.72174877e+08 7.26525775e+08 8.46021075e+08 8.46021075e+08
+decorrelatedjitter 38.4 1.5165750888103102 37 38 41 41 | 4.249395474e+08 5.701671828770789e+07 3.59090435e+08 4.38602276e+08 5.05507289e+08 5.05507289e+08
+policy-decorrelatedv2 42.6 2.073644135332772 41 42 46 46 | 4.193512602e+08 8.563493976517403e+07 3.2004506e+08 4.37590867e+08 5.13244362e+08 5.13244362e+08
+`
+
+func TestContentionGolden(t *testing.T) {
+	p := postSetup().WithJitter(DecorrelatedV2)
+	rs, err := p.Contention(10, 5, p.ContentionModes()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, r := range rs {
+		c, m := r.Calls, r.Time
+		fmt.Fprintln(&b, r.Mode, c.Mean, c.SD, c.Min, c.P50, c.P90, c.Max, "|", m.Mean, m.SD, m.Min, m.P50, m.P90, m.Max)
+	}
+	if b.String() != contentionGolden {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), contentionGolden)
+	}
+}
