@@ -12,18 +12,19 @@ import (
 	"backoffcalc/calc/libs"
 )
 
-// runTable prints the report for a query: `table [-format text|csv|md|json] [-sweep] QUERY`, where QUERY
+// runTable prints the report for a query: `table [-format text|csv|md|json] [-contention] [-sweep] QUERY`, where QUERY
 // is a query string with or without '?', or a whole URL. Bad fields go to stderr, one a line,
 // with exit code 2.
 func runTable(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text, csv, md or json")
-	// Off by default: at the defaults the sweep is seconds of work, against a fraction of a
-	// second for all the rest.
-	sweep := fs.Bool("sweep", false, "with -format json, the contention sweep over 10..200 clients too (seconds of work)")
+	// Off by default: the contention table is a hundred times the work of all the rest, and its
+	// sweep seconds of it.
+	withContention := fs.Bool("contention", false, "the contention experiment's table too (a tenth of a second of work at the defaults)")
+	sweep := fs.Bool("sweep", false, "with -format json, the contention table and its sweep over 10..200 clients (seconds of work)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] [-sweep] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
+		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] [-contention] [-sweep] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -53,11 +54,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
 		}
 	}
-	c := contention{p: p}
-	c.table, err = p.Contention(p.Contenders, p.Runs, p.ContentionModes()...)
-	if err == nil && *format == "json" && *sweep {
-		c.sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
-	}
+	c, err := runContention(p, *withContention || *sweep, *sweep && *format == "json")
 	if err != nil {
 		fmt.Fprintln(stderr, "the contention experiment is not simulated:", err)
 	}
@@ -66,6 +63,18 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// runContention runs the contention table when asked, and its sweep too when asked.
+func runContention(p calc.Params, table, sweep bool) (c contention, err error) {
+	c.p = p
+	if table {
+		c.table, err = p.Contention(p.Contenders, p.Runs, p.ContentionModes()...)
+	}
+	if err == nil && sweep {
+		c.sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
+	}
+	return c, err
 }
 
 // then writes the report, then the contention table after it.

@@ -118,7 +118,7 @@ func TestTableFormats(t *testing.T) {
 	}
 	csv, _, _ := runTableOut(t, "-format", "csv", q)
 	lines := strings.Split(strings.TrimSpace(csv), "\n")
-	if len(lines) != 7+1+7+1+7 || lines[8] != strings.Join(herdColumns, ",") || lines[16] != strings.Join(contentionColumns, ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
+	if len(lines) != 7+1+7 || lines[8] != strings.Join(herdColumns, ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
 		t.Errorf("csv:\n%s", csv)
 	}
 	md, _, _ := runTableOut(t, "-format", "md", q)
@@ -344,7 +344,7 @@ func TestTableWithinBudgetFormats(t *testing.T) {
 	}
 	csv, _, _ := runTableOut(t, "-format=csv", q)
 	sections := strings.Split(strings.TrimSpace(csv), "\n\n")
-	if len(sections) != 4 { // the schedule, the totals, the herd, the contention table
+	if len(sections) != 3 { // the schedule, the totals, the herd
 		t.Fatalf("csv sections: %d\n%s", len(sections), csv)
 	}
 	totals := strings.Split(sections[1], "\n")
@@ -354,9 +354,9 @@ func TestTableWithinBudgetFormats(t *testing.T) {
 		!strings.Contains(totals[6], ",6499.999999,") {
 		t.Errorf("csv totals:\n%s", sections[1])
 	}
-	// Without a budget the CSV is the schedule, the herd and the contention table.
+	// Without a budget the CSV is the schedule and the herd, as before.
 	csv, _, _ = runTableOut(t, "-format=csv", "base=1s")
-	if strings.Contains(csv, "within_budget") || len(strings.Split(strings.TrimSpace(csv), "\n\n")) != 3 {
+	if strings.Contains(csv, "within_budget") || len(strings.Split(strings.TrimSpace(csv), "\n\n")) != 2 {
 		t.Errorf("csv without a budget:\n%s", csv)
 	}
 }
@@ -401,10 +401,15 @@ func TestTableContention(t *testing.T) {
 			Modes   []mode
 		} `json:"contention_sweep"`
 	}
+	// Without -contention there is none: it is a hundred times the work of the rest.
+	text, _, _ := runTableOut(t, "-format=json", q)
+	if strings.Contains(text, "contention") {
+		t.Errorf("contention without -contention:\n%s", text)
+	}
 	for _, sweep := range []bool{false, true} {
-		args := []string{"-format=json", q}
-		if sweep {
-			args = append([]string{"-sweep"}, args...)
+		args := []string{"-format=json", "-contention", q}
+		if sweep { // -sweep implies -contention
+			args = []string{"-format=json", "-sweep", q}
 		}
 		text, errOut, code := runTableOut(t, args...)
 		if err := json.Unmarshal([]byte(text), &out); err != nil || code != 0 || errOut != "" {
@@ -427,15 +432,20 @@ func TestTableContention(t *testing.T) {
 			t.Errorf("-sweep=%v: %d points", sweep, n)
 		}
 	}
-	text, _, _ := runTableOut(t, q)
+	text, _, _ = runTableOut(t, "-contention", q)
 	for _, s := range []string{"Contention (the AWS post's experiment): 20 clients", "mean over 3 runs", "This policy: Polly's decorrelated jitter (DecorrelatedJitterBackoffV2)", "Exponential backoff"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("text lacks %q:\n%s", s, text)
 		}
 	}
-	md, _, _ := runTableOut(t, "-format=md", q)
+	md, _, _ := runTableOut(t, "-format=md", "-contention", q)
 	if !strings.Contains(md, "| "+strings.Join(contentionColumns, " | ")+" |") || !strings.Contains(md, "| fulljitter | 20 | 3 | ") {
 		t.Errorf("markdown:\n%s", md)
+	}
+	csv, _, _ := runTableOut(t, "-format=csv", "-contention", q)
+	if sections := strings.Split(strings.TrimSpace(csv), "\n\n"); len(sections) != 3 || !strings.HasPrefix(sections[2], strings.Join(contentionColumns, ",")+"\n") ||
+		strings.Count(sections[2], "\n") != 6 {
+		t.Errorf("csv:\n%s", csv)
 	}
 	_, errOut, code := runTableOut(t, "contenders=501&runs=0")
 	if code != 2 || errOut != "calc: contenders \"501\": must be between 1 and 500\ncalc: runs \"0\": must be between 1 and 1000\n" {
