@@ -70,6 +70,9 @@ type jsonReport struct {
 	} `json:"layers"`
 	Herd     []jsonHerd    `json:"herd,omitempty"`
 	Overload *jsonOverload `json:"overload,omitempty"`
+	// The contention experiment: the table at contenders clients, and the sweep over 10..200.
+	Contention      []jsonContention `json:"contention,omitempty"`
+	ContentionSweep []jsonSweepPoint `json:"contention_sweep,omitempty"`
 	// FitBudget is what fits in the budget for each mode (report_solve.go); absent without one.
 	FitBudget []jsonSolution `json:"fit_budget,omitempty"`
 }
@@ -112,7 +115,7 @@ func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
 		P50: msp(q.P50), P90: msp(q.P90), P99: msp(q.P99), Exact: &w.Exact}
 }
 
-func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
+func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention, over ...calc.OverloadRun) error {
 	p, s := r.Params, r.Schedule
 	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
 		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
@@ -142,6 +145,7 @@ func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.Ove
 		out.Herd = append(out.Herd, j)
 	}
 	out.Overload = overloadJSON(p, over)
+	out.Contention, out.ContentionSweep = contentionJSON(c.table), sweepJSON(c.sweep)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -12,22 +12,27 @@ import (
 	"backoffcalc/calc/libs"
 )
 
-// runTable prints the report for a query: `table [-format text|csv|md|json] QUERY`, where QUERY
+// runTable prints the report for a query: `table [-format text|csv|md|json] [-contention] [-sweep] QUERY`, where QUERY
 // is a query string with or without '?', or a whole URL. Bad fields go to stderr, one a line,
 // with exit code 2.
 func runTable(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text, csv, md or json")
+	// Off by default: the contention table is a hundred times the work of all the rest, and its
+	// sweep seconds of it.
+	withContention := fs.Bool("contention", false, "the contention experiment's table too (a tenth of a second of work at the defaults)")
+	sweep := fs.Bool("sweep", false, "with -format json, the contention table and its sweep over 10..200 clients (seconds of work)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
+		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] [-contention] [-sweep] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error{
-		"text": writeText, "csv": writeCSV, "md": writeMarkdown, "json": writeJSON,
+	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun, contention, ...calc.OverloadRun) error{
+		"text": then(writeText, writeContentionText), "csv": then(writeCSV, writeContentionCSV),
+		"md": then(writeMarkdown, writeContentionMarkdown), "json": writeJSON,
 	}[*format]
 	if write == nil || fs.NArg() > 1 {
 		fs.Usage()
@@ -49,9 +54,13 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
 		}
 	}
+	c, err := runContention(p, *withContention || *sweep, *sweep && *format == "json")
+	if err != nil {
+		fmt.Fprintln(stderr, "the contention experiment is not simulated:", err)
+	}
 	r := p.Report()
 	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
-	if err := write(stdout, r, herd, over...); err != nil {
+	if err := write(stdout, r, herd, c, over...); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
@@ -74,6 +83,28 @@ func tableHerd(p calc.Params) ([]calc.HerdRun, []calc.OverloadRun, error) {
 		over = append(over, run)
 	}
 	return nil, over, nil
+}
+
+// runContention runs the contention table when asked, and its sweep too when asked.
+func runContention(p calc.Params, table, sweep bool) (c contention, err error) {
+	c.p = p
+	if table {
+		c.table, err = p.Contention(p.Contenders, p.Runs, p.ContentionModes()...)
+	}
+	if err == nil && sweep {
+		c.sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
+	}
+	return c, err
+}
+
+// then writes the report, then the contention table after it.
+func then(report func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error, table func(io.Writer, contention) error) func(io.Writer, calc.Report, []calc.HerdRun, contention, ...calc.OverloadRun) error {
+	return func(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention, over ...calc.OverloadRun) error {
+		if err := report(w, r, herd, over...); err != nil {
+			return err
+		}
+		return table(w, c)
+	}
 }
 
 // queryOf takes the query out of a whole link, or a query with or without its '?'.

@@ -374,3 +374,81 @@ func TestTableWithinBudgetBeforeSampling(t *testing.T) {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }
+
+// The contention experiment: its table in every format, its sweep in JSON when asked, each
+// number calc's own.
+func TestTableContention(t *testing.T) {
+	q := "base=5ms&cap=2s&contenders=20&runs=3&jitter=decorrelatedv2"
+	p, err := calc.Decode(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := p.Contention(20, 3, p.ContentionModes()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type spread struct{ Mean, SD, Min, P50, P90, Max float64 }
+	type mode struct {
+		Mode, Title   string
+		Clients, Runs int
+		Calls         spread
+		Time          spread `json:"time_ms"`
+	}
+	var out struct {
+		Contention []mode
+		Sweep      []struct {
+			Clients int
+			Modes   []mode
+		} `json:"contention_sweep"`
+	}
+	// Without -contention there is none: it is a hundred times the work of the rest.
+	text, _, _ := runTableOut(t, "-format=json", q)
+	if strings.Contains(text, "contention") {
+		t.Errorf("contention without -contention:\n%s", text)
+	}
+	for _, sweep := range []bool{false, true} {
+		args := []string{"-format=json", "-contention", q}
+		if sweep { // -sweep implies -contention
+			args = []string{"-format=json", "-sweep", q}
+		}
+		text, errOut, code := runTableOut(t, args...)
+		if err := json.Unmarshal([]byte(text), &out); err != nil || code != 0 || errOut != "" {
+			t.Fatalf("%v: %v, code %d, %s", args, err, code, errOut)
+		}
+		if len(out.Contention) != len(want) {
+			t.Fatalf("%d modes, want %d", len(out.Contention), len(want))
+		}
+		for i, m := range out.Contention {
+			w := want[i]
+			if m.Mode != w.Mode.String() || m.Title != w.Mode.Title() || m.Clients != 20 || m.Runs != 3 ||
+				m.Calls != spread(w.Calls) || m.Time.Mean != w.Time.Mean/1e6 || m.Time.P90 != w.Time.P90/1e6 {
+				t.Errorf("mode %d: %+v, want %+v", i, m, w)
+			}
+		}
+		if last := out.Contention[len(out.Contention)-1].Mode; last != "policy-decorrelatedv2" {
+			t.Errorf("the policy's mode is %q", last)
+		}
+		if n := len(out.Sweep); sweep && (n != 20 || out.Sweep[19].Clients != 200 || len(out.Sweep[19].Modes) != 6) || !sweep && n != 0 {
+			t.Errorf("-sweep=%v: %d points", sweep, n)
+		}
+	}
+	text, _, _ = runTableOut(t, "-contention", q)
+	for _, s := range []string{"Contention (the AWS post's experiment): 20 clients", "mean over 3 runs", "This policy: Polly's decorrelated jitter (DecorrelatedJitterBackoffV2)", "Exponential backoff"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("text lacks %q:\n%s", s, text)
+		}
+	}
+	md, _, _ := runTableOut(t, "-format=md", "-contention", q)
+	if !strings.Contains(md, "| "+strings.Join(contentionColumns, " | ")+" |") || !strings.Contains(md, "| fulljitter | 20 | 3 | ") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	csv, _, _ := runTableOut(t, "-format=csv", "-contention", q)
+	if sections := strings.Split(strings.TrimSpace(csv), "\n\n"); len(sections) != 3 || !strings.HasPrefix(sections[2], strings.Join(contentionColumns, ",")+"\n") ||
+		strings.Count(sections[2], "\n") != 6 {
+		t.Errorf("csv:\n%s", csv)
+	}
+	_, errOut, code := runTableOut(t, "contenders=501&runs=0")
+	if code != 2 || errOut != "calc: contenders \"501\": must be between 1 and 500\ncalc: runs \"0\": must be between 1 and 1000\n" {
+		t.Errorf("bad keys: code %d, %q", code, errOut)
+	}
+}

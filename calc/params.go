@@ -121,6 +121,9 @@ type Params struct {
 
 	// Solve is which answers of a fit to the budget a page shows expanded (issue 17); none by default.
 	Solve SolveSet
+	// Contention: the AWS post's experiment (issue 16; see Params.Contention).
+	Contenders int // clients racing to write one row; 1..MaxContenders
+	Runs       int // repetitions the means are over; 1..MaxRuns
 }
 
 // Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter;
@@ -144,6 +147,9 @@ func Default() Params {
 
 		Processes: 1,
 		Limits:    DefaultLimiterParams(),
+
+		Contenders: DefaultContenders,
+		Runs:       DefaultRuns,
 	}
 }
 
@@ -257,5 +263,11 @@ func (p Params) Validate() error {
 	}
 	p.validateOverload(bad)
 	p.validateSolve(bad)
+	if p.Contenders < 1 || p.Contenders > MaxContenders {
+		bad("contenders", fmt.Sprint(p.Contenders), "must be between 1 and %d", MaxContenders)
+	}
+	if p.Runs < 1 || p.Runs > MaxRuns {
+		bad("runs", fmt.Sprint(p.Runs), "must be between 1 and %d", MaxRuns)
+	}
 	return errors.Join(errs...)
 }

@@ -149,6 +149,11 @@ var optionalFields = []field{
 	// Which answers of a fit to the budget are expanded (issue 17): solve=attempts,base.
 	{"solve", func(p *Params, v string) error { return setSolve(&p.Solve, v) },
 		func(p Params) string { return p.Solve.String() }},
+	// The contention experiment's (issue 16).
+	{"contenders", func(p *Params, v string) error { return setInt(&p.Contenders, v, 1, MaxContenders) },
+		func(p Params) string { return strconv.Itoa(p.Contenders) }},
+	{"runs", func(p *Params, v string) error { return setInt(&p.Runs, v, 1, MaxRuns) },
+		func(p Params) string { return strconv.Itoa(p.Runs) }},
 }
 
 var (
@@ -327,8 +332,9 @@ func decodeValue(p *Params, f field, vs []value) (string, error) {
 	return v.text, f.decode(p, v.text)
 }
 
-// Encode returns the canonical query: every key, sorted, ASCII only, so that a link does not
-// depend on today's defaults, and the preset's name while the params are still that preset's.
+// Encode returns the canonical query: every key of fields, sorted, ASCII only, so that a link
+// does not depend on today's defaults; the optionalFields only where they are not at their
+// defaults; and the preset's name while the params are still that preset's.
 // For valid p, Decode(p.Encode()) returns p.
 func (p Params) Encode() string { return p.Values().Encode() }
 

@@ -20,9 +20,9 @@ var decodeTests = []struct {
 	{"go syntax", "base=1.5s&cap=2m30s", func(p *Params) { p.Base, p.Cap = 1500*time.Millisecond, 150*time.Second }},
 	{"cap follows a large base", "base=20s", func(p *Params) { p.Base, p.Cap = 20*time.Second, 20*time.Second }},
 	{"every key", "base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after&call=25ms&budget=1m&layers=3&samples=500&seed=18446744073709551615" +
-		"&clients=250&outage=2s&window=50ms&capacity=7&spread=300ms",
+		"&clients=250&outage=2s&window=50ms&capacity=7&spread=300ms&contenders=50&runs=7",
 		func(p *Params) {
-			*p = Params{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
+			*p = Params{Contenders: 50, Runs: 7, Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
 				Ratio: 0.2, CapAt: CapAfter, Call: 25 * time.Millisecond, Budget: time.Minute, Layers: 3, Samples: 500, Seed: 1<<64 - 1,
 				Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond,
 				Processes: 1, Limits: DefaultLimiterParams()}
@@ -45,6 +45,9 @@ var decodeTests = []struct {
 	{"herd in milliseconds", "outage=700&window=200&spread=0.5", func(p *Params) {
 		p.Outage, p.Window, p.Spread = 700*time.Millisecond, 200*time.Millisecond, 500*time.Microsecond
 	}},
+	{"contention limits", "contenders=500&runs=1000", func(p *Params) { p.Contenders, p.Runs = 500, 1000 }},
+	{"contention low limits", "contenders=1&runs=1", func(p *Params) { p.Contenders, p.Runs = 1, 1 }},
+	{"contention defaults given", "contenders=100&runs=100", func(p *Params) {}},
 	{"unknown keys ignored", "utm_source=x&base=200ms&%zz=1", func(p *Params) { p.Base = 200 * time.Millisecond }},
 	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, Equal }},
 	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = Decorrelated }},
@@ -168,6 +171,20 @@ var badQueries = []struct {
 	{"spread=-0", []string{"spread"}, "negative"},
 	{"spread=NaN", []string{"spread"}, "not a duration"},
 	{"spread=", []string{"spread"}, "empty"},
+	{"contenders=501", []string{"contenders"}, `calc: contenders "501": must be between 1 and 500`},
+	{"contenders=0", []string{"contenders"}, "between 1 and 500"},
+	{"contenders=-0", []string{"contenders"}, "between 1 and 500"},
+	{"contenders=%2B5", []string{"contenders"}, "without a sign"},
+	{"contenders=1_0", []string{"contenders"}, "whole number"},
+	{"contenders=99999999999999999999", []string{"contenders"}, "between 1 and 500"},
+	{"contenders=", []string{"contenders"}, "empty"},
+	{"contenders=1&contenders=2", []string{"contenders"}, "given 2 times"},
+	{"runs=1001", []string{"runs"}, `calc: runs "1001": must be between 1 and 1000`},
+	{"runs=0", []string{"runs"}, "between 1 and 1000"},
+	{"runs=1.5", []string{"runs"}, "whole number"},
+	{"runs=NaN", []string{"runs"}, "whole number"},
+	{"runs=", []string{"runs"}, "empty"},
+	{"runs=x&contenders=y&base=z", []string{"base", "contenders", "runs"}, "base"},
 	{"base=x&factor=y&attempts=z&jitter=w", []string{"base", "factor", "attempts", "jitter"}, "base"},
 	{"spread=x&window=y&outage=z&capacity=w&clients=v&base=u", []string{"base", "clients", "outage", "window", "capacity", "spread"}, "base"},
 	{"base=%3Cscript%3Ealert(1)%3C/script%3E", []string{"base"}, `"<script>alert(1)</script>"`},

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"backoffcalc/calc"
+)
+
+// The contention experiment (issue 16) in the table command: the table at contenders clients in
+// every format, and the sweep over 10..200 clients in JSON. The field names are the README's.
+
+// contention is what the table command simulated of the experiment; table is nil when it was
+// not simulated.
+type contention struct {
+	p     calc.Params
+	table []calc.ContentionResult
+	sweep []calc.ContentionPoint
+}
+
+// contentionLine says what the table simulated.
+func contentionLine(p calc.Params) string {
+	return fmt.Sprintf("Contention (the AWS post's experiment): %d clients each write one row once under optimistic concurrency, hops of |Normal(10 ms, 2 ms)|; "+
+		"the simulator's modes on base %s and cap %s; mean over %d runs. Calls are the writes; time is until the last client is through.",
+		p.Contenders, human(p.Base), human(p.Cap), p.Runs)
+}
+
+// contentionColumns are the CSV's and Markdown's: calls per run and completion time.
+var contentionColumns = []string{"mode", "clients", "runs", "calls_mean", "calls_sd", "calls_min", "calls_p50", "calls_p90", "calls_max",
+	"time_mean_ms", "time_sd_ms", "time_min_ms", "time_p50_ms", "time_p90_ms", "time_max_ms"}
+
+func contentionCells(r calc.ContentionResult) []string {
+	c, t := r.Calls, r.Time
+	return []string{r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs),
+		fmtFloat(c.Mean), fmtFloat(c.SD), fmtFloat(c.Min), fmtFloat(c.P50), fmtFloat(c.P90), fmtFloat(c.Max),
+		calc.MillisFloat(t.Mean), calc.MillisFloat(t.SD), calc.MillisFloat(t.Min), calc.MillisFloat(t.P50), calc.MillisFloat(t.P90), calc.MillisFloat(t.Max)}
+}
+
+func writeContentionText(w io.Writer, c contention) error {
+	if c.table == nil {
+		return nil
+	}
+	fmt.Fprintf(w, "\n%s\n", contentionLine(c.p))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "mode\tcalls mean\tcalls p50\tcalls p90\tcalls max\ttime mean\ttime p50\ttime p90\ttime max\t")
+	for _, r := range c.table {
+		k, t := r.Calls, r.Time
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Mode.Title(), strconv.FormatFloat(k.Mean, 'f', 1, 64),
+			fmtFloat(k.P50), fmtFloat(k.P90), fmtFloat(k.Max), calc.Human(t.Mean), calc.Human(t.P50), calc.Human(t.P90), calc.Human(t.Max))
+	}
+	return tw.Flush()
+}
+
+func writeContentionCSV(w io.Writer, c contention) error {
+	if c.table == nil {
+		return nil
+	}
+	cw := csv.NewWriter(w)
+	cw.Write(nil)
+	cw.Write(contentionColumns)
+	for _, r := range c.table {
+		cw.Write(contentionCells(r))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeContentionMarkdown(w io.Writer, c contention) error {
+	if c.table == nil {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n\n", contentionLine(c.p))
+	mdTable(w, contentionColumns, len(c.table), func(i int) []string { return contentionCells(c.table[i]) })
+	return err
+}
+
+// jsonSpread is a measure over the runs; in jsonContention, calls in writes, time in ms.
+type jsonSpread struct {
+	Mean json.Number `json:"mean"`
+	SD   json.Number `json:"sd"`
+	Min  json.Number `json:"min"`
+	P50  json.Number `json:"p50"`
+	P90  json.Number `json:"p90"`
+	Max  json.Number `json:"max"`
+}
+
+type jsonContention struct {
+	Mode    string     `json:"mode"`
+	Title   string     `json:"title"`
+	Clients int        `json:"clients"`
+	Runs    int        `json:"runs"`
+	Calls   jsonSpread `json:"calls"`
+	Time    jsonSpread `json:"time_ms"`
+}
+
+type jsonSweepPoint struct {
+	Clients int              `json:"clients"`
+	Modes   []jsonContention `json:"modes"`
+}
+
+func spreadJSON(s calc.RunSpread, f func(float64) string) jsonSpread {
+	n := func(x float64) json.Number { return json.Number(f(x)) }
+	return jsonSpread{n(s.Mean), n(s.SD), n(s.Min), n(s.P50), n(s.P90), n(s.Max)}
+}
+
+func contentionJSON(rs []calc.ContentionResult) []jsonContention {
+	var out []jsonContention
+	for _, r := range rs {
+		out = append(out, jsonContention{Mode: r.Mode.String(), Title: r.Mode.Title(), Clients: r.Clients, Runs: r.Runs,
+			Calls: spreadJSON(r.Calls, fmtFloat), Time: spreadJSON(r.Time, calc.MillisFloat)})
+	}
+	return out
+}
+
+func sweepJSON(points []calc.ContentionPoint) []jsonSweepPoint {
+	var out []jsonSweepPoint
+	for _, pt := range points {
+		out = append(out, jsonSweepPoint{pt.Clients, contentionJSON(pt.Results)})
+	}
+	return out
+}
