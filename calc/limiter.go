@@ -9,8 +9,8 @@ import (
 // retries cannot multiply the load on a failing server (issue 15): a token bucket (grpc, aws),
 // a budget of retries per request over time (finagle) or a cap on concurrent retries (envoy).
 // One Limiter is shared by all the requests of one client process. Each type below follows one
-// library's source and says which file and version; docs/overload-status.md says what the
-// simulation still has to do with them.
+// library's source and says which file and version; docs/overload-model.md says when the
+// overload simulation calls them.
 
 // LimiterKind names a retry limiter. The zero value, LimiterNone, allows every retry the policy
 // allows, as the herd does today.
