@@ -91,7 +91,7 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 		}
 	}
 	t.Logf("%d runs compared, %d of 1000 requests or more", runs, big)
-	if big == 0 {
+	if big == 0 && n == 20 { // the five cases of short runs may all be small
 		t.Error("no large run was compared")
 	}
 }
