@@ -45,6 +45,7 @@ var formGroups = []struct {
 	}},
 	{"Herd", herdFields},
 	{overloadLegend, overloadFields},
+	{"Contention", contentionFields},
 	{"More", []formField{
 		{key: "layers", label: "Layers", unit: "stacked", inputMode: "numeric", hint: "services in a chain, each retrying with this policy"},
 		{key: "samples", label: "Samples", unit: "paths", inputMode: "numeric", hint: "simulated paths for the percentiles"},

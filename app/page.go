@@ -28,6 +28,9 @@ type page struct {
 	moreOpen bool         // the group of inputs one step away is open (renderForm)
 	herd     herdView     // many clients through an outage, for the report's inputs
 
+	contention                              contentionView // the AWS post's experiment (contention.go)
+	contentionResults, contentionStatusLine *island
+
 	lib        string // the library the export panel shows (libs.ExportKey)
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
 
@@ -51,6 +54,8 @@ func newPage() *page {
 	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
 	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herdStatus()) })).polite()
+	p.contentionResults = newIsland("contention-results", p.guarded(p.renderContentionResults))
+	p.contentionStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.contentionStatus()) })).polite()
 	return p
 }
 
@@ -113,6 +118,7 @@ func (p *page) OnMount(ctx app.Context) {
 	// A newer version installed before the wasm started (app.js): go-app did not see it.
 	p.update = app.IsClient && app.Window().Get("backoffcalcUpdateReady").Truthy()
 	p.startWork(ctx)
+	whenNear(ctx, "contention-section", p.contentionSeen)
 }
 
 // OnNav covers navigations after the first load (and the component tests' Nav).
@@ -300,6 +306,7 @@ var sections = []struct{ id, toc, heading string }{
 	{"modes-section", "Jitter modes", "Jitter modes"},
 	{"layers-section", "Layers", "Retries across layers"},
 	{"herd-section", "Herd", "Herd: many clients through an outage"},
+	{"contention-section", "Contention", "Contention: the AWS post's experiment"},
 	{"export-section", "Export", "Export as library configuration"},
 }
 
@@ -335,7 +342,8 @@ func (p *page) renderResults() app.UI {
 		section(1, p.modes),
 		section(2, p.layers),
 		section(3, p.renderHerd()...),
-		section(4, p.renderLibraryPanel()),
+		section(4, p.renderContention()...),
+		section(5, p.renderLibraryPanel()),
 	)
 }
 

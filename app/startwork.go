@@ -27,6 +27,7 @@ func (p *page) startWork(ctx app.Context) {
 	} else {
 		p.showHerd()
 	}
+	p.startContention(r.Params)
 	ctx.Async(func() {
 		defer ctx.Dispatch(func(ctx app.Context) {
 			if gen > p.workDone.Load() {
@@ -45,6 +46,7 @@ func (p *page) startWork(ctx app.Context) {
 		if p.sample(ctx, &r, gen, pause) && herd {
 			p.runHerd(ctx, r.Params, gen, pause)
 		}
+		ctx.Defer(func(ctx app.Context) { p.contentionReady(ctx, gen) }) // after the herd's last Defer
 	})
 }
 

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"strings"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The contention section (issue 16): the AWS post's experiment for the current inputs, the table
+// at `contenders` clients, then the sweep over 10..200 clients, point by point. It is the
+// page's costliest work (about a second of wasm for the table, several for the sweep), so it
+// waits for two things: the section near the viewport (whenNear), so that a visit that never
+// scrolls there pays nothing, and the rest of the work of the same inputs (sampling, herd) done,
+// so that the first screen and the herd are never slowed by it. Like the herd it runs off the
+// input path in slices (yielder) and stops when an input changes; unlike the herd, what it has
+// done is kept while the inputs it reads stay the same (contentionKey), and it resumes there.
+
+// contentionView is the section's state. Every field is read and written on go-app's loop; the
+// work's goroutine gets copies and hands results back with ctx.Defer.
+type contentionView struct {
+	params  calc.Params // the current inputs
+	key     calc.Params // contentionKey of the inputs of table and sweep
+	table   []calc.ContentionResult
+	sweep   []calc.ContentionPoint
+	err     error
+	seen    bool  // the section has come near the viewport: from then on the experiment runs
+	ready   int64 // the workGen whose other work is done
+	started int64 // the workGen whose experiment has been started
+}
+
+// contentionPoints is the sweep's length: 10, 20, ..., 200 clients.
+const contentionPoints = (calc.SweepTo-calc.SweepFrom)/calc.SweepStep + 1
+
+// contentionKey is p without the inputs the experiment does not read (the herd's, the overload
+// model's, the schedule's attempts, budget, samples...): inputs with the same key have the same
+// table and sweep. Zeroing what is known not to matter errs on the safe side: a new input is
+// part of the key until it is added here.
+func contentionKey(p calc.Params) calc.Params {
+	k := p
+	k.Attempts, k.Call, k.Budget, k.Layers, k.Samples, k.Preset = 0, 0, 0, 0, 0, ""
+	k.Clients, k.Outage, k.Window, k.Capacity, k.Spread = 0, 0, 0, 0, 0
+	k.Rate, k.Run, k.Arrivals, k.Queue, k.Timeout, k.Processes, k.Limiter, k.Limits = 0, 0, 0, 0, 0, 0, 0, calc.LimiterParams{}
+	k.Solve = 0
+	return k
+}
+
+// inputs takes the inputs of new work: results of other inputs go.
+func (c *contentionView) inputs(p calc.Params) {
+	c.params = p
+	if key := contentionKey(p); key != c.key {
+		c.key, c.table, c.sweep, c.err = key, nil, nil, nil
+	}
+}
+
+// complete reports whether the table and the whole sweep are in.
+func (c *contentionView) complete() bool {
+	return c.err != nil || c.table != nil && len(c.sweep) == contentionPoints
+}
+
+// startContention takes the inputs of startWork's new work, gen: the section shows what it has
+// of them.
+func (p *page) startContention(params calc.Params) {
+	p.contention.inputs(params)
+	p.showContention()
+}
+
+// contentionReady is startWork's word that the other work of gen is done.
+func (p *page) contentionReady(ctx app.Context, gen int64) {
+	if p.workGen.Load() == gen {
+		p.contention.ready = gen
+		p.maybeRunContention(ctx)
+	}
+}
+
+// contentionSeen is whenNear's word that the section is near the viewport.
+func (p *page) contentionSeen(ctx app.Context) {
+	if !p.contention.seen {
+		p.contention.seen = true
+		p.showContention()
+		p.maybeRunContention(ctx)
+	}
+}
+
+// maybeRunContention starts the experiment of the current work once the section has been seen
+// and the rest of the work is done, from where the results of the same inputs left off.
+func (p *page) maybeRunContention(ctx app.Context) {
+	c := &p.contention
+	gen := p.workGen.Load()
+	if !c.seen || c.ready != gen || c.started == gen || c.complete() {
+		return
+	}
+	c.started = gen
+	params, table, from := c.params, c.table == nil, len(c.sweep)
+	ctx.Async(func() {
+		defer p.survive(&params, func(fe *calc.FieldError) {
+			ctx.Defer(func(ctx app.Context) {
+				p.contention.err = fe
+				p.showContention()
+			})
+		})
+		p.runContention(ctx, params, gen, table, from)
+	})
+}
+
+// runContention runs the table (when table is true) and then the sweep from its point from on,
+// handing each result to the page as it comes, until gen is no longer the current work.
+func (p *page) runContention(ctx app.Context, params calc.Params, gen int64, table bool, from int) {
+	pause := yielder(&p.workGen, gen)
+	modes := params.ContentionModes()
+	show := func(f func(c *contentionView)) {
+		ctx.Defer(func(ctx app.Context) {
+			if p.workGen.Load() == gen {
+				f(&p.contention)
+				p.showContention()
+			}
+		})
+	}
+	if table {
+		rs, done, err := contentionPausing(params, params.Contenders, params.Runs, modes, pause)
+		if err != nil {
+			show(func(c *contentionView) { c.err = err })
+			return
+		}
+		if !done || !pause() {
+			return // the inputs changed: newer work takes over
+		}
+		show(func(c *contentionView) { c.table = rs })
+	}
+	// Point by point, not calc.ContentionSweep at once, so that the status line counts the points:
+	// each point is the same Contention call the sweep makes (its streams depend only on the
+	// seed, the run and the client), which the browser test checks against the sweep.
+	for i := from; i < contentionPoints; i++ {
+		n := calc.SweepFrom + i*calc.SweepStep
+		rs, done, err := contentionPausing(params, n, params.Runs, modes, pause)
+		if err != nil {
+			show(func(c *contentionView) { c.err = err })
+			return
+		}
+		if !done || !pause() {
+			return
+		}
+		show(func(c *contentionView) {
+			if len(c.sweep) == i { // a point from older work of the same inputs may be in already
+				c.sweep = append(c.sweep, calc.ContentionPoint{Clients: n, Results: rs})
+			}
+		})
+	}
+}
+
+// contentionPausing is a variable so that a test can force a panic.
+var contentionPausing = calc.Params.ContentionPausing
+
+// contentionStatus says what the experiment is doing; "" when it is all there.
+func (p *page) contentionStatus() string {
+	c := &p.contention
+	switch {
+	case c.err != nil:
+		return "The experiment is not simulated: " + strings.TrimPrefix(c.err.Error(), "calc: ")
+	case p.report == nil:
+		return ""
+	case !c.seen:
+		return "The experiment is simulated in this page when this section comes into view, after the herd."
+	case c.table == nil && c.ready != p.workGen.Load():
+		return "The experiment starts once the herd is done…"
+	case c.table == nil:
+		return app.FormatString("Computing the table: %d clients, %d runs of each mode…", c.params.Contenders, c.params.Runs)
+	case len(c.sweep) < contentionPoints:
+		return app.FormatString("Computing the sweep: %d of %d…", len(c.sweep), contentionPoints)
+	}
+	return ""
+}
+
+// showContention shows the section's results and status now.
+func (p *page) showContention() {
+	p.contentionResults.refresh()
+	p.contentionStatusLine.refresh()
+}
+
+// contentionFields are the experiment's inputs, a fieldset of the form.
+var contentionFields = []formField{
+	{key: "contenders", label: "Contenders", unit: "clients", inputMode: "numeric", hint: "clients racing to write one row, for the contention table"},
+	{key: "runs", label: "Runs", unit: "repetitions", inputMode: "numeric", hint: "the contention figures are means over this many runs"},
+}
+
+// awsSetup is the AWS post's setup: its base and cap, the doubling and the cap on the nominal
+// delay of its formulas (min(cap, base·2^n)), 100 clients and 100 runs. The jitter stays the
+// policy's: its own mode is the one to read against the post's five.
+var awsSetup = [][2]string{
+	{"base", "5ms"}, {"cap", "2s"}, {"factor", "2"}, {"capat", "before"}, {"growth", "exponential"},
+	{"contenders", "100"}, {"runs", "100"},
+}
+
+// useAWSSetup sets the inputs to the AWS post's setup, as if each were typed.
+func (p *page) useAWSSetup(ctx app.Context, e app.Event) {
+	last := len(awsSetup) - 1
+	for _, kv := range awsSetup[:last] {
+		p.raw.Set(kv[0], kv[1])
+	}
+	p.edit(ctx, awsSetup[last][0], awsSetup[last][1])
+}
+
+// renderContention is the section's body, under its heading (renderResults).
+func (p *page) renderContention() []app.UI {
+	return []app.UI{
+		app.P().Text("The AWS Architecture Blog's experiment (\"Exponential Backoff And Jitter\", 2015): N clients each write one row once under optimistic concurrency; a write fails when another landed since the client's read, and the client backs off and reads again. Each network hop takes |Normal(10 ms, 2 ms)|. The post's five modes use this policy's base and cap with the post's formulas; this policy's own waits run beside them. Calls are the writes; time is until the last client is through."),
+		app.P().Body(
+			app.Button().ID("contention-aws").Type("button").Text("The AWS post's setup").OnClick(p.recovering(p.useAWSSetup)),
+			app.Span().Class("hint").Text(" sets base 5 ms, cap 2 s, factor 2, cap before, exponential growth, 100 contenders and 100 runs"),
+		),
+		p.contentionStatusLine,
+		p.contentionResults,
+	}
+}
