@@ -58,11 +58,24 @@ func newFitView(p *page) fitView {
 	return v
 }
 
-// refresh shows the current report's answers.
+// refresh shows the current report's answers. An island's refresh replaces its content, the
+// focused apply button with it: the keyboard's focus moves to the button written in its place,
+// so that applying an answer, or its sampled answers coming in, leaves it where it was.
 func (v *fitView) refresh() {
+	focused := ""
+	if app.IsClient {
+		if el := app.Window().Get("document").Get("activeElement"); el.Truthy() && el.Get("dataset").Get("apply").Truthy() {
+			focused = el.Get("id").String()
+		}
+	}
 	v.head.refresh()
 	for _, g := range v.groups {
 		g.refresh()
+	}
+	if focused != "" {
+		if el := app.Window().GetElementByID(focused); el.Truthy() {
+			el.Call("focus", map[string]any{"preventScroll": true})
+		}
 	}
 }
 
@@ -120,17 +133,14 @@ func (p *page) applyFit(ctx app.Context, e app.Event) {
 	if !button.Truthy() {
 		return
 	}
-	key, value, id := button.Get("dataset").Get("apply").String(), button.Get("dataset").Get("value").String(), button.Get("id").String()
+	key, value := button.Get("dataset").Get("apply").String(), button.Get("dataset").Get("value").String()
 	if !p.edit(ctx, key, value) {
 		return
 	}
-	// The input shows the new value now (go-app renders the rest of the form after the paint),
-	// and the keyboard's focus stays on the answer, whose button the refresh wrote again.
+	// The input shows the new value now (go-app renders the rest of the form after the paint);
+	// the refresh kept the focus on the answer's button (fitView.refresh).
 	if in := app.Window().GetElementByID("in-" + key); in.Truthy() {
 		in.Set("value", value)
-	}
-	if b := app.Window().GetElementByID(id); b.Truthy() {
-		b.Call("focus")
 	}
 	ctx.PreventUpdate() // as onEdit: the page's render would hold the new numbers off the screen
 }
