@@ -38,6 +38,7 @@ type fitView struct {
 	open   calc.SolveSet // the solve key: set from the link or an edit, and by opening a group
 	head   *island       // the title and the legend; empty without a budget, which hides the block (app.css)
 	groups []*island     // one table per fitGroups entry
+	empty  bool          // the islands were last written without a budget: nothing to write again
 }
 
 func newFitView(p *page) fitView {
@@ -61,7 +62,12 @@ func newFitView(p *page) fitView {
 // refresh shows the current report's answers. An island's refresh replaces its content, the
 // focused apply button with it: the keyboard's focus moves to the button written in its place,
 // so that applying an answer, or its sampled answers coming in, leaves it where it was.
-func (v *fitView) refresh() {
+func (v *fitView) refresh(r *calc.Report) {
+	empty := r == nil || len(r.Solutions) == 0
+	if empty && v.empty {
+		return // an edit without a budget writes nothing here
+	}
+	v.empty = empty
 	focused := ""
 	if app.IsClient {
 		if el := app.Window().Get("document").Get("activeElement"); el.Truthy() && el.Get("dataset").Get("apply").Truthy() {
@@ -158,7 +164,7 @@ func (p *page) sampleFit(ctx app.Context, r *calc.Report, gen int64, pause func(
 	ctx.Dispatch(func(ctx app.Context) {
 		if p.workGen.Load() == gen {
 			p.report = &shown
-			p.fit.refresh()
+			p.fit.refresh(p.report)
 		}
 	})
 	return true
@@ -195,7 +201,7 @@ func renderFitHead(r calc.Report) app.UI {
 // yes or no), input what applying it types.
 type fitCell struct {
 	col, kind, value, text, input string
-	largest, pending            bool
+	largest, pending              bool
 }
 
 // newFitCell writes f; unsampled says the answer is sampled and not in yet.
@@ -303,4 +309,3 @@ func renderFitGroup(r calc.Report, g fitGroup) app.UI {
 		),
 	)
 }
-

@@ -74,7 +74,7 @@ func (p *page) showReport() {
 	p.chart.refresh()
 	p.modes.refresh()
 	p.layers.refresh()
-	p.fit.refresh()
+	p.fit.refresh(p.report)
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
