@@ -264,3 +264,19 @@ func TestFitSolveKey(t *testing.T) {
 		t.Errorf("without a budget the block's head is not empty: %s", html)
 	}
 }
+
+// BenchmarkFitRender is what an edit with a budget adds to the input's task on the page: the
+// four groups' HTML (the answers themselves are calc's BenchmarkReportBoundsBudget).
+func BenchmarkFitRender(b *testing.B) {
+	p, err := libs.Decode("budget=30s")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := p.ReportBounds()
+	for b.Loop() {
+		app.HTMLString(renderFitHead(r))
+		for _, g := range fitGroups {
+			app.HTMLString(renderFitGroup(r, g))
+		}
+	}
+}
