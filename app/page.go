@@ -27,6 +27,7 @@ type page struct {
 	update   bool         // a newer version of the page is installed and waits (see OnAppUpdate)
 	moreOpen bool         // the group of inputs one step away is open (renderForm)
 	herd     herdView     // many clients through an outage, for the report's inputs
+	fit      fitView      // what fits in the budget (fit.go)
 
 	contention                              contentionView // the AWS post's experiment (contention.go)
 	contentionResults, contentionStatusLine *island
@@ -56,6 +57,7 @@ func newPage() *page {
 	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herdStatus()) })).polite()
 	p.contentionResults = newIsland("contention-results", p.guarded(p.renderContentionResults))
 	p.contentionStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.contentionStatus()) })).polite()
+	p.fit = newFitView(p)
 	return p
 }
 
@@ -77,6 +79,7 @@ func (p *page) showReport() {
 	p.chart.refresh()
 	p.modes.refresh()
 	p.layers.refresh()
+	p.fit.refresh(p.report)
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
@@ -226,6 +229,7 @@ func (p *page) compute(params calc.Params) (ok bool) {
 	})
 	r := computeReport(params)
 	p.report = &r
+	p.fit.open = params.Solve
 	return true
 }
 
@@ -336,6 +340,7 @@ func (p *page) renderResults() app.UI {
 		section(0,
 			app.Div().Body(app.If(len(p.errs) > 0, app.P().Class("stale-note").Text("These results belong to the last valid inputs, shown in the sentence below the schedule, not to the marked fields."))),
 			p.results,
+			p.renderFit(),
 			p.summary,
 			p.chart,
 		),

@@ -43,7 +43,7 @@ func (p *page) startWork(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) { p.showLeftForLater(ctx, gen) })
 		yieldToBrowser() // that in a task of its own, not with the first slice of sampling
 		pause := yielder(&p.workGen, gen)
-		if p.sample(ctx, &r, gen, pause) && herd {
+		if p.sample(ctx, &r, gen, pause) && p.sampleFit(ctx, &r, gen, pause) && herd {
 			p.runHerd(ctx, r.Params, gen, pause)
 		}
 		ctx.Defer(func(ctx app.Context) { p.contentionReady(ctx, gen) }) // after the herd's last Defer
