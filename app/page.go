@@ -39,6 +39,8 @@ type page struct {
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
+
+	compareState // policy B, beside the report's (compare.go)
 }
 
 func newPage() *page {
@@ -51,6 +53,7 @@ func newPage() *page {
 	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
 	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herdStatus()) })).polite()
+	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
 	return p
 }
 
@@ -72,6 +75,7 @@ func (p *page) showReport() {
 	p.chart.refresh()
 	p.modes.refresh()
 	p.layers.refresh()
+	p.compareNumbers.refresh()
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
@@ -146,6 +150,7 @@ func (p *page) load(query string) bool {
 		}
 	}
 	p.compute(params)
+	p.setCompare(link)
 	return true
 }
 
@@ -177,6 +182,7 @@ func (p *page) apply(key, value string) bool {
 			p.report.AddPolicySample(nil)
 		}
 		p.lib = link.Export
+		p.setCompare(link)
 		p.refresh()
 		p.query, p.queryDue = link.Encode(), true
 		return true
@@ -301,6 +307,7 @@ var sections = []struct{ id, toc, heading string }{
 	{"layers-section", "Layers", "Retries across layers"},
 	{"herd-section", "Herd", "Herd: many clients through an outage"},
 	{"export-section", "Export", "Export as library configuration"},
+	{"compare-section", "Compare", "Compare two policies"},
 }
 
 // renderResults is the answer: the table of contents and the copy buttons, then one section per
@@ -336,6 +343,7 @@ func (p *page) renderResults() app.UI {
 		section(2, p.layers),
 		section(3, p.renderHerd()...),
 		section(4, p.renderLibraryPanel()),
+		section(5, p.renderCompare()),
 	)
 }
 
