@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"backoffcalc/calc"
@@ -33,8 +34,9 @@ type Link struct {
 // DecodeLink is Decode with the export key and B's. Without the export key, Export is
 // DefaultExport of the policy; a bad one keeps that default and is a *calc.FieldError joined
 // after Decode's: `calc: export "nope": must be one of grpc, cenkalti, …`. A bad key of B's is
-// named as B's, "vs." and its key (`calc: vs.base "abc": …`), and leaves A as it is; a vs key
-// given twice, empty, or whose percent-encoding is broken is an error on vs, and there is no B.
+// named as B's, "vs." and its key (`calc: vs.base "abc": …`), and leaves A as it is; a key of
+// B's that is none of a policy's is an error on vs, quoting the key; a vs key given twice, empty,
+// or whose percent-encoding is broken is an error on vs, and there is no B.
 func DecodeLink(query string) (Link, error) {
 	p, err := Decode(query)
 	l := Link{Params: p, Export: DefaultExport(p)}
@@ -63,9 +65,30 @@ func (l *Link) setVs(errB *error) func(v string) error {
 		for _, fe := range calc.FieldErrors(err) {
 			errs = append(errs, &calc.FieldError{Key: VsKey + "." + fe.Key, Value: fe.Value, Err: fe.Err})
 		}
+		if key, ok := unknownKey(v); ok {
+			errs = append(errs, &calc.FieldError{Key: VsKey, Value: key, Err: errNotPolicyKey})
+		}
 		*errB = errors.Join(errs...)
 		return nil
 	}
+}
+
+var errNotPolicyKey = errors.New("not one of a policy's keys (" + strings.Join(calc.Keys()[:6], ", ") + ", …, or preset)")
+
+// unknownKey returns the first key of B's query that is none of a policy's. A's link may carry
+// keys of others (export, vs, a tracker's); B's query has no reason to, and a key mistyped in
+// B's box would otherwise be dropped without a word.
+func unknownKey(query string) (string, bool) {
+	for pair := range strings.SplitSeq(query, "&") {
+		k, _, _ := strings.Cut(pair, "=")
+		if key, err := url.QueryUnescape(k); err == nil {
+			k = key
+		}
+		if pair != "" && k != "preset" && !slices.Contains(calc.Keys(), k) {
+			return k, true
+		}
+	}
+	return "", false
 }
 
 func (l *Link) setExport(v string) error {

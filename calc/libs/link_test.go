@@ -98,6 +98,7 @@ func TestExportOf(t *testing.T) {
 func TestDecodeLinkVs(t *testing.T) {
 	aws, _ := Decode("preset=aws-go-v2")
 	capped, _ := Decode("base=1s&cap=30s")
+	envoy, _ := Decode("preset=envoy")
 	for _, tt := range []struct {
 		name, query string
 		vs          string      // Link.Vs
@@ -116,8 +117,10 @@ func TestDecodeLinkVs(t *testing.T) {
 		{"empty", "vs=", "", calc.Params{}, "100ms", "vs", `vs "": empty`},
 		{"twice", "vs=base%3D1s&vs=base%3D2s", "", calc.Params{}, "100ms", "vs", "given 2 times"},
 		{"broken", "vs=%zz&base=200ms", "", calc.Params{}, "200ms", "vs", "broken percent-encoding"},
-		// B's query is calc's: a vs (or an export key) inside it is not one of calc's keys.
-		{"nested", "vs=vs%3Dbase%253Dabc", "vs=base%3Dabc", calc.Default(), "100ms", "", ""},
+		// B's query is a policy's: a vs (or an export key) inside it, or a typo, is none of its keys.
+		{"nested", "vs=vs%3Dbase%253Dabc", "vs=base%3Dabc", calc.Default(), "100ms", "vs", `vs "vs": not one of a policy's keys`},
+		{"typo", "vs=bse%3D1s%26preset%3Denvoy", "bse=1s&preset=envoy", envoy, "100ms", "vs", `vs "bse": not one of a policy's keys (base, factor, cap, attempts, jitter, ratio, …, or preset)`},
+		{"script", "vs=<script>window.__pwned=1</script>", "<script>window.__pwned=1</script>", calc.Default(), "100ms", "vs", `vs "<script>window.__pwned": not one`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			l, err := DecodeLink(tt.query)
