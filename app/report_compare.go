@@ -117,7 +117,7 @@ func fitLine(r calc.Report, fit *calc.Solution) string {
 		return "no budget."
 	}
 	s := r.Schedule
-	return fmt.Sprintf("budget %s: %d attempts always start within it, at most %d do; at most %s attempts would on every path, %s on the best one.",
+	return fmt.Sprintf("budget %s: %d attempts always start within it, at most %d do; the most attempts that would fit: %s on every path, %s on the best path.",
 		human(r.Params.Budget), s.Always, s.AtMost, fitText(fit.Always, strconv.Itoa), fitText(fit.Can, strconv.Itoa))
 }
 
