@@ -51,3 +51,14 @@ func TestCompareInBrowser(t *testing.T) {
 	tb.requireNoConsoleProblems()
 	tb2.requireNoConsoleProblems()
 }
+
+// The Compare section's controls and table pass axe-core's WCAG 2.1 A and AA rules, as the rest
+// of the page does (TestAxe).
+func TestCompareAxe(t *testing.T) {
+	source := axeSource(t)
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?" + compareLink)
+	tb.waitWasm()
+	reportViolations(t, "a link with B", tb.axeRun(source))
+}
