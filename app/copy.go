@@ -23,10 +23,10 @@ func (p *page) renderExport() app.UI {
 			p.copy(ctx, "export", "link", u.String())
 		})),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "export", "CSV", exportText(writeCSV, *p.report, p.herdDone(), p.overloadDone()))
+			p.copy(ctx, "export", "CSV", exportText(writeCSV, *p.report, p.herdDone(), p.overloadDone())+p.compareText(writeCompareCSV))
 		})),
 		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "export", "Markdown", exportText(writeMarkdown, *p.report, p.herdDone(), p.overloadDone()))
+			p.copy(ctx, "export", "Markdown", exportText(writeMarkdown, *p.report, p.herdDone(), p.overloadDone())+p.compareText(writeCompareMarkdown))
 		})),
 		app.Span().ID("copy-status").Aria("live", "polite").Text(status),
 		app.If(status != "" && p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),

@@ -43,6 +43,8 @@ type page struct {
 
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
+
+	compareState // policy B, beside the report's (compare.go)
 }
 
 func newPage() *page {
@@ -58,6 +60,7 @@ func newPage() *page {
 	p.contentionResults = newIsland("contention-results", p.guarded(p.renderContentionResults))
 	p.contentionStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.contentionStatus()) })).polite()
 	p.fit = newFitView(p)
+	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
 	return p
 }
 
@@ -80,6 +83,7 @@ func (p *page) showReport() {
 	p.modes.refresh()
 	p.layers.refresh()
 	p.fit.refresh(p.report)
+	p.compareNumbers.refresh()
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
@@ -155,6 +159,7 @@ func (p *page) load(query string) bool {
 		}
 	}
 	p.compute(params)
+	p.setCompare(link)
 	return true
 }
 
@@ -186,6 +191,7 @@ func (p *page) apply(key, value string) bool {
 			p.report.AddPolicySample(nil)
 		}
 		p.lib = link.Export
+		p.setCompare(link)
 		p.refresh()
 		p.query, p.queryDue = link.Encode(), true
 		return true
@@ -312,6 +318,7 @@ var sections = []struct{ id, toc, heading string }{
 	{"herd-section", "Herd", "Herd: many clients through an outage"},
 	{"contention-section", "Contention", "Contention: the AWS post's experiment"},
 	{"export-section", "Export", "Export as library configuration"},
+	{"compare-section", "Compare", "Compare two policies"},
 }
 
 // renderResults is the answer: the table of contents and the copy buttons, then one section per
@@ -349,6 +356,7 @@ func (p *page) renderResults() app.UI {
 		section(3, p.renderHerd()...),
 		section(4, p.renderContention()...),
 		section(5, p.renderLibraryPanel()),
+		section(6, p.renderCompare()),
 	)
 }
 

@@ -75,6 +75,8 @@ type jsonReport struct {
 	ContentionSweep []jsonSweepPoint `json:"contention_sweep,omitempty"`
 	// FitBudget is what fits in the budget for each mode (report_solve.go); absent without one.
 	FitBudget []jsonSolution `json:"fit_budget,omitempty"`
+	// Compare is policy B beside this one, with a vs key (report_compare.go); absent without.
+	Compare *jsonCompare `json:"compare,omitempty"`
 }
 
 type jsonHerd struct {
@@ -116,6 +118,10 @@ func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
 }
 
 func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention, over ...calc.OverloadRun) error {
+	return encodeJSON(w, reportJSON(r, herd, c, over...))
+}
+
+func reportJSON(r calc.Report, herd []calc.HerdRun, c contention, over ...calc.OverloadRun) jsonReport {
 	p, s := r.Params, r.Schedule
 	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
 		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
@@ -146,6 +152,10 @@ func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention, ov
 	}
 	out.Overload = overloadJSON(p, over)
 	out.Contention, out.ContentionSweep = contentionJSON(c.table), sweepJSON(c.sweep)
+	return out
+}
+
+func encodeJSON(w io.Writer, out jsonReport) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -14,7 +14,7 @@ import (
 
 // runTable prints the report for a query: `table [-format text|csv|md|json] [-contention] [-sweep] QUERY`, where QUERY
 // is a query string with or without '?', or a whole URL. Bad fields go to stderr, one a line,
-// with exit code 2.
+// with exit code 2. With a vs key, policy B follows, beside A (report_compare.go).
 func runTable(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -60,6 +60,12 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	}
 	r := p.Report()
 	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
+	if link.HasB() {
+		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
+		herdB, _, _ := tableHerd(link.B)
+		c := compared{calc.Compare(r, link.B.ReportBounds()), link.Vs, ownHerd(p, herd), ownHerd(link.B, herdB)}
+		write = withCompare(*format, write, c)
+	}
 	if err := write(stdout, r, herd, c, over...); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

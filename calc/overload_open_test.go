@@ -49,9 +49,9 @@ func randomOpen(r *rand.Rand) Params {
 	return p
 }
 
-// TestOverloadAgainstModelOpen: the simulation gives exactly what it gave before it was made faster
-// (the old engine, kept in overload_slow_test.go), every field of every window, on many random
-// open systems, for every mode and limiter.
+// TestOverloadAgainstModelOpen: the simulation, with the shortcuts it takes for speed, gives
+// exactly what the independent model gives, every field of every window, on random open systems
+// of up to tens of thousands of requests, for every case the page runs.
 func TestOverloadAgainstModelOpen(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 2))
 	n, runs, big := 20, 0, 0

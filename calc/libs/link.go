@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"backoffcalc/calc"
@@ -14,20 +15,33 @@ import (
 // knows nothing of it.
 const ExportKey = "export"
 
-// Link is a shared link as the page reads it: the policy, and the library whose configuration
-// the Export panel shows (a Library's Lib).
+// VsKey is the query key of a second policy, B, to compare with the link's own, A: its value is
+// B's own query, percent-encoded, read from the defaults as Decode reads A's:
+// vs=preset%3Daws-go-v2 or vs=base%3D1s%26cap%3D30s.
+const VsKey = "vs"
+
+// Link is a shared link as the page reads it: the policy, the library whose configuration
+// the Export panel shows (a Library's Lib), and the policy to compare it with, if any.
 type Link struct {
 	Params calc.Params
 	Export string
+	// Vs is policy B's query as the link writes it (VsKey), "" when there is no B; B is B's
+	// policy (with the default in place of a bad key of B's), zero when there is no B.
+	Vs string
+	B  calc.Params
 }
 
-// DecodeLink is Decode with the export key. Without the key, Export is DefaultExport of the
-// policy; a bad one keeps that default and is a *calc.FieldError joined after Decode's:
-// `calc: export "nope": must be one of grpc, cenkalti, …`.
+// DecodeLink is Decode with the export key and B's. Without the export key, Export is
+// DefaultExport of the policy; a bad one keeps that default and is a *calc.FieldError joined
+// after Decode's: `calc: export "nope": must be one of grpc, cenkalti, …`. A bad key of B's is
+// named as B's, "vs." and its key (`calc: vs.base "abc": …`), and leaves A as it is; a key of
+// B's that is none of a policy's is an error on vs, quoting the key; a vs key given twice, empty,
+// or whose percent-encoding is broken is an error on vs, and there is no B.
 func DecodeLink(query string) (Link, error) {
 	p, err := Decode(query)
 	l := Link{Params: p, Export: DefaultExport(p)}
-	err = errors.Join(err, calc.DecodeKey(query, ExportKey, l.setExport))
+	var errB error
+	err = errors.Join(err, calc.DecodeKey(query, ExportKey, l.setExport), calc.DecodeKey(query, VsKey, l.setVs(&errB)), errB)
 	return l, err
 }
 
@@ -35,8 +49,46 @@ func DecodeLink(query string) (Link, error) {
 func DecodeLinkValues(v url.Values) (Link, error) {
 	p, err := DecodeValues(v)
 	l := Link{Params: p, Export: DefaultExport(p)}
-	err = errors.Join(err, calc.DecodeKeyValues(v, ExportKey, l.setExport))
+	var errB error
+	err = errors.Join(err, calc.DecodeKeyValues(v, ExportKey, l.setExport), calc.DecodeKeyValues(v, VsKey, l.setVs(&errB)), errB)
 	return l, err
+}
+
+// setVs returns the decoder of B's query. B's own errors go to errB, each renamed as B's: the
+// decoder itself only fails when calc.DecodeKey does (the key repeated, empty or broken), which
+// names the key vs.
+func (l *Link) setVs(errB *error) func(v string) error {
+	return func(v string) error {
+		b, err := Decode(v)
+		l.Vs, l.B = v, b
+		var errs []error
+		for _, fe := range calc.FieldErrors(err) {
+			errs = append(errs, &calc.FieldError{Key: VsKey + "." + fe.Key, Value: fe.Value, Err: fe.Err})
+		}
+		if key, ok := unknownKey(v); ok {
+			errs = append(errs, &calc.FieldError{Key: VsKey, Value: key, Err: errNotPolicyKey})
+		}
+		*errB = errors.Join(errs...)
+		return nil
+	}
+}
+
+var errNotPolicyKey = errors.New("not one of a policy's keys (" + strings.Join(calc.Keys()[:6], ", ") + ", …, or preset)")
+
+// unknownKey returns the first key of B's query that is none of a policy's. A's link may carry
+// keys of others (export, vs, a tracker's); B's query has no reason to, and a key mistyped in
+// B's box would otherwise be dropped without a word.
+func unknownKey(query string) (string, bool) {
+	for pair := range strings.SplitSeq(query, "&") {
+		k, _, _ := strings.Cut(pair, "=")
+		if key, err := url.QueryUnescape(k); err == nil {
+			k = key
+		}
+		if pair != "" && k != "preset" && !slices.Contains(calc.Keys(), k) {
+			return k, true
+		}
+	}
+	return "", false
 }
 
 func (l *Link) setExport(v string) error {
@@ -66,13 +118,21 @@ func DefaultExport(p calc.Params) string {
 	return exporters[0].Lib
 }
 
-// Values returns every key of l, as Encode writes them.
+// Values returns every key of l, as Encode writes them. B's query is written as given (its keys
+// are not all written out, as A's are): links stay short, and "copy A to B" on the page gives B
+// every key of A's.
 func (l Link) Values() url.Values {
 	v := l.Params.Values()
 	v.Set(ExportKey, l.Export)
+	if l.Vs != "" {
+		v.Set(VsKey, l.Vs)
+	}
 	return v
 }
 
-// Encode returns the canonical query: calc's keys and the export key, sorted. For a valid l,
-// DecodeLink(l.Encode()) returns l.
+// HasB says whether the link compares its policy with a second one.
+func (l Link) HasB() bool { return l.Vs != "" }
+
+// Encode returns the canonical query: calc's keys, the export key and B's, sorted. For a valid
+// l, DecodeLink(l.Encode()) returns l.
 func (l Link) Encode() string { return l.Values().Encode() }

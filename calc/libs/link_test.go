@@ -91,3 +91,73 @@ func TestExportOf(t *testing.T) {
 		t.Error("ExportOf knows a library called nope")
 	}
 }
+
+// B, the policy to compare with, is its own query in vs: decoded from the defaults like A, a
+// preset included; a bad key of B's is named vs.KEY and leaves A as it is; the vs key itself
+// follows calc's rules for a key.
+func TestDecodeLinkVs(t *testing.T) {
+	aws, _ := Decode("preset=aws-go-v2")
+	capped, _ := Decode("base=1s&cap=30s")
+	envoy, _ := Decode("preset=envoy")
+	for _, tt := range []struct {
+		name, query string
+		vs          string      // Link.Vs
+		b           calc.Params // Link.B
+		base        string      // A's base
+		errs        string      // the keys of the field errors, joined with ","
+		msg         string
+	}{
+		{"none", "base=200ms", "", calc.Params{}, "200ms", "", ""},
+		{"preset", "vs=preset%3Daws-go-v2", "preset=aws-go-v2", aws, "100ms", "", ""},
+		{"keys", "base=200ms&vs=base%3D1s%26cap%3D30s", "base=1s&cap=30s", capped, "200ms", "", ""},
+		{"bad key of B", "base=200ms&vs=base%3Dabc", "base=abc", calc.Default(), "200ms", "vs.base", `vs.base "abc": not a duration`},
+		{"bad keys of both", "base=x&vs=base%3Dabc%26cap%3D1ms", "base=abc&cap=1ms", calc.Default(), "100ms", "base,vs.base,vs.cap", `vs.cap "1ms": must be at least base`},
+		{"bad preset of B", "vs=preset%3Dnope", "preset=nope", calc.Default(), "100ms", "vs.preset", `vs.preset "nope": must be one of aws-botocore`},
+		{"B's own broken encoding", "vs=base%3D%25zz", "base=%zz", calc.Default(), "100ms", "vs.base", "broken percent-encoding"},
+		{"empty", "vs=", "", calc.Params{}, "100ms", "vs", `vs "": empty`},
+		{"twice", "vs=base%3D1s&vs=base%3D2s", "", calc.Params{}, "100ms", "vs", "given 2 times"},
+		{"broken", "vs=%zz&base=200ms", "", calc.Params{}, "200ms", "vs", "broken percent-encoding"},
+		// B's query is a policy's: a vs (or an export key) inside it, or a typo, is none of its keys.
+		{"nested", "vs=vs%3Dbase%253Dabc", "vs=base%3Dabc", calc.Default(), "100ms", "vs", `vs "vs": not one of a policy's keys`},
+		{"typo", "vs=bse%3D1s%26preset%3Denvoy", "bse=1s&preset=envoy", envoy, "100ms", "vs", `vs "bse": not one of a policy's keys (base, factor, cap, attempts, jitter, ratio, …, or preset)`},
+		{"script", "vs=<script>window.__pwned=1</script>", "<script>window.__pwned=1</script>", calc.Default(), "100ms", "vs", `vs "<script>window.__pwned": not one`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l, err := DecodeLink(tt.query)
+			var keys []string
+			for _, fe := range calc.FieldErrors(err) {
+				keys = append(keys, fe.Key)
+			}
+			if l.Vs != tt.vs || l.B != tt.b || calc.FormatDuration(l.Params.Base) != tt.base {
+				t.Errorf("DecodeLink(%q): vs %q, B %+v, A's base %v; want %q, %+v, %s", tt.query, l.Vs, l.B, l.Params.Base, tt.vs, tt.b, tt.base)
+			}
+			if strings.Join(keys, ",") != tt.errs || err != nil && !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("DecodeLink(%q): errors %v (%v); want [%s] with %q", tt.query, keys, err, tt.errs, tt.msg)
+			}
+			if strings.Contains(tt.query, "%zz") {
+				return // a form's value has no percent-encoding to break
+			}
+			v, _ := url.ParseQuery(tt.query)
+			lv, err := DecodeLinkValues(v)
+			if lv != l || (err == nil) != (tt.errs == "") {
+				t.Errorf("DecodeLinkValues(%q): %+v, %v; want %+v", tt.query, lv, err, l)
+			}
+		})
+	}
+}
+
+// A link with B round-trips: B's query is written as given, percent-encoded.
+func TestLinkEncodeVs(t *testing.T) {
+	l, err := DecodeLink("base=200ms&vs=preset%3Daws-go-v2%26cap%3D30s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := l.Encode()
+	back, err := DecodeLink(q)
+	if err != nil || back != l || !l.HasB() {
+		t.Errorf("%q decodes to %+v, %v; want %+v", q, back, err, l)
+	}
+	if !strings.Contains(q, "&vs=preset%3Daws-go-v2%26cap%3D30s&") {
+		t.Errorf("B is not written as given: %q", q)
+	}
+}

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The compare section (issue 17): policy B, from the link's vs key, beside the page's policy A.
+// B's only input is its query, as text; a select fills it with a preset or with a copy of A.
+// Every number, the differences included, is calc.Compare's.
+
+// compareState is the page's part for B; page embeds it.
+type compareState struct {
+	vsReport       *calc.Report // B's schedule (bounds, not sampled: Compare needs no more); nil without B
+	compareNumbers *island
+}
+
+// vsCopy is the select's value for "a copy of this policy".
+const vsCopy = "copy-a"
+
+// setCompare computes B's report from a decoded link, or forgets B when the link has none. A
+// panic here is shown as the page's others are.
+func (p *page) setCompare(link libs.Link) {
+	p.vsReport = nil
+	if !link.HasB() {
+		return
+	}
+	defer p.survive(&link.B, p.addError)
+	r := link.B.ReportBounds()
+	p.vsReport = &r
+}
+
+// setVs sets B's query (q), or removes B (q ""), and applies every input again: B's query is one
+// of the page's inputs, under its key in the link. It reports whether the inputs were valid, as
+// edit does.
+func (p *page) setVs(ctx app.Context, q string) bool {
+	if q != "" {
+		p.raw.Set(libs.VsKey, q)
+	} else {
+		p.raw.Del(libs.VsKey)
+		p.vsReport = nil
+		p.compareNumbers.refresh()
+	}
+	// apply reads every input; one of A's, set to what it holds, changes nothing but B.
+	return p.edit(ctx, "base", p.value("base"))
+}
+
+// onVs is the handler of a control that sets B to what query returns from the event's element.
+func (p *page) onVs(query func(ctx app.Context) string) app.EventHandler {
+	return p.recovering(func(ctx app.Context, e app.Event) {
+		if p.setVs(ctx, query(ctx)) {
+			ctx.PreventUpdate() // as onEdit: the numbers are written; the rest follows the paint
+		}
+	})
+}
+
+// vsErrors are the field errors of B's query: of the vs key itself, or of one of B's keys.
+func (p *page) vsErrors() []*calc.FieldError {
+	var out []*calc.FieldError
+	for _, fe := range p.errs {
+		if fe.Key == libs.VsKey || strings.HasPrefix(fe.Key, libs.VsKey+".") {
+			out = append(out, fe)
+		}
+	}
+	return out
+}
+
+// renderCompare is the section's controls, then its numbers.
+func (p *page) renderCompare() app.UI {
+	options := []app.UI{
+		app.Option().Value("").Text("choose…"),
+		app.Option().Value(vsCopy).Text("a copy of this policy (A), to edit"),
+	}
+	for _, pr := range libs.Presets() {
+		options = append(options, app.Option().Value(pr.Name).Text(pr.Library))
+	}
+	errs := p.vsErrors()
+	messages := make([]string, len(errs))
+	for i, fe := range errs {
+		messages[i] = fieldMessage(fe)
+	}
+	hasB := p.value(libs.VsKey) != ""
+	return app.Div().ID("compare").Body(
+		app.P().Class("hint").Text("Policy B, beside this page's policy A: B's own query (the keys of a link, read from the defaults, as A's are) is in the link under vs."),
+		app.Div().Body(
+			app.Label().For("vs-with").Text("Compare with "),
+			app.Select().ID("vs-with").OnChange(p.onVs(func(ctx app.Context) string {
+				v := ctx.JSSrc().Get("value").String()
+				ctx.JSSrc().Set("value", "") // the select is an action, not a state
+				switch {
+				case v == vsCopy && p.report != nil:
+					return p.report.Params.Encode()
+				case v == "" || v == vsCopy:
+					return p.value(libs.VsKey) // B as it is
+				}
+				return "preset=" + v
+			})).Body(options...),
+		),
+		app.Div().Body(
+			app.Label().For("in-vs").Text("B's query "),
+			app.Input().Type("text").ID("in-vs").Name(libs.VsKey).Value(attrText(p.value(libs.VsKey))).
+				AutoComplete(false).Spellcheck(false).Aria("invalid", fmt.Sprint(len(errs) > 0)).
+				Aria("describedby", "in-vs-hint in-vs-error").
+				OnChange(p.onVs(func(ctx app.Context) string { return strings.TrimSpace(ctx.JSSrc().Get("value").String()) })),
+			app.Span().ID("in-vs-hint").Class("hint").Text(" e.g. preset=aws-go-v2, or base=1s&cap=30s; empty: no B"),
+			app.Span().ID("in-vs-error").Class("error").Text(strings.Join(messages, "; ")),
+		),
+		// In a div of its own: the island after it keeps its place (go-app matches by position).
+		app.Div().Body(app.If(hasB, app.Button().ID("vs-remove").Type("button").Text("Remove B").OnClick(p.onVs(func(app.Context) string { return "" })))),
+		p.compareNumbers,
+	)
+}
+
+// comparison is A beside B, or nil without B.
+func (p *page) comparison() *compared {
+	if p.report == nil || p.vsReport == nil {
+		return nil
+	}
+	return &compared{Comparison: calc.Compare(*p.report, *p.vsReport), vs: p.value(libs.VsKey),
+		herdA: ownHerd(p.report.Params, p.herdDone())}
+}
+
+// compareText is the comparison in a copied format, or "" without B.
+func (p *page) compareText(write func(io.Writer, compared) error) string {
+	c := p.comparison()
+	if c == nil {
+		return ""
+	}
+	var b strings.Builder
+	write(&b, *c)
+	return b.String()
+}
+
+// renderCompareNumbers is the comparison: both policies in words, every attempt (as one piece
+// of markup, as the schedule is), the totals and the budgets.
+func (p *page) renderCompareNumbers() app.UI {
+	c := p.comparison()
+	if c == nil {
+		return app.P().ID("compare-none").Text("No policy B: choose one above to see both side by side.")
+	}
+	return app.Div().Body(
+		app.P().ID("compare-a").Text("A: "+describe(c.A)),
+		app.P().ID("compare-b").Text("B: "+describe(c.B)),
+		scrollBox("compare-box", "A and B, every attempt (scrolls)", renderCompareTable(c.Comparison)),
+		renderCompareTotals(c.Comparison),
+		app.Ul().ID("compare-budget").Body(
+			app.Li().Text("A: "+fitLine(c.A, c.FitA)),
+			app.Li().Text("B: "+fitLine(c.B, c.FitB)),
+		),
+		app.P().Class("hint").Text("The herd and the other sections are A's; the terminal's table command also gives B's herd."),
+	)
+}
+
+// renderCompareTable writes every attempt of A and B and B − A, each cell with its exact
+// milliseconds in data-ms (signed for a difference) and its column in data-col: a-min, b-mean,
+// d-latest and so on.
+func renderCompareTable(c calc.Comparison) app.UI {
+	var b strings.Builder
+	b.WriteString(`<table id="compare-table"><caption>A and B, every attempt, when all of them fail; B − A where both make it</caption><thead>`)
+	b.WriteString(`<tr><td></td><th scope="colgroup" colspan="9">wait before the attempt</th><th scope="colgroup" colspan="6">start of the attempt</th></tr><tr><th scope="col">attempt</th>`)
+	for _, h := range []string{"A min", "A mean", "A max", "B min", "B mean", "B max", "B − A min", "B − A mean", "B − A max",
+		"A earliest", "A latest", "B earliest", "B latest", "B − A earliest", "B − A latest"} {
+		b.WriteString(`<th scope="col">` + h + `</th>`)
+	}
+	b.WriteString(`</tr></thead><tbody>`)
+	cell := func(col, ms, text string) {
+		b.WriteString(`<td data-col="` + col + `" data-ms="` + ms + `">` + html.EscapeString(text) + `</td>`)
+	}
+	dur := func(col string, d time.Duration) { cell(col, calc.Millis(d), human(d)) }
+	diff := func(col string, d time.Duration) { cell(col, calc.Millis(d), calc.HumanDiff(float64(d))) }
+	for _, row := range c.Rows {
+		n := strconv.Itoa(row.Attempt)
+		b.WriteString(`<tr data-attempt="` + n + `"><th scope="row">` + n + `</th>`)
+		waits := func(side string, in bool, r calc.Row) {
+			for _, col := range []string{"min", "mean", "max"} {
+				switch {
+				case !in:
+					cell(side+col, "", "")
+				case row.Attempt == 1:
+					cell(side+col, "", "–")
+				case col == "min":
+					dur(side+col, r.Min)
+				case col == "mean":
+					cell(side+col, calc.MillisFloat(r.Mean), calc.Human(r.Mean))
+				default:
+					dur(side+col, r.Max)
+				}
+			}
+		}
+		waits("a-", row.InA, row.A)
+		waits("b-", row.InB, row.B)
+		both, d := row.InA && row.InB, row.Diff
+		switch {
+		case !both:
+			cell("d-min", "", "")
+			cell("d-mean", "", "")
+			cell("d-max", "", "")
+		case row.Attempt == 1:
+			cell("d-min", "", "–")
+			cell("d-mean", "", "–")
+			cell("d-max", "", "–")
+		default:
+			diff("d-min", d.Min)
+			cell("d-mean", calc.MillisFloat(d.Mean), calc.HumanDiff(d.Mean))
+			diff("d-max", d.Max)
+		}
+		for _, s := range []struct {
+			side string
+			in   bool
+			r    calc.Row
+		}{{"a-", row.InA, row.A}, {"b-", row.InB, row.B}} {
+			if s.in {
+				dur(s.side+"earliest", s.r.Earliest)
+				dur(s.side+"latest", s.r.Latest)
+			} else {
+				cell(s.side+"earliest", "", "")
+				cell(s.side+"latest", "", "")
+			}
+		}
+		if both {
+			diff("d-earliest", d.Earliest)
+			diff("d-latest", d.Latest)
+		} else {
+			cell("d-earliest", "", "")
+			cell("d-latest", "", "")
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table>`)
+	return app.Raw(b.String())
+}
+
+// renderCompareTotals are the total waits of A, of B and B − A, ignoring any budget.
+func renderCompareTotals(c calc.Comparison) app.UI {
+	item := func(id, label string, ms, text string) app.UI {
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", ms).Text(text))
+	}
+	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
+	return app.Dl().ID("compare-totals").Body(
+		item("compare-a-total-min", "A best-case total wait", calc.Millis(ta.Min), human(ta.Min)),
+		item("compare-a-total-mean", "A expected total wait", calc.MillisFloat(ta.Mean), calc.Human(ta.Mean)),
+		item("compare-a-total-max", "A worst-case total wait", calc.Millis(ta.Max), human(ta.Max)),
+		item("compare-b-total-min", "B best-case total wait", calc.Millis(tb.Min), human(tb.Min)),
+		item("compare-b-total-mean", "B expected total wait", calc.MillisFloat(tb.Mean), calc.Human(tb.Mean)),
+		item("compare-b-total-max", "B worst-case total wait", calc.Millis(tb.Max), human(tb.Max)),
+		item("compare-d-total-min", "B − A, best case", calc.Millis(d.Min), calc.HumanDiff(float64(d.Min))),
+		item("compare-d-total-mean", "B − A, expected", calc.MillisFloat(d.Mean), calc.HumanDiff(d.Mean)),
+		item("compare-d-total-max", "B − A, worst case", calc.Millis(d.Max), calc.HumanDiff(float64(d.Max))),
+	)
+}

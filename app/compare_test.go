@@ -1,0 +1,156 @@
+//go:build !js
+
+package main
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// compareLink compares a jittered policy with a budget against the AWS SDK's default, which
+// makes fewer attempts: rows only A makes, and differences of every sign.
+const compareLink = "base=200ms&factor=2&cap=5s&attempts=6&jitter=equal&budget=4s&vs=preset%3Daws-go-v2"
+
+// compareCellsIn maps "attempt/col" to data-ms for every cell of the comparison's table.
+func compareCellsIn(html string) map[string]string {
+	start := strings.Index(html, `id="compare-table"`)
+	if start < 0 {
+		return nil
+	}
+	html = html[start:]
+	html = html[:strings.Index(html, "</table>")]
+	out := map[string]string{}
+	attempt := ""
+	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
+		attrs := map[string]string{}
+		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
+			attrs[a[1]] = a[2]
+		}
+		if m[1] == "tr" && attrs["data-attempt"] != "" {
+			attempt = attrs["data-attempt"]
+		}
+		if m[1] == "td" && attrs["data-col"] != "" {
+			out[attempt+"/"+attrs["data-col"]] = attrs["data-ms"]
+		}
+	}
+	return out
+}
+
+// wantCompareCells is what calc says each cell of the comparison of a and b holds, in the
+// page's columns: "" where a policy makes no such attempt, and for the first attempt's waits.
+func wantCompareCells(a, b calc.Params) map[string]string {
+	c := calc.Compare(a.ReportBounds(), b.ReportBounds())
+	out := map[string]string{}
+	for i := range c.Rows {
+		cells := compareCells(c, i) // the CSV's: every column in calc's exact milliseconds
+		for j, col := range []string{"a-min", "a-mean", "a-max", "b-min", "b-mean", "b-max", "d-min", "d-mean", "d-max",
+			"a-earliest", "a-latest", "b-earliest", "b-latest", "d-earliest", "d-latest"} {
+			v := cells[j+1]
+			if i == 0 && j < 9 {
+				v = "" // no wait before the first call: the page writes "–"
+			}
+			out[cells[0]+"/"+col] = v
+		}
+	}
+	return out
+}
+
+func sameCells(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d cells, want %d", what, len(got), len(want))
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: cell %s is %q, want %q", what, k, got[k], v)
+		}
+	}
+}
+
+// A link with B shows both schedules side by side, cell for cell calc's, with B − A; the
+// totals too; and Copy as CSV carries the comparison.
+func TestPageCompareLink(t *testing.T) {
+	p, _ := navPage(t, compareLink)
+	l, err := libs.DecodeLink(compareLink)
+	if err != nil || !l.HasB() {
+		t.Fatal(err)
+	}
+	html := app.HTMLString(p)
+	sameCells(t, "compare", compareCellsIn(html), wantCompareCells(l.Params, l.B))
+	c := calc.Compare(l.Params.ReportBounds(), l.B.ReportBounds())
+	want := map[string]string{"compare-a-total-max": calc.Millis(c.A.Schedule.Total.Max),
+		"compare-b-total-mean": calc.MillisFloat(c.B.Schedule.Total.Mean), "compare-d-total-min": calc.Millis(c.Total.Min)}
+	for _, dd := range elements(html, "dd") {
+		if w, ok := want[dd["id"]]; ok && dd["data-ms"] != w {
+			t.Errorf("#%s: data-ms %q, want %q", dd["id"], dd["data-ms"], w)
+		}
+	}
+	if !strings.Contains(html, "A: budget 4 s: ") || !strings.Contains(html, "B: no budget.") {
+		t.Error("the budgets are not both said")
+	}
+	if !strings.Contains(p.query, "vs=preset%3Daws-go-v2") {
+		t.Errorf("the link lost B: %q", p.query)
+	}
+	csv := p.compareText(writeCompareCSV)
+	if !strings.Contains(csv, strings.Join(compareColumns, ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
+		t.Errorf("the CSV does not carry B:\n%s", csv)
+	}
+}
+
+// A bad key of B's is named as B's; A's numbers stand, B shows the default in its place.
+func TestPageCompareBadKey(t *testing.T) {
+	p, _ := navPage(t, "base=300ms&jitter=none&vs=base%3Dabc%26jitter%3Dnone")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `data-key="vs.base"`) || !strings.Contains(html, `vs.base &#34;abc&#34;: not a duration`) {
+		t.Errorf("no error named vs.base:\n%.2000s", html[strings.Index(html, `id="errors"`):])
+	}
+	if got := scheduleCells(html)["2/max"]; got != "300" {
+		t.Errorf("A's 2/max = %q, want its own 300", got)
+	}
+	if got := compareCellsIn(html)["2/b-max"]; got != "100" {
+		t.Errorf("B's 2/max = %q, want the default base's 100", got)
+	}
+	for _, in := range elements(html, "input") {
+		// go-app writes aria-invalid="true" as the bare attribute.
+		if inv, ok := in["aria-invalid"]; in["id"] == "in-vs" && (in["value"] != "base=abc&amp;jitter=none" || !ok || inv == "false") {
+			t.Errorf("B's input %v", in)
+		}
+	}
+}
+
+// The copy control fills B with every key of A (no difference anywhere), and the link says so;
+// removing B takes vs out of the link.
+func TestPageCompareCopyAndRemove(t *testing.T) {
+	p, d := navPage(t, "base=150ms&factor=3&attempts=5&jitter=full&budget=2s")
+	if strings.Contains(app.HTMLString(p), `id="compare-table"`) {
+		t.Fatal("a comparison without B")
+	}
+	p.setVs(d.Context(), p.report.Params.Encode())
+	p.Update()
+	settle(t, p, d)
+	got := compareCellsIn(app.HTMLString(p))
+	if len(got) != 5*15 {
+		t.Fatalf("%d cells after copying A to B", len(got))
+	}
+	for k, v := range got {
+		if strings.Contains(k, "/d-") && v != "0" && v != "" {
+			t.Errorf("A copied to B, yet %s differs by %s ms", k, v)
+		}
+	}
+	v, _ := url.ParseQuery(p.query)
+	if b, err := libs.Decode(v.Get(libs.VsKey)); err != nil || b != p.report.Params {
+		t.Errorf("the link's B %q is not A (%v)", v.Get(libs.VsKey), err)
+	}
+	p.setVs(d.Context(), "")
+	p.Update()
+	settle(t, p, d)
+	if html := app.HTMLString(p); strings.Contains(html, `id="compare-table"`) || strings.Contains(p.query, "vs=") {
+		t.Errorf("B is still there after removing it: %q", p.query)
+	}
+}

@@ -1,0 +1,324 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+// Two policies side by side (issue 17), in the report's formats: every number, the differences
+// included, is calc.Compare's; this file only writes them down. A is the link's policy, B the
+// one its vs key names.
+
+// compared is a comparison with what a report needs to say about B: its query as the link
+// writes it, and the herds' headline runs (zero when not run).
+type compared struct {
+	calc.Comparison
+	vs           string
+	herdA, herdB *calc.HerdRun
+}
+
+// compareColumns are the CSV's and Markdown's comparison, one row per attempt of the longer
+// policy; a policy's cells are empty where it makes no such attempt, and so are the differences.
+var compareColumns = []string{"attempt",
+	"a_min_ms", "a_mean_ms", "a_max_ms", "b_min_ms", "b_mean_ms", "b_max_ms", "diff_min_ms", "diff_mean_ms", "diff_max_ms",
+	"a_earliest_start_ms", "a_latest_start_ms", "b_earliest_start_ms", "b_latest_start_ms", "diff_earliest_start_ms", "diff_latest_start_ms"}
+
+// compareCells are row i's values in milliseconds, exact.
+func compareCells(c calc.Comparison, i int) []string {
+	row := c.Rows[i]
+	waits := func(in bool, r calc.Row) []string {
+		if !in {
+			return []string{"", "", ""}
+		}
+		return []string{calc.Millis(r.Min), calc.MillisFloat(r.Mean), calc.Millis(r.Max)}
+	}
+	starts := func(in bool, r calc.Row) []string {
+		if !in {
+			return []string{"", ""}
+		}
+		return []string{calc.Millis(r.Earliest), calc.Millis(r.Latest)}
+	}
+	both := row.InA && row.InB
+	d := row.Diff
+	out := []string{strconv.Itoa(row.Attempt)}
+	out = append(out, waits(row.InA, row.A)...)
+	out = append(out, waits(row.InB, row.B)...)
+	out = append(out, waits(both, calc.Row{Min: d.Min, Mean: d.Mean, Max: d.Max})...)
+	out = append(out, starts(row.InA, row.A)...)
+	out = append(out, starts(row.InB, row.B)...)
+	return append(out, starts(both, calc.Row{Earliest: d.Earliest, Latest: d.Latest})...)
+}
+
+// compareTotalCells are the totals as a last row, attempt "total": the waits only.
+func compareTotalCells(c calc.Comparison) []string {
+	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
+	return []string{"total", calc.Millis(ta.Min), calc.MillisFloat(ta.Mean), calc.Millis(ta.Max),
+		calc.Millis(tb.Min), calc.MillisFloat(tb.Mean), calc.Millis(tb.Max),
+		calc.Millis(d.Min), calc.MillisFloat(d.Mean), calc.Millis(d.Max), "", "", "", "", "", ""}
+}
+
+// compareFitColumns are each policy's budget and what fits in it, for its own jitter mode (empty
+// without a budget): the attempts that always and at most start within it, and the most
+// attempts that would on every path and on the best one (calc.Solution's Always and Can).
+var compareFitColumns = []string{"policy", "query", "budget_ms", "always_start", "at_most_start", "most_attempts_every_path", "most_attempts_best_path"}
+
+func fitCells(name, query string, r calc.Report, fit *calc.Solution) []string {
+	out := []string{name, query, "", "", "", "", ""}
+	if fit != nil {
+		s := r.Schedule
+		out[2], out[3], out[4] = calc.Millis(r.Params.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
+		out[5], out[6] = fitText(fit.Always, strconv.Itoa), fitText(fit.Can, strconv.Itoa)
+	}
+	return out
+}
+
+// writeCompareCSV writes, after an empty line, the comparison (compareColumns, then the totals'
+// row), and after another, each policy's fit to its budget (compareFitColumns).
+func writeCompareCSV(w io.Writer, c compared) error {
+	cw := csv.NewWriter(w)
+	cw.Write(nil)
+	cw.Write(compareColumns)
+	for i := range c.Rows {
+		cw.Write(compareCells(c.Comparison, i))
+	}
+	cw.Write(compareTotalCells(c.Comparison))
+	cw.Write(nil)
+	cw.Write(compareFitColumns)
+	cw.Write(fitCells("a", c.A.Params.Encode(), c.A, c.FitA))
+	cw.Write(fitCells("b", c.vs, c.B, c.FitB))
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeCompareMarkdown(w io.Writer, c compared) error {
+	fmt.Fprintf(w, "\n## Compared with B\n\nB (vs=%s): %s\n\n", c.vs, describe(c.B))
+	mdTable(w, compareColumns, len(c.Rows)+1, func(i int) []string {
+		if i == len(c.Rows) {
+			return compareTotalCells(c.Comparison)
+		}
+		return compareCells(c.Comparison, i)
+	})
+	fmt.Fprintln(w)
+	_, err := fmt.Fprintf(w, "A: %s\n\nB: %s\n", fitLine(c.A, c.FitA), fitLine(c.B, c.FitB))
+	return err
+}
+
+// fitLine says what fits in a policy's budget, or that it has none.
+func fitLine(r calc.Report, fit *calc.Solution) string {
+	if fit == nil {
+		return "no budget."
+	}
+	s := r.Schedule
+	return fmt.Sprintf("budget %s: %d attempts always start within it, at most %d do; the most attempts that would fit: %s on every path, %s on the best path.",
+		human(r.Params.Budget), s.Always, s.AtMost, fitText(fit.Always, strconv.Itoa), fitText(fit.Can, strconv.Itoa))
+}
+
+// herdLineOf is the herd's headline for a policy: its own jitter mode's run.
+func herdLineOf(h *calc.HerdRun) string {
+	if h == nil {
+		return "not simulated."
+	}
+	last := "none got through"
+	if h.Accepted > 0 {
+		last = "the last got through at " + human(h.LastAccepted)
+	}
+	return fmt.Sprintf("peak %d attempts per window at %s, %d accepted, %d gave up, %s.", h.Peak, human(h.PeakAt), h.Accepted, h.GaveUp, last)
+}
+
+// humanWait writes a wait for people; the first attempt has none ("-").
+func humanWait(attempt int, d time.Duration) string {
+	if attempt == 1 {
+		return "-"
+	}
+	return human(d)
+}
+
+// writeCompareText prints the comparison for a terminal: the waits, then the starts, then the
+// totals, the budgets and the herds.
+func writeCompareText(w io.Writer, c compared) error {
+	fmt.Fprintf(w, "\nCompared with B (vs=%s): %s\n\nWait before each attempt (B − A where both make it):\n", c.vs, describe(c.B))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "attempt\tA min\tA mean\tA max\tB min\tB mean\tB max\tB−A min\tB−A mean\tB−A max\t")
+	side := func(in bool, attempt int, min, max time.Duration, mean float64, diff bool) string {
+		switch {
+		case !in:
+			return "\t\t\t"
+		case attempt == 1:
+			return "-\t-\t-\t"
+		case diff:
+			return calc.HumanDiff(float64(min)) + "\t" + calc.HumanDiff(mean) + "\t" + calc.HumanDiff(float64(max)) + "\t"
+		}
+		return human(min) + "\t" + calc.Human(mean) + "\t" + human(max) + "\t"
+	}
+	for _, r := range c.Rows {
+		d := r.Diff
+		fmt.Fprintln(tw, strconv.Itoa(r.Attempt)+"\t"+side(r.InA, r.Attempt, r.A.Min, r.A.Max, r.A.Mean, false)+
+			side(r.InB, r.Attempt, r.B.Min, r.B.Max, r.B.Mean, false)+side(r.InA && r.InB, r.Attempt, d.Min, d.Max, d.Mean, true))
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nStart of each attempt:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "attempt\tA earliest\tA latest\tB earliest\tB latest\tB−A earliest\tB−A latest\t")
+	for _, r := range c.Rows {
+		cells := []string{strconv.Itoa(r.Attempt), "", "", "", "", "", ""}
+		if r.InA {
+			cells[1], cells[2] = human(r.A.Earliest), human(r.A.Latest)
+		}
+		if r.InB {
+			cells[3], cells[4] = human(r.B.Earliest), human(r.B.Latest)
+		}
+		if r.InA && r.InB {
+			cells[5], cells[6] = calc.HumanDiff(float64(r.Diff.Earliest)), calc.HumanDiff(float64(r.Diff.Latest))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	tw.Flush()
+	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
+	fmt.Fprintf(w, "\nTotal wait, ignoring any budget: A best case %s, expected %s, worst case %s; B %s, %s, %s; B − A %s, %s, %s.\n",
+		human(ta.Min), calc.Human(ta.Mean), human(ta.Max), human(tb.Min), calc.Human(tb.Mean), human(tb.Max),
+		calc.HumanDiff(float64(d.Min)), calc.HumanDiff(d.Mean), calc.HumanDiff(float64(d.Max)))
+	fmt.Fprintf(w, "Budget: A %s B %s\n", fitLine(c.A, c.FitA), fitLine(c.B, c.FitB))
+	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.herdA), herdLineOf(c.herdB))
+	return err
+}
+
+// jsonCompare is table -format json's "compare" (see the README): B's query and policy in
+// words, each attempt's waits and starts of A, B and B − A (null where a policy makes no such
+// attempt), the totals, each one's fit to its budget (null without one) and herd headline.
+type jsonCompare struct {
+	Vs       string                   `json:"vs"`
+	PolicyB  string                   `json:"policy_b"`
+	Attempts []jsonCompareRow         `json:"attempts"`
+	Total    jsonCompareTotal         `json:"total_wait"`
+	Budget   map[string]*jsonFitOf    `json:"budget"`
+	Herd     map[string]*jsonHerdHead `json:"herd"`
+}
+
+type jsonSide struct {
+	Min      json.Number `json:"min_ms"`
+	Mean     json.Number `json:"mean_ms"`
+	Max      json.Number `json:"max_ms"`
+	Earliest json.Number `json:"earliest_start_ms"`
+	Latest   json.Number `json:"latest_start_ms"`
+}
+
+type jsonCompareRow struct {
+	Attempt int       `json:"attempt"`
+	A       *jsonSide `json:"a"`
+	B       *jsonSide `json:"b"`
+	Diff    *jsonSide `json:"diff"`
+}
+
+type jsonWaits struct {
+	Min  json.Number `json:"min_ms"`
+	Mean json.Number `json:"mean_ms"`
+	Max  json.Number `json:"max_ms"`
+}
+
+type jsonCompareTotal struct {
+	A    jsonWaits `json:"a"`
+	B    jsonWaits `json:"b"`
+	Diff jsonWaits `json:"diff"`
+}
+
+type jsonFitOf struct {
+	Budget   json.Number `json:"budget_ms"`
+	Always   int         `json:"always_start"`
+	AtMost   int         `json:"at_most_start"`
+	Every    jsonFit     `json:"most_attempts_every_path"`
+	BestPath jsonFit     `json:"most_attempts_best_path"`
+}
+
+type jsonHerdHead struct {
+	Jitter       string       `json:"jitter"`
+	Peak         int          `json:"peak"`
+	PeakAt       json.Number  `json:"peak_at_ms"`
+	Accepted     int          `json:"accepted"`
+	GaveUp       int          `json:"gave_up"`
+	LastAccepted *json.Number `json:"last_accepted_ms"`
+}
+
+func compareJSON(c compared) *jsonCompare {
+	side := func(r calc.Row) *jsonSide {
+		return &jsonSide{ms(r.Min), json.Number(calc.MillisFloat(r.Mean)), ms(r.Max), ms(r.Earliest), ms(r.Latest)}
+	}
+	waits := func(t calc.Totals) jsonWaits {
+		return jsonWaits{ms(t.Min), json.Number(calc.MillisFloat(t.Mean)), ms(t.Max)}
+	}
+	fit := func(r calc.Report, s *calc.Solution) *jsonFitOf {
+		if s == nil {
+			return nil
+		}
+		count := func(n int) json.Number { return json.Number(strconv.Itoa(n)) }
+		return &jsonFitOf{ms(r.Params.Budget), r.Schedule.Always, r.Schedule.AtMost, fitJSON(s.Always, count, false), fitJSON(s.Can, count, false)}
+	}
+	herd := func(h *calc.HerdRun) *jsonHerdHead {
+		if h == nil {
+			return nil
+		}
+		out := &jsonHerdHead{Jitter: h.Mode.String(), Peak: h.Peak, PeakAt: ms(h.PeakAt), Accepted: h.Accepted, GaveUp: h.GaveUp}
+		if h.Accepted > 0 {
+			out.LastAccepted = msp(h.LastAccepted)
+		}
+		return out
+	}
+	out := &jsonCompare{Vs: c.vs, PolicyB: describe(c.B),
+		Total:  jsonCompareTotal{waits(c.A.Schedule.Total), waits(c.B.Schedule.Total), waits(calc.Totals{Min: c.Total.Min, Mean: c.Total.Mean, Max: c.Total.Max})},
+		Budget: map[string]*jsonFitOf{"a": fit(c.A, c.FitA), "b": fit(c.B, c.FitB)},
+		Herd:   map[string]*jsonHerdHead{"a": herd(c.herdA), "b": herd(c.herdB)}}
+	for _, r := range c.Rows {
+		row := jsonCompareRow{Attempt: r.Attempt}
+		if r.InA {
+			row.A = side(r.A)
+		}
+		if r.InB {
+			row.B = side(r.B)
+		}
+		if r.InA && r.InB {
+			d := r.Diff
+			row.Diff = side(calc.Row{Min: d.Min, Mean: d.Mean, Max: d.Max, Earliest: d.Earliest, Latest: d.Latest})
+		}
+		out.Attempts = append(out.Attempts, row)
+	}
+	return out
+}
+
+// ownHerd is the run of a policy's own jitter mode among a herd's runs, or nil.
+func ownHerd(p calc.Params, runs []calc.HerdRun) *calc.HerdRun {
+	for i, h := range runs {
+		if h.Mode == calc.Backoff(p.Jitter) {
+			return &runs[i]
+		}
+	}
+	return nil
+}
+
+// reportWriter writes the report in one format (table.go's writers).
+type reportWriter = func(io.Writer, calc.Report, []calc.HerdRun, contention, ...calc.OverloadRun) error
+
+// withCompare is write followed by the comparison c in format; for JSON, the report with its
+// "compare" field, one document.
+func withCompare(format string, write reportWriter, c compared) reportWriter {
+	if format == "json" {
+		return func(w io.Writer, r calc.Report, herd []calc.HerdRun, ct contention, over ...calc.OverloadRun) error {
+			out := reportJSON(r, herd, ct, over...)
+			out.Compare = compareJSON(c)
+			return encodeJSON(w, out)
+		}
+	}
+	after := map[string]func(io.Writer, compared) error{"text": writeCompareText, "csv": writeCompareCSV, "md": writeCompareMarkdown}[format]
+	return func(w io.Writer, r calc.Report, herd []calc.HerdRun, ct contention, over ...calc.OverloadRun) error {
+		if err := write(w, r, herd, ct, over...); err != nil {
+			return err
+		}
+		return after(w, c)
+	}
+}
