@@ -5,16 +5,15 @@ import (
 	"testing"
 )
 
-// The contention keys are left out of the canonical link at their defaults, so that links made
-// before them stay byte for byte, and written when set.
+// The contention keys are in the canonical link, as every input is, at their defaults too.
 func TestEncodeContention(t *testing.T) {
 	tests := []struct {
 		name        string
 		query       string
 		has, hasNot []string
 	}{
-		{"defaults", "", nil, []string{"contenders", "runs"}},
-		{"defaults given", "contenders=100&runs=100", nil, []string{"contenders", "runs"}},
+		{"defaults", "", []string{"&contenders=100&", "&runs=100&"}, nil},
+		{"defaults given", "contenders=100&runs=100", []string{"&contenders=100&", "&runs=100&"}, nil},
 		{"set", "contenders=50&runs=7", []string{"&contenders=50&", "&runs=7&"}, nil},
 		{"limits", "contenders=500&runs=1000", []string{"contenders=500", "runs=1000"}, nil},
 		{"low limits", "contenders=1&runs=1", []string{"contenders=1&", "runs=1&"}, nil},

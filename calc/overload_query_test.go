@@ -6,8 +6,7 @@ import (
 	"time"
 )
 
-// The overload keys decode into their fields, and the canonical query carries them only when
-// they are not at their default, so that every link made before them is unchanged.
+// The overload keys decode into their fields, and the canonical query carries them.
 func TestOverloadKeys(t *testing.T) {
 	q := "rate=250.5&run=30s&arrivals=poisson&queue=40&timeout=2s&processes=4&limiter=finagle" +
 		"&maxtokens=100&tokenratio=0.5&ttl=20s&minretries=0&retrypct=0.5&budgetpct=12.5&minconcurrency=1"
@@ -36,10 +35,11 @@ func TestOverloadKeys(t *testing.T) {
 		}
 	}
 
-	// At their defaults the keys are left out: the canonical query is the one of before.
+	// At their defaults the keys are in the canonical query too, as every input is: a link
+	// does not depend on today's defaults.
 	for _, key := range []string{"rate", "run", "arrivals", "queue", "timeout", "processes", "limiter", "maxtokens", "tokenratio", "ttl", "minretries", "retrypct", "budgetpct", "minconcurrency"} {
-		if strings.Contains(Default().Encode(), key+"=") {
-			t.Errorf("Default().Encode() = %q has %s", Default().Encode(), key)
+		if !strings.Contains(Default().Encode(), key+"=") {
+			t.Errorf("Default().Encode() = %q lacks %s", Default().Encode(), key)
 		}
 	}
 	d, err := Decode("rate=0&run=0&arrivals=even&queue=0&timeout=0&processes=1&limiter=none&maxtokens=10&tokenratio=0.1&ttl=10s&minretries=10&retrypct=0.2&budgetpct=20&minconcurrency=3")

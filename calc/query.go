@@ -100,11 +100,6 @@ var fields = []field{
 		func(p Params) string { return strconv.Itoa(p.Capacity) }},
 	{"spread", func(p *Params, v string) error { return setDuration(&p.Spread, v, 0, MaxSpread, "0 or more") },
 		func(p Params) string { return FormatDuration(p.Spread) }},
-}
-
-// optionalFields come after fields and are left out of the canonical query at their default, so
-// that keys added later do not change the links made before them (Values).
-var optionalFields = []field{
 	// The overload model's keys (issue 15).
 	{"rate", func(p *Params, v string) error { return setFloat(&p.Rate, v, 0, MaxRate) },
 		func(p Params) string { return formatFloat(p.Rate) }},
@@ -147,13 +142,18 @@ var optionalFields = []field{
 		return setInt(&p.Limits.EnvoyMinConcurrency, v, 0, MaxLimiterCount)
 	}, func(p Params) string { return strconv.Itoa(p.Limits.EnvoyMinConcurrency) }},
 	// Which answers of a fit to the budget are expanded (issue 17): solve=attempts,base.
-	{"solve", func(p *Params, v string) error { return setSolve(&p.Solve, v) },
-		func(p Params) string { return p.Solve.String() }},
 	// The contention experiment's (issue 16).
 	{"contenders", func(p *Params, v string) error { return setInt(&p.Contenders, v, 1, MaxContenders) },
 		func(p Params) string { return strconv.Itoa(p.Contenders) }},
 	{"runs", func(p *Params, v string) error { return setInt(&p.Runs, v, 1, MaxRuns) },
 		func(p Params) string { return strconv.Itoa(p.Runs) }},
+}
+
+// optionalFields come after fields and are written into the canonical query only when set:
+// they select what a page shows, not an input with a value of its own (Values).
+var optionalFields = []field{
+	{"solve", func(p *Params, v string) error { return setSolve(&p.Solve, v) },
+		func(p Params) string { return p.Solve.String() }},
 }
 
 var (
