@@ -37,7 +37,7 @@ const (
 )
 
 // phases are the names -only knows, in the order they run.
-var phases = []string{"sizes", "loads", "coldstart", "network", "trace", "input", "herd", "go"}
+var phases = []string{"sizes", "loads", "coldstart", "network", "trace", "input", "herd", "overload", "go"}
 
 // verbose is -v.
 var verbose bool
