@@ -221,6 +221,8 @@ type herdResult struct {
 	Count   int     `json:"count"`   // long tasks meanwhile
 	Gap     float64 `json:"gap"`     // longest time between two animation frames meanwhile
 	Error   string  `json:"error"`
+	// From and To are when the input was dispatched and when it was complete (overload only).
+	From, To float64
 }
 
 // measureJS runs first in every document of the tab (Page.addScriptToEvaluateOnNewDocument,
@@ -407,7 +409,7 @@ const measureJS = `(() => {
 			if (complete()) {
 				return setTimeout(() => resolve({
 					ms: now - t0, longest: longest(t0, now), gap, error: "",
-					count: B.lt.filter(([s, d]) => s + d > t0 && s < now).length,
+					count: B.lt.filter(([s, d]) => s + d > t0 && s < now).length, from: t0, to: now,
 				}), 200);
 			}
 			if (now - t0 > timeout) return resolve({ ms: -1, error: "timeout" });
@@ -415,6 +417,15 @@ const measureJS = `(() => {
 		};
 		requestAnimationFrame(poll);
 	});
+	// during lists, for -v, the long tasks and the page's own measures (backoffcalc:*) from
+	// from to to, in ms since from.
+	B.during = (from, to) => {
+		const ms = (t) => (t - from).toFixed(0);
+		return B.lt.filter(([s, d]) => s + d > from && s < to).map(([s, d]) => "long task " + ms(s) + "+" + d.toFixed(0))
+			.concat(performance.getEntriesByType("measure").filter((m) => m.name.startsWith("backoffcalc:") &&
+				m.startTime + m.duration > from && m.startTime < to)
+				.map((m) => m.name.slice(12) + " " + ms(m.startTime) + "+" + m.duration.toFixed(1)));
+	};
 	// overload: the overload view shows every case of want with its numbers, the policy's own
 	// run window by window, and no longer says it is computing.
 	B.overload = (sel, value, want, timeout) => timeInput(sel, value, () => {

@@ -9,6 +9,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -68,6 +69,9 @@ func measureOverloadCase(cfg *config, res *results, sec string, b *browser, url,
 		}
 		if verbose {
 			fmt.Fprintf(os.Stderr, "bench: overload %s: %+v\n", to, r)
+			if d, err := eval[[]string](b, fmt.Sprintf("__bench.during(%v, %v)", r.From, r.To), 10*time.Second); err == nil {
+				fmt.Fprintf(os.Stderr, "\t%s\n", strings.Join(d, "\n\t"))
+			}
 		}
 		ms = append(ms, r.MS)
 		longest = append(longest, r.Longest)
