@@ -102,7 +102,7 @@ const maxWindowRows = 1000
 // renderOverload is the overload view, filled in as the runs come in.
 func (p *page) renderOverload() app.UI {
 	h, params := &p.herd, p.report.Params
-	own := calc.OverloadCase{Mode: calc.Backoff(params.Jitter), Limiter: params.Limiter}
+	own := ownOverloadCase(params)
 	var owns app.UI = app.Div().ID("overload-windows")
 	for i, c := range h.cases {
 		if c == own && i < len(h.over) {
@@ -124,6 +124,12 @@ func (p *page) renderOverload() app.UI {
 	)
 }
 
+// ownOverloadCase is the case of the policy's own mode and limiter: the one shown window by
+// window.
+func ownOverloadCase(params calc.Params) calc.OverloadCase {
+	return calc.OverloadCase{Mode: calc.Backoff(params.Jitter), Limiter: params.Limiter}
+}
+
 // sourceWords says where limiter k's rule is read from; "" for none.
 func sourceWords(k calc.LimiterKind) string {
 	if k == calc.LimiterNone {
@@ -141,20 +147,29 @@ func overloadTable(cases []calc.OverloadCase, runs []calc.OverloadRun) string {
 	}
 	b.WriteString(`</tr></thead><tbody>`)
 	for i, r := range runs {
-		c := cases[i]
-		fmt.Fprintf(&b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
-		for j, cell := range overloadCells(r) {
-			fmt.Fprintf(&b, `<td data-col="%s" data-value="%s">%s</td>`, overloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
-		}
-		b.WriteString(`</tr>`)
+		writeOverloadRow(&b, cases[i], r)
 	}
 	b.WriteString(`</tbody></table></div>`)
 	return b.String()
 }
 
+// writeOverloadRow writes run r of case c as a row of the side by side table.
+func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRun) {
+	fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
+	for j, cell := range overloadCells(r) {
+		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, overloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
+	}
+	b.WriteString(`</tr>`)
+}
+
 // renderOverloadWindows is the policy's own run window by window: a chart of each series on
 // one scale, then the same numbers in a table.
 func renderOverloadWindows(params calc.Params, r calc.OverloadRun) app.UI {
+	return app.Raw(overloadWindowsHTML(params, r))
+}
+
+// overloadWindowsHTML is renderOverloadWindows' markup.
+func overloadWindowsHTML(params calc.Params, r calc.OverloadRun) string {
 	name := r.Mode.String() + " with limiter " + r.Limiter.String()
 	var b strings.Builder
 	b.WriteString(`<div id="overload-windows">`)
@@ -178,7 +193,7 @@ func renderOverloadWindows(params calc.Params, r calc.OverloadRun) app.UI {
 		b.WriteString(`</tr>`)
 	}
 	b.WriteString(`</tbody></table></div></div>`)
-	return app.Raw(b.String())
+	return b.String()
 }
 
 // Layout of the overload chart, in SVG user units: one strip per series, on shared axes.

@@ -100,6 +100,21 @@ func TestOverloadLink(t *testing.T) {
 	if evalJS[string](tb, `document.getElementById("herd-status").textContent`) != "" {
 		t.Error("the status line still says something once every run is in")
 	}
+	// The wasm builds the view a row at a time (showOverloadRun); the server writes it whole,
+	// with the same runs: both must be the same markup once the browser has parsed them.
+	same := evalJS[string](tb, `fetch(location.href, { cache: "no-store" }).then((r) => r.text()).then((text) => {
+		const server = new DOMParser().parseFromString(text, "text/html").getElementById("herd-results");
+		const page = document.getElementById("herd-results");
+		if (!server) return "no #herd-results in the server's HTML";
+		if (server.innerHTML === page.innerHTML) return "";
+		const a = server.innerHTML, b = page.innerHTML;
+		let i = 0;
+		while (i < a.length && a[i] === b[i]) i++;
+		return "differ at " + i + ": server …" + a.slice(Math.max(0, i - 80), i + 120) + "… page …" + b.slice(Math.max(0, i - 80), i + 120) + "…";
+	})`)
+	if same != "" {
+		t.Errorf("the view the page built is not the server's: %s", same)
+	}
 	tb.requireNoConsoleProblems()
 
 	const closed = "clients=500&attempts=8&outage=2s&window=50ms&capacity=40&spread=100ms&jitter=equal&seed=3"

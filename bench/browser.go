@@ -179,6 +179,12 @@ type herdWant struct {
 	Modes map[string]map[string]string `json:"modes"`
 }
 
+// overloadWant is what the overload view must show: "mode/limiter" → column → data-value of
+// the side by side table, and the policy's own run window by window.
+type overloadWant struct {
+	Cases map[string]map[string]string `json:"cases"`
+}
+
 // loadResult is what measureJS recorded for one page load; times in ms since navigation start.
 type loadResult struct {
 	First       float64 `json:"first"`       // first frame with the right rows visible, percentiles maybe pending
@@ -215,6 +221,8 @@ type herdResult struct {
 	Count   int     `json:"count"`   // long tasks meanwhile
 	Gap     float64 `json:"gap"`     // longest time between two animation frames meanwhile
 	Error   string  `json:"error"`
+	// From and To are when the input was dispatched and when it was complete (overload only).
+	From, To float64
 }
 
 // measureJS runs first in every document of the tab (Page.addScriptToEvaluateOnNewDocument,
@@ -388,6 +396,55 @@ const measureJS = `(() => {
 		};
 		requestAnimationFrame(poll);
 	});
+	// timeInput times an input until complete() holds, as herdResult reports it.
+	const timeInput = (sel, value, complete, timeout) => new Promise((resolve) => {
+		if (!document.querySelector(sel)) return resolve({ ms: -1, error: "no " + sel });
+		const t0 = performance.now();
+		let last = t0, gap = 0;
+		input(sel, value);
+		const poll = () => {
+			const now = performance.now();
+			gap = Math.max(gap, now - last);
+			last = now;
+			if (complete()) {
+				return setTimeout(() => resolve({
+					ms: now - t0, longest: longest(t0, now), gap, error: "",
+					count: B.lt.filter(([s, d]) => s + d > t0 && s < now).length, from: t0, to: now,
+				}), 200);
+			}
+			if (now - t0 > timeout) return resolve({ ms: -1, error: "timeout" });
+			requestAnimationFrame(poll);
+		};
+		requestAnimationFrame(poll);
+	});
+	// during lists, for -v, the long tasks and the page's own measures (backoffcalc:*) from
+	// from to to, in ms since from.
+	B.during = (from, to) => {
+		const ms = (t) => (t - from).toFixed(0);
+		return B.lt.filter(([s, d]) => s + d > from && s < to).map(([s, d]) => "long task " + ms(s) + "+" + d.toFixed(0))
+			.concat(performance.getEntriesByType("measure").filter((m) => m.name.startsWith("backoffcalc:") &&
+				m.startTime + m.duration > from && m.startTime < to)
+				.map((m) => m.name.slice(12) + " " + ms(m.startTime) + "+" + m.duration.toFixed(1)));
+	};
+	// overload: the overload view shows every case of want with its numbers, the policy's own
+	// run window by window, and no longer says it is computing.
+	B.overload = (sel, value, want, timeout) => timeInput(sel, value, () => {
+		const root = document.querySelector('#app[data-render="wasm"]');
+		const status = root && root.querySelector("#herd-status");
+		if (!status || status.textContent !== "" || root.querySelector("#herd-results[data-pending]")) return false;
+		if (!root.querySelector("#overload-windows-table tr[data-window]")) return false;
+		const rows = root.querySelectorAll("#overload tr[data-mode]");
+		if (rows.length !== Object.keys(want.cases).length) return false;
+		for (const tr of rows) {
+			const w = want.cases[tr.dataset.mode + "/" + tr.dataset.limiter];
+			if (!w) return false;
+			for (const c in w) {
+				const td = tr.querySelector('td[data-col="' + c + '"]');
+				if (!td || td.dataset.value !== w[c]) return false;
+			}
+		}
+		return true;
+	}, timeout);
 	B.herd = (sel, value, want, timeout) => new Promise((resolve) => {
 		if (!document.querySelector(sel)) return resolve({ ms: -1, error: "no " + sel });
 		const complete = () => {

@@ -36,6 +36,20 @@ type tableJSON struct {
 		GaveUp   int    `json:"gave_up"`
 		Peak     int    `json:"peak"`
 	} `json:"herd"`
+	Overload *struct {
+		Runs []struct {
+			Jitter        string `json:"jitter"`
+			Limiter       string `json:"limiter"`
+			Requests      int    `json:"requests"`
+			Succeeded     int    `json:"succeeded"`
+			OutOfAttempts int    `json:"out_of_attempts"`
+			Refused       int    `json:"refused"`
+			OutOfBudget   int    `json:"out_of_budget"`
+			Windows       []struct {
+				New int `json:"new"`
+			} `json:"windows"`
+		} `json:"runs"`
+	} `json:"overload"`
 }
 
 // table runs `BIN table -format json QUERY`.
@@ -120,6 +134,27 @@ func herdWantFor(cfg *config, query string) (herdWant, error) {
 		w.Modes[h.Jitter] = map[string]string{
 			"attempts": strconv.Itoa(h.Attempts), "accepted": strconv.Itoa(h.Accepted),
 			"gave_up": strconv.Itoa(h.GaveUp), "peak": strconv.Itoa(h.Peak),
+		}
+	}
+	return w, nil
+}
+
+// overloadWantFor is the overload view of the query: its counts per case ("mode/limiter"), as the
+// side by side table's data-value, and how many windows the policy's own run has.
+func overloadWantFor(cfg *config, query string) (overloadWant, error) {
+	t, err := table(cfg, query)
+	if err != nil {
+		return overloadWant{}, err
+	}
+	if t.Overload == nil || len(t.Overload.Runs) == 0 {
+		return overloadWant{}, fmt.Errorf("table %q has no overload runs", query)
+	}
+	w := overloadWant{Cases: map[string]map[string]string{}}
+	for _, r := range t.Overload.Runs {
+		w.Cases[r.Jitter+"/"+r.Limiter] = map[string]string{
+			"requests": strconv.Itoa(r.Requests), "succeeded": strconv.Itoa(r.Succeeded),
+			"out_of_attempts": strconv.Itoa(r.OutOfAttempts), "refused": strconv.Itoa(r.Refused),
+			"out_of_budget": strconv.Itoa(r.OutOfBudget),
 		}
 	}
 	return w, nil

@@ -37,7 +37,7 @@ const (
 )
 
 // phases are the names -only knows, in the order they run.
-var phases = []string{"sizes", "loads", "coldstart", "network", "trace", "input", "herd", "contention", "go"}
+var phases = []string{"sizes", "loads", "coldstart", "network", "trace", "input", "herd", "contention", "overload", "go"}
 
 // verbose is -v.
 var verbose bool

@@ -11,7 +11,7 @@
 //
 // main.go drives: it reads the flags (flags.go), builds what the phases share and runs each
 // phase, one file each: sizes.go, loads.go, coldstart.go, network.go, trace.go, input.go, herd.go,
-// contention.go, calcbench.go. Before each
+// contention.go, overload.go, calcbench.go. Before each
 // measurement a phase waits for a quiet machine (quiet.go).
 package main
 
@@ -91,6 +91,7 @@ func run(cfg *config) error {
 	step("input", func() error { return measureInput(cfg, res) })
 	step("herd", func() error { return measureHerd(cfg, res) })
 	step("contention", func() error { return measureContention(cfg, res) })
+	step("overload", func() error { return measureOverload(cfg, res) })
 	step("go", func() error { return measureGo(cfg, res) })
 
 	if quiet.waits > 0 {
