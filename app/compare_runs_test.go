@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -159,5 +160,47 @@ func TestPageCompareContention(t *testing.T) {
 	settle(t, p, d)
 	if headCellsIn(app.HTMLString(p), "compare-contention") != nil {
 		t.Error("the contention headlines of other inputs stay")
+	}
+}
+
+// table -contention adds both policies' contention headline to the comparison, calc's, in text
+// and in JSON; without -contention there is none.
+func TestTableCompareContention(t *testing.T) {
+	link := compareLink + "&contenders=20&runs=10"
+	l, _ := libs.DecodeLink(link)
+	var want [2]calc.ContentionResult
+	for i, p := range []calc.Params{l.Params, l.B} {
+		rs, err := p.Contention(p.Contenders, p.Runs, calc.ContentionPolicy(p.Jitter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = rs[0]
+	}
+	out, _, code := runTableOut(t, "-contention", link)
+	line := "Contention, each in its own jitter mode: A " + contentionLineOf(&want[0]) + " B " + contentionLineOf(&want[1])
+	if code != 0 || !strings.Contains(out, line+"\n") {
+		t.Errorf("no line %q in:\n%s", line, out[max(0, len(out)-600):])
+	}
+	if out, _, _ := runTableOut(t, link); strings.Contains(out, "Contention, each") {
+		t.Error("a contention headline without -contention")
+	}
+	out, _, _ = runTableOut(t, "-contention", "-format", "json", link)
+	var doc struct {
+		Compare struct {
+			Contention map[string]struct {
+				Clients int
+				Calls   struct{ Mean float64 }
+				Time    struct{ Mean float64 } `json:"time_ms"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, side := range []string{"a", "b"} {
+		got := doc.Compare.Contention[side]
+		if got.Clients != want[i].Clients || got.Calls.Mean != want[i].Calls.Mean || strconv.FormatFloat(got.Time.Mean, 'f', -1, 64) != calc.MillisFloat(want[i].Time.Mean) {
+			t.Errorf("JSON contention %s: %+v, want %d clients, %v calls, %s ms", side, got, want[i].Clients, want[i].Calls.Mean, calc.MillisFloat(want[i].Time.Mean))
+		}
 	}
 }
