@@ -22,6 +22,8 @@ import (
 type compareState struct {
 	vsReport       *calc.Report // B's schedule (bounds, not sampled: Compare needs no more); nil without B
 	compareNumbers *island
+	compareRuns    *island // the simulated headlines of A and B (compare_runs.go)
+	vs             vsRuns
 }
 
 // vsCopy is the select's value for "a copy of this policy".
@@ -49,6 +51,7 @@ func (p *page) setVs(ctx app.Context, q string) bool {
 		p.raw.Del(libs.VsKey)
 		p.vsReport = nil
 		p.compareNumbers.refresh()
+		p.compareRuns.refresh()
 	}
 	// apply reads every input; one of A's, set to what it holds, changes nothing but B.
 	return p.edit(ctx, "base", p.value("base"))
@@ -117,6 +120,8 @@ func (p *page) renderCompare() app.UI {
 		// In a div of its own: the island after it keeps its place (go-app matches by position).
 		app.Div().Body(app.If(hasB, app.Button().ID("vs-remove").Type("button").Text("Remove B").OnClick(p.onVs(func(app.Context) string { return "" })))),
 		p.compareNumbers,
+		app.Div().Body(app.If(hasB, p.renderCompareContentionButton())),
+		p.compareRuns,
 	)
 }
 
@@ -156,7 +161,7 @@ func (p *page) renderCompareNumbers() app.UI {
 			app.Li().Text("A: "+fitLine(c.A, c.FitA)),
 			app.Li().Text("B: "+fitLine(c.B, c.FitB)),
 		),
-		app.P().Class("hint").Text("The herd and the other sections are A's; the terminal's table command also gives B's herd."),
+		app.P().Class("hint").Text("The herd's and the contention experiment's headlines of both follow; their sections show A's."),
 	)
 }
 

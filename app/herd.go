@@ -11,9 +11,10 @@ import (
 
 // herdView is the herd's state on the page: the runs of the current inputs, as they come in.
 type herdView struct {
-	runs  []calc.HerdRun
-	err   error
-	total int // modes (or overload cases) to run
+	params calc.Params // the inputs of the runs
+	runs   []calc.HerdRun
+	err    error
+	total  int // modes (or overload cases) to run
 
 	// For an open system (calc.Params.Open), the overload view's cases and their runs, as they
 	// come in (overload.go); runs stays empty then.
@@ -24,7 +25,7 @@ type herdView struct {
 // start begins a herd for params, with no run in yet, and reports whether it can run; when it
 // cannot, its error is what the herd shows.
 func (h *herdView) start(params calc.Params) bool {
-	h.runs, h.total, h.err = nil, len(params.HerdModes()), params.ValidateHerd()
+	h.params, h.runs, h.total, h.err = params, nil, len(params.HerdModes()), params.ValidateHerd()
 	h.cases, h.over = nil, nil
 	if params.Open() {
 		h.cases = params.OverloadCases()
@@ -144,6 +145,7 @@ func (p *page) showOverloadRun(windows string) {
 		spot.Set("outerHTML", windows)
 	}
 	p.herdStatusLine.refresh()
+	p.showCompareRuns()
 }
 
 // overloadPausing is a variable so that a test can run the view on runs of its own.
@@ -192,6 +194,7 @@ func (p *page) herdStatus() string {
 func (p *page) showHerd() {
 	p.herdResults.refresh()
 	p.herdStatusLine.refresh()
+	p.showCompareRuns()
 }
 
 // renderHerd is the herd section's body, under its heading (renderResults).

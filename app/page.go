@@ -61,6 +61,7 @@ func newPage() *page {
 	p.contentionStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.contentionStatus()) })).polite()
 	p.fit = newFitView(p)
 	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
+	p.compareRuns = newIsland("compare-runs", p.guarded(p.renderCompareRuns))
 	return p
 }
 
@@ -84,6 +85,7 @@ func (p *page) showReport() {
 	p.layers.refresh()
 	p.fit.refresh(p.report)
 	p.compareNumbers.refresh()
+	p.compareRuns.refresh()
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers

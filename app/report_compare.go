@@ -23,6 +23,9 @@ type compared struct {
 	calc.Comparison
 	vs           string
 	herdA, herdB *calc.HerdRun
+	// The contention experiment's run of each one's own mode at its own contenders; nil when
+	// not run (table runs it with -contention).
+	contA, contB *calc.ContentionResult
 }
 
 // compareColumns are the CSV's and Markdown's comparison, one row per attempt of the longer
@@ -121,6 +124,11 @@ func fitLine(r calc.Report, fit *calc.Solution) string {
 		human(r.Params.Budget), s.Always, s.AtMost, fitText(fit.Always, strconv.Itoa), fitText(fit.Can, strconv.Itoa))
 }
 
+// contentionLineOf is the contention experiment's headline for a policy's own mode.
+func contentionLineOf(r *calc.ContentionResult) string {
+	return fmt.Sprintf("%d contenders, mean over %d runs: %s calls, %s until the last is through.", r.Clients, r.Runs, strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64), calc.Human(r.Time.Mean))
+}
+
 // herdLineOf is the herd's headline for a policy: its own jitter mode's run.
 func herdLineOf(h *calc.HerdRun) string {
 	if h == nil {
@@ -187,6 +195,9 @@ func writeCompareText(w io.Writer, c compared) error {
 		calc.HumanDiff(float64(d.Min)), calc.HumanDiff(d.Mean), calc.HumanDiff(float64(d.Max)))
 	fmt.Fprintf(w, "Budget: A %s B %s\n", fitLine(c.A, c.FitA), fitLine(c.B, c.FitB))
 	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.herdA), herdLineOf(c.herdB))
+	if c.contA != nil && c.contB != nil {
+		_, err = fmt.Fprintf(w, "Contention, each in its own jitter mode: A %s B %s\n", contentionLineOf(c.contA), contentionLineOf(c.contB))
+	}
 	return err
 }
 
@@ -200,6 +211,8 @@ type jsonCompare struct {
 	Total    jsonCompareTotal         `json:"total_wait"`
 	Budget   map[string]*jsonFitOf    `json:"budget"`
 	Herd     map[string]*jsonHerdHead `json:"herd"`
+	// Contention is each one's own mode's contention result (as in "contention"), with -contention.
+	Contention map[string]jsonContention `json:"contention,omitempty"`
 }
 
 type jsonSide struct {
@@ -274,6 +287,9 @@ func compareJSON(c compared) *jsonCompare {
 		Total:  jsonCompareTotal{waits(c.A.Schedule.Total), waits(c.B.Schedule.Total), waits(calc.Totals{Min: c.Total.Min, Mean: c.Total.Mean, Max: c.Total.Max})},
 		Budget: map[string]*jsonFitOf{"a": fit(c.A, c.FitA), "b": fit(c.B, c.FitB)},
 		Herd:   map[string]*jsonHerdHead{"a": herd(c.herdA), "b": herd(c.herdB)}}
+	if c.contA != nil && c.contB != nil {
+		out.Contention = map[string]jsonContention{"a": contentionJSON([]calc.ContentionResult{*c.contA})[0], "b": contentionJSON([]calc.ContentionResult{*c.contB})[0]}
+	}
 	for _, r := range c.Rows {
 		row := jsonCompareRow{Attempt: r.Attempt}
 		if r.InA {

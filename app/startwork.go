@@ -28,6 +28,11 @@ func (p *page) startWork(ctx app.Context) {
 		p.showHerd()
 	}
 	p.startContention(r.Params)
+	var vs *calc.Params
+	if p.vsHerdDue() {
+		b := p.vsReport.Params
+		vs = &b
+	}
 	ctx.Async(func() {
 		defer ctx.Dispatch(func(ctx app.Context) {
 			if gen > p.workDone.Load() {
@@ -43,8 +48,13 @@ func (p *page) startWork(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) { p.showLeftForLater(ctx, gen) })
 		yieldToBrowser() // that in a task of its own, not with the first slice of sampling
 		pause := yielder(&p.workGen, gen)
-		if p.sample(ctx, &r, gen, pause) && p.sampleFit(ctx, &r, gen, pause) && herd {
-			p.runHerd(ctx, r.Params, gen, pause)
+		if p.sample(ctx, &r, gen, pause) && p.sampleFit(ctx, &r, gen, pause) {
+			if herd {
+				p.runHerd(ctx, r.Params, gen, pause)
+			}
+			if vs != nil && pause() {
+				p.runVsHerd(ctx, *vs, gen, pause) // B's herd headline, after A's herd (compare_runs.go)
+			}
 		}
 		ctx.Defer(func(ctx app.Context) { p.contentionReady(ctx, gen) }) // after the herd's last Defer
 	})

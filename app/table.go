@@ -63,8 +63,17 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
 		herdB, _, _ := tableHerd(link.B)
-		c := compared{calc.Compare(r, link.B.ReportBounds()), link.Vs, ownHerd(p, herd), ownHerd(link.B, herdB)}
-		write = withCompare(*format, write, c)
+		cmp := compared{Comparison: calc.Compare(r, link.B.ReportBounds()), vs: link.Vs, herdA: ownHerd(p, herd), herdB: ownHerd(link.B, herdB)}
+		if own := ownContention(p, c.table); own != nil {
+			// B's own mode only: its table of every mode is not compared.
+			b := link.B
+			if rs, err := b.Contention(b.Contenders, b.Runs, calc.ContentionPolicy(b.Jitter)); err == nil {
+				cmp.contA, cmp.contB = own, &rs[0]
+			} else {
+				fmt.Fprintln(stderr, "B's contention experiment is not simulated:", err)
+			}
+		}
+		write = withCompare(*format, write, cmp)
 	}
 	if err := write(stdout, r, herd, c, over...); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -89,6 +98,16 @@ func tableHerd(p calc.Params) ([]calc.HerdRun, []calc.OverloadRun, error) {
 		over = append(over, run)
 	}
 	return nil, over, nil
+}
+
+// ownContention is the result of p's own mode in a contention table, or nil.
+func ownContention(p calc.Params, table []calc.ContentionResult) *calc.ContentionResult {
+	for i, r := range table {
+		if r.Mode == calc.ContentionPolicy(p.Jitter) {
+			return &table[i]
+		}
+	}
+	return nil
 }
 
 // runContention runs the contention table when asked, and its sweep too when asked.

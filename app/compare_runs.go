@@ -1,0 +1,276 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The compare section's simulated headlines (issue 17), A's beside B's, each policy in its own
+// jitter mode: the herd's (for an open system, the overload run of its own mode with its own
+// limiter), and the contention experiment's at its own contenders. A's herd headline is the herd
+// section's own run; B's is one run more, after A's herd, off the input path (startWork). The
+// contention headlines wait for a button: the experiment is the page's costliest work, and a
+// visit that compares schedules should not pay for it.
+
+// vsRuns is the compare section's part of the simulated headlines. Every field is read and
+// written on go-app's loop; the work's goroutines hand results back with ctx.Defer.
+type vsRuns struct {
+	herdFor calc.Params       // the B whose herd headline this is: another B shows "computing…"
+	herdIn  bool              // herdFor's run is in (or its error)
+	herd    *calc.HerdRun     // B's own mode's herd, for a closed system
+	over    *calc.OverloadRun // B's own mode's overload run, for an open one
+	herdErr error
+
+	contFor [2]calc.Params // contentionKey of A and of B whose contention headlines these are
+	cont    [2]*calc.ContentionResult
+	contErr error
+	contGen int64 // the workGen the contention headlines are being computed in; 0 when not
+	contRun int   // clicks so far: a newer click's results replace an older one's
+}
+
+// vsHerdDue reports whether B's herd headline is still to be run for the current B.
+func (p *page) vsHerdDue() bool {
+	return p.vsReport != nil && !(p.vs.herdIn && p.vs.herdFor == p.vsReport.Params)
+}
+
+// runVsHerd runs B's own mode's herd (or overload run), after A's herd, and shows it, unless gen
+// is no longer the current work.
+func (p *page) runVsHerd(ctx app.Context, b calc.Params, gen int64, pause func() bool) {
+	var herd *calc.HerdRun
+	var over *calc.OverloadRun
+	err := b.ValidateHerd()
+	switch {
+	case err != nil:
+	case b.Open():
+		run, done, e := overloadPausing(b, ownOverloadCase(b), pause)
+		if !done && e == nil {
+			return // the inputs changed
+		}
+		over, err = &run, e
+	default:
+		run, done, e := herdModePausing(b, calc.Backoff(b.Jitter), pause)
+		if !done && e == nil {
+			return
+		}
+		herd, err = &run, e
+	}
+	if !pause() {
+		return
+	}
+	ctx.Defer(func(ctx app.Context) {
+		if p.workGen.Load() == gen {
+			v := &p.vs
+			v.herdFor, v.herdIn, v.herd, v.over, v.herdErr = b, true, herd, over, err
+			p.compareRuns.refresh()
+		}
+	})
+}
+
+// aHerdHead is A's herd headline from the herd section's runs, when its own mode's is in.
+func (p *page) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, err error) {
+	h := &p.herd
+	if h.params != p.report.Params {
+		return nil, nil, nil // the herd section has not started on these inputs yet
+	}
+	if h.err != nil {
+		return nil, nil, h.err
+	}
+	if h.cases == nil {
+		return ownHerd(p.report.Params, h.runs), nil, nil
+	}
+	own := ownOverloadCase(p.report.Params)
+	for i, c := range h.cases {
+		if c == own && i < len(h.over) {
+			return nil, &h.over[i], nil
+		}
+	}
+	return nil, nil, nil
+}
+
+// computeVsContention runs the contention experiment's headline of A and then B, each policy's
+// own mode only, at its own contenders and runs, until the inputs change.
+func (p *page) computeVsContention(ctx app.Context, e app.Event) {
+	if p.report == nil || p.vsReport == nil {
+		return
+	}
+	gen := p.workGen.Load()
+	params := [2]calc.Params{p.report.Params, p.vsReport.Params}
+	p.vs.contRun++
+	run := p.vs.contRun
+	p.vs.contGen, p.vs.contFor, p.vs.cont, p.vs.contErr = gen, [2]calc.Params{}, [2]*calc.ContentionResult{}, nil
+	p.compareRuns.refresh()
+	ctx.Async(func() {
+		var out [2]*calc.ContentionResult
+		var err error
+		stopped := false
+		pause := yielder(&p.workGen, gen)
+		for i, q := range params {
+			rs, done, e := contentionPausing(q, q.Contenders, q.Runs, []calc.ContentionMode{calc.ContentionPolicy(q.Jitter)}, pause)
+			if err = e; err != nil {
+				break
+			}
+			if !done || !pause() {
+				stopped = true
+				break
+			}
+			out[i] = &rs[0]
+		}
+		ctx.Defer(func(ctx app.Context) {
+			if p.vs.contRun != run {
+				return // a newer computation runs
+			}
+			p.vs.contGen = 0
+			if !stopped {
+				p.vs.contFor = [2]calc.Params{contentionKey(params[0]), contentionKey(params[1])}
+				p.vs.cont, p.vs.contErr = out, err
+			}
+			p.compareRuns.refresh()
+		})
+	})
+}
+
+// headCell is one headline number: its column, its exact value (data-value) and its text.
+type headCell struct{ col, value, text string }
+
+var herdHeadColumns = []string{"peak attempts in a window", "peak at", "clients accepted", "clients that gave up", "last client through at"}
+
+func herdHeadCells(h calc.HerdRun) []headCell {
+	last := headCell{"last_accepted", "", "none got through"}
+	if h.Accepted > 0 {
+		last = headCell{"last_accepted", calc.Millis(h.LastAccepted), human(h.LastAccepted)}
+	}
+	return []headCell{{"peak", strconv.Itoa(h.Peak), strconv.Itoa(h.Peak)}, {"peak_at", calc.Millis(h.PeakAt), human(h.PeakAt)},
+		{"accepted", strconv.Itoa(h.Accepted), strconv.Itoa(h.Accepted)}, {"gave_up", strconv.Itoa(h.GaveUp), strconv.Itoa(h.GaveUp)}, last}
+}
+
+var overloadHeadColumns = []string{"requests", "succeeded", "retries refused", "share of served attempts wasted", "recovered at"}
+
+func overloadHeadCells(r calc.OverloadRun) []headCell {
+	recovered := headCell{"recovered", "", "not recovered when the run ended"}
+	if r.Recovers() {
+		recovered = headCell{"recovered", calc.Millis(r.Recovered), human(r.Recovered)}
+	}
+	count := func(col string, n int) headCell { return headCell{col, strconv.Itoa(n), strconv.Itoa(n)} }
+	return []headCell{count("requests", r.Requests), count("succeeded", r.Accepted), count("refused", r.Refused),
+		{"wasted_share", fmtFloat(r.WastedShare()), calc.Percent(r.WastedShare())}, recovered}
+}
+
+var contentionHeadColumns = []string{"contenders", "runs", "mean calls (writes) per run", "mean time until the last client is through"}
+
+func contentionHeadCells(r calc.ContentionResult) []headCell {
+	return []headCell{{"contenders", strconv.Itoa(r.Clients), strconv.Itoa(r.Clients)}, {"runs", strconv.Itoa(r.Runs), strconv.Itoa(r.Runs)},
+		{"calls", fmtFloat(r.Calls.Mean), strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64)}, {"time", calc.MillisFloat(r.Time.Mean), calc.Human(r.Time.Mean)}}
+}
+
+// headRow is one policy's row of a headline table: its cells, or in their place a status
+// (computing, or why there is no number).
+func headRow(side, name string, cells []headCell, width int, status string) app.UI {
+	tds := []app.UI{app.Th().Scope("row").Text(name)}
+	if cells == nil {
+		tds = append(tds, app.Td().ColSpan(width).DataSet("col", "status").Text(status))
+	}
+	for _, c := range cells {
+		tds = append(tds, app.Td().DataSet("col", c.col).DataSet("value", c.value).Text(c.text))
+	}
+	return app.Tr().DataSet("side", side).Body(tds...)
+}
+
+func headTable(id, caption string, columns []string, rows ...app.UI) app.UI {
+	head := []app.UI{app.Th().Scope("col").Text("policy")}
+	for _, c := range columns {
+		head = append(head, app.Th().Scope("col").Text(c))
+	}
+	return app.Table().ID(id).Body(app.Caption().Text(caption), app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...))
+}
+
+// herdHeadRow is a policy's herd headline row and whether it is an open system's.
+func herdHeadRow(side string, p calc.Params, herd *calc.HerdRun, over *calc.OverloadRun, err error) app.UI {
+	name := strings.ToUpper(side) + ", " + p.Jitter.Title()
+	var cells []headCell
+	switch {
+	case herd != nil:
+		cells = herdHeadCells(*herd)
+	case over != nil:
+		cells = overloadHeadCells(*over)
+		name += ", limiter " + p.Limiter.String()
+	}
+	status := "computing…"
+	if err != nil {
+		status = "not simulated: " + strings.TrimPrefix(err.Error(), "calc: ")
+	}
+	return headRow(side, name, cells, len(herdHeadColumns), status)
+}
+
+// renderCompareRuns is the simulated headlines of A and B; nothing without B.
+func (p *page) renderCompareRuns() app.UI {
+	if p.report == nil || p.vsReport == nil {
+		return app.Text("")
+	}
+	a, b := p.report.Params, p.vsReport.Params
+	herdA, overA, errA := p.aHerdHead()
+	var herdB *calc.HerdRun
+	var overB *calc.OverloadRun
+	var errB error
+	if p.vs.herdIn && p.vs.herdFor == b {
+		herdB, overB, errB = p.vs.herd, p.vs.over, p.vs.herdErr
+	}
+	rowA := herdHeadRow("a", a, herdA, overA, errA)
+	rowB := herdHeadRow("b", b, herdB, overB, errB)
+	var herds []app.UI
+	switch {
+	case a.Open() == b.Open() && !a.Open():
+		herds = []app.UI{headTable("compare-herd", "The herd, each policy in its own jitter mode", herdHeadColumns, rowA, rowB)}
+	case a.Open() == b.Open():
+		herds = []app.UI{headTable("compare-herd", "The overload run, each policy in its own jitter mode with its own limiter", overloadHeadColumns, rowA, rowB)}
+	default: // one closed, one open: each its own table
+		table := func(open bool, row app.UI, id string) app.UI {
+			if open {
+				return headTable(id, "The overload run, in its own jitter mode with its own limiter", overloadHeadColumns, row)
+			}
+			return headTable(id, "The herd, in its own jitter mode", herdHeadColumns, row)
+		}
+		herds = []app.UI{table(a.Open(), rowA, "compare-herd-a"), table(b.Open(), rowB, "compare-herd-b")}
+	}
+	return app.Div().Body(append(herds, p.renderCompareContention())...)
+}
+
+// renderCompareContention is the contention headlines, once computed for these inputs; before,
+// what computes them.
+func (p *page) renderCompareContention() app.UI {
+	v := &p.vs
+	keys := [2]calc.Params{contentionKey(p.report.Params), contentionKey(p.vsReport.Params)}
+	if v.contGen == 0 && v.contFor == keys && (v.cont[1] != nil || v.contErr != nil) {
+		if v.contErr != nil {
+			return app.P().ID("compare-contention").Text("The contention experiment is not simulated: " + strings.TrimPrefix(v.contErr.Error(), "calc: "))
+		}
+		row := func(side string, r *calc.ContentionResult) app.UI {
+			j, _ := r.Mode.Jitter()
+			return headRow(side, strings.ToUpper(side)+", "+j.Title(), contentionHeadCells(*r), len(contentionHeadColumns), "")
+		}
+		return headTable("compare-contention", "The contention experiment, each policy in its own jitter mode", contentionHeadColumns, row("a", v.cont[0]), row("b", v.cont[1]))
+	}
+	if v.contGen != 0 && v.contGen == p.workGen.Load() {
+		return app.P().ID("compare-contention").Text("Computing the contention experiment of A and B…")
+	}
+	return app.P().ID("compare-contention").Text("The contention experiment's headlines are computed on the button above.")
+}
+
+// renderCompareContentionButton computes the contention headlines. It is outside the island
+// (compareRuns), which is markup without handlers.
+func (p *page) renderCompareContentionButton() app.UI {
+	return app.Div().Body(
+		app.Button().ID("compare-contention-run").Type("button").Text("Compute the contention headlines").OnClick(p.recovering(p.computeVsContention)),
+		app.Span().Class("hint").Text(" the contention experiment (see its section) of A and of B, each at its own contenders and in its own jitter mode: about a second of work; an edit stops it"),
+	)
+}
+
+// showCompareRuns shows A's herd headline as the herd section's runs come in, when there is a B.
+func (p *page) showCompareRuns() {
+	if p.vsReport != nil {
+		p.compareRuns.refresh()
+	}
+}

@@ -1,0 +1,206 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// headCellsIn maps "side/col" to data-value for every cell of the headline table id.
+func headCellsIn(html, id string) map[string]string {
+	start := strings.Index(html, `<table id="`+id+`"`)
+	if start < 0 {
+		return nil
+	}
+	html = html[start:]
+	html = html[:strings.Index(html, "</table>")]
+	out := map[string]string{}
+	side := ""
+	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
+		attrs := map[string]string{}
+		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
+			attrs[a[1]] = a[2]
+		}
+		if m[1] == "tr" && attrs["data-side"] != "" {
+			side = attrs["data-side"]
+		}
+		if m[1] == "td" && attrs["data-col"] != "" {
+			out[side+"/"+attrs["data-col"]] = attrs["data-value"]
+		}
+	}
+	return out
+}
+
+// wantHerdHead is what calc says a policy's herd headline cells hold: its own jitter mode's herd,
+// or for an open system its own mode's overload run with its own limiter.
+func wantHerdHead(t *testing.T, side string, p calc.Params) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	if p.Open() {
+		r, err := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recovered := ""
+		if r.Recovered >= 0 {
+			recovered = calc.Millis(r.Recovered)
+		}
+		for col, v := range map[string]string{"requests": strconv.Itoa(r.Requests), "succeeded": strconv.Itoa(r.Accepted),
+			"refused": strconv.Itoa(r.Refused), "wasted_share": strconv.FormatFloat(r.WastedShare(), 'f', -1, 64), "recovered": recovered} {
+			out[side+"/"+col] = v
+		}
+		return out
+	}
+	h, err := p.HerdMode(calc.Backoff(p.Jitter))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := ""
+	if h.Accepted > 0 {
+		last = calc.Millis(h.LastAccepted)
+	}
+	for col, v := range map[string]string{"peak": strconv.Itoa(h.Peak), "peak_at": calc.Millis(h.PeakAt),
+		"accepted": strconv.Itoa(h.Accepted), "gave_up": strconv.Itoa(h.GaveUp), "last_accepted": last} {
+		out[side+"/"+col] = v
+	}
+	return out
+}
+
+// The compare section shows A's and B's herd headlines, each in its own jitter mode (an open
+// system's overload run with its own limiter), cell for cell calc's.
+func TestPageCompareHerdHeadline(t *testing.T) {
+	for _, tc := range []struct {
+		name, link string
+		tables     []string // the tables of A's and B's rows
+	}{
+		{"closed", compareLink, []string{"compare-herd", "compare-herd"}},
+		{"both open", "rate=50&run=2s&timeout=300ms&queue=10&limiter=grpc&clients=20&seed=4&jitter=equal&vs=" +
+			url.QueryEscape("preset=aws-go-v2&rate=40&run=2s&limiter=aws&clients=20"), []string{"compare-herd", "compare-herd"}},
+		{"A open, B closed", "rate=50&run=2s&clients=20&vs=" + url.QueryEscape("jitter=none&clients=30"), []string{"compare-herd-a", "compare-herd-b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := navPage(t, tc.link)
+			l, err := libs.DecodeLink(tc.link)
+			if err != nil || !l.HasB() {
+				t.Fatal(err)
+			}
+			html := app.HTMLString(p)
+			for i, side := range []struct {
+				name string
+				p    calc.Params
+			}{{"a", l.Params}, {"b", l.B}} {
+				got := headCellsIn(html, tc.tables[i])
+				want := wantHerdHead(t, side.name, side.p)
+				for k, v := range want {
+					if g, ok := got[k]; !ok || g != v {
+						t.Errorf("%s: cell %s is %q, want %q", tc.tables[i], k, g, v)
+					}
+				}
+				if s, ok := got[side.name+"/status"]; ok {
+					t.Errorf("%s: %s still says %q", tc.tables[i], side.name, s)
+				}
+			}
+		})
+	}
+}
+
+// Before B's herd is in, its row says so and has no number; another B's run is never shown.
+func TestPageCompareHerdPending(t *testing.T) {
+	p, _ := navPage(t, compareLink)
+	p.vs.herdFor.Base++ // as if the run in were of another B
+	html := app.HTMLString(p.renderCompareRuns())
+	got := headCellsIn(html, "compare-herd")
+	if _, ok := got["b/status"]; !ok || got["b/peak"] != "" || !strings.Contains(html, "computing…") {
+		t.Errorf("B's row with a run of another B: %v", got)
+	}
+}
+
+// The button computes the contention headlines of A and B, each at its own contenders and in its
+// own mode, calc's; an edit of an input the experiment reads takes them away.
+func TestPageCompareContention(t *testing.T) {
+	link := compareLink + "&contenders=20&runs=10"
+	p, d := navPage(t, link)
+	l, _ := libs.DecodeLink(link)
+	if headCellsIn(app.HTMLString(p), "compare-contention") != nil {
+		t.Fatal("contention headlines before the button")
+	}
+	p.computeVsContention(d.Context(), app.Event{})
+	for deadline := time.Now().Add(20 * time.Second); p.vs.contGen != 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		d.Consume()
+	}
+	d.Consume() // the island's render
+	got := headCellsIn(app.HTMLString(p), "compare-contention")
+	for _, side := range []struct {
+		name string
+		p    calc.Params
+	}{{"a", l.Params}, {"b", l.B}} {
+		rs, err := side.p.Contention(side.p.Contenders, side.p.Runs, calc.ContentionPolicy(side.p.Jitter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"contenders": strconv.Itoa(side.p.Contenders), "runs": strconv.Itoa(side.p.Runs),
+			"calls": strconv.FormatFloat(rs[0].Calls.Mean, 'f', -1, 64), "time": calc.MillisFloat(rs[0].Time.Mean)}
+		for col, v := range want {
+			if g := got[side.name+"/"+col]; g != v {
+				t.Errorf("contention %s/%s = %q, want %q", side.name, col, g, v)
+			}
+		}
+	}
+	p.edit(d.Context(), "cap", "4s")
+	settle(t, p, d)
+	if headCellsIn(app.HTMLString(p), "compare-contention") != nil {
+		t.Error("the contention headlines of other inputs stay")
+	}
+}
+
+// table -contention adds both policies' contention headline to the comparison, calc's, in text
+// and in JSON; without -contention there is none.
+func TestTableCompareContention(t *testing.T) {
+	link := compareLink + "&contenders=20&runs=10"
+	l, _ := libs.DecodeLink(link)
+	var want [2]calc.ContentionResult
+	for i, p := range []calc.Params{l.Params, l.B} {
+		rs, err := p.Contention(p.Contenders, p.Runs, calc.ContentionPolicy(p.Jitter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = rs[0]
+	}
+	out, _, code := runTableOut(t, "-contention", link)
+	line := "Contention, each in its own jitter mode: A " + contentionLineOf(&want[0]) + " B " + contentionLineOf(&want[1])
+	if code != 0 || !strings.Contains(out, line+"\n") {
+		t.Errorf("no line %q in:\n%s", line, out[max(0, len(out)-600):])
+	}
+	if out, _, _ := runTableOut(t, link); strings.Contains(out, "Contention, each") {
+		t.Error("a contention headline without -contention")
+	}
+	out, _, _ = runTableOut(t, "-contention", "-format", "json", link)
+	var doc struct {
+		Compare struct {
+			Contention map[string]struct {
+				Clients int
+				Calls   struct{ Mean float64 }
+				Time    struct{ Mean float64 } `json:"time_ms"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, side := range []string{"a", "b"} {
+		got := doc.Compare.Contention[side]
+		if got.Clients != want[i].Clients || got.Calls.Mean != want[i].Calls.Mean || strconv.FormatFloat(got.Time.Mean, 'f', -1, 64) != calc.MillisFloat(want[i].Time.Mean) {
+			t.Errorf("JSON contention %s: %+v, want %d clients, %v calls, %s ms", side, got, want[i].Clients, want[i].Calls.Mean, calc.MillisFloat(want[i].Time.Mean))
+		}
+	}
+}
