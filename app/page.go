@@ -316,11 +316,11 @@ func (p *page) renderErrors() app.UI {
 var sections = []struct{ id, toc, heading string }{
 	{"schedule-section", "Schedule", "Schedule"},
 	{"modes-section", "Jitter modes", "Jitter modes"},
+	{"compare-section", "Compare", "Compare two policies"},
 	{"layers-section", "Layers", "Retries across layers"},
 	{"herd-section", "Herd", "Herd: many clients through an outage"},
 	{"contention-section", "Contention", "Contention: the AWS post's experiment"},
 	{"export-section", "Export", "Export as library configuration"},
-	{"compare-section", "Compare", "Compare two policies"},
 }
 
 // renderResults is the answer: the table of contents and the copy buttons, then one section per
@@ -354,11 +354,11 @@ func (p *page) renderResults() app.UI {
 			p.chart,
 		),
 		section(1, p.modes),
-		section(2, p.layers),
-		section(3, p.renderHerd()...),
-		section(4, p.renderContention()...),
-		section(5, p.renderLibraryPanel()),
-		section(6, p.renderCompare()),
+		section(2, p.renderCompare()),
+		section(3, p.layers),
+		section(4, p.renderHerd()...),
+		section(5, p.renderContention()...),
+		section(6, p.renderLibraryPanel()),
 	)
 }
 
