@@ -140,7 +140,7 @@ func (h *herdView) shownCase(params calc.Params) calc.OverloadCase {
 // cases.
 func overloadPickHTML(cases []calc.OverloadCase, shown calc.OverloadCase, shared bool) string {
 	var b strings.Builder
-	b.WriteString(`<div id="overload-pick" class="field"><label for="overload-case">Window by window</label><select id="overload-case">`)
+	b.WriteString(`<div id="overload-pick" class="field"><label for="overload-case">Case shown window by window</label><select id="overload-case">`)
 	for i, c := range cases {
 		selected := ""
 		if c == shown {
