@@ -20,6 +20,10 @@ type herdView struct {
 	// come in (overload.go); runs stays empty then.
 	cases []calc.OverloadCase
 	over  []calc.OverloadRun
+
+	// What the reader chose to see window by window (overload.go); kept across new inputs.
+	picked *calc.OverloadCase // nil, or not among cases: the policy's own case
+	shared bool               // the chart on the scale shared by every case's windows
 }
 
 // start begins a herd for params, with no run in yet, and reports whether it can run; when it
@@ -89,7 +93,8 @@ var herdModePausing = calc.Params.HerdModePausing
 
 // runOverload runs the overload view's cases one at a time, as runHerd runs the modes. The
 // view grows by a row per case (showOverloadRun); the markup of the policy's own run window by
-// window, up to a thousand rows and a chart, is written here, between pauses, and goes in once.
+// window, up to a thousand rows and a chart, is written here, between pauses, and goes in once
+// (unless the reader chose another case or the shared scale: showOverloadRun writes that).
 func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
 	own := ownOverloadCase(params)
 	for _, c := range params.OverloadCases() {
@@ -99,7 +104,7 @@ func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause
 		}
 		windows := ""
 		if err == nil && c == own && app.IsClient {
-			windows = overloadWindowsHTML(params, run)
+			windows = overloadWindowsHTML(params, run, nil, 0)
 			if !pause() {
 				return
 			}
@@ -120,7 +125,8 @@ func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause
 
 // showOverloadRun shows the run just added to p.herd.over. In the browser, once the view shows
 // this herd's first run, it appends the new run's row and puts in windows, the own run's window
-// by window markup, if any: rewriting the whole view for each run parsed the chart and the
+// by window markup, if any, when the view shows that (else the markup of what it shows, when the
+// new run changes it: the chosen case's run, or any run on the shared scale): rewriting the whole view for each run parsed the chart and the
 // window table again every time, 20–100 ms a run at issue 15's link and 100–900 ms at the work
 // limit, all in one task when the runs came in together. Elsewhere, and for the first run or an
 // error, it renders the view whole (showHerd), which shows the same markup.
@@ -141,8 +147,14 @@ func (p *page) showOverloadRun(windows string) {
 	var b strings.Builder
 	writeOverloadRow(&b, h.cases[n-1], h.over[n-1])
 	tbody.Call("insertAdjacentHTML", "beforeend", b.String())
-	if windows != "" {
+	params := p.report.Params
+	shown := h.shownCase(params)
+	// premade: the view shows what runOverload wrote off the input path.
+	switch premade := shown == ownOverloadCase(params) && !h.shared; {
+	case premade && windows != "":
 		spot.Set("outerHTML", windows)
+	case !premade && (h.shared || h.cases[n-1] == shown):
+		spot.Set("outerHTML", p.overloadWindows())
 	}
 	p.herdStatusLine.refresh()
 	p.showCompareRuns()
@@ -197,15 +209,18 @@ func (p *page) showHerd() {
 	p.showCompareRuns()
 }
 
-// renderHerd is the herd section's body, under its heading (renderResults).
+// renderHerd is the herd section's body, under its heading (renderResults). The island is
+// wrapped alike for the closed herd and the overload view, so that it keeps its place; the
+// wrapper takes the changes of the overload view's controls, which are in the island.
 func (p *page) renderHerd() []app.UI {
+	results := app.Div().ID("herd-view").OnChange(p.recovering(p.onOverloadPick)).Body(p.herdResults)
 	if p.report != nil && p.report.Params.Open() {
-		return []app.UI{app.P().Text(overloadIntro), p.herdStatusLine, p.herdResults}
+		return []app.UI{app.P().Text(overloadIntro), p.herdStatusLine, results}
 	}
 	return []app.UI{
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
 		p.herdStatusLine,
-		p.herdResults,
+		results,
 	}
 }
 

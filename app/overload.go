@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,13 +103,6 @@ const maxWindowRows = 1000
 // renderOverload is the overload view, filled in as the runs come in.
 func (p *page) renderOverload() app.UI {
 	h, params := &p.herd, p.report.Params
-	own := ownOverloadCase(params)
-	var owns app.UI = app.Div().ID("overload-windows")
-	for i, c := range h.cases {
-		if c == own && i < len(h.over) {
-			owns = renderOverloadWindows(params, h.over[i])
-		}
-	}
 	return app.Div().ID("overload-view").Body(
 		app.P().ID("overload-load").Text(params.FailingLoadWords()),
 		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
@@ -120,14 +114,104 @@ func (p *page) renderOverload() app.UI {
 			)
 		})),
 		app.Raw(overloadTable(h.cases, h.over)),
-		owns,
+		app.Raw(overloadPickHTML(h.cases, h.shownCase(params), h.shared)),
+		app.Raw(p.overloadWindows()),
 	)
 }
 
 // ownOverloadCase is the case of the policy's own mode and limiter: the one shown window by
-// window.
+// window unless the reader picks another.
 func ownOverloadCase(params calc.Params) calc.OverloadCase {
 	return calc.OverloadCase{Mode: calc.Backoff(params.Jitter), Limiter: params.Limiter}
+}
+
+// shownCase is the case shown window by window: the one the reader picked, while it is among
+// the cases, else the policy's own.
+func (h *herdView) shownCase(params calc.Params) calc.OverloadCase {
+	if h.picked != nil && slices.Contains(h.cases, *h.picked) {
+		return *h.picked
+	}
+	return ownOverloadCase(params)
+}
+
+// overloadPickHTML is the choice of what the window by window chart and table show: which case,
+// and on which scale. Its controls sit in the herd's island, which has no handlers: their
+// changes come up to renderHerd's wrapper (onOverloadPick). The option values are indexes into
+// cases.
+func overloadPickHTML(cases []calc.OverloadCase, shown calc.OverloadCase, shared bool) string {
+	var b strings.Builder
+	b.WriteString(`<div id="overload-pick" class="field"><label for="overload-case">Case shown window by window</label><select id="overload-case">`)
+	for i, c := range cases {
+		selected := ""
+		if c == shown {
+			selected = ` selected=""`
+		}
+		fmt.Fprintf(&b, `<option value="%d"%s>%s with limiter %s</option>`, i, selected, c.Mode, c.Limiter)
+	}
+	checked := ""
+	if shared {
+		checked = ` checked=""`
+	}
+	b.WriteString(`</select><label><input type="checkbox" id="overload-same-scale"` + checked + `> Same scale for every case</label></div>`)
+	return b.String()
+}
+
+// overloadWindows is the markup of what the reader chose to see window by window, as far as the
+// runs are in: an empty spot until the chosen case's run is.
+func (p *page) overloadWindows() string {
+	h, params := &p.herd, p.report.Params
+	shown := h.shownCase(params)
+	for i, c := range h.cases {
+		if c == shown && i < len(h.over) {
+			if h.shared {
+				return overloadWindowsHTML(params, h.over[i], h.over, len(h.cases))
+			}
+			return overloadWindowsHTML(params, h.over[i], nil, 0)
+		}
+	}
+	return `<div id="overload-windows"></div>`
+}
+
+// onOverloadPick takes a change of overloadPickHTML's controls: another case, or the scale.
+func (p *page) onOverloadPick(ctx app.Context, e app.Event) {
+	switch target := e.Get("target"); target.Get("id").String() {
+	case "overload-case":
+		p.pickOverloadCase(target.Get("value").String())
+	case "overload-same-scale":
+		p.shareOverloadScale(target.Get("checked").Bool())
+	}
+}
+
+// pickOverloadCase shows the case at index i (as the select's value) window by window. A value
+// that is no case's index changes nothing.
+func (p *page) pickOverloadCase(i string) {
+	h := &p.herd
+	if k, err := strconv.Atoi(i); err == nil && k >= 0 && k < len(h.cases) {
+		c := h.cases[k]
+		h.picked = &c
+		p.showOverloadWindows()
+	}
+}
+
+// shareOverloadScale draws the chart on the scale shared by every case, or on the case's own.
+func (p *page) shareOverloadScale(shared bool) {
+	p.herd.shared = shared
+	p.showOverloadWindows()
+}
+
+// showOverloadWindows redraws the window by window part alone: the runs are in p.herd already,
+// nothing is computed again but the markup. Elsewhere than the browser, the island is rendered.
+func (p *page) showOverloadWindows() {
+	if p.report == nil || !p.report.Params.Open() {
+		return
+	}
+	if app.IsClient && p.herdResults.Mounted() {
+		if spot := p.herdResults.JSValue().Call("querySelector", "#overload-windows"); spot.Truthy() {
+			spot.Set("outerHTML", p.overloadWindows())
+			return
+		}
+	}
+	p.herdResults.refresh()
 }
 
 // sourceWords says where limiter k's rule is read from; "" for none.
@@ -162,18 +246,23 @@ func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRu
 	b.WriteString(`</tr>`)
 }
 
-// renderOverloadWindows is the policy's own run window by window: a chart of each series on
-// one scale, then the same numbers in a table.
-func renderOverloadWindows(params calc.Params, r calc.OverloadRun) app.UI {
-	return app.Raw(overloadWindowsHTML(params, r))
-}
-
-// overloadWindowsHTML is renderOverloadWindows' markup.
-func overloadWindowsHTML(params calc.Params, r calc.OverloadRun) string {
+// overloadWindowsHTML is run r window by window: a chart of each series on one scale, then the
+// same numbers in a table. The scale is r's own, or with shared (the runs in so far of total
+// cases), the one for every run of shared.
+func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.OverloadRun, total int) string {
 	name := r.Mode.String() + " with limiter " + r.Limiter.String()
 	var b strings.Builder
 	b.WriteString(`<div id="overload-windows">`)
-	writeOverloadChart(&b, params, r, name)
+	timeAxis, countAxis := params.OverloadAxes(r)
+	scale := "all on this case's own scale"
+	if shared != nil {
+		timeAxis, countAxis = params.OverloadSharedAxes(shared)
+		scale = "all on the scale shared by every case"
+		if len(shared) < total {
+			scale = fmt.Sprintf("all on the scale shared by the %d of %d cases computed so far", len(shared), total)
+		}
+	}
+	writeOverloadChart(&b, params, r, name, timeAxis, countAxis, scale)
 	rows := min(len(r.Windows), maxWindowRows)
 	label := "Every window of " + name + " (scrolls)"
 	if rows < len(r.Windows) {
@@ -203,10 +292,9 @@ const (
 )
 
 // writeOverloadChart draws each series of r as a strip of its own, named in text above it, all
-// on one count scale (calc.OverloadAxes), with the end of the outage and the stream marked.
-// Colour tells nothing apart here: each strip says what it is.
-func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadRun, name string) {
-	timeAxis, countAxis := params.OverloadAxes(r)
+// on the given axes (calc.OverloadAxes or OverloadSharedAxes, which scale says in words), with
+// the end of the outage marked. Colour tells nothing apart here: each strip says what it is.
+func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadRun, name string, timeAxis calc.Axis, countAxis calc.CountAxis, scale string) {
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
 	bottom := stripGap + float64(len(windowSeries))*(stripHeight+stripGap)
 	fmt.Fprintf(b, `<figure id="overload-chart"><svg viewBox="0 0 %v %s" role="img" aria-labelledby="overload-chart-caption"><g>`, arrivalsLeft+arrivalsWidth+16, f1(bottom+24))
@@ -237,6 +325,6 @@ func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadR
 		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(bottom), html.EscapeString(human(t)))
 	}
 	fmt.Fprintf(b, `</g><text x="%v" y="%s" text-anchor="middle">time since the start</text></svg>`, arrivalsLeft+arrivalsWidth/2, f1(bottom+20))
-	fmt.Fprintf(b, `<figcaption id="overload-chart-caption">%s, window by window: one strip per series, each named above it, all on one scale from 0 to %d per window; the table below has the same numbers. <span class="key key-p50">vertical line</span>: the outage ends (%s).</figcaption></figure>`,
-		html.EscapeString(name), countAxis.End, html.EscapeString(human(params.Outage)))
+	fmt.Fprintf(b, `<figcaption id="overload-chart-caption">%s, window by window: one strip per series, each named above it, <span id="overload-scale" data-end="%d">%s, from 0 to %d per window and 0 to %s</span>; the table below has the same numbers. <span class="key key-p50">vertical line</span>: the outage ends (%s).</figcaption></figure>`,
+		html.EscapeString(name), countAxis.End, html.EscapeString(scale), countAxis.End, html.EscapeString(human(timeAxis.End)), html.EscapeString(human(params.Outage)))
 }

@@ -66,11 +66,13 @@ func TestOverloadLink(t *testing.T) {
 		return out;
 	})()`)
 	var own calc.OverloadRun
-	for _, c := range cases {
+	runs := make([]calc.OverloadRun, len(cases))
+	for i, c := range cases {
 		r, err := p.Overload(c)
 		if err != nil {
 			t.Fatal(err)
 		}
+		runs[i] = r
 		if c.Mode == calc.Backoff(p.Jitter) && c.Limiter == p.Limiter {
 			own = r
 		}
@@ -115,6 +117,7 @@ func TestOverloadLink(t *testing.T) {
 	if same != "" {
 		t.Errorf("the view the page built is not the server's: %s", same)
 	}
+	pickOverloadInBrowser(t, tb, p, cases, runs)
 	tb.requireNoConsoleProblems()
 
 	const closed = "clients=500&attempts=8&outage=2s&window=50ms&capacity=40&spread=100ms&jitter=equal&seed=3"
@@ -126,4 +129,79 @@ func TestOverloadLink(t *testing.T) {
 		t.Error("a closed herd's link shows the overload view")
 	}
 	tb.requireNoConsoleProblems()
+}
+
+// TestAxeOverload runs axe-core's rules (as TestAxe does) on the overload view once every run is
+// in, with another case picked and the shared scale on.
+func TestAxeOverload(t *testing.T) {
+	source := axeSource(t)
+	p, err := libs.Decode(overloadBrowserLink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := p.OverloadCases()
+	runs := make([]calc.OverloadRun, len(cases))
+	for i, c := range cases {
+		if runs[i], err = p.Overload(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?" + overloadBrowserLink)
+	tb.waitWasm()
+	tb.waitFor("the overload runs", `!document.getElementById("herd-results").hasAttribute("data-pending") &&
+		document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases)))
+	pickOverloadInBrowser(t, tb, p, cases, runs)
+	reportViolations(t, "the overload view", tb.axeRun(source))
+	tb.requireNoConsoleProblems()
+}
+
+// pickOverloadInBrowser picks the last case in the view's list, as a reader would, and checks
+// that the window table shows its windows as calc has them and that the list keeps the focus;
+// then that the shared scale's top is calc's over every case.
+func pickOverloadInBrowser(t *testing.T, tb *tab, p calc.Params, cases []calc.OverloadCase, runs []calc.OverloadRun) {
+	t.Helper()
+	last := len(cases) - 1
+	if cases[last] == ownOverloadCase(p) {
+		t.Fatal("the last case is the policy's own: picking it shows nothing new")
+	}
+	evalJS[bool](tb, `(() => {
+		const s = document.getElementById("overload-case");
+		s.focus();
+		s.value = "`+strconv.Itoa(last)+`";
+		s.dispatchEvent(new Event("change", { bubbles: true }));
+		return true;
+	})()`)
+	name := cases[last].Mode.String() + " with limiter " + cases[last].Limiter.String()
+	tb.waitFor("the picked case's windows", `document.getElementById("overload-chart-caption").textContent.startsWith(`+strconv.Quote(name)+`)`)
+	shown := evalJS[[][]string](tb, `[...document.querySelectorAll("#overload-windows-table tr[data-window]")].map((tr) =>
+		[...tr.querySelectorAll("td")].map((td) => td.textContent))`)
+	r := runs[last]
+	if len(shown) != min(len(r.Windows), maxWindowRows) {
+		t.Fatalf("%d window rows for %s, calc has %d windows", len(shown), name, len(r.Windows))
+	}
+	for k, row := range shown {
+		for i, n := range r.Windows[k].Counts() {
+			if i >= len(row) || row[i] != strconv.Itoa(n) {
+				t.Fatalf("%s window %d: page %q, calc %v", name, k, row, r.Windows[k].Counts())
+			}
+		}
+	}
+	if id := evalJS[string](tb, `document.activeElement ? document.activeElement.id : ""`); id != "overload-case" {
+		t.Errorf("after picking, the focus is on %q, not the list", id)
+	}
+	_, ownAxis := p.OverloadAxes(r)
+	_, shared := p.OverloadSharedAxes(runs)
+	if got := evalJS[string](tb, `document.getElementById("overload-scale").dataset.end`); got != strconv.Itoa(ownAxis.End) {
+		t.Errorf("%s on its own scale: top %s, calc %d", name, got, ownAxis.End)
+	}
+	evalJS[bool](tb, `(document.getElementById("overload-same-scale").click(), true)`)
+	tb.waitFor("the shared scale", `document.getElementById("overload-scale").textContent.includes("shared by every case")`)
+	if got := evalJS[string](tb, `document.getElementById("overload-scale").dataset.end`); got != strconv.Itoa(shared.End) {
+		t.Errorf("the shared scale's top: page %s, calc %d", got, shared.End)
+	}
+	if n := evalJS[int](tb, `document.querySelectorAll("#overload tr[data-limiter]").length`); n != len(cases) {
+		t.Errorf("after picking, %d rows side by side, want %d", n, len(cases))
+	}
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -177,5 +178,110 @@ func TestPageClosedHerdUnchanged(t *testing.T) {
 	html := app.HTMLString(p)
 	if !strings.Contains(html, `id="herd"`) || strings.Contains(html, `id="overload`) || strings.Contains(html, overloadIntro) {
 		t.Error("a closed herd shows the overload view")
+	}
+}
+
+// windowCells are the numbers of the window table in html, row by row, in windowSeries' order.
+func windowCells(html string) [][8]string {
+	html = html[strings.Index(html, `id="overload-windows-table"`):]
+	html = html[:strings.Index(html, "</table>")]
+	var rows [][8]string
+	for _, tr := range strings.Split(html, "<tr data-window=")[1:] {
+		var row [8]string
+		for i, s := range windowSeries {
+			cell := tr[strings.Index(tr, `data-col="`+s[0]+`">`)+len(`data-col="`+s[0]+`">`):]
+			row[i] = cell[:strings.Index(cell, "<")]
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// scaleEnd is the top of the window chart's count axis, as its caption states it.
+func scaleEnd(t *testing.T, html string) string {
+	t.Helper()
+	for _, s := range elements(html, "span") {
+		if s["id"] == "overload-scale" {
+			return s["data-end"]
+		}
+	}
+	t.Fatal("the chart's caption does not state its scale")
+	return ""
+}
+
+// Picking another case shows that case's windows, as calc has them, with nothing run again;
+// the shared scale's top is calc's over every case's windows, and the caption says which scale.
+func TestPageOverloadPick(t *testing.T) {
+	p, d := navPage(t, overloadLink)
+	params, err := libs.Decode(overloadLink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := params.OverloadCases()
+	runs := make([]calc.OverloadRun, len(cases))
+	for i, c := range cases {
+		if runs[i], err = params.Overload(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(r calc.OverloadRun) [][8]string {
+		var rows [][8]string
+		for _, w := range r.Windows[:min(len(r.Windows), maxWindowRows)] {
+			var row [8]string
+			for i, n := range w.Counts() {
+				row[i] = strconv.Itoa(n)
+			}
+			rows = append(rows, row)
+		}
+		return rows
+	}
+	own := slices.Index(cases, ownOverloadCase(params))
+	html := app.HTMLString(p)
+	if got := windowCells(html); !slices.Equal(got, want(runs[own])) {
+		t.Fatalf("at first the windows are not the policy's own case's")
+	}
+	ran := 0
+	old := overloadPausing
+	overloadPausing = func(p calc.Params, c calc.OverloadCase, pause func() bool) (calc.OverloadRun, bool, error) {
+		ran++
+		return old(p, c, pause)
+	}
+	t.Cleanup(func() { overloadPausing = old })
+
+	_, shared := params.OverloadSharedAxes(runs)
+	for i, c := range cases {
+		p.pickOverloadCase(strconv.Itoa(i))
+		d.Consume()
+		html := app.HTMLString(p)
+		if got := windowCells(html); !slices.Equal(got, want(runs[i])) {
+			t.Errorf("%v picked: the window table is not its windows", c)
+		}
+		if !strings.Contains(html, `<option value="`+strconv.Itoa(i)+`" selected="">`) {
+			t.Errorf("%v picked: the list does not show it chosen", c)
+		}
+		_, axis := params.OverloadAxes(runs[i])
+		if got := scaleEnd(t, html); got != strconv.Itoa(axis.End) || !strings.Contains(html, "this case&#39;s own scale") {
+			t.Errorf("%v on its own scale: top %s, calc %d", c, got, axis.End)
+		}
+		p.shareOverloadScale(true)
+		d.Consume()
+		html = app.HTMLString(p)
+		if got := scaleEnd(t, html); got != strconv.Itoa(shared.End) || !strings.Contains(html, "the scale shared by every case") {
+			t.Errorf("%v on the shared scale: top %s, calc %d", c, got, shared.End)
+		}
+		if !strings.Contains(html, `id="overload-same-scale" checked=""`) {
+			t.Errorf("%v on the shared scale: the box is not checked", c)
+		}
+		p.shareOverloadScale(false)
+		d.Consume()
+	}
+	// A value that is no case's changes nothing.
+	p.pickOverloadCase("99")
+	d.Consume()
+	if got := windowCells(app.HTMLString(p)); !slices.Equal(got, want(runs[len(runs)-1])) {
+		t.Error("a bad value changed the case shown")
+	}
+	if ran != 0 {
+		t.Errorf("picking ran %d simulations", ran)
 	}
 }

@@ -27,11 +27,23 @@ func (w OverloadWindow) Counts() [8]int {
 // outage's end, if later), and one count axis for every series, from 0 to the largest count of
 // any of them in any window, stretched to the capacity as HerdAxes does.
 func (p Params) OverloadAxes(r OverloadRun) (Axis, CountAxis) {
-	most := 0
-	for _, w := range r.Windows {
-		for _, n := range w.Counts() {
-			most = max(most, n)
+	return p.OverloadSharedAxes([]OverloadRun{r})
+}
+
+// OverloadSharedAxes returns one pair of axes for the charts of every run of runs, so that the
+// charts of different cases compare at a glance: time from 0 to the end of the longest run's
+// last window (or the outage's end, if later), counts from 0 to the largest count of any series
+// in any window of any run, stretched to the capacity as HerdAxes does. With the defaults, a run
+// whose queue reaches 31 and one whose retries reach 260: 0 to 300 for both.
+func (p Params) OverloadSharedAxes(runs []OverloadRun) (Axis, CountAxis) {
+	most, windows := 0, 0
+	for _, r := range runs {
+		windows = max(windows, len(r.Windows))
+		for _, w := range r.Windows {
+			for _, n := range w.Counts() {
+				most = max(most, n)
+			}
 		}
 	}
-	return NewAxis(max(p.Outage, p.WindowStart(len(r.Windows)))), NewCountAxis(herdMost(p, []int{most}))
+	return NewAxis(max(p.Outage, p.WindowStart(windows))), NewCountAxis(herdMost(p, []int{most}))
 }

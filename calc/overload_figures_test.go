@@ -48,3 +48,49 @@ func TestOverloadAxes(t *testing.T) {
 		t.Errorf("count axis to %d, want 50 (the capacity)", count.End)
 	}
 }
+
+func TestOverloadSharedAxes(t *testing.T) {
+	p := Default() // outage 1s, window 100ms, capacity 20
+	short := OverloadRun{Windows: []OverloadWindow{{New: 5}, {Retries: 12, Queue: 31}}}
+	long := OverloadRun{Windows: make([]OverloadWindow, 15)}
+	long.Windows[14] = OverloadWindow{Retries: 260}
+	tests := []struct {
+		name  string
+		runs  []OverloadRun
+		time  time.Duration
+		count int
+	}{
+		// No run in yet: the outage, and 0 to 1 (the capacity 20 is more than twice 0).
+		{"none", nil, time.Second, 1},
+		// One run: the same axes as OverloadAxes.
+		{"one", []OverloadRun{short}, time.Second, 40},
+		// The long run's 260 retries set the count for both, its 15 windows (1.5s) the time;
+		// steps of 50 fit 300 in 6 ticks.
+		{"shared", []OverloadRun{short, long}, 1500 * time.Millisecond, 300},
+		{"either order", []OverloadRun{long, short}, 1500 * time.Millisecond, 300},
+		// Counts near the int limit saturate the axis rather than wrap.
+		{"overflow", []OverloadRun{{Windows: []OverloadWindow{{Queue: 1 << 61}}}}, time.Second, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			timeAxis, count := p.OverloadSharedAxes(tt.runs)
+			if timeAxis.End != tt.time {
+				t.Errorf("time axis to %v, want %v", timeAxis.End, tt.time)
+			}
+			if tt.count < 0 {
+				if count.End < 1<<61 {
+					t.Errorf("count axis to %d, under the largest count", count.End)
+				}
+				return
+			}
+			if count.End != tt.count {
+				t.Errorf("count axis to %d, want %d", count.End, tt.count)
+			}
+			if len(tt.runs) == 1 {
+				if _, own := p.OverloadAxes(tt.runs[0]); own.End != count.End {
+					t.Errorf("one run's shared axis %d is not its own %d", count.End, own.End)
+				}
+			}
+		})
+	}
+}
