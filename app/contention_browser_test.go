@@ -134,7 +134,7 @@ func TestContentionSection(t *testing.T) {
 		search := evalJS[string](tb, `location.search`)
 		v, _ := url.ParseQuery(search[1:])
 		q, err = libs.Decode(search[1:])
-		if err == nil && v.Get("base") == "5ms" && v.Get("cap") == "2s" && !v.Has("runs") {
+		if err == nil && v.Get("base") == "5ms" && v.Get("cap") == "2s" && v.Get("runs") == "100" {
 			break
 		}
 		if time.Now().After(deadline) {
