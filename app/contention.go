@@ -109,14 +109,7 @@ func (p *page) maybeRunContention(ctx app.Context) {
 func (p *page) runContention(ctx app.Context, params calc.Params, gen int64, table bool, from int) {
 	pause := yielder(&p.workGen, gen)
 	modes := params.ContentionModes()
-	show := func(f func(c *contentionView)) {
-		ctx.Defer(func(ctx app.Context) {
-			if p.workGen.Load() == gen {
-				f(&p.contention)
-				p.showContention()
-			}
-		})
-	}
+	show := func(f func(c *contentionView)) { p.deferContention(ctx, gen, f, true) }
 	if table {
 		rs, done, err := contentionPausing(params, params.Contenders, params.Runs, modes, pause)
 		if err != nil {
@@ -141,12 +134,33 @@ func (p *page) runContention(ctx app.Context, params calc.Params, gen int64, tab
 		if !done || !pause() {
 			return
 		}
-		show(func(c *contentionView) {
+		// The charts and the table are drawn again every sweepRedraw points and at the last;
+		// the status line counts every point.
+		redraw := (i+1)%sweepRedraw == 0 || i == contentionPoints-1
+		p.deferContention(ctx, gen, func(c *contentionView) {
 			if len(c.sweep) == i { // a point from older work of the same inputs may be in already
 				c.sweep = append(c.sweep, calc.ContentionPoint{Clients: n, Results: rs})
 			}
-		})
+		}, redraw)
 	}
+}
+
+// sweepRedraw is how many of the sweep's points come in between two drawings of its charts and
+// table: drawing them at every point cost as much as the simulation in the bench.
+const sweepRedraw = 4
+
+// deferContention applies f to the view on go-app's loop if gen is still the current work, and
+// shows the status line, and the results too when results is true.
+func (p *page) deferContention(ctx app.Context, gen int64, f func(c *contentionView), results bool) {
+	ctx.Defer(func(ctx app.Context) {
+		if p.workGen.Load() == gen {
+			f(&p.contention)
+			if results {
+				p.contentionResults.refresh()
+			}
+			p.contentionStatusLine.refresh()
+		}
+	})
 }
 
 // contentionPausing is a variable so that a test can force a panic.
