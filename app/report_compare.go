@@ -307,11 +307,18 @@ func compareJSON(c compared) *jsonCompare {
 	return out
 }
 
-// ownHerd is the run of a policy's own jitter mode among a herd's runs, or nil.
-func ownHerd(p calc.Params, runs []calc.HerdRun) *calc.HerdRun {
+// ownHerd is the run of a policy's own jitter mode among a herd's runs (or its open system's), or nil.
+func ownHerd(p calc.Params, runs []calc.HerdRun, over ...calc.OverloadRun) *calc.HerdRun {
 	for i, h := range runs {
 		if h.Mode == calc.Backoff(p.Jitter) {
 			return &runs[i]
+		}
+	}
+	// An open system's herd is its overload run in its own mode with its own limiter, as the
+	// page's headline shows it.
+	for i, o := range over {
+		if o.Mode == calc.Backoff(p.Jitter) && o.Limiter == p.Limiter {
+			return &over[i].HerdRun
 		}
 	}
 	return nil

@@ -62,8 +62,9 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
-		herdB, _, _ := tableHerd(link.B)
-		cmp := compared{Comparison: calc.Compare(r, link.B.ReportBounds()), vs: link.Vs, herdA: ownHerd(p, herd), herdB: ownHerd(link.B, herdB)}
+		herdB, overB, _ := tableHerd(link.B)
+		cmp := compared{Comparison: calc.Compare(r, link.B.ReportBounds()), vs: link.Vs,
+			herdA: ownHerd(p, herd, over...), herdB: ownHerd(link.B, herdB, overB...)}
 		if own := ownContention(p, c.table); own != nil {
 			// B's own mode only: its table of every mode is not compared.
 			b := link.B
