@@ -18,27 +18,7 @@ import (
 
 // headCellsIn maps "side/col" to data-value for every cell of the headline table id.
 func headCellsIn(html, id string) map[string]string {
-	start := strings.Index(html, `<table id="`+id+`"`)
-	if start < 0 {
-		return nil
-	}
-	html = html[start:]
-	html = html[:strings.Index(html, "</table>")]
-	out := map[string]string{}
-	side := ""
-	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
-		attrs := map[string]string{}
-		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
-			attrs[a[1]] = a[2]
-		}
-		if m[1] == "tr" && attrs["data-side"] != "" {
-			side = attrs["data-side"]
-		}
-		if m[1] == "td" && attrs["data-col"] != "" {
-			out[side+"/"+attrs["data-col"]] = attrs["data-value"]
-		}
-	}
-	return out
+	return tableCells(html, `<table id="`+id+`"`, "data-side", "data-value")
 }
 
 // wantHerdHead is what calc says a policy's herd headline cells hold: its own jitter mode's herd,

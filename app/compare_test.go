@@ -19,27 +19,7 @@ const compareLink = "base=200ms&factor=2&cap=5s&attempts=6&jitter=equal&budget=4
 
 // compareCellsIn maps "attempt/col" to data-ms for every cell of the comparison's table.
 func compareCellsIn(html string) map[string]string {
-	start := strings.Index(html, `id="compare-table"`)
-	if start < 0 {
-		return nil
-	}
-	html = html[start:]
-	html = html[:strings.Index(html, "</table>")]
-	out := map[string]string{}
-	attempt := ""
-	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
-		attrs := map[string]string{}
-		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
-			attrs[a[1]] = a[2]
-		}
-		if m[1] == "tr" && attrs["data-attempt"] != "" {
-			attempt = attrs["data-attempt"]
-		}
-		if m[1] == "td" && attrs["data-col"] != "" {
-			out[attempt+"/"+attrs["data-col"]] = attrs["data-ms"]
-		}
-	}
-	return out
+	return tableCells(html, `id="compare-table"`, "data-attempt", "data-ms")
 }
 
 // wantCompareCells is what calc says each cell of the comparison of a and b holds, in the

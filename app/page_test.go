@@ -56,22 +56,39 @@ func settle(t *testing.T, p *page, d app.ClientDispatcher) {
 	}
 }
 
-// cells maps "attempt/col" to data-ms for every schedule cell in the page's HTML.
+// scheduleCells maps "attempt/col" to data-ms for every schedule cell with a number in the page's
+// HTML (the modes' table after it has cells of the same columns).
 func scheduleCells(html string) map[string]string {
+	out := tableCells(html, `id="schedule"`, "data-attempt", "data-ms")
+	for k, v := range out {
+		if v == "" {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+// tableCells maps "row/col" to the attribute value of every cell (td with data-col) of the first
+// table from marker on, row being the rowAttr of its tr; nil when marker is not in html.
+func tableCells(html, marker, rowAttr, value string) map[string]string {
+	start := strings.Index(html, marker)
+	if start < 0 {
+		return nil
+	}
+	html = html[start:]
+	html = html[:strings.Index(html, "</table>")]
 	out := map[string]string{}
-	attempt := ""
-	html = html[strings.Index(html, `id="schedule"`):]
-	html = html[:strings.Index(html, "</table>")] // the modes' table has cells of the same columns
+	row := ""
 	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
 		attrs := map[string]string{}
 		for _, a := range attrRE.FindAllStringSubmatch(m[2], -1) {
 			attrs[a[1]] = a[2]
 		}
-		if m[1] == "tr" && attrs["data-attempt"] != "" {
-			attempt = attrs["data-attempt"]
+		if m[1] == "tr" && attrs[rowAttr] != "" {
+			row = attrs[rowAttr]
 		}
-		if m[1] == "td" && attrs["data-ms"] != "" {
-			out[attempt+"/"+attrs["data-col"]] = attrs["data-ms"]
+		if m[1] == "td" && attrs["data-col"] != "" {
+			out[row+"/"+attrs["data-col"]] = attrs[value]
 		}
 	}
 	return out
