@@ -445,39 +445,19 @@ const measureJS = `(() => {
 		}
 		return true;
 	}, timeout);
-	B.herd = (sel, value, want, timeout) => new Promise((resolve) => {
-		if (!document.querySelector(sel)) return resolve({ ms: -1, error: "no " + sel });
-		const complete = () => {
-			const rows = document.querySelectorAll('#app[data-render="wasm"] #herd tr[data-mode]');
-			if (rows.length !== Object.keys(want.modes).length) return false;
-			for (const tr of rows) {
-				const w = want.modes[tr.dataset.mode];
-				if (!w) return false;
-				for (const c in w) {
-					const td = tr.querySelector('td[data-col="' + c + '"]');
-					if (!td || td.dataset.value !== w[c]) return false;
-				}
+	B.herd = (sel, value, want, timeout) => timeInput(sel, value, () => {
+		const rows = document.querySelectorAll('#app[data-render="wasm"] #herd tr[data-mode]');
+		if (rows.length !== Object.keys(want.modes).length) return false;
+		for (const tr of rows) {
+			const w = want.modes[tr.dataset.mode];
+			if (!w) return false;
+			for (const c in w) {
+				const td = tr.querySelector('td[data-col="' + c + '"]');
+				if (!td || td.dataset.value !== w[c]) return false;
 			}
-			return true;
-		};
-		const t0 = performance.now();
-		let last = t0, gap = 0;
-		input(sel, value);
-		const poll = () => {
-			const now = performance.now();
-			gap = Math.max(gap, now - last);
-			last = now;
-			if (complete()) {
-				return setTimeout(() => resolve({
-					ms: now - t0, longest: longest(t0, now), gap, error: "",
-					count: B.lt.filter(([s, d]) => s + d > t0 && s < now).length,
-				}), 200);
-			}
-			if (now - t0 > timeout) return resolve({ ms: -1, error: "timeout" });
-			requestAnimationFrame(poll);
-		};
-		requestAnimationFrame(poll);
-	});
+		}
+		return true;
+	}, timeout);
 })();`
 
 // jsonArgs writes Go values as the arguments of a JavaScript call.
