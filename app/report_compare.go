@@ -141,14 +141,6 @@ func herdLineOf(h *calc.HerdRun) string {
 	return fmt.Sprintf("peak %d attempts per window at %s, %d accepted, %d gave up, %s.", h.Peak, human(h.PeakAt), h.Accepted, h.GaveUp, last)
 }
 
-// humanWait writes a wait for people; the first attempt has none ("-").
-func humanWait(attempt int, d time.Duration) string {
-	if attempt == 1 {
-		return "-"
-	}
-	return human(d)
-}
-
 // writeCompareText prints the comparison for a terminal: the waits, then the starts, then the
 // totals, the budgets and the herds.
 func writeCompareText(w io.Writer, c compared) error {
