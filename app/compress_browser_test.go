@@ -23,12 +23,17 @@ type wasmWire struct {
 	encoding string
 	received float64 // body and headers, as sent
 	done     bool
+	requests []string // the initiator of each request the page made for app.wasm
 }
 
 func (w *wasmWire) listen(ev any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		if strings.HasSuffix(ev.Request.URL, "/web/app.wasm") && ev.Initiator != nil {
+			w.requests = append(w.requests, string(ev.Initiator.Type))
+		}
 	case *network.EventResponseReceived:
 		if strings.HasSuffix(ev.Response.URL, "/web/app.wasm") {
 			w.id = ev.RequestID
@@ -90,6 +95,14 @@ func TestBrowserGetsBrotli(t *testing.T) {
 			// The headers add a few hundred bytes; gzip would add 600 KB.
 			if received < float64(brSize) || received > float64(brSize)+4096 {
 				t.Errorf("app.wasm: %.0f bytes received; its brotli copy is %d", received, brSize)
+			}
+			// The head's preload asks for app.wasm as the page is parsed, and app.js's fetch
+			// takes that answer: a second request would mean the preload was wasted.
+			wire.mu.Lock()
+			requests := wire.requests
+			wire.mu.Unlock()
+			if len(requests) != 1 || requests[0] != "parser" {
+				t.Errorf("app.wasm requested by %q; want once, by the page's preload (parser)", requests)
 			}
 			t.Logf("app.wasm: %s, %.0f bytes received", encoding, received)
 		})

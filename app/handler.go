@@ -72,6 +72,10 @@ func handler(root, prefix string) (*app.Handler, error) {
 		// (which hands the wasm the same version) after a deploy.
 		RawHeaders: []string{
 			`<meta name="backoffcalc-version" content="` + version + `">`,
+			// app.js asks for app.wasm only once the whole page is parsed; this starts the
+			// download as the head is read. crossorigin matches fetch()'s mode and credentials,
+			// so that app.js's fetch takes this response instead of asking again.
+			`<link rel="preload" href="` + urlPrefix + `/web/app.wasm" as="fetch" crossorigin>`,
 			`<noscript><link rel="stylesheet" href="` + urlPrefix + `/web/noscript.css"></noscript>`,
 		},
 		ServiceWorkerTemplate: workerTemplate,
