@@ -10,14 +10,15 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 // takeOver applies what was typed into the server's page before the wasm ran, in the order it
 // was typed, as the inputs' handlers would have: its first render then shows the typed values
-// and their numbers, and the link follows after the paint (startWork).
-func (p *page) takeOver() {
+// and their numbers, and the link follows after the paint (startWork). It reports whether
+// anything was typed.
+func (p *page) takeOver() bool {
 	if !app.IsClient {
-		return
+		return false
 	}
 	handOver := app.Window().Get("backoffcalcHandOver")
 	if handOver.Type() != app.TypeFunction {
-		return // an app.js from before the hand-over
+		return false // an app.js from before the hand-over
 	}
 	typed := handOver.Invoke()
 	for i := 0; i < typed.Length(); i++ {
@@ -30,6 +31,35 @@ func (p *page) takeOver() {
 		}
 		// Any other named field is not an input of the calculator's; nothing to apply.
 	}
+	return typed.Length() > 0
+}
+
+// keepServerNumbers lets the first render show the server's own markup for the parts that
+// sampling fills in, when that markup is this link's: the server's HTML was made for this query
+// (guard.js did not mark it stale) and nothing was typed into it. They are the numbers calc
+// computed on the server for the same inputs and seed, which the wasm's would repeat: the first
+// render neither samples nor writes them again, and nothing on screen goes blank while the wasm
+// starts. Sampling follows the paint (startWork), and its refresh replaces them all at once. It
+// reports whether it kept them.
+func (p *page) keepServerNumbers() bool {
+	doc := app.Window().Get("document")
+	if doc.Get("documentElement").Get("classList").Call("contains", "stale-html").Bool() ||
+		!doc.Call("querySelector", `#app[data-render="server"]`).Truthy() {
+		return false
+	}
+	parts := append([]*island{p.summary, p.results, p.chart, p.modes, p.layers, p.compareNumbers, p.fit.head}, p.fit.groups...)
+	markup := make([]string, len(parts))
+	for i, part := range parts {
+		el := app.Window().GetElementByID(part.id)
+		if !el.Truthy() || el.Call("hasAttribute", "data-pending").Bool() {
+			return false // the server's page is not the one this version renders
+		}
+		markup[i] = el.Get("innerHTML").String()
+	}
+	for i, part := range parts {
+		part.keep(markup[i])
+	}
+	return true
 }
 
 // restoreFocus gives the focus back to the element that had it in the server's page, with its

@@ -13,22 +13,34 @@ type island struct {
 	id      string
 	content func() app.UI // what the island shows now
 	live    bool          // a screen reader reads out what changes (aria-live="polite")
+
+	// In the browser, the markup the island shows. go-app renders every component once more on
+	// the frame after mounting it: that render writes this again rather than compute the
+	// content a second time (and takes back no markup kept from the server's page).
+	markup  string
+	written bool // markup is set
 }
 
 func newIsland(id string, content func() app.UI) *island {
 	return &island{id: id, content: content}
 }
 
-// Render is called once, when go-app mounts the island (and on the server, or natively in
+// Render computes the content when go-app mounts the island (and on the server, or natively in
 // tests, at every refresh). One piece of markup is one node for go-app to create. Its class
 // "numbers" tells app.css that it shows numbers: HTML made for another query hides them.
 func (i *island) Render() app.UI {
+	if !i.written || !app.IsClient {
+		i.markup, i.written = app.HTMLString(i.content()), app.IsClient
+	}
 	live := ""
 	if i.live {
 		live = ` aria-live="polite"`
 	}
-	return app.Raw(`<div id="` + i.id + `" class="numbers"` + live + `>` + app.HTMLString(i.content()) + `</div>`)
+	return app.Raw(`<div id="` + i.id + `" class="numbers"` + live + `>` + i.markup + `</div>`)
 }
+
+// keep makes the first render show markup, the server's, instead of computing the content.
+func (i *island) keep(markup string) { i.markup, i.written = markup, true }
 
 // polite makes the island a live region: a status that a screen reader reads out as it changes.
 func (i *island) polite() *island {
@@ -52,7 +64,8 @@ func (i *island) refresh() {
 	case !i.Mounted():
 		// Render will read the content when the island is mounted.
 	case app.IsClient:
-		i.JSValue().Set("innerHTML", app.HTMLString(i.content()))
+		i.markup = app.HTMLString(i.content())
+		i.JSValue().Set("innerHTML", i.markup)
 		i.JSValue().Call("removeAttribute", "data-pending")
 	default:
 		i.Update()

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -262,4 +263,57 @@ func TestStaticWhileLoading(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServeKeepsSampledNumbers watches serve's page of a link from its first paint until the
+// wasm has sampled every mode: the sampled numbers the server wrote (the schedule's percentiles,
+// every mode's p99 total) are on screen in every frame, through the wasm's first render, which
+// keeps them, and the sampling after it, which writes the same numbers again.
+func TestServeKeepsSampledNumbers(t *testing.T) {
+	const query = "base=2s&attempts=4"
+	h, err := newServer(builtRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, release := holdWasm(t, h)
+	tb := newTab(t, chromedp.WithNewBrowserContext())
+	tb.addScript(`(() => {
+	const w = window.keepWatch = { samples: 0, wasm: 0, first: null, last: null, problems: [] };
+	const cells = '#schedule td[data-col="p50"], #schedule td[data-col="p99"], #modes td[data-col="p99"]';
+	const read = () => [...document.querySelectorAll(cells)].map((td) =>
+		td.dataset.pending !== undefined ? "(pending)" : !td.checkVisibility({ opacityProperty: true, visibilityProperty: true }) ? "(hidden)" : td.textContent);
+	const frame = () => {
+		if (document.querySelector("#app footer")) {
+			const now = read(), wasm = document.querySelector('#app[data-render="wasm"]') !== null;
+			w.samples++;
+			if (wasm) w.wasm++;
+			if (w.first === null) w.first = now;
+			if (now.join("|") !== w.first.join("|") && w.problems.length < 10) w.problems.push((wasm ? "wasm: " : "server: ") + now.join("|"));
+			w.last = now;
+			// Done once the wasm's work is: no island waits for samples.
+			if (wasm && !document.querySelector("#app [data-pending], #tables [data-sampling]")) return;
+		}
+		requestAnimationFrame(frame);
+	};
+	requestAnimationFrame(frame);
+})()`)
+	tb.navigate(srv.URL + "/?" + query)
+	tb.waitFor("frames of the server's page", `window.keepWatch?.samples >= 3`)
+	release()
+	tb.waitWasm()
+	tb.waitFor("the wasm's sampled numbers", `window.keepWatch.wasm > 0 && !document.querySelector("#app [data-pending], #tables [data-sampling]")`)
+	w := evalJS[struct {
+		Samples, Wasm int
+		First, Last   []string
+		Problems      []string
+	}](tb, `window.keepWatch`)
+	t.Logf("%d frames, %d of them the wasm's; sampled cells %q", w.Samples, w.Wasm, w.First)
+	if len(w.First) < 10 || slices.ContainsFunc(w.First, func(c string) bool { return c == "" || strings.HasPrefix(c, "(") }) {
+		t.Fatalf("the server's page shows sampled cells %q", w.First)
+	}
+	if len(w.Problems) > 0 {
+		t.Errorf("the sampled cells changed from %q while the wasm started: %q", w.First, w.Problems)
+	}
+	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, query))
+	tb.requireNoConsoleProblems()
 }

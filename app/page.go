@@ -41,6 +41,7 @@ type page struct {
 	exportDue                                                                     bool       // the export panel still shows older inputs
 	queryDue                                                                      bool       // the address bar does not show query yet
 
+	kept     bool         // the first render shows the server's sampled numbers (keepServerNumbers)
 	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone atomic.Int64 // the last workGen that finished, for tests
 
@@ -93,16 +94,19 @@ func (p *page) showReport() {
 func (p *page) OnInit() {
 	if app.IsClient {
 		p.load(app.Window().URL().RawQuery)
-		p.takeOver()    // what was typed into the server's page, before it is replaced
-		p.sampleSmall() // so the first render does not take back what the server's showed
+		// What was typed into the server's page, before it is replaced; else its numbers stay.
+		if p.kept = !p.takeOver() && p.keepServerNumbers(); !p.kept && p.sampleSmall() {
+			// The schedule's percentiles are part of the first screen's answer; the other
+			// modes' samples follow the paint (startWork).
+			p.report.AddPolicySample(nil)
+		}
 	}
 }
 
-// sampleSmall samples in place when that is quick, as the server's pre-render does.
-func (p *page) sampleSmall() {
-	if p.report != nil && p.report.Params.Attempts*p.report.Params.Samples <= samplePreRenderWork {
-		p.report.AddSamples(nil)
-	}
+// sampleSmall reports whether sampling is quick enough to do in place, as the server's
+// pre-render does.
+func (p *page) sampleSmall() bool {
+	return p.report != nil && p.report.Params.Attempts*p.report.Params.Samples <= samplePreRenderWork
 }
 
 // OnPreRender reads the link on the server: its HTML carries the link's own numbers.
@@ -114,7 +118,9 @@ func (p *page) OnPreRender(ctx app.Context) {
 	}
 	// The server's HTML carries the sampled numbers too, unless that would hold up the answer:
 	// then the browser samples.
-	p.sampleSmall()
+	if p.sampleSmall() {
+		p.report.AddSamples(nil)
+	}
 	if params := p.report.Params; herdRequests(params)*float64(params.Attempts) <= herdPreRenderWork {
 		p.herd.runHerdNow(params)
 	}

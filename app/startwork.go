@@ -28,6 +28,8 @@ func (p *page) startWork(ctx app.Context) {
 		p.showHerd()
 	}
 	p.startContention(r.Params)
+	kept := p.kept && p.sampleSmall() // the server sampled what it shows
+	p.kept = false
 	var vs *calc.Params
 	if p.vsHerdDue() {
 		b := p.vsReport.Params
@@ -48,7 +50,7 @@ func (p *page) startWork(ctx app.Context) {
 		ctx.Dispatch(func(ctx app.Context) { p.showLeftForLater(ctx, gen) })
 		yieldToBrowser() // that in a task of its own, not with the first slice of sampling
 		pause := yielder(&p.workGen, gen)
-		if p.sample(ctx, &r, gen, pause) && p.sampleFit(ctx, &r, gen, pause) {
+		if p.sample(ctx, &r, gen, pause, kept) && p.sampleFit(ctx, &r, gen, pause) {
 			if herd {
 				p.runHerd(ctx, r.Params, gen, pause)
 			}
@@ -86,13 +88,18 @@ func (p *page) showQuery(ctx app.Context) {
 
 // sample adds r's sampled numbers, the policy's own paths first (the schedule's percentiles),
 // then the other modes', showing each as it is done. It reports false if newer work took over.
-func (p *page) sample(ctx app.Context, r *calc.Report, gen int64, pause func() bool) bool {
-	for _, add := range []func(*calc.Report, func() bool) bool{(*calc.Report).AddPolicySample, (*calc.Report).AddModeSamples} {
+// When kept, the page shows the server's numbers (keepServerNumbers), with every mode's samples:
+// showing the policy's alone would blank the others' until they are sampled.
+func (p *page) sample(ctx app.Context, r *calc.Report, gen int64, pause func() bool, kept bool) bool {
+	for i, add := range []func(*calc.Report, func() bool) bool{(*calc.Report).AddPolicySample, (*calc.Report).AddModeSamples} {
 		if r.Sampled() {
 			break
 		}
 		if !add(r, pause) {
 			return false
+		}
+		if i == 0 && kept {
+			continue
 		}
 		shown := *r
 		ctx.Dispatch(func(ctx app.Context) {
