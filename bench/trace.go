@@ -217,7 +217,10 @@ func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
 	render := map[string]bool{"UpdateLayoutTree": true, "Layout": true, "PrePaint": true, "Paint": true, "Layerize": true,
 		"Commit": true, "RecalculateStyles": true, "UpdateLayerTree": true, "HitTest": true}
 	isRender := func(e traceEvent) bool { return e.TID == mainTID && render[e.Name] }
-	isWasm := func(e traceEvent) bool { return strings.Contains(e.Cat, "wasm") }
+	// V8's own events are in categories named wasm; Blink's around them (streaming, and its code
+	// cache: v8.wasm.compiledModule, cachedModule, moduleCacheHit, moduleCacheInvalid…) are in
+	// disabled-by-default-devtools.timeline, named v8.wasm.*.
+	isWasm := func(e traceEvent) bool { return strings.Contains(e.Cat, "wasm") || strings.HasPrefix(e.Name, "v8.wasm.") }
 	for _, s := range steps {
 		from, to := t(s.from), t(s.to)
 		busy := busyIn(from, to)
