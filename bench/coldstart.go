@@ -37,7 +37,10 @@ func coldSites(cfg *config, base *baseline, staticDir string) ([]coldSite, error
 }
 
 func measureColdStart(cfg *config, res *results, base *baseline, staticDir string) error {
-	const sec = "cold start against the empty go-app page, interleaved: ms from navigation start"
+	sec := "cold start against the empty go-app page, interleaved: ms from navigation start"
+	if cfg.warmAfter > 0 {
+		sec += fmt.Sprintf("; warm: the cold page left open %v first", cfg.warmAfter)
+	}
 	sites, err := coldSites(cfg, base, staticDir)
 	if err != nil {
 		return err
@@ -111,7 +114,9 @@ func measureColdStart(cfg *config, res *results, base *baseline, staticDir strin
 	return nil
 }
 
-// coldWarm loads s in a fresh profile, then again once its service worker is installed.
+// coldWarm loads s in a fresh profile, then again once its service worker is installed and the
+// cold page has been left open for -warm-after (the same for every site, so that the ratios
+// compare like with like).
 func coldWarm(cfg *config, s coldSite) (cold, warm *loadResult) {
 	waitQuiet(cfg)
 	srv, err := s.start()
@@ -141,6 +146,7 @@ func coldWarm(cfg *config, s coldSite) (cold, warm *loadResult) {
 		fmt.Fprintln(os.Stderr, "bench:", s.name, err)
 		return cold, nil
 	}
+	time.Sleep(cfg.warmAfter)
 	return cold, get()
 }
 

@@ -20,6 +20,7 @@ type config struct {
 	bin, goCmd, goroot, chromium string
 	runs, edits                  int
 	coldRuns, netRuns            int
+	warmAfter                    time.Duration
 	heavyBudget, heavyTimeout    time.Duration
 	quietBusy                    float64
 	quietWait, quietTotal        time.Duration
@@ -50,6 +51,9 @@ func parseFlags() *config {
 	flag.StringVar(&cfg.chromium, "chromium", headless.Path(), "Chromium (default $CHROMIUM or /usr/bin/chromium)")
 	flag.IntVar(&cfg.runs, "runs", 5, "runs of every page load and herd figure (the median is shown)")
 	flag.IntVar(&cfg.coldRuns, "cold-runs", 3, "runs of the coldstart phase: each loads the baseline, the static site and serve, cold then warm")
+	flag.DurationVar(&cfg.warmAfter, "warm-after", 0,
+		"how long the coldstart and trace phases leave the cold page open, once its service worker is active, before the warm load "+
+			"(V8 writes its wasm code cache only once top-tier compiles stop; Chromium 156 here wrote none even after 60 s)")
 	flag.IntVar(&cfg.netRuns, "net-runs", 1, "runs of the network phase: each loads serve and the baseline cold over each emulated network (about 40 s)")
 	flag.IntVar(&cfg.edits, "edits", 50, "edits of each input-to-screen figure")
 	flag.DurationVar(&cfg.heavyBudget, "heavy-budget", 30*time.Second,

@@ -14,8 +14,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -61,24 +63,55 @@ func measureTrace(cfg *config, res *results, staticDir string) error {
 	url := srv.url + "/?" + sharedQuery
 	for _, c := range []string{"cold", "warm"} {
 		if c == "warm" {
-			if err := b.waitServiceWorker(30 * time.Second); err != nil {
-				return err
-			}
 			waitQuiet(cfg)
 		}
-		r, events, err := tracedLoad(b, url)
+		// The cold page stays open, traced, until its service worker is active and then for
+		// -warm-after: what V8 compiles, tiers up and caches meanwhile is in the trace.
+		then := func() error { return nil }
+		if c == "cold" {
+			then = func() error {
+				if err := b.waitServiceWorker(30 * time.Second); err != nil {
+					return err
+				}
+				time.Sleep(cfg.warmAfter)
+				return nil
+			}
+		}
+		r, events, err := tracedLoad(b, url, then)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c, err)
 		}
 		for _, x := range traceBreakdown(c, r, events) {
 			res.add(x)
 		}
+		res.add(row{section: traceSection(c), metric: "Chromium's wasm code cache on disk after this load", value: float64(dirBytes(filepath.Join(b.profile, "Default", "Code Cache", "wasm"))),
+			unit: "B", note: "the profile's Code Cache/wasm when the trace ended; 72 B is its empty index"})
 	}
 	return nil
 }
 
-// tracedLoad loads url under a trace and returns the page's figures and the trace's events.
-func tracedLoad(b *browser, url string) (loadResult, []traceEvent, error) {
+// traceSection is the trace phase's section for a cold or warm load.
+func traceSection(c string) string {
+	return "trace of one " + c + " load of the static site, ?" + sharedQuery + ": ms"
+}
+
+// dirBytes is the size of the files under dir, 0 if there is none.
+func dirBytes(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if i, err := d.Info(); err == nil {
+				n += i.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// tracedLoad loads url under a trace, runs then with the trace still on, and returns the
+// page's figures and the trace's events.
+func tracedLoad(b *browser, url string, then func() error) (loadResult, []traceEvent, error) {
 	var mu sync.Mutex
 	var raw [][]byte
 	done := make(chan struct{})
@@ -110,6 +143,9 @@ func tracedLoad(b *browser, url string) (loadResult, []traceEvent, error) {
 		return loadResult{}, nil, fmt.Errorf("Tracing.start: %w", err)
 	}
 	r, err := loadOnce(b, url)
+	if err == nil {
+		err = then()
+	}
 	if _, e := chromedp.Call(b.tab, tracing.End, struct{}{}); e != nil && err == nil {
 		err = fmt.Errorf("Tracing.end: %w", e)
 	}
@@ -138,7 +174,7 @@ func tracedLoad(b *browser, url string) (loadResult, []traceEvent, error) {
 // traceBreakdown splits the load r into steps and says, from the trace, what the renderer did
 // in each. Every ms from navigation start to the wasm in charge is in exactly one step.
 func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
-	sec := "trace of one " + c + " load of the static site, ?" + sharedQuery + ": ms"
+	sec := traceSection(c)
 	// The page's renderer and its time origin: the trace's go-init mark is at the page's.
 	pid, origin := -1, math.NaN()
 	for _, e := range events {
@@ -217,7 +253,12 @@ func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
 	render := map[string]bool{"UpdateLayoutTree": true, "Layout": true, "PrePaint": true, "Paint": true, "Layerize": true,
 		"Commit": true, "RecalculateStyles": true, "UpdateLayerTree": true, "HitTest": true}
 	isRender := func(e traceEvent) bool { return e.TID == mainTID && render[e.Name] }
-	isWasm := func(e traceEvent) bool { return strings.Contains(e.Cat, "wasm") }
+	// V8's own events are in categories named wasm; Blink's around them (streaming, and its code
+	// cache: v8.wasm.compiledModule, cachedModule, moduleCacheHit, moduleCacheInvalid…) are in
+	// disabled-by-default-devtools.timeline, named v8.wasm.*.
+	isWasm := func(e traceEvent) bool {
+		return strings.Contains(e.Cat, "wasm") || strings.HasPrefix(e.Name, "v8.wasm.")
+	}
 	for _, s := range steps {
 		from, to := t(s.from), t(s.to)
 		busy := busyIn(from, to)
@@ -227,7 +268,21 @@ func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
 	}
 	rows = append(rows, row{section: sec, metric: "wasm in charge", value: r.Interactive, unit: "ms",
 		note: fmt.Sprintf("the sum of the steps; app.wasm %.0f bytes over the wire (0: from the service worker's cache)", r.WasmBytes)})
-	// V8's wasm events by name: compile, or a hit in its code cache.
+	// V8's wasm events by name, until the wasm is in charge and after: compile, tier-up, or a
+	// hit in its code cache, and writing that cache.
+	rows = append(rows, wasmEvents(sec, "V8 wasm events until the wasm is in charge", events, pid, isWasm, at, math.Inf(-1), r.Interactive))
+	if x := wasmEvents(sec, "V8 wasm events after, while the page stays open", events, pid, isWasm, at, r.Interactive, math.Inf(1)); x.value > 0 {
+		rows = append(rows, x)
+	}
+	if verbose {
+		fmt.Fprintf(os.Stderr, "bench: trace %s: %d events, renderer pid %d main tid %d\n", c, len(events), pid, mainTID)
+	}
+	return rows
+}
+
+// wasmEvents is a row that counts and sums pid's wasm events that start in [from, to), by name.
+func wasmEvents(sec, metric string, events []traceEvent, pid int, isWasm func(traceEvent) bool,
+	at func(traceEvent) (float64, float64), from, to float64) row {
 	type agg struct {
 		n          int
 		dur, first float64
@@ -237,12 +292,15 @@ func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
 		if e.PID != pid || !isWasm(e) {
 			continue
 		}
+		s, _ := at(e)
+		if s < from || s >= to {
+			continue
+		}
 		a := byName[e.Name]
 		if a == nil {
 			a = &agg{first: math.Inf(1)}
 			byName[e.Name] = a
 		}
-		s, _ := at(e)
 		a.n++
 		a.dur += e.Dur / 1000
 		a.first = math.Min(a.first, s)
@@ -257,9 +315,5 @@ func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
 		a := byName[n]
 		parts = append(parts, fmt.Sprintf("%s ×%d %.0f ms from %.0f", n, a.n, a.dur, a.first))
 	}
-	rows = append(rows, row{section: sec, metric: "V8 wasm events", value: float64(len(names)), unit: "count", note: strings.Join(parts, "; ")})
-	if verbose {
-		fmt.Fprintf(os.Stderr, "bench: trace %s: %d events, renderer pid %d main tid %d\n", c, len(events), pid, mainTID)
-	}
-	return rows
+	return row{section: sec, metric: metric, value: float64(len(names)), unit: "count", note: strings.Join(parts, "; ")}
 }
