@@ -48,8 +48,9 @@ var traceCategories = []string{
 	"v8", "v8.wasm", "disabled-by-default-v8.wasm.detailed", "toplevel",
 }
 
-// profilerCategory adds V8's sampling CPU profiler to a trace. Only one load has it: the
-// profiler logs every function V8 compiles, which makes lazy compiles slower (see traceFuncs).
+// profilerCategory adds V8's sampling CPU profiler to a trace. Only a third load has it: the
+// profiler samples the main thread and logs every function V8 compiles, work that the loads
+// whose steps and compiles are counted should not carry.
 const profilerCategory = "disabled-by-default-v8.cpu_profiler"
 
 func measureTrace(cfg *config, res *results, staticDir string) error {
