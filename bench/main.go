@@ -11,7 +11,8 @@
 //
 // main.go drives: it reads the flags (flags.go), builds what the phases share and runs each
 // phase, one file each: sizes.go, loads.go, coldstart.go, network.go, trace.go, input.go, herd.go,
-// contention.go, overload.go, calcbench.go. Before each
+// contention.go, overload.go, calcbench.go (trace.go charges compile and run time to Go
+// functions with tracefuncs.go). Before each
 // measurement a phase waits for a quiet machine (quiet.go).
 package main
 

@@ -8,9 +8,12 @@ package main
 // our OnInit and first render, and the frame that shows it. The step boundaries are the page's
 // own times (measureJS's marks, app/marks_js.go); the trace says what the renderer did within
 // each: busy on its main thread, in style, layout and paint, and V8's wasm work (compiling, or
-// a code-cache hit) on any thread.
+// a code-cache hit) on any thread. A third load, cold, adds V8's CPU profiler; tracefuncs.go
+// charges the lazy compiles and the samples of each step to Go functions and packages. With -v
+// each trace is written to $TMPDIR for Perfetto.
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -32,10 +35,12 @@ type traceEvent struct {
 	Name string          `json:"name"`
 	Cat  string          `json:"cat"`
 	Ph   string          `json:"ph"`
-	TS   float64         `json:"ts"`  // µs
-	Dur  float64         `json:"dur"` // µs
+	TS   float64         `json:"ts"`   // µs
+	Dur  float64         `json:"dur"`  // µs
+	TDur float64         `json:"tdur"` // µs of the thread's CPU time, when the event has it
 	PID  int             `json:"pid"`
 	TID  int             `json:"tid"`
+	ID   json.RawMessage `json:"id"` // of async and sample events: a string or a number
 	Args json.RawMessage `json:"args"`
 }
 
@@ -44,10 +49,20 @@ var traceCategories = []string{
 	"v8", "v8.wasm", "disabled-by-default-v8.wasm.detailed", "toplevel",
 }
 
+// profilerCategory adds V8's sampling CPU profiler to a trace. Only a third load has it: the
+// profiler samples the main thread and logs every function V8 compiles, work that the loads
+// whose steps and compiles are counted should not carry.
+const profilerCategory = "disabled-by-default-v8.cpu_profiler"
+
 func measureTrace(cfg *config, res *results, staticDir string) error {
 	w, err := scheduleWant(cfg, sharedQuery)
 	if err != nil {
 		return err
+	}
+	// The names of app.wasm's functions, to say whose code V8 compiles and runs.
+	funcs, ferr := traceFuncs(cfg, staticDir)
+	if ferr != nil {
+		fmt.Fprintln(os.Stderr, "bench: trace: no function names:", ferr)
 	}
 	waitQuiet(cfg)
 	srv, err := startFiles(staticDir)
@@ -55,20 +70,40 @@ func measureTrace(cfg *config, res *results, staticDir string) error {
 		return err
 	}
 	defer srv.stop()
-	b, err := startWatching(cfg, w)
-	if err != nil {
-		return err
-	}
-	defer b.close()
+	var b *browser
+	defer func() {
+		if b != nil {
+			b.close()
+		}
+	}()
 	url := srv.url + "/?" + sharedQuery
-	for _, c := range []string{"cold", "warm"} {
-		if c == "warm" {
-			waitQuiet(cfg)
+	for _, c := range []struct {
+		name     string
+		warm     bool // the same browser as the load before, its service worker installed
+		profiled bool
+	}{{"cold", false, false}, {"warm", true, false}, {"cold, CPU-profiled", false, true}} {
+		if c.profiled && funcs == nil {
+			continue // the profile is read by function names
+		}
+		if !c.warm {
+			if b != nil {
+				b.close()
+			}
+			if b, err = startWatching(cfg, w); err != nil {
+				return err
+			}
+		} else if err := b.waitServiceWorker(30 * time.Second); err != nil {
+			return err
+		}
+		waitQuiet(cfg)
+		cats := traceCategories
+		if c.profiled {
+			cats = append(slices.Clone(cats), profilerCategory)
 		}
 		// The cold page stays open, traced, until its service worker is active and then for
 		// -warm-after: what V8 compiles, tiers up and caches meanwhile is in the trace.
 		then := func() error { return nil }
-		if c == "cold" {
+		if c.name == "cold" {
 			then = func() error {
 				if err := b.waitServiceWorker(30 * time.Second); err != nil {
 					return err
@@ -77,14 +112,38 @@ func measureTrace(cfg *config, res *results, staticDir string) error {
 				return nil
 			}
 		}
-		r, events, err := tracedLoad(b, url, then)
+		r, events, raw, err := tracedLoad(b, url, cats, then)
 		if err != nil {
-			return fmt.Errorf("%s: %w", c, err)
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		for _, x := range traceBreakdown(c, r, events) {
-			res.add(x)
+		if verbose {
+			if err := writeTrace(strings.ReplaceAll(strings.ReplaceAll(c.name, ",", ""), " ", "-"), raw); err != nil {
+				return err
+			}
 		}
-		res.add(row{section: traceSection(c), metric: "Chromium's wasm code cache on disk after this load", value: float64(dirBytes(filepath.Join(b.profile, "Default", "Code Cache", "wasm"))),
+		tc, err := newTraceClock(r, events)
+		if err != nil {
+			res.add(row{section: traceSection(c.name), metric: "trace", value: math.NaN(), note: err.Error()})
+			continue
+		}
+		if !c.profiled {
+			for _, x := range traceBreakdown(c.name, tc, r, events) {
+				res.add(x)
+			}
+		}
+		switch {
+		case ferr != nil:
+			res.add(row{section: traceSection(c.name), metric: "by Go function", value: math.NaN(), note: ferr.Error()})
+		case c.profiled:
+			for _, x := range traceProfile(c.name, tc, r, events, funcs) {
+				res.add(x)
+			}
+		default:
+			for _, x := range traceCompiles(c.name, tc, r, events, funcs) {
+				res.add(x)
+			}
+		}
+		res.add(row{section: traceSection(c.name), metric: "Chromium's wasm code cache on disk after this load", value: float64(dirBytes(filepath.Join(b.profile, "Default", "Code Cache", "wasm"))),
 			unit: "B", note: "the profile's Code Cache/wasm when the trace ended; 72 B is its empty index"})
 	}
 	return nil
@@ -110,8 +169,8 @@ func dirBytes(dir string) int64 {
 }
 
 // tracedLoad loads url under a trace, runs then with the trace still on, and returns the
-// page's figures and the trace's events.
-func tracedLoad(b *browser, url string, then func() error) (loadResult, []traceEvent, error) {
+// page's figures, the trace's events and their JSON as Chromium sent them.
+func tracedLoad(b *browser, url string, categories []string, then func() error) (loadResult, []traceEvent, [][]byte, error) {
 	var mu sync.Mutex
 	var raw [][]byte
 	done := make(chan struct{})
@@ -131,16 +190,16 @@ func tracedLoad(b *browser, url string, then func() error) (loadResult, []traceE
 			}
 		}
 	}); err != nil {
-		return loadResult{}, nil, err
+		return loadResult{}, nil, nil, err
 	}
 	if err := chromedp.Do(b.tab, chromedp.Navigate("about:blank")); err != nil {
-		return loadResult{}, nil, err
+		return loadResult{}, nil, nil, err
 	}
 	if _, err := chromedp.Call(b.tab, tracing.Start, tracing.StartParams{
 		TransferMode: tracing.StartTransferModeReportEvents,
-		TraceConfig:  &tracing.TraceConfig{IncludedCategories: traceCategories},
+		TraceConfig:  &tracing.TraceConfig{IncludedCategories: categories},
 	}); err != nil {
-		return loadResult{}, nil, fmt.Errorf("Tracing.start: %w", err)
+		return loadResult{}, nil, nil, fmt.Errorf("Tracing.start: %w", err)
 	}
 	r, err := loadOnce(b, url)
 	if err == nil {
@@ -157,7 +216,7 @@ func tracedLoad(b *browser, url string, then func() error) (loadResult, []traceE
 		}
 	}
 	if err != nil {
-		return loadResult{}, nil, err
+		return loadResult{}, nil, nil, err
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -168,42 +227,67 @@ func tracedLoad(b *browser, url string, then func() error) (loadResult, []traceE
 			events = append(events, e)
 		}
 	}
-	return r, events, nil
+	return r, events, raw, nil
 }
 
-// traceBreakdown splits the load r into steps and says, from the trace, what the renderer did
-// in each. Every ms from navigation start to the wasm in charge is in exactly one step.
-func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
-	sec := traceSection(c)
-	// The page's renderer and its time origin: the trace's go-init mark is at the page's.
-	pid, origin := -1, math.NaN()
+// writeTrace writes the raw events of the load c to $TMPDIR/backoffcalc-trace-c.json, a file
+// that Perfetto and chrome://tracing open.
+func writeTrace(c string, raw [][]byte) error {
+	var buf bytes.Buffer
+	buf.WriteString(`{"traceEvents":[`)
+	for i, v := range raw {
+		if i > 0 {
+			buf.WriteString(",\n")
+		}
+		buf.Write(v)
+	}
+	buf.WriteString("]}\n")
+	path := filepath.Join(os.TempDir(), "backoffcalc-trace-"+c+".json")
+	fmt.Fprintf(os.Stderr, "bench: trace %s: %d events written to %s\n", c, len(raw), path)
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// traceClock places a load's trace events on the page's clock: the renderer that loaded it, its
+// main thread, and the trace time of the page's time origin.
+type traceClock struct {
+	pid, mainTID int
+	origin       float64 // ms
+}
+
+// newTraceClock finds the page's renderer by its go-init mark, which is at the page's
+// r.Marks["go-init"].
+func newTraceClock(r loadResult, events []traceEvent) (traceClock, error) {
+	tc := traceClock{pid: -1, mainTID: -1}
 	for _, e := range events {
 		if e.Name == "backoffcalc:go-init" && (e.Ph == "R" || e.Ph == "I" || e.Ph == "n" || e.Ph == "b" || e.Ph == "X") {
 			if v, ok := r.Marks["go-init"]; ok {
-				pid, origin = e.PID, e.TS/1000-v
+				tc.pid, tc.origin = e.PID, e.TS/1000-v
 			}
 			break
 		}
 	}
-	if pid < 0 {
-		return []row{{section: sec, metric: "trace", value: math.NaN(), note: "no backoffcalc:go-init mark in the trace"}}
+	if tc.pid < 0 {
+		return tc, fmt.Errorf("no backoffcalc:go-init mark in the trace")
 	}
-	mainTID := -1
 	for _, e := range events {
-		if e.Ph == "M" && e.Name == "thread_name" && e.PID == pid && strings.Contains(string(e.Args), "CrRendererMain") {
-			mainTID = e.TID
+		if e.Ph == "M" && e.Name == "thread_name" && e.PID == tc.pid && strings.Contains(string(e.Args), "CrRendererMain") {
+			tc.mainTID = e.TID
 		}
 	}
-	at := func(e traceEvent) (float64, float64) { return e.TS/1000 - origin, (e.TS+e.Dur)/1000 - origin }
-	steps := []struct{ name, from, to string }{
-		{"page, app.js and wasm_exec.js until app.wasm is requested", "", "wasmStart"},
-		{"app.wasm downloading", "wasmStart", "wasmEnd"},
-		{"after the last byte: compile finished and instantiated", "wasmEnd", "instantiated"},
-		{"Go runtime start and package inits", "instantiated", "go-init"},
-		{"go-app's start until it asks for the page", "go-init", "route"},
-		{"our OnInit and first render, until it is in the DOM", "route", "mounted"},
-		{"the frame that shows it (style, layout, paint)", "mounted", "interactive"},
-	}
+	return tc, nil
+}
+
+// ms is trace time ts (µs) on the page's clock.
+func (tc traceClock) ms(ts float64) float64 { return ts/1000 - tc.origin }
+
+// traceStep is one step of a load, from and to on the page's clock.
+type traceStep struct {
+	name     string
+	from, to float64
+}
+
+// traceSteps splits the load r into steps, from navigation start until the wasm is in charge.
+func traceSteps(r loadResult) []traceStep {
 	t := func(k string) float64 {
 		switch k {
 		case "":
@@ -217,6 +301,33 @@ func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
 		}
 		return mark(&r, k)
 	}
+	var steps []traceStep
+	for _, s := range []struct{ name, from, to string }{
+		{"page, app.js and wasm_exec.js until app.wasm is requested", "", "wasmStart"},
+		{"app.wasm downloading", "wasmStart", "wasmEnd"},
+		{"after the last byte: compile finished and instantiated", "wasmEnd", "instantiated"},
+		{stepRuntime, "instantiated", "go-init"},
+		{"go-app's start until it asks for the page", "go-init", "route"},
+		{stepRender, "route", "mounted"},
+		{"the frame that shows it (style, layout, paint)", "mounted", "interactive"},
+	} {
+		steps = append(steps, traceStep{s.name, t(s.from), t(s.to)})
+	}
+	return steps
+}
+
+// The steps the attribution to Go code starts at, and the one it details.
+const (
+	stepRuntime = "Go runtime start and package inits"
+	stepRender  = "our OnInit and first render, until it is in the DOM"
+)
+
+// traceBreakdown says, from the trace, what the renderer did in each step of the load r. Every
+// ms from navigation start to the wasm in charge is in exactly one step.
+func traceBreakdown(c string, tc traceClock, r loadResult, events []traceEvent) []row {
+	sec := traceSection(c)
+	pid, mainTID := tc.pid, tc.mainTID
+	at := func(e traceEvent) (float64, float64) { return tc.ms(e.TS), tc.ms(e.TS + e.Dur) }
 	var rows []row
 	// overlap sums the part of each complete event's duration that falls in [from, to).
 	overlap := func(from, to float64, keep func(traceEvent) bool) float64 {
@@ -259,8 +370,8 @@ func traceBreakdown(c string, r loadResult, events []traceEvent) []row {
 	isWasm := func(e traceEvent) bool {
 		return strings.Contains(e.Cat, "wasm") || strings.HasPrefix(e.Name, "v8.wasm.")
 	}
-	for _, s := range steps {
-		from, to := t(s.from), t(s.to)
+	for _, s := range traceSteps(r) {
+		from, to := s.from, s.to
 		busy := busyIn(from, to)
 		note := fmt.Sprintf("%.0f–%.0f; main thread busy %.0f ms, of it style/layout/paint %.0f ms; V8 wasm events, summed over all threads (they overlap) %.0f ms",
 			from, to, busy, overlap(from, to, isRender), overlap(from, to, isWasm))
