@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +24,7 @@ type wasmWire struct {
 	encoding string
 	received float64 // body and headers, as sent
 	done     bool
-	requests []string // the initiator of each request the page made for app.wasm
+	requests []string // the initiator of each request the page made for app.wasm, and its script
 }
 
 func (w *wasmWire) listen(ev any) {
@@ -32,7 +33,11 @@ func (w *wasmWire) listen(ev any) {
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
 		if strings.HasSuffix(ev.Request.URL, "/web/app.wasm") && ev.Initiator != nil {
-			w.requests = append(w.requests, string(ev.Initiator.Type))
+			by := string(ev.Initiator.Type)
+			if st := ev.Initiator.Stack; st != nil && len(st.CallFrames) > 0 {
+				by += " " + path.Base(st.CallFrames[0].URL)
+			}
+			w.requests = append(w.requests, by)
 		}
 	case *network.EventResponseReceived:
 		if strings.HasSuffix(ev.Response.URL, "/web/app.wasm") {
@@ -96,13 +101,13 @@ func TestBrowserGetsBrotli(t *testing.T) {
 			if received < float64(brSize) || received > float64(brSize)+4096 {
 				t.Errorf("app.wasm: %.0f bytes received; its brotli copy is %d", received, brSize)
 			}
-			// The head's preload asks for app.wasm as the page is parsed, and app.js's fetch
-			// takes that answer: a second request would mean the preload was wasted.
+			// wasmstart.js asks for app.wasm as the page is parsed, and app.js runs what it
+			// compiled: a second request would mean app.js loaded it again.
 			wire.mu.Lock()
 			requests := wire.requests
 			wire.mu.Unlock()
-			if len(requests) != 1 || requests[0] != "parser" {
-				t.Errorf("app.wasm requested by %q; want once, by the page's preload (parser)", requests)
+			if len(requests) != 1 || requests[0] != "script wasmstart.js" {
+				t.Errorf("app.wasm requested by %q; want once, by wasmstart.js", requests)
 			}
 			t.Logf("app.wasm: %s, %.0f bytes received", encoding, received)
 		})

@@ -72,10 +72,11 @@ func handler(root, prefix string) (*app.Handler, error) {
 		// (which hands the wasm the same version) after a deploy.
 		RawHeaders: []string{
 			`<meta name="backoffcalc-version" content="` + version + `">`,
-			// app.js asks for app.wasm only once the whole page is parsed; this starts the
-			// download as the head is read. crossorigin matches fetch()'s mode and credentials,
-			// so that app.js's fetch takes this response instead of asking again.
-			`<link rel="preload" href="` + urlPrefix + `/web/app.wasm" as="fetch" crossorigin>`,
+			// app.js runs only once the whole page is parsed; these start app.wasm's download
+			// as the head is read, and its compile as it arrives (web/wasmstart.js). crossorigin
+			// matches fetch()'s mode and credentials, so that wasmstart.js's fetch takes the
+			// preload's answer instead of asking again.
+			`<script async src="` + urlPrefix + `/web/wasmstart.js" data-wasm="` + urlPrefix + `/web/app.wasm"></script>`,
 			`<noscript><link rel="stylesheet" href="` + urlPrefix + `/web/noscript.css"></noscript>`,
 		},
 		ServiceWorkerTemplate: workerTemplate,
