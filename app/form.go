@@ -96,7 +96,9 @@ func (p *page) renderForm() app.UI {
 	}
 	details := app.Details().ID("more-inputs").Body(
 		app.Summary().Body(app.Text("More inputs"), app.Span().ID("more-inputs-set").Class(class).Text(summary)),
-		app.Range(more).Slice(func(i int) app.UI { return p.renderGroup(more[i].legend, more[i].fields) }),
+		// Closed, its fields (three in four of the form's elements) follow the first paint, with
+		// the sections below the first screen (later).
+		app.If(p.rest || p.moreOpen, app.Range(more).Slice(func(i int) app.UI { return p.renderGroup(more[i].legend, more[i].fields) })),
 	).On("toggle", p.recovering(func(ctx app.Context, e app.Event) {
 		p.moreOpen = ctx.JSSrc().Get("open").Bool() // the person's choice stands until a link or an error opens it
 	}))

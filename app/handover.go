@@ -1,6 +1,10 @@
 package main
 
-import "github.com/maxence-charriere/go-app/v9/pkg/app"
+import (
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
 
 // The hand-over from the server's page to the wasm's. On serve, the server's HTML shows the
 // link's numbers and its form can be typed into before the wasm runs; go-app's first render then
@@ -39,7 +43,7 @@ func (p *page) takeOver() bool {
 // (guard.js did not mark it stale) and nothing was typed into it. They are the numbers calc
 // computed on the server for the same inputs and seed, which the wasm's would repeat: the first
 // render neither samples nor writes them again, and nothing on screen goes blank while the wasm
-// starts. Sampling follows the paint (startWork), and its refresh replaces them all at once. It
+// starts: neither those parts nor the sections the first render leaves for later. Sampling follows the paint (startWork), and its refresh replaces them all at once. It
 // reports whether it kept them.
 func (p *page) keepServerNumbers() bool {
 	doc := app.Window().Get("document")
@@ -58,6 +62,15 @@ func (p *page) keepServerNumbers() bool {
 	}
 	for i, part := range parts {
 		part.keep(markup[i])
+	}
+	// The sections below the first screen, whose live parts follow the first paint (later),
+	// stay as the server wrote them until then, inert: they show what they showed, and take no
+	// input that their live parts would not see.
+	p.keptSections = make([]string, len(sections))
+	for i, s := range sections[1:] {
+		if el := app.Window().GetElementByID(s.id); el.Truthy() {
+			p.keptSections[i+1] = strings.Replace(el.Get("outerHTML").String(), "<section", "<section inert", 1)
+		}
 	}
 	return true
 }

@@ -19,6 +19,7 @@ type island struct {
 	// content a second time (and takes back no markup kept from the server's page).
 	markup  string
 	written bool // markup is set
+	waiting bool // pending: the content is not yet for the current inputs
 }
 
 func newIsland(id string, content func() app.UI) *island {
@@ -32,11 +33,14 @@ func (i *island) Render() app.UI {
 	if !i.written || !app.IsClient {
 		i.markup, i.written = app.HTMLString(i.content()), app.IsClient
 	}
-	live := ""
+	attrs := ""
 	if i.live {
-		live = ` aria-live="polite"`
+		attrs = ` aria-live="polite"`
 	}
-	return app.Raw(`<div id="` + i.id + `" class="numbers"` + live + `>` + i.markup + `</div>`)
+	if i.waiting && app.IsClient {
+		attrs += ` data-pending="inputs"`
+	}
+	return app.Raw(`<div id="` + i.id + `" class="numbers"` + attrs + `>` + i.markup + `</div>`)
 }
 
 // keep makes the first render show markup, the server's, instead of computing the content.
@@ -49,21 +53,24 @@ func (i *island) polite() *island {
 }
 
 // pending marks the island's content as not yet updated for the current inputs, until the next
-// refresh: app.css hides it.
+// refresh: app.css hides it. An island mounted later (later) is mounted so marked.
 func (i *island) pending() {
+	i.waiting = true
 	if app.IsClient && i.Mounted() {
 		i.JSValue().Call("setAttribute", "data-pending", "inputs")
 	}
 }
 
-// refresh shows the current content. In the browser it writes the island's DOM directly: the
-// island is never rendered again, so go-app never compares or touches its children. Elsewhere
-// (the server, component tests) it lets go-app render it.
+// refresh shows the current content. In the browser it writes the island's DOM directly: go-app
+// renders the island again only to get the same markup, so it never compares or touches its
+// children. Elsewhere (the server, component tests) it lets go-app render it.
 func (i *island) refresh() {
 	switch {
 	case !i.Mounted():
-		// Render will read the content when the island is mounted.
+		// Render will read the content when the island is mounted, not markup kept before.
+		i.waiting, i.written = false, false
 	case app.IsClient:
+		i.waiting = false
 		i.markup = app.HTMLString(i.content())
 		i.JSValue().Set("innerHTML", i.markup)
 		i.JSValue().Call("removeAttribute", "data-pending")

@@ -267,8 +267,9 @@ func TestStaticWhileLoading(t *testing.T) {
 
 // TestServeKeepsSampledNumbers watches serve's page of a link from its first paint until the
 // wasm has sampled every mode: the sampled numbers the server wrote (the schedule's percentiles,
-// every mode's p99 total) are on screen in every frame, through the wasm's first render, which
-// keeps them, and the sampling after it, which writes the same numbers again.
+// every mode's p99 total) and the layers' sentence below them are on screen in every frame, through
+// the wasm's first render, which keeps them, and the sampling after it, which writes the same
+// numbers again.
 func TestServeKeepsSampledNumbers(t *testing.T) {
 	const query = "base=2s&attempts=4"
 	h, err := newServer(builtRoot(t))
@@ -280,7 +281,8 @@ func TestServeKeepsSampledNumbers(t *testing.T) {
 	tb.addScript(`(() => {
 	const w = window.keepWatch = { samples: 0, wasm: 0, first: null, last: null, problems: [] };
 	const cells = '#schedule td[data-col="p50"], #schedule td[data-col="p99"], #modes td[data-col="p99"]';
-	const read = () => [...document.querySelectorAll(cells)].map((td) =>
+	// The layers' sentence is in a section that the wasm's first render leaves for after the paint.
+	const read = () => [...document.querySelectorAll(cells + ", #layers")].map((td) =>
 		td.dataset.pending !== undefined ? "(pending)" : !td.checkVisibility({ opacityProperty: true, visibilityProperty: true }) ? "(hidden)" : td.textContent);
 	const frame = () => {
 		if (document.querySelector("#app footer")) {
@@ -315,5 +317,26 @@ func TestServeKeepsSampledNumbers(t *testing.T) {
 		t.Errorf("the sampled cells changed from %q while the wasm started: %q", w.First, w.Problems)
 	}
 	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, query))
+	tb.requireNoConsoleProblems()
+}
+
+// TestFocusBelowFirstScreen puts the focus in a field of a section that the wasm's first render
+// leaves for after the paint (the comparison's), on serve's page before the wasm runs: the focus
+// is back in that field once the section is live.
+func TestFocusBelowFirstScreen(t *testing.T) {
+	h, err := newServer(builtRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, release := holdWasm(t, h)
+	tb := newTab(t, chromedp.WithNewBrowserContext())
+	tb.navigate(srv.URL + "/?attempts=4&base=2s")
+	tb.run(chromedp.Focus(chromedp.CSS("#in-vs")))
+	release()
+	tb.waitWasm()
+	tb.waitFor("the comparison's field, live and focused", `(() => {
+		const e = document.activeElement;
+		return e && e.id === "in-vs" && !e.closest("[inert]") && document.querySelector('#app[data-render="wasm"]').contains(e);
+	})()`)
 	tb.requireNoConsoleProblems()
 }

@@ -34,8 +34,10 @@ func TestOverloadLink(t *testing.T) {
 		}).observe({ type: "longtask", buffered: true });
 		const frame = () => {
 			if (w.wasm < 0 && document.querySelector('#app[data-render="wasm"]')) w.wasm = performance.now();
-			// The server's HTML has the runs already: count those the wasm wrote.
-			if (w.wasm >= 0 && !document.getElementById("herd-results").hasAttribute("data-pending") &&
+			// The server's HTML has the runs already, and the wasm's first render keeps its
+			// section, inert, until it renders its own: count those the wasm wrote.
+			const results = document.getElementById("herd-results");
+			if (w.wasm >= 0 && !results.hasAttribute("data-pending") && !results.closest("[inert]") &&
 				document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases))+`) {
 				w.filled = performance.now();
 				return;

@@ -41,15 +41,18 @@ type page struct {
 	exportDue                                                                     bool       // the export panel still shows older inputs
 	queryDue                                                                      bool       // the address bar does not show query yet
 
-	kept     bool         // the first render shows the server's sampled numbers (keepServerNumbers)
-	workGen  atomic.Int64 // the current work off the input path; a newer report stops older work
-	workDone atomic.Int64 // the last workGen that finished, for tests
+	kept bool // the first render shows the server's sampled numbers (keepServerNumbers)
+	rest bool // the sections after the schedule are rendered (see later)
+
+	keptSections []string     // by sections' index, the server's markup of a section that later shows until rest
+	workGen      atomic.Int64 // the current work off the input path; a newer report stops older work
+	workDone     atomic.Int64 // the last workGen that finished, for tests
 
 	compareState // policy B, beside the report's (compare.go)
 }
 
 func newPage() *page {
-	p := &page{}
+	p := &page{rest: !app.IsClient}
 	p.summary = newIsland("summary", p.guarded(p.renderSummary))
 	p.results = newIsland("tables", p.guarded(p.renderTables))
 	p.chart = newIsland("chart-numbers", p.guarded(p.renderChart))
@@ -133,7 +136,9 @@ func (p *page) OnMount(ctx app.Context) {
 	// A newer version installed before the wasm started (app.js): go-app did not see it.
 	p.update = app.IsClient && app.Window().Get("backoffcalcUpdateReady").Truthy()
 	p.startWork(ctx)
-	whenNear(ctx, "contention-section", p.contentionSeen)
+	if p.report == nil {
+		p.showRest(ctx) // no work follows the paint to do it
+	}
 }
 
 // OnNav covers navigations after the first load (and the component tests' Nav).
@@ -359,13 +364,28 @@ func (p *page) renderResults() app.UI {
 			p.summary,
 			p.chart,
 		),
-		section(1, p.modes),
-		section(2, p.renderCompare()),
-		section(3, p.layers),
-		section(4, p.renderHerd()...),
-		section(5, p.renderContention()...),
-		section(6, p.renderLibraryPanel()),
+		p.later(section, 1, func() []app.UI { return []app.UI{p.modes} }),
+		p.later(section, 2, func() []app.UI { return []app.UI{p.renderCompare()} }),
+		p.later(section, 3, func() []app.UI { return []app.UI{p.layers} }),
+		p.later(section, 4, p.renderHerd),
+		p.later(section, 5, p.renderContention),
+		p.later(section, 6, func() []app.UI { return []app.UI{p.renderLibraryPanel()} }),
 	)
+}
+
+// later is a section below the first screen. In the browser the first render gives it its
+// heading only, or the server's copy of it (keepServerNumbers), and its live body follows the
+// first paint (showLeftForLater): every function called for the first time is compiled then, on
+// the main thread, and creating its elements goes through syscall/js one call at a time, so that
+// the first screen's numbers would wait for all the page's code and elements.
+func (p *page) later(section func(int, ...app.UI) app.UI, i int, body func() []app.UI) app.UI {
+	switch {
+	case p.rest:
+		return section(i, body()...)
+	case i < len(p.keptSections) && p.keptSections[i] != "":
+		return app.Raw(p.keptSections[i])
+	}
+	return section(i)
 }
 
 // focusTarget moves the keyboard's focus to the element a skip link or the table of contents

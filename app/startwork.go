@@ -62,10 +62,12 @@ func (p *page) startWork(ctx app.Context) {
 	})
 }
 
-// showLeftForLater shows what an input handler leaves for after the paint, while gen is the
-// current work: the link (replacing it takes 1–7 ms), the export panel, and the rest of the
-// page (hints, marks), which go-app renders on its next frame after this dispatch.
+// showLeftForLater shows what an input handler, or the first render, leaves for after the paint,
+// while gen is the current work: the link (replacing it takes 1–7 ms), the export panel, and the
+// rest of the page (hints, marks, and after the first render the sections below the first
+// screen), which go-app renders on its next frame after this dispatch.
 func (p *page) showLeftForLater(ctx app.Context, gen int64) {
+	p.showRest(ctx)
 	if p.workGen.Load() != gen {
 		return
 	}
@@ -76,6 +78,26 @@ func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 		p.exportDue = false
 		p.snippets.refresh()
 	}
+}
+
+// showRest has go-app render, on its next frame, the parts that the first render leaves for after
+// the paint (later); then what needs their elements follows: the focus the server's page had in
+// one of them, the section a link's fragment names, which the shorter first render may have
+// scrolled away from, and the contention section's wait for the reader to come near.
+func (p *page) showRest(ctx app.Context) {
+	if p.rest {
+		return // done, or rendered whole from the start (not in a browser)
+	}
+	p.rest, p.keptSections = true, nil
+	ctx.Defer(func(ctx app.Context) {
+		restoreFocus()
+		if hash := app.Window().Get("location").Get("hash").String(); len(hash) > 1 {
+			if el := app.Window().GetElementByID(hash[1:]); el.Truthy() {
+				el.Call("scrollIntoView")
+			}
+		}
+		whenNear(ctx, "contention-section", p.contentionSeen)
+	})
 }
 
 // showQuery puts p.query in the address bar, keeping the rest of the URL.

@@ -150,13 +150,17 @@ function backoffcalcHandOver() {
   return early.concat(backoffcalcTyped);
 }
 
-// backoffcalcRestoreFocus is the wasm's call once its page is in the document: the element that
-// had the focus in the server's page gets it back, with its caret, unless the focus has moved on.
+// backoffcalcRestoreFocus is the wasm's call once its page is in the document, and again once the
+// sections below the first screen are: the element that had the focus in the server's page gets
+// it back, with its caret, unless the focus has moved on.
 function backoffcalcRestoreFocus() {
   const was = backoffcalcFocus;
-  backoffcalcFocus = null;
   const element = was && document.getElementById(was.id);
-  if (!element || (document.activeElement && document.activeElement !== document.body)) {
+  if (!element || element.closest("[inert]")) {
+    return; // in a part the wasm renders after its first paint: it calls again then
+  }
+  backoffcalcFocus = null;
+  if (document.activeElement && document.activeElement !== document.body) {
     return;
   }
   element.focus({ preventScroll: true });
