@@ -101,13 +101,12 @@ func TestBrowserGetsBrotli(t *testing.T) {
 			if received < float64(brSize) || received > float64(brSize)+4096 {
 				t.Errorf("app.wasm: %.0f bytes received; its brotli copy is %d", received, brSize)
 			}
-			// wasmstart.js asks for app.wasm as the page is parsed, and app.js runs what it
-			// compiled: a second request would mean app.js loaded it again.
+			// app.js asks for app.wasm once: a second request would download it twice.
 			wire.mu.Lock()
 			requests := wire.requests
 			wire.mu.Unlock()
-			if len(requests) != 1 || requests[0] != "script wasmstart.js" {
-				t.Errorf("app.wasm requested by %q; want once, by wasmstart.js", requests)
+			if len(requests) != 1 || requests[0] != "script app.js" {
+				t.Errorf("app.wasm requested by %q; want once, by app.js", requests)
 			}
 			t.Logf("app.wasm: %s, %.0f bytes received", encoding, received)
 		})

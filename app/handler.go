@@ -72,11 +72,6 @@ func handler(root, prefix string) (*app.Handler, error) {
 		// (which hands the wasm the same version) after a deploy.
 		RawHeaders: []string{
 			`<meta name="backoffcalc-version" content="` + version + `">`,
-			// app.js runs only once the whole page is parsed; these start app.wasm's download
-			// as the head is read, and its compile as it arrives (web/wasmstart.js). crossorigin
-			// matches fetch()'s mode and credentials, so that wasmstart.js's fetch takes the
-			// preload's answer instead of asking again.
-			`<script async src="` + urlPrefix + `/web/wasmstart.js" data-wasm="` + urlPrefix + `/web/app.wasm"></script>`,
 			`<noscript><link rel="stylesheet" href="` + urlPrefix + `/web/noscript.css"></noscript>`,
 		},
 		ServiceWorkerTemplate: workerTemplate,

@@ -241,27 +241,21 @@ const measureJS = `(() => {
 	};
 	observe("longtask", (e) => B.lt.push([e.startTime, e.duration]));
 	observe("paint", (e) => { if (e.name === "first-contentful-paint") B.fcp = e.startTime; });
-	// The steps of a cold start, as the page reaches them (see coldStart): the page starts
-	// compiling app.wasm (WebAssembly.compileStreaming from web/wasmstart.js, or
-	// instantiateStreaming from app.js, as the baseline does) and, once it is compiled and
-	// instantiated, app.js calls go.run;
+	// The steps of a cold start, as the page reaches them (see coldStart): app.js calls
+	// WebAssembly.instantiateStreaming and, once it resolves (compiled and instantiated), go.run;
 	// the Go program marks its own start (app/marks_js.go); the wasm's page is in the DOM when a
 	// mutation shows #app[data-render="wasm"] (observers run once the wasm hands the thread back).
 	B.marks = {};
 	const at = (k) => { if (!(k in B.marks)) B.marks[k] = performance.now(); };
-	const wrap = (name, start, done) => {
-		const f = window.WebAssembly && WebAssembly[name];
-		if (!f) return;
-		WebAssembly[name] = function (...args) {
-			if (start) at(start);
-			const p = f.apply(this, args);
-			if (done) p.then(() => at(done), () => {});
+	if (window.WebAssembly && WebAssembly.instantiateStreaming) {
+		const instantiate = WebAssembly.instantiateStreaming;
+		WebAssembly.instantiateStreaming = function (...args) {
+			at("instantiateCalled");
+			const p = instantiate.apply(this, args);
+			p.then(() => at("instantiated"), () => {});
 			return p;
 		};
-	};
-	wrap("compileStreaming", "instantiateCalled", "");
-	wrap("instantiateStreaming", "instantiateCalled", "instantiated");
-	wrap("instantiate", "", "instantiated");
+	}
 	let goClass;
 	Object.defineProperty(window, "Go", { configurable: true, get: () => goClass, set: (v) => {
 		goClass = v;

@@ -8,8 +8,7 @@
 //   page so that its files come from one version; the page under it, with the server's
 //   numbers, stays readable.
 // - app.wasm is compiled from the fetched response itself, which lets Chromium cache the
-//   compiled code (go-app copies it through a Response of its own to count bytes), and it is
-//   compiled as it downloads while the page is still parsed (web/wasmstart.js).
+//   compiled code (go-app copies it through a Response of its own to count bytes).
 "use strict";
 
 var goappNav = function () {};
@@ -173,36 +172,19 @@ function backoffcalcRestoreFocus() {
   }
 }
 
-// backoffcalcEarly is app.wasm as web/wasmstart.js compiled it while the page was parsed, or
-// null when that did not work: app.js then loads it itself, saying what failed.
-async function backoffcalcEarly() {
-  try {
-    return typeof backoffcalcCompiled === "object" && backoffcalcCompiled ? await backoffcalcCompiled : null;
-  } catch {
-    return null;
-  }
-}
-
 async function backoffcalcLoad() {
   backoffcalcStatus("Loading the calculator…");
   let stage = "downloading";
   try {
-    const go = new Go();
-    let instance;
-    const early = await backoffcalcEarly();
-    if (early) {
-      stage = "starting";
-      instance = await WebAssembly.instantiate(early, go.importObject);
-    } else {
-      const response = await fetch(backoffcalcWasm);
-      if (!response.ok) {
-        throw new Error("the server answered " + response.status + " " + response.statusText + " for " + backoffcalcWasm);
-      }
-      stage = "compiling";
-      instance = (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
+    const response = await fetch(backoffcalcWasm);
+    if (!response.ok) {
+      throw new Error("the server answered " + response.status + " " + response.statusText + " for " + backoffcalcWasm);
     }
+    stage = "compiling";
+    const go = new Go();
+    const wasm = await WebAssembly.instantiateStreaming(response, go.importObject);
     stage = "starting";
-    const exited = go.run(instance);
+    const exited = go.run(wasm.instance);
     if (backoffcalcLoader) {
       backoffcalcLoader.hidden = true;
     }
