@@ -43,8 +43,9 @@ func (p *page) takeOver() bool {
 // (guard.js did not mark it stale) and nothing was typed into it. They are the numbers calc
 // computed on the server for the same inputs and seed, which the wasm's would repeat: the first
 // render neither samples nor writes them again, and nothing on screen goes blank while the wasm
-// starts: neither those parts nor the sections the first render leaves for later. Sampling follows the paint (startWork), and its refresh replaces them all at once. It
-// reports whether it kept them.
+// starts: neither those parts nor the sections the first render leaves for later. Sampling
+// follows the paint (startWork), and its refresh replaces them all at once. It reports whether
+// it kept them.
 func (p *page) keepServerNumbers() bool {
 	doc := app.Window().Get("document")
 	if doc.Get("documentElement").Get("classList").Call("contains", "stale-html").Bool() ||

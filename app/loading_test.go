@@ -42,6 +42,16 @@ func holdWasm(t *testing.T, h http.Handler) (srv *httptest.Server, release func(
 	return srv, release
 }
 
+// heldServe starts serve, holding app.wasm back until release is called (holdWasm).
+func heldServe(t *testing.T) (srv *httptest.Server, release func()) {
+	t.Helper()
+	h, err := newServer(builtRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return holdWasm(t, h)
+}
+
 // watchTab opens a tab of a new profile (no cache, no worker) on the screen vp, and installs
 // sampler (a script run in every new document) before the page loads.
 func watchTab(t *testing.T, vp viewport, sampler string) *tab {
@@ -185,11 +195,7 @@ func TestServeReadableWhileLoading(t *testing.T) {
 // TestTypedBeforeWasm types into serve's page before the wasm runs: what was typed is kept and
 // computed, the link follows, and focus and caret stay in the field.
 func TestTypedBeforeWasm(t *testing.T) {
-	h, err := newServer(builtRoot(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, release := holdWasm(t, h)
+	srv, release := heldServe(t)
 	tb := newTab(t, chromedp.WithNewBrowserContext())
 	tb.navigate(srv.URL + "/?attempts=4&base=2s")
 	tb.run(chromedp.Focus(chromedp.CSS("#in-attempts")))
@@ -267,16 +273,12 @@ func TestStaticWhileLoading(t *testing.T) {
 
 // TestServeKeepsSampledNumbers watches serve's page of a link from its first paint until the
 // wasm has sampled every mode: the sampled numbers the server wrote (the schedule's percentiles,
-// every mode's p99 total) and the layers' sentence below them are on screen in every frame, through
-// the wasm's first render, which keeps them, and the sampling after it, which writes the same
-// numbers again.
+// every mode's p99 total) and the layers' sentence below them are on screen in every frame,
+// through the wasm's first render, which keeps them, and the sampling after it, which writes the
+// same numbers again.
 func TestServeKeepsSampledNumbers(t *testing.T) {
 	const query = "base=2s&attempts=4"
-	h, err := newServer(builtRoot(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, release := holdWasm(t, h)
+	srv, release := heldServe(t)
 	tb := newTab(t, chromedp.WithNewBrowserContext())
 	tb.addScript(`(() => {
 	const w = window.keepWatch = { samples: 0, wasm: 0, first: null, last: null, problems: [] };
@@ -324,11 +326,7 @@ func TestServeKeepsSampledNumbers(t *testing.T) {
 // leaves for after the paint (the comparison's), on serve's page before the wasm runs: the focus
 // is back in that field once the section is live.
 func TestFocusBelowFirstScreen(t *testing.T) {
-	h, err := newServer(builtRoot(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, release := holdWasm(t, h)
+	srv, release := heldServe(t)
 	tb := newTab(t, chromedp.WithNewBrowserContext())
 	tb.navigate(srv.URL + "/?attempts=4&base=2s")
 	tb.run(chromedp.Focus(chromedp.CSS("#in-vs")))

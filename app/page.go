@@ -342,12 +342,6 @@ func (p *page) renderResults() app.UI {
 	if len(p.errs) > 0 {
 		class += " stale"
 	}
-	section := func(i int, body ...app.UI) app.UI {
-		s := sections[i]
-		return app.Section().ID(s.id).Aria("labelledby", s.id+"-h").Body(
-			append([]app.UI{app.H2().ID(s.id + "-h").TabIndex(-1).Text(s.heading)}, body...)...,
-		)
-	}
 	return app.Div().ID("results").Class(class).TabIndex(-1).Aria("label", "Results").Body(
 		p.renderErrors(),
 		app.Div().Class("bar").Body(
@@ -364,12 +358,20 @@ func (p *page) renderResults() app.UI {
 			p.summary,
 			p.chart,
 		),
-		p.later(section, 1, func() []app.UI { return []app.UI{p.modes} }),
-		p.later(section, 2, func() []app.UI { return []app.UI{p.renderCompare()} }),
-		p.later(section, 3, func() []app.UI { return []app.UI{p.layers} }),
-		p.later(section, 4, p.renderHerd),
-		p.later(section, 5, p.renderContention),
-		p.later(section, 6, func() []app.UI { return []app.UI{p.renderLibraryPanel()} }),
+		p.later(1, func() []app.UI { return []app.UI{p.modes} }),
+		p.later(2, func() []app.UI { return []app.UI{p.renderCompare()} }),
+		p.later(3, func() []app.UI { return []app.UI{p.layers} }),
+		p.later(4, p.renderHerd),
+		p.later(5, p.renderContention),
+		p.later(6, func() []app.UI { return []app.UI{p.renderLibraryPanel()} }),
+	)
+}
+
+// section is the results' part sections[i], under its heading.
+func section(i int, body ...app.UI) app.UI {
+	s := sections[i]
+	return app.Section().ID(s.id).Aria("labelledby", s.id+"-h").Body(
+		append([]app.UI{app.H2().ID(s.id + "-h").TabIndex(-1).Text(s.heading)}, body...)...,
 	)
 }
 
@@ -378,7 +380,7 @@ func (p *page) renderResults() app.UI {
 // first paint (showLeftForLater): every function called for the first time is compiled then, on
 // the main thread, and creating its elements goes through syscall/js one call at a time, so that
 // the first screen's numbers would wait for all the page's code and elements.
-func (p *page) later(section func(int, ...app.UI) app.UI, i int, body func() []app.UI) app.UI {
+func (p *page) later(i int, body func() []app.UI) app.UI {
 	switch {
 	case p.rest:
 		return section(i, body()...)
