@@ -293,6 +293,9 @@ func (r *hostileRun) open(t *testing.T, l hostileLink) {
 	} else {
 		r.tb.navigate(r.page + "?" + l.query)
 		r.tb.waitFor("the wasm render", `document.querySelector('#app[data-render="wasm"]') !== null`)
+		// The sections below the first screen, the modes' table among them, follow the first
+		// paint (showRest); until then a load shows none of them, or the server's inert copy.
+		r.tb.waitFor("the sections below the first screen", `document.querySelector('#modes-section:not([inert]) #modes tr[data-mode]') !== null`)
 	}
 	// While it samples and runs the herd, the page answers.
 	timedEval[int](t, r.tb, l, "1+1 while the page works", "1+1")
