@@ -14,11 +14,9 @@ type island struct {
 	content func() app.UI // what the island shows now
 	live    bool          // a screen reader reads out what changes (aria-live="polite")
 
-	// In the browser, the markup the island was mounted with. go-app renders every component
-	// once more on the frame after mounting it: that render writes this again rather than
-	// compute the content a second time (and takes back no markup kept from the server's page).
-	// The first refresh lets it go: with every island's latest markup kept for the page's life,
-	// a herd of 100,000 clients held the thread over 50 ms in most of the bench's runs.
+	// In the browser, the markup the island shows. go-app renders every component once more on
+	// the frame after mounting it: that render writes this again rather than compute the
+	// content a second time (and takes back no markup kept from the server's page).
 	markup  string
 	written bool // markup is set
 	waiting bool // pending: the content is not yet for the current inputs
@@ -73,8 +71,8 @@ func (i *island) refresh() {
 		i.waiting, i.written = false, false
 	case app.IsClient:
 		i.waiting = false
-		i.markup, i.written = "", false // go-app renders a mounted island no more
-		i.JSValue().Set("innerHTML", app.HTMLString(i.content()))
+		i.markup = app.HTMLString(i.content())
+		i.JSValue().Set("innerHTML", i.markup)
 		i.JSValue().Call("removeAttribute", "data-pending")
 	default:
 		i.Update()
