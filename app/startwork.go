@@ -1,10 +1,13 @@
 package main
 
 import (
+	"maps"
+	"net/url"
 	"sync/atomic"
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -35,6 +38,10 @@ func (p *page) startWork(ctx app.Context) {
 		b := p.vsReport.Params
 		vs = &b
 	}
+	var warm url.Values // the form's values, for warmEdit after the page's first work
+	if !p.editWarmed {
+		p.editWarmed, warm = true, maps.Clone(p.raw)
+	}
 	ctx.Async(func() {
 		defer ctx.Dispatch(func(ctx app.Context) {
 			if gen > p.workDone.Load() {
@@ -58,9 +65,19 @@ func (p *page) startWork(ctx app.Context) {
 				p.runVsHerd(ctx, *vs, gen, pause) // B's herd headline, after A's herd (compare_runs.go)
 			}
 		}
+		if warm != nil && pause() {
+			warmEdit(warm)
+		}
 		ctx.Defer(func(ctx app.Context) { p.contentionReady(ctx, gen) }) // after the herd's last Defer
 	})
 }
+
+// warmEdit decodes the form's values as an edit does, and drops the result. V8 compiles a wasm
+// function on its first call, on the main thread, and a link decodes only the keys it has: the
+// first edit's handler decoded every key for the first time, most of the 96 functions compiled
+// in it (about 25 ms in the bench's traces). Run once the load's work is done, that compiling
+// takes a task of its own rather than the first keystroke's.
+func warmEdit(raw url.Values) { libs.DecodeLinkValues(raw) }
 
 // showLeftForLater shows what an input handler, or the first render, leaves for after the paint,
 // while gen is the current work: the link (replacing it takes 1–7 ms), the export panel, and the
