@@ -140,10 +140,20 @@ func TestSectionsOneStepAway(t *testing.T) {
 		t.Errorf("after the table of contents' link the focus is on %q, want the herd's heading", id)
 	}
 
-	// A shared link with a fragment opens at that section, once the calculator runs.
+	// A shared link with a fragment opens at that section, once the calculator runs, and stays
+	// there once the sections far from it are skipped: each keeps the height it was laid out at.
 	for _, s := range sections[1:] {
 		tb.navigate(srv.URL + "/?attempts=12#" + s.id)
 		tb.waitWasm()
-		tb.waitFor(s.id+" at the top", `Math.abs(document.getElementById("`+s.id+`").getBoundingClientRect().top) < 40`)
+		top := `Math.abs(document.getElementById("` + s.id + `").getBoundingClientRect().top) < 40`
+		tb.waitFor(s.id+" at the top", top)
+		tb.waitFor("the far sections skipped", `document.documentElement.classList.contains("skip-far")`)
+		if cv := evalJS[string](tb, `getComputedStyle(document.getElementById("`+s.id+`")).contentVisibility`); cv != "auto" {
+			t.Errorf("%s: content-visibility %q once the far sections are skipped, want auto", s.id, cv)
+		}
+		if !evalJS[bool](tb, top) {
+			t.Errorf("%s moved from the top once the far sections were skipped: top %v", s.id,
+				evalJS[float64](tb, `document.getElementById("`+s.id+`").getBoundingClientRect().top`))
+		}
 	}
 }

@@ -30,3 +30,23 @@ func whenNear(ctx app.Context, id string, f func(app.Context)) {
 	obs = ctor.New(cb, map[string]any{"rootMargin": "100% 0px"})
 	obs.Call("observe", el)
 }
+
+// skipFarSections lets the browser skip the style, layout and paint of the sections below the
+// schedule while they are far from the viewport (content-visibility, app.css), from the second
+// frame after the call. The first frame lays them all out, so each has a remembered height
+// (contain-intrinsic-size: auto) and the page above a fragment's section keeps its height. An
+// edit rewrites every section's numbers; laying them all out made the frame after it 47–55 ms.
+func skipFarSections() {
+	var f app.Func
+	frames := 0
+	f = app.FuncOf(func(app.Value, []app.Value) any {
+		if frames++; frames < 2 {
+			app.Window().Call("requestAnimationFrame", f)
+			return nil
+		}
+		f.Release()
+		app.Window().Get("document").Get("documentElement").Get("classList").Call("add", "skip-far")
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", f)
+}
