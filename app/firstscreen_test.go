@@ -156,4 +156,11 @@ func TestSectionsOneStepAway(t *testing.T) {
 				evalJS[float64](tb, `document.getElementById("`+s.id+`").getBoundingClientRect().top`))
 		}
 	}
+	// The page is at the last section: the layers' is skipped, and finding text still reaches it.
+	if evalJS[bool](tb, `document.querySelector("#layers-section > h2").checkVisibility({contentVisibilityAuto: true})`) {
+		t.Error("at the last section, the layers' section is not skipped")
+	}
+	if !evalJS[bool](tb, `window.find("Retries across layers") && !!getSelection().anchorNode.parentElement.closest("#layers-section")`) {
+		t.Error("finding the layers' heading in the page, with the layers' section far from the viewport, failed")
+	}
 }
