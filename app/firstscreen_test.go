@@ -145,15 +145,15 @@ func TestSectionsOneStepAway(t *testing.T) {
 	for _, s := range sections[1:] {
 		tb.navigate(srv.URL + "/?attempts=12#" + s.id)
 		tb.waitWasm()
-		top := `Math.abs(document.getElementById("` + s.id + `").getBoundingClientRect().top) < 40`
+		rectTop := `document.getElementById("` + s.id + `").getBoundingClientRect().top`
+		top := `Math.abs(` + rectTop + `) < 40`
 		tb.waitFor(s.id+" at the top", top)
 		tb.waitFor("the far sections skipped", `document.documentElement.classList.contains("skip-far")`)
 		if cv := evalJS[string](tb, `getComputedStyle(document.getElementById("`+s.id+`")).contentVisibility`); cv != "auto" {
 			t.Errorf("%s: content-visibility %q once the far sections are skipped, want auto", s.id, cv)
 		}
 		if !evalJS[bool](tb, top) {
-			t.Errorf("%s moved from the top once the far sections were skipped: top %v", s.id,
-				evalJS[float64](tb, `document.getElementById("`+s.id+`").getBoundingClientRect().top`))
+			t.Errorf("%s moved from the top once the far sections were skipped: top %v", s.id, evalJS[float64](tb, rectTop))
 		}
 	}
 	// The page is at the last section: the layers' is skipped, and finding text still reaches it.

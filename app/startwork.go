@@ -39,8 +39,8 @@ func (p *page) startWork(ctx app.Context) {
 		vs = &b
 	}
 	var warm url.Values // the form's values, for warmEdit after the page's first work
-	if !p.editWarmed {
-		p.editWarmed, warm = true, maps.Clone(p.raw)
+	if gen == 1 {
+		warm = maps.Clone(p.raw)
 	}
 	ctx.Async(func() {
 		defer ctx.Dispatch(func(ctx app.Context) {
