@@ -6,7 +6,6 @@ package main
 // command, the static site under a plain file server, and the go-app baseline's own server.
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"backoffcalc/internal/served"
 )
 
 // server is a running server; stop it to go offline.
@@ -27,38 +28,11 @@ type server struct {
 
 // startCommand runs a program that prints "serving http://ADDR/" once it listens.
 func startCommand(dir, name string, args ...string) (*server, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
+	url, stop, err := served.Start(dir, name, args...)
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	stop := func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(out).ReadString('\n')
-		line <- s
-		io.Copy(io.Discard, out)
-	}()
-	select {
-	case s := <-line:
-		u, ok := strings.CutPrefix(strings.TrimSpace(s), "serving ")
-		if !ok {
-			stop()
-			return nil, fmt.Errorf("%s: printed %q, want serving http://ADDR/", name, s)
-		}
-		return &server{url: strings.TrimSuffix(u, "/"), stop: stop}, nil
-	case <-time.After(20 * time.Second):
-		stop()
-		return nil, fmt.Errorf("%s: not listening after 20s", name)
-	}
+	return &server{url: url, stop: stop}, nil
 }
 
 // startServe runs `backoffcalc serve` for the repository root.

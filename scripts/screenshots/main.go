@@ -11,15 +11,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"backoffcalc/internal/headless"
+	"backoffcalc/internal/served"
 )
 
 // link is the README's example: a budget, a call time, layers and a seed, so that every part of
@@ -52,19 +51,12 @@ func main() {
 }
 
 func run(bin string) error {
-	// A free port on 127.0.0.1 for serve.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	// serve on a free port of 127.0.0.1, once it listens.
+	url, stop, err := served.Start(".", bin, "serve", "-addr", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	addr := l.Addr().String()
-	l.Close()
-	serve := exec.Command(bin, "serve", "-addr", addr)
-	serve.Stderr = os.Stderr
-	if err := serve.Start(); err != nil {
-		return err
-	}
-	defer serve.Process.Kill()
+	defer stop()
 
 	profile, err := os.MkdirTemp("", "backoffcalc-screenshots-")
 	if err != nil {
@@ -79,7 +71,7 @@ func run(bin string) error {
 		return err
 	}
 	for _, s := range shots {
-		if err := shoot(bctx, "http://"+addr+"/"+link, s.file, s.width, s.height, s.mobile); err != nil {
+		if err := shoot(bctx, url+"/"+link, s.file, s.width, s.height, s.mobile); err != nil {
 			return fmt.Errorf("%s: %w", s.file, err)
 		}
 		fmt.Println("wrote", s.file)
