@@ -171,11 +171,19 @@ type FieldError struct {
 const maxQuoted = 40
 
 func (e *FieldError) Error() string {
-	q := quote(e.Value)
-	if len(e.Value) > maxQuoted {
-		q = fmt.Sprintf("%s (%d bytes)", quote(e.Value[:maxQuoted]+"…"), len(e.Value))
+	key := e.Key
+	if !plainKey.MatchString(key) {
+		key = quoteShort(key) // an unknown key, as given (UnknownKeys)
 	}
-	return fmt.Sprintf("calc: %s %s: %v", e.Key, q, e.Err)
+	return fmt.Sprintf("calc: %s %s: %v", key, quoteShort(e.Value), e.Err)
+}
+
+// quoteShort quotes s, or its first maxQuoted bytes and its length.
+func quoteShort(s string) string {
+	if len(s) > maxQuoted {
+		return fmt.Sprintf("%s (%d bytes)", quote(s[:maxQuoted]+"…"), len(s))
+	}
+	return quote(s)
 }
 
 func (e *FieldError) Unwrap() error { return e.Err }

@@ -187,8 +187,8 @@ func Keys() []string {
 // decimals: digits with at most one point. A key given twice, an empty value, broken
 // percent-encoding, NaN, Inf, a sign, an exponent, a hex float, an underscore, an overflowing
 // number, a duration that is not a whole number of nanoseconds (1.9ns) or an unknown word is an
-// error, never silently replaced; factor and ratio are the float64 nearest their decimal. Unknown
-// keys are ignored. A bare number is a duration in milliseconds: base=250 means 250ms, base=2.5
+// error, never silently replaced; factor and ratio are the float64 nearest their decimal. Decode
+// reads only its own keys: a link's decoder names the others with UnknownKeys. A bare number is a duration in milliseconds: base=250 means 250ms, base=2.5
 // means 2500us. preset=NAME names one of presets: its policy replaces the defaults, the other keys
 // apply on top, and one that changes the policy leaves the preset (Params.Preset is then "").
 // Clients is refused when Clients*Attempts

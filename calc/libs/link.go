@@ -36,12 +36,14 @@ type Link struct {
 // after Decode's: `calc: export "nope": must be one of grpc, cenkalti, …`. A bad key of B's is
 // named as B's, "vs." and its key (`calc: vs.base "abc": …`), and leaves A as it is; a key of
 // B's that is none of a policy's is an error on vs, quoting the key; a vs key given twice, empty,
-// or whose percent-encoding is broken is an error on vs, and there is no B.
+// or whose percent-encoding is broken is an error on vs, and there is no B. Every other key is
+// named last, as calc.UnknownKeys names it: `calc: bse "1s": unknown key; did you mean base?`.
 func DecodeLink(query string) (Link, error) {
 	p, err := Decode(query)
 	l := Link{Params: p, Export: DefaultExport(p)}
 	var errB error
-	err = errors.Join(err, calc.DecodeKey(query, ExportKey, l.setExport), calc.DecodeKey(query, VsKey, l.setVs(&errB)), errB)
+	err = errors.Join(err, calc.DecodeKey(query, ExportKey, l.setExport), calc.DecodeKey(query, VsKey, l.setVs(&errB)), errB,
+		calc.UnknownKeys(query, linkKeys...))
 	return l, err
 }
 
@@ -50,9 +52,14 @@ func DecodeLinkValues(v url.Values) (Link, error) {
 	p, err := DecodeValues(v)
 	l := Link{Params: p, Export: DefaultExport(p)}
 	var errB error
-	err = errors.Join(err, calc.DecodeKeyValues(v, ExportKey, l.setExport), calc.DecodeKeyValues(v, VsKey, l.setVs(&errB)), errB)
+	err = errors.Join(err, calc.DecodeKeyValues(v, ExportKey, l.setExport), calc.DecodeKeyValues(v, VsKey, l.setVs(&errB)), errB,
+		calc.UnknownKeyValues(v, linkKeys...))
 	return l, err
 }
+
+// linkKeys are the keys of a link that are not calc's: the libraries' own. go-app's wasm key is
+// not one: the page's app.js (app/js) never reads it, so wasm=false changes nothing and is named.
+var linkKeys = []string{ExportKey, VsKey}
 
 // setVs returns the decoder of B's query. B's own errors go to errB, each renamed as B's: the
 // decoder itself only fails when calc.DecodeKey does (the key repeated, empty or broken), which

@@ -31,6 +31,10 @@ func TestDecodeLink(t *testing.T) {
 		{"export=%zz&preset=envoy", "envoy", "export", "broken percent-encoding"},
 		{"export=" + strings.Repeat("x", 100000), "grpc", "export", `(100000 bytes): must be one of`},
 		{"export=nope&base=abc", "grpc", "base,export", `base "abc"`},
+		// A key no decoder reads is named, after the others; the link's own keys are not.
+		{"attempt=8&bse=1s", "grpc", "attempt,bse", `bse "1s": unknown key; did you mean base?`},
+		{"exprt=polly&vs=base%3D1s", "grpc", "exprt", `exprt "polly": unknown key; did you mean export?`},
+		{"bse=1s&base=abc", "grpc", "base,bse", `base "abc"`},
 	} {
 		l, err := DecodeLink(tt.query)
 		var keys []string

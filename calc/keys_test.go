@@ -1,0 +1,93 @@
+package calc
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// unknownKeyTests are links and the messages UnknownKeys gives for them, in order.
+var unknownKeyTests = []struct {
+	name, query string
+	others      []string
+	want        []string
+}{
+	{"none", "base=1s&preset=envoy&solve=base", nil, nil},
+	{"others are known", "export=grpc&vs=base%3D1s", []string{"export", "vs"}, nil},
+	{"typo", "attempt=8&bse=1s", nil, []string{
+		`calc: attempt "8": unknown key; did you mean attempts?`,
+		`calc: bse "1s": unknown key; did you mean base?`}},
+	{"case", "BASE=1s&Jitter=none", nil, []string{
+		`calc: BASE "1s": unknown key; did you mean base?`,
+		`calc: Jitter "none": unknown key; did you mean jitter?`}},
+	{"swapped letters", "bsae=1&atempst=3", nil, []string{
+		`calc: bsae "1": unknown key; did you mean base?`,
+		`calc: atempst "3": unknown key; did you mean attempts?`}},
+	{"a prefix", "jit=full", nil, []string{`calc: jit "full": unknown key; did you mean jitter?`}},
+	{"a key added to", "capat2=x", nil, []string{`calc: capat2 "x": unknown key; did you mean capat?`}},
+	{"a key of others", "exprt=grpc", []string{"export"}, []string{`calc: exprt "grpc": unknown key; did you mean export?`}},
+	// Nothing close: a short key is not turned into another one.
+	{"far", "x=1&wasm=false&utm_source=mail&toString=1", nil, []string{
+		`calc: x "1": unknown key`, `calc: wasm "false": unknown key`,
+		`calc: utm_source "mail": unknown key`, `calc: toString "1": unknown key`}},
+	{"repeated", "q=1&q=2", nil, []string{`calc: q "1,2": unknown key`}},
+	{"empty key", "=1&&", nil, []string{`calc: "" "1": unknown key`}},
+	{"broken key", "ba%zzse=1", nil, []string{`calc: "ba%zzse" "1": unknown key`}},
+	{"encoded key", "%62se=1&%3Cimg%20src%3Dx%3E=1", nil, []string{
+		`calc: bse "1": unknown key; did you mean base?`, `calc: "<img src=x>" "1": unknown key`}},
+	{"long key", strings.Repeat("x", 100000) + "=1", nil, []string{
+		`calc: "` + strings.Repeat("x", 40) + `…" (100000 bytes) "1": unknown key`}},
+}
+
+func TestUnknownKeys(t *testing.T) {
+	for _, tt := range unknownKeyTests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, fe := range FieldErrors(UnknownKeys(tt.query, tt.others...)) {
+				if !IsUnknownKey(fe) {
+					t.Errorf("%v: not an unknown key", fe)
+				}
+				got = append(got, fe.Error())
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("UnknownKeys(%.60q):\n%s\nwant\n%s", tt.query, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestUnknownKeyValues: a form's values give the same messages, sorted by key.
+func TestUnknownKeyValues(t *testing.T) {
+	v := url.Values{"bse": {"1s"}, "base": {"2s"}, "attempt": {"8"}}
+	var got []string
+	for _, fe := range FieldErrors(UnknownKeyValues(v)) {
+		got = append(got, fe.Error())
+	}
+	want := `calc: attempt "8": unknown key; did you mean attempts?` + "\n" + `calc: bse "1s": unknown key; did you mean base?`
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+// TestDecodeLeavesUnknownKeys: Decode reads its own keys only; the unknown ones are the link
+// decoder's to name (libs.DecodeLink), so that a key of another package's is not an error here.
+func TestDecodeLeavesUnknownKeys(t *testing.T) {
+	if _, err := Decode("export=grpc&base=1s"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"base", "base", 0}, {"bse", "base", 1}, {"bsae", "base", 1}, {"base", "bas", 1},
+		{"wasm", "base", 2}, {"abc", "", 3}, {"ca", "abc", 3},
+		{strings.Repeat("x", 100000), "base", 3}, // the limit, not a hundred thousand
+	} {
+		if got := editDistance(tt.a, tt.b, 3); got != tt.want {
+			t.Errorf("editDistance(%.20q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
