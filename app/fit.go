@@ -126,7 +126,7 @@ func (p *page) chooseSolve(ctx app.Context, g calc.SolveSet, open bool) {
 		p.report.Params.Solve = s
 	}
 	// A link with a bad key stays as it is, for its author, as with any edit.
-	if link, err := libs.DecodeLinkValues(p.raw); err == nil {
+	if link, err := libs.DecodeLinkValues(p.raw); p.formErrors(err) {
 		p.query = link.Encode()
 		p.showQuery(ctx)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"backoffcalc/calc"
@@ -137,6 +138,9 @@ func (p *page) moreInputs() (set []string, wrong bool) {
 		for _, f := range g.fields {
 			wrong = wrong || p.fieldError(f.key) != nil
 			if v := p.value(f.key); v != defaultValues.Get(f.key) {
+				if calc.BareMillis(f.key, v) {
+					v += " ms" // as typed, with the unit it is read in
+				}
 				set = append(set, strings.ToLower(f.label)+" "+shortValue(v))
 			}
 		}
@@ -187,17 +191,15 @@ func (p *page) renderField(f formField) app.UI {
 		hint, hintClass = p.attemptsHint(), "hint numbers" // numbers: see island
 	}
 	fe := p.fieldError(f.key)
+	if v := p.value(f.key); fe == nil && calc.BareMillis(f.key, v) && v != "0" {
+		// budget=20 is 20 ms, where many mean seconds: the field says how it read the number.
+		hint = "read as " + v + " ms: a bare number is milliseconds (" + v + "s is seconds); " + hint
+	}
 	invalid := fmt.Sprint(fe != nil) // aria-invalid takes the words true and false
 	var input app.UI
 	if f.options != nil {
 		input = app.Select().ID(id).Name(f.key).Aria("invalid", invalid).
-			Aria("describedby", id+"-hint "+id+"-error").OnChange(p.onEdit(f.key)).Body(app.Range(f.options).Slice(func(i int) app.UI {
-			o := app.Option().Value(f.options[i]).Text(f.options[i])
-			if p.value(f.key) == f.options[i] {
-				o = o.Selected(true) // only then: pre-rendered HTML writes selected="false" as selected
-			}
-			return o
-		}))
+			Aria("describedby", id+"-hint "+id+"-error").OnChange(p.onEdit(f.key)).Body(selectOptions(f.options, f.options, p.value(f.key))...)
 	} else {
 		in := app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.value(f.key))).
 			AutoComplete(false).Spellcheck(false).Aria("invalid", invalid).
@@ -224,6 +226,25 @@ func (p *page) renderField(f formField) app.UI {
 		app.Span().ID(id+"-hint").Class(hintClass).Text(hint),
 		app.Span().ID(id+"-error").Class("field-error").Text(errText),
 	)
+}
+
+// selectOptions are a select's options, values with their labels, and value selected. A value
+// that is none of them (a link's jitter=fulll) gets an option of its own, selected and disabled:
+// the field shows what was given, beside its message, and never a value that the results do not
+// use. It comes last, so that the options that can be chosen keep their places when it goes.
+func selectOptions(values, labels []string, value string) []app.UI {
+	options := make([]app.UI, 0, len(values)+1)
+	for i, v := range values {
+		o := app.Option().Value(v).Text(labels[i])
+		if v == value {
+			o = o.Selected(true) // only then: pre-rendered HTML writes selected="false" as selected
+		}
+		options = append(options, o)
+	}
+	if !slices.Contains(values, value) {
+		options = append(options, app.Option().Class("bad-value").Text(shortValue(value)+" (not valid)").Selected(true).Disabled(true))
+	}
+	return options
 }
 
 // attemptsHint answers the most asked question: does the count include the first call?
@@ -263,13 +284,13 @@ func attrText(s string) string {
 // behaviour was read, its own parameters next to ours, and where its docs and code disagree.
 func (p *page) renderPreset() app.UI {
 	current, ok := libs.PresetByName(p.raw.Get("preset"))
-	options := []app.UI{app.Option().Value("").Text("custom (no preset)")}
+	values, labels := []string{""}, []string{"custom (no preset)"}
 	for _, pr := range libs.Presets() {
-		o := app.Option().Value(pr.Name).Text(pr.Library)
-		if ok && pr.Name == current.Name {
-			o = o.Selected(true)
-		}
-		options = append(options, o)
+		values, labels = append(values, pr.Name), append(labels, pr.Library)
+	}
+	fe, problem := p.fieldError("preset"), ""
+	if fe != nil {
+		problem = fieldMessage(fe)
 	}
 	var info app.UI = app.Div().ID("preset-info")
 	if ok {
@@ -283,13 +304,19 @@ func (p *page) renderPreset() app.UI {
 			app.Ul().Body(app.Range(current.Notes).Slice(func(i int) app.UI { return app.Li().Text(current.Notes[i]) })),
 		)
 	}
-	return app.FieldSet().ID("preset").Body(
+	class := "preset-pick"
+	if fe != nil {
+		class += " invalid"
+	}
+	return app.FieldSet().ID("preset").Class(class).Body(
 		app.Legend().Text("Start from a library"),
 		app.Label().For("in-preset").Text("Preset"),
-		app.Select().ID("in-preset").Name("preset").OnChange(p.recovering(func(ctx app.Context, e app.Event) {
+		app.Select().ID("in-preset").Name("preset").Aria("invalid", fmt.Sprint(fe != nil)).
+			Aria("describedby", "in-preset-hint in-preset-error").OnChange(p.recovering(func(ctx app.Context, e app.Event) {
 			p.choosePreset(ctx, ctx.JSSrc().Get("value").String())
-		})).Body(options...),
-		app.Span().Class("hint").Text("sets every input to the library's defaults; editing any input leaves the preset"),
+		})).Body(selectOptions(values, labels, p.raw.Get("preset"))...),
+		app.Span().ID("in-preset-hint").Class("hint").Text("sets every input to the library's defaults; editing any input leaves the preset"),
+		app.Span().ID("in-preset-error").Class("field-error").Text(problem),
 		info,
 	)
 }

@@ -36,6 +36,8 @@ type hostileLink struct {
 	line  int
 	query string   // the link's query as sent, with any #fragment
 	alert []string // keys the alert must name, and no other
+	// unknown are the keys of alert that no input reads: named until a valid edit replaces the link
+	unknown []string
 	herd  []string // keys the herd's status must name
 	slow  bool     // known to take seconds of work; see the corpus's header
 }
@@ -50,6 +52,25 @@ func (l hostileLink) String() string {
 
 // repeat is the file's ${TEXT*N}: TEXT written N times.
 var repeat = regexp.MustCompile(`\$\{(.+?)\*(\d+)\}`)
+
+// expand writes out every ${TEXT*N} of s.
+func expand(s string) string {
+	return repeat.ReplaceAllStringFunc(s, func(m string) string {
+		sub := repeat.FindStringSubmatch(m)
+		k, _ := strconv.Atoi(sub[2])
+		return strings.Repeat(sub[1], k)
+	})
+}
+
+// names reports whether the message text (without "calc: ") begins with key, as calc writes it:
+// plain, or quoted when it is not a plain key (an unknown one), cut when it is long.
+func names(text, key string) bool {
+	quoted := strconv.Quote(key)
+	if len(key) > 40 {
+		quoted = strconv.Quote(key[:40] + "…")
+	}
+	return strings.HasPrefix(text, key+" ") || strings.HasPrefix(text, quoted+" ")
+}
 
 // readHostileLinks reads the corpus, expanding ${TEXT*N}.
 func readHostileLinks(t *testing.T) []hostileLink {
@@ -70,19 +91,21 @@ func readHostileLinks(t *testing.T) []hostileLink {
 		if !ok || want == "" {
 			t.Fatalf("line %d: no tab and expected keys", n)
 		}
-		query = repeat.ReplaceAllStringFunc(query, func(m string) string {
-			sub := repeat.FindStringSubmatch(m)
-			k, _ := strconv.Atoi(sub[2])
-			return strings.Repeat(sub[1], k)
-		})
+		query = expand(query)
 		l := hostileLink{line: n, query: query}
-		for _, k := range strings.Fields(want) {
+		for _, k := range strings.Fields(expand(want)) {
 			switch {
 			case k == "-":
 			case k == "slow":
 				l.slow = true
 			case strings.HasPrefix(k, "herd:"):
 				l.herd = append(l.herd, strings.TrimPrefix(k, "herd:"))
+			case strings.HasPrefix(k, "?"):
+				key, err := url.QueryUnescape(k[1:])
+				if err != nil {
+					t.Fatalf("line %d: %q: %v", n, k, err)
+				}
+				l.alert, l.unknown = append(l.alert, key), append(l.unknown, key)
 			default:
 				l.alert = append(l.alert, k)
 			}
@@ -113,7 +136,10 @@ func (l hostileLink) goodQuery() string {
 	var kept []string
 	for pair := range strings.SplitSeq(q, "&") {
 		k, _, _ := strings.Cut(pair, "=")
-		if key, err := url.QueryUnescape(k); err == nil && (slices.Contains(l.alert, key) || badB && key == libs.VsKey) {
+		if key, err := url.QueryUnescape(k); err == nil {
+			k = key // else the key is named as written
+		}
+		if pair != "" && (slices.Contains(l.alert, k) || badB && k == libs.VsKey) {
 			continue
 		}
 		kept = append(kept, pair)
@@ -122,15 +148,19 @@ func (l hostileLink) goodQuery() string {
 }
 
 // alertAfterEdit is what the alert must name once base is typedBase: the link's bad keys but
-// base, and what the new base makes bad in the rest (a cap below it).
+// base, and what the new base makes bad in the rest (a cap below it); and, while any of those
+// is left, so that the link stays as it is, the link's unknown keys.
 func (l hostileLink) alertAfterEdit() []string {
 	p, _ := libs.Decode(l.goodQuery())
 	v, _ := url.ParseQuery(p.Encode())
 	v.Set("base", typedBase)
 	_, err := libs.Decode(v.Encode())
-	keys := slices.DeleteFunc(slices.Clone(l.alert), func(k string) bool { return k == "base" })
+	keys := slices.DeleteFunc(slices.Clone(l.alert), func(k string) bool { return k == "base" || slices.Contains(l.unknown, k) })
 	for _, fe := range calc.FieldErrors(err) {
 		keys = append(keys, fe.Key)
+	}
+	if len(keys) > 0 {
+		keys = append(keys, l.unknown...)
 	}
 	slices.Sort(keys)
 	return slices.Compact(keys)
@@ -146,6 +176,12 @@ func TestHostileCorpus(t *testing.T) {
 	keys := append(calc.Keys(), "preset", libs.ExportKey, libs.VsKey)
 	for _, l := range links {
 		for _, k := range append(slices.Clone(l.alert), l.herd...) {
+			if slices.Contains(l.unknown, k) {
+				if slices.Contains(keys, k) {
+					t.Errorf("%v: %q is a key, not an unknown one", l, k)
+				}
+				continue
+			}
 			if b, ok := strings.CutPrefix(k, libs.VsKey+"."); ok && (slices.Contains(calc.Keys(), b) || b == "preset") {
 				continue // a key of policy B's
 			}
@@ -355,7 +391,7 @@ func (r *hostileRun) check(t *testing.T, l hostileLink) {
 		t.Errorf("%v: the alert names %q, want %q: %q", l, alert, l.alert, got.AlertText)
 	}
 	for i, key := range got.Alert {
-		if !strings.HasPrefix(got.AlertText[i], key+" ") {
+		if !names(got.AlertText[i], key) {
 			t.Errorf("%v: the alert's item for %s does not name it: %q", l, key, got.AlertText[i])
 		}
 	}
@@ -584,7 +620,11 @@ func TestHostileTable(t *testing.T) {
 			if herd && !strings.HasPrefix(line, herdMissing) {
 				t.Errorf("%v: a herd error line without %q: %q", l, herdMissing, line)
 			}
-			key, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(line, herdMissing), "calc: "), " ")
+			text := strings.TrimPrefix(strings.TrimPrefix(line, herdMissing), "calc: ")
+			key, _, _ := strings.Cut(text, " ")
+			if i := slices.IndexFunc(want, func(k string) bool { return names(text, k) }); i >= 0 {
+				key = want[i] // an unknown key may be quoted, and hold spaces
+			}
 			keys = append(keys, key)
 			if len(line) > 400 { // FuzzDecode's bound: a value is quoted up to 40 bytes
 				t.Errorf("%v: a %d-byte error line: %.120q", l, len(line), line)

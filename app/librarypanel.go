@@ -20,19 +20,17 @@ import (
 // picker, then the chosen library's code and differences (the snippets island, which follows
 // the paint) and what its copy buttons did.
 func (p *page) renderLibraryPanel() app.UI {
-	options := make([]app.UI, 0, len(libs.Libraries()))
+	var values, labels []string
 	for _, lib := range libs.Libraries() {
-		o := app.Option().Value(lib.Lib).Text(lib.Title)
-		if lib.Lib == p.lib {
-			o = o.Selected(true) // not Selected(false): in HTML any selected attribute selects
-		}
-		options = append(options, o)
+		values, labels = append(values, lib.Lib), append(labels, lib.Title)
 	}
-	problem, class := "", "field export-pick"
+	problem, class, shown := "", "field export-pick", p.lib
 	if fe := p.fieldError(libs.ExportKey); fe != nil {
 		// As the form's fields: go-app pre-renders aria-invalid="true" as a bare attribute.
-		problem, class = fieldMessage(fe), class+" invalid"
+		// The picker shows the value given, not the library shown below it (see stale note).
+		problem, class, shown = fieldMessage(fe), class+" invalid", fe.Value
 	}
+	options := selectOptions(values, labels, shown)
 	status := ""
 	if p.copiedFrom == "export-code" {
 		status = p.status
@@ -61,13 +59,13 @@ func (p *page) renderLibraryPanel() app.UI {
 func (p *page) chooseExport(ctx app.Context, lib string) {
 	p.raw.Set(libs.ExportKey, lib)
 	link, err := libs.DecodeLinkValues(p.raw)
-	p.errs = calc.FieldErrors(err)
+	valid := p.formErrors(err)
 	if p.fieldError(libs.ExportKey) == nil && link.Export != p.lib {
 		p.lib = link.Export
 		p.exportFor.lib = p.lib
 		p.snippets.refresh()
 	}
-	if len(p.errs) == 0 {
+	if valid {
 		p.query = link.Encode()
 		p.showQuery(ctx)
 	}

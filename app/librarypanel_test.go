@@ -148,8 +148,8 @@ func TestPanelPickerEdit(t *testing.T) {
 	}
 }
 
-// A bad value is reported like any other key's, the panel shows the default library, and
-// picking one clears the error.
+// A bad value is reported like any other key's, the picker shows it, the panel shows the default
+// library and the note above the results says so, and picking one clears the error.
 func TestPanelBadExport(t *testing.T) {
 	for _, bad := range []string{"nope", "", strings.Repeat("x", 5000), "%3Cscript%3E"} {
 		p, d := navPage(t, "base=200ms&export="+bad)
@@ -158,8 +158,16 @@ func TestPanelBadExport(t *testing.T) {
 		if fe == nil || !strings.Contains(html, `data-key="export"`) || !strings.Contains(html, "must be one of grpc,") && !strings.Contains(html, "empty") {
 			t.Fatalf("export=%.20s: no error for export: %v", bad, fe)
 		}
-		if _, diffs := panelLibs(html); len(diffs) != 1 || diffs[0] != "grpc" || selectedLib(t, html) != "grpc" {
+		if _, diffs := panelLibs(html); len(diffs) != 1 || diffs[0] != "grpc" {
 			t.Errorf("export=%.20s: the panel shows %q", bad, diffs)
+		}
+		picker := html[strings.Index(html, `id="export-lib"`):]
+		picker = picker[:strings.Index(picker, "</select>")]
+		if selectedLib(t, html) != "" || !strings.Contains(picker, " (not valid)</option>") {
+			t.Errorf("export=%.20s: the picker does not show the value given: %.300s", bad, picker)
+		}
+		if !strings.Contains(html, "These results use export grpc in place of the marked values.") {
+			t.Errorf("export=%.20s: the results do not say which library they show", bad)
 		}
 		// go-app writes attributes in no fixed order.
 		if !regexp.MustCompile(`<div (?:[^>]* )?class="field export-pick invalid"`).MatchString(html) ||

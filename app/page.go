@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -18,6 +19,7 @@ type page struct {
 
 	raw      url.Values // each key's input as typed, one value each
 	errs     []*calc.FieldError
+	unknown  []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
 	report   *calc.Report // of the last valid inputs; nil before the first
 	loaded   string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
 	query    string       // the query the address shows, or will once queryDue is done: every key, sorted
@@ -160,9 +162,13 @@ func (p *page) load(query string) bool {
 	link, err := libs.DecodeLink(query)
 	params := link.Params
 	p.raw, p.lib = link.Values(), link.Export
-	p.errs = calc.FieldErrors(err)
+	p.errs, p.unknown = calc.FieldErrors(err), nil
 	for _, fe := range p.errs {
-		p.raw.Set(fe.Key, fe.Value)
+		if calc.IsUnknownKey(fe) {
+			p.unknown = append(p.unknown, fe) // no input shows it: an edit's link leaves it out
+			continue
+		}
+		p.raw.Set(fe.Key, fe.Value) // the field shows the bad value, with its message
 	}
 	if len(p.errs) == 0 {
 		// A valid link is rewritten with every key, sorted, after the paint (startWork), so that
@@ -192,8 +198,7 @@ func (p *page) apply(key, value string) bool {
 	p.raw.Set(key, value)
 	link, err := libs.DecodeLinkValues(p.raw)
 	params := link.Params
-	p.errs = calc.FieldErrors(err)
-	if len(p.errs) > 0 {
+	if !p.formErrors(err) {
 		return false // keep the last valid report on screen
 	}
 	if params.Preset == "" {
@@ -210,6 +215,19 @@ func (p *page) apply(key, value string) bool {
 		return true
 	}
 	return false
+}
+
+// formErrors shows the errors of the form's inputs, err as DecodeLinkValues returns it, and
+// reports whether there are none. The link's unknown keys are named with them while the link
+// stays as it is; a valid form replaces the link, without them, and their messages go too.
+func (p *page) formErrors(err error) bool {
+	p.errs = calc.FieldErrors(err)
+	if len(p.errs) > 0 {
+		p.errs = append(p.errs, p.unknown...)
+		return false
+	}
+	p.unknown = nil
+	return true
 }
 
 // choosePreset sets every input to a library's preset, or, for "", just leaves the preset.
@@ -313,11 +331,15 @@ func (p *page) renderErrors() app.UI {
 	if len(p.errs) == 0 {
 		return app.Div().ID("errors").Role("alert")
 	}
+	intro := "Some inputs are not valid; the results below are for the last valid inputs:"
+	if len(p.unknown) == len(p.errs) {
+		intro = "This link has keys that no input reads; the results below leave them out:"
+	}
 	return app.Div().ID("errors").Role("alert").Body(
-		app.P().Text("Some inputs are not valid; the results below are for the last valid inputs:"),
+		app.P().Text(intro),
 		app.Ul().Body(app.Range(p.errs).Slice(func(i int) app.UI {
 			fe := p.errs[i]
-			return app.Li().DataSet("key", fe.Key).Text(fieldMessage(fe))
+			return app.Li().DataSet("key", attrText(fe.Key)).Text(fieldMessage(fe)) // an unknown key is the link's text
 		})),
 	)
 }
@@ -352,7 +374,7 @@ func (p *page) renderResults() app.UI {
 			p.renderExport(),
 		),
 		section(0,
-			app.Div().Body(app.If(len(p.errs) > 0, app.P().Class("stale-note").Text("These results belong to the last valid inputs, shown in the sentence below the schedule, not to the marked fields."))),
+			app.Div().Body(app.If(len(p.errs) > len(p.unknown), app.P().ID("stale-note").Class("stale-note").Text(p.staleNote()))),
 			p.results,
 			p.renderFit(),
 			p.summary,
@@ -366,6 +388,38 @@ func (p *page) renderResults() app.UI {
 		p.later(6, func() []app.UI { return []app.UI{p.renderLibraryPanel()} }),
 	)
 }
+
+// staleNote says which values the results were computed from, for each marked input: the
+// report's own, as the link writes them (durations with their unit), since the fields show what
+// was typed. B's keys (vs.KEY) are the compare section's to say.
+func (p *page) staleNote() string {
+	if p.report == nil {
+		return "There are no results yet: no inputs were valid."
+	}
+	used := p.report.Params.Values()
+	used.Set(libs.ExportKey, p.lib)
+	var parts []string
+	for _, fe := range p.errs {
+		if calc.IsUnknownKey(fe) || !slices.Contains(noteKeys, fe.Key) {
+			continue
+		}
+		v := used.Get(fe.Key)
+		switch {
+		case fe.Key == "preset" && v == "":
+			v = "custom (none)"
+		case v == "":
+			v = "none" // an optional key at its default: solve's empty set
+		}
+		parts = append(parts, fe.Key+" "+v)
+	}
+	if len(parts) == 0 {
+		return "These results belong to the last valid inputs, not to the marked fields."
+	}
+	return "These results use " + strings.Join(slices.Compact(parts), ", ") + " in place of the marked values."
+}
+
+// noteKeys are the keys whose value staleNote can say.
+var noteKeys = append(calc.Keys(), "preset", libs.ExportKey)
 
 // section is the results' part sections[i], under its heading.
 func section(i int, body ...app.UI) app.UI {

@@ -34,8 +34,16 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		"text": then(writeText, writeContentionText), "csv": then(writeCSV, writeContentionCSV),
 		"md": then(writeMarkdown, writeContentionMarkdown), "json": writeJSON,
 	}[*format]
-	if write == nil || fs.NArg() > 1 {
-		fs.Usage()
+	// Name what was wrong before the usage: a bare usage leaves the reader to guess.
+	switch {
+	case write == nil:
+		fmt.Fprintf(stderr, "table: -format %q: must be text, csv, md or json\n", *format)
+		return 2
+	case fs.NArg() > 1 && strings.HasPrefix(fs.Arg(1), "-"):
+		fmt.Fprintf(stderr, "table: %q after the query: flags go before it\n", fs.Arg(1))
+		return 2
+	case fs.NArg() > 1:
+		fmt.Fprintf(stderr, "table: %d queries given (%s); give one, quoted: 'base=1s&jitter=full'\n", fs.NArg(), quotedArgs(fs.Args()))
 		return 2
 	}
 	// The link's export key too: the table shows no library, but a bad key is bad everywhere.
@@ -131,6 +139,18 @@ func then(report func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRu
 		}
 		return table(w, c)
 	}
+}
+
+// quotedArgs writes args quoted, each cut to a short length, joined by spaces.
+func quotedArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if r := []rune(a); len(r) > 40 {
+			a = string(r[:40]) + "…"
+		}
+		q[i] = fmt.Sprintf("%q", a)
+	}
+	return strings.Join(q, ", ")
 }
 
 // queryOf takes the query out of a whole link, or a query with or without its '?'.

@@ -137,8 +137,19 @@ func TestTableErrors(t *testing.T) {
 		!strings.HasPrefix(lines[1], `calc: attempts "0"`) || !strings.HasPrefix(lines[2], `calc: jitter "x"`) {
 		t.Errorf("stderr:\n%s", errOut)
 	}
-	if _, _, code := runTableOut(t, "-format", "xml", "base=1s"); code != 2 {
-		t.Errorf("unknown format: exit %d", code)
+	// What is wrong is named, not left to a reading of the usage.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-format", "xml", "base=1s"}, `table: -format "xml": must be text, csv, md or json` + "\n"},
+		{[]string{"base=1s", "jitter=full"}, `table: 2 queries given ("base=1s", "jitter=full"); give one, quoted: 'base=1s&jitter=full'` + "\n"},
+		{[]string{"base=1s", "-format", "json"}, `table: "-format" after the query: flags go before it` + "\n"},
+		{[]string{"attempt=8&bse=1s"}, `calc: attempt "8": unknown key; did you mean attempts?` + "\n" + `calc: bse "1s": unknown key; did you mean base?` + "\n"},
+	} {
+		if out, errOut, code := runTableOut(t, tt.args...); code != 2 || out != "" || errOut != tt.want {
+			t.Errorf("table %q: exit %d, stdout %.40q, stderr %q; want exit 2 and %q", tt.args, code, out, errOut, tt.want)
+		}
 	}
 	if _, _, code := runTableOut(t); code != 0 {
 		t.Errorf("no query means the defaults: exit %d", code)

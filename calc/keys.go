@@ -140,3 +140,12 @@ func editDistance(a, b string, limit int) int {
 // plainKey is a key as calc's keys are written: an unknown key that is not one is quoted in a
 // message, so that `"><img src` or a newline reads as what was given.
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`)
+
+// durationKeys are the keys whose value is a duration, in which a bare number is milliseconds.
+var durationKeys = []string{"base", "cap", "add", "call", "budget", "outage", "window", "spread", "run", "timeout", "ttl"}
+
+// BareMillis reports whether key reads v as a number of milliseconds: a duration key given a
+// bare decimal, such as budget=20 (20ms, not 20 s). A form says so beside the field.
+func BareMillis(key, v string) bool {
+	return slices.Contains(durationKeys, key) && decimal.MatchString(v)
+}

@@ -91,3 +91,29 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestBareMillis: durationKeys are exactly the keys that read 1000 as 1s, so that a new
+// duration key cannot be left out of it.
+func TestBareMillis(t *testing.T) {
+	for _, key := range Keys() {
+		with := func(v string) string {
+			q := url.Values{"base": {"1ms"}, "cap": {"2s"}, "window": {"2s"}}
+			q.Set(key, v)
+			return q.Encode()
+		}
+		bare, _ := Decode(with("1000"))
+		unit, err := Decode(with("1s"))
+		isDuration := err == nil && bare == unit
+		if BareMillis(key, "1000") != isDuration {
+			t.Errorf("BareMillis(%q, \"1000\") = %v; Decode reads 1000 as 1s: %v", key, !isDuration, isDuration)
+		}
+	}
+	for _, v := range []string{"20s", "abc", "", "-1", "1e3"} {
+		if BareMillis("budget", v) {
+			t.Errorf("BareMillis(budget, %q) is true", v)
+		}
+	}
+	if !BareMillis("budget", "20") || !BareMillis("base", "2.5") {
+		t.Error("a bare number in budget or base is not milliseconds")
+	}
+}
