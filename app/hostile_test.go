@@ -36,10 +36,11 @@ type hostileLink struct {
 	line  int
 	query string   // the link's query as sent, with any #fragment
 	alert []string // keys the alert must name, and no other
-	// unknown are the keys of alert that no input reads: named until a valid edit replaces the link
-	unknown []string
 	herd  []string // keys the herd's status must name
 	slow  bool     // known to take seconds of work; see the corpus's header
+
+	// unknown are the keys of alert that no input reads: named until a valid edit replaces the link
+	unknown []string
 }
 
 func (l hostileLink) String() string {

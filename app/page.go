@@ -19,7 +19,6 @@ type page struct {
 
 	raw      url.Values // each key's input as typed, one value each
 	errs     []*calc.FieldError
-	unknown  []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
 	report   *calc.Report // of the last valid inputs; nil before the first
 	loaded   string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
 	query    string       // the query the address shows, or will once queryDue is done: every key, sorted
@@ -51,6 +50,8 @@ type page struct {
 	workDone     atomic.Int64 // the last workGen that finished, for tests
 
 	compareState // policy B, beside the report's (compare.go)
+
+	unknown []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
 }
 
 func newPage() *page {
