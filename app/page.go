@@ -407,7 +407,7 @@ func (p *page) staleNote() string {
 		v := used.Get(fe.Key)
 		switch {
 		case fe.Key == "preset" && v == "":
-			v = "custom (none)"
+			v = "none"
 		case v == "":
 			v = "none" // an optional key at its default: solve's empty set
 		}

@@ -94,7 +94,7 @@ func TestPageSelectShowsBadValue(t *testing.T) {
 		{"first=EXACT", "in-first", "EXACT (not valid)", "These results use first jittered in place"},
 		{"arrivals=burst", "in-arrivals", "burst (not valid)", "These results use arrivals even in place"},
 		{"limiter=nope", "in-limiter", "nope (not valid)", "These results use limiter none in place"},
-		{"preset=ENVOY", "in-preset", "ENVOY (not valid)", "These results use preset custom (none) in place"},
+		{"preset=ENVOY", "in-preset", "ENVOY (not valid)", "These results use preset none in place"},
 		{"jitter=fulll&base=abc", "in-jitter", "fulll (not valid)", "These results use base 100ms, jitter full in place"},
 	} {
 		p, _ := navPage(t, tt.query)
