@@ -242,7 +242,11 @@ func selectOptions(values, labels []string, value string) []app.UI {
 		options = append(options, o)
 	}
 	if !slices.Contains(values, value) {
-		options = append(options, app.Option().Class("bad-value").Text(shortValue(value)+" (not valid)").Selected(true).Disabled(true))
+		shown := shortValue(value)
+		if shown == "" {
+			shown = `""` // an empty value is shown as given, not as nothing
+		}
+		options = append(options, app.Option().Class("bad-value").Text(shown+" (not valid)").Selected(true).Disabled(true))
 	}
 	return options
 }

@@ -165,11 +165,12 @@ func (p *page) load(query string) bool {
 	p.raw, p.lib = link.Values(), link.Export
 	p.errs, p.unknown = calc.FieldErrors(err), nil
 	for _, fe := range p.errs {
-		if calc.IsUnknownKey(fe) {
+		switch {
+		case calc.IsUnknownKey(fe):
 			p.unknown = append(p.unknown, fe) // no input shows it: an edit's link leaves it out
-			continue
+		case slices.Contains(inputKeys, fe.Key): // not B's own keys (vs.base), which are in vs
+			p.raw.Set(fe.Key, fe.Value) // the field shows the bad value, with its message
 		}
-		p.raw.Set(fe.Key, fe.Value) // the field shows the bad value, with its message
 	}
 	if len(p.errs) == 0 {
 		// A valid link is rewritten with every key, sorted, after the paint (startWork), so that
@@ -243,6 +244,10 @@ func (p *page) applyPreset(name string) bool {
 	pr, ok := libs.PresetByName(name)
 	if !ok {
 		p.raw.Del("preset")
+		if p.fieldError("preset") != nil {
+			// A bad preset's message goes with it: the inputs are read again without it.
+			return p.apply("base", p.value("base"))
+		}
 		return false
 	}
 	params := calc.Default()
@@ -401,7 +406,7 @@ func (p *page) staleNote() string {
 	used.Set(libs.ExportKey, p.lib)
 	var parts []string
 	for _, fe := range p.errs {
-		if calc.IsUnknownKey(fe) || !slices.Contains(noteKeys, fe.Key) {
+		if calc.IsUnknownKey(fe) || fe.Key == libs.VsKey || !slices.Contains(inputKeys, fe.Key) {
 			continue
 		}
 		v := used.Get(fe.Key)
@@ -419,8 +424,8 @@ func (p *page) staleNote() string {
 	return "These results use " + strings.Join(slices.Compact(parts), ", ") + " in place of the marked values."
 }
 
-// noteKeys are the keys whose value staleNote can say.
-var noteKeys = append(calc.Keys(), "preset", libs.ExportKey)
+// inputKeys are the keys that an input of the page shows.
+var inputKeys = append(calc.Keys(), "preset", libs.ExportKey, libs.VsKey)
 
 // section is the results' part sections[i], under its heading.
 func section(i int, body ...app.UI) app.UI {

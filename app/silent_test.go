@@ -95,6 +95,7 @@ func TestPageSelectShowsBadValue(t *testing.T) {
 		{"arrivals=burst", "in-arrivals", "burst (not valid)", "These results use arrivals even in place"},
 		{"limiter=nope", "in-limiter", "nope (not valid)", "These results use limiter none in place"},
 		{"preset=ENVOY", "in-preset", "ENVOY (not valid)", "These results use preset none in place"},
+		{"jitter=", "in-jitter", "&#34;&#34; (not valid)", "These results use jitter full in place"},
 		{"jitter=fulll&base=abc", "in-jitter", "fulll (not valid)", "These results use base 100ms, jitter full in place"},
 	} {
 		p, _ := navPage(t, tt.query)
@@ -135,5 +136,30 @@ func TestPageBareNumberIsMilliseconds(t *testing.T) {
 	typeInto(p, d, "call", "15")
 	if html := app.HTMLString(p); !strings.Contains(html, "call duration 15 ms") {
 		t.Error("the summary of the inputs set does not say 15 ms")
+	}
+}
+
+// Leaving a bad preset for "custom" takes its message away with it.
+func TestPageLeaveBadPreset(t *testing.T) {
+	p, d := navPage(t, "preset=ENVOY&base=300ms")
+	if p.fieldError("preset") == nil {
+		t.Fatal("no error for preset=ENVOY")
+	}
+	p.choosePreset(d.Context(), "")
+	p.Update()
+	settle(t, p, d)
+	html := app.HTMLString(p)
+	if p.fieldError("preset") != nil || strings.Contains(html, "(not valid)") || !strings.Contains(d.Context().Page().URL().RawQuery, "base=300ms&") {
+		t.Errorf("after choosing custom: errors %v, link %.80q", p.errs, d.Context().Page().URL().RawQuery)
+	}
+}
+
+// B's bad keys (vs.preset) are B's, in the vs input: not keys of the form, so an edit does not
+// call them unknown.
+func TestPageBadKeyOfB(t *testing.T) {
+	p, d := navPage(t, "vs=preset%3Dnope")
+	typeInto(p, d, "base", "123ms")
+	if got := strings.Join(alertKeys(app.HTMLString(p)), " "); got != "vs.preset" {
+		t.Errorf("after an edit the alert names %q, want vs.preset alone", got)
 	}
 }
