@@ -168,3 +168,17 @@ func ExampleParams_WaitWords() {
 	// Retry k waits a random time between d and d × (1 + 0.1), d = min(1 min, 1 s × 2^(k−1)) (upward jitter).
 	// k8s false
 }
+
+func ExampleUnknownKeys() {
+	// export is another package's key; bse and attempt are typos, utm_source is no one's.
+	err := calc.UnknownKeys("attempt=8&bse=1s&export=grpc&utm_source=mail", "export")
+	for _, fe := range calc.FieldErrors(err) {
+		fmt.Println(fe)
+	}
+	fmt.Println(calc.BareMillis("budget", "20"), calc.BareMillis("budget", "20s"))
+	// Output:
+	// calc: attempt "8": unknown key; did you mean attempts?
+	// calc: bse "1s": unknown key; did you mean base?
+	// calc: utm_source "mail": unknown key
+	// true false
+}
