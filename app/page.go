@@ -367,7 +367,7 @@ var sections = []struct{ id, toc, heading string }{
 // the islands must keep theirs.
 func (p *page) renderResults() app.UI {
 	class := "results"
-	if len(p.errs) > 0 {
+	if len(p.errs) > len(p.unknown) { // results that leave out unknown keys are still the fields'
 		class += " stale"
 	}
 	return app.Div().ID("results").Class(class).TabIndex(-1).Aria("label", "Results").Body(

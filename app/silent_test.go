@@ -44,6 +44,9 @@ func TestPageUnknownKey(t *testing.T) {
 	if !strings.Contains(html, "This link has keys that no input reads") {
 		t.Error("the alert does not say what is wrong with the link")
 	}
+	if strings.Contains(html, "stale") {
+		t.Error("the results are marked as the last valid inputs', but they are the fields'")
+	}
 	if got := d.Context().Page().URL().RawQuery; got != q {
 		t.Errorf("the link was rewritten to %q", got)
 	}
