@@ -90,3 +90,20 @@ func TestSolveTypedSampled(t *testing.T) {
 		}
 	}
 }
+
+// With capat=fixed the answer can sit just above a retry's crossing of the cap, where the piece
+// that fits starts: rounded to three digits it would fall below it and not fit. Two retries,
+// ratio 1: the latest start is 6b up to b = 500ms (3s, over a 2.002s budget) and 2b + 1s past
+// it, which fits for b < 501ms. 500ms does not fit; 500.9ms, at four digits, does.
+func TestSolveTypedMoreDigits(t *testing.T) {
+	p := mustDecode(t, "jitter=proportional&ratio=1&base=100ms&factor=2&cap=1s&attempts=3&capat=fixed&budget=2002ms")
+	b := solutionOf(t, p).Worst.Base
+	if b.Value != 501*time.Millisecond-1 || b.Typed != 500900*time.Microsecond {
+		t.Errorf("base %v typed %v, want 500.999999ms typed 500.9ms", b.Value, b.Typed)
+	}
+	q := p
+	q.Base = 500 * time.Millisecond
+	if scheduleFits(q) {
+		t.Error("500ms fits: the case does not need a fourth digit")
+	}
+}
