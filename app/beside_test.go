@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"html"
 	"math/big"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -292,5 +293,36 @@ func TestFitShownAnswersFit(t *testing.T) {
 	}
 	if checked < 30 {
 		t.Errorf("only %d answers checked", checked)
+	}
+}
+
+// In a comparison each policy's starts are read against its own budget: A's start 2 ns before
+// its 2 s budget and B's 1 ns before its 1 s budget read as just under them, on the page and in
+// the text.
+func TestCompareStartsKeepTheirSide(t *testing.T) {
+	q := "base=999999999ns&factor=1&cap=1s&jitter=none&budget=2s&attempts=4&samples=100&vs=" +
+		url.QueryEscape("base=999999999ns&factor=1&cap=1s&jitter=none&budget=1s&attempts=3&samples=100")
+	p, _ := navPage(t, q)
+	got := tableCells(app.HTMLString(p), `id="compare-table"`, "data-attempt", "data-ms")
+	if got["3/a-latest"] != "1999.999998" || got["2/b-latest"] != "999.999999" {
+		t.Fatalf("the comparison's starts are not the link's: %v", got)
+	}
+	html := app.HTMLString(p)
+	for _, want := range []string{`data-col="a-latest" data-ms="1999.999998">&lt; 2 s<`, `data-col="b-latest" data-ms="999.999999">&lt; 1 s<`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %s in the comparison", want)
+		}
+	}
+	out, _, _ := runTableOut(t, q)
+	start := strings.Index(out, "Start of each attempt:")
+	if start < 0 {
+		t.Fatalf("no starts of the comparison in\n%s", out)
+	}
+	rows := strings.Split(out[start:], "\n")
+	if !strings.Contains(rows[3], "< 1 s") {
+		t.Errorf("attempt 2 of the comparison's starts: %q, want B's latest < 1 s", rows[3])
+	}
+	if !strings.Contains(rows[4], "< 2 s") {
+		t.Errorf("attempt 3 of the comparison's starts: %q, want A's latest < 2 s", rows[4])
 	}
 }

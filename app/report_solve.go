@@ -69,7 +69,7 @@ func writeSolveText(w io.Writer, r calc.Report) {
 }
 
 // typedWords say how a base, factor or cap answer is shown (Fit.Typed).
-const typedWords = "found exactly (one nanosecond, or the next float64 factor, more does not fit), shown rounded down to 3 significant digits (a factor to 4), or more where that would not fit: what is shown fits; table -format json has the exact answers."
+const typedWords = "the answer for all paths. Each base, factor and cap is shown rounded down to 3 significant digits (a factor to 4; more where that would not fit), so that it still fits; table -format json has it exact (one nanosecond, or the next float64 factor, more does not fit)."
 
 // jsonFit is one answer of fit_budget: kind is found, none, all or unused (see the README);
 // value is the number of attempts or the factor, value_ms the base or cap; absent when unused.
