@@ -326,3 +326,17 @@ func TestCompareStartsKeepTheirSide(t *testing.T) {
 		t.Errorf("attempt 3 of the comparison's starts: %q, want A's latest < 2 s", rows[4])
 	}
 }
+
+// A number that rounds up to a whole larger unit is written in it: a mean of 999.9999995 ms
+// beside a 2 s max is "1 s", never "1000 ms"; a total a hair under a minute is "1 min".
+func TestTextOneUnitStyle(t *testing.T) {
+	for q, want := range map[string]string{
+		"base=1999999999ns&cap=2s&jitter=full&attempts=2&samples=100":  "expected 1 s, worst case 2 s",
+		"base=59999999999ns&cap=1m&jitter=none&attempts=2&samples=100": "1 min",
+	} {
+		out, _, _ := runTableOut(t, q)
+		if !strings.Contains(out, want) || regexp.MustCompile(`\b(1000 (ms|µs|ns)|60 (s|min)|24 h)\b`).MatchString(out) {
+			t.Errorf("%s: want %q and no 1000 ms, 60 s, 60 min, 24 h in\n%s", q, want, out)
+		}
+	}
+}
