@@ -219,13 +219,14 @@ func renderCompareTable(c calc.Comparison) app.UI {
 			diff("d-max", d.Max)
 		}
 		for _, s := range []struct {
-			side string
-			in   bool
-			r    calc.Row
-		}{{"a-", row.InA, row.A}, {"b-", row.InB, row.B}} {
+			side   string
+			in     bool
+			r      calc.Row
+			budget time.Duration // a start never reads across its own policy's budget
+		}{{"a-", row.InA, row.A, c.A.Params.Budget}, {"b-", row.InB, row.B, c.B.Params.Budget}} {
 			if s.in {
-				dur(s.side+"earliest", s.r.Earliest)
-				dur(s.side+"latest", s.r.Latest)
+				cell(s.side+"earliest", calc.Millis(s.r.Earliest), calc.HumanBeside(float64(s.r.Earliest), s.budget))
+				cell(s.side+"latest", calc.Millis(s.r.Latest), calc.HumanBeside(float64(s.r.Latest), s.budget))
 			} else {
 				cell(s.side+"earliest", "", "")
 				cell(s.side+"latest", "", "")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -187,24 +188,26 @@ func renderFitHead(r calc.Report) app.UI {
 		return app.Text("")
 	}
 	return app.Div().Body(
-		app.H3().Text("What fits in the "+human(p.Budget)+" budget"),
+		app.H3().Text("What fits in the "+limitText(p.Budget)+" budget"),
 		app.P().Class("hint").Text(app.FormatString(
-			"An attempt is made when it starts before the budget; call time included. Every path: exact; one nanosecond (or the next float64 factor) more does not fit. Best path: the earliest starts. 50%%, 99%% of paths: of the %d sampled paths (seed %d). "+
+			"An attempt is made when it starts before the budget; call time included. Every path: %s So does each answer's tooltip. Best path: the earliest starts. 50%%, 99%% of paths: of the %d sampled paths (seed %d). "+
 				"any: the whole range fits (up to %d attempts, a base of the cap, a factor of %d, a cap of %s): the cap or the attempt count binds first. none: not even the least value fits. unused: the mode does not read it. "+
 				"~: a sampled answer that fits while one step more does not, but a larger value might fit again. “apply” sets the input to the answer.",
-			p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, human(calc.MaxCap))),
+			typedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, human(calc.MaxCap))),
 	)
 }
 
 // fitCell is one answer as the page shows it. value is its exact number (data-value: attempts,
 // milliseconds or the factor, as in table -format json; data-kind is calc's kind, data-largest
-// yes or no), input what applying it types.
+// yes or no); text and input, what it reads and what applying it types, are the answer as typed
+// (Fit.Typed), and title says the exact answer when that is another.
 type fitCell struct {
-	col, kind, value, text, input string
-	largest, pending              bool
+	col, kind, value, text, input, title string
+	largest, pending                     bool
 }
 
-// newFitCell writes f; unsampled says the answer is sampled and not in yet.
+// newFitCell writes f; unsampled says the answer is sampled and not in yet. exact writes
+// data-value, text the typed answer and the exact one in the title.
 func newFitCell[T int | time.Duration | float64](col string, f calc.Fit[T], unsampled bool, text, exact, input func(T) string) fitCell {
 	if unsampled {
 		return fitCell{col: col, text: "computing…", pending: true}
@@ -214,9 +217,24 @@ func newFitCell[T int | time.Duration | float64](col string, f calc.Fit[T], unsa
 		c.value = exact(f.Value)
 	}
 	if f.Kind == calc.FitFound {
-		c.input = input(f.Value)
+		c.input = input(f.Typed)
+		if f.Typed != f.Value {
+			c.title = "exact answer: " + rawText(f.Value) + "; shown rounded down, which still fits"
+		}
 	}
 	return c
+}
+
+// rawText writes an exact answer: a duration to the nanosecond in milliseconds, a factor as its
+// shortest decimal.
+func rawText[T int | time.Duration | float64](v T) string {
+	switch x := any(v).(type) {
+	case time.Duration:
+		return calc.Millis(x) + " ms"
+	case float64:
+		return fmtFloat(x)
+	}
+	return fmt.Sprint(v)
 }
 
 var (
@@ -245,11 +263,11 @@ func fitColumns(g fitGroup, s calc.Solution) (heads []string, cells []fitCell) {
 		return limit(newFitCell("worst", s.Worst.Factor, false, fmtFloat, fmtFloat, fmtFloat),
 			newFitCell("p99", s.Sampled99.Factor, pending, fmtFloat, fmtFloat, fmtFloat))
 	case calc.SolveBase:
-		return limit(newFitCell("worst", s.Worst.Base, false, msText, msValue, calc.FormatDuration),
-			newFitCell("p99", s.Sampled99.Base, pending, msText, msValue, calc.FormatDuration))
+		return limit(newFitCell("worst", s.Worst.Base, false, msText, msValue, calc.TypedDuration),
+			newFitCell("p99", s.Sampled99.Base, pending, msText, msValue, calc.TypedDuration))
 	}
-	return limit(newFitCell("worst", s.Worst.Cap, false, msText, msValue, calc.FormatDuration),
-		newFitCell("p99", s.Sampled99.Cap, pending, msText, msValue, calc.FormatDuration))
+	return limit(newFitCell("worst", s.Worst.Cap, false, msText, msValue, calc.TypedDuration),
+		newFitCell("p99", s.Sampled99.Cap, pending, msText, msValue, calc.TypedDuration))
 }
 
 // yesNo writes a flag for data-largest: go-app's server render writes an attribute whose value is
@@ -264,9 +282,9 @@ func yesNo(b bool) string {
 // renderFitGroup is one group's table: a row per compared mode, in the report's order.
 func renderFitGroup(r calc.Report, g fitGroup) app.UI {
 	p := r.Params
-	caption := "The most attempts that start before the " + human(p.Budget) + " budget"
+	caption := "The most attempts that start before the " + limitText(p.Budget) + " budget"
 	if g.set != calc.SolveAttempts {
-		caption = app.FormatString("The largest %s with which all %d attempts start before the %s budget, the other inputs kept", g.key, p.Attempts, human(p.Budget))
+		caption = app.FormatString("The largest %s with which all %d attempts start before the %s budget, the other inputs kept", g.key, p.Attempts, limitText(p.Budget))
 	}
 	heads, _ := fitColumns(g, calc.Solution{})
 	head := []app.UI{app.Th().Scope("col").Text("jitter")}
@@ -288,6 +306,9 @@ func renderFitGroup(r calc.Report, g fitGroup) app.UI {
 				continue
 			}
 			td = td.DataSet("kind", c.kind).DataSet("value", c.value).DataSet("largest", yesNo(c.largest))
+			if c.title != "" {
+				td = td.Title(c.title)
+			}
 			if !own || c.input == "" {
 				cells = append(cells, td.Text(c.text))
 				continue

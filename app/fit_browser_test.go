@@ -59,10 +59,10 @@ func TestFitApplyOnPage(t *testing.T) {
 	}
 
 	tb.run(chromedp.Click(chromedp.CSS("#fit-apply-base-worst")))
-	tb.waitFor("the applied base in its input", `document.getElementById("in-base").value === "157142857ns"`)
-	tb.waitFor("the new schedule", `document.querySelector('#schedule tr[data-attempt="2"] td[data-col="max"]').dataset.ms === "157.142857"`)
+	tb.waitFor("the applied base in its input", `document.getElementById("in-base").value === "157ms"`)
+	tb.waitFor("the new schedule", `document.querySelector('#schedule tr[data-attempt="2"] td[data-col="max"]').dataset.ms === "157"`)
 	tb.waitWasm()
-	tb.waitFor("the new link", `location.search.includes("base=157142857ns")`)
+	tb.waitFor("the new link", `location.search.includes("base=157ms")`)
 	tb.waitFor("the new sampled answers", fitSettled)
 	search := strings.TrimPrefix(evalJS[string](tb, "location.search"), "?")
 	link, err := libs.DecodeLink(search)
@@ -89,7 +89,7 @@ func TestFitApplyOnPage(t *testing.T) {
 	tb2.navigate(evalJS[string](tb, "location.href"))
 	tb2.waitWasm()
 	compareNumbers(t, evalJS[map[string]string](tb2, readNumbers), want)
-	if got := evalJS[string](tb2, `document.getElementById("in-base").value`); got != "157142857ns" {
+	if got := evalJS[string](tb2, `document.getElementById("in-base").value`); got != "157ms" {
 		t.Errorf("the new link's base input shows %q", got)
 	}
 	tb2.requireNoConsoleProblems()

@@ -144,11 +144,12 @@ func TestFitGroups(t *testing.T) {
 	if got["base/none/worst"] != "found 157.142857 yes" || got["attempts/none/always"] != "found 6 yes" {
 		t.Errorf("hand-worked answers: base %q, attempts %q", got["base/none/worst"], got["attempts/none/always"])
 	}
+	// The buttons type the answers as a person would: rounded down, in the field's units.
 	wantButtons := map[string]string{
 		"attempts-always": "6", "attempts-can": "6", "attempts-p50": "6", "attempts-p99": "6",
-		"base-worst": "157142857ns", "base-p99": "157142857ns",
-		"factor-worst": "2.701562117553472", "factor-p99": "2.701562117553472",
-		"cap-worst": "1599999999ns", "cap-p99": "1599999999ns",
+		"base-worst": "157ms", "base-p99": "157ms",
+		"factor-worst": "2.701", "factor-p99": "2.701",
+		"cap-worst": "1.59s", "cap-p99": "1.59s",
 	}
 	compareMaps(t, "button", buttons, wantButtons)
 
@@ -161,8 +162,8 @@ func TestFitGroups(t *testing.T) {
 	}
 }
 
-// Every applied answer types a value that the link reads back as exactly calc's answer, with
-// which the policy's attempts still fit; the factor's shortest decimal is the same float64.
+// Every applied answer types a value that the link reads back as exactly calc's typed answer,
+// with which the policy's attempts still fit: on every path, or on 99% of the sampled paths.
 func TestFitApplyRoundTrips(t *testing.T) {
 	for _, q := range []string{
 		fitQuery,
@@ -204,20 +205,23 @@ func TestFitApplyRoundTrips(t *testing.T) {
 			}
 			switch key {
 			case "base":
-				if p.Base != l.Base.Value {
-					t.Errorf("%s: %s types %q, read back as %v, calc's answer %v", q, id, typed, p.Base, l.Base.Value)
+				if p.Base != l.Base.Typed {
+					t.Errorf("%s: %s types %q, read back as %v, calc's typed answer %v", q, id, typed, p.Base, l.Base.Typed)
 				}
 			case "cap":
-				if p.Cap != l.Cap.Value {
-					t.Errorf("%s: %s types %q, read back as %v, calc's answer %v", q, id, typed, p.Cap, l.Cap.Value)
+				if p.Cap != l.Cap.Typed {
+					t.Errorf("%s: %s types %q, read back as %v, calc's typed answer %v", q, id, typed, p.Cap, l.Cap.Typed)
 				}
 			case "factor":
-				if math.Float64bits(p.Factor) != math.Float64bits(l.Factor.Value) {
-					t.Errorf("%s: %s types %q, read back as %v, calc's answer %v", q, id, typed, p.Factor, l.Factor.Value)
+				if math.Float64bits(p.Factor) != math.Float64bits(l.Factor.Typed) {
+					t.Errorf("%s: %s types %q, read back as %v, calc's typed answer %v", q, id, typed, p.Factor, l.Factor.Typed)
 				}
 			}
 			if !strings.HasSuffix(id, "-p99") && p.Schedule().Rows[p.Attempts-1].Latest >= p.Budget {
 				t.Errorf("%s: with %s=%s the last attempt's latest start is past the budget", q, key, typed)
+			}
+			if st := p.Sample().Starts; strings.HasSuffix(id, "-p99") && st[len(st)-1].Reached*100 < 99*p.Samples {
+				t.Errorf("%s: with %s=%s fewer than 99%% of the paths make every attempt", q, key, typed)
 			}
 		}
 	}

@@ -22,7 +22,7 @@ func renderModes(r calc.Report) app.UI {
 			app.Tr().Body(
 				app.Th().Scope("col").Rowspan(2).Text("jitter"),
 				app.Th().Scope("colgroup").ColSpan(3).DataSet("scope", "policy").Text("The policy, ignoring the budget"),
-				app.Th().Scope("colgroup").ColSpan(4).DataSet("scope", "budget").Text("Within the "+human(r.Params.Budget)+" budget: the waits before the attempts made"),
+				app.Th().Scope("colgroup").ColSpan(4).DataSet("scope", "budget").Text("Within the "+limitText(r.Params.Budget)+" budget: the waits before the attempts made"),
 			),
 			app.Tr().Body(append(policy,
 				col("best-case total wait"),
@@ -32,6 +32,7 @@ func renderModes(r calc.Report) app.UI {
 			)...),
 		}
 	}
+	b := r.Params.Budget // every total is written so as not to read across it
 	return app.Table().ID("modes").Body(
 		app.Caption().Text("Every jitter mode on the same base, factor, cap and attempts"),
 		app.THead().Body(head...),
@@ -39,18 +40,18 @@ func renderModes(r calc.Report) app.UI {
 			m := r.Modes[i]
 			cells := []app.UI{
 				app.Th().Scope("row").Text(modeName(r, m)),
-				msCell("min", m.Total.Min),
-				meanCell("mean", m.Total.Mean),
-				msCell("max", m.Total.Max),
+				msCell("min", m.Total.Min, b),
+				meanCell("mean", m.Total.Mean, b),
+				msCell("max", m.Total.Max, b),
 			}
-			if r.Params.Budget <= 0 {
-				cells = append(cells, modeP99(m, "p99"))
+			if b <= 0 {
+				cells = append(cells, modeP99(m, "p99", b))
 			} else {
 				cells = append(cells,
-					modeBound(m, "budget-min", m.Within.Min),
-					modeMean(m),
-					modeBound(m, "budget-max", m.Within.Max),
-					modeP99(m, "budget-p99"),
+					modeBound(m, "budget-min", m.Within.Min, b),
+					modeMean(m, b),
+					modeBound(m, "budget-max", m.Within.Max, b),
+					modeP99(m, "budget-p99", b),
 				)
 			}
 			return app.Tr().DataSet("mode", m.Jitter.String()).Body(cells...)
@@ -66,29 +67,29 @@ func modeName(r calc.Report, m calc.ModeReport) string {
 }
 
 // modeP99 is a mode's sampled p99 total wait, pending until that mode's paths are in.
-func modeP99(m calc.ModeReport, col string) app.UI {
+func modeP99(m calc.ModeReport, col string, budget time.Duration) app.UI {
 	if !m.Sampled {
 		return pendingCell(col)
 	}
-	return msCell(col, m.Sample.P99)
+	return msCell(col, m.Sample.P99, budget)
 }
 
 // modeMean is a mode's mean total wait within the budget, from its sampled paths.
-func modeMean(m calc.ModeReport) app.UI {
+func modeMean(m calc.ModeReport, budget time.Duration) app.UI {
 	if !m.Sampled {
 		return pendingCell("budget-mean")
 	}
-	return meanCell("budget-mean", m.Within.Mean)
+	return meanCell("budget-mean", m.Within.Mean, budget)
 }
 
 // modeBound is a mode's least or most total wait within the budget: exact, or (decorrelatedv2)
 // its sampled paths' and pending until they are in; the cell says which.
-func modeBound(m calc.ModeReport, col string, d time.Duration) app.UI {
+func modeBound(m calc.ModeReport, col string, d, budget time.Duration) app.UI {
 	switch {
 	case m.Within.Exact:
-		return msCell(col, d)
+		return msCell(col, d, budget)
 	case !m.Sampled:
 		return pendingCell(col)
 	}
-	return app.Td().DataSet("col", col).DataSet("ms", calc.Millis(d)).Text(human(d) + " (sampled)")
+	return app.Td().DataSet("col", col).DataSet("ms", calc.Millis(d)).Text(calc.HumanBeside(float64(d), budget) + " (sampled)")
 }

@@ -32,7 +32,7 @@ func describe(r calc.Report) string {
 		fmt.Fprintf(&b, " Each failing call takes %s before the wait starts.", human(p.Call))
 	}
 	if p.Budget > 0 {
-		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", human(p.Budget))
+		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", limitText(p.Budget))
 	}
 	if pr, ok := libs.PresetByName(p.Preset); ok {
 		fmt.Fprintf(&b, " Preset: %s (%s): %s.", pr.Library, pr.Version, pr.Theirs)
@@ -45,7 +45,7 @@ func describe(r calc.Report) string {
 type withinText struct{ min, mean, max, p50, p90, p99 string }
 
 func withinLabels(r calc.Report) withinText {
-	in := "within the " + human(r.Params.Budget) + " budget"
+	in := "within the " + limitText(r.Params.Budget) + " budget"
 	paths := fmt.Sprintf("%d sampled paths", r.Params.Samples)
 	l := withinText{
 		min:  "best-case total wait " + in,
@@ -66,7 +66,7 @@ func withinLabels(r calc.Report) withinText {
 // (followed by unit).
 func withinLine(r calc.Report, d func(time.Duration) string, f func(float64) string, unit string) string {
 	w, q := r.Within, r.Sample.Total
-	in := fmt.Sprintf("Total wait within the %s budget (the waits before the attempts a path makes)", human(r.Params.Budget))
+	in := fmt.Sprintf("Total wait within the %s budget (the waits before the attempts a path makes)", limitText(r.Params.Budget))
 	if !r.PolicySampled() {
 		if !w.Exact {
 			return in + ": the sampled paths are still being simulated."
@@ -104,6 +104,10 @@ func plural(n int, one, many string) string {
 }
 
 func human(d time.Duration) string { return calc.Human(float64(d)) }
+
+// limitText writes a limit that numbers are compared with (a budget, an outage) with every digit
+// it has: beside a 1.2345 s budget, "1.23 s" must not be what the budget reads.
+func limitText(d time.Duration) string { return calc.HumanExact(d) }
 
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
@@ -256,12 +260,15 @@ func herdLine(p calc.Params) string {
 		spread = "first attempts spread evenly over " + human(p.Spread)
 	}
 	return fmt.Sprintf("Many clients through an outage: %d clients, %s; the server fails every attempt for %s, then accepts %s.",
-		p.Clients, spread, human(p.Outage), capacity)
+		p.Clients, spread, limitText(p.Outage), capacity)
 }
 
 // writeText prints the report for a terminal: an aligned table in human units.
 func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
 	p, s := r.Params, r.Schedule
+	// Waits, starts and totals are read against the budget: their text never reads across it.
+	beside := func(d time.Duration) string { return calc.HumanBeside(float64(d), p.Budget) }
+	besideMean := func(ns float64) string { return calc.HumanBeside(ns, p.Budget) }
 	fmt.Fprintf(w, "%s\n\n", describe(r))
 	if pr, ok := libs.PresetByName(p.Preset); ok {
 		fmt.Fprintf(w, "%s computes it in %s.\n", pr.Library, pr.Source)
@@ -280,15 +287,15 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.Ove
 		st := r.Sample.Starts[i]
 		p50, p99 := "-", "-"
 		if st.Reached > 0 {
-			p50, p99 = human(st.Start.P50), human(st.Start.P99)
+			p50, p99 = beside(st.Start.P50), beside(st.Start.P99)
 		}
 		retry, nominal, minW, mean, maxW := "-", "-", "-", "-", "-"
 		if row.Retry > 0 {
-			retry, nominal = strconv.Itoa(row.Retry), human(row.Nominal)
-			minW, mean, maxW = human(row.Min), calc.Human(row.Mean), human(row.Max)
+			retry, nominal = strconv.Itoa(row.Retry), beside(row.Nominal)
+			minW, mean, maxW = beside(row.Min), besideMean(row.Mean), beside(row.Max)
 		}
 		line := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", row.Attempt, retry, nominal,
-			minW, mean, maxW, human(row.Earliest), human(row.Latest), p50, p99)
+			minW, mean, maxW, beside(row.Earliest), beside(row.Latest), p50, p99)
 		if p.Budget > 0 {
 			line += row.Budget.String() + "\t"
 		}
@@ -301,13 +308,13 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.Ove
 			human(t.Min), calc.Human(t.Mean), human(t.Max), human(q.P50), human(q.P90), human(q.P99), r.Sample.Paths, p.Seed)
 	} else {
 		fmt.Fprintf(w, "\nTotal wait of the policy, ignoring the budget: best case %s, expected %s, worst case %s.\n%s\n",
-			human(t.Min), calc.Human(t.Mean), human(t.Max), withinLine(r, human, calc.Human, ""))
+			beside(t.Min), besideMean(t.Mean), beside(t.Max), withinLine(r, beside, besideMean, ""))
 	}
 	if s.ExceedsCap {
 		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", human(p.Cap))
 	}
 	if p.Budget > 0 {
-		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", human(p.Budget), s.Always, s.AtMost)
+		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", limitText(p.Budget), s.Always, s.AtMost)
 	}
 	fmt.Fprintln(w, "\nEvery jitter mode on the same base, factor, cap and attempts:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -320,15 +327,15 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.Ove
 	for _, m := range r.Modes {
 		p99 := "…"
 		if m.Sampled {
-			p99 = human(m.Sample.P99)
+			p99 = beside(m.Sample.P99)
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t", m.Jitter, human(m.Total.Min), calc.Human(m.Total.Mean), human(m.Total.Max))
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t", m.Jitter, beside(m.Total.Min), besideMean(m.Total.Mean), beside(m.Total.Max))
 		if p.Budget > 0 {
-			minW, maxW := human(m.Within.Min), human(m.Within.Max)
+			minW, maxW := beside(m.Within.Min), beside(m.Within.Max)
 			if !m.Within.Exact {
 				minW, maxW = minW+" (sampled)", maxW+" (sampled)"
 			}
-			line += fmt.Sprintf("%s\t%s\t%s\t", minW, calc.Human(m.Within.Mean), maxW)
+			line += fmt.Sprintf("%s\t%s\t%s\t", minW, besideMean(m.Within.Mean), maxW)
 		}
 		fmt.Fprintln(tw, line+p99+"\t")
 	}
@@ -345,10 +352,10 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.Ove
 		for _, h := range herd {
 			last := "none"
 			if h.Accepted > 0 {
-				last = human(h.LastAccepted)
+				last = herdTime(p, h.LastAccepted)
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t\n", h.Mode, h.Attempts, h.Accepted, h.GaveUp, h.Peak,
-				human(h.PeakAt), strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
+				herdTime(p, h.PeakAt), strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
 		}
 		err = tw.Flush()
 	}

@@ -121,7 +121,7 @@ func fitLine(r calc.Report, fit *calc.Solution) string {
 	}
 	s := r.Schedule
 	return fmt.Sprintf("budget %s: %d attempts always start within it, at most %d do; the most attempts that would fit: %s on every path, %s on the best path.",
-		human(r.Params.Budget), s.Always, s.AtMost, fitText(fit.Always, strconv.Itoa), fitText(fit.Can, strconv.Itoa))
+		limitText(r.Params.Budget), s.Always, s.AtMost, fitText(fit.Always, strconv.Itoa), fitText(fit.Can, strconv.Itoa))
 }
 
 // contentionLineOf is the contention experiment's headline for a policy's own mode.
@@ -170,10 +170,10 @@ func writeCompareText(w io.Writer, c compared) error {
 	for _, r := range c.Rows {
 		cells := []string{strconv.Itoa(r.Attempt), "", "", "", "", "", ""}
 		if r.InA {
-			cells[1], cells[2] = human(r.A.Earliest), human(r.A.Latest)
+			cells[1], cells[2] = calc.HumanBeside(float64(r.A.Earliest), c.A.Params.Budget), calc.HumanBeside(float64(r.A.Latest), c.A.Params.Budget)
 		}
 		if r.InB {
-			cells[3], cells[4] = human(r.B.Earliest), human(r.B.Latest)
+			cells[3], cells[4] = calc.HumanBeside(float64(r.B.Earliest), c.B.Params.Budget), calc.HumanBeside(float64(r.B.Latest), c.B.Params.Budget)
 		}
 		if r.InA && r.InB {
 			cells[5], cells[6] = calc.HumanDiff(float64(r.Diff.Earliest)), calc.HumanDiff(float64(r.Diff.Latest))

@@ -16,7 +16,8 @@ import (
 
 // fitText writes one answer: the value; "any" when the whole range fits (something else binds
 // first), "none" when not even its least value does, "unused" when the mode does not read the
-// input; and a "~" before a sampled value that a larger one might beat (Fit.Largest false).
+// input; and a "~" before a sampled value that a larger one might beat (Fit.Largest false). A
+// value is the answer as typed (Fit.Typed: rounded down so that it still fits).
 func fitText[T int | time.Duration | float64](f calc.Fit[T], value func(T) string) string {
 	switch f.Kind {
 	case calc.FitNone:
@@ -27,13 +28,13 @@ func fitText[T int | time.Duration | float64](f calc.Fit[T], value func(T) strin
 		return "unused"
 	}
 	if !f.Largest {
-		return "~" + value(f.Value)
+		return "~" + value(f.Typed)
 	}
-	return value(f.Value)
+	return value(f.Typed)
 }
 
-// msText writes a base or cap exactly, to the nanosecond.
-func msText(d time.Duration) string { return calc.Millis(d) + " ms" }
+// msText writes a base or cap with every digit it has: a typed answer has few.
+func msText(d time.Duration) string { return calc.HumanExact(d) }
 
 // writeSolveText prints the fit to the budget: the most attempts, then the largest base, factor
 // and cap for the policy's attempts, one row per mode.
@@ -42,7 +43,7 @@ func writeSolveText(w io.Writer, r calc.Report) {
 		return
 	}
 	p := r.Params
-	fmt.Fprintf(w, "\nFit the %s budget (an attempt is made when it starts before the budget; call time included):\n", human(p.Budget))
+	fmt.Fprintf(w, "\nFit the %s budget (an attempt is made when it starts before the budget; call time included):\n", limitText(p.Budget))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "jitter\tmost attempts, every path\tbest path\t50% of paths\t99% of paths\t")
 	n := strconv.Itoa
@@ -60,12 +61,15 @@ func writeSolveText(w io.Writer, r calc.Report) {
 			fitText(s.Worst.Cap, msText), fitText(s.Sampled99.Cap, msText))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "Every path: exact; one nanosecond (or the next float64 factor) more does not fit. Best path: the earliest starts. Paths: of the %d sampled paths (seed %d). "+
+	fmt.Fprintf(w, "Every path: %s Best path: the earliest starts. Paths: of the %d sampled paths (seed %d). "+
 		"any: the whole range fits, up to %d attempts, a base of the cap, a factor of %d, a cap of %s: the cap or the attempt count binds first. "+
 		"none: not even the least value fits. unused: the mode does not read it. "+
 		"~: a sampled answer that fits while one step more does not, but a larger value might fit again.\n",
-		p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, human(calc.MaxCap))
+		typedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, human(calc.MaxCap))
 }
+
+// typedWords say how a base, factor or cap answer is shown (Fit.Typed).
+const typedWords = "the answer for all paths. Each base, factor and cap is shown rounded down to 3 significant digits (a factor to 4; more where that would not fit), so that it still fits; table -format json has it exact (one nanosecond, or the next float64 factor, more does not fit)."
 
 // jsonFit is one answer of fit_budget: kind is found, none, all or unused (see the README);
 // value is the number of attempts or the factor, value_ms the base or cap; absent when unused.

@@ -12,12 +12,13 @@ import (
 )
 
 // msCell is a number cell: people read the human text, tests and scripts read the exact data-ms.
-func msCell(col string, d time.Duration) app.UI {
-	return app.Td().DataSet("col", col).DataSet("ms", calc.Millis(d)).Text(human(d))
+// The text never reads across a limit that the page states beside it (calc.HumanBeside).
+func msCell(col string, d time.Duration, limits ...time.Duration) app.UI {
+	return app.Td().DataSet("col", col).DataSet("ms", calc.Millis(d)).Text(calc.HumanBeside(float64(d), limits...))
 }
 
-func meanCell(col string, ns float64) app.UI {
-	return app.Td().DataSet("col", col).DataSet("ms", calc.MillisFloat(ns)).Text(calc.Human(ns))
+func meanCell(col string, ns float64, limits ...time.Duration) app.UI {
+	return app.Td().DataSet("col", col).DataSet("ms", calc.MillisFloat(ns)).Text(calc.HumanBeside(ns, limits...))
 }
 
 // pendingCell stands for a sampled number the page is still computing.
@@ -49,7 +50,10 @@ func renderSchedule(r calc.Report) app.UI {
 		}
 		b.WriteString(`>` + html.EscapeString(text) + `</td>`)
 	}
-	msText := func(col string, d time.Duration) { cell(col, calc.Millis(d), human(d), "") }
+	// Every time is read against the budget: its text never reads across it.
+	msText := func(col string, d time.Duration) {
+		cell(col, calc.Millis(d), calc.HumanBeside(float64(d), r.Params.Budget), "")
+	}
 	for i, row := range r.Schedule.Rows {
 		n := strconv.Itoa(row.Attempt)
 		b.WriteString(`<tr data-attempt="` + n + `"><th scope="row">` + n + `</th>`)
@@ -62,7 +66,7 @@ func renderSchedule(r calc.Report) app.UI {
 			b.WriteString(`<td data-col="retry">` + strconv.Itoa(row.Retry) + `</td>`)
 			msText("nominal", row.Nominal)
 			msText("min", row.Min)
-			cell("mean", calc.MillisFloat(row.Mean), calc.Human(row.Mean), "")
+			cell("mean", calc.MillisFloat(row.Mean), calc.HumanBeside(row.Mean, r.Params.Budget), "")
 			msText("max", row.Max)
 		}
 		msText("earliest", row.Earliest)
@@ -89,11 +93,12 @@ func renderSchedule(r calc.Report) app.UI {
 
 // renderTotals lists the whole policy's wait, then the sampled percentiles of it. With a budget
 // these are two kinds of number, each labelled as such: the policy's totals, which ignore the
-// budget, then the total wait within the budget, whose percentiles are the sampled ones.
+// budget, then the total wait within the budget, whose percentiles are the sampled ones. Every
+// total is written so as not to read across the budget.
 func renderTotals(r calc.Report) app.UI {
-	t, q := r.Schedule.Total, r.Sample.Total
+	t, q, b := r.Schedule.Total, r.Sample.Total, r.Params.Budget
 	item := func(id, label string, d time.Duration) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(human(d)))
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(calc.HumanBeside(float64(d), b)))
 	}
 	pending := func(id, label string) app.HTMLDiv {
 		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
@@ -105,7 +110,7 @@ func renderTotals(r calc.Report) app.UI {
 		return item(id, label, d)
 	}
 	mean := func(id, label string, ns float64) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.MillisFloat(ns)).Text(calc.Human(ns)))
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.MillisFloat(ns)).Text(calc.HumanBeside(ns, b)))
 	}
 	if r.Params.Budget <= 0 {
 		return app.Dl().ID("totals").Body(
@@ -156,7 +161,7 @@ func renderNotes(r calc.Report) app.UI {
 			p.Jitter.Title(), calc.Percent(last.AtCap), human(p.Cap)))
 	}
 	if p.Budget > 0 {
-		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", human(p.Budget), s.Always, s.AtMost),
+		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", limitText(p.Budget), s.Always, s.AtMost),
 			withinNote(r))
 	}
 	if r.PolicySampled() {

@@ -1,6 +1,8 @@
 package calc
 
 import (
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -29,24 +31,53 @@ func MillisFloat(ns float64) string {
 	return strconv.FormatFloat(ns/1e6, 'f', -1, 64)
 }
 
+// humanUnit is one of the units Human writes, with its name in Go's duration syntax.
+type humanUnit struct {
+	name, goName string
+	size         int64 // nanoseconds
+}
+
+// humanUnits run from the largest down; the last, ns, takes whatever is below a microsecond.
+var humanUnits = []humanUnit{
+	{"d", "", 24 * 3600e9}, {"h", "h", 3600e9}, {"min", "m", 60e9}, {"s", "s", 1e9},
+	{"ms", "ms", 1e6}, {"µs", "us", 1e3}, {"ns", "ns", 1},
+}
+
+// unitOf is the index in humanUnits of the largest unit that ns is at least one of.
+func unitOf(ns float64) int {
+	for i, u := range humanUnits[:len(humanUnits)-1] {
+		if ns >= float64(u.size) {
+			return i
+		}
+	}
+	return len(humanUnits) - 1
+}
+
 // Human writes ns nanoseconds for people, with three significant digits and a unit that keeps
-// the number small: "350 ms", "1.25 s", "3.4 min", "2 h", "7 d"; zero is "0".
+// the number small: "350 ms", "1.25 s", "3.4 min", "2 h", "7 d"; zero is "0". A number that
+// rounds up to the next unit is written in it: 999.96 ms is "1 s", not "1000 ms", and 59.996 s
+// is "1 min".
 func Human(ns float64) string {
 	if ns == 0 {
 		return "0"
 	}
-	units := []struct {
-		name string
-		size float64
-	}{{"d", 24 * 3600e9}, {"h", 3600e9}, {"min", 60e9}, {"s", 1e9}, {"ms", 1e6}, {"µs", 1e3}}
-	unit, size := "ns", 1.0
-	for _, u := range units {
-		if ns >= u.size {
-			unit, size = u.name, u.size
-			break
+	num, u := humanParts(ns)
+	return num + " " + u.name
+}
+
+// humanParts are Human's number and unit for ns > 0.
+func humanParts(ns float64) (string, humanUnit) {
+	i := unitOf(ns)
+	u := humanUnits[i]
+	num := threeDigits(ns / float64(u.size))
+	if i > 0 {
+		// Rounded up to a whole larger unit (1000 ms, 60 s): write it in that unit.
+		if v, _ := strconv.ParseFloat(num, 64); v*float64(u.size) >= float64(humanUnits[i-1].size) {
+			u = humanUnits[i-1]
+			num = threeDigits(ns / float64(u.size))
 		}
 	}
-	return threeDigits(ns/size) + " " + unit
+	return num, u
 }
 
 // threeDigits writes v >= 0 with three significant digits (or all of its integer part), without
@@ -64,6 +95,157 @@ func threeDigits(v float64) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
+}
+
+// HumanExact writes d as Human does when that text is exactly d, and otherwise with every digit
+// that d needs, in seconds or a smaller unit: a budget of 1.2345s is "1.2345 s", not "1.23 s",
+// so that a number beside it can be told apart from it; 2s is "2 s"; 100.5s is "100.5 s" (1.675
+// min would round). It is how the page writes a limit that it compares numbers with.
+func HumanExact(d time.Duration) string {
+	if d <= 0 {
+		return Human(float64(d))
+	}
+	num, u := humanParts(float64(d))
+	if reads(num, u).Cmp(new(big.Rat).SetInt64(int64(d))) == 0 {
+		return num + " " + u.name
+	}
+	num, u = exactParts(d)
+	return num + " " + u.name
+}
+
+// exactParts writes d > 0 exactly, in Human's unit when d is a terminating decimal of it (204.6
+// s is 3.41 min), otherwise in the largest of s, ms, µs and ns that d is at least one of.
+func exactParts(d time.Duration) (string, humanUnit) {
+	i := unitOf(float64(d))
+	if num, ok := exactIn(d, humanUnits[i]); ok {
+		return num, humanUnits[i]
+	}
+	for _, u := range humanUnits[3 : len(humanUnits)-1] {
+		if int64(d) >= u.size {
+			num, _ := exactIn(d, u) // a whole number of ns is a terminating decimal of s, ms, µs
+			return num, u
+		}
+	}
+	return strconv.FormatInt(int64(d), 10), humanUnits[len(humanUnits)-1]
+}
+
+// exactIn writes d in unit u as a decimal, reporting false when it does not terminate within
+// 12 places (a third of a minute).
+func exactIn(d time.Duration, u humanUnit) (string, bool) {
+	r := new(big.Rat).SetFrac(big.NewInt(int64(d)), big.NewInt(u.size))
+	s := r.FloatString(12)
+	if back, _ := new(big.Rat).SetString(s); back.Cmp(r) != 0 {
+		return "", false
+	}
+	return trimZeros(s), true
+}
+
+func trimZeros(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// reads is the exact value, in nanoseconds, that a reader takes num u for.
+func reads(num string, u humanUnit) *big.Rat {
+	r, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return new(big.Rat)
+	}
+	return r.Mul(r, new(big.Rat).SetInt64(u.size))
+}
+
+// HumanBeside writes ns as Human does, beside limits the page states (a budget, an outage's
+// end): rounding never puts it on the other side of one. A limit is crossed when a value below
+// it would read as at least it, or a value at or above it would read as below it (a start
+// before a budget is made, at the budget it is not). With a 2s budget, 1.999999999s is "< 2 s"
+// where Human writes "2 s", and 2.0004s stays "2 s"; beside a 1.2345s budget, 1.2346s is
+// "1.2346 s". Limits of 0 or less are none.
+func HumanBeside(ns float64, limits ...time.Duration) string {
+	s := Human(ns)
+	if ns <= 0 || math.IsNaN(ns) || math.IsInf(ns, 0) {
+		return s
+	}
+	num, u := humanParts(ns)
+	for _, b := range limits {
+		// Three digits are off by less than 0.5%: far from a limit nothing can cross it.
+		if b <= 0 || math.Abs(ns-float64(b)) > 0.01*float64(b) {
+			continue
+		}
+		at := new(big.Rat).SetInt64(int64(b))
+		v := new(big.Rat).SetFloat64(ns)
+		shown := reads(num, u).Cmp(at)
+		switch below := v.Cmp(at) < 0; {
+		case below && shown >= 0:
+			return "< " + HumanExact(b)
+		case !below && shown < 0:
+			// b reads as more digits than Human's (HumanExact): write ns rounded up in
+			// b's unit with as many places as b needs, which is at least b.
+			bnum, bu := exactParts(b)
+			places := 0
+			if i := strings.IndexByte(bnum, '.'); i >= 0 {
+				places = len(bnum) - i - 1
+			}
+			return ceilIn(v, bu, places) + " " + bu.name
+		}
+	}
+	return s
+}
+
+// ceilIn writes v nanoseconds in unit u rounded up to places decimals.
+func ceilIn(v *big.Rat, u humanUnit, places int) string {
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(places)), nil)
+	x := new(big.Rat).Quo(v, new(big.Rat).SetInt64(u.size))
+	x.Mul(x, new(big.Rat).SetInt(scale))
+	q, m := new(big.Int).QuoRem(x.Num(), x.Denom(), new(big.Int))
+	if m.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return trimZeros(new(big.Rat).SetFrac(q, scale).FloatString(places))
+}
+
+// TypedDuration writes d > 0 as a person types it into a duration field: Go's syntax, in the
+// unit Human writes it in (hours for days), exactly: 64.5ms, 1.25s, 3.41m, 36h, 588us.
+func TypedDuration(d time.Duration) string {
+	if d <= 0 {
+		return FormatDuration(d)
+	}
+	i := max(unitOf(float64(d)), 1) // Go's syntax has no days
+	if num, ok := exactIn(d, humanUnits[i]); ok {
+		return num + humanUnits[i].goName
+	}
+	num, u := exactParts(d)
+	return num + u.goName
+}
+
+// floorDuration is d > 0 rounded down to sig significant digits in the unit Human writes it
+// in (or all of its whole units): 64.516129ms is 64.5ms at 3 digits, 204.9s is 3.41 min.
+func floorDuration(d time.Duration, sig int) time.Duration {
+	u := humanUnits[unitOf(float64(d))]
+	whole := len(strconv.FormatInt(int64(d)/u.size, 10))
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(0, sig-whole))), nil)
+	// floor(d·10^places / size) · size / 10^places, in whole nanoseconds
+	n := new(big.Int).Mul(big.NewInt(int64(d)), scale)
+	n.Quo(n, big.NewInt(u.size))
+	n.Mul(n, big.NewInt(u.size))
+	n.Quo(n, scale)
+	return time.Duration(n.Int64())
+}
+
+// floorFactor is f >= 1 rounded down to sig significant digits: 2.701562117553472 is 2.701 at
+// 4. The result reads back from its shortest decimal (formatFloat) as itself.
+func floorFactor(f float64, sig int) float64 {
+	s := formatFloat(f)
+	whole, frac, _ := strings.Cut(s, ".")
+	if places := sig - len(whole); places < len(frac) {
+		frac = frac[:max(0, places)]
+	}
+	y, err := strconv.ParseFloat(whole+"."+frac+"0", 64)
+	if err != nil || y > f {
+		return f
+	}
+	return y
 }
 
 // Percent writes a share in [0, 1] as a percentage with three significant digits: 0.3921 is

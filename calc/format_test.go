@@ -1,6 +1,8 @@
 package calc
 
 import (
+	"math/big"
+	"strings"
 	"testing"
 	"time"
 )
@@ -34,6 +36,125 @@ func TestPercent(t *testing.T) {
 	for share, want := range map[float64]string{0: "0%", 1: "100%", 0.3921: "39.2%", 0.05: "5%", 1e-9: "< 0.01%", 0.0123: "1.23%"} {
 		if got := Percent(share); got != want {
 			t.Errorf("Percent(%v) = %q, want %q", share, got, want)
+		}
+	}
+}
+
+// A number that rounds up to a whole larger unit is written in that unit, so that a table never
+// shows "1000 ms" beside "2 s".
+func TestHumanCarries(t *testing.T) {
+	for ns, want := range map[float64]string{
+		999.95e6: "1 s", 999.4e6: "999 ms", 59.99e9: "1 min", 59.9e9: "59.9 s", 999.6: "1 µs",
+		999.96e3: "1 ms", 59.996 * 60e9: "1 h", 23.999 * 3600e9: "1 d", 9.996e9: "10 s",
+	} {
+		if got := Human(ns); got != want {
+			t.Errorf("Human(%v) = %q, want %q", ns, got, want)
+		}
+	}
+}
+
+func TestHumanExact(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		2 * time.Second: "2 s", 1234500 * time.Microsecond: "1.2345 s", 100500 * time.Millisecond: "1.675 min", 100300 * time.Millisecond: "100.3 s",
+		204600 * time.Millisecond: "3.41 min", 1: "1 ns", 1500: "1.5 µs", time.Hour: "1 h",
+		1999999999: "1.999999999 s", 80 * time.Second: "80 s", 0: "0",
+	} {
+		if got := HumanExact(d); got != want {
+			t.Errorf("HumanExact(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestHumanBeside(t *testing.T) {
+	for _, c := range []struct {
+		ns     float64
+		limits []time.Duration
+		want   string
+	}{
+		{1999999999, []time.Duration{2 * time.Second}, "< 2 s"},
+		{2e9, []time.Duration{2 * time.Second}, "2 s"},
+		{2.0004e9, []time.Duration{2 * time.Second}, "2 s"},
+		{1999999999.5, []time.Duration{2 * time.Second}, "< 2 s"}, // a mean
+		{1.9e9, []time.Duration{2 * time.Second}, "1.9 s"},
+		{5e9, []time.Duration{2 * time.Second}, "5 s"},
+		{1.23461e9, []time.Duration{1234500 * time.Microsecond}, "1.2347 s"}, // at least the limit, never "1.23 s"
+		{1.2345e9, []time.Duration{1234500 * time.Microsecond}, "1.2345 s"},
+		{1.2344e9, []time.Duration{1234500 * time.Microsecond}, "1.23 s"},
+		{999.7, []time.Duration{time.Microsecond}, "< 1 µs"},
+		{59.99e9, []time.Duration{time.Minute}, "< 1 min"},
+		{999.96e6, []time.Duration{0, -1, time.Second}, "< 1 s"},
+		{1999999999, nil, "2 s"},
+		{0, []time.Duration{2 * time.Second}, "0"},
+	} {
+		if got := HumanBeside(c.ns, c.limits...); got != c.want {
+			t.Errorf("HumanBeside(%v, %v) = %q, want %q", c.ns, c.limits, got, c.want)
+		}
+	}
+}
+
+// Around many limits, a value below one never reads as at least it, and one at or above it
+// never reads as below it: what the text says is compared exactly with the limit.
+func TestHumanBesideNeverCrosses(t *testing.T) {
+	units := map[string]int64{"ns": 1, "µs": 1e3, "ms": 1e6, "s": 1e9, "min": 60e9, "h": 3600e9, "d": 24 * 3600e9}
+	for _, b := range []time.Duration{2 * time.Second, time.Second, 1234500 * time.Microsecond, 100500 * time.Millisecond,
+		time.Minute, 80 * time.Second, 999 * time.Millisecond, 1500, 7 * time.Hour, 3 * 24 * time.Hour, 1999999999} {
+		for _, rel := range []float64{-0.006, -0.005, -0.004, -0.0005, -1e-5, -1e-9, 0, 1e-9, 1e-5, 0.0004, 0.0049, 0.005, 0.006} {
+			for _, v := range []float64{float64(b) * (1 + rel), float64(b) - 1, float64(b) + 1} {
+				s := HumanBeside(v, b)
+				if rest, ok := strings.CutPrefix(s, "< "); ok {
+					if v >= float64(b) || rest != HumanExact(b) {
+						t.Errorf("HumanBeside(%v, %v) = %q", v, b, s)
+					}
+					continue
+				}
+				num, unit, _ := strings.Cut(s, " ")
+				r, ok := new(big.Rat).SetString(num)
+				if !ok || units[unit] == 0 {
+					t.Fatalf("HumanBeside(%v, %v) = %q: no number and unit", v, b, s)
+				}
+				r.Mul(r, new(big.Rat).SetInt64(units[unit]))
+				if below, reads := v < float64(b), r.Cmp(new(big.Rat).SetInt64(int64(b))) < 0; below != reads {
+					t.Errorf("HumanBeside(%v, %v) = %q reads on the other side of the limit", v, b, s)
+				}
+			}
+		}
+	}
+}
+
+func TestTypedDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		64500 * time.Microsecond: "64.5ms", 588 * time.Microsecond: "588us", 204600 * time.Millisecond: "3.41m",
+		36 * time.Hour: "36h", 157 * time.Millisecond: "157ms", 1: "1ns", 1250 * time.Millisecond: "1.25s",
+		100500 * time.Millisecond: "1.675m", 100300 * time.Millisecond: "100.3s", 157142857: "157.142857ms",
+	} {
+		if got := TypedDuration(d); got != want {
+			t.Errorf("TypedDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+	// What is typed reads back as the same duration.
+	for _, d := range []time.Duration{1, 999, 1001, 64500000, 157142857, 1599999999, 204600 * time.Millisecond, 90061001001001, MaxCap, MaxCap - 1} {
+		back, err := parseDuration(TypedDuration(d))
+		if err != nil || back != d {
+			t.Errorf("TypedDuration(%d) = %q reads back as %d (%v)", d, TypedDuration(d), back, err)
+		}
+	}
+}
+
+func TestFloorDigits(t *testing.T) {
+	for _, c := range []struct {
+		d, want time.Duration
+		sig     int
+	}{
+		{64516129, 64500000, 3}, {204900 * time.Millisecond, 204600 * time.Millisecond, 3}, {1599999999, 1590000000, 3},
+		{1599999999, 1599000000, 4}, {999, 999, 3}, {1, 1, 3}, {1599999999, 1599999999, 12}, {MaxCap, MaxCap, 3},
+	} {
+		if got := floorDuration(c.d, c.sig); got != c.want {
+			t.Errorf("floorDuration(%d, %d) = %d, want %d", c.d, c.sig, got, c.want)
+		}
+	}
+	for _, c := range []struct{ f, want float64 }{{2.701562117553472, 2.701}, {1.0016802034597139, 1.001}, {100, 100}, {1.5, 1.5}, {1, 1}, {12.34567, 12.34}} {
+		if got := floorFactor(c.f, 4); got != c.want {
+			t.Errorf("floorFactor(%v, 4) = %v, want %v", c.f, got, c.want)
 		}
 	}
 }

@@ -49,6 +49,10 @@ func (k FitKind) String() string {
 type Fit[T int | time.Duration | float64] struct {
 	Kind  FitKind
 	Value T // see Kind; 0 for FitUnused
+	// Typed is Value as a person would type it: for a base, factor or cap that is FitFound, Value
+	// rounded down to three significant digits (four for a factor), or to more where that would
+	// not fit (see typedFit); it fits as Value does. Otherwise it is Value.
+	Typed T
 	// Largest says that no larger value fits either. A worst-case answer and the sampled number
 	// of attempts always are; a sampled base, factor or cap is when the share of paths that fit
 	// falls as the input grows (see SolveSample), and otherwise is only known to fit with the
@@ -102,7 +106,8 @@ func (p Params) solveWorst() Solution {
 	s.Always, s.Can = p.mostAttempts()
 	for i, a := range p.axes() {
 		kind, x := p.worstFit(a)
-		s.Worst.set(i, kind, x, true)
+		typed := p.typedFit(a, kind, x, func(y int64) bool { return p.on(a, y).worstFits() })
+		s.Worst.set(i, kind, x, typed, true)
 	}
 	return s
 }
@@ -144,9 +149,9 @@ func fitting(n int, s time.Duration, times int, step, b time.Duration) (int, tim
 // attemptsFit is n attempts fitting, FitAll when n is MaxAttempts.
 func attemptsFit(n int) Fit[int] {
 	if n == MaxAttempts {
-		return Fit[int]{Kind: FitAll, Value: n, Largest: true}
+		return Fit[int]{Kind: FitAll, Value: n, Typed: n, Largest: true}
 	}
-	return Fit[int]{Kind: FitFound, Value: n, Largest: true}
+	return Fit[int]{Kind: FitFound, Value: n, Typed: n, Largest: true}
 }
 
 // retryRanges calls visit with the shortest and the longest wait (as the schedule's rows have
@@ -219,22 +224,22 @@ func (p Params) axes() []axis {
 	}
 }
 
-// set stores the answer at position x for axes()[i].
-func (l *Limits) set(i int, kind FitKind, x int64, largest bool) {
+// set stores the answer at position x, typed as the one at position typed, for axes()[i].
+func (l *Limits) set(i int, kind FitKind, x, typed int64, largest bool) {
 	if kind == FitUnused {
-		x = 0
+		x, typed = 0, 0
 	}
 	switch i {
 	case 0:
-		l.Base = Fit[time.Duration]{kind, time.Duration(x), largest}
+		l.Base = Fit[time.Duration]{kind, time.Duration(x), time.Duration(typed), largest}
 	case 1:
-		f := math.Float64frombits(uint64(x))
+		f, t := math.Float64frombits(uint64(x)), math.Float64frombits(uint64(typed))
 		if kind == FitUnused {
-			f = 0
+			f, t = 0, 0
 		}
-		l.Factor = Fit[float64]{kind, f, largest}
+		l.Factor = Fit[float64]{kind, f, t, largest}
 	default:
-		l.Cap = Fit[time.Duration]{kind, time.Duration(x), largest}
+		l.Cap = Fit[time.Duration]{kind, time.Duration(x), time.Duration(typed), largest}
 	}
 }
 

@@ -42,11 +42,11 @@ func (r Report) SolveSample(sols []Solution, pause func() bool) ([]Solution, boo
 			return out, false
 		}
 		for j, a := range p.axes() {
-			kind, x, largest, ok := p.sampledFit(a, s.Worst, j, pause)
+			kind, x, typed, largest, ok := p.sampledFit(a, s.Worst, j, pause)
 			if !ok {
 				return out, false
 			}
-			s.Sampled99.set(j, kind, x, largest)
+			s.Sampled99.set(j, kind, x, typed, largest)
 		}
 		s.Sampled = true
 	}
@@ -90,15 +90,15 @@ func (r Report) sampledAttempts(p Params, can Fit[int], pause func() bool) (p50,
 func need99(n int) int { return (99*n + 99) / 100 }
 
 // sampledFit is the largest position of a with which at least 99% of p's paths make every
-// attempt, and whether it is known to be the largest; worst holds the worst-case answers, the
-// i-th of which is a's.
-func (p Params) sampledFit(a axis, worst Limits, i int, pause func() bool) (FitKind, int64, bool, bool) {
+// attempt, that position as typed (typedFit), and whether it is known to be the largest; worst
+// holds the worst-case answers, the i-th of which is a's.
+func (p Params) sampledFit(a axis, worst Limits, i int, pause func() bool) (kind FitKind, x, typed int64, largest, ok bool) {
 	kind, lo := worst.position(i)
 	switch kind {
 	case FitUnused:
-		return FitUnused, 0, true, true
+		return FitUnused, 0, 0, true, true
 	case FitAll:
-		return FitAll, a.hi, true, true // every path fits at the top: 99% of them do
+		return FitAll, a.hi, a.hi, true, true // every path fits at the top: 99% of them do
 	case FitNone:
 		lo = a.lo
 	}
@@ -118,14 +118,14 @@ func (p Params) sampledFit(a axis, worst Limits, i int, pause func() bool) (FitK
 		return ok && made[len(made)-1] >= need
 	}
 	if kind == FitNone && !fits(lo) {
-		return FitNone, lo, true, done
+		return FitNone, lo, lo, true, done
 	}
-	largest := p.sampledMonotone(a, at(lo), at(a.hi))
+	largest = p.sampledMonotone(a, at(lo), at(a.hi))
 	if fits(a.hi) {
-		return FitAll, a.hi, true, done
+		return FitAll, a.hi, a.hi, true, done
 	}
-	x := lo + int64(sort.Search(int(a.hi-lo), func(i int) bool { return !fits(lo + 1 + int64(i)) }))
-	return FitFound, x, largest, done
+	x = lo + int64(sort.Search(int(a.hi-lo), func(i int) bool { return !fits(lo + 1 + int64(i)) }))
+	return FitFound, x, p.typedFit(a, FitFound, x, fits), largest, done
 }
 
 // position is the i-th answer of l (in the order of axes) as a position.

@@ -44,21 +44,21 @@ func scheduleFits(p Params) bool {
 func TestSolveHandWorked(t *testing.T) {
 	p := mustDecode(t, "base=100ms&factor=2&cap=1s&jitter=none&budget=3.1s&attempts=6")
 	s := solutionOf(t, p)
-	if want := (Fit[int]{FitFound, 6, true}); s.Always != want || s.Can != want {
+	if want := (Fit[int]{FitFound, 6, 6, true}); s.Always != want || s.Can != want {
 		t.Errorf("most attempts: always %+v, can %+v; want 6 (attempt 7 starts at 3.5s)", s.Always, s.Can)
 	}
-	if want := (Fit[time.Duration]{FitFound, 157142857, true}); s.Worst.Base != want {
+	if want := (Fit[time.Duration]{FitFound, 157142857, 157 * time.Millisecond, true}); s.Worst.Base != want {
 		t.Errorf("largest base with 6 attempts = %+v, want 157142857ns", s.Worst.Base)
 	}
 	// The cap: the waits 100, 200, 400, 800ms and min(cap, 1.6s) sum to under 3.1s for a cap
 	// under 1.6s.
-	if want := (Fit[time.Duration]{FitFound, 1600*time.Millisecond - 1, true}); s.Worst.Cap != want {
+	if want := (Fit[time.Duration]{FitFound, 1600*time.Millisecond - 1, 1590 * time.Millisecond, true}); s.Worst.Cap != want {
 		t.Errorf("largest cap with 6 attempts = %+v, want 1.599999999s", s.Worst.Cap)
 	}
 	// With the calculator's default mode, full jitter, the latest starts are the same, and
 	// every wait can be 0: every attempt can start at 0, and all MaxAttempts of them fit.
 	full := solutionOf(t, p.WithJitter(Full))
-	if full.Always.Value != 6 || full.Can != (Fit[int]{FitAll, MaxAttempts, true}) {
+	if full.Always.Value != 6 || full.Can != (Fit[int]{FitAll, MaxAttempts, MaxAttempts, true}) {
 		t.Errorf("full jitter: always %+v, can %+v; want 6 and all %d", full.Always, full.Can, MaxAttempts)
 	}
 }
@@ -107,7 +107,7 @@ func TestSolveClosedForm(t *testing.T) {
 					if got.Kind != FitAll {
 						t.Errorf("b=%v m=%d T=%v N=%d: base %+v, want every value (%d)", b, m, T, N, got, want)
 					}
-				case got != (Fit[time.Duration]{FitFound, time.Duration(want), true}):
+				case got.Kind != FitFound || got.Value != time.Duration(want) || !got.Largest:
 					t.Errorf("b=%v m=%d T=%v N=%d: base %+v, closed form %dns", b, m, T, N, got, want)
 				}
 				checked++
