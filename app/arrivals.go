@@ -68,7 +68,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			Attr("role", "img").Attr("aria-labelledby", "arrivals-caption").Body(
 			svg("g").Body(charts...),
 			svg("g").Body(marks...),
-			svg("text").Attr("x", arrivalsLeft+arrivalsWidth/2).Attr("y", bottom+21).Attr("text-anchor", "middle").Text("time since the first attempts"),
+			svg("text").Attr("x", arrivalsLeft).Attr("y", bottom+21).Text("time since the first attempts"),
 		)),
 		app.FigCaption().ID("arrivals-caption").Body(
 			app.Text("Attempts the server receives in each "+human(params.Window)+" window, per mode: the runs of "),

@@ -62,7 +62,7 @@ func renderChart(r calc.Report) app.UI {
 	}
 	if k := calc.Dwarfed(latest); k > 0 {
 		axis := calc.StartAxis(rows[k-1].Latest, r.Params.Budget)
-		fmt.Fprintf(&b, `<p id="chart-zoom-title" class="chart-zoom-title">Zoomed in: attempts #1 to #%d, whose latest starts are at most a quarter of the last one's, on a scale from 0 to %s.</p>`,
+		fmt.Fprintf(&b, `<p id="chart-zoom-title" class="chart-zoom-title">Zoomed in: attempts #1 to #%d, whose latest starts are at most a quarter of the later attempts', on a scale from 0 to %s.</p>`,
 			rows[k-1].Attempt, html.EscapeString(human(axis.End)))
 		chartBoxOpen(&b, "Chart of the first starts, zoomed in")
 		writeStartChart(&b, r, k, axis, "chart-zoom-title chart-caption")
@@ -123,6 +123,6 @@ func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, l
 		fmt.Fprintf(b, `<line data-series="budget" x1="%s" x2="%s" y1="6" y2="%s"></line><text data-label="budget" x="%s" y="16" text-anchor="%s">budget %s</text>`,
 			f1(bx), f1(bx), f1(height), f1(bx+dx), anchor, html.EscapeString(human(budget)))
 	}
-	fmt.Fprintf(b, `<text x="%v" y="%s" text-anchor="middle">time since the first call started</text></svg>`,
-		chartLeft+chartWidth/2, f1(height+39))
+	// The axes' names start at the left, in view on a phone before the chart is scrolled.
+	fmt.Fprintf(b, `<text x="%v" y="%s">time since the first call started</text></svg>`, chartLeft, f1(height+39))
 }

@@ -196,7 +196,7 @@ func writeSweepSVG(b *strings.Builder, measure string, modes []calc.ContentionMo
 		m := modes[show[k]]
 		fmt.Fprintf(b, `<text data-label="%s" x="%s" y="%s">%s</text>`, m, f1(lx), f1(ly+4), html.EscapeString(lineLabel(m)))
 	}
-	fmt.Fprintf(b, `</g><text x="%v" y="%v" text-anchor="middle">clients</text></svg>`, sweepLeft+sweepWidth/2, bottom+35)
+	fmt.Fprintf(b, `</g><text x="%v" y="%v">clients</text></svg>`, sweepLeft, bottom+35)
 }
 
 // spreadLabels places labels of one line's height gap at ys (in any order), as near each as it

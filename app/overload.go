@@ -327,7 +327,7 @@ func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadR
 		tx := f1(arrivalsLeft + timeAxis.X(t, arrivalsWidth))
 		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(bottom), html.EscapeString(human(t)))
 	}
-	fmt.Fprintf(b, `</g><text x="%v" y="%s" text-anchor="middle">time since the start</text></svg></div>`, arrivalsLeft+arrivalsWidth/2, f1(bottom+21))
+	fmt.Fprintf(b, `</g><text x="%v" y="%s">time since the start</text></svg></div>`, arrivalsLeft, f1(bottom+21))
 	fmt.Fprintf(b, `<figcaption id="overload-chart-caption">%s, window by window: one strip per series, each named above it, <span id="overload-scale" data-end="%d">%s, from 0 to %d per window and 0 to %s</span>; the table below has the same numbers. <span class="key key-p50">vertical line</span>: the outage ends (%s).</figcaption></figure>`,
 		html.EscapeString(name), countAxis.End, html.EscapeString(scale), countAxis.End, html.EscapeString(human(timeAxis.End)), html.EscapeString(human(params.Outage)))
 }
