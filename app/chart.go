@@ -38,8 +38,8 @@ const (
 	chartRight     = 48.0                                    // room for half the last tick's label ("1.25 min")
 	chartWidth     = chartViewWidth - chartLeft - chartRight // the time axis
 	chartTop       = 24.0                                    // room for the budget's label
-	rowHeight      = 15.0
-	maxRows        = 60 // past this many attempts, rows get thinner to keep the chart on screen
+	rowHeight      = 16.0                                    // room for a 13-unit label, whose box is 15 units tall
+	maxRows        = 60                                      // past this many attempts, rows get thinner to keep the chart on screen
 	axisRoom       = 46.0
 )
 

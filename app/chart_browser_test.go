@@ -4,7 +4,7 @@ package main
 
 // The charts and the captions of the tables that scroll, measured in Chromium on a laptop's
 // screen and a phone's: every chart text at least 11 CSS px and inside its chart, no line
-// across a text, no two end labels on each other, no caption cut at its box's edge.
+// across a text, no two texts (end labels, ticks, titles) on each other, no caption cut at its box's edge.
 
 import (
 	"strings"
@@ -42,9 +42,9 @@ const chartsMeasure = `(() => {
 			const lr = l.getBoundingClientRect();
 			for (const t of texts) if (meet(lr, t.getBoundingClientRect())) out.problems.push(key(t) + ": crossed by the " + l.dataset.series + " line");
 		}
-		const labels = texts.filter((t) => t.dataset.label);
-		for (let i = 0; i < labels.length; i++) for (let j = i + 1; j < labels.length; j++)
-			if (meet(labels[i].getBoundingClientRect(), labels[j].getBoundingClientRect())) out.problems.push(key(labels[i]) + " and " + key(labels[j]) + ": labels on each other");
+		// Any two texts: the lines' end labels, and the ticks, titles and marks' labels.
+		for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++)
+			if (meet(texts[i].getBoundingClientRect(), texts[j].getBoundingClientRect())) out.problems.push(key(texts[i]) + " and " + key(texts[j]) + ": texts on each other");
 	}
 	for (const c of document.querySelectorAll(".scroll > table > caption")) {
 		if (!c.checkVisibility()) continue;
