@@ -11,8 +11,8 @@ import (
 
 // Layout of the arrivals chart, in SVG user units: one small chart per mode, on shared axes.
 const (
-	arrivalsLeft   = 64.0
-	arrivalsWidth  = 800.0
+	arrivalsLeft   = chartLeft
+	arrivalsWidth  = chartWidth
 	arrivalsHeight = 56.0
 	arrivalsGap    = 22.0
 )
@@ -29,6 +29,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 	countAxis := calc.HerdCountAxis(params, runs)
 	y := func(top float64, n int) float64 { return top + arrivalsHeight - countAxis.Y(n, arrivalsHeight) }
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
+	outage := arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth)
 	var charts []app.UI
 	for i, r := range runs {
 		top := arrivalsGap + float64(i)*(arrivalsHeight+arrivalsGap)
@@ -44,6 +45,8 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			svg("path").Attr("data-series", "arrivals").DataSet("mode", r.Mode.String()).Attr("d", d.String()),
 			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, countAxis.End)+4).Attr("text-anchor", "end").Text(countAxis.End),
 			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, 0)).Attr("text-anchor", "end").Text("0"),
+			// The outage's end, within the strip only: across the gaps it would cross the titles.
+			svg("line").Attr("data-series", "outage").Attr("x1", outage).Attr("x2", outage).Attr("y1", top).Attr("y2", y(top, 0)),
 		)
 		if params.Capacity > 0 && params.Capacity <= countAxis.End {
 			charts = append(charts, svg("line").Attr("data-series", "capacity").
@@ -51,10 +54,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 		}
 	}
 	bottom := arrivalsGap + float64(len(runs))*(arrivalsHeight+arrivalsGap)
-	outage := arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth)
-	marks := []app.UI{
-		svg("line").Attr("data-series", "outage").Attr("x1", outage).Attr("x2", outage).Attr("y1", 0).Attr("y2", bottom-arrivalsGap+4),
-	}
+	var marks []app.UI
 	for _, t := range timeAxis.Ticks {
 		tx := arrivalsLeft + timeAxis.X(t, arrivalsWidth)
 		marks = append(marks, svg("text").Attr("x", tx).Attr("y", bottom).Attr("text-anchor", "middle").Text(human(t)))
@@ -64,12 +64,12 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 		capacity = "dashed line: capacity, " + strconv.Itoa(params.Capacity) + " per window"
 	}
 	return app.Figure().ID("arrivals").Body(
-		svg("svg").Attr("viewBox", app.FormatString("0 0 %v %v", arrivalsLeft+arrivalsWidth+16, bottom+24)).
+		chartBox("Chart of the attempts per window", svg("svg").Attr("viewBox", app.FormatString("0 0 %v %v", chartViewWidth, bottom+26)).
 			Attr("role", "img").Attr("aria-labelledby", "arrivals-caption").Body(
 			svg("g").Body(charts...),
 			svg("g").Body(marks...),
-			svg("text").Attr("x", arrivalsLeft+arrivalsWidth/2).Attr("y", bottom+20).Attr("text-anchor", "middle").Text("time since the first attempts"),
-		),
+			svg("text").Attr("x", arrivalsLeft).Attr("y", bottom+21).Text("time since the first attempts"),
+		)),
 		app.FigCaption().ID("arrivals-caption").Body(
 			app.Text("Attempts the server receives in each "+human(params.Window)+" window, per mode: the runs of "),
 			app.A().Href("#herd").Text("the herd table"),

@@ -106,8 +106,8 @@ func TestContentionSection(t *testing.T) {
 		for _, m := range modes {
 			lines := evalJS[int](tb, fmt.Sprintf(`document.querySelectorAll('#%s path[data-mode="%s"]').length`, chart, m))
 			label := evalJS[string](tb, fmt.Sprintf(`document.querySelector('#%s text[data-label="%s"]')?.textContent ?? ""`, chart, m))
-			if lines != 1 || label != m.Title() {
-				t.Errorf("%s: %d lines of %s, labelled %q; want 1, labelled %q", chart, lines, m, label, m.Title())
+			if lines != 1 || label != lineLabel(m) {
+				t.Errorf("%s: %d lines of %s, labelled %q; want 1, labelled %q", chart, lines, m, label, lineLabel(m))
 			}
 		}
 	}

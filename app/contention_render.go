@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"math"
@@ -73,35 +74,91 @@ func writeContentionTable(b *strings.Builder, params calc.Params, rs []calc.Cont
 // Layout of the sweep's charts, in SVG user units; the labels of the lines sit on the right.
 const (
 	sweepLeft   = 64.0
-	sweepWidth  = 560.0
-	sweepRight  = 190.0
+	sweepRight  = 220.0 // room for the longest label, "This policy (decorrelatedv2)"
+	sweepWidth  = chartViewWidth - sweepLeft - sweepRight
 	sweepTop    = 12.0
 	sweepHeight = 220.0
-	sweepLabelH = 13.0 // the least gap between two lines' labels
+	sweepLabelH = 16.0 // the least gap between two lines' labels, whose text is 13 units
 )
 
 // writeSweepChart draws one measure of the sweep ("calls" or "time") against the number of
 // clients: one line per mode through the means, named in text at its right end (colour and dash
-// only tell the lines apart), on axes from calc.
+// only tell the lines apart), on axes from calc. When some modes' means dwarf the others' (no
+// jitter's time), a second figure draws the others on a scale of their own.
 func writeSweepChart(b *strings.Builder, measure string, modes []calc.ContentionMode, sweep []calc.ContentionPoint) {
-	mean := func(r calc.ContentionResult) float64 { return measureOf(measure, r) }
-	most := 0.0
+	if len(modes) == 0 || len(sweep) == 0 {
+		return
+	}
+	most := make([]float64, len(modes)) // each mode's largest mean
 	for _, pt := range sweep {
-		for _, r := range pt.Results {
-			most = max(most, mean(r))
+		for i, r := range pt.Results {
+			most[i] = max(most[i], measureOf(measure, r))
 		}
 	}
+	what := map[string]string{"calls": "Mean calls (writes) per run", "time": "Mean time until the last client is through"}[measure]
+	id := "contention-" + measure + "-chart"
+	all := make([]int, len(modes))
+	for i := range all {
+		all[i] = i
+	}
+	fmt.Fprintf(b, `<figure id="%s">`, id)
+	chartBoxOpen(b, "Chart: "+what)
+	writeSweepSVG(b, measure, modes, sweep, all, slices.Max(most), id+"-caption")
+	fmt.Fprintf(b, `</div><figcaption id="%s-caption">%s against the number of clients, one line per mode, each named at its right end: the means of <a href="#contention-sweep-box">the sweep's table</a> below, drawn.</figcaption></figure>`,
+		id, what)
+
+	sorted := slices.Sorted(slices.Values(most))
+	k := calc.Dwarfed(sorted)
+	if k == 0 {
+		return
+	}
+	var small []int
+	var big []string
+	for i, m := range modes {
+		if most[i] <= sorted[k-1] {
+			small = append(small, i)
+		} else {
+			big = append(big, m.Title()+" (up to "+measureText(measure, most[i])+")")
+		}
+	}
+	zoom := "contention-" + measure + "-zoom-chart"
+	fmt.Fprintf(b, `<figure id="%s">`, zoom)
+	chartBoxOpen(b, "Chart: "+what+", zoomed in")
+	writeSweepSVG(b, measure, modes, sweep, small, sorted[k-1], zoom+"-caption")
+	fmt.Fprintf(b, `</div><figcaption id="%s-caption">Zoomed in: the same chart without %s, whose means are over four times the others', so that the other lines are not flat at the bottom.</figcaption></figure>`,
+		zoom, html.EscapeString(strings.Join(big, " and ")))
+}
+
+// lineLabel names m's line at its right end: its title, but the policy's own mode by its jitter
+// mode's key, as the jitter field has it, since some titles are longer than the room there.
+func lineLabel(m calc.ContentionMode) string {
+	if j, ok := m.Jitter(); ok {
+		return "This policy (" + j.String() + ")"
+	}
+	return m.Title()
+}
+
+// measureText is a mean of measure in words: a time, or calls with one decimal.
+func measureText(measure string, v float64) string {
+	if measure == "time" {
+		return calc.Human(v)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " calls"
+}
+
+// writeSweepSVG writes the SVG of the lines of modes[show], on a scale from 0 to top.
+func writeSweepSVG(b *strings.Builder, measure string, modes []calc.ContentionMode, sweep []calc.ContentionPoint, show []int, top float64, labelledBy string) {
 	clients := calc.NewCountAxis(calc.SweepTo)
 	var ticks []string
 	var y func(v float64) float64
 	if measure == "time" {
-		a := calc.NewAxis(time.Duration(math.Ceil(most)))
+		a := calc.NewAxis(time.Duration(math.Ceil(top)))
 		y = func(v float64) float64 { return sweepTop + sweepHeight - a.X(time.Duration(v), sweepHeight) }
 		for _, t := range a.Ticks {
 			ticks = append(ticks, f1(y(float64(t)))+" "+human(t))
 		}
 	} else {
-		a := calc.NewCountAxis(int(math.Ceil(most)))
+		a := calc.NewCountAxis(int(math.Ceil(top)))
 		y = func(v float64) float64 { return sweepTop + sweepHeight - float64(v)/float64(a.End)*sweepHeight }
 		for _, n := range a.Ticks {
 			ticks = append(ticks, f1(y(float64(n)))+" "+strconv.Itoa(n))
@@ -109,50 +166,63 @@ func writeSweepChart(b *strings.Builder, measure string, modes []calc.Contention
 	}
 	x := func(n int) float64 { return sweepLeft + clients.Y(n, sweepWidth) }
 	bottom := sweepTop + sweepHeight
-	id := "contention-" + measure + "-chart"
-	fmt.Fprintf(b, `<figure id="%s"><svg viewBox="0 0 %v %v" role="img" aria-labelledby="%s-caption"><g>`, id, sweepLeft+sweepWidth+sweepRight, bottom+40, id)
+	fmt.Fprintf(b, `<svg viewBox="0 0 %v %v" role="img" aria-labelledby="%s"><g>`, chartViewWidth, bottom+40, labelledBy)
 	for _, t := range ticks {
 		ty, text, _ := strings.Cut(t, " ")
-		fmt.Fprintf(b, `<line x1="%v" x2="%v" y1="%s" y2="%s"></line><text x="%v" y="%s" text-anchor="end">%s</text>`,
+		fmt.Fprintf(b, `<line x1="%v" x2="%v" y1="%s" y2="%s"></line><text x="%v" y="%s" dy="4" text-anchor="end">%s</text>`,
 			sweepLeft, sweepLeft+sweepWidth, ty, ty, sweepLeft-6, ty, html.EscapeString(text))
 	}
 	for _, n := range clients.Ticks {
 		fmt.Fprintf(b, `<text x="%s" y="%v" text-anchor="middle">%d</text>`, f1(x(n)), bottom+16, n)
 	}
 	b.WriteString(`</g><g>`)
-	type label struct {
-		y    float64
-		name string
-		i    int
-	}
-	var labels []label
-	for i, m := range modes {
+	ends := make([]float64, len(show))
+	for k, i := range show {
 		var d strings.Builder
-		for k, pt := range sweep {
+		for j, pt := range sweep {
 			cmd := "L"
-			if k == 0 {
+			if j == 0 {
 				cmd = "M"
 			}
-			d.WriteString(cmd + f1(x(pt.Clients)) + " " + f1(y(mean(pt.Results[i]))))
+			d.WriteString(cmd + f1(x(pt.Clients)) + " " + f1(y(measureOf(measure, pt.Results[i]))))
 		}
-		fmt.Fprintf(b, `<path data-series="contention" data-line="%d" data-mode="%s" d="%s"></path>`, i, m, d.String())
-		last := sweep[len(sweep)-1]
-		labels = append(labels, label{y(mean(last.Results[i])), m.Title(), i})
+		fmt.Fprintf(b, `<path data-series="contention" data-line="%d" data-mode="%s" d="%s"></path>`, i, modes[i], d.String())
+		ends[k] = y(measureOf(measure, sweep[len(sweep)-1].Results[i]))
 	}
-	// The labels in the lines' order at the right end, each at least sweepLabelH from the next,
-	// so that lines ending close together keep readable names.
-	slices.SortStableFunc(labels, func(a, b label) int { return int(math.Copysign(1, a.y-b.y)) })
-	for k := 1; k < len(labels); k++ {
-		labels[k].y = max(labels[k].y, labels[k-1].y+sweepLabelH)
+	// The labels at the right end, in the lines' order, moved apart where lines end close
+	// together so that each name stays readable, and kept within the chart.
+	lx := x(sweep[len(sweep)-1].Clients) + 14
+	for k, ly := range spreadLabels(ends, sweepLabelH, sweepTop, bottom+16) {
+		m := modes[show[k]]
+		fmt.Fprintf(b, `<text data-label="%s" x="%s" y="%s">%s</text>`, m, f1(lx), f1(ly+4), html.EscapeString(lineLabel(m)))
 	}
-	lx := x(sweep[len(sweep)-1].Clients) + 8
-	for _, l := range labels {
-		fmt.Fprintf(b, `<text data-label="%s" x="%s" y="%s">%s</text>`, modes[l.i], f1(lx), f1(l.y+4), html.EscapeString(l.name))
+	fmt.Fprintf(b, `</g><text x="%v" y="%v">clients</text></svg>`, sweepLeft, bottom+35)
+}
+
+// spreadLabels places labels of one line's height gap at ys (in any order), as near each as it
+// can, at least gap apart and within [lo, hi] when they fit: in order, each is pushed down off
+// the one above it, then the last ones pushed back up off hi. It returns the places in ys's order.
+func spreadLabels(ys []float64, gap, lo, hi float64) []float64 {
+	order := make([]int, len(ys))
+	for i := range order {
+		order[i] = i
 	}
-	what := map[string]string{"calls": "Mean calls (writes) per run", "time": "Mean time until the last client is through"}[measure]
-	fmt.Fprintf(b, `</g><text x="%v" y="%v" text-anchor="middle">clients</text></svg>`, sweepLeft+sweepWidth/2, bottom+34)
-	fmt.Fprintf(b, `<figcaption id="%s-caption">%s against the number of clients, one line per mode, each named at its right end: the means of <a href="#contention-sweep-box">the sweep's table</a> below, drawn.</figcaption></figure>`,
-		id, what)
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ys[a], ys[b]) })
+	at := make([]float64, len(ys))
+	for k, i := range order {
+		at[i] = max(ys[i], lo)
+		if k > 0 {
+			at[i] = max(at[i], at[order[k-1]]+gap)
+		}
+	}
+	for k := len(order) - 1; k >= 0; k-- {
+		limit := hi
+		if k < len(order)-1 {
+			limit = at[order[k+1]] - gap
+		}
+		at[order[k]] = max(lo, min(at[order[k]], limit))
+	}
+	return at
 }
 
 // measureOf is a result's mean of measure.

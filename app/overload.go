@@ -297,7 +297,10 @@ const (
 func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadRun, name string, timeAxis calc.Axis, countAxis calc.CountAxis, scale string) {
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
 	bottom := stripGap + float64(len(windowSeries))*(stripHeight+stripGap)
-	fmt.Fprintf(b, `<figure id="overload-chart"><svg viewBox="0 0 %v %s" role="img" aria-labelledby="overload-chart-caption"><g>`, arrivalsLeft+arrivalsWidth+16, f1(bottom+24))
+	outage := f1(arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth))
+	b.WriteString(`<figure id="overload-chart">`)
+	chartBoxOpen(b, "Chart of "+name+", window by window")
+	fmt.Fprintf(b, `<svg viewBox="0 0 %v %s" role="img" aria-labelledby="overload-chart-caption"><g>`, chartViewWidth, f1(bottom+26))
 	for i, s := range windowSeries {
 		top := stripGap + float64(i)*(stripHeight+stripGap)
 		y := func(n int) string { return f1(top + stripHeight - countAxis.Y(n, stripHeight)) }
@@ -316,15 +319,15 @@ func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadR
 		fmt.Fprintf(b, `<path data-series="overload" data-name="%s" d="%s"></path>`, s[0], d.String())
 		fmt.Fprintf(b, `<text x="%v" y="%s" text-anchor="end">%d</text><text x="%v" y="%s" text-anchor="end">0</text>`,
 			arrivalsLeft-6, f1(top+4), countAxis.End, arrivalsLeft-6, y(0))
+		// The outage's end, within the strip only: across the gaps it would cross the titles.
+		fmt.Fprintf(b, `<line data-series="outage" x1="%s" x2="%s" y1="%s" y2="%s"></line>`, outage, outage, f1(top), y(0))
 	}
 	b.WriteString(`</g><g>`)
-	outage := arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth)
-	fmt.Fprintf(b, `<line data-series="outage" x1="%s" x2="%s" y1="0" y2="%s"></line>`, f1(outage), f1(outage), f1(bottom-stripGap+4))
 	for _, t := range timeAxis.Ticks {
 		tx := f1(arrivalsLeft + timeAxis.X(t, arrivalsWidth))
 		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(bottom), html.EscapeString(human(t)))
 	}
-	fmt.Fprintf(b, `</g><text x="%v" y="%s" text-anchor="middle">time since the start</text></svg>`, arrivalsLeft+arrivalsWidth/2, f1(bottom+20))
+	fmt.Fprintf(b, `</g><text x="%v" y="%s">time since the start</text></svg></div>`, arrivalsLeft, f1(bottom+21))
 	fmt.Fprintf(b, `<figcaption id="overload-chart-caption">%s, window by window: one strip per series, each named above it, <span id="overload-scale" data-end="%d">%s, from 0 to %d per window and 0 to %s</span>; the table below has the same numbers. <span class="key key-p50">vertical line</span>: the outage ends (%s).</figcaption></figure>`,
 		html.EscapeString(name), countAxis.End, html.EscapeString(scale), countAxis.End, html.EscapeString(human(timeAxis.End)), html.EscapeString(human(params.Outage)))
 }

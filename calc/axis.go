@@ -124,3 +124,30 @@ func herdMost(p Params, counts []int) int {
 	}
 	return most
 }
+
+// StartAxis is the start chart's time axis: from 0 to latest, the last attempt's latest start,
+// stretched to hold the budget when that is at most twice latest (further out, a budget marker
+// would only squeeze the bars). Starts up to 1.6s with a 2s budget: 0 to 2s; with a 1h
+// budget: 0 to 2s, the budget past the end.
+func StartAxis(latest, budget time.Duration) Axis {
+	if budget > latest && budget-latest <= latest { // not 2*latest, which can overflow
+		latest = budget
+	}
+	return NewAxis(latest)
+}
+
+// dwarfRatio is how many times the rest a value must be to dwarf them on one linear scale.
+const dwarfRatio = 4
+
+// Dwarfed is how many values at the start of ascending (sorted, none negative) the others
+// dwarf: the most k, at least 2, such that each of the first k is at most a quarter of each
+// of the rest; otherwise 0. A chart draws those k on a second, zoomed scale, where they are not
+// flat: [1 2 3 40] gives 3, [1 2 10 40] 2, [1 2 3] and [1 2 3 5] 0.
+func Dwarfed(ascending []float64) int {
+	for k := len(ascending) - 1; k >= 2; k-- {
+		if ascending[k-1]*dwarfRatio <= ascending[k] && ascending[k] > 0 {
+			return k
+		}
+	}
+	return 0
+}

@@ -100,3 +100,44 @@ func TestHerdCountAxis(t *testing.T) {
 		t.Errorf("no runs: axis to %d, want 1", a.End)
 	}
 }
+
+func TestStartAxis(t *testing.T) {
+	for _, tt := range []struct {
+		name           string
+		latest, budget time.Duration
+		end            time.Duration
+	}{
+		{"no budget", 1600 * ms, 0, 2 * time.Second},
+		{"budget within twice", 1600 * ms, 3 * time.Second, 3 * time.Second},
+		{"budget before the last start", 1600 * ms, time.Second, 2 * time.Second},
+		{"budget far out", 1600 * ms, time.Hour, 2 * time.Second},
+		{"overflow", time.Duration(1<<62) + 1, MaxBudget, NewAxis(time.Duration(1<<62) + 1).End},
+	} {
+		if a := StartAxis(tt.latest, tt.budget); a.End != tt.end {
+			t.Errorf("%s: StartAxis(%v, %v) ends at %v, want %v", tt.name, tt.latest, tt.budget, a.End, tt.end)
+		}
+	}
+}
+
+func TestDwarfed(t *testing.T) {
+	for _, tt := range []struct {
+		values []float64
+		want   int
+	}{
+		{[]float64{1, 2, 3, 40}, 3},
+		{[]float64{1, 2, 10, 40}, 3}, // exactly a quarter
+		{[]float64{1, 2, 11, 40}, 2}, // 11 is more than a quarter of 40
+		{[]float64{1, 2, 3, 5}, 0},
+		{[]float64{1, 2, 10, 11}, 2},
+		{[]float64{1, 20, 30, 40}, 0}, // one small value: nothing to zoom in on
+		{[]float64{1, 2, 3}, 0},
+		{[]float64{0, 0, 0}, 0},
+		{[]float64{0, 0, 1}, 2},
+		{[]float64{5}, 0},
+		{nil, 0},
+	} {
+		if got := Dwarfed(tt.values); got != tt.want {
+			t.Errorf("Dwarfed(%v) = %d, want %d", tt.values, got, tt.want)
+		}
+	}
+}
