@@ -78,7 +78,7 @@ func TestPageCompareLink(t *testing.T) {
 		t.Errorf("the link lost B: %q", p.query)
 	}
 	csv := p.compareText(writeCompareCSV)
-	if !strings.Contains(csv, strings.Join(compareColumns, ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
+	if !strings.Contains(csv, strings.Join(keysOf(compareWaitCols), ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
 		t.Errorf("the CSV does not carry B:\n%s", csv)
 	}
 }
