@@ -77,7 +77,9 @@ func TestPageCompareLink(t *testing.T) {
 	if !strings.Contains(p.query, "vs=preset%3Daws-go-v2") {
 		t.Errorf("the link lost B: %q", p.query)
 	}
-	csv := p.compareText(writeCompareCSV)
+	var b strings.Builder
+	writeCompareCSV(&b, *p.exported().cmp)
+	csv := b.String()
 	if !strings.Contains(csv, strings.Join(keysOf(compareWaitCols), ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
 		t.Errorf("the CSV does not carry B:\n%s", csv)
 	}
