@@ -111,9 +111,9 @@ var (
 // compareTables are the comparison's: the waits, the starts, each one's fit to its budget, its
 // herd's headline and, when run, its contention experiment's.
 func compareTables(c compared) []reportTable {
-	waits := reportTable{cols: compareWaitCols, text: true, words: []string{"## Compared with B",
+	waits := reportTable{cols: compareWaitCols, words: []string{"## Compared with B",
 		fmt.Sprintf("B (vs=%s): %s", c.vs, describe(c.B)), "Wait before each attempt (B − A where both make it); the last row is the total wait, ignoring any budget:"}}
-	starts := reportTable{cols: compareStartCols, text: true, words: []string{"Start of each attempt:"}}
+	starts := reportTable{cols: compareStartCols, words: []string{"Start of each attempt:"}}
 	n := len(compareWaitCols)
 	for i := range c.Rows {
 		row := compareCells(c.Comparison, i)

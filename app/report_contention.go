@@ -47,7 +47,7 @@ func contentionTables(c contention) []reportTable {
 	if c.table == nil {
 		return nil
 	}
-	t := reportTable{words: []string{contentionLine(c.p)}, cols: contentionCols, text: true}
+	t := reportTable{words: []string{contentionLine(c.p)}, cols: contentionCols}
 	for _, r := range c.table {
 		t.rows = append(t.rows, contentionCells(r))
 	}

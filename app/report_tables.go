@@ -24,8 +24,6 @@ type reportTable struct {
 	words []string
 	cols  [][2]string // key, head
 	rows  [][]string
-	// text says the text format writes it as a table; the others it says in sentences.
-	text bool
 }
 
 // keysOf are the columns' keys.
@@ -157,7 +155,7 @@ var limiterCols = [][2]string{{"limiter", "limiter"}, {"under_total_failure", "u
 // Before sampling, what sampling gives is "" (a page can copy before then).
 func reportTables(r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) []reportTable {
 	p := r.Params
-	schedule := reportTable{cols: scheduleCols, text: true}
+	schedule := reportTable{cols: scheduleCols}
 	for i := range r.Schedule.Rows {
 		schedule.rows = append(schedule.rows, cells(r, i))
 	}
@@ -173,7 +171,7 @@ func reportTables(r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) 
 	} else {
 		modes += fmt.Sprintf(" (percentiles of %d sampled paths, seed %d).", p.Samples, p.Seed)
 	}
-	totals := reportTable{words: append(totalWords, modes), cols: totalCols, text: true}
+	totals := reportTable{words: append(totalWords, modes), cols: totalCols}
 	for _, m := range r.Modes {
 		totals.rows = append(totals.rows, totalCells(m, p.Budget > 0)...)
 	}
@@ -194,7 +192,7 @@ func reportTables(r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) 
 	}
 	out = append(out, reportTable{words: append(sentences, layersLine(r)), cols: summaryCols, rows: [][]string{row}})
 	if len(herd) > 0 {
-		h := reportTable{words: []string{herdLine(p)}, cols: herdCols, text: true}
+		h := reportTable{words: []string{herdLine(p)}, cols: herdCols}
 		for _, run := range herd {
 			h.rows = append(h.rows, herdCells(run))
 		}
@@ -213,9 +211,9 @@ func fitTables(r calc.Report) []reportTable {
 		return nil
 	}
 	p := r.Params
-	most := reportTable{cols: fitAttemptsCols, text: true, words: []string{fmt.Sprintf(
+	most := reportTable{cols: fitAttemptsCols, words: []string{fmt.Sprintf(
 		"Fit the %s budget (an attempt is made when it starts before the budget; call time included): the most attempts that start within it.", human(p.Budget))}}
-	largest := reportTable{cols: fitLargestCols, text: true, words: []string{fmt.Sprintf(
+	largest := reportTable{cols: fitLargestCols, words: []string{fmt.Sprintf(
 		"Largest value with which all %d attempts start within the budget, the others kept. Every path: exact; one nanosecond (or the next float64 factor) more does not fit. "+
 			"Paths: of the %d sampled paths (seed %d). any: the whole range fits; none: not even the least value fits; unused: the mode does not read it; "+
 			"~: a sampled answer that fits while one step more does not, but a larger value might fit again.", p.Attempts, p.Samples, p.Seed)}}
@@ -244,7 +242,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 	for _, k := range calc.Limiters() {
 		limiters.rows = append(limiters.rows, []string{k.String(), p.LimiterBoundWords(k), k.Source()})
 	}
-	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}, text: true}
+	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}}
 	for _, c := range overloadColumns {
 		side.cols = append(side.cols, c)
 	}
@@ -263,7 +261,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		if r.Mode != own.Mode || r.Limiter != own.Limiter {
 			continue
 		}
-		win := reportTable{cols: [][2]string{{"window_from_ms", msHead("window from")}}, text: true,
+		win := reportTable{cols: [][2]string{{"window_from_ms", msHead("window from")}},
 			words: []string{fmt.Sprintf("%s with limiter %s, per %s ms window:", r.Mode, r.Limiter, calc.Millis(p.Window))}}
 		for _, s := range windowSeries {
 			win.cols = append(win.cols, s)
