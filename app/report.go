@@ -107,17 +107,21 @@ func human(d time.Duration) string { return calc.Human(float64(d)) }
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // cells returns one attempt's values (scheduleCols) in milliseconds to the nanosecond ("" where
-// a sampled percentile has no path).
+// a sampled percentile has no path, and for what sampling gives before it is done).
 func cells(r calc.Report, i int) []string {
 	row, s := r.Schedule.Rows[i], startSample(r, i)
 	q := []string{"", "", ""}
 	if s.Reached > 0 {
 		q = []string{calc.Millis(s.Start.P50), calc.Millis(s.Start.P90), calc.Millis(s.Start.P99)}
 	}
+	reached := "" // not 0: no path is sampled yet
+	if r.PolicySampled() {
+		reached = fmtFloat(reachedShare(r, i))
+	}
 	return append([]string{strconv.Itoa(row.Attempt), strconv.Itoa(row.Retry),
 		calc.Millis(row.Nominal), calc.Millis(row.Min), msMean(row.Mean), calc.Millis(row.Max),
 		calc.Millis(row.Earliest), calc.Millis(row.Latest)}, append(q,
-		fmtFloat(reachedShare(r, i)), fmtFloat(row.AtCap), row.Budget.String())...)
+		reached, fmtFloat(row.AtCap), row.Budget.String())...)
 }
 
 // reachedShare is the share of simulated paths that make attempt i+1 (0 before sampling).

@@ -370,7 +370,7 @@ func TestTableWithinBudgetBeforeSampling(t *testing.T) {
 	var csv, md strings.Builder
 	writeCSV(&csv, p.ReportBounds(), nil)
 	writeMarkdown(&md, p.ReportBounds(), nil)
-	if !strings.Contains(csv.String(), "\nnone,within_budget,3000,,3000.000000,,,,true\n") {
+	if !strings.Contains(csv.String(), "\nnone,within_budget,3000,,3000.000000,,,,true\n") || !strings.HasPrefix(csv.String(), strings.Join(keysOf(scheduleCols), ",")+"\n1,0,0,0,0,0,0,0,,,,,0,always\n") {
 		t.Errorf("csv:\n%s", csv.String())
 	}
 	if !strings.Contains(md.String(), "best case 3000 ms, worst case 3000 ms; the sampled paths are still being simulated.") {
