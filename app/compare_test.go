@@ -80,7 +80,7 @@ func TestPageCompareLink(t *testing.T) {
 	var b strings.Builder
 	writeCompareCSV(&b, *p.exported().cmp)
 	csv := b.String()
-	if !strings.Contains(csv, strings.Join(keysOf(compareWaitCols), ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
+	if !strings.Contains(csv, strings.Join(keysOf(compareCols), ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
 		t.Errorf("the CSV does not carry B:\n%s", csv)
 	}
 }

@@ -95,33 +95,26 @@ func compareContentionCells(name string, r *calc.ContentionResult) []string {
 	return []string{name, r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs), fmtFloat(r.Calls.Mean), msMean(r.Time.Mean)}
 }
 
-// compareWaitCols and compareStartCols are compareCells' columns, split as the text format splits them: the waits
-// before each attempt (with the totals' row), then the starts.
-var (
-	compareWaitCols = [][2]string{{"attempt", "attempt"},
-		{"a_min_ms", msHead("A min wait")}, {"a_mean_ms", msHead("A mean wait")}, {"a_max_ms", msHead("A max wait")},
-		{"b_min_ms", msHead("B min wait")}, {"b_mean_ms", msHead("B mean wait")}, {"b_max_ms", msHead("B max wait")},
-		{"diff_min_ms", msHead("B − A min wait")}, {"diff_mean_ms", msHead("B − A mean wait")}, {"diff_max_ms", msHead("B − A max wait")}}
-	compareStartCols = [][2]string{{"attempt", "attempt"},
-		{"a_earliest_start_ms", msHead("A earliest start")}, {"a_latest_start_ms", msHead("A latest start")},
-		{"b_earliest_start_ms", msHead("B earliest start")}, {"b_latest_start_ms", msHead("B latest start")},
-		{"diff_earliest_start_ms", msHead("B − A earliest start")}, {"diff_latest_start_ms", msHead("B − A latest start")}}
-)
+// compareCols are compareCells' columns: one table, as the page's, where the text format writes
+// the waits and the starts apart.
+var compareCols = [][2]string{{"attempt", "attempt"},
+	{"a_min_ms", msHead("A min wait")}, {"a_mean_ms", msHead("A mean wait")}, {"a_max_ms", msHead("A max wait")},
+	{"b_min_ms", msHead("B min wait")}, {"b_mean_ms", msHead("B mean wait")}, {"b_max_ms", msHead("B max wait")},
+	{"diff_min_ms", msHead("B − A min wait")}, {"diff_mean_ms", msHead("B − A mean wait")}, {"diff_max_ms", msHead("B − A max wait")},
+	{"a_earliest_start_ms", msHead("A earliest start")}, {"a_latest_start_ms", msHead("A latest start")},
+	{"b_earliest_start_ms", msHead("B earliest start")}, {"b_latest_start_ms", msHead("B latest start")},
+	{"diff_earliest_start_ms", msHead("B − A earliest start")}, {"diff_latest_start_ms", msHead("B − A latest start")}}
 
-// compareTables are the comparison's: the waits, the starts, each one's fit to its budget, its
+// compareTables are the comparison's: every attempt, each one's fit to its budget, its
 // herd's headline and, when run, its contention experiment's.
 func compareTables(c compared) []reportTable {
-	waits := reportTable{cols: compareWaitCols, words: []string{"## Compared with B",
-		fmt.Sprintf("B (vs=%s): %s", c.vs, describe(c.B)), "Wait before each attempt (B − A where both make it); the last row is the total wait, ignoring any budget:"}}
-	starts := reportTable{cols: compareStartCols, words: []string{"Start of each attempt:"}}
-	n := len(compareWaitCols)
+	each := reportTable{cols: compareCols, words: []string{"## Compared with B", fmt.Sprintf("B (vs=%s): %s", c.vs, describe(c.B)),
+		"Each attempt: the wait before it and its start, of A, of B, and B − A where both make it; the last row is the total wait, ignoring any budget:"}}
 	for i := range c.Rows {
-		row := compareCells(c.Comparison, i)
-		waits.rows = append(waits.rows, row[:n])
-		starts.rows = append(starts.rows, append([]string{row[0]}, row[n:]...))
+		each.rows = append(each.rows, compareCells(c.Comparison, i))
 	}
-	waits.rows = append(waits.rows, compareTotalCells(c.Comparison)[:n])
-	out := []reportTable{waits, starts,
+	each.rows = append(each.rows, compareTotalCells(c.Comparison))
+	out := []reportTable{each,
 		{cols: compareFitCols, words: []string{"A: " + fitLine(c.A, c.FitA), "B: " + fitLine(c.B, c.FitB)},
 			rows: [][]string{fitCells("a", c.A.Params.Encode(), c.A, c.FitA), fitCells("b", c.vs, c.B, c.FitB)}},
 		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.herdA) + " B " + herdLineOf(c.herdB)},

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/csv"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -72,7 +73,10 @@ func TestEveryFormatHasEveryTable(t *testing.T) {
 			tables := csvTables(t, out["csv"])
 			inText := 0
 			for _, tb := range tables {
-				if !proseTable(tb[0]) {
+				switch {
+				case slices.Contains(tb[0], "a_earliest_start_ms"):
+					inText += 2 // the comparison: the text writes its waits and its starts apart
+				case !proseTable(tb[0]):
 					inText++
 				}
 			}
