@@ -116,12 +116,12 @@ func cells(r calc.Report, i int) []string {
 	}
 	reached := "" // not 0: no path is sampled yet
 	if r.PolicySampled() {
-		reached = fmtFloat(reachedShare(r, i))
+		reached = millionths(reachedShare(r, i))
 	}
 	return append([]string{strconv.Itoa(row.Attempt), strconv.Itoa(row.Retry),
 		calc.Millis(row.Nominal), calc.Millis(row.Min), msMean(row.Mean), calc.Millis(row.Max),
 		calc.Millis(row.Earliest), calc.Millis(row.Latest)}, append(q,
-		reached, fmtFloat(row.AtCap), row.Budget.String())...)
+		reached, millionths(row.AtCap), row.Budget.String())...)
 }
 
 // reachedShare is the share of simulated paths that make attempt i+1 (0 before sampling).
@@ -147,7 +147,7 @@ func herdCells(r calc.HerdRun) []string {
 		last = calc.Millis(r.LastAccepted)
 	}
 	return []string{r.Mode.String(), strconv.Itoa(r.Attempts), strconv.Itoa(r.Accepted), strconv.Itoa(r.GaveUp),
-		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), fmtFloat(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last}
+		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), millionths(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last}
 }
 
 // totalCells are a mode's rows of totalCols: with a budget, a row of the policy's totals (scope
@@ -190,10 +190,16 @@ func writeMarkdown(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc
 	return writeTablesMarkdown(w, reportTables(r, herd, over...))
 }
 
+// mdTable writes a Markdown table; a "|" in a cell is escaped, so that it stays in its cell.
 func mdTable(w io.Writer, head []string, n int, row func(int) []string) error {
 	_, err := fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)))
 	for i := range n {
-		_, err = fmt.Fprintf(w, "| %s |\n", strings.Join(row(i), " | "))
+		cells := row(i)
+		escaped := make([]string, len(cells))
+		for j, c := range cells {
+			escaped[j] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		_, err = fmt.Fprintf(w, "| %s |\n", strings.Join(escaped, " | "))
 	}
 	return err
 }

@@ -92,7 +92,7 @@ var compareContentionCols = [][2]string{{"policy", "policy"}, {"mode", "mode"}, 
 	{"calls_mean", "mean calls (writes) per run"}, {"time_mean_ms", msHead("mean time until the last client is through")}}
 
 func compareContentionCells(name string, r *calc.ContentionResult) []string {
-	return []string{name, r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs), fmtFloat(r.Calls.Mean), msMean(r.Time.Mean)}
+	return []string{name, r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs), millionths(r.Calls.Mean), msMean(r.Time.Mean)}
 }
 
 // compareCols are compareCells' columns: one table, as the page's, where the text format writes

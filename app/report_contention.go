@@ -38,7 +38,7 @@ var contentionCols = [][2]string{{"mode", "mode"}, {"clients", "clients"}, {"run
 func contentionCells(r calc.ContentionResult) []string {
 	c, t := r.Calls, r.Time
 	return []string{r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs),
-		fmtFloat(c.Mean), fmtFloat(c.SD), fmtFloat(c.Min), fmtFloat(c.P50), fmtFloat(c.P90), fmtFloat(c.Max),
+		millionths(c.Mean), millionths(c.SD), millionths(c.Min), millionths(c.P50), millionths(c.P90), millionths(c.Max),
 		msMean(t.Mean), msMean(t.SD), msMean(t.Min), msMean(t.P50), msMean(t.P90), msMean(t.Max)}
 }
 

@@ -58,12 +58,26 @@ func msMean(ns float64) string {
 	return calc.Millis(time.Duration(math.Round(ns)))
 }
 
+// millionths writes a share, or a mean of counts, to the millionth, as milliseconds are written
+// to the nanosecond: past that a float's digits say nothing; JSON keeps the float.
+func millionths(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 6, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
 // number is a cell that is a number, with what comes before it ("~" for a sampled fit answer).
 var number = regexp.MustCompile(`^(~?-?[0-9]+)(?:\.([0-9]+))?$`)
 
 // aligned are t's rows with one precision per column: every number in a column is written with
-// the most decimals any of them has (at most 6 for milliseconds, which are to the nanosecond),
-// padded with zeros, so no digit is lost and none is invented.
+// the most decimals any of them has, padded with zeros, so no digit is lost. That is at most 6:
+// milliseconds are to the nanosecond, shares and means of counts to the millionth; only the fit's
+// factors, exact float64 answers, can have more.
 func aligned(t reportTable) [][]string {
 	decimals := make([]int, len(t.cols))
 	for _, row := range t.rows {
@@ -114,7 +128,7 @@ func writeTablesMarkdown(w io.Writer, tables []reportTable) error {
 	return err
 }
 
-// ms is a column head in milliseconds.
+// msHead is a column head in words for a column in milliseconds.
 func msHead(words string) string { return words + " (ms)" }
 
 // scheduleCols are the schedule's, in the order of cells.
@@ -253,6 +267,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		for _, c := range overloadCells(r) {
 			row = append(row, c[0])
 		}
+		row[7], row[8] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share
 		side.rows = append(side.rows, append(row, strconv.FormatBool(r.Recovers() && r.RecoveredInStream)))
 	}
 	out := []reportTable{limiters, side}

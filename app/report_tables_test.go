@@ -128,7 +128,8 @@ func decimalsOf(cell string) int {
 }
 
 // One precision per column: every number in a CSV column has as many decimals as the others,
-// and no millisecond has more than the nanosecond's six.
+// and none has more than six (milliseconds to the nanosecond, shares and means to the
+// millionth) but the fit's factors, exact float64 answers.
 func TestCSVOnePrecisionPerColumn(t *testing.T) {
 	for _, args := range tableQueries {
 		csv, _, _ := runTableOut(t, append([]string{"-format", "csv"}, args...)...)
@@ -146,8 +147,8 @@ func TestCSVOnePrecisionPerColumn(t *testing.T) {
 					case seen[j] >= 0 && d != seen[j]:
 						t.Errorf("%v: column %s has %d decimals in %q, %d above it", args, keys[j], d, line, seen[j])
 						seen[j] = d
-					case strings.HasSuffix(keys[j], "_ms") && d > 6:
-						t.Errorf("%v: column %s has %d decimals in %q: more than the nanosecond", args, keys[j], d, line)
+					case d > 6 && !strings.HasPrefix(keys[j], "factor_"):
+						t.Errorf("%v: column %s has %d decimals in %q: more than the nanosecond, or the millionth", args, keys[j], d, line)
 						seen[j] = d
 					default:
 						seen[j] = d
@@ -166,6 +167,9 @@ func TestAligned(t *testing.T) {
 		if strings.Join(got[i], ",") != strings.Join(want[i], ",") {
 			t.Errorf("row %d: %q, want %q", i, got[i], want[i])
 		}
+	}
+	if millionths(1.0044444444444445) != "1.004444" || millionths(3) != "3" || millionths(0.0000001) != "0" || millionths(2.5) != "2.5" {
+		t.Errorf("millionths: %s %s %s %s", millionths(1.0044444444444445), millionths(3), millionths(0.0000001), millionths(2.5))
 	}
 	if msMean(16123660194.1714) != "16123.660194" || msMean(188302269) != "188.302269" || msMean(-0.4) != "0" {
 		t.Errorf("msMean: %s %s %s", msMean(16123660194.1714), msMean(188302269), msMean(-0.4))
