@@ -175,3 +175,12 @@ func TestAligned(t *testing.T) {
 		t.Errorf("msMean: %s %s %s", msMean(16123660194.1714), msMean(188302269), msMean(-0.4))
 	}
 }
+
+// A "|" in a cell stays in its cell.
+func TestMarkdownCellPipe(t *testing.T) {
+	var b strings.Builder
+	mdTable(&b, []string{"policy", "query"}, 1, func(int) []string { return []string{"b", "base=1s|2s"} })
+	if want := "| policy | query |\n| ---: | ---: |\n| b | base=1s\\|2s |\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
+}
