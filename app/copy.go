@@ -112,18 +112,23 @@ func without(missing []string) string {
 	}
 }
 
-// copyReport copies the report in a format, in table's order: the report, the contention
-// experiment, then B.
+// copyReport copies the report in a format (see exported.text).
 func (p *page) copyReport(ctx app.Context, what string, write func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error,
 	cont func(io.Writer, contention) error, compare func(io.Writer, compared) error) {
 	e := p.exported()
+	p.copyWithout(ctx, "export", what, without(e.missing), e.text(write, cont, compare))
+}
+
+// text is e in a format, in table's order: the report, the contention experiment, then B.
+func (e exported) text(write func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error,
+	cont func(io.Writer, contention) error, compare func(io.Writer, compared) error) string {
 	var b strings.Builder
 	write(&b, e.report, e.herd, e.over...)
 	cont(&b, e.cont)
 	if e.cmp != nil {
 		compare(&b, *e.cmp)
 	}
-	p.copyWithout(ctx, "export", what, without(e.missing), b.String())
+	return b.String()
 }
 
 // copy puts text on the clipboard and says whether that worked, next to the buttons of from
