@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"html"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -132,17 +131,6 @@ func (p *page) comparison() *compared {
 	}
 	return &compared{Comparison: calc.Compare(*p.report, *p.vsReport), vs: p.value(libs.VsKey),
 		herdA: ownHerd(p.report.Params, p.herdDone())}
-}
-
-// compareText is the comparison in a copied format, or "" without B.
-func (p *page) compareText(write func(io.Writer, compared) error) string {
-	c := p.comparison()
-	if c == nil {
-		return ""
-	}
-	var b strings.Builder
-	write(&b, *c)
-	return b.String()
 }
 
 // renderCompareNumbers is the comparison: both policies in words, every attempt (as one piece

@@ -23,31 +23,129 @@ func (p *page) renderExport() app.UI {
 			p.copy(ctx, "export", "link", u.String())
 		})),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "export", "CSV", exportText(writeCSV, *p.report, p.herdDone(), p.overloadDone())+p.compareText(writeCompareCSV))
+			p.copyReport(ctx, "CSV", writeCSV, writeContentionCSV, writeCompareCSV)
 		})),
 		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copy(ctx, "export", "Markdown", exportText(writeMarkdown, *p.report, p.herdDone(), p.overloadDone())+p.compareText(writeCompareMarkdown))
+			p.copyReport(ctx, "Markdown", writeMarkdown, writeContentionMarkdown, writeCompareMarkdown)
 		})),
 		app.Span().ID("copy-status").Aria("live", "polite").Text(status),
 		app.If(status != "" && p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),
 	)
 }
 
-func exportText(write func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error, r calc.Report, herd []calc.HerdRun, over []calc.OverloadRun) string {
+// exported is what a copy of the page's report holds: what is computed of the current inputs, as
+// table -contention writes it, and in words what is not in yet. A clipboard write needs the
+// click's own task, so the copy cannot wait for the rest: it says what it left out.
+type exported struct {
+	report  calc.Report
+	herd    []calc.HerdRun
+	over    []calc.OverloadRun
+	cont    contention
+	cmp     *compared
+	missing []string
+}
+
+func (p *page) exported() exported {
+	r := *p.report
+	e := exported{report: r, cont: contention{p: r.Params}}
+	if !r.Sampled() || !fitSampled(r) {
+		e.missing = append(e.missing, "the sampled numbers (still being sampled)")
+	}
+	what := "the herd"
+	if r.Params.Open() {
+		what = "the overload runs"
+	}
+	switch h := &p.herd; {
+	case h.params != r.Params:
+		e.missing = append(e.missing, what+" (still being computed)")
+	case h.err != nil:
+		e.missing = append(e.missing, what+" (not simulated: "+strings.TrimPrefix(h.err.Error(), "calc: ")+")")
+	default:
+		if e.herd, e.over = p.herdDone(), p.overloadDone(); e.herd == nil && e.over == nil {
+			e.missing = append(e.missing, what+" (still being computed)")
+		}
+	}
+	switch c := &p.contention; {
+	case c.table != nil && c.key == contentionKey(r.Params):
+		e.cont.table = c.table
+	case c.err != nil:
+		e.missing = append(e.missing, "the contention experiment (not simulated: "+strings.TrimPrefix(c.err.Error(), "calc: ")+")")
+	case c.seen:
+		e.missing = append(e.missing, "the contention experiment (still being computed)")
+	default:
+		e.missing = append(e.missing, "the contention experiment (it runs when its section comes into view)")
+	}
+	if e.cmp = p.comparison(); e.cmp != nil {
+		e.cmp.herdA = ownHerd(r.Params, e.herd, e.over...)
+		switch v := &p.vs; {
+		case !v.herdIn || v.herdFor != p.vsReport.Params:
+			e.missing = append(e.missing, "B's herd headline (still being computed)")
+		case v.herd != nil:
+			e.cmp.herdB = v.herd
+		case v.over != nil:
+			e.cmp.herdB = &v.over.HerdRun
+		}
+		keys := [2]calc.Params{contentionKey(r.Params), contentionKey(p.vsReport.Params)}
+		switch v := &p.vs; {
+		case v.contGen == 0 && v.contFor == keys && v.contErr != nil:
+			e.missing = append(e.missing, "the contention headlines of A and B (not simulated: "+strings.TrimPrefix(v.contErr.Error(), "calc: ")+")")
+		case v.contGen == 0 && v.contFor == keys && v.cont[0] != nil && v.cont[1] != nil:
+			e.cmp.contA, e.cmp.contB = v.cont[0], v.cont[1]
+		case v.contGen != 0 && v.contGen == p.workGen.Load():
+			e.missing = append(e.missing, "the contention headlines of A and B (still being computed)")
+		default:
+			e.missing = append(e.missing, "the contention headlines of A and B (their button in the compare section computes them)")
+		}
+	}
+	return e
+}
+
+// without says what a copy leaves out: "" for nothing, else " without a, b and c".
+func without(missing []string) string {
+	switch n := len(missing); n {
+	case 0:
+		return ""
+	case 1:
+		return " without " + missing[0]
+	default:
+		return " without " + strings.Join(missing[:n-1], ", ") + " and " + missing[n-1]
+	}
+}
+
+// copyReport copies the report in a format (see exported.text).
+func (p *page) copyReport(ctx app.Context, what string, write func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error,
+	cont func(io.Writer, contention) error, compare func(io.Writer, compared) error) {
+	e := p.exported()
+	p.copyWithout(ctx, "export", what, without(e.missing), e.text(write, cont, compare))
+}
+
+// text is e in a format, in table's order: the report, the contention experiment, then B.
+func (e exported) text(write func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error,
+	cont func(io.Writer, contention) error, compare func(io.Writer, compared) error) string {
 	var b strings.Builder
-	write(&b, r, herd, over...)
+	write(&b, e.report, e.herd, e.over...)
+	cont(&b, e.cont)
+	if e.cmp != nil {
+		compare(&b, *e.cmp)
+	}
 	return b.String()
 }
 
 // copy puts text on the clipboard and says whether that worked, next to the buttons of from
 // (the id of the part they are in), where the person who clicked is looking.
 func (p *page) copy(ctx app.Context, from, what, text string) {
+	p.copyWithout(ctx, from, what, "", text)
+}
+
+// copyWithout is copy of a text that leaves out what left says ("" for nothing), in every
+// message.
+func (p *page) copyWithout(ctx app.Context, from, what, left, text string) {
 	p.copiedFrom = from
 	p.export = text
-	p.status = "Copying the " + what + "…"
+	p.status = "Copying the " + what + left + "…"
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
-		p.status = "This browser gives no clipboard here: the " + what + " is in the box below."
+		p.status = "This browser gives no clipboard here: the " + what + left + " is in the box below."
 		return
 	}
 	var done, fail app.Func
@@ -56,9 +154,9 @@ func (p *page) copy(ctx app.Context, from, what, text string) {
 		done.Release()
 		fail.Release()
 	}
-	done = app.FuncOf(func(app.Value, []app.Value) any { settle("Copied the " + what + "."); return nil })
+	done = app.FuncOf(func(app.Value, []app.Value) any { settle("Copied the " + what + left + "."); return nil })
 	fail = app.FuncOf(func(app.Value, []app.Value) any {
-		settle("The browser refused the clipboard: the " + what + " is in the box below.")
+		settle("The browser refused the clipboard: the " + what + left + " is in the box below.")
 		return nil
 	})
 	clip.Call("writeText", text).Call("then", done, fail)

@@ -280,29 +280,6 @@ func TestNoNumbersForOtherInputs(t *testing.T) {
 	}
 }
 
-func TestCopyCSV(t *testing.T) {
-	srv := startServe(t)
-	tb := newTab(t)
-	tb.navigate(srv.URL + "/?" + sharedQuery)
-	tb.waitWasm()
-	p, _ := libs.Decode(sharedQuery)
-	tb.waitFor("the herd", herdRowsAre(len(p.HerdModes())))
-	tb.run(chromedp.Click(chromedp.CSS("#copy-csv")))
-	tb.waitFor("the copied text", `document.getElementById("export-text")?.value.length > 0`)
-	var want strings.Builder
-	herd, err := p.Herd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeCSV(&want, p.Report(), herd)
-	// A textarea drops the text's last newline; the clipboard gets all of it.
-	if got := evalJS[string](tb, `document.getElementById("export-text").value`); got != strings.TrimSuffix(want.String(), "\n") {
-		t.Errorf("copied CSV:\n%q\nwant:\n%q", got, want.String())
-	}
-	tb.waitFor("the copy status", `document.getElementById("copy-status").textContent.includes("CSV")`)
-	tb.requireNoConsoleProblems()
-}
-
 // herdRowsAre is a condition for waitFor: the herd's table has n mode rows.
 func herdRowsAre(n int) string {
 	return `document.querySelectorAll("#herd tr[data-mode]").length === ` + strconv.Itoa(n)

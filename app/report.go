@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
@@ -111,23 +110,22 @@ func limitText(d time.Duration) string { return calc.HumanExact(d) }
 
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
-// columns of the schedule, shared by the CSV and Markdown tables.
-var columns = []string{"attempt", "retry", "nominal_ms", "min_ms", "mean_ms", "max_ms",
-	"earliest_start_ms", "latest_start_ms", "p50_start_ms", "p90_start_ms", "p99_start_ms",
-	"reached_share", "at_cap_share", "budget"}
-
-// cells returns one attempt's values as exact strings in milliseconds ("" where a sampled
-// percentile has no path).
+// cells returns one attempt's values (scheduleCols) in milliseconds to the nanosecond ("" where
+// a sampled percentile has no path, and for what sampling gives before it is done).
 func cells(r calc.Report, i int) []string {
 	row, s := r.Schedule.Rows[i], startSample(r, i)
 	q := []string{"", "", ""}
 	if s.Reached > 0 {
 		q = []string{calc.Millis(s.Start.P50), calc.Millis(s.Start.P90), calc.Millis(s.Start.P99)}
 	}
+	reached := "" // not 0: no path is sampled yet
+	if r.PolicySampled() {
+		reached = millionths(reachedShare(r, i))
+	}
 	return append([]string{strconv.Itoa(row.Attempt), strconv.Itoa(row.Retry),
-		calc.Millis(row.Nominal), calc.Millis(row.Min), calc.MillisFloat(row.Mean), calc.Millis(row.Max),
+		calc.Millis(row.Nominal), calc.Millis(row.Min), msMean(row.Mean), calc.Millis(row.Max),
 		calc.Millis(row.Earliest), calc.Millis(row.Latest)}, append(q,
-		fmtFloat(reachedShare(r, i)), fmtFloat(row.AtCap), row.Budget.String())...)
+		reached, millionths(row.AtCap), row.Budget.String())...)
 }
 
 // reachedShare is the share of simulated paths that make attempt i+1 (0 before sampling).
@@ -147,106 +145,67 @@ func startSample(r calc.Report, i int) calc.StartSample {
 	return r.Sample.Starts[i]
 }
 
-// herdColumns are the herd's, shared by the CSV and Markdown tables.
-var herdColumns = []string{"mode", "attempts", "accepted", "gave_up", "peak", "peak_at_ms",
-	"mean_per_client", "max_per_client", "last_accepted_ms"}
-
 func herdCells(r calc.HerdRun) []string {
 	last := ""
 	if r.Accepted > 0 {
 		last = calc.Millis(r.LastAccepted)
 	}
 	return []string{r.Mode.String(), strconv.Itoa(r.Attempts), strconv.Itoa(r.Accepted), strconv.Itoa(r.GaveUp),
-		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), fmtFloat(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last}
+		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), millionths(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last}
 }
 
-// totalColumns are the CSV's totals with a budget: for every mode, a row of the policy's totals
-// (scope "policy", which ignore the budget: no percentiles) and one of the total wait within the
-// budget (scope "within_budget"). min_max_exact says whether that row's min and max are exact.
-var totalColumns = []string{"jitter", "scope", "min_ms", "mean_ms", "max_ms", "p50_ms", "p90_ms", "p99_ms", "min_max_exact"}
-
-// totalCells are a mode's two rows; what sampling gives is "" until the mode is sampled (a page
-// can copy before then).
-func totalCells(m calc.ModeReport) [][]string {
+// totalCells are a mode's rows of totalCols: with a budget, a row of the policy's totals (scope
+// "policy", which ignore the budget: no percentiles) and one of the total wait within the budget
+// (scope "within_budget", min_max_exact saying whether its min and max are exact); without, the
+// policy's totals and their percentiles. What sampling gives is "" until the mode is sampled (a
+// page can copy before then).
+func totalCells(m calc.ModeReport, budget bool) [][]string {
 	t, w, q := m.Total, m.Within, m.Sample
+	policy := []string{m.Jitter.String(), "policy", calc.Millis(t.Min), msMean(t.Mean), calc.Millis(t.Max), "", "", "", "true"}
+	if !budget {
+		if m.Sampled {
+			policy[5], policy[6], policy[7] = calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99)
+		}
+		return [][]string{policy}
+	}
 	within := []string{m.Jitter.String(), "within_budget", "", "", "", "", "", "", strconv.FormatBool(w.Exact)}
 	if w.Exact {
 		within[2], within[4] = calc.Millis(w.Min), calc.Millis(w.Max)
 	}
 	if m.Sampled {
-		within[2], within[3], within[4] = calc.Millis(w.Min), calc.MillisFloat(w.Mean), calc.Millis(w.Max)
+		within[2], within[3], within[4] = calc.Millis(w.Min), msMean(w.Mean), calc.Millis(w.Max)
 		within[5], within[6], within[7] = calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99)
 	}
-	return [][]string{
-		{m.Jitter.String(), "policy", calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max), "", "", "", "true"},
-		within,
-	}
+	return [][]string{policy, within}
 }
 
-// writeCSV writes the schedule; with a budget, after an empty line, the totals of every mode
-// (see totalColumns); then, after an empty line, the herd if there is one, and the overload runs
-// if there are (an open system's, report_overload.go: every writer takes them last).
+// writeCSV writes reportTables, one after another, an empty line between two; an open system's
+// overload runs come last (report_overload.go: every writer takes them last).
 func writeCSV(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
-	cw := csv.NewWriter(w)
-	cw.Write(columns)
-	for i := range r.Schedule.Rows {
-		cw.Write(cells(r, i))
-	}
-	if r.Params.Budget > 0 {
-		cw.Write(nil)
-		cw.Write(totalColumns)
-		for _, m := range r.Modes {
-			cw.WriteAll(totalCells(m))
-		}
-	}
-	if len(herd) > 0 {
-		cw.Write(nil)
-		cw.Write(herdColumns)
-		for _, h := range herd {
-			cw.Write(herdCells(h))
-		}
-	}
-	if len(over) > 0 {
-		cw.Write(nil)
-		writeOverloadTable(func(head []string, n int, row func(int) []string) {
-			cw.Write(head)
-			for i := range n {
-				cw.Write(row(i))
-			}
-		}, over)
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeTablesCSV(w, reportTables(r, herd, over...), true)
 }
 
+// writeMarkdown writes the policy in words, then reportTables, each after its sentences.
 func writeMarkdown(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
-	fmt.Fprintf(w, "%s\n\n", describe(r))
-	mdTable(w, columns, len(r.Schedule.Rows), func(i int) []string { return cells(r, i) })
-	t := r.Schedule.Total
-	var err error
-	if r.Params.Budget <= 0 {
-		_, err = fmt.Fprintf(w, "\nTotal wait: best %s ms, expected %s ms, worst %s ms.\n",
-			calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max))
-	} else {
-		_, err = fmt.Fprintf(w, "\nTotal wait of the policy, ignoring the budget: best %s ms, expected %s ms, worst %s ms.\n\n%s\n",
-			calc.Millis(t.Min), calc.MillisFloat(t.Mean), calc.Millis(t.Max), withinLine(r, calc.Millis, calc.MillisFloat, " ms"))
+	fmt.Fprintf(w, "%s\n", describe(r))
+	for _, s := range presetWords(r.Params) {
+		fmt.Fprintf(w, "\n%s\n", s)
 	}
-	if len(herd) > 0 {
-		fmt.Fprintf(w, "\n%s\n\n", herdLine(r.Params))
-		mdTable(w, herdColumns, len(herd), func(i int) []string { return herdCells(herd[i]) })
-	}
-	if len(over) > 0 {
-		fmt.Fprintf(w, "\n%s\n\n", r.Params.FailingLoadWords())
-		writeOverloadTable(func(head []string, n int, row func(int) []string) { mdTable(w, head, n, row) }, over)
+	return writeTablesMarkdown(w, reportTables(r, herd, over...))
+}
+
+// mdTable writes a Markdown table; a "|" in a cell is escaped, so that it stays in its cell.
+func mdTable(w io.Writer, head []string, n int, row func(int) []string) error {
+	_, err := fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)))
+	for i := range n {
+		cells := row(i)
+		escaped := make([]string, len(cells))
+		for j, c := range cells {
+			escaped[j] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		_, err = fmt.Fprintf(w, "| %s |\n", strings.Join(escaped, " | "))
 	}
 	return err
-}
-
-func mdTable(w io.Writer, head []string, n int, row func(int) []string) {
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)))
-	for i := range n {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(row(i), " | "))
-	}
 }
 
 // herdLine says what the herd simulated.

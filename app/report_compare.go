@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,20 +27,16 @@ type compared struct {
 	contA, contB *calc.ContentionResult
 }
 
-// compareColumns are the CSV's and Markdown's comparison, one row per attempt of the longer
-// policy; a policy's cells are empty where it makes no such attempt, and so are the differences.
-var compareColumns = []string{"attempt",
-	"a_min_ms", "a_mean_ms", "a_max_ms", "b_min_ms", "b_mean_ms", "b_max_ms", "diff_min_ms", "diff_mean_ms", "diff_max_ms",
-	"a_earliest_start_ms", "a_latest_start_ms", "b_earliest_start_ms", "b_latest_start_ms", "diff_earliest_start_ms", "diff_latest_start_ms"}
-
-// compareCells are row i's values in milliseconds, exact.
+// compareCells are row i's values in milliseconds to the nanosecond: the waits of A, B and
+// B − A (min, mean, max), then their starts (earliest, latest); a policy's cells are empty where
+// it makes no such attempt, and so are the differences.
 func compareCells(c calc.Comparison, i int) []string {
 	row := c.Rows[i]
 	waits := func(in bool, r calc.Row) []string {
 		if !in {
 			return []string{"", "", ""}
 		}
-		return []string{calc.Millis(r.Min), calc.MillisFloat(r.Mean), calc.Millis(r.Max)}
+		return []string{calc.Millis(r.Min), msMean(r.Mean), calc.Millis(r.Max)}
 	}
 	starts := func(in bool, r calc.Row) []string {
 		if !in {
@@ -63,15 +58,75 @@ func compareCells(c calc.Comparison, i int) []string {
 // compareTotalCells are the totals as a last row, attempt "total": the waits only.
 func compareTotalCells(c calc.Comparison) []string {
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
-	return []string{"total", calc.Millis(ta.Min), calc.MillisFloat(ta.Mean), calc.Millis(ta.Max),
-		calc.Millis(tb.Min), calc.MillisFloat(tb.Mean), calc.Millis(tb.Max),
-		calc.Millis(d.Min), calc.MillisFloat(d.Mean), calc.Millis(d.Max), "", "", "", "", "", ""}
+	return []string{"total", calc.Millis(ta.Min), msMean(ta.Mean), calc.Millis(ta.Max),
+		calc.Millis(tb.Min), msMean(tb.Mean), calc.Millis(tb.Max),
+		calc.Millis(d.Min), msMean(d.Mean), calc.Millis(d.Max), "", "", "", "", "", ""}
 }
 
-// compareFitColumns are each policy's budget and what fits in it, for its own jitter mode (empty
+// compareFitCols are each policy's budget and what fits in it, for its own jitter mode (empty
 // without a budget): the attempts that always and at most start within it, and the most
 // attempts that would on every path and on the best one (calc.Solution's Always and Can).
-var compareFitColumns = []string{"policy", "query", "budget_ms", "always_start", "at_most_start", "most_attempts_every_path", "most_attempts_best_path"}
+var compareFitCols = [][2]string{{"policy", "policy"}, {"query", "query"}, {"budget_ms", msHead("budget")},
+	{"always_start", "attempts that always start within it"}, {"at_most_start", "at most"},
+	{"most_attempts_every_path", "most attempts that would fit, every path"}, {"most_attempts_best_path", "best path"}}
+
+// compareHerdCols are the herd's headline of each policy in its own jitter mode (empty when
+// not simulated).
+var compareHerdCols = [][2]string{{"policy", "policy"}, {"jitter", "jitter"}, {"peak", "peak attempts in a window"},
+	{"peak_at_ms", msHead("peak at")}, {"accepted", "clients accepted"}, {"gave_up", "clients that gave up"},
+	{"last_accepted_ms", msHead("last client through at")}}
+
+func compareHerdCells(name string, h *calc.HerdRun) []string {
+	if h == nil {
+		return []string{name, "", "", "", "", "", ""}
+	}
+	last := ""
+	if h.Accepted > 0 {
+		last = calc.Millis(h.LastAccepted)
+	}
+	return []string{name, h.Mode.String(), strconv.Itoa(h.Peak), calc.Millis(h.PeakAt), strconv.Itoa(h.Accepted), strconv.Itoa(h.GaveUp), last}
+}
+
+// compareContentionCols are the contention experiment's headline of each policy's own mode.
+var compareContentionCols = [][2]string{{"policy", "policy"}, {"mode", "mode"}, {"clients", "contenders"}, {"runs", "runs"},
+	{"calls_mean", "mean calls (writes) per run"}, {"time_mean_ms", msHead("mean time until the last client is through")}}
+
+func compareContentionCells(name string, r *calc.ContentionResult) []string {
+	return []string{name, r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs), millionths(r.Calls.Mean), msMean(r.Time.Mean)}
+}
+
+// compareCols are compareCells' columns: one table, as the page's, where the text format writes
+// the waits and the starts apart.
+var compareCols = [][2]string{{"attempt", "attempt"},
+	{"a_min_ms", msHead("A min wait")}, {"a_mean_ms", msHead("A mean wait")}, {"a_max_ms", msHead("A max wait")},
+	{"b_min_ms", msHead("B min wait")}, {"b_mean_ms", msHead("B mean wait")}, {"b_max_ms", msHead("B max wait")},
+	{"diff_min_ms", msHead("B − A min wait")}, {"diff_mean_ms", msHead("B − A mean wait")}, {"diff_max_ms", msHead("B − A max wait")},
+	{"a_earliest_start_ms", msHead("A earliest start")}, {"a_latest_start_ms", msHead("A latest start")},
+	{"b_earliest_start_ms", msHead("B earliest start")}, {"b_latest_start_ms", msHead("B latest start")},
+	{"diff_earliest_start_ms", msHead("B − A earliest start")}, {"diff_latest_start_ms", msHead("B − A latest start")}}
+
+// compareTables are the comparison's: every attempt, each one's fit to its budget, its
+// herd's headline and, when run, its contention experiment's.
+func compareTables(c compared) []reportTable {
+	each := reportTable{cols: compareCols, words: []string{"## Compared with B", fmt.Sprintf("B (vs=%s): %s", c.vs, describe(c.B)),
+		"Each attempt: the wait before it and its start, of A, of B, and B − A where both make it; the last row is the total wait, ignoring any budget:"}}
+	for i := range c.Rows {
+		each.rows = append(each.rows, compareCells(c.Comparison, i))
+	}
+	each.rows = append(each.rows, compareTotalCells(c.Comparison))
+	out := []reportTable{each,
+		{cols: compareFitCols, words: []string{"A: " + fitLine(c.A, c.FitA), "B: " + fitLine(c.B, c.FitB)},
+			rows: [][]string{fitCells("a", c.A.Params.Encode(), c.A, c.FitA), fitCells("b", c.vs, c.B, c.FitB)}},
+		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.herdA) + " B " + herdLineOf(c.herdB)},
+			rows: [][]string{compareHerdCells("a", c.herdA), compareHerdCells("b", c.herdB)}},
+	}
+	if c.contA != nil && c.contB != nil {
+		out = append(out, reportTable{cols: compareContentionCols,
+			words: []string{"Contention, each in its own jitter mode: A " + contentionLineOf(c.contA) + " B " + contentionLineOf(c.contB)},
+			rows:  [][]string{compareContentionCells("a", c.contA), compareContentionCells("b", c.contB)}})
+	}
+	return out
+}
 
 func fitCells(name, query string, r calc.Report, fit *calc.Solution) []string {
 	out := []string{name, query, "", "", "", "", ""}
@@ -83,35 +138,13 @@ func fitCells(name, query string, r calc.Report, fit *calc.Solution) []string {
 	return out
 }
 
-// writeCompareCSV writes, after an empty line, the comparison (compareColumns, then the totals'
-// row), and after another, each policy's fit to its budget (compareFitColumns).
+// writeCompareCSV writes compareTables, each after an empty line.
 func writeCompareCSV(w io.Writer, c compared) error {
-	cw := csv.NewWriter(w)
-	cw.Write(nil)
-	cw.Write(compareColumns)
-	for i := range c.Rows {
-		cw.Write(compareCells(c.Comparison, i))
-	}
-	cw.Write(compareTotalCells(c.Comparison))
-	cw.Write(nil)
-	cw.Write(compareFitColumns)
-	cw.Write(fitCells("a", c.A.Params.Encode(), c.A, c.FitA))
-	cw.Write(fitCells("b", c.vs, c.B, c.FitB))
-	cw.Flush()
-	return cw.Error()
+	return writeTablesCSV(w, compareTables(c), false)
 }
 
 func writeCompareMarkdown(w io.Writer, c compared) error {
-	fmt.Fprintf(w, "\n## Compared with B\n\nB (vs=%s): %s\n\n", c.vs, describe(c.B))
-	mdTable(w, compareColumns, len(c.Rows)+1, func(i int) []string {
-		if i == len(c.Rows) {
-			return compareTotalCells(c.Comparison)
-		}
-		return compareCells(c.Comparison, i)
-	})
-	fmt.Fprintln(w)
-	_, err := fmt.Fprintf(w, "A: %s\n\nB: %s\n", fitLine(c.A, c.FitA), fitLine(c.B, c.FitB))
-	return err
+	return writeTablesMarkdown(w, compareTables(c))
 }
 
 // fitLine says what fits in a policy's budget, or that it has none.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,15 +28,30 @@ func contentionLine(p calc.Params) string {
 		p.Contenders, human(p.Base), human(p.Cap), p.Runs)
 }
 
-// contentionColumns are the CSV's and Markdown's: calls per run and completion time.
-var contentionColumns = []string{"mode", "clients", "runs", "calls_mean", "calls_sd", "calls_min", "calls_p50", "calls_p90", "calls_max",
-	"time_mean_ms", "time_sd_ms", "time_min_ms", "time_p50_ms", "time_p90_ms", "time_max_ms"}
+// contentionCols are the CSV's and Markdown's: calls per run and completion time.
+var contentionCols = [][2]string{{"mode", "mode"}, {"clients", "clients"}, {"runs", "runs"},
+	{"calls_mean", "calls per run, mean"}, {"calls_sd", "calls sd"}, {"calls_min", "calls min"}, {"calls_p50", "calls p50"},
+	{"calls_p90", "calls p90"}, {"calls_max", "calls max"},
+	{"time_mean_ms", msHead("time until all are through, mean")}, {"time_sd_ms", msHead("time sd")}, {"time_min_ms", msHead("time min")},
+	{"time_p50_ms", msHead("time p50")}, {"time_p90_ms", msHead("time p90")}, {"time_max_ms", msHead("time max")}}
 
 func contentionCells(r calc.ContentionResult) []string {
 	c, t := r.Calls, r.Time
 	return []string{r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs),
-		fmtFloat(c.Mean), fmtFloat(c.SD), fmtFloat(c.Min), fmtFloat(c.P50), fmtFloat(c.P90), fmtFloat(c.Max),
-		calc.MillisFloat(t.Mean), calc.MillisFloat(t.SD), calc.MillisFloat(t.Min), calc.MillisFloat(t.P50), calc.MillisFloat(t.P90), calc.MillisFloat(t.Max)}
+		millionths(c.Mean), millionths(c.SD), millionths(c.Min), millionths(c.P50), millionths(c.P90), millionths(c.Max),
+		msMean(t.Mean), msMean(t.SD), msMean(t.Min), msMean(t.P50), msMean(t.P90), msMean(t.Max)}
+}
+
+// contentionTables is the table, when it was simulated.
+func contentionTables(c contention) []reportTable {
+	if c.table == nil {
+		return nil
+	}
+	t := reportTable{words: []string{contentionLine(c.p)}, cols: contentionCols}
+	for _, r := range c.table {
+		t.rows = append(t.rows, contentionCells(r))
+	}
+	return []reportTable{t}
 }
 
 func writeContentionText(w io.Writer, c contention) error {
@@ -56,26 +70,11 @@ func writeContentionText(w io.Writer, c contention) error {
 }
 
 func writeContentionCSV(w io.Writer, c contention) error {
-	if c.table == nil {
-		return nil
-	}
-	cw := csv.NewWriter(w)
-	cw.Write(nil)
-	cw.Write(contentionColumns)
-	for _, r := range c.table {
-		cw.Write(contentionCells(r))
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeTablesCSV(w, contentionTables(c), false)
 }
 
 func writeContentionMarkdown(w io.Writer, c contention) error {
-	if c.table == nil {
-		return nil
-	}
-	_, err := fmt.Fprintf(w, "\n%s\n\n", contentionLine(c.p))
-	mdTable(w, contentionColumns, len(c.table), func(i int) []string { return contentionCells(c.table[i]) })
-	return err
+	return writeTablesMarkdown(w, contentionTables(c))
 }
 
 // jsonSpread is a measure over the runs; in jsonContention, calls in writes, time in ms.

@@ -59,22 +59,6 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 	return nil
 }
 
-// writeOverloadTable writes the runs side by side as a CSV or Markdown table: exact values.
-func writeOverloadTable(table func(head []string, n int, row func(int) []string), runs []calc.OverloadRun) {
-	head := []string{"mode", "limiter"}
-	for _, c := range overloadColumns {
-		head = append(head, c[0])
-	}
-	head[len(head)-1] = "recovered_ms"
-	table(head, len(runs), func(i int) []string {
-		cells := []string{runs[i].Mode.String(), runs[i].Limiter.String()}
-		for _, c := range overloadCells(runs[i]) {
-			cells = append(cells, c[0])
-		}
-		return cells
-	})
-}
-
 type jsonOverload struct {
 	Window   json.Number       `json:"window_ms"`
 	Load     string            `json:"load_if_every_attempt_failed"`

@@ -96,7 +96,7 @@ func TestTableOverloadFormats(t *testing.T) {
 	const q = "rate=40&run=2s&timeout=300ms&queue=10&limiter=aws&clients=20&seed=4"
 	for format, want := range map[string][]string{
 		"text": {"\nOverload: ", "out of attempts", "full with limiter aws, per 100 ms window:", "retries refused by the limiter", "Source: botocore"},
-		"csv":  {"mode,limiter,requests,succeeded,out_of_attempts,refused,out_of_budget,per_request,wasted_share,recovered_ms\n", "\nfull,envoy,"},
+		"csv":  {"mode,limiter,requests,succeeded,out_of_attempts,refused,out_of_budget,per_request,wasted_share,recovered_ms,recovered_in_stream\n", "\nfull,envoy,"},
 		"md":   {"| mode | limiter | requests |", "| full | envoy |", "If every attempt failed"},
 	} {
 		out, errOut, code := runTableOut(t, "-format", format, q)

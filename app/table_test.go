@@ -117,8 +117,10 @@ func TestTableFormats(t *testing.T) {
 		}
 	}
 	csv, _, _ := runTableOut(t, "-format", "csv", q)
-	lines := strings.Split(strings.TrimSpace(csv), "\n")
-	if len(lines) != 7+1+7 || lines[8] != strings.Join(herdColumns, ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
+	sections := strings.Split(strings.TrimSpace(csv), "\n\n")
+	lines := strings.Split(sections[0], "\n")
+	herd := strings.Split(sections[len(sections)-1], "\n")
+	if len(lines) != 7 || len(herd) != 7 || herd[0] != strings.Join(keysOf(herdCols), ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
 		t.Errorf("csv:\n%s", csv)
 	}
 	md, _, _ := runTableOut(t, "-format", "md", q)
@@ -355,19 +357,20 @@ func TestTableWithinBudgetFormats(t *testing.T) {
 	}
 	csv, _, _ := runTableOut(t, "-format=csv", q)
 	sections := strings.Split(strings.TrimSpace(csv), "\n\n")
-	if len(sections) != 3 { // the schedule, the totals, the herd
+	if len(sections) != 6 { // the schedule, the totals, the fit's two tables, the summary, the herd
 		t.Fatalf("csv sections: %d\n%s", len(sections), csv)
 	}
 	totals := strings.Split(sections[1], "\n")
 	if totals[0] != "jitter,scope,min_ms,mean_ms,max_ms,p50_ms,p90_ms,p99_ms,min_max_exact" || len(totals) != 1+2*5 ||
-		totals[1] != "none,policy,31000,31000,31000,,,,true" || totals[2] != "none,within_budget,3000,3000,3000,3000,3000,3000,true" ||
-		!strings.HasPrefix(totals[5], "equal,policy,15500,23250,31000,,,,") || !strings.HasPrefix(totals[6], "equal,within_budget,2500,") ||
+		totals[1] != "none,policy,31000,31000.000000,31000.000000,,,,true" ||
+		totals[2] != "none,within_budget,3000,3000.000000,3000.000000,3000.000000,3000.000000,3000.000000,true" ||
+		!strings.HasPrefix(totals[5], "equal,policy,15500,23250.000000,31000.000000,,,,") || !strings.HasPrefix(totals[6], "equal,within_budget,2500,") ||
 		!strings.Contains(totals[6], ",6499.999999,") {
 		t.Errorf("csv totals:\n%s", sections[1])
 	}
-	// Without a budget the CSV is the schedule and the herd, as before.
+	// Without a budget the totals are the policy's only, with their percentiles.
 	csv, _, _ = runTableOut(t, "-format=csv", "base=1s")
-	if strings.Contains(csv, "within_budget") || len(strings.Split(strings.TrimSpace(csv), "\n\n")) != 2 {
+	if strings.Contains(csv, "within_budget") || len(strings.Split(strings.TrimSpace(csv), "\n\n")) != 4 || !strings.Contains(csv, "\nfull,policy,0,") {
 		t.Errorf("csv without a budget:\n%s", csv)
 	}
 }
@@ -378,7 +381,7 @@ func TestTableWithinBudgetBeforeSampling(t *testing.T) {
 	var csv, md strings.Builder
 	writeCSV(&csv, p.ReportBounds(), nil)
 	writeMarkdown(&md, p.ReportBounds(), nil)
-	if !strings.Contains(csv.String(), "\nnone,within_budget,3000,,3000,,,,true\n") {
+	if !strings.Contains(csv.String(), "\nnone,within_budget,3000,,3000.000000,,,,true\n") || !strings.HasPrefix(csv.String(), strings.Join(keysOf(scheduleCols), ",")+"\n1,0,0,0,0,0,0,0,,,,,0,always\n") {
 		t.Errorf("csv:\n%s", csv.String())
 	}
 	if !strings.Contains(md.String(), "best case 3000 ms, worst case 3000 ms; the sampled paths are still being simulated.") {
@@ -450,12 +453,12 @@ func TestTableContention(t *testing.T) {
 		}
 	}
 	md, _, _ := runTableOut(t, "-format=md", "-contention", q)
-	if !strings.Contains(md, "| "+strings.Join(contentionColumns, " | ")+" |") || !strings.Contains(md, "| fulljitter | 20 | 3 | ") {
+	if !strings.Contains(md, "| "+strings.Join(headsOf(contentionCols), " | ")+" |") || !strings.Contains(md, "| fulljitter | 20 | 3 | ") {
 		t.Errorf("markdown:\n%s", md)
 	}
 	csv, _, _ := runTableOut(t, "-format=csv", "-contention", q)
-	if sections := strings.Split(strings.TrimSpace(csv), "\n\n"); len(sections) != 3 || !strings.HasPrefix(sections[2], strings.Join(contentionColumns, ",")+"\n") ||
-		strings.Count(sections[2], "\n") != 6 {
+	if sections := strings.Split(strings.TrimSpace(csv), "\n\n"); len(sections) != 5 || !strings.HasPrefix(sections[4], strings.Join(keysOf(contentionCols), ",")+"\n") ||
+		strings.Count(sections[4], "\n") != 6 {
 		t.Errorf("csv:\n%s", csv)
 	}
 	_, errOut, code := runTableOut(t, "contenders=501&runs=0")

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+)
+
+// The report's tables as CSV and Markdown write them: one list (reportTables, contentionTables,
+// compareTables), so that the two formats carry the same tables, and every table the text
+// format has (report_tables_test.go counts them).
+
+// reportTable is one table: each column's key (CSV) and head in words (Markdown, as the page
+// heads it), its rows of exact values, and the sentences Markdown writes before it.
+type reportTable struct {
+	words []string
+	cols  [][2]string // key, head
+	rows  [][]string
+}
+
+// keysOf are the columns' keys.
+func keysOf(cols [][2]string) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c[0]
+	}
+	return out
+}
+
+// headsOf are the columns' heads in words.
+func headsOf(cols [][2]string) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c[1]
+	}
+	return out
+}
+
+// msMean writes a mean in nanoseconds as milliseconds to the nanosecond, as the exact columns
+// beside it are; JSON keeps the float.
+func msMean(ns float64) string {
+	switch {
+	case math.IsNaN(ns):
+		return ""
+	case ns >= math.MaxInt64:
+		return calc.Millis(math.MaxInt64)
+	case ns <= math.MinInt64:
+		return calc.Millis(math.MinInt64)
+	}
+	return calc.Millis(time.Duration(math.Round(ns)))
+}
+
+// millionths writes a share, or a mean of counts, to the millionth, as milliseconds are written
+// to the nanosecond: past that a float's digits say nothing; JSON keeps the float.
+func millionths(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 6, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// number is a cell that is a number, with what comes before it ("~" for a sampled fit answer).
+var number = regexp.MustCompile(`^(~?-?[0-9]+)(?:\.([0-9]+))?$`)
+
+// aligned are t's rows with one precision per column: every number in a column is written with
+// the most decimals any of them has, padded with zeros, so no digit is lost. That is at most 6:
+// milliseconds are to the nanosecond, shares and means of counts to the millionth; only the fit's
+// factors, exact float64 answers, can have more.
+func aligned(t reportTable) [][]string {
+	decimals := make([]int, len(t.cols))
+	for _, row := range t.rows {
+		for j, c := range row {
+			if m := number.FindStringSubmatch(c); m != nil && j < len(decimals) {
+				decimals[j] = max(decimals[j], len(m[2]))
+			}
+		}
+	}
+	out := make([][]string, len(t.rows))
+	for i, row := range t.rows {
+		out[i] = make([]string, len(row))
+		for j, c := range row {
+			out[i][j] = c
+			if m := number.FindStringSubmatch(c); m != nil && j < len(decimals) && decimals[j] > 0 {
+				out[i][j] = m[1] + "." + m[2] + strings.Repeat("0", decimals[j]-len(m[2]))
+			}
+		}
+	}
+	return out
+}
+
+// writeTablesCSV writes the tables, each after an empty line but the first when first.
+func writeTablesCSV(w io.Writer, tables []reportTable, first bool) error {
+	cw := csv.NewWriter(w)
+	for i, t := range tables {
+		if i > 0 || !first {
+			cw.Write(nil)
+		}
+		cw.Write(keysOf(t.cols))
+		cw.WriteAll(aligned(t))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeTablesMarkdown writes each table after its sentences, each a paragraph.
+func writeTablesMarkdown(w io.Writer, tables []reportTable) error {
+	var err error
+	for _, t := range tables {
+		for _, s := range t.words {
+			fmt.Fprintf(w, "\n%s\n", s)
+		}
+		fmt.Fprintln(w)
+		rows := aligned(t)
+		err = mdTable(w, headsOf(t.cols), len(rows), func(i int) []string { return rows[i] })
+	}
+	return err
+}
+
+// msHead is a column head in words for a column in milliseconds.
+func msHead(words string) string { return words + " (ms)" }
+
+// scheduleCols are the schedule's, in the order of cells.
+var scheduleCols = [][2]string{{"attempt", "attempt"}, {"retry", "retry"}, {"nominal_ms", msHead("nominal delay")},
+	{"min_ms", msHead("min wait")}, {"mean_ms", msHead("mean wait")}, {"max_ms", msHead("max wait")},
+	{"earliest_start_ms", msHead("earliest start")}, {"latest_start_ms", msHead("latest start")},
+	{"p50_start_ms", msHead("p50 start")}, {"p90_start_ms", msHead("p90 start")}, {"p99_start_ms", msHead("p99 start")},
+	{"reached_share", "share of paths that make it"}, {"at_cap_share", "share of waits at the cap"}, {"budget", "starts within budget"}}
+
+// totalCols are the totals of every mode, in the order of totalCells.
+var totalCols = [][2]string{{"jitter", "jitter"}, {"scope", "of"}, {"min_ms", msHead("best-case total wait")},
+	{"mean_ms", msHead("expected total wait")}, {"max_ms", msHead("worst-case total wait")},
+	{"p50_ms", msHead("p50 total wait, sampled")}, {"p90_ms", msHead("p90 total wait, sampled")}, {"p99_ms", msHead("p99 total wait, sampled")},
+	{"min_max_exact", "best and worst case exact"}}
+
+// summaryCols are what the text format says in sentences of the whole policy.
+var summaryCols = [][2]string{{"layers", "layers"}, {"worst_case_attempts", "attempts at the innermost service, at most"},
+	{"wait_can_exceed_cap", "a wait can be longer than the cap"}, {"budget_ms", msHead("budget")},
+	{"always_start", "attempts that always start within the budget"}, {"at_most_start", "attempts that can start within it, at most"}}
+
+var fitAttemptsCols = [][2]string{{"jitter", "jitter"}, {"every_path", "most attempts, every path"}, {"best_path", "best path"},
+	{"p50_paths", "50% of paths (sampled)"}, {"p99_paths", "99% of paths (sampled)"}}
+
+var fitLargestCols = [][2]string{{"jitter", "jitter"}, {"base_every_path_ms", msHead("base, every path")}, {"base_p99_paths_ms", msHead("base, 99% of paths")},
+	{"factor_every_path", "factor, every path"}, {"factor_p99_paths", "factor, 99% of paths"},
+	{"cap_every_path_ms", msHead("cap, every path")}, {"cap_p99_paths_ms", msHead("cap, 99% of paths")}}
+
+// herdCols are the herd's, in the order of herdCells.
+var herdCols = [][2]string{{"mode", "mode"}, {"attempts", "attempts received"}, {"accepted", "clients accepted"},
+	{"gave_up", "clients that gave up"}, {"peak", "peak attempts in a window"}, {"peak_at_ms", msHead("peak at")},
+	{"mean_per_client", "attempts per client, mean"}, {"max_per_client", "attempts per client, max"},
+	{"last_accepted_ms", msHead("last client through at")}}
+
+var limiterCols = [][2]string{{"limiter", "limiter"}, {"under_total_failure", "under total failure"}, {"source", "source"}}
+
+// reportTables are the report's tables after the schedule's description: the schedule, the
+// totals of every mode, the fit to the budget, the summary, then the herd or the overload runs.
+// Before sampling, what sampling gives is "" (a page can copy before then).
+func reportTables(r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) []reportTable {
+	p := r.Params
+	schedule := reportTable{cols: scheduleCols}
+	for i := range r.Schedule.Rows {
+		schedule.rows = append(schedule.rows, cells(r, i))
+	}
+	t := r.Schedule.Total
+	totalWords := []string{fmt.Sprintf("Total wait: best %s ms, expected %s ms, worst %s ms.", calc.Millis(t.Min), msMean(t.Mean), calc.Millis(t.Max))}
+	if p.Budget > 0 {
+		totalWords = []string{fmt.Sprintf("Total wait of the policy, ignoring the budget: best %s ms, expected %s ms, worst %s ms.",
+			calc.Millis(t.Min), msMean(t.Mean), calc.Millis(t.Max)), withinLine(r, calc.Millis, msMean, " ms")}
+	}
+	modes := "Every jitter mode on the same base, factor, cap and attempts: the policy's totals"
+	if p.Budget > 0 {
+		modes += ", which ignore the budget (no percentiles), and the total wait within the budget: the waits before the attempts a path makes; " + withinHow(r) + "."
+	} else {
+		modes += fmt.Sprintf(" (percentiles of %d sampled paths, seed %d).", p.Samples, p.Seed)
+	}
+	totals := reportTable{words: append(totalWords, modes), cols: totalCols}
+	for _, m := range r.Modes {
+		totals.rows = append(totals.rows, totalCells(m, p.Budget > 0)...)
+	}
+	out := []reportTable{schedule, totals}
+	out = append(out, fitTables(r)...)
+	var sentences []string
+	if r.Schedule.ExceedsCap {
+		sentences = append(sentences, fmt.Sprintf("A wait can be longer than the cap (%s ms): the jitter is applied after capping the nominal delay.", calc.Millis(p.Cap)))
+	}
+	row := []string{strconv.Itoa(p.Layers), "", strconv.FormatBool(r.Schedule.ExceedsCap), "", "", ""}
+	if r.WorstCaseAttempts != nil {
+		row[1] = r.WorstCaseAttempts.String()
+	}
+	if p.Budget > 0 {
+		s := r.Schedule
+		sentences = append(sentences, fmt.Sprintf("Budget %s ms: %d attempts always start within it, at most %d do.", calc.Millis(p.Budget), s.Always, s.AtMost))
+		row[3], row[4], row[5] = calc.Millis(p.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
+	}
+	out = append(out, reportTable{words: append(sentences, layersLine(r)), cols: summaryCols, rows: [][]string{row}})
+	if len(herd) > 0 {
+		h := reportTable{words: []string{herdLine(p)}, cols: herdCols}
+		for _, run := range herd {
+			h.rows = append(h.rows, herdCells(run))
+		}
+		out = append(out, h)
+	}
+	if len(over) > 0 {
+		out = append(out, overloadTables(p, over)...)
+	}
+	return out
+}
+
+// fitTables are the fit to the budget: the most attempts, and the largest base, factor and cap
+// for the policy's attempts, one row per mode; none without a budget.
+func fitTables(r calc.Report) []reportTable {
+	if len(r.Solutions) == 0 {
+		return nil
+	}
+	p := r.Params
+	most := reportTable{cols: fitAttemptsCols, words: []string{fmt.Sprintf(
+		"Fit the %s budget (an attempt is made when it starts before the budget; call time included): the most attempts that start within it.", human(p.Budget))}}
+	largest := reportTable{cols: fitLargestCols, words: []string{fmt.Sprintf(
+		"Largest value with which all %d attempts start within the budget, the others kept. Every path: exact; one nanosecond (or the next float64 factor) more does not fit. "+
+			"Paths: of the %d sampled paths (seed %d). any: the whole range fits; none: not even the least value fits; unused: the mode does not read it; "+
+			"~: a sampled answer that fits while one step more does not, but a larger value might fit again.", p.Attempts, p.Samples, p.Seed)}}
+	n := strconv.Itoa
+	for _, s := range r.Solutions {
+		sampled := func(v string) string {
+			if !s.Sampled {
+				return ""
+			}
+			return v
+		}
+		most.rows = append(most.rows, []string{s.Jitter.String(), fitText(s.Always, n), fitText(s.Can, n),
+			sampled(fitText(s.P50, n)), sampled(fitText(s.P99, n))})
+		largest.rows = append(largest.rows, []string{s.Jitter.String(),
+			fitText(s.Worst.Base, calc.Millis), sampled(fitText(s.Sampled99.Base, calc.Millis)),
+			fitText(s.Worst.Factor, fmtFloat), sampled(fitText(s.Sampled99.Factor, fmtFloat)),
+			fitText(s.Worst.Cap, calc.Millis), sampled(fitText(s.Sampled99.Cap, calc.Millis))})
+	}
+	return []reportTable{most, largest}
+}
+
+// overloadTables are an open system's: each limiter's bound, the runs side by side, then the
+// policy's own run window by window, as the text format writes them.
+func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
+	limiters := reportTable{cols: limiterCols, words: []string{"Overload: " + overloadIntro, p.FailingLoadWords(), "Under total failure, each limiter's rule bounds that to:"}}
+	for _, k := range calc.Limiters() {
+		limiters.rows = append(limiters.rows, []string{k.String(), p.LimiterBoundWords(k), k.Source()})
+	}
+	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}}
+	for _, c := range overloadColumns {
+		side.cols = append(side.cols, c)
+	}
+	side.cols[len(side.cols)-1] = [2]string{"recovered_ms", msHead("recovered at")}
+	side.cols = append(side.cols, [2]string{"recovered_in_stream", "recovered while the stream ran"})
+	for _, r := range runs {
+		row := []string{r.Mode.String(), r.Limiter.String()}
+		for _, c := range overloadCells(r) {
+			row = append(row, c[0])
+		}
+		row[7], row[8] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share
+		side.rows = append(side.rows, append(row, strconv.FormatBool(r.Recovers() && r.RecoveredInStream)))
+	}
+	out := []reportTable{limiters, side}
+	own := calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter}
+	for _, r := range runs {
+		if r.Mode != own.Mode || r.Limiter != own.Limiter {
+			continue
+		}
+		win := reportTable{cols: [][2]string{{"window_from_ms", msHead("window from")}},
+			words: []string{fmt.Sprintf("%s with limiter %s, per %s ms window:", r.Mode, r.Limiter, calc.Millis(p.Window))}}
+		for _, s := range windowSeries {
+			win.cols = append(win.cols, s)
+		}
+		for k, w := range r.Windows {
+			row := []string{calc.Millis(p.WindowStart(k))}
+			for _, n := range w.Counts() {
+				row = append(row, strconv.Itoa(n))
+			}
+			win.rows = append(win.rows, row)
+		}
+		return append(out, win)
+	}
+	return out
+}
+
+// presetWords are what the text format says of a preset's library under the description.
+func presetWords(p calc.Params) []string {
+	pr, ok := libs.PresetByName(p.Preset)
+	if !ok {
+		return nil
+	}
+	out := []string{fmt.Sprintf("%s computes it in %s.", pr.Library, pr.Source)}
+	for _, n := range pr.Notes {
+		out = append(out, "- "+n)
+	}
+	return out
+}

@@ -1,0 +1,186 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/csv"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tableQueries cover every table the text format can have: the fit to a budget, the herd, an
+// open system's overload runs, the contention experiment, a library's preset, layers, policy B.
+var tableQueries = [][]string{
+	{"budget=2s&jitter=full&base=500ms"},
+	{"base=100ms"},
+	{"rate=80&run=10s&queue=100&timeout=500ms&outage=2s&limiter=grpc"},
+	{"-contention", "base=5ms&cap=2s&contenders=20&runs=3&budget=1s&layers=3"},
+	{"preset=polly-exponential-jitter&budget=5s"},
+	{"budget=2s&jitter=full&base=500ms&vs=preset%3Daws-go-v2"},
+	{"-contention", "contenders=20&runs=3&rate=50&run=2s&vs=contenders%3D20%26runs%3D3%26jitter%3Dequal"},
+}
+
+// textTables counts the text format's tables: runs of lines that start with a space (tabwriter
+// pads the first column on the left); prose and list items start with a letter or "- ".
+func textTables(text string) int {
+	n, in := 0, false
+	for _, line := range strings.Split(text, "\n") {
+		row := strings.HasPrefix(line, " ")
+		if row && !in {
+			n++
+		}
+		in = row
+	}
+	return n
+}
+
+// csvTables are the CSV's tables, split at their empty lines: each its records, keys first.
+func csvTables(t *testing.T, text string) [][][]string {
+	var out [][][]string
+	for _, block := range strings.Split(strings.TrimSuffix(text, "\n"), "\n\n") {
+		r := csv.NewReader(strings.NewReader(block))
+		r.FieldsPerRecord = -1
+		records, err := r.ReadAll()
+		if err != nil || len(records) == 0 {
+			t.Fatalf("%v in %q", err, block)
+		}
+		out = append(out, records)
+	}
+	return out
+}
+
+// proseTable reports whether a CSV table is one that the text format says in sentences, not as
+// a table: the summary (layers, budget), the limiters' bounds, and B's headlines.
+func proseTable(keys []string) bool {
+	return keys[0] == "layers" || keys[0] == "limiter" || keys[0] == "policy"
+}
+
+// Every table the text format has is in the CSV and in the Markdown, with the same columns; the
+// Markdown heads them in words, the CSV with keys.
+func TestEveryFormatHasEveryTable(t *testing.T) {
+	for _, args := range tableQueries {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			out := map[string]string{}
+			for _, f := range []string{"text", "csv", "md"} {
+				s, errOut, code := runTableOut(t, append([]string{"-format", f}, args...)...)
+				if code != 0 || errOut != "" {
+					t.Fatalf("%s: exit %d, %s", f, code, errOut)
+				}
+				out[f] = s
+			}
+			tables := csvTables(t, out["csv"])
+			inText := 0
+			for _, tb := range tables {
+				switch {
+				case slices.Contains(tb[0], "a_earliest_start_ms"):
+					inText += 2 // the comparison: the text writes its waits and its starts apart
+				case !proseTable(tb[0]):
+					inText++
+				}
+			}
+			if n := textTables(out["text"]); n != inText {
+				t.Errorf("the text has %d tables, the CSV %d of them (%d in all):\n%s\n---\n%s", n, inText, len(tables), out["text"], out["csv"])
+			}
+			lines := strings.Split(out["md"], "\n")
+			var heads []string
+			for i, l := range lines {
+				if strings.HasPrefix(l, "| ---: |") && i > 0 {
+					heads = append(heads, lines[i-1])
+				}
+			}
+			if len(heads) != len(tables) {
+				t.Fatalf("markdown has %d tables, the CSV %d:\n%s", len(heads), len(tables), out["md"])
+			}
+			for i, h := range heads {
+				keys := tables[i][0]
+				words := strings.Split(strings.Trim(h, "| "), " | ")
+				if len(words) != len(keys) {
+					t.Errorf("table %d: markdown heads %q, csv keys %q", i, words, keys)
+				}
+				for _, w := range words {
+					if strings.Contains(w, "_") {
+						t.Errorf("table %d: markdown head %q is a key, not words", i, w)
+					}
+				}
+				for _, k := range keys {
+					if strings.ContainsAny(k, " ()") {
+						t.Errorf("table %d: csv key %q is words", i, k)
+					}
+				}
+			}
+		})
+	}
+}
+
+// decimalsOf is a number cell's count of decimals, or -1 for a cell that is not a number.
+var cellNumber = regexp.MustCompile(`^~?-?[0-9]+(\.[0-9]+)?$`)
+
+func decimalsOf(cell string) int {
+	if !cellNumber.MatchString(cell) {
+		return -1
+	}
+	if _, frac, ok := strings.Cut(cell, "."); ok {
+		return len(frac)
+	}
+	return 0
+}
+
+// One precision per column: every number in a CSV column has as many decimals as the others,
+// and none has more than six (milliseconds to the nanosecond, shares and means to the
+// millionth) but the fit's factors, exact float64 answers.
+func TestCSVOnePrecisionPerColumn(t *testing.T) {
+	for _, args := range tableQueries {
+		csv, _, _ := runTableOut(t, append([]string{"-format", "csv"}, args...)...)
+		for _, tb := range csvTables(t, csv) {
+			keys := tb[0]
+			seen := make([]int, len(keys))
+			for j := range seen {
+				seen[j] = -1
+			}
+			for _, line := range tb[1:] {
+				for j, c := range line {
+					d := decimalsOf(c)
+					switch {
+					case j >= len(keys) || d < 0:
+					case seen[j] >= 0 && d != seen[j]:
+						t.Errorf("%v: column %s has %d decimals in %q, %d above it", args, keys[j], d, line, seen[j])
+						seen[j] = d
+					case d > 6 && !strings.HasPrefix(keys[j], "factor_"):
+						t.Errorf("%v: column %s has %d decimals in %q: more than the nanosecond, or the millionth", args, keys[j], d, line)
+						seen[j] = d
+					default:
+						seen[j] = d
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestAligned(t *testing.T) {
+	got := aligned(reportTable{cols: make([][2]string, 3), rows: [][]string{
+		{"1", "~64.5", "none"}, {"2.25", "0", ""}, {"-3", "1.000001", "any"}}})
+	want := [][]string{{"1.00", "~64.500000", "none"}, {"2.25", "0.000000", ""}, {"-3.00", "1.000001", "any"}}
+	for i := range want {
+		if strings.Join(got[i], ",") != strings.Join(want[i], ",") {
+			t.Errorf("row %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	if millionths(1.0044444444444445) != "1.004444" || millionths(3) != "3" || millionths(0.0000001) != "0" || millionths(2.5) != "2.5" {
+		t.Errorf("millionths: %s %s %s %s", millionths(1.0044444444444445), millionths(3), millionths(0.0000001), millionths(2.5))
+	}
+	if msMean(16123660194.1714) != "16123.660194" || msMean(188302269) != "188.302269" || msMean(-0.4) != "0" {
+		t.Errorf("msMean: %s %s %s", msMean(16123660194.1714), msMean(188302269), msMean(-0.4))
+	}
+}
+
+// A "|" in a cell stays in its cell.
+func TestMarkdownCellPipe(t *testing.T) {
+	var b strings.Builder
+	mdTable(&b, []string{"policy", "query"}, 1, func(int) []string { return []string{"b", "base=1s|2s"} })
+	if want := "| policy | query |\n| ---: | ---: |\n| b | base=1s\\|2s |\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
+}
