@@ -65,7 +65,7 @@ var decodeTests = []struct {
 	// Go's time.ParseDuration drops each part's fraction of a nanosecond (0.5ns0.5ns is 0 to it);
 	// the sum is exact here.
 	{"parts sum exactly", "base=0.5ns0.5ns&cap=1.5ns1.5ns1h", func(p *Params) { p.Base, p.Cap = 1, time.Hour+3 }},
-	// factor and ratio read as the nearest float64, as the README says: here that is 0.
+	// factor and ratio read as the nearest float64, as docs/page.md says: here that is 0.
 	{"ratio underflows", "ratio=0." + strings.Repeat("0", 400) + "1", func(p *Params) { p.Ratio = 0 }},
 	{"trailing zeros", "base=1." + strings.Repeat("0", 1000) + "s", func(p *Params) { p.Base, p.Cap = time.Second, DefaultCap }},
 }
