@@ -98,7 +98,7 @@ drift:
 
 # bench measures app.wasm's size against an empty go-app page, page loads (cold, warm, offline;
 # serve and static), input-to-screen latency, the herd, and calc's benchmarks natively and in
-# wasm, in headless Chromium on 127.0.0.1; see README's Performance section. It prints a table
+# wasm, in headless Chromium on 127.0.0.1; see docs/performance.md. It prints a table
 # and writes it to bench/results-TIME.csv and bench/latest.csv. Flags go in BENCHFLAGS, e.g.
 # make bench BENCHFLAGS='-only loads,input -runs 9'; go run ./bench -h lists them.
 bench: wasm_exec.js wasm native

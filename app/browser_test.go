@@ -68,7 +68,7 @@ func TestOffline(t *testing.T) {
 			const query = "?base=300ms&attempts=4"
 			tb.navigate(srv.URL + path + query)
 			tb.waitWasm()
-			// The page rewrites a valid link with every key (canonical).
+			// The page rewrites a valid link canonical (calc.Params.Values).
 			p, _ := libs.DecodeLink(query[1:])
 			tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", "?"+p.Encode()))
 			compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, query[1:]))

@@ -18,7 +18,7 @@ const readCompareCells = `(() => {
 })()`
 
 // In Chromium, a link with A and B shows A's schedule and both side by side, cell for cell
-// calc's; "compare with a copy of this policy" puts every key of A in B (no difference left)
+// calc's; "compare with a copy of this policy" puts A's canonical query in B (no difference left)
 // and in the link, and that link, opened in a new tab, shows the same tables.
 func TestCompareInBrowser(t *testing.T) {
 	l, err := libs.DecodeLink(compareLink)

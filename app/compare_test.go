@@ -114,7 +114,7 @@ func TestPageCompareBadKey(t *testing.T) {
 	}
 }
 
-// The copy control fills B with every key of A (no difference anywhere), and the link says so;
+// The copy control fills B with A's canonical query (no difference anywhere), and the link says so;
 // removing B takes vs out of the link.
 func TestPageCompareCopyAndRemove(t *testing.T) {
 	p, d := navPage(t, "base=150ms&factor=3&attempts=5&jitter=full&budget=2s")

@@ -135,12 +135,12 @@ func compareMaps(t *testing.T, what string, got, want map[string]string) {
 }
 
 // The groups show calc's answers for every mode, "computing…" for the sampled ones until they
-// are in, and apply buttons in the policy's row only, typing what the README says.
+// are in, and apply buttons in the policy's row only, typing what docs/fit-and-compare.md says.
 func TestFitGroups(t *testing.T) {
 	r := solvedReport(t, fitQuery)
 	got, buttons := fitGot(t, r)
 	compareMaps(t, "answer", got, fitWant(r))
-	// Hand-worked (README): 6 attempts on every path; a base up to 157142857 ns.
+	// Hand-worked (docs/fit-and-compare.md): 6 attempts on every path; a base up to 157142857 ns.
 	if got["base/none/worst"] != "found 157.142857 yes" || got["attempts/none/always"] != "found 6 yes" {
 		t.Errorf("hand-worked answers: base %q, attempts %q", got["base/none/worst"], got["attempts/none/always"])
 	}

@@ -27,15 +27,23 @@ func (p *page) takeOver() bool {
 	typed := handOver.Invoke()
 	for i := 0; i < typed.Length(); i++ {
 		key, value := typed.Index(i).Get("key").String(), typed.Index(i).Get("value").String()
-		switch _, known := p.raw[key]; {
+		switch {
 		case key == "preset":
 			p.applyPreset(value)
-		case known:
+		case p.isInput(key):
 			p.apply(key, value)
 		}
 		// Any other named field is not an input of the calculator's; nothing to apply.
 	}
 	return typed.Length() > 0
+}
+
+// isInput reports whether key is one of the link's keys or an input the link leaves out at its
+// default (a model the link does not use): what was typed into it is applied.
+func (p *page) isInput(key string) bool {
+	_, inLink := p.raw[key]
+	_, input := defaultValues[key]
+	return inLink || input
 }
 
 // keepServerNumbers lets the first render show the server's own markup for the parts that

@@ -21,7 +21,7 @@ type page struct {
 	errs     []*calc.FieldError
 	report   *calc.Report // of the last valid inputs; nil before the first
 	loaded   string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
-	query    string       // the query the address shows, or will once queryDue is done: every key, sorted
+	query    string       // the query the address shows, or will once queryDue is done: canonical, sorted
 	status   string       // what the last copy did
 	export   string       // the text last copied, shown for copying by hand
 	guard    string       // URL of guard.js, resolved under the site's prefix
@@ -173,8 +173,8 @@ func (p *page) load(query string) bool {
 		}
 	}
 	if len(p.errs) == 0 {
-		// A valid link is rewritten with every key, sorted, after the paint (startWork), so that
-		// it no longer depends on today's defaults. A bad one stays as it is, for its author.
+		// A valid link is rewritten canonical (calc.Params.Values: every key of the models it uses),
+		// sorted, after the paint (startWork), so that it no longer depends on today's defaults. A bad one stays as it is, for its author.
 		if canonical := link.Encode(); canonical != query {
 			p.query, p.queryDue = canonical, true
 		}

@@ -345,7 +345,7 @@ func checkHerdLink(t *testing.T, q string) {
 	tb.requireNoConsoleProblems()
 }
 
-// A valid link is rewritten with every key once the page has loaded it, without a history entry;
+// A valid link is rewritten canonical once the page has loaded it, without a history entry;
 // a bad one is left for its author to see.
 func TestLoadRewritesValidLink(t *testing.T) {
 	srv := startServe(t)

@@ -349,3 +349,17 @@ func TestPageHerdLibraryMode(t *testing.T) {
 		t.Errorf("the herd's status: %q, %v; %d runs ready to copy", p.herdStatus(), p.herd.err, len(p.herdDone()))
 	}
 }
+
+// What was typed before the wasm ran is applied to any input, also to one of a model that the
+// link leaves out at its defaults (the overload model's, the contention experiment's).
+func TestTypedInputsIncludeLeftOutKeys(t *testing.T) {
+	p, _ := navPage(t, "base=1s")
+	for _, key := range []string{"base", "rate", "limiter", "contenders", "runs", "seed"} {
+		if !p.isInput(key) {
+			t.Errorf("%s typed before the wasm would be dropped", key)
+		}
+	}
+	if p.isInput("nope") || p.isInput("wasm") {
+		t.Error("a field that is no input of the calculator's is applied")
+	}
+}

@@ -85,7 +85,7 @@ func TestTableJSON(t *testing.T) {
 	if len(r.Modes) != 5 || string(r.Layers.Worst) != "60466176" { // 6^10
 		t.Errorf("modes %d, worst case %s", len(r.Modes), r.Layers.Worst)
 	}
-	if !strings.HasPrefix(r.Query, "add=0&arrivals=even&attempts=6&base=100ms&budget=0") {
+	if !strings.HasPrefix(r.Query, "add=0&attempts=6&base=100ms&budget=0&call=0") {
 		t.Errorf("query %q", r.Query)
 	}
 }

@@ -5,16 +5,19 @@ import (
 	"testing"
 )
 
-// The contention keys are in the canonical link, as every input is, at their defaults too.
+// The contention keys are in the canonical link when set; at their defaults they are left out, so
+// that a link that never asked for the experiment stays short.
 func TestEncodeContention(t *testing.T) {
 	tests := []struct {
 		name        string
 		query       string
 		has, hasNot []string
 	}{
-		{"defaults", "", []string{"&contenders=100&", "&runs=100&"}, nil},
-		{"defaults given", "contenders=100&runs=100", []string{"&contenders=100&", "&runs=100&"}, nil},
+		{"defaults", "", nil, []string{"contenders=", "runs="}},
+		{"defaults given", "contenders=100&runs=100", nil, []string{"contenders=", "runs="}},
 		{"set", "contenders=50&runs=7", []string{"&contenders=50&", "&runs=7&"}, nil},
+		{"one set", "runs=7", []string{"&runs=7&"}, []string{"contenders="}},
+		{"with a stream", "rate=5&run=1s", nil, []string{"contenders=", "runs="}},
 		{"limits", "contenders=500&runs=1000", []string{"contenders=500", "runs=1000"}, nil},
 		{"low limits", "contenders=1&runs=1", []string{"contenders=1&", "runs=1&"}, nil},
 	}

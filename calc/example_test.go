@@ -32,7 +32,7 @@ func ExampleDecode() {
 	// Output:
 	// calc: cap "10s": must be at least base (20s) and at most 168h
 	// calc: attempts "0": must be between 1 and 1000
-	// add=0&arrivals=even&attempts=6&base=20s&budget=0&budgetpct=20&call=0&cap=20s&capacity=20&capat=before&clients=100&contenders=100&factor=2&first=jittered&growth=exponential&jitter=full&layers=1&limiter=none&maxtokens=10&minconcurrency=3&minretries=10&outage=1s&processes=1&queue=0&rate=0&ratio=0.2&retrypct=0.2&run=0&runs=100&samples=10000&seed=1&spread=0&timeout=0&tokenratio=0.1&ttl=10s&window=100ms
+	// add=0&attempts=6&base=20s&budget=0&call=0&cap=20s&capacity=20&capat=before&clients=100&factor=2&first=jittered&growth=exponential&jitter=full&layers=1&outage=1s&ratio=0.2&samples=10000&seed=1&spread=0&window=100ms
 }
 
 func ExampleParams_Wait() {

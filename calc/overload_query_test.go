@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// The overload keys decode into their fields, and the canonical query carries them.
+// The overload keys decode into their fields, and the canonical query carries them while the
+// link uses the overload model.
 func TestOverloadKeys(t *testing.T) {
 	q := "rate=250.5&run=30s&arrivals=poisson&queue=40&timeout=2s&processes=4&limiter=finagle" +
 		"&maxtokens=100&tokenratio=0.5&ttl=20s&minretries=0&retrypct=0.5&budgetpct=12.5&minconcurrency=1"
@@ -35,11 +36,28 @@ func TestOverloadKeys(t *testing.T) {
 		}
 	}
 
-	// At their defaults the keys are in the canonical query too, as every input is: a link
-	// does not depend on today's defaults.
-	for _, key := range []string{"rate", "run", "arrivals", "queue", "timeout", "processes", "limiter", "maxtokens", "tokenratio", "ttl", "minretries", "retrypct", "budgetpct", "minconcurrency"} {
-		if !strings.Contains(Default().Encode(), key+"=") {
-			t.Errorf("Default().Encode() = %q lacks %s", Default().Encode(), key)
+	// While rate is 0 the link uses no stream: each key at its default is left out, so that a
+	// shared link stays short, and one set is written. With a stream every key is written, at its
+	// default too, so that the link does not depend on today's defaults.
+	keys := []string{"rate", "run", "arrivals", "queue", "timeout", "processes", "limiter", "maxtokens", "tokenratio", "ttl", "minretries", "retrypct", "budgetpct", "minconcurrency"}
+	queued := Default()
+	queued.Queue = 5
+	stream := Default()
+	stream.Rate = 0.5
+	for _, key := range keys {
+		if q := Default().Encode(); strings.Contains("&"+q, "&"+key+"=") {
+			t.Errorf("Default().Encode() = %q has %s", q, key)
+		}
+		if q := queued.Encode(); strings.Contains("&"+q, "&"+key+"=") != (key == "queue") {
+			t.Errorf("queue=5 without a stream: Encode() = %q; want %s only if it is queue", q, key)
+		}
+		if q := stream.Encode(); !strings.Contains("&"+q, "&"+key+"=") {
+			t.Errorf("rate=0.5: Encode() = %q lacks %s", q, key)
+		}
+	}
+	for _, p := range []Params{queued, stream} {
+		if back, err := Decode(p.Encode()); err != nil || back != p {
+			t.Errorf("Decode(%q) = %+v, %v", p.Encode(), back, err)
 		}
 	}
 	d, err := Decode("rate=0&run=0&arrivals=even&queue=0&timeout=0&processes=1&limiter=none&maxtokens=10&tokenratio=0.1&ttl=10s&minretries=10&retrypct=0.2&budgetpct=20&minconcurrency=3")

@@ -28,7 +28,7 @@ func TestDecodePreset(t *testing.T) {
 	if err != nil || p.Preset != "slow" || p.Base != 2*time.Second || p.Jitter != None || p.Seed != 7 {
 		t.Errorf("preset=slow&seed=7: %+v, %v", p, err)
 	}
-	if p.Encode() != "add=0&arrivals=even&attempts=3&base=2s&budget=0&budgetpct=20&call=0&cap=20s&capacity=20&capat=before&clients=100&contenders=100&factor=2&first=jittered&growth=exponential&jitter=none&layers=1&limiter=none&maxtokens=10&minconcurrency=3&minretries=10&outage=1s&preset=slow&processes=1&queue=0&rate=0&ratio=0.2&retrypct=0.2&run=0&runs=100&samples=10000&seed=7&spread=0&timeout=0&tokenratio=0.1&ttl=10s&window=100ms" {
+	if p.Encode() != "add=0&attempts=3&base=2s&budget=0&call=0&cap=20s&capacity=20&capat=before&clients=100&factor=2&first=jittered&growth=exponential&jitter=none&layers=1&outage=1s&preset=slow&ratio=0.2&samples=10000&seed=7&spread=0&window=100ms" {
 		t.Errorf("the link lost the preset: %s", p.Encode())
 	}
 	if back, err := Decode(p.Encode(), slow); back != p || err != nil {

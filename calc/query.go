@@ -332,19 +332,21 @@ func decodeValue(p *Params, f field, vs []value) (string, error) {
 	return v.text, f.decode(p, v.text)
 }
 
-// Encode returns the canonical query: every key of fields, sorted, ASCII only, so that a link
-// does not depend on today's defaults; the optionalFields only where they are not at their
-// defaults; and the preset's name while the params are still that preset's.
-// For valid p, Decode(p.Encode()) returns p.
+// Encode returns the canonical query, sorted, ASCII only: the policy's keys and every other input
+// a link uses, so that it does not depend on today's defaults; the keys of a model the link does
+// not use only where they are not at their defaults (modelUnused); the optionalFields only where
+// they are not at their defaults; and the preset's name while the params are still that preset's.
+// Default().Encode() has 20 keys. For valid p, Decode(p.Encode()) returns p.
 func (p Params) Encode() string { return p.Values().Encode() }
 
-// Values returns every key of p, as Encode writes them, one value each.
+// Values returns the keys of p that Encode writes, one value each.
 func (p Params) Values() url.Values {
-	v := url.Values{}
+	v, d := url.Values{}, Default()
 	for _, f := range fields {
-		v.Set(f.key, f.encode(p))
+		if e := f.encode(p); !modelUnused(f.key, p) || e != f.encode(d) {
+			v.Set(f.key, e)
+		}
 	}
-	d := Default()
 	for _, f := range optionalFields {
 		if e := f.encode(p); e != f.encode(d) {
 			v.Set(f.key, e)
@@ -356,9 +358,25 @@ func (p Params) Values() url.Values {
 	return v
 }
 
-// DefaultValues returns every query key at its default, the optional ones included (Values
-// leaves those out), for a form that shows each input's value. A key whose default is no value
-// at all (solve's empty set) is left out: an empty value is an error.
+// modelUnused reports whether key belongs to a model that p's link does not use, so that the key
+// is left out while at its default and a shared link stays short: the overload model's keys (the
+// stream, its queue, timeout and limiters) while rate is 0, and the contention experiment's,
+// whose section a link cannot say it asked for. Decode fills a missing key with its default, so
+// leaving one out changes no number.
+func modelUnused(key string, p Params) bool {
+	switch key {
+	case "rate", "run", "arrivals", "queue", "timeout", "processes", "limiter", "maxtokens",
+		"tokenratio", "ttl", "minretries", "retrypct", "budgetpct", "minconcurrency":
+		return p.Rate == 0
+	case "contenders", "runs":
+		return true
+	}
+	return false
+}
+
+// DefaultValues returns every query key at its default, those Values leaves out included, for a
+// form that shows each input's value. A key whose default is no value at all (solve's empty set)
+// is left out: an empty value is an error.
 func DefaultValues() url.Values {
 	v, d := url.Values{}, Default()
 	for _, f := range allFields {

@@ -65,7 +65,7 @@ var decodeTests = []struct {
 	// Go's time.ParseDuration drops each part's fraction of a nanosecond (0.5ns0.5ns is 0 to it);
 	// the sum is exact here.
 	{"parts sum exactly", "base=0.5ns0.5ns&cap=1.5ns1.5ns1h", func(p *Params) { p.Base, p.Cap = 1, time.Hour+3 }},
-	// factor and ratio read as the nearest float64, as the README says: here that is 0.
+	// factor and ratio read as the nearest float64, as docs/page.md says: here that is 0.
 	{"ratio underflows", "ratio=0." + strings.Repeat("0", 400) + "1", func(p *Params) { p.Ratio = 0 }},
 	{"trailing zeros", "base=1." + strings.Repeat("0", 1000) + "s", func(p *Params) { p.Base, p.Cap = time.Second, DefaultCap }},
 }
@@ -295,10 +295,11 @@ func TestDecodeKeepsGoodKeys(t *testing.T) {
 
 func TestEncodeCanonical(t *testing.T) {
 	got := Default().Encode()
-	want := "add=0&arrivals=even&attempts=6&base=100ms&budget=0&budgetpct=20&call=0&cap=10s&capacity=20&capat=before&clients=100&contenders=100" +
-		"&factor=2&first=jittered&growth=exponential&jitter=full&layers=1&limiter=none&maxtokens=10&minconcurrency=3&minretries=10" +
-		"&outage=1s&processes=1&queue=0&rate=0&ratio=0.2&retrypct=0.2&run=0&runs=100&samples=10000&seed=1&spread=0&timeout=0" +
-		"&tokenratio=0.1&ttl=10s&window=100ms"
+	// The policy's keys, the budget's, the layers', the sampling's and the herd's; no key of the
+	// overload model (rate is 0) or of the contention experiment, which are at their defaults.
+	want := "add=0&attempts=6&base=100ms&budget=0&call=0&cap=10s&capacity=20&capat=before&clients=100" +
+		"&factor=2&first=jittered&growth=exponential&jitter=full&layers=1" +
+		"&outage=1s&ratio=0.2&samples=10000&seed=1&spread=0&window=100ms"
 	if got != want {
 		t.Errorf("Default().Encode() = %q, want %q", got, want)
 	}

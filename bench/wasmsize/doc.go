@@ -17,5 +17,5 @@
 // It reads the files itself rather than through wabt's wasm-objdump: the accounting needs each
 // part's bytes (to deflate them, and to read Go's memory image in the data section), and
 // wasm-objdump prints sizes without the bodies' length prefixes and the data as a hex dump.
-// See README.md, Performance.
+// See docs/performance.md.
 package wasmsize

@@ -125,9 +125,9 @@ func DefaultExport(p calc.Params) string {
 	return exporters[0].Lib
 }
 
-// Values returns every key of l, as Encode writes them. B's query is written as given (its keys
-// are not all written out, as A's are): links stay short, and "copy A to B" on the page gives B
-// every key of A's.
+// Values returns the keys of l that Encode writes: A's canonical keys (calc.Params.Values), the
+// export key, and B's query as given, not made canonical: links stay short, and "copy A to B" on
+// the page gives B A's canonical query.
 func (l Link) Values() url.Values {
 	v := l.Params.Values()
 	v.Set(ExportKey, l.Export)

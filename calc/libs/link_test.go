@@ -58,7 +58,7 @@ func TestDecodeLink(t *testing.T) {
 	}
 }
 
-// Every library's name round-trips through the canonical link, which carries every key.
+// Every library's name round-trips through the canonical link, which carries calc's keys, sorted.
 func TestLinkEncode(t *testing.T) {
 	for _, lib := range Libraries() {
 		p := calc.Default()

@@ -136,16 +136,16 @@ func TestPresetsFollowTheirSource(t *testing.T) {
 	}
 }
 
-// README's Presets section names every preset's version and file as the page does.
-func TestPresetsInREADME(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// docs/presets.md names every preset's version and file as the page does.
+func TestPresetsInDocs(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/presets.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, pr := range Presets() {
 		row := "| `" + pr.Name + "` | " + pr.Library + " | " + pr.Version + " | `" + pr.Source + "` |"
-		if !strings.Contains(string(readme), row) {
-			t.Errorf("README's preset table lacks, or has another row for:\n%s", row)
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/presets.md's preset table lacks, or has another row for:\n%s", row)
 		}
 	}
 }

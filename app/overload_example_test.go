@@ -8,17 +8,17 @@ import (
 	"testing"
 )
 
-// TestReadmeOverloadExample runs the README's worked example of the overload model through
-// table and finds every line of the excerpt the README prints in what table prints, so that the
-// README's numbers are the calculator's and stay so.
-func TestReadmeOverloadExample(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestOverloadWorkedExample runs docs/overload.md's worked example of the overload model through
+// table and finds every line of the excerpt it prints in what table prints, so that the doc's
+// numbers are the calculator's and stay so.
+func TestOverloadWorkedExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/overload.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(readme), "### A worked example: an outage")
+	_, sec, ok := strings.Cut(string(doc), "## A worked example: an outage")
 	if !ok {
-		t.Fatal("README has no overload worked example")
+		t.Fatal("docs/overload.md has no worked example")
 	}
 	blocks := strings.Split(sec, "```")
 	if len(blocks) < 4 {
@@ -37,10 +37,10 @@ func TestReadmeOverloadExample(t *testing.T) {
 	for line := range strings.SplitSeq(strings.Trim(blocks[3], "\n"), "\n") {
 		lines++
 		if !strings.Contains(out, line) {
-			t.Errorf("table %q does not print the README's line\n%s", query, line)
+			t.Errorf("table %q does not print docs/overload.md's line\n%s", query, line)
 		}
 	}
 	if lines < 3 {
-		t.Errorf("the README's excerpt has %d lines", lines)
+		t.Errorf("docs/overload.md's excerpt has %d lines", lines)
 	}
 }
