@@ -1,0 +1,114 @@
+//go:build !js
+
+package main
+
+// Layout of the sections at the two sizes people use most: what a section shows first fits the
+// width, is read at the page's text size, and what is one step away stays closed.
+
+import (
+	"strings"
+	"testing"
+
+	"backoffcalc/calc/libs"
+)
+
+// overloadWideLink has the overload table's widest cells: the longest mode's name, and runs
+// that recover or not.
+const overloadWideLink = "rate=100&run=5s&timeout=500ms&queue=20&limiter=grpc&clients=100&outage=2s&seed=5&capacity=5&jitter=decorrelatedv2"
+
+// layoutScreens are the sizes the layout tests check: a laptop and a phone.
+var layoutScreens = []viewport{firstScreens[0], firstScreens[2]}
+
+// fitsJS reports, for the element css selects, why it does not fit its width ("" when it
+// does): its content wider than its box, or its box outside the window.
+func fitsJS(css string) string {
+	return `(() => {
+		const e = document.querySelector(` + jsString(css) + `);
+		if (!e) return "missing";
+		const r = e.getBoundingClientRect();
+		if (e.scrollWidth > e.clientWidth + 1) return "content " + e.scrollWidth + " px wide in a box of " + e.clientWidth;
+		if (r.left < 0 || r.right > innerWidth + 1) return "box from " + Math.round(r.left) + " to " + Math.round(r.right) + " in a window " + innerWidth + " wide";
+		return "";
+	})()`
+}
+
+// jsString quotes s for JavaScript.
+func jsString(s string) string { return "`" + strings.NewReplacer("`", "\\`", "\\", "\\\\", "$", "\\$").Replace(s) + "`" }
+
+// fontPx is the computed font size of the element css selects, in CSS pixels.
+func fontPx(tb *tab, css string) float64 {
+	return evalJS[float64](tb, `parseFloat(getComputedStyle(document.querySelector(`+jsString(css)+`)).fontSize)`)
+}
+
+// An open system has a section of its own, named in the table of contents; its headline comes
+// first, at the page's text size, and fits the width; at 1366×768 the runs side by side fit
+// without scrolling (no cell cut at the box's edge); the limiters' rules are one step away.
+func TestOverloadSectionLayout(t *testing.T) {
+	p, err := libs.Decode(overloadBrowserLink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t)
+	for _, vp := range layoutScreens {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(vp)
+			tb.navigate(srv.URL + "/?" + overloadBrowserLink + "#overload-section")
+			tb.waitWasm()
+			tb.waitFor("the overload runs", `!document.getElementById("herd-results").hasAttribute("data-pending") &&
+				!document.getElementById("herd-results").closest("[inert]") && document.getElementById("herd-status").textContent === ""`)
+			toc := evalJS[string](tb, `[...document.querySelectorAll("#toc a")].map(a => a.getAttribute("href") + "=" + a.textContent).join(" ")`)
+			if !strings.Contains(toc, "#overload-section=Overload") || strings.Contains(toc, "#herd-section") {
+				t.Errorf("table of contents %q: want the overload section in the herd's place", toc)
+			}
+			if h := evalJS[string](tb, `document.querySelector("#overload-section > h2")?.textContent ?? ""`); h != overloadSection.heading {
+				t.Errorf("heading %q, want %q", h, overloadSection.heading)
+			}
+			run, err := p.Overload(ownOverloadCase(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := evalJS[string](tb, `document.getElementById("overload-headline").textContent`)
+			if !strings.HasSuffix(head, run.HeadlineWords()) {
+				t.Errorf("headline %q, want calc's %q", head, run.HeadlineWords())
+			}
+			// First in the section: above the runs, the model and the rules.
+			if !evalJS[bool](tb, `(() => {
+				const top = (id) => document.getElementById(id).getBoundingClientRect().top;
+				return top("overload-headline") < top("overload-box") && top("overload-box") < top("overload-rules");
+			})()`) {
+				t.Error("the headline is not above the runs, or the rules not below them")
+			}
+			if why := evalJS[string](tb, fitsJS("#overload-headline")); why != "" {
+				t.Errorf("the headline does not fit: %s", why)
+			}
+			if body, got := fontPx(tb, "#results"), fontPx(tb, "#overload-headline"); got < body {
+				t.Errorf("the headline's font is %v px, under the results' %v px", got, body)
+			}
+			if !vp.mobile {
+				if why := evalJS[string](tb, fitsJS("#overload-box")); why != "" {
+					t.Errorf("the runs side by side do not fit: %s", why)
+				}
+			}
+			if w := evalJS[int](tb, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
+				t.Errorf("the page is %d px wider than the window", w)
+			}
+			if evalJS[bool](tb, `document.getElementById("overload-rules").open`) ||
+				evalJS[bool](tb, `document.getElementById("overload-limiters").checkVisibility()`) {
+				t.Error("the limiters' rules are shown, not one step away")
+			}
+			if vp.mobile {
+				return
+			}
+			// The widest cells: the longest mode's name, and runs that do not recover.
+			tb.navigate(srv.URL + "/?" + overloadWideLink + "#overload-section")
+			tb.waitWasm()
+			tb.waitFor("the overload runs", `document.querySelectorAll("#overload td[data-col=recovered]:not([data-value=''])").length > 0 &&
+				[...document.querySelectorAll("#overload td[data-col=recovered]")].some(td => td.dataset.value === "") &&
+				document.getElementById("herd-status").textContent === ""`)
+			if why := evalJS[string](tb, fitsJS("#overload-box")); why != "" {
+				t.Errorf("%s: the runs side by side do not fit: %s", overloadWideLink, why)
+			}
+		})
+	}
+}
