@@ -84,7 +84,7 @@ func (p *page) renderCompare() app.UI {
 		app.Option().Value(vsCopy).Text("a copy of this policy (A), to edit"),
 	}
 	for _, pr := range libs.Presets() {
-		options = append(options, app.Option().Value(pr.Name).Text(pr.Library))
+		options = append(options, app.Option().Value(pr.Name).Text(pr.Short))
 	}
 	errs := p.vsErrors()
 	messages := make([]string, len(errs))

@@ -265,14 +265,16 @@ func (p *page) renderPreset() app.UI {
 	current, ok := libs.PresetByName(p.raw.Get("preset"))
 	options := []app.UI{app.Option().Value("").Text("custom (no preset)")}
 	for _, pr := range libs.Presets() {
-		o := app.Option().Value(pr.Name).Text(pr.Library)
+		o := app.Option().Value(pr.Name).Text(pr.Short)
 		if ok && pr.Name == current.Name {
 			o = o.Selected(true)
 		}
 		options = append(options, o)
 	}
+	hint := "sets every input to a library's values (the chosen preset says which); editing any input leaves the preset"
 	var info app.UI = app.Div().ID("preset-info")
 	if ok {
+		hint = "sets every input to " + current.BasisWords() + "; editing any input leaves the preset"
 		// One line in view, the rest one step away: the notes run to a screen of text, and the
 		// results' first sentence names the library and its version already.
 		info = app.Details().ID("preset-info").Body(
@@ -289,7 +291,7 @@ func (p *page) renderPreset() app.UI {
 		app.Select().ID("in-preset").Name("preset").OnChange(p.recovering(func(ctx app.Context, e app.Event) {
 			p.choosePreset(ctx, ctx.JSSrc().Get("value").String())
 		})).Body(options...),
-		app.Span().Class("hint").Text("sets every input to the library's defaults; editing any input leaves the preset"),
+		app.Span().ID("preset-hint").Class("hint").Text(hint),
 		info,
 	)
 }

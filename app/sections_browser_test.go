@@ -33,7 +33,9 @@ func fitsJS(css string) string {
 }
 
 // jsString quotes s for JavaScript.
-func jsString(s string) string { return "`" + strings.NewReplacer("`", "\\`", "\\", "\\\\", "$", "\\$").Replace(s) + "`" }
+func jsString(s string) string {
+	return "`" + strings.NewReplacer("`", "\\`", "\\", "\\\\", "$", "\\$").Replace(s) + "`"
+}
 
 // fontPx is the computed font size of the element css selects, in CSS pixels.
 func fontPx(tb *tab, css string) float64 {
@@ -108,6 +110,47 @@ func TestOverloadSectionLayout(t *testing.T) {
 				document.getElementById("herd-status").textContent === ""`)
 			if why := evalJS[string](tb, fitsJS("#overload-box")); why != "" {
 				t.Errorf("%s: the runs side by side do not fit: %s", overloadWideLink, why)
+			}
+		})
+	}
+}
+
+// visibleOptionsJS lists, for the select css selects, each option whose text is cut by the
+// closed select (wider than its box less its padding and the arrow) or shared with another.
+func visibleOptionsJS(css string) string {
+	return `(() => {
+		const s = document.querySelector(` + jsString(css) + `);
+		if (!s) return ["missing"];
+		const cs = getComputedStyle(s);
+		const c = document.createElement("canvas").getContext("2d");
+		c.font = cs.font;
+		const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+		const bad = [], seen = new Set();
+		for (const o of s.options) {
+			const w = c.measureText(o.text).width;
+			if (w > room) bad.push(o.text + ": " + Math.round(w) + " px in " + Math.round(room));
+			if (seen.has(o.text)) bad.push(o.text + ": twice");
+			seen.add(o.text);
+		}
+		return bad;
+	})()`
+}
+
+// The preset picker and the compare section's picker show each option's text whole, and no two
+// alike: a closed select shows only as much of the chosen one as fits.
+func TestPresetSelectShowsWhole(t *testing.T) {
+	srv := startServe(t)
+	for _, vp := range layoutScreens {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(vp)
+			tb.navigate(srv.URL + "/?preset=aws-go-v2")
+			tb.waitWasm()
+			tb.waitFor("the compare section", `!!document.getElementById("vs-with")`)
+			for _, css := range []string{"#in-preset", "#vs-with"} {
+				for _, bad := range evalJS[[]string](tb, visibleOptionsJS(css)) {
+					t.Errorf("%s: %s", css, bad)
+				}
 			}
 		})
 	}
