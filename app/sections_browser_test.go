@@ -155,3 +155,47 @@ func TestPresetSelectShowsWhole(t *testing.T) {
 		})
 	}
 }
+
+// The compare section lays its totals out as the schedule's, labels A's as the schedule labels
+// its own when there is a budget, says that B does not inherit A's budget, and its picker keeps
+// showing what was picked.
+func TestCompareTotalsLayout(t *testing.T) {
+	srv := startServe(t)
+	for _, vp := range layoutScreens {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(vp)
+			tb.navigate(srv.URL + "/?budget=2s&vs=base%3D1s#compare-section")
+			tb.waitWasm()
+			tb.waitFor("the comparison", `!!document.getElementById("compare-totals") && !document.getElementById("compare-totals").closest("[inert]")`)
+			style := `((css) => { const e = document.querySelector(css), s = getComputedStyle(e);
+				return [s.display, s.gridTemplateColumns.split(" ").length, s.fontSize, getComputedStyle(e.querySelector("div")).backgroundColor,
+					getComputedStyle(e.querySelector("dt")).fontSize, getComputedStyle(e.querySelector("dd")).fontSize].join(" "); })`
+			if a, b := evalJS[string](tb, style+`("#totals")`), evalJS[string](tb, style+`("#compare-totals")`); a != b {
+				t.Errorf("the compare totals are laid out as %q, the schedule's as %q", b, a)
+			}
+			// Each policy's totals start a row of their own, as the schedule's within the budget do.
+			rows := evalJS[string](tb, `["compare-a-total-min", "compare-b-total-min", "compare-d-total-min"].map(id =>
+				Math.round(document.getElementById(id).parentElement.getBoundingClientRect().left)).join(" ")`)
+			if f := strings.Fields(rows); len(f) != 3 || f[0] != f[1] || f[1] != f[2] {
+				t.Errorf("A's, B's and B − A's totals start at x %s, not each a row of its own", rows)
+			}
+			label := evalJS[string](tb, `document.getElementById("compare-a-total-max").previousElementSibling.textContent`)
+			if !strings.HasSuffix(label, "of the policy, ignoring the budget") {
+				t.Errorf("A's worst case is labelled %q", label)
+			}
+			if why := evalJS[string](tb, fitsJS("#compare-totals")); why != "" {
+				t.Errorf("the compare totals do not fit: %s", why)
+			}
+			if words := evalJS[string](tb, `document.getElementById("compare-inherit").textContent`); !strings.Contains(words, "budget: none (A's: 2s)") {
+				t.Errorf("the page does not say that B has no budget: %q", words)
+			}
+			tb.setInput("#vs-with", "polly-linear")
+			tb.waitFor("B is the preset", `location.search.includes("vs=preset%3Dpolly-linear") && document.getElementById("compare-b").textContent.includes("Polly")`)
+			tb.waitFor("the page's render after the pick", `document.getElementById("vs-remove") !== null`)
+			if v := evalJS[string](tb, `document.getElementById("vs-with").value`); v != "polly-linear" {
+				t.Errorf("after picking polly-linear the picker shows %q", v)
+			}
+		})
+	}
+}
