@@ -59,6 +59,10 @@ func TestOverloadSectionLayout(t *testing.T) {
 			tb.waitWasm()
 			tb.waitFor("the overload runs", `!document.getElementById("herd-results").hasAttribute("data-pending") &&
 				!document.getElementById("herd-results").closest("[inert]") && document.getElementById("herd-status").textContent === ""`)
+			// The link's fragment opens at the section, and it stays there once the far
+			// sections are skipped (TestSectionsOneStepAway does the same for the others).
+			tb.waitFor("the section at the top", `Math.abs(document.getElementById("overload-section").getBoundingClientRect().top) < 40`)
+			tb.waitFor("the far sections skipped", `document.documentElement.classList.contains("skip-far")`)
 			toc := evalJS[string](tb, `[...document.querySelectorAll("#toc a")].map(a => a.getAttribute("href") + "=" + a.textContent).join(" ")`)
 			if !strings.Contains(toc, "#overload-section=Overload") || strings.Contains(toc, "#herd-section") {
 				t.Errorf("table of contents %q: want the overload section in the herd's place", toc)
@@ -94,6 +98,9 @@ func TestOverloadSectionLayout(t *testing.T) {
 			}
 			if w := evalJS[int](tb, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
 				t.Errorf("the page is %d px wider than the window", w)
+			}
+			for _, cut := range evalJS[[]string](tb, captionsCutJS) {
+				t.Errorf("a caption is cut: %s", cut)
 			}
 			if evalJS[bool](tb, `document.getElementById("overload-rules").open`) ||
 				evalJS[bool](tb, `document.getElementById("overload-limiters").checkVisibility()`) {
@@ -184,6 +191,9 @@ func TestCompareTotalsLayout(t *testing.T) {
 			if !strings.HasSuffix(label, "of the policy, ignoring the budget") {
 				t.Errorf("A's worst case is labelled %q", label)
 			}
+			for _, cut := range evalJS[[]string](tb, captionsCutJS) {
+				t.Errorf("a caption is cut: %s", cut)
+			}
 			if why := evalJS[string](tb, fitsJS("#compare-totals")); why != "" {
 				t.Errorf("the compare totals do not fit: %s", why)
 			}
@@ -199,3 +209,10 @@ func TestCompareTotalsLayout(t *testing.T) {
 		})
 	}
 }
+
+// captionsCutJS lists the captions of tables in a scroll box that reach past the box's visible
+// width: a caption is as wide as its table, so its lines would be cut at the box's edge.
+const captionsCutJS = `[...document.querySelectorAll(".scroll caption")].filter(c => c.checkVisibility()).map(c => {
+	const box = c.closest(".scroll").getBoundingClientRect(), r = c.getBoundingClientRect();
+	return r.right > box.right + 1 ? c.textContent.slice(0, 40) + ": to " + Math.round(r.right) + " in a box to " + Math.round(box.right) : "";
+}).filter(Boolean)`
