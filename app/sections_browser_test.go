@@ -216,3 +216,40 @@ const captionsCutJS = `[...document.querySelectorAll(".scroll caption")].filter(
 	const box = c.closest(".scroll").getBoundingClientRect(), r = c.getBoundingClientRect();
 	return r.right > box.right + 1 ? c.textContent.slice(0, 40) + ": to " + Math.round(r.right) + " in a box to " + Math.round(box.right) : "";
 }).filter(Boolean)`
+
+// In Chromium, the text of every section as laid out (the wasm's render, the islands' markup
+// and the server's copy of the sections until then) has none of the glitches the native
+// wording test looks for, nor a caption that says "(scrolls)".
+func TestWordingInBrowser(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	for _, link := range []string{"", "budget=2s&vs=base%3D1s", overloadBrowserLink, "clients=60&attempts=6&outage=500ms&capacity=10&seed=2"} {
+		tb.navigate(srv.URL + "/?" + link)
+		tb.waitWasm()
+		tb.waitFor("the herd", `document.getElementById("herd-status").textContent === "" && !document.querySelector("[inert]") &&
+			!document.querySelector("#herd-results[data-pending]")`)
+		text := evalJS[string](tb, `document.getElementById("app").innerText`)
+		for _, g := range textGlitches(strings.Split(text, "\n")) {
+			t.Errorf("%q: %s", link, g)
+		}
+		for _, c := range evalJS[[]string](tb, `[...document.querySelectorAll("caption, figcaption")].map(c => c.textContent).filter(t => t.includes("(scrolls)"))`) {
+			t.Errorf("%q: caption %q says (scrolls)", link, c)
+		}
+	}
+}
+
+// An edit that makes the herd an open system puts the overload section, with its heading and
+// table of contents entry, in the herd's place; one that closes it puts the herd back.
+func TestOverloadSectionOnEdit(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?clients=50")
+	tb.waitWasm()
+	tb.waitFor("the herd section", `!!document.querySelector("#herd-section > h2") && !document.querySelector("[inert]")`)
+	tb.setInput("#in-limiter", "grpc")
+	tb.waitFor("the overload section", `document.querySelector("#overload-section > h2")?.textContent === `+jsString(overloadSection.heading)+` &&
+		!!document.querySelector('#toc a[href="#overload-section"]') && !document.getElementById("herd-section")`)
+	tb.setInput("#in-limiter", "none")
+	tb.waitFor("the herd section again", `document.querySelector("#herd-section > h2")?.textContent === `+jsString(sections[herdIndex].heading)+` &&
+		!!document.querySelector('#toc a[href="#herd-section"]') && !document.getElementById("overload-section")`)
+}

@@ -125,10 +125,22 @@ func visibleRuns(page string) []string {
 }
 
 // wordingGlitches lists the glitches of the page's text: a space before punctuation, empty
-// brackets, a word written twice, and "(scrolls)" in a caption, which the box's label says.
+// brackets, a word or a label written twice, and "(scrolls)" in a caption, which the box's
+// label says.
 func wordingGlitches(page string) []string {
+	out := textGlitches(visibleRuns(page))
+	for _, m := range captionRE.FindAllStringSubmatch(page, -1) {
+		if strings.Contains(m[2], "(scrolls)") {
+			out = append(out, "caption says (scrolls): "+excerpt(m[2], strings.Index(m[2], "(scrolls)")))
+		}
+	}
+	return out
+}
+
+// textGlitches are wordingGlitches' checks of runs of text as a browser shows them.
+func textGlitches(runs []string) []string {
 	var out []string
-	for _, r := range visibleRuns(page) {
+	for _, r := range runs {
 		for _, m := range glitchRE.FindAllStringIndex(r, -1) {
 			out = append(out, "spacing or brackets: "+excerpt(r, m[0]))
 		}
@@ -141,11 +153,6 @@ func wordingGlitches(page string) []string {
 			if strings.EqualFold(r[m[2]:m[3]], r[m[4]:m[5]]) {
 				out = append(out, "doubled word: "+excerpt(r, m[0]))
 			}
-		}
-	}
-	for _, m := range captionRE.FindAllStringSubmatch(page, -1) {
-		if strings.Contains(m[2], "(scrolls)") {
-			out = append(out, "caption says (scrolls): "+excerpt(m[2], strings.Index(m[2], "(scrolls)")))
 		}
 	}
 	return out
