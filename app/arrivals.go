@@ -70,7 +70,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			svg("g").Body(marks...),
 			svg("text").Attr("x", arrivalsLeft).Attr("y", bottom+21).Text("time since the first attempts"),
 		)),
-		app.FigCaption().ID("arrivals-caption").Body(
+		app.FigCaption().ID("arrivals-caption").Body(inline(
 			app.Text("Attempts the server receives in each "+human(params.Window)+" window, per mode: the runs of "),
 			app.A().Href("#herd").Text("the herd table"),
 			app.Text(", one chart per row. "),
@@ -78,7 +78,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			app.Span().Class("key key-bar").Text("filled"), app.Text(": attempts per window. "),
 			app.Span().Class("key key-p50").Text("vertical line"), app.Text(": the outage ends ("+human(params.Outage)+"). "),
 			app.Text(capacity+"."),
-		),
+		)),
 	)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"html"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -78,26 +79,38 @@ func (p *page) vsErrors() []*calc.FieldError {
 
 // renderCompare is the section's controls, then its numbers.
 func (p *page) renderCompare() app.UI {
+	// The select shows what B is: the preset it names, a copy of A while it is one, or B's own
+	// query; it stays on what was picked.
+	vs, picked := p.value(libs.VsKey), ""
+	switch {
+	case p.report != nil && vs == p.report.Params.Encode():
+		picked = vsCopy
+	case strings.HasPrefix(vs, "preset="):
+		picked = strings.TrimPrefix(vs, "preset=")
+	}
+	first := "choose…"
+	if vs != "" {
+		first = "B's query, below"
+	}
 	options := []app.UI{
-		app.Option().Value("").Text("choose…"),
-		app.Option().Value(vsCopy).Text("a copy of this policy (A), to edit"),
+		app.Option().Value("").Text(first).Selected(picked == ""),
+		app.Option().Value(vsCopy).Text("a copy of this policy (A), to edit").Selected(picked == vsCopy),
 	}
 	for _, pr := range libs.Presets() {
-		options = append(options, app.Option().Value(pr.Name).Text(pr.Library))
+		options = append(options, app.Option().Value(pr.Name).Text(pr.Short).Selected(picked == pr.Name))
 	}
 	errs := p.vsErrors()
 	messages := make([]string, len(errs))
 	for i, fe := range errs {
 		messages[i] = fieldMessage(fe)
 	}
-	hasB := p.value(libs.VsKey) != ""
+	hasB := vs != ""
 	return app.Div().ID("compare").Body(
 		app.P().Class("hint").Text("Policy B, beside this page's policy A: B's own query (the keys of a link, read from the defaults, as A's are) is in the link under vs."),
 		app.Div().Body(
 			app.Label().For("vs-with").Text("Compare with "),
 			app.Select().ID("vs-with").OnChange(p.onVs(func(ctx app.Context) string {
 				v := ctx.JSSrc().Get("value").String()
-				ctx.JSSrc().Set("value", "") // the select is an action, not a state
 				switch {
 				case v == vsCopy && p.report != nil:
 					return p.report.Params.Encode()
@@ -143,6 +156,7 @@ func (p *page) renderCompareNumbers() app.UI {
 	return app.Div().Body(
 		app.P().ID("compare-a").Text("A: "+describe(c.A)),
 		app.P().ID("compare-b").Text("B: "+describe(c.B)),
+		app.P().ID("compare-inherit").Text(inheritWords(c.A.Params, c.B.Params)),
 		scrollBox("compare-box", "A and B, every attempt (scrolls)", renderCompareTable(c.Comparison)),
 		renderCompareTotals(c.Comparison),
 		app.Ul().ID("compare-budget").Body(
@@ -233,21 +247,81 @@ func renderCompareTable(c calc.Comparison) app.UI {
 	return app.Raw(b.String())
 }
 
-// renderCompareTotals are the total waits of A, of B and B − A, ignoring any budget.
+// renderCompareTotals are the total waits of A, of B and B − A, which ignore any budget: laid out
+// as the schedule's totals are, a row each, and with a budget labelled as the schedule labels
+// its policy's totals.
 func renderCompareTotals(c calc.Comparison) app.UI {
-	item := func(id, label string, ms, text string) app.UI {
+	item := func(id, label string, ms, text string) app.HTMLDiv {
 		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", ms).Text(text))
 	}
+	ignoring := func(p calc.Params) string {
+		if p.Budget > 0 {
+			return " of the policy, ignoring the budget"
+		}
+		return ""
+	}
+	diff := ""
+	if c.A.Params.Budget > 0 || c.B.Params.Budget > 0 {
+		diff = ", ignoring the budgets"
+	}
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
+	a, b := ignoring(c.A.Params), ignoring(c.B.Params)
 	return app.Dl().ID("compare-totals").Body(
-		item("compare-a-total-min", "A best-case total wait", calc.Millis(ta.Min), human(ta.Min)),
-		item("compare-a-total-mean", "A expected total wait", calc.MillisFloat(ta.Mean), calc.Human(ta.Mean)),
-		item("compare-a-total-max", "A worst-case total wait", calc.Millis(ta.Max), human(ta.Max)),
-		item("compare-b-total-min", "B best-case total wait", calc.Millis(tb.Min), human(tb.Min)),
-		item("compare-b-total-mean", "B expected total wait", calc.MillisFloat(tb.Mean), calc.Human(tb.Mean)),
-		item("compare-b-total-max", "B worst-case total wait", calc.Millis(tb.Max), human(tb.Max)),
-		item("compare-d-total-min", "B − A, best case", calc.Millis(d.Min), calc.HumanDiff(float64(d.Min))),
-		item("compare-d-total-mean", "B − A, expected", calc.MillisFloat(d.Mean), calc.HumanDiff(d.Mean)),
-		item("compare-d-total-max", "B − A, worst case", calc.Millis(d.Max), calc.HumanDiff(float64(d.Max))),
+		item("compare-a-total-min", "A best-case total wait"+a, calc.Millis(ta.Min), human(ta.Min)).Class("scope-start"),
+		item("compare-a-total-mean", "A expected total wait"+a, calc.MillisFloat(ta.Mean), calc.Human(ta.Mean)),
+		item("compare-a-total-max", "A worst-case total wait"+a, calc.Millis(ta.Max), human(ta.Max)),
+		item("compare-b-total-min", "B best-case total wait"+b, calc.Millis(tb.Min), human(tb.Min)).Class("scope-start"),
+		item("compare-b-total-mean", "B expected total wait"+b, calc.MillisFloat(tb.Mean), calc.Human(tb.Mean)),
+		item("compare-b-total-max", "B worst-case total wait"+b, calc.Millis(tb.Max), human(tb.Max)),
+		item("compare-d-total-min", "B − A, best case"+diff, calc.Millis(d.Min), calc.HumanDiff(float64(d.Min))).Class("scope-start"),
+		item("compare-d-total-mean", "B − A, expected"+diff, calc.MillisFloat(d.Mean), calc.HumanDiff(d.Mean)),
+		item("compare-d-total-max", "B − A, worst case"+diff, calc.Millis(d.Max), calc.HumanDiff(float64(d.Max))),
 	)
+}
+
+// inheritKeys are the inputs outside a policy's waits that B could be thought to share with A:
+// the budget, the call's duration, and the herd's and the overload model's inputs.
+var inheritKeys = func() []formField {
+	var keys []formField
+	for _, g := range formGroups {
+		for _, f := range g.fields {
+			if f.key == "budget" || f.key == "call" {
+				keys = append(keys, f)
+			}
+		}
+	}
+	return append(append(keys, herdFields...), overloadFields...)
+}()
+
+// inheritWords says what B takes from A: nothing, as its query is read from the defaults; and
+// each of inheritKeys where B's value is not A's, with both values as a link writes them.
+func inheritWords(a, b calc.Params) string {
+	va, vb, d := a.Values(), b.Values(), calc.DefaultValues()
+	get := func(v url.Values, key string) string {
+		if x := v.Get(key); x != "" {
+			return x
+		}
+		return d.Get(key)
+	}
+	var differ []string
+	for _, f := range inheritKeys {
+		x, y := get(va, f.key), get(vb, f.key)
+		if x == y {
+			continue
+		}
+		if none := func(v string) string {
+			if v == "0" {
+				return "none"
+			}
+			return v
+		}; f.key == "budget" {
+			x, y = none(x), none(y)
+		}
+		differ = append(differ, strings.ToLower(f.label)+": "+y+" (A's: "+x+")")
+	}
+	if len(differ) == 0 {
+		return "B's query is read from the defaults, as A's link is; B's budget, call duration, herd and overload inputs are the same as A's."
+	}
+	return "B's query is read from the defaults, not from A, so B does not inherit A's inputs: B's " + strings.Join(differ, "; ") +
+		". Pick “a copy of this policy (A), to edit” to start B from every input of A."
 }

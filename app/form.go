@@ -290,14 +290,16 @@ func (p *page) renderPreset() app.UI {
 	current, ok := libs.PresetByName(p.raw.Get("preset"))
 	values, labels := []string{""}, []string{"custom (no preset)"}
 	for _, pr := range libs.Presets() {
-		values, labels = append(values, pr.Name), append(labels, pr.Library)
+		values, labels = append(values, pr.Name), append(labels, pr.Short)
 	}
 	fe, problem := p.fieldError("preset"), ""
 	if fe != nil {
 		problem = fieldMessage(fe)
 	}
+	hint := "sets every input to a library's values (the chosen preset says which); editing any input leaves the preset"
 	var info app.UI = app.Div().ID("preset-info")
 	if ok {
+		hint = "sets every input to " + current.BasisWords() + "; editing any input leaves the preset"
 		// One line in view, the rest one step away: the notes run to a screen of text, and the
 		// results' first sentence names the library and its version already.
 		info = app.Details().ID("preset-info").Body(
@@ -319,7 +321,7 @@ func (p *page) renderPreset() app.UI {
 			Aria("describedby", "in-preset-hint in-preset-error").OnChange(p.recovering(func(ctx app.Context, e app.Event) {
 			p.choosePreset(ctx, ctx.JSSrc().Get("value").String())
 		})).Body(selectOptions(values, labels, p.raw.Get("preset"))...),
-		app.Span().ID("in-preset-hint").Class("hint").Text("sets every input to the library's defaults; editing any input leaves the preset"),
+		app.Span().ID("in-preset-hint").Class("hint").Text(hint),
 		app.Span().ID("in-preset-error").Class("field-error").Text(problem),
 		info,
 	)

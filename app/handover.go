@@ -76,9 +76,9 @@ func (p *page) keepServerNumbers() bool {
 	// stay as the server wrote them until then, inert: they show what they showed, and take no
 	// input that their live parts would not see.
 	p.keptSections = make([]string, len(sections))
-	for i, s := range sections[1:] {
-		if el := app.Window().GetElementByID(s.id); el.Truthy() {
-			p.keptSections[i+1] = strings.Replace(el.Get("outerHTML").String(), "<section", "<section inert", 1)
+	for i := 1; i < len(sections); i++ {
+		if el := app.Window().GetElementByID(p.sectionAt(i).id); el.Truthy() {
+			p.keptSections[i] = strings.Replace(el.Get("outerHTML").String(), "<section", "<section inert", 1)
 		}
 	}
 	return true

@@ -140,8 +140,8 @@ func (p *page) showOverloadRun(windows string) {
 	}
 	view := p.herdResults.JSValue()
 	tbody := view.Call("querySelector", "#overload > tbody")
-	spot := view.Call("querySelector", "#overload-windows")
-	if !tbody.Truthy() || !spot.Truthy() || tbody.Get("rows").Length() != n-1 {
+	spot, head := view.Call("querySelector", "#overload-windows"), view.Call("querySelector", "#overload-headline")
+	if !tbody.Truthy() || !spot.Truthy() || !head.Truthy() || tbody.Get("rows").Length() != n-1 {
 		p.showHerd() // not this herd's view: write it whole
 		return
 	}
@@ -156,6 +156,9 @@ func (p *page) showOverloadRun(windows string) {
 		spot.Set("outerHTML", windows)
 	case !premade && (h.shared || h.cases[n-1] == shown):
 		spot.Set("outerHTML", p.overloadWindows())
+	}
+	if h.cases[n-1] == shown {
+		head.Set("outerHTML", p.overloadHeadline())
 	}
 	p.herdStatusLine.refresh()
 	p.showCompareRuns()
@@ -216,7 +219,8 @@ func (p *page) showHerd() {
 func (p *page) renderHerd() []app.UI {
 	results := app.Div().ID("herd-view").OnChange(p.recovering(p.onOverloadPick)).Body(p.herdResults)
 	if p.report != nil && p.report.Params.Open() {
-		return []app.UI{app.P().Text(overloadIntro), p.herdStatusLine, results}
+		// The headline first (in the island); the model and the limiters' rules after the runs.
+		return []app.UI{app.Text(""), p.herdStatusLine, results, p.renderOverloadRules()}
 	}
 	return []app.UI{
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),

@@ -83,7 +83,13 @@ func (p *page) copySnippet(ctx app.Context, e app.Event) {
 	if err != nil || !ok || i < 0 || i >= len(ex.Snippets) {
 		return
 	}
-	p.copy(ctx, "export-code", ex.Title+" "+ex.Snippets[i].Lang, ex.Snippets[i].Code)
+	p.copy(ctx, "export-code", snippetName(ex, i), ex.Snippets[i].Code)
+}
+
+// snippetName names snippet i of ex in the copy's status: "Copied the python code of tenacity
+// (Python)."
+func snippetName(ex libs.Export, i int) string {
+	return ex.Snippets[i].Lang + " code of " + ex.Title
 }
 
 // renderSnippets is the chosen library's part of the panel for p: a heading, the code with a

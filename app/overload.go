@@ -49,30 +49,50 @@ func limiterOptions() []string {
 	return names
 }
 
-// overloadIntro says what the overload view shows, in place of the herd's sentence.
-const overloadIntro = "New requests keep arriving (the stream) while the crowd retries; the server fails everything until the outage ends, then serves at most the capacity per window, first come first served, and queues up to the queue. Each client process asks its limiter before a retry. Every mode with the chosen limiter, then the policy's mode with every other limiter:"
+// overloadModel says what the overload view models; overloadIntro adds which runs follow, for
+// the copied text report.
+const (
+	overloadModel = "New requests keep arriving (the stream) while the crowd retries; the server fails everything until the outage ends, then serves at most the capacity per window, first come first served, and queues up to the queue. Each client process asks its limiter before a retry."
+	overloadIntro = overloadModel + " Every mode with the chosen limiter, then the policy's mode with every other limiter:"
+)
 
-// overloadColumns are the side by side table's numbers: data-col, heading.
+// overloadColumns are the side by side table's numbers: data-col, heading. The three from
+// out_of_attempts are under the page's heading "gave up" (overloadTable).
 var overloadColumns = [][2]string{
 	{"requests", "requests"},
 	{"succeeded", "succeeded"},
-	{"out_of_attempts", "gave up: out of attempts"},
-	{"refused", "gave up: refused by the limiter"},
-	{"out_of_budget", "gave up: out of budget"},
+	{"out_of_attempts", "out of attempts"},
+	{"refused", "refused by the limiter"},
+	{"out_of_budget", "out of budget"},
 	{"per_request", "attempts per request"},
-	{"wasted_share", "share of served attempts wasted"},
+	{"wasted_share", "wasted share"},
 	{"recovered", "recovered at"},
+}
+
+// recoveredWords are run r's recovery: its time for scripts ("" when it did not recover), the
+// time or that it did not, for people, and whether the stream was running or had ended then (""
+// when it did not recover). The page's table shows the last two in columns of their own, to
+// stay narrow.
+func recoveredWords(r calc.OverloadRun) (value, at, when string) {
+	if !r.Recovers() {
+		return "", "not recovered", ""
+	}
+	when = "ended"
+	if r.RecoveredInStream {
+		when = "running"
+	}
+	return calc.Millis(r.Recovered), human(r.Recovered), when
 }
 
 // overloadCells are run's cells: its value for scripts (data-value) and its text for people.
 func overloadCells(r calc.OverloadRun) [][2]string {
-	recovered := [2]string{"", "not recovered when the run ended"}
-	if r.Recovers() {
-		when := " (after the stream ended)"
+	value, at, when := recoveredWords(r)
+	recovered := [2]string{value, at + " when the run ended"}
+	if when != "" {
+		recovered[1] = at + " (after the stream ended)"
 		if r.RecoveredInStream {
-			when = " (while the stream ran)"
+			recovered[1] = at + " (while the stream ran)"
 		}
-		recovered = [2]string{calc.Millis(r.Recovered), human(r.Recovered) + when}
 	}
 	count := func(n int) [2]string { s := strconv.Itoa(n); return [2]string{s, s} }
 	return [][2]string{
@@ -100,10 +120,44 @@ var windowSeries = [8][2]string{
 // thread for long; the chart and table -format json have every window.
 const maxWindowRows = 1000
 
-// renderOverload is the overload view, filled in as the runs come in.
+// renderOverload is the overload view, filled in as the runs come in: the shown case's headline
+// first, then every case side by side, then the shown case window by window.
 func (p *page) renderOverload() app.UI {
 	h, params := &p.herd, p.report.Params
 	return app.Div().ID("overload-view").Body(
+		app.Raw(p.overloadHeadline()),
+		app.Raw(overloadTable(params, h.cases, h.over)),
+		app.Raw(overloadPickHTML(h.cases, h.shownCase(params), h.shared)),
+		app.Raw(p.overloadWindows()),
+	)
+}
+
+// overloadHeadline is the markup of the shown case's headline (calc's HeadlineWords) once its
+// run is in; before, that it is being computed.
+func (p *page) overloadHeadline() string {
+	h, params := &p.herd, p.report.Params
+	shown := h.shownCase(params)
+	name := shown.Mode.String() + " with limiter " + shown.Limiter.String()
+	if shown == ownOverloadCase(params) {
+		name += ", the policy's own"
+	}
+	words := "being computed."
+	for i, c := range h.cases {
+		if c == shown && i < len(h.over) {
+			words = h.over[i].HeadlineWords()
+		}
+	}
+	return `<p id="overload-headline"><strong>` + html.EscapeString(name) + `:</strong> ` + html.EscapeString(words) + `</p>`
+}
+
+// renderOverloadRules is what the overload view models, one step away under its headline and
+// runs: the model in words, the stream's load if every attempt failed, and each limiter's rule.
+// It is outside the island, which rewrites itself as runs come in: it stays open once opened.
+func (p *page) renderOverloadRules() app.UI {
+	params := p.report.Params
+	return app.Details().ID("overload-rules").Body(
+		app.Summary().Text("The model, the load if every attempt failed, and each limiter's rule"),
+		app.P().Text(overloadModel),
 		app.P().ID("overload-load").Text(params.FailingLoadWords()),
 		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
 		app.Ul().ID("overload-limiters").Body(app.Range(calc.Limiters()).Slice(func(i int) app.UI {
@@ -113,9 +167,6 @@ func (p *page) renderOverload() app.UI {
 				app.Span().Class("source").Text(sourceWords(k)),
 			)
 		})),
-		app.Raw(overloadTable(h.cases, h.over)),
-		app.Raw(overloadPickHTML(h.cases, h.shownCase(params), h.shared)),
-		app.Raw(p.overloadWindows()),
 	)
 }
 
@@ -206,8 +257,11 @@ func (p *page) showOverloadWindows() {
 		return
 	}
 	if app.IsClient && p.herdResults.Mounted() {
-		if spot := p.herdResults.JSValue().Call("querySelector", "#overload-windows"); spot.Truthy() {
+		view := p.herdResults.JSValue()
+		spot, head := view.Call("querySelector", "#overload-windows"), view.Call("querySelector", "#overload-headline")
+		if spot.Truthy() && head.Truthy() {
 			spot.Set("outerHTML", p.overloadWindows())
+			head.Set("outerHTML", p.overloadHeadline())
 			return
 		}
 	}
@@ -222,28 +276,47 @@ func sourceWords(k calc.LimiterKind) string {
 	return "Source: " + k.Source() + "."
 }
 
-// overloadTable writes the side by side table as markup, one row per run that is in.
-func overloadTable(cases []calc.OverloadCase, runs []calc.OverloadRun) string {
+// overloadTable writes the side by side table as markup, one row per run that is in, under its
+// caption: which cases it has (params.OverloadCases' order).
+func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.OverloadRun) string {
 	var b strings.Builder
-	b.WriteString(`<div id="overload-box" class="scroll" tabindex="0" role="region" aria-label="The overload runs, side by side (scrolls)"><table id="overload"><thead><tr><th scope="col">mode</th><th scope="col">limiter</th>`)
+	caption := fmt.Sprintf("Every mode with limiter %s, then %s with every other limiter", params.Limiter, calc.Backoff(params.Jitter))
+	b.WriteString(`<div id="overload-box" class="scroll" tabindex="0" role="region" aria-label="The overload runs, side by side"><table id="overload"><caption>` +
+		html.EscapeString(caption) + `</caption><thead><tr><th scope="col" rowspan="2">mode</th><th scope="col" rowspan="2">limiter</th>`)
+	var gaveUp strings.Builder
 	for _, c := range overloadColumns {
-		b.WriteString(`<th scope="col">` + c[1] + `</th>`)
+		switch c[0] {
+		case "out_of_attempts":
+			b.WriteString(`<th scope="colgroup" colspan="3">gave up</th>`)
+			fallthrough
+		case "refused", "out_of_budget":
+			gaveUp.WriteString(`<th scope="col">` + c[1] + `</th>`)
+		default:
+			b.WriteString(`<th scope="col" rowspan="2">` + c[1] + `</th>`)
+		}
 	}
-	b.WriteString(`</tr></thead><tbody>`)
+	b.WriteString(`<th scope="col" rowspan="2">stream then</th></tr><tr>` + gaveUp.String() + `</tr></thead><tbody>`)
 	for i, r := range runs {
 		writeOverloadRow(&b, cases[i], r)
 	}
-	b.WriteString(`</tbody></table></div>`)
+	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted share: of the attempts the server served, the share served for a client that had stopped waiting. Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; stream then: whether new requests still arrived at that time (running) or no longer (ended).</p>`)
 	return b.String()
 }
 
-// writeOverloadRow writes run r of case c as a row of the side by side table.
+// writeOverloadRow writes run r of case c as a row of the side by side table: the recovery's
+// time and the stream's state then in two cells, each short enough for the table to fit.
 func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRun) {
 	fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
-	for j, cell := range overloadCells(r) {
+	cells := overloadCells(r)
+	_, at, when := recoveredWords(r)
+	cells[len(cells)-1][1] = at
+	for j, cell := range cells {
 		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, overloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
 	}
-	b.WriteString(`</tr>`)
+	if when == "" {
+		when = "–"
+	}
+	fmt.Fprintf(b, `<td data-col="recovered_when">%s</td></tr>`, html.EscapeString(when))
 }
 
 // overloadWindowsHTML is run r window by window: a chart of each series on one scale, then the
@@ -264,9 +337,9 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 	}
 	writeOverloadChart(&b, params, r, name, timeAxis, countAxis, scale)
 	rows := min(len(r.Windows), maxWindowRows)
-	label := "Every window of " + name + " (scrolls)"
+	label := "Every window of " + name
 	if rows < len(r.Windows) {
-		label = fmt.Sprintf("The first %d of %d windows of %s (scrolls)", rows, len(r.Windows), name)
+		label = fmt.Sprintf("The first %d of %d windows of %s", rows, len(r.Windows), name)
 	}
 	b.WriteString(`<div id="overload-windows-box" class="scroll" tabindex="0" role="region" aria-label="` + html.EscapeString(label) + `"><table id="overload-windows-table"><caption>` + html.EscapeString(label) + `</caption><thead><tr><th scope="col">window from</th>`)
 	for _, s := range windowSeries {

@@ -350,9 +350,13 @@ func (p *page) renderErrors() app.UI {
 	)
 }
 
+// sectionInfo is a results' part: its id (the link's fragment), its entry in the table of
+// contents and its heading.
+type sectionInfo struct{ id, toc, heading string }
+
 // sections are the results' parts, in the page's order, each under a heading of its own that
-// the table of contents links to.
-var sections = []struct{ id, toc, heading string }{
+// the table of contents links to. An open system has overloadSection in the herd's place.
+var sections = []sectionInfo{
 	{"schedule-section", "Schedule", "Schedule"},
 	{"modes-section", "Jitter modes", "Jitter modes"},
 	{"compare-section", "Compare", "Compare two policies"},
@@ -360,6 +364,20 @@ var sections = []struct{ id, toc, heading string }{
 	{"herd-section", "Herd", "Herd: many clients through an outage"},
 	{"contention-section", "Contention", "Contention: the AWS post's experiment"},
 	{"export-section", "Export", "Export as library configuration"},
+}
+
+// herdIndex is the herd's place in sections, which the overload view takes for an open system:
+// new requests keep arriving, and the section shows that model, not the closed herd's.
+const herdIndex = 4
+
+var overloadSection = sectionInfo{"overload-section", "Overload", "Overload: new requests keep arriving through an outage"}
+
+// sectionAt is the part shown at sections' index i for the current inputs.
+func (p *page) sectionAt(i int) sectionInfo {
+	if i == herdIndex && p.report != nil && p.report.Params.Open() {
+		return overloadSection
+	}
+	return sections[i]
 }
 
 // renderResults is the answer: the table of contents and the copy buttons, then one section per
@@ -374,12 +392,12 @@ func (p *page) renderResults() app.UI {
 		p.renderErrors(),
 		app.Div().Class("bar").Body(
 			app.Nav().ID("toc").Aria("label", "Sections").Body(app.Ul().Body(app.Range(sections).Slice(func(i int) app.UI {
-				s := sections[i]
+				s := p.sectionAt(i)
 				return app.Li().Body(app.A().Href("#" + s.id).Text(s.toc).OnClick(p.focusTarget(s.id + "-h")))
 			}))),
 			p.renderExport(),
 		),
-		section(0,
+		p.section(0,
 			app.Div().Body(app.If(len(p.errs) > len(p.unknown), app.P().ID("stale-note").Class("stale-note").Text(p.staleNote()))),
 			p.results,
 			p.renderFit(),
@@ -389,7 +407,7 @@ func (p *page) renderResults() app.UI {
 		p.later(1, func() []app.UI { return []app.UI{p.modes} }),
 		p.later(2, func() []app.UI { return []app.UI{p.renderCompare()} }),
 		p.later(3, func() []app.UI { return []app.UI{p.layers} }),
-		p.later(4, p.renderHerd),
+		p.later(herdIndex, p.renderHerd),
 		p.later(5, p.renderContention),
 		p.later(6, func() []app.UI { return []app.UI{p.renderLibraryPanel()} }),
 	)
@@ -427,9 +445,9 @@ func (p *page) staleNote() string {
 // inputKeys are the keys that an input of the page shows.
 var inputKeys = append(calc.Keys(), "preset", libs.ExportKey, libs.VsKey)
 
-// section is the results' part sections[i], under its heading.
-func section(i int, body ...app.UI) app.UI {
-	s := sections[i]
+// section is the results' part at sections' index i, under its heading.
+func (p *page) section(i int, body ...app.UI) app.UI {
+	s := p.sectionAt(i)
 	return app.Section().ID(s.id).Aria("labelledby", s.id+"-h").Body(
 		append([]app.UI{app.H2().ID(s.id + "-h").TabIndex(-1).Text(s.heading)}, body...)...,
 	)
@@ -443,11 +461,11 @@ func section(i int, body ...app.UI) app.UI {
 func (p *page) later(i int, body func() []app.UI) app.UI {
 	switch {
 	case p.rest:
-		return section(i, body()...)
+		return p.section(i, body()...)
 	case i < len(p.keptSections) && p.keptSections[i] != "":
 		return app.Raw(p.keptSections[i])
 	}
-	return section(i)
+	return p.section(i)
 }
 
 // focusTarget moves the keyboard's focus to the element a skip link or the table of contents

@@ -328,8 +328,8 @@ func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.Ove
 func layersLine(r calc.Report) string {
 	p := r.Params
 	if p.Layers == 1 {
-		return fmt.Sprintf("Layers: 1 layer: one request makes up to %s attempts.", r.WorstCaseAttempts)
+		return fmt.Sprintf("With 1 layer, one request makes up to %s attempts.", r.WorstCaseAttempts)
 	}
-	return fmt.Sprintf("Layers: %d stacked layers of %d attempts each: one outer request can make up to %s attempts at the innermost service (%d^%d).",
+	return fmt.Sprintf("With %d stacked layers of %d attempts each, one outer request can make up to %s attempts at the innermost service (%d^%d).",
 		p.Layers, p.Attempts, r.WorstCaseAttempts, p.Attempts, p.Layers)
 }

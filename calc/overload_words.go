@@ -147,3 +147,20 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// HeadlineWords says in one sentence how run r ended, what the overload view shows first:
+// whether and when the server recovered (Recovered), how many requests succeeded, and the share
+// of served attempts that were wasted. "The server recovered at 2 s, while the stream still ran;
+// 300 of 600 requests succeeded; 0% of the attempts it served were wasted."
+func (r OverloadRun) HeadlineWords() string {
+	recovered := "The server had not recovered when the run ended: in its last window with an arrival, an attempt failed, waited or timed out"
+	if r.Recovers() {
+		when := "after the stream ended"
+		if r.RecoveredInStream {
+			when = "while the stream still ran"
+		}
+		recovered = fmt.Sprintf("The server recovered at %s, %s", Human(float64(r.Recovered)), when)
+	}
+	return fmt.Sprintf("%s; %d of %d %s succeeded; %s of the attempts it served were wasted.",
+		recovered, r.Accepted, r.Requests, plural(r.Requests, "request", "requests"), Percent(r.WastedShare()))
+}

@@ -156,3 +156,24 @@ func TestDefaultValues(t *testing.T) {
 		t.Errorf("the defaults decode to %v, %v", p.Encode(), err)
 	}
 }
+
+// The overload view's headline says whether and when the server recovered, what succeeded and
+// what was wasted, for each way a run can end.
+func TestOverloadHeadlineWords(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  OverloadRun
+		want string
+	}{
+		{"in the stream", OverloadRun{HerdRun: HerdRun{Accepted: 300}, Requests: 600, Served: 30, Wasted: 10, Recovered: 2 * time.Second, RecoveredInStream: true},
+			"The server recovered at 2 s, while the stream still ran; 300 of 600 requests succeeded; 25% of the attempts it served were wasted."},
+		{"after the stream", OverloadRun{HerdRun: HerdRun{Accepted: 1}, Requests: 1, Served: 1, Recovered: 64 * time.Second},
+			"The server recovered at 1.07 min, after the stream ended; 1 of 1 request succeeded; 0% of the attempts it served were wasted."},
+		{"not recovered", OverloadRun{Requests: 5, Recovered: -1},
+			"The server had not recovered when the run ended: in its last window with an arrival, an attempt failed, waited or timed out; 0 of 5 requests succeeded; 0% of the attempts it served were wasted."},
+	} {
+		if got := tc.run.HeadlineWords(); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ const (
 var awsPresets = []Preset{
 	{
 		Name: "aws-botocore", Library: "AWS SDK for Python (botocore), standard retry mode, without AWS_NEW_RETRIES_2026",
+		Short:   "botocore, pre-2026",
 		Version: "botocore 1.15.0 (2020) and later without AWS_NEW_RETRIES_2026=true (read in 1.43.67, 2026)",
 		Source:  "botocore/retries/standard.py: ExponentialBackoff.delay_amount, the branch without NEW_RETRIES_ENABLED",
 		Theirs:  "max_attempts = 3 (counts the first call), base = 1 sec, growth factor 2, MAX_BACKOFF = 20 s",
@@ -28,6 +29,7 @@ var awsPresets = []Preset{
 	},
 	{
 		Name: "aws-botocore-2026", Library: "AWS SDK for Python (botocore), standard retry mode with AWS_NEW_RETRIES_2026=true",
+		Short:   "botocore, 2026",
 		Version: "botocore 1.43.3 (2026-05) and later with AWS_NEW_RETRIES_2026=true (read in 1.43.67, 2026)",
 		Source:  "botocore/retries/standard.py: ExponentialBackoff.delay_amount; botocore/configprovider.py: _resolve_new_retries",
 		Theirs:  "max_attempts = 3 (counts the first call; 4 for DynamoDB), base = 50 ms (1 s for throttling errors, 25 ms for DynamoDB), growth factor 2, MAX_BACKOFF = 20 s",
@@ -40,6 +42,7 @@ var awsPresets = []Preset{
 	},
 	{
 		Name: "aws-go-v2", Library: "AWS SDK for Go v2, standard retryer before Retry Behavior 2.1",
+		Short:   "AWS Go, pre-2026",
 		Version: "aws-sdk-go-v2 v1.0.0 to v1.47.x without AWS_NEW_RETRIES_2026=true (read in v1.47.8; v1.48.0 keeps it in NewExponentialJitterBackoff)",
 		Source:  "aws/retry/jitter_backoff.go: ExponentialJitterBackoff.backoffDelayLegacy",
 		Theirs:  "MaxAttempts = 3 (counts the first call), MaxBackoff = 20 s",
@@ -55,6 +58,7 @@ var awsPresets = []Preset{
 	},
 	{
 		Name: "aws-go-v2-2026", Library: "AWS SDK for Go v2, standard retryer with Retry Behavior 2.1 (the default from v1.48.0)",
+		Short:   "AWS Go, 2026",
 		Version: "aws-sdk-go-v2 v1.48.0 (2026-11-10) and later (read in v1.48.0)",
 		Source:  "aws/retry/jitter_backoff.go: ExponentialJitterBackoff.backoffDelay2026; aws/retry/standard.go: NewStandard",
 		Theirs:  "MaxAttempts = 3 (counts the first call; 4 for DynamoDB), BaseDelay = 50 ms (1 s for throttling errors, 25 ms for DynamoDB), MaxBackoff = 20 s",

@@ -11,6 +11,7 @@ import (
 var cenkaltiPresets = []Preset{
 	{
 		Name: "cenkalti-v5", Library: "cenkalti/backoff v5: ExponentialBackOff with Retry's defaults",
+		Short: "cenkalti/backoff v5", Basis: "the library's defaults, with 30 attempts and its 15 min as the budget: it has no limit on tries",
 		Version: "cenkalti/backoff v5.0.3 (2025), the newest v5 (read)", Source: "exponential.go: NextBackOff, getRandomValueFromInterval; retry.go: Retry",
 		Theirs: "InitialInterval = 500 ms, RandomizationFactor = 0.5, Multiplier = 1.5, MaxInterval = 60 s; MaxElapsedTime = 15 min, no limit on tries",
 		Params: preset(func(p *calc.Params) {

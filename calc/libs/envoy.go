@@ -10,6 +10,7 @@ import (
 var envoyPresets = []Preset{
 	{
 		Name: "envoy", Library: "Envoy router retry_policy",
+		Short:   "Envoy",
 		Version: "Envoy 1.14.0 (2020) and later, whose interval doubles while under max_interval / 2 (envoyproxy/envoy#10417; read on main, 2026)", Source: "source/common/common/backoff_strategy.cc: JitteredExponentialBackOffStrategy::nextBackOffMs",
 		Theirs: "num_retries = 1 (retries: 2 calls), retry_back_off: base_interval = 25 ms, max_interval = 10 × base_interval",
 		Params: preset(func(p *calc.Params) {

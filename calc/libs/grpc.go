@@ -11,6 +11,7 @@ import (
 var grpcPresets = []Preset{
 	{
 		Name: "grpc-retry", Library: "gRPC retry policy (gRFC A6): grpc-go, grpc-java, grpc-node",
+		Short: "gRPC retry policy", Basis: "the example policy of gRFC A6: gRPC has no default retry policy",
 		Version: "the ±20% jitter of the 2024 revision of gRFC A6: grpc-go (read in v1.85.0), @grpc/grpc-js 1.14.0 (2025-09) and later",
 		Source:  "grpc-go stream.go: shouldRetry; grpc-node packages/grpc-js/src/retrying-call.ts: getNextRetryJitter",
 		Theirs:  "retryPolicy: maxAttempts = 5 (counts the first call; more than 5 is treated as 5), initialBackoff = 0.1s, maxBackoff = 1s, backoffMultiplier = 2",
@@ -26,6 +27,7 @@ var grpcPresets = []Preset{
 	},
 	{
 		Name: "grpc-connect", Library: "gRPC connection backoff (reconnecting a channel)",
+		Short: "gRPC reconnect", Basis: "grpc-go's defaults, with 10 attempts: gRPC reconnects without limit",
 		Version: "grpc-go (read in v1.85.0)", Source: "grpc-go internal/backoff/backoff.go: Exponential.Backoff; doc/connection-backoff.md",
 		Theirs: "BaseDelay = 1 sec, Multiplier = 1.6, Jitter = 0.2, MaxDelay = 120 s; reconnects without limit",
 		Params: preset(func(p *calc.Params) {

@@ -11,6 +11,7 @@ import (
 var k8sPresets = []Preset{
 	{
 		Name: "k8s-default-retry", Library: "Kubernetes client-go retry.DefaultRetry (with wait.Backoff)",
+		Short:   "k8s DefaultRetry",
 		Version: "k8s.io/apimachinery and client-go v0.37.2 (2026, read)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, delay, Jitter, ExponentialBackoff; client-go util/retry/util.go",
 		Theirs: "Steps = 5 (counts the first call), Duration = 10 ms, Factor = 1.0, Jitter = 0.1",
 		Params: preset(func(p *calc.Params) {
@@ -20,6 +21,7 @@ var k8sPresets = []Preset{
 	},
 	{
 		Name: "k8s-default-backoff", Library: "Kubernetes client-go retry.DefaultBackoff (with wait.Backoff)",
+		Short:   "k8s DefaultBackoff",
 		Version: "k8s.io/apimachinery and client-go v0.37.2 (2026, read)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, delay, Jitter, ExponentialBackoff; client-go util/retry/util.go",
 		Theirs: "Steps = 4 (counts the first call), Duration = 10 ms, Factor = 5.0, Jitter = 0.1, no Cap",
 		Params: preset(func(p *calc.Params) {

@@ -11,6 +11,7 @@ import (
 var pollyPresets = []Preset{
 	{
 		Name: "polly-constant", Library: "Polly v8 retry strategy, constant backoff (the default)",
+		Short:   "Polly, constant",
 		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Constant, UseJitter = false, MaxDelay = none",
 		Params: preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 1, 2*sec, 4, calc.None }),
@@ -18,6 +19,7 @@ var pollyPresets = []Preset{
 	},
 	{
 		Name: "polly-linear", Library: "Polly v8 retry strategy, linear backoff",
+		Short: "Polly, linear", Basis: "Polly's defaults with BackoffType = Linear",
 		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Linear, UseJitter = false, MaxDelay = none",
 		Params: preset(func(p *calc.Params) {
@@ -27,6 +29,7 @@ var pollyPresets = []Preset{
 	},
 	{
 		Name: "polly-exponential", Library: "Polly v8 retry strategy, exponential backoff without jitter",
+		Short: "Polly, exponential", Basis: "Polly's defaults with BackoffType = Exponential",
 		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = false, MaxDelay = none",
 		Params: preset(func(p *calc.Params) {
@@ -39,6 +42,7 @@ var pollyPresets = []Preset{
 	},
 	{
 		Name: "polly-exponential-jitter", Library: "Polly v8 retry strategy, exponential backoff with jitter",
+		Short: "Polly, exp. + jitter", Basis: "Polly's defaults with BackoffType = Exponential and UseJitter = true",
 		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: DecorrelatedJitterBackoffV2, GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = true, MaxDelay = none",
 		Params: preset(func(p *calc.Params) {

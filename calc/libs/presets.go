@@ -14,11 +14,22 @@ import (
 type Preset struct {
 	Name    string      // the value of the preset query key
 	Library string      // the library and the behaviour
+	Short   string      // the picker's text: short enough to show whole, and unlike every other's
+	Basis   string      // what the values are, when not the library's defaults alone (see BasisWords)
 	Version string      // the version or date the behaviour was read from
 	Source  string      // the file in the library's code that computes the wait
 	Theirs  string      // the library's own parameters, in its words
 	Params  calc.Params // the policy; only its policy fields matter (see calc.Preset)
 	Notes   []string    // how the library's formula maps to ours, and what its docs get wrong
+}
+
+// BasisWords says what the preset sets the inputs to: its Basis, or "the library's defaults".
+// gRPC's retry policy has none: "the example policy of gRFC A6: gRPC has no default retry policy".
+func (pr Preset) BasisWords() string {
+	if pr.Basis != "" {
+		return pr.Basis
+	}
+	return "the library's defaults"
 }
 
 // Named is the preset as calc knows it: a policy and its name.

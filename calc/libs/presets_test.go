@@ -9,6 +9,17 @@ import (
 	"time"
 )
 
+// Each preset's picker text is its own: a closed select shows nothing else to tell them apart.
+func TestPresetShortDistinct(t *testing.T) {
+	seen := map[string]string{}
+	for _, pr := range Presets() {
+		if other, ok := seen[pr.Short]; ok {
+			t.Errorf("%s and %s both show %q", other, pr.Name, pr.Short)
+		}
+		seen[pr.Short] = pr.Name
+	}
+}
+
 func TestPresetQuery(t *testing.T) {
 	for _, pr := range Presets() {
 		p := mustDecode(t, "preset="+pr.Name)
@@ -24,7 +35,7 @@ func TestPresetQuery(t *testing.T) {
 		if back := mustDecode(t, p.Encode()); back != p {
 			t.Errorf("%s: round trip %+v", pr.Name, back)
 		}
-		if pr.Library == "" || pr.Source == "" || pr.Theirs == "" || pr.Version == "" || len(pr.Notes) == 0 {
+		if pr.Library == "" || pr.Short == "" || pr.Source == "" || pr.Theirs == "" || pr.Version == "" || len(pr.Notes) == 0 {
 			t.Errorf("%s: says too little about where it comes from", pr.Name)
 		}
 	}

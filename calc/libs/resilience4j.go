@@ -12,6 +12,7 @@ import (
 var resilience4jPresets = []Preset{
 	{
 		Name: "resilience4j", Library: "resilience4j Retry with IntervalFunction.ofExponentialRandomBackoff",
+		Short:   "resilience4j",
 		Version: "resilience4j 2.3.0 (2025) and later (read in 2.4.0)", Source: "resilience4j-core IntervalFunction.java: ofExponentialRandomBackoff, randomize",
 		Theirs: "maxAttempts = 3 (counts the first call), initialInterval = 500 ms, multiplier = 1.5, randomizationFactor = 0.5, no maxInterval",
 		Params: preset(func(p *calc.Params) {

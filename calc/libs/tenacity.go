@@ -11,6 +11,7 @@ import (
 var tenacityPresets = []Preset{
 	{
 		Name: "tenacity-random-exponential", Library: "tenacity (Python): wait_random_exponential(multiplier=1, max=60)",
+		Short: "tenacity, full jitter", Basis: "wait_random_exponential(multiplier=1, max=60) with stop_after_attempt(5): tenacity's defaults neither wait nor stop",
 		Version: "tenacity 9.0 to 9.1.4 and main (read at 2026-07-15)", Source: "tenacity/wait.py: wait_random_exponential",
 		Theirs: "wait_random_exponential(multiplier=1, max=60), stop_after_attempt(5) (counts the first call)",
 		Params: preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 60*sec, 5, calc.Full }),
@@ -21,6 +22,7 @@ var tenacityPresets = []Preset{
 	},
 	{
 		Name: "tenacity-exponential-jitter", Library: "tenacity (Python): wait_exponential_jitter()",
+		Short: "tenacity, exp. jitter", Basis: "wait_exponential_jitter()'s defaults with stop_after_attempt(5): tenacity's default never stops",
 		Version: "tenacity 9.0 to 9.1.4 and main (read at 2026-07-15)", Source: "tenacity/wait.py: wait_exponential_jitter",
 		Theirs: "wait_exponential_jitter(multiplier=1, max=MAX_WAIT, exp_base=2, jitter=1), stop_after_attempt(5)",
 		Params: preset(func(p *calc.Params) {

@@ -1,0 +1,255 @@
+//go:build !js
+
+package main
+
+// Layout of the sections at the two sizes people use most: what a section shows first fits the
+// width, is read at the page's text size, and what is one step away stays closed.
+
+import (
+	"strings"
+	"testing"
+
+	"backoffcalc/calc/libs"
+)
+
+// overloadWideLink has the overload table's widest cells: the longest mode's name, and runs
+// that recover or not.
+const overloadWideLink = "rate=100&run=5s&timeout=500ms&queue=20&limiter=grpc&clients=100&outage=2s&seed=5&capacity=5&jitter=decorrelatedv2"
+
+// layoutScreens are the sizes the layout tests check: a laptop and a phone.
+var layoutScreens = []viewport{firstScreens[0], firstScreens[2]}
+
+// fitsJS reports, for the element css selects, why it does not fit its width ("" when it
+// does): its content wider than its box, or its box outside the window.
+func fitsJS(css string) string {
+	return `(() => {
+		const e = document.querySelector(` + jsString(css) + `);
+		if (!e) return "missing";
+		const r = e.getBoundingClientRect();
+		if (e.scrollWidth > e.clientWidth + 1) return "content " + e.scrollWidth + " px wide in a box of " + e.clientWidth;
+		if (r.left < 0 || r.right > innerWidth + 1) return "box from " + Math.round(r.left) + " to " + Math.round(r.right) + " in a window " + innerWidth + " wide";
+		return "";
+	})()`
+}
+
+// jsString quotes s for JavaScript.
+func jsString(s string) string {
+	return "`" + strings.NewReplacer("`", "\\`", "\\", "\\\\", "$", "\\$").Replace(s) + "`"
+}
+
+// fontPx is the computed font size of the element css selects, in CSS pixels.
+func fontPx(tb *tab, css string) float64 {
+	return evalJS[float64](tb, `parseFloat(getComputedStyle(document.querySelector(`+jsString(css)+`)).fontSize)`)
+}
+
+// An open system has a section of its own, named in the table of contents; its headline comes
+// first, at the page's text size, and fits the width; at 1366×768 the runs side by side fit
+// without scrolling (no cell cut at the box's edge); the limiters' rules are one step away.
+func TestOverloadSectionLayout(t *testing.T) {
+	p, err := libs.Decode(overloadBrowserLink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t)
+	for _, vp := range layoutScreens {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(vp)
+			tb.navigate(srv.URL + "/?" + overloadBrowserLink + "#overload-section")
+			tb.waitWasm()
+			tb.waitFor("the overload runs", `!document.getElementById("herd-results").hasAttribute("data-pending") &&
+				!document.getElementById("herd-results").closest("[inert]") && document.getElementById("herd-status").textContent === ""`)
+			// The link's fragment opens at the section, and it stays there once the far
+			// sections are skipped (TestSectionsOneStepAway does the same for the others).
+			tb.waitFor("the section at the top", `Math.abs(document.getElementById("overload-section").getBoundingClientRect().top) < 40`)
+			tb.waitFor("the far sections skipped", `document.documentElement.classList.contains("skip-far")`)
+			toc := evalJS[string](tb, `[...document.querySelectorAll("#toc a")].map(a => a.getAttribute("href") + "=" + a.textContent).join(" ")`)
+			if !strings.Contains(toc, "#overload-section=Overload") || strings.Contains(toc, "#herd-section") {
+				t.Errorf("table of contents %q: want the overload section in the herd's place", toc)
+			}
+			if h := evalJS[string](tb, `document.querySelector("#overload-section > h2")?.textContent ?? ""`); h != overloadSection.heading {
+				t.Errorf("heading %q, want %q", h, overloadSection.heading)
+			}
+			run, err := p.Overload(ownOverloadCase(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := evalJS[string](tb, `document.getElementById("overload-headline").textContent`)
+			if !strings.HasSuffix(head, run.HeadlineWords()) {
+				t.Errorf("headline %q, want calc's %q", head, run.HeadlineWords())
+			}
+			// First in the section: above the runs, the model and the rules.
+			if !evalJS[bool](tb, `(() => {
+				const top = (id) => document.getElementById(id).getBoundingClientRect().top;
+				return top("overload-headline") < top("overload-box") && top("overload-box") < top("overload-rules");
+			})()`) {
+				t.Error("the headline is not above the runs, or the rules not below them")
+			}
+			if why := evalJS[string](tb, fitsJS("#overload-headline")); why != "" {
+				t.Errorf("the headline does not fit: %s", why)
+			}
+			if body, got := fontPx(tb, "#results"), fontPx(tb, "#overload-headline"); got < body {
+				t.Errorf("the headline's font is %v px, under the results' %v px", got, body)
+			}
+			if !vp.mobile {
+				if why := evalJS[string](tb, fitsJS("#overload-box")); why != "" {
+					t.Errorf("the runs side by side do not fit: %s", why)
+				}
+			}
+			if w := evalJS[int](tb, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
+				t.Errorf("the page is %d px wider than the window", w)
+			}
+			for _, cut := range evalJS[[]string](tb, captionsCutJS) {
+				t.Errorf("a caption is cut: %s", cut)
+			}
+			if evalJS[bool](tb, `document.getElementById("overload-rules").open`) ||
+				evalJS[bool](tb, `document.getElementById("overload-limiters").checkVisibility()`) {
+				t.Error("the limiters' rules are shown, not one step away")
+			}
+			if vp.mobile {
+				return
+			}
+			// The widest cells: the longest mode's name, and runs that do not recover.
+			tb.navigate(srv.URL + "/?" + overloadWideLink + "#overload-section")
+			tb.waitWasm()
+			tb.waitFor("the overload runs", `document.querySelectorAll("#overload td[data-col=recovered]:not([data-value=''])").length > 0 &&
+				[...document.querySelectorAll("#overload td[data-col=recovered]")].some(td => td.dataset.value === "") &&
+				document.getElementById("herd-status").textContent === ""`)
+			if why := evalJS[string](tb, fitsJS("#overload-box")); why != "" {
+				t.Errorf("%s: the runs side by side do not fit: %s", overloadWideLink, why)
+			}
+		})
+	}
+}
+
+// visibleOptionsJS lists, for the select css selects, each option whose text is cut by the
+// closed select (wider than its box less its padding and the arrow) or shared with another.
+func visibleOptionsJS(css string) string {
+	return `(() => {
+		const s = document.querySelector(` + jsString(css) + `);
+		if (!s) return ["missing"];
+		const cs = getComputedStyle(s);
+		const c = document.createElement("canvas").getContext("2d");
+		c.font = cs.font;
+		const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+		const bad = [], seen = new Set();
+		for (const o of s.options) {
+			const w = c.measureText(o.text).width;
+			if (w > room) bad.push(o.text + ": " + Math.round(w) + " px in " + Math.round(room));
+			if (seen.has(o.text)) bad.push(o.text + ": twice");
+			seen.add(o.text);
+		}
+		return bad;
+	})()`
+}
+
+// The preset picker and the compare section's picker show each option's text whole, and no two
+// alike: a closed select shows only as much of the chosen one as fits.
+func TestPresetSelectShowsWhole(t *testing.T) {
+	srv := startServe(t)
+	for _, vp := range layoutScreens {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(vp)
+			tb.navigate(srv.URL + "/?preset=aws-go-v2")
+			tb.waitWasm()
+			tb.waitFor("the compare section", `!!document.getElementById("vs-with")`)
+			for _, css := range []string{"#in-preset", "#vs-with"} {
+				for _, bad := range evalJS[[]string](tb, visibleOptionsJS(css)) {
+					t.Errorf("%s: %s", css, bad)
+				}
+			}
+		})
+	}
+}
+
+// The compare section lays its totals out as the schedule's, labels A's as the schedule labels
+// its own when there is a budget, says that B does not inherit A's budget, and its picker keeps
+// showing what was picked.
+func TestCompareTotalsLayout(t *testing.T) {
+	srv := startServe(t)
+	for _, vp := range layoutScreens {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(vp)
+			tb.navigate(srv.URL + "/?budget=2s&vs=base%3D1s#compare-section")
+			tb.waitWasm()
+			tb.waitFor("the comparison", `!!document.getElementById("compare-totals") && !document.getElementById("compare-totals").closest("[inert]")`)
+			style := `((css) => { const e = document.querySelector(css), s = getComputedStyle(e);
+				return [s.display, s.gridTemplateColumns.split(" ").length, s.fontSize, getComputedStyle(e.querySelector("div")).backgroundColor,
+					getComputedStyle(e.querySelector("dt")).fontSize, getComputedStyle(e.querySelector("dd")).fontSize].join(" "); })`
+			if a, b := evalJS[string](tb, style+`("#totals")`), evalJS[string](tb, style+`("#compare-totals")`); a != b {
+				t.Errorf("the compare totals are laid out as %q, the schedule's as %q", b, a)
+			}
+			// Each policy's totals start a row of their own, as the schedule's within the budget do.
+			rows := evalJS[string](tb, `["compare-a-total-min", "compare-b-total-min", "compare-d-total-min"].map(id =>
+				Math.round(document.getElementById(id).parentElement.getBoundingClientRect().left)).join(" ")`)
+			if f := strings.Fields(rows); len(f) != 3 || f[0] != f[1] || f[1] != f[2] {
+				t.Errorf("A's, B's and B − A's totals start at x %s, not each a row of its own", rows)
+			}
+			label := evalJS[string](tb, `document.getElementById("compare-a-total-max").previousElementSibling.textContent`)
+			if !strings.HasSuffix(label, "of the policy, ignoring the budget") {
+				t.Errorf("A's worst case is labelled %q", label)
+			}
+			for _, cut := range evalJS[[]string](tb, captionsCutJS) {
+				t.Errorf("a caption is cut: %s", cut)
+			}
+			if why := evalJS[string](tb, fitsJS("#compare-totals")); why != "" {
+				t.Errorf("the compare totals do not fit: %s", why)
+			}
+			if words := evalJS[string](tb, `document.getElementById("compare-inherit").textContent`); !strings.Contains(words, "budget: none (A's: 2s)") {
+				t.Errorf("the page does not say that B has no budget: %q", words)
+			}
+			tb.setInput("#vs-with", "polly-linear")
+			tb.waitFor("B is the preset", `location.search.includes("vs=preset%3Dpolly-linear") && document.getElementById("compare-b").textContent.includes("Polly")`)
+			tb.waitFor("the page's render after the pick", `document.getElementById("vs-remove") !== null`)
+			if v := evalJS[string](tb, `document.getElementById("vs-with").value`); v != "polly-linear" {
+				t.Errorf("after picking polly-linear the picker shows %q", v)
+			}
+		})
+	}
+}
+
+// captionsCutJS lists the captions of tables in a scroll box that reach past the box's visible
+// width: a caption is as wide as its table, so its lines would be cut at the box's edge.
+const captionsCutJS = `[...document.querySelectorAll(".scroll caption")].filter(c => c.checkVisibility()).map(c => {
+	const box = c.closest(".scroll").getBoundingClientRect(), r = c.getBoundingClientRect();
+	return r.right > box.right + 1 ? c.textContent.slice(0, 40) + ": to " + Math.round(r.right) + " in a box to " + Math.round(box.right) : "";
+}).filter(Boolean)`
+
+// In Chromium, the text of every section as laid out (the wasm's render, the islands' markup
+// and the server's copy of the sections until then) has none of the glitches the native
+// wording test looks for, nor a caption that says "(scrolls)".
+func TestWordingInBrowser(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	for _, link := range []string{"", "budget=2s&vs=base%3D1s", overloadBrowserLink, "clients=60&attempts=6&outage=500ms&capacity=10&seed=2"} {
+		tb.navigate(srv.URL + "/?" + link)
+		tb.waitWasm()
+		tb.waitFor("the herd", `document.getElementById("herd-status").textContent === "" && !document.querySelector("[inert]") &&
+			!document.querySelector("#herd-results[data-pending]")`)
+		text := evalJS[string](tb, `document.getElementById("app").innerText`)
+		for _, g := range textGlitches(strings.Split(text, "\n")) {
+			t.Errorf("%q: %s", link, g)
+		}
+		for _, c := range evalJS[[]string](tb, `[...document.querySelectorAll("caption, figcaption")].map(c => c.textContent).filter(t => t.includes("(scrolls)"))`) {
+			t.Errorf("%q: caption %q says (scrolls)", link, c)
+		}
+	}
+}
+
+// An edit that makes the herd an open system puts the overload section, with its heading and
+// table of contents entry, in the herd's place; one that closes it puts the herd back.
+func TestOverloadSectionOnEdit(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?clients=50")
+	tb.waitWasm()
+	tb.waitFor("the herd section", `!!document.querySelector("#herd-section > h2") && !document.querySelector("[inert]")`)
+	tb.setInput("#in-limiter", "grpc")
+	tb.waitFor("the overload section", `document.querySelector("#overload-section > h2")?.textContent === `+jsString(overloadSection.heading)+` &&
+		!!document.querySelector('#toc a[href="#overload-section"]') && !document.getElementById("herd-section")`)
+	tb.setInput("#in-limiter", "none")
+	tb.waitFor("the herd section again", `document.querySelector("#herd-section > h2")?.textContent === `+jsString(sections[herdIndex].heading)+` &&
+		!!document.querySelector('#toc a[href="#herd-section"]') && !document.getElementById("overload-section")`)
+}
