@@ -14,7 +14,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// The compare section (issue 17): policy B, from the link's vs key, beside the page's policy A.
+// The compare section: policy B, from the link's vs key, beside the page's policy A.
 // B's only input is its query, as text; a select fills it with a preset or with a copy of A.
 // Every number, the differences included, is calc.Compare's.
 

@@ -9,7 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// The compare section's simulated headlines (issue 17), A's beside B's, each policy in its own
+// The compare section's simulated headlines, A's beside B's, each policy in its own
 // jitter mode: the herd's (for an open system, the overload run of its own mode with its own
 // limiter), and the contention experiment's at its own contenders. A's herd headline is the herd
 // section's own run; B's is one run more, after A's herd, off the input path (startWork). The

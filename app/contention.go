@@ -8,7 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// The contention section (issue 16): the AWS post's experiment for the current inputs, the table
+// The contention section: the AWS post's experiment for the current inputs, the table
 // at `contenders` clients, then the sweep over 10..200 clients, point by point. It is the
 // page's costliest work (about a second of wasm for the table, several for the sweep), so it
 // waits for two things: the section near the viewport (whenNear), so that a visit that never

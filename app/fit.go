@@ -11,7 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// What fits in the budget (issue 17) on the page: for the policy and every compared mode, the
+// What fits in the budget on the page: for the policy and every compared mode, the
 // most attempts, and the largest base, factor and cap for the policy's attempts. Every number is
 // calc's (Report.Solutions, Report.AddSolveSamples); this file lays them out, with calc's words
 // for the answers that are no value (report_solve.go's fitText). Each answer group is a

@@ -128,7 +128,7 @@ func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause
 // this herd's first run, it appends the new run's row and puts in windows, the own run's window
 // by window markup, if any, when the view shows that (else the markup of what it shows, when the
 // new run changes it: the chosen case's run, or any run on the shared scale): rewriting the whole view for each run parsed the chart and the
-// window table again every time, 20–100 ms a run at issue 15's link and 100–900 ms at the work
+// window table again every time, 20–100 ms a run at the moderate overload link and 100–900 ms at the work
 // limit, all in one task when the runs came in together. Elsewhere, and for the first run or an
 // error, it renders the view whole (showHerd), which shows the same markup.
 func (p *page) showOverloadRun(windows string) {

@@ -6,7 +6,7 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // it whole, as markup. go-app mounts it once; after that, refresh replaces its content in the
 // same task as the input that changed it. Left to go-app, an edit would show on its next frame
 // tick (8 ms after the input) and then be compared node by node through syscall/js: 20–70 ms
-// per edit at the defaults, and long tasks while the herd came in (README, Performance).
+// per edit at the defaults, and long tasks while the herd came in (docs/performance.md).
 type island struct {
 	app.Compo
 

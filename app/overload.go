@@ -12,7 +12,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// The overload view (issue 15): when the inputs make the herd an open system (calc.Params.Open),
+// The overload view: when the inputs make the herd an open system (calc.Params.Open),
 // the herd section shows every case of calc's OverloadCases side by side, the policy's own run
 // window by window, and in words what the stream would ask of the server if every attempt
 // failed and what each limiter bounds it to. Every number is calc's, written down here.

@@ -12,7 +12,7 @@ import (
 	"backoffcalc/calc"
 )
 
-// Two policies side by side (issue 17), in the report's formats: every number, the differences
+// Two policies side by side, in the report's formats: every number, the differences
 // included, is calc.Compare's; this file only writes them down. A is the link's policy, B the
 // one its vs key names.
 
@@ -226,7 +226,7 @@ func writeCompareText(w io.Writer, c compared) error {
 	return err
 }
 
-// jsonCompare is table -format json's "compare" (see the README): B's query and policy in
+// jsonCompare is table -format json's "compare" (see docs/fit-and-compare.md): B's query and policy in
 // words, each attempt's waits and starts of A, B and B − A (null where a policy makes no such
 // attempt), the totals, each one's fit to its budget (null without one) and herd headline.
 type jsonCompare struct {

@@ -10,8 +10,8 @@ import (
 	"backoffcalc/calc"
 )
 
-// The contention experiment (issue 16) in the table command: the table at contenders clients in
-// every format, and the sweep over 10..200 clients in JSON. The field names are the README's.
+// The contention experiment in the table command: the table at contenders clients in
+// every format, and the sweep over 10..200 clients in JSON. The field names are in docs/terminal.md.
 
 // contention is what the table command simulated of the experiment; table is nil when it was
 // not simulated.

@@ -8,7 +8,7 @@ import (
 	"backoffcalc/calc"
 )
 
-// The report as JSON, for programs (table -format json); the field names are the README's.
+// The report as JSON, for programs (table -format json); the field names are in docs/terminal.md.
 
 type jsonAttempt struct {
 	Attempt      int          `json:"attempt"`

@@ -11,8 +11,8 @@ import (
 	"backoffcalc/calc"
 )
 
-// The overload runs in the report's formats (issue 15): with an open system (calc.Params.Open)
-// the report carries them in place of the closed herd's. The JSON field names are the README's.
+// The overload runs in the report's formats: with an open system (calc.Params.Open)
+// the report carries them in place of the closed herd's. The JSON field names are in docs/overload.md.
 
 // overloadTextColumns head the text table of runs, in the order of overloadCells.
 const overloadTextColumns = "mode\tlimiter\trequests\tsucceeded\tout of attempts\trefused\tout of budget\tattempts per request\twasted share\trecovered\t"

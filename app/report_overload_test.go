@@ -11,7 +11,7 @@ import (
 	"backoffcalc/calc/libs"
 )
 
-// overloadTableJSON is the overload part of `table -format json`, by the README's names.
+// overloadTableJSON is the overload part of `table -format json`, by the names in docs/overload.md.
 type overloadTableJSON struct {
 	Herd     []json.RawMessage `json:"herd"`
 	Overload *struct {

@@ -11,7 +11,7 @@ import (
 	"backoffcalc/calc"
 )
 
-// What fits in the budget (issue 17), in the report's text and JSON: every number is calc's
+// What fits in the budget, in the report's text and JSON: every number is calc's
 // (Params.Solutions, Report.SolveSample); this file writes them down.
 
 // fitText writes one answer: the value; "any" when the whole range fits (something else binds
@@ -71,7 +71,7 @@ func writeSolveText(w io.Writer, r calc.Report) {
 // typedWords say how a base, factor or cap answer is shown (Fit.Typed).
 const typedWords = "the answer for all paths. Each base, factor and cap is shown rounded down to 3 significant digits (a factor to 4; more where that would not fit), so that it still fits; table -format json has it exact (one nanosecond, or the next float64 factor, more does not fit)."
 
-// jsonFit is one answer of fit_budget: kind is found, none, all or unused (see the README);
+// jsonFit is one answer of fit_budget: kind is found, none, all or unused (see docs/fit-and-compare.md);
 // value is the number of attempts or the factor, value_ms the base or cap; absent when unused.
 type jsonFit struct {
 	Kind    string       `json:"kind"`

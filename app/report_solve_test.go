@@ -9,7 +9,7 @@ import (
 )
 
 // The hand-worked case through the table command: the JSON carries every answer of
-// every mode under fit_budget, with the names the README gives, and the text says them.
+// every mode under fit_budget, with the names docs/fit-and-compare.md gives, and the text says them.
 func TestTableFitBudget(t *testing.T) {
 	q := "base=100ms&factor=2&cap=1s&jitter=none&budget=3.1s&samples=500"
 	out, errOut, code := runTableOut(t, "-format=json", q)

@@ -50,7 +50,7 @@ const (
 	// headers, a few hundred bytes from a browser, or a link of 256 KiB in 10 s at 210 kbit/s.
 	serveReadTimeout = 10 * time.Second
 	// Writing a response starts when its request has been read. The longest is app.wasm:
-	// 8.7 MB, 2.3 MB gzipped (README, Performance), which take 2 minutes at 580 kbit/s and
+	// 8.7 MB, 2.3 MB gzipped (docs/performance.md), which take 2 minutes at 580 kbit/s and
 	// 150 kbit/s, a slow mobile link; the page's pre-render takes at most seconds.
 	serveWriteTimeout = 2 * time.Minute
 	// A page load asks for its files in one burst, and a new connection costs serve one round

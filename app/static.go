@@ -90,7 +90,7 @@ func generateStatic(root, out, prefix string) error {
 
 // precompress writes beside each file of out the copies that serve would send (see compress):
 // NAME.br and NAME.gz, for the hosts that send such a file as it is to a browser that accepts
-// its coding (README, Performance). It runs last, on the files as they ship.
+// its coding (docs/performance.md). It runs last, on the files as they ship.
 func precompress(out string) error {
 	var files []string
 	err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {

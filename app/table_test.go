@@ -158,7 +158,7 @@ func TestTableErrors(t *testing.T) {
 	}
 }
 
-// Issue 4's first known answer, through the terminal: 4 clients retrying every 20 ms through a
+// The herd's first known answer (an article's count), through the terminal: 4 clients retrying every 20 ms through a
 // 700 ms outage make 36 attempts each (0, 20, ..., 700 ms), 144 in all; the attempts at 0..180 ms
 // fill the first 200 ms window: peak 40 (4 clients x 10).
 func TestTableHerd(t *testing.T) {

@@ -2,7 +2,7 @@
 
 package main
 
-// The coldstart phase (issue 14): our page on the static site and on serve against the empty
+// The coldstart phase: our page on the static site and on serve against the empty
 // go-app page of bench/baseline, cold and warm, in one run and interleaved (each run loads the
 // three in turn, so that a burst of other work on the machine hits all three alike), with the
 // ratios ours/baseline and where the time goes: the wasm received, compiled and instantiated,

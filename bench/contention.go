@@ -2,7 +2,7 @@
 
 package main
 
-// The contention phase: how long the page takes to simulate the AWS post's experiment (issue 16)
+// The contention phase: how long the page takes to simulate the AWS post's experiment
 // once its section is scrolled into view, the table at 100 clients and then the sweep over
 // 10..200 clients, and the longest main-thread task meanwhile.
 

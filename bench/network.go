@@ -2,7 +2,7 @@
 
 package main
 
-// The network phase (issue 14): cold loads over Chromium's emulated networks, ours (serve,
+// The network phase: cold loads over Chromium's emulated networks, ours (serve,
 // which sends app.wasm in brotli) and the empty go-app page (sent precompressed the same way,
 // and once as go-app's own Handler sends it): the time until the numbers are on screen and
 // until the wasm is in charge, and the bytes that came over the wire.

@@ -2,7 +2,7 @@
 
 package main
 
-// The overload phase (issue 15): how long the page takes to fill the overload view after an
+// The overload phase: how long the page takes to fill the overload view after an
 // edit of the rate, and the longest main-thread task meanwhile, as the herd phase measures the
 // closed herd.
 
@@ -16,7 +16,7 @@ import (
 // overloadCases are the phase's inputs: the link the view was first measured at, and the work
 // limit (200,000 requests × 10 attempts) with the heaviest of calc's overload benchmarks.
 var overloadCases = []struct{ name, query, rate string }{
-	{"issue 15's link", "run=5s&timeout=500ms&queue=20&limiter=grpc&clients=100&outage=2s&seed=5", "100"},
+	{"moderate link", "run=5s&timeout=500ms&queue=20&limiter=grpc&clients=100&outage=2s&seed=5", "100"},
 	{"the work limit", "attempts=10&run=199900ms&queue=1000&timeout=1s", "1000"},
 }
 

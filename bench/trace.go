@@ -2,7 +2,7 @@
 
 package main
 
-// The trace phase (issue 14): one cold and one warm load of our static site under a Chromium
+// The trace phase: one cold and one warm load of our static site under a Chromium
 // performance trace (CDP Tracing), split into steps: the page until app.wasm is requested, its
 // download, its compile and instantiation after the last byte, the Go runtime's start, go-app's,
 // our OnInit and first render, and the frame that shows it. The step boundaries are the page's

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The contention experiment (issue 16) is the one of the AWS Architecture Blog's "Exponential
+// The contention experiment is the one of the AWS Architecture Blog's "Exponential
 // Backoff And Jitter" (2015), as its simulator (aws-samples/aws-arch-backoff-simulator,
 // src/backoff_simulator.py) runs it: N clients, all starting at 0, each want one successful
 // write to one row under optimistic concurrency. A client reads the row's version, then writes

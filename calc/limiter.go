@@ -6,7 +6,7 @@ import (
 )
 
 // A retry limiter is what real clients put between a failed attempt and its retry so that
-// retries cannot multiply the load on a failing server (issue 15): a token bucket (grpc, aws),
+// retries cannot multiply the load on a failing server: a token bucket (grpc, aws),
 // a budget of retries per request over time (finagle) or a cap on concurrent retries (envoy).
 // One Limiter is shared by all the requests of one client process. Each type below follows one
 // library's source and says which file and version; docs/overload-model.md says when the

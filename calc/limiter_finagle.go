@@ -17,7 +17,7 @@ import "time"
 //
 // With the defaults and every request failing at one instant, N requests admit
 // 100 + N/5 retries (rounded down). tower's TpsBudget follows the same design but deposits 1 and
-// withdraws int(1/percent) for a percent up to 1 (0.3 then allows a third, not 30%); the README
+// withdraws int(1/percent) for a percent up to 1 (0.3 then allows a third, not 30%); docs/overload.md
 // says so, and only Finagle's rounding is modelled here.
 type finagleBudget struct {
 	deposit, withdrawal, reserve int64

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The overload model (issue 15) is the herd as an open system: besides the crowd, a stream of
+// The overload model is the herd as an open system: besides the crowd, a stream of
 // new requests keeps arriving, the server may queue attempts, clients time out, and each client
 // process may put a retry limiter between a failure and its retry. docs/overload-model.md states
 // every rule; the simulation (overload_run.go) and the independent model of the tests follow it.

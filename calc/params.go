@@ -108,7 +108,7 @@ type Params struct {
 	Capacity int           // attempts accepted per window once the outage is over; 0 means no limit; <= MaxCapacity
 	Spread   time.Duration // first attempts spread evenly over [0, Spread); 0 means all at 0; <= MaxSpread
 
-	// Overload: the herd as an open system with retry limiters (issue 15; docs/overload-model.md
+	// Overload: the herd as an open system with retry limiters (docs/overload-model.md
 	// has the exact rules). At these defaults Open is false and the herd is as before.
 	Rate      float64       // new requests per second while the stream runs; 0..MaxRate
 	Run       time.Duration // how long the stream runs, from 0; 0..MaxRun
@@ -119,9 +119,9 @@ type Params struct {
 	Limiter   LimiterKind   // the retry limiter of each process
 	Limits    LimiterParams // the limiters' parameters
 
-	// Solve is which answers of a fit to the budget a page shows expanded (issue 17); none by default.
+	// Solve is which answers of a fit to the budget a page shows expanded; none by default.
 	Solve SolveSet
-	// Contention: the AWS post's experiment (issue 16; see Params.Contention).
+	// Contention: the AWS post's experiment (see Params.Contention).
 	Contenders int // clients racing to write one row; 1..MaxContenders
 	Runs       int // repetitions the means are over; 1..MaxRuns
 }

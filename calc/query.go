@@ -100,7 +100,7 @@ var fields = []field{
 		func(p Params) string { return strconv.Itoa(p.Capacity) }},
 	{"spread", func(p *Params, v string) error { return setDuration(&p.Spread, v, 0, MaxSpread, "0 or more") },
 		func(p Params) string { return FormatDuration(p.Spread) }},
-	// The overload model's keys (issue 15).
+	// The overload model's keys.
 	{"rate", func(p *Params, v string) error { return setFloat(&p.Rate, v, 0, MaxRate) },
 		func(p Params) string { return formatFloat(p.Rate) }},
 	{"run", func(p *Params, v string) error { return setDuration(&p.Run, v, 0, MaxRun, "0 or more") },
@@ -141,8 +141,8 @@ var fields = []field{
 	{"minconcurrency", func(p *Params, v string) error {
 		return setInt(&p.Limits.EnvoyMinConcurrency, v, 0, MaxLimiterCount)
 	}, func(p Params) string { return strconv.Itoa(p.Limits.EnvoyMinConcurrency) }},
-	// Which answers of a fit to the budget are expanded (issue 17): solve=attempts,base.
-	// The contention experiment's (issue 16).
+	// Which answers of a fit to the budget are expanded: solve=attempts,base.
+	// The contention experiment's.
 	{"contenders", func(p *Params, v string) error { return setInt(&p.Contenders, v, 1, MaxContenders) },
 		func(p Params) string { return strconv.Itoa(p.Contenders) }},
 	{"runs", func(p *Params, v string) error { return setInt(&p.Runs, v, 1, MaxRuns) },

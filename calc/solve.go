@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Fitting a deadline (issue 17) turns the question round: not what a policy does within its
+// Fitting a deadline turns the question round: not what a policy does within its
 // budget, but what fits in it. "Starts within the budget" is calc/budget.go's rule: attempt n is
 // made when its start is strictly before the budget, S_n < B. In the worst case every path fits
 // when the last attempt's latest start (the sum of the calls and the longest waits before it,
