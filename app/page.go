@@ -420,7 +420,7 @@ func (p *page) staleNote() string {
 	if p.report == nil {
 		return "There are no results yet: no inputs were valid."
 	}
-	used := p.report.Params.Values()
+	used := p.report.Params.AllValues() // a key the link leaves out at its default is still used
 	used.Set(libs.ExportKey, p.lib)
 	var parts []string
 	for _, fe := range p.errs {

@@ -155,6 +155,14 @@ func TestDefaultValues(t *testing.T) {
 	if p, err := DecodeValues(v); err != nil || p.Encode() != Default().Encode() {
 		t.Errorf("the defaults decode to %v, %v", p.Encode(), err)
 	}
+	// AllValues keeps what Values leaves out at its default: a form shows every input's value.
+	p, _ := Decode("limiter=none&contenders=100&base=1s")
+	all := p.AllValues()
+	for _, key := range []string{"limiter", "contenders", "arrivals", "base"} {
+		if all.Get(key) == "" || p.Values().Has(key) && key != "base" {
+			t.Errorf("%s: AllValues %q, Values has it: %v", key, all.Get(key), p.Values().Has(key))
+		}
+	}
 }
 
 // The overload view's headline says whether and when the server recovered, what succeeded and

@@ -374,18 +374,24 @@ func modelUnused(key string, p Params) bool {
 	return false
 }
 
-// DefaultValues returns every query key at its default, those Values leaves out included, for a
-// form that shows each input's value. A key whose default is no value at all (solve's empty set)
-// is left out: an empty value is an error.
-func DefaultValues() url.Values {
-	v, d := url.Values{}, Default()
+// AllValues returns every key of p, those Values leaves out included, for a form that shows
+// each input's value. A key whose value is no value at all (solve's empty set) is left out: an
+// empty value is an error.
+func (p Params) AllValues() url.Values {
+	v := url.Values{}
 	for _, f := range allFields {
-		if e := f.encode(d); e != "" {
+		if e := f.encode(p); e != "" {
 			v.Set(f.key, e)
 		}
 	}
+	if p.Preset != "" {
+		v.Set("preset", p.Preset)
+	}
 	return v
 }
+
+// DefaultValues returns every query key at its default (Default().AllValues()).
+func DefaultValues() url.Values { return Default().AllValues() }
 
 // presetField reads the preset key, naming one of presets: the preset's policy replaces the
 // defaults, and the other keys of the link apply on top of it.
