@@ -340,3 +340,15 @@ func TestTextOneUnitStyle(t *testing.T) {
 		}
 	}
 }
+
+// The runs table says whether the server came back while the stream ran or after it ended: the
+// time beside those words never reads as the stream's end itself.
+func TestOverloadRecoveredKeepsItsSide(t *testing.T) {
+	r := calc.OverloadRun{Recovered: 119900 * time.Millisecond, RecoveredInStream: true}
+	if _, at, when := recoveredWords(r, 2*time.Minute); at != "< 2 min" || when != "running" {
+		t.Errorf("recovered at 119.9 s in a 2 min stream: %q, %q", at, when)
+	}
+	if got := overloadCells(r, 2*time.Minute); !strings.HasPrefix(got[len(got)-1][1], "< 2 min (while") {
+		t.Errorf("text cell %q", got[len(got)-1][1])
+	}
+}

@@ -145,10 +145,10 @@ func (p *page) showOverloadRun(windows string) {
 		p.showHerd() // not this herd's view: write it whole
 		return
 	}
-	var b strings.Builder
-	writeOverloadRow(&b, h.cases[n-1], h.over[n-1])
-	tbody.Call("insertAdjacentHTML", "beforeend", b.String())
 	params := p.report.Params
+	var b strings.Builder
+	writeOverloadRow(&b, h.cases[n-1], h.over[n-1], params.Run)
+	tbody.Call("insertAdjacentHTML", "beforeend", b.String())
 	shown := h.shownCase(params)
 	// premade: the view shows what runOverload wrote off the input path.
 	switch premade := shown == ownOverloadCase(params) && !h.shared; {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"backoffcalc/calc"
 
@@ -72,8 +73,8 @@ var overloadColumns = [][2]string{
 // recoveredWords are run r's recovery: its time for scripts ("" when it did not recover), the
 // time or that it did not, for people, and whether the stream was running or had ended then (""
 // when it did not recover). The page's table shows the last two in columns of their own, to
-// stay narrow.
-func recoveredWords(r calc.OverloadRun) (value, at, when string) {
+// stay narrow. The time never reads across the stream's end, run, which the words state beside it.
+func recoveredWords(r calc.OverloadRun, run time.Duration) (value, at, when string) {
 	if !r.Recovers() {
 		return "", "not recovered", ""
 	}
@@ -81,12 +82,12 @@ func recoveredWords(r calc.OverloadRun) (value, at, when string) {
 	if r.RecoveredInStream {
 		when = "running"
 	}
-	return calc.Millis(r.Recovered), human(r.Recovered), when
+	return calc.Millis(r.Recovered), calc.HumanBeside(float64(r.Recovered), run), when
 }
 
 // overloadCells are run's cells: its value for scripts (data-value) and its text for people.
-func overloadCells(r calc.OverloadRun) [][2]string {
-	value, at, when := recoveredWords(r)
+func overloadCells(r calc.OverloadRun, run time.Duration) [][2]string {
+	value, at, when := recoveredWords(r, run)
 	recovered := [2]string{value, at + " when the run ended"}
 	if when != "" {
 		recovered[1] = at + " (after the stream ended)"
@@ -144,7 +145,7 @@ func (p *page) overloadHeadline() string {
 	words := "being computed."
 	for i, c := range h.cases {
 		if c == shown && i < len(h.over) {
-			words = h.over[i].HeadlineWords()
+			words = h.over[i].HeadlineWords(params.Run)
 		}
 	}
 	return `<p id="overload-headline"><strong>` + html.EscapeString(name) + `:</strong> ` + html.EscapeString(words) + `</p>`
@@ -297,7 +298,7 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 	}
 	b.WriteString(`<th scope="col" rowspan="2">stream then</th></tr><tr>` + gaveUp.String() + `</tr></thead><tbody>`)
 	for i, r := range runs {
-		writeOverloadRow(&b, cases[i], r)
+		writeOverloadRow(&b, cases[i], r, params.Run)
 	}
 	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted share: of the attempts the server served, the share served for a client that had stopped waiting. Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; stream then: whether new requests still arrived at that time (running) or no longer (ended).</p>`)
 	return b.String()
@@ -305,10 +306,10 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 
 // writeOverloadRow writes run r of case c as a row of the side by side table: the recovery's
 // time and the stream's state then in two cells, each short enough for the table to fit.
-func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRun) {
+func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRun, run time.Duration) {
 	fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
-	cells := overloadCells(r)
-	_, at, when := recoveredWords(r)
+	cells := overloadCells(r, run)
+	_, at, when := recoveredWords(r, run)
 	cells[len(cells)-1][1] = at
 	for j, cell := range cells {
 		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, overloadColumns[j][0], cell[0], html.EscapeString(cell[1]))

@@ -29,7 +29,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 	fmt.Fprintln(tw, overloadTextColumns)
 	for _, r := range runs {
 		cells := []string{r.Mode.String(), r.Limiter.String()}
-		for _, c := range overloadCells(r) {
+		for _, c := range overloadCells(r, p.Run) {
 			cells = append(cells, c[1])
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")

@@ -264,7 +264,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 	side.cols = append(side.cols, [2]string{"recovered_in_stream", "recovered while the stream ran"})
 	for _, r := range runs {
 		row := []string{r.Mode.String(), r.Limiter.String()}
-		for _, c := range overloadCells(r) {
+		for _, c := range overloadCells(r, p.Run) {
 			row = append(row, c[0])
 		}
 		row[7], row[8] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The overload view in words, from the inputs alone: what the stream would ask of the server if
@@ -151,15 +152,17 @@ func plural(n int, one, many string) string {
 // HeadlineWords says in one sentence how run r ended, what the overload view shows first:
 // whether and when the server recovered (Recovered), how many requests succeeded, and the share
 // of served attempts that were wasted. "The server recovered at 2 s, while the stream still ran;
-// 300 of 600 requests succeeded; 0% of the attempts it served were wasted."
-func (r OverloadRun) HeadlineWords() string {
+// 300 of 600 requests succeeded; 0% of the attempts it served were wasted." The time of the
+// recovery never reads across run, the stream's end, which the sentence says it came before or
+// after: recovered at 119.9 s in a 2 min stream is "< 2 min", not "2 min".
+func (r OverloadRun) HeadlineWords(run time.Duration) string {
 	recovered := "The server had not recovered when the run ended: in its last window with an arrival, an attempt failed, waited or timed out"
 	if r.Recovers() {
 		when := "after the stream ended"
 		if r.RecoveredInStream {
 			when = "while the stream still ran"
 		}
-		recovered = fmt.Sprintf("The server recovered at %s, %s", Human(float64(r.Recovered)), when)
+		recovered = fmt.Sprintf("The server recovered at %s, %s", HumanBeside(float64(r.Recovered), run), when)
 	}
 	return fmt.Sprintf("%s; %d of %d %s succeeded; %s of the attempts it served were wasted.",
 		recovered, r.Accepted, r.Requests, plural(r.Requests, "request", "requests"), Percent(r.WastedShare()))

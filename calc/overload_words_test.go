@@ -179,8 +179,10 @@ func TestOverloadHeadlineWords(t *testing.T) {
 			"The server recovered at 1.07 min, after the stream ended; 1 of 1 request succeeded; 0% of the attempts it served were wasted."},
 		{"not recovered", OverloadRun{Requests: 5, Recovered: -1},
 			"The server had not recovered when the run ended: in its last window with an arrival, an attempt failed, waited or timed out; 0 of 5 requests succeeded; 0% of the attempts it served were wasted."},
+		{"just before the stream's end", OverloadRun{HerdRun: HerdRun{Accepted: 1}, Requests: 1, Served: 1, Recovered: 9999 * time.Millisecond, RecoveredInStream: true},
+			"The server recovered at < 10 s, while the stream still ran; 1 of 1 request succeeded; 0% of the attempts it served were wasted."},
 	} {
-		if got := tc.run.HeadlineWords(); got != tc.want {
+		if got := tc.run.HeadlineWords(10 * time.Second); got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
 		}
 	}
