@@ -352,3 +352,19 @@ func TestOverloadRecoveredKeepsItsSide(t *testing.T) {
 		t.Errorf("text cell %q", got[len(got)-1][1])
 	}
 }
+
+// The start chart's tooltips keep their side of the budget too: attempt 3 starts at the latest
+// at 1.999999998 s, before a 2 s budget, and says so.
+func TestChartTimesKeepTheirSide(t *testing.T) {
+	p, err := calc.Decode("base=999999999ns&factor=1&cap=1s&attempts=3&jitter=none&budget=2s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := app.HTMLString(renderChart(p.Report()))
+	if want := "attempt 3 starts between &lt; 2 s and &lt; 2 s"; !strings.Contains(html.UnescapeString(chart), html.UnescapeString(want)) {
+		t.Errorf("no %q in the chart", html.UnescapeString(want))
+	}
+	if strings.Contains(chart, "and 2 s<") {
+		t.Error("a start before the budget reads as the budget")
+	}
+}

@@ -104,6 +104,11 @@ func plural(n int, one, many string) string {
 
 func human(d time.Duration) string { return calc.Human(float64(d)) }
 
+// humanBeside is human for a time shown beside limits the page states (calc.HumanBeside).
+func humanBeside(d time.Duration, limits ...time.Duration) string {
+	return calc.HumanBeside(float64(d), limits...)
+}
+
 // limitText writes a limit that numbers are compared with (a budget, an outage) with every digit
 // it has: beside a 1.2345 s budget, "1.23 s" must not be what the budget reads.
 func limitText(d time.Duration) string { return calc.HumanExact(d) }
