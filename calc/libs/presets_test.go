@@ -147,7 +147,8 @@ func TestPresetsFollowTheirSource(t *testing.T) {
 	}
 }
 
-// docs/presets.md names every preset's version and file as the page does.
+// docs/presets.md names every preset's version and file, its picker name and what it sets, as
+// the page does.
 func TestPresetsInDocs(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/presets.md")
 	if err != nil {
@@ -157,6 +158,10 @@ func TestPresetsInDocs(t *testing.T) {
 		row := "| `" + pr.Name + "` | " + pr.Library + " | " + pr.Version + " | `" + pr.Source + "` |"
 		if !strings.Contains(string(doc), row) {
 			t.Errorf("docs/presets.md's preset table lacks, or has another row for:\n%s", row)
+		}
+		row = "| `" + pr.Name + "` | " + pr.Short + " | " + pr.BasisWords() + " |"
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/presets.md's table of picker names lacks, or has another row for:\n%s", row)
 		}
 	}
 }
