@@ -184,3 +184,18 @@ func TestMarkdownCellPipe(t *testing.T) {
 		t.Errorf("%q, want %q", b.String(), want)
 	}
 }
+
+// Markdown's note on the fit answers says what its cells hold, as the text's does: the answers
+// rounded down to what still fits, not the exact values that only JSON has.
+func TestMarkdownFitNoteSaysRounded(t *testing.T) {
+	md, errOut, code := runTableOut(t, "-format", "md", "base=100ms&factor=2&cap=1s&jitter=none&budget=3.1s")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	if !strings.Contains(md, typedWords) || strings.Contains(md, "Every path: exact;") {
+		t.Errorf("the fit's note does not say the answers are rounded:\n%s", md)
+	}
+	if !strings.Contains(md, "| 157 |") && !strings.Contains(md, "| 157.0") {
+		t.Errorf("no rounded base answer (157 ms) in:\n%s", md)
+	}
+}
