@@ -37,6 +37,10 @@ var goldenQueries = []string{
 	"jitter=decorrelatedv2&base=150ns&cap=1234567ns&attempts=30&samples=100",
 	"jitter=decorrelatedv2&base=1ms&cap=168h&attempts=1000&samples=1000",
 	"jitter=decorrelatedv2&clients=500&attempts=10&cap=5s&outage=2s&capacity=40&window=50ms&spread=200ms&samples=100",
+	// Open systems, with seeded Poisson arrivals: their gaps come from math/rand/v2's ExpFloat64
+	// (see doc.go), so these prove that it gives the same numbers natively and in WebAssembly.
+	"rate=1000&run=5s&arrivals=poisson&queue=20&timeout=400ms&outage=1s&limiter=grpc&clients=50&capacity=90&seed=11&samples=100",
+	"rate=120&run=2s&arrivals=poisson&queue=5&timeout=300ms&outage=500ms&limiter=finagle&processes=3&clients=20&capacity=10&window=50ms&jitter=equal&seed=4&samples=100",
 }
 
 func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -73,12 +77,31 @@ func goldenHerd(p Params) string {
 	return b.String()
 }
 
+// goldenOverload writes every number of every run of p's overload view, when p is an open
+// system, or the run's error.
+func goldenOverload(p Params) string {
+	if !p.Open() {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range p.OverloadCases() {
+		r, err := p.Overload(c)
+		if err != nil {
+			fmt.Fprintf(&b, "overload %s %s error %v\n", c.Mode, c.Limiter, err)
+			continue
+		}
+		fmt.Fprintf(&b, "overload %s %s %+v\n", c.Mode, c.Limiter, r)
+	}
+	return b.String()
+}
+
 func TestGolden(t *testing.T) {
 	var b strings.Builder
 	for _, q := range goldenQueries {
 		p := mustDecode(t, q)
 		b.WriteString(goldenText(p.Report()))
 		b.WriteString(goldenHerd(p))
+		b.WriteString(goldenOverload(p))
 	}
 	const file = "testdata/golden.txt"
 	if *update {
