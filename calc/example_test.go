@@ -202,3 +202,70 @@ func ExampleTypedDuration() {
 	// Output:
 	// 157.142857ms 157ms
 }
+
+func ExampleParams_Overload() {
+	// 100 clients fail at once through an hour's outage, each call taking 1ms, and retry at once
+	// (the immediate baseline) behind gRPC's retryThrottling (10 tokens, a retry needs more than
+	// half of them): requests 0..3 take 10→6 and retry, request 4 takes 6→5 and is refused, as
+	// are the other 95; the 4 retries fail with none left and are refused too.
+	p, _ := calc.Decode("clients=100&attempts=3&call=1ms&capacity=0&outage=1h&limiter=grpc")
+	r, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: calc.LimiterGRPC})
+	fmt.Println(r.Attempts, "attempts,", r.Refused, "refused,", r.Accepted, "succeeded")
+	// Output:
+	// 104 attempts, 100 refused, 0 succeeded
+}
+
+func ExampleCompare() {
+	// B waits twice A's wait before each retry: every difference is A's own wait, and every
+	// start's difference is A's start.
+	a, _ := calc.Decode("base=100ms&factor=2&cap=10s&attempts=4&jitter=none")
+	b, _ := calc.Decode("base=200ms&factor=2&cap=10s&attempts=4&jitter=none")
+	c := calc.Compare(a.Report(), b.Report())
+	for _, row := range c.Rows {
+		fmt.Println(row.Attempt, row.Diff.Max, row.Diff.Latest)
+	}
+	fmt.Println("total", c.Total.Max)
+	// Output:
+	// 1 0s 0s
+	// 2 100ms 100ms
+	// 3 200ms 300ms
+	// 4 400ms 700ms
+	// total 700ms
+}
+
+func ExampleParams_Contention() {
+	// One client has no one to contend with: one read and one write, 4 hops of about 10ms each
+	// (|N(10ms, 2ms)|), so 1 call and a time near 40ms in every mode: 39 ms, the mean of 100 runs.
+	p, _ := calc.Decode("")
+	res, _ := p.Contention(1, 100, p.ContentionModes()...)
+	for _, r := range res {
+		fmt.Printf("%s: %.0f call, %.0f ms\n", r.Mode, r.Calls.Mean, r.Time.Mean/1e6)
+	}
+	// Output:
+	// nobackoff: 1 call, 39 ms
+	// exponential: 1 call, 39 ms
+	// fulljitter: 1 call, 39 ms
+	// equaljitter: 1 call, 39 ms
+	// decorrelatedjitter: 1 call, 39 ms
+	// policy-full: 1 call, 39 ms
+}
+
+func ExampleParams_Solutions() {
+	// Without jitter, 6 attempts of base 1s and factor 2 start at 0, 1s, 3s, 7s, 15s and 31s: 3
+	// of them start before a 6.5s budget. All 6 do when the five waits, 31 × base, stay under
+	// 6.5s: a base of at most 209677419ns (31 × 209677420ns is 6.50000002s), typed 209ms.
+	p, _ := calc.Decode("base=1s&factor=2&cap=1m&attempts=6&jitter=none&budget=6.5s")
+	s := p.Solutions()[0]
+	fmt.Println(s.Jitter, s.Always.Value, s.Worst.Base.Value, calc.TypedDuration(s.Worst.Base.Typed))
+	// Output:
+	// none 3 209.677419ms 209ms
+}
+
+func ExampleParams_LimiterBoundWords() {
+	// Under total failure gRPC's tokens only come back with successes: 10 tokens, and a retry
+	// needs more than half of them, so 4 retries in all.
+	p, _ := calc.Decode("rate=80&run=10s&attempts=8&limiter=grpc")
+	fmt.Println(p.LimiterBoundWords(calc.LimiterGRPC))
+	// Output:
+	// grpc: the tokens (10) only come back with successes, and a retry needs more than half of them left after its failure: 4 retries in all, then only first attempts: 80 attempts per second.
+}
