@@ -79,7 +79,7 @@ func causes(s *subject, who string, lib calc.Params, ls calc.Schedule, why map[s
 	p, pol := s.p, s.schedule()
 	var out []string
 	for _, f := range policyFields {
-		if why[f.key] == whySkip || f.key != "jitter" && (libFromPrevious(p.Jitter) || libFromPrevious(lib.Jitter)) && p.Jitter != lib.Jitter {
+		if why[f.key] == whySkip || f.key != "jitter" && (p.Jitter.FromPrevious() || lib.Jitter.FromPrevious()) && p.Jitter != lib.Jitter {
 			continue
 		}
 		withLib, withPolicy := p, lib
@@ -96,10 +96,6 @@ func causes(s *subject, who string, lib calc.Params, ls calc.Schedule, why map[s
 	}
 	return out
 }
-
-// libFromPrevious says whether jitter j carries something from one retry to the next: the
-// previous wait (decorrelated) or the previous draw (decorrelatedv2).
-func libFromPrevious(j calc.Jitter) bool { return j == calc.Decorrelated || j == calc.DecorrelatedV2 }
 
 // contrast gives the numbers of a difference: the first retry whose waits differ, and the
 // totals.

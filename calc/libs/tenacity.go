@@ -62,7 +62,7 @@ var tenacityLibrary = Library{Lib: "tenacity", Title: "tenacity (Python)", Prese
 func exportTenacity(s *subject) Export {
 	p := s.p
 	var e Export
-	if libFromPrevious(p.Jitter) {
+	if p.Jitter.FromPrevious() {
 		e.Diffs = []string{cannotExpress(p, "tenacity", true)}
 		return e
 	}

@@ -1,6 +1,7 @@
 package libs
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -80,29 +81,87 @@ func growthText(g calc.Growth) string {
 	return "by a factor each retry"
 }
 
+// jitterText says how p's mode draws a wait from the retry's delay d: "uniformly in [d/2, d]
+// (equal jitter)", "uniformly in [d × 0.8, d × 1.2] (±20%)". The range is calc's (Jitter.Bounds),
+// written as a formula of d; a classic mode names itself, a mode that reads ratio gives the
+// percentage instead.
 func jitterText(p calc.Params) string {
-	switch p.Jitter {
-	case calc.None:
-		return "exactly d"
-	case calc.Full:
-		return "uniformly in [0, d] (full jitter)"
-	case calc.Equal:
-		return "uniformly in [d/2, d] (equal jitter)"
-	case calc.Decorrelated:
-		return "min(cap, base + U × (3 × the previous wait − base)) (decorrelated jitter)"
-	case calc.DecorrelatedV2:
-		return "min(cap, (g(t) − g(t′)) × base / 1.4) in whole 100 ns ticks, with t = k − 1 + U, t′ the previous retry's t (g(t′) = 0 before the first) and " +
-			"g(t) = 2^t × tanh(√(4t)) (Polly's DecorrelatedJitterBackoffV2)"
-	case calc.Proportional:
-		return "uniformly in [d × " + number(1-p.Ratio) + ", d × " + number(1+p.Ratio) + "] (±" + number(p.Ratio*100) + "%)"
-	case calc.Upward:
-		return "uniformly in [d, d × " + number(1+p.Ratio) + "] (+" + number(p.Ratio*100) + "%)"
-	case calc.FullMs:
-		return "a whole number of milliseconds in [0, d)"
-	case calc.Additive:
-		return "uniformly in [d, d + " + dur(p.Add) + "]"
+	j := p.Jitter
+	lo, hi, step, ok := j.Bounds(p, 0)
+	if !ok {
+		if f, ok := chainFormulas[j]; ok {
+			return f
+		}
+		return "with jitter " + j.String()
 	}
-	return "with jitter " + p.Jitter.String()
+	lower := func(p calc.Params, d float64) float64 { lo, _, _, _ := j.Bounds(p, d); return lo }
+	upper := func(p calc.Params, d float64) float64 { _, hi, _, _ := j.Bounds(p, d); return hi }
+	loText, hiText := boundText(p, lower), boundText(p, upper)
+	if step != 0 {
+		n, unit := wholeUnit(step, [6]string{"hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"})
+		steps := "a whole number of " + unit
+		if n != 1 {
+			steps = "a whole multiple of " + dur(step)
+		}
+		return steps + " in [" + loText + ", " + hiText + ")"
+	}
+	// A mode whose range is one point whatever ratio and add are draws nothing.
+	probe := p
+	probe.Ratio, probe.Add = 0.5, time.Second
+	if lo, hi, _, _ = j.Bounds(probe, 1); lo == hi {
+		return "exactly " + loText
+	}
+	s := "uniformly in [" + loText + ", " + hiText + "]"
+	switch {
+	case j.UsesRatio() && readsRatio(p, lower):
+		s += " (±" + number(p.Ratio*100) + "%)"
+	case j.UsesRatio():
+		s += " (+" + number(p.Ratio*100) + "%)"
+	case j.Library() == "":
+		s += " (" + strings.ToLower(j.Title()) + ")"
+	}
+	return s
+}
+
+// chainFormulas are the formulas of the modes whose wait depends on the previous one, whose law
+// calc's table gives as code rather than as a range of d.
+var chainFormulas = map[calc.Jitter]string{
+	calc.Decorrelated: "min(cap, base + U × (3 × the previous wait − base)) (decorrelated jitter)",
+	calc.DecorrelatedV2: "min(cap, (g(t) − g(t′)) × base / 1.4) in whole 100 ns ticks, with t = k − 1 + U, t′ the previous retry's t (g(t′) = 0 before the first) and " +
+		"g(t) = 2^t × tanh(√(4t)) (Polly's DecorrelatedJitterBackoffV2)",
+}
+
+// boundText writes one end of a mode's range, bound(p, d), as a formula of d: "0", "d", "d/2",
+// "d × 1.2" where ratio moves it, "d + 1 s" where add does.
+func boundText(p calc.Params, bound func(p calc.Params, d float64) float64) string {
+	offset := bound(p, 0)
+	a := bound(p, 1) - offset
+	var s string
+	switch {
+	case readsRatio(p, bound):
+		s = "d × " + number(a)
+	case a == 0:
+		s = "0"
+	case a == 1:
+		s = "d"
+	case 1/a == math.Trunc(1/a):
+		s = "d/" + number(1/a)
+	default:
+		s = "d × " + number(a)
+	}
+	withAdd := p
+	withAdd.Add = p.Add + time.Second
+	if offset != 0 || bound(withAdd, 0) != offset {
+		s += " + " + dur(time.Duration(offset))
+	}
+	return s
+}
+
+// readsRatio says whether bound moves with the ratio.
+func readsRatio(p calc.Params, bound func(p calc.Params, d float64) float64) bool {
+	q0, q1 := p, p
+	q0.Ratio, q1.Ratio = 0, 0.5
+	return bound(q0, 1) != bound(q1, 1)
 }
 
 func capAtText(c calc.CapAt) string {
