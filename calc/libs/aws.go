@@ -71,9 +71,9 @@ var awsPresets = []Preset{
 	},
 }
 
-// libAWS is each AWS export: the preset it models, whose waits the SDK fixes (the shared config
+// awsExports is each AWS export: the preset it models, whose waits the SDK fixes (the shared config
 // file sets only the retry mode and the attempts), the words for it, and the version it targets.
-var libAWS = map[string]struct{ who, title, header string }{
+var awsExports = map[string]struct{ who, title, header string }{
 	"aws-botocore": {"botocore", "AWS SDK for Python (botocore 1.15.0 and later) and AWS CLI: shared config file",
 		"# botocore 1.15.0 and later, without AWS_NEW_RETRIES_2026=true\n"},
 	"aws-botocore-2026": {"botocore with AWS_NEW_RETRIES_2026", "AWS SDK for Python (botocore 1.43.3 and later) with AWS_NEW_RETRIES_2026=true: shared config file",
@@ -87,18 +87,18 @@ var libAWS = map[string]struct{ who, title, header string }{
 // awsLibrary is the Export panel's entry for the AWS behaviour of a preset, which has a block of
 // its own.
 func awsLibrary(preset string) Library {
-	return Library{Lib: preset, Title: libAWS[preset].title, Presets: []string{preset}}
+	return Library{Lib: preset, Title: awsExports[preset].title, Presets: []string{preset}}
 }
 
 // awsExporter is exportAWS for one behaviour.
-func awsExporter(preset string) func(*libSubject) Export {
-	return func(s *libSubject) Export { return exportAWS(s, preset) }
+func awsExporter(preset string) func(*subject) Export {
+	return func(s *subject) Export { return exportAWS(s, preset) }
 }
 
-func exportAWS(s *libSubject, preset string) Export {
+func exportAWS(s *subject, preset string) Export {
 	p := s.p
 	pr, _ := PresetByName(preset)
-	a := libAWS[preset]
+	a := awsExports[preset]
 	var e Export
 	c := AWSRetryConfig{RetryMode: "standard", MaxAttempts: p.Attempts}
 	e.Config = c
@@ -106,8 +106,8 @@ func exportAWS(s *libSubject, preset string) Export {
 	lib := p.WithPreset(pr.Named())
 	lib.Attempts, lib.Budget = p.Attempts, p.Budget
 	const fixed = "(Fixed in the SDK: the config sets only max_attempts.)"
-	e.Diffs = libCompare(s, a.who, lib, map[string]string{"base": fixed, "factor": fixed, "cap": fixed, "jitter": fixed, "capat": fixed, "growth": fixed, "first": fixed})
-	e.Diffs = append(e.Diffs, libBudget(s, a.who, libBudgetNone, "", lib)...)
+	e.Diffs = compare(s, a.who, lib, map[string]string{"base": fixed, "factor": fixed, "cap": fixed, "jitter": fixed, "capat": fixed, "growth": fixed, "first": fixed})
+	e.Diffs = append(e.Diffs, budgetDiffs(s, a.who, budgetNone, "", lib)...)
 	e.Model = lib
 	return e
 }

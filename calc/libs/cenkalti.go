@@ -28,16 +28,16 @@ var cenkaltiPresets = []Preset{
 // cenkaltiLibrary is the Export panel's entry for the library; exportCenkalti fills in the rest.
 var cenkaltiLibrary = Library{Lib: "cenkalti", Title: "cenkalti/backoff v5 (Go)", Presets: []string{"cenkalti-v5"}}
 
-func exportCenkalti(s *libSubject) Export {
+func exportCenkalti(s *subject) Export {
 	p := s.p
 	var e Export
-	if why := libSkeleton(p, "cenkalti/backoff", false); why != "" {
+	if why := cannotExpress(p, "cenkalti/backoff", false); why != "" {
 		e.Diffs = []string{why}
 		return e
 	}
 	lib := p
 	lib.CapAt, lib.FirstExact = calc.CapBefore, false
-	scale, ratio, ok := libProportional(p.Jitter, p.Ratio)
+	scale, ratio, ok := asProportional(p.Jitter, p.Ratio)
 	comment := ""
 	switch {
 	case ok && p.Jitter == calc.Full:
@@ -59,12 +59,12 @@ func exportCenkalti(s *libSubject) Export {
 		return e
 	}
 	c := CenkaltiConfig{
-		InitialInterval: libScale(p.Base, scale), RandomizationFactor: ratio, Multiplier: p.Factor,
-		MaxInterval: libScale(p.Cap, scale), MaxTries: p.Attempts, MaxElapsedTime: p.Budget,
+		InitialInterval: scaled(p.Base, scale), RandomizationFactor: ratio, Multiplier: p.Factor,
+		MaxInterval: scaled(p.Cap, scale), MaxTries: p.Attempts, MaxElapsedTime: p.Budget,
 	}
 	e.Config = c
 	e.Snippets = []Snippet{{"go", comment + c.Go()}}
-	e.Diffs = libCompare(s, "cenkalti/backoff", lib, map[string]string{
+	e.Diffs = compare(s, "cenkalti/backoff", lib, map[string]string{
 		"capat":  "(MaxInterval caps the interval before the randomization.)",
 		"first":  "(Every interval is randomized.)",
 		"jitter": "(Its randomization is in proportion to the interval.)",
@@ -88,16 +88,16 @@ type CenkaltiConfig struct {
 func (c CenkaltiConfig) Go() string {
 	var b strings.Builder
 	b.WriteString("b := &backoff.ExponentialBackOff{\n")
-	libGoStruct(&b, "\t", [][2]string{
-		{"InitialInterval", libGoDuration(c.InitialInterval, false)},
+	goStruct(&b, "\t", [][2]string{
+		{"InitialInterval", goDurationExpr(c.InitialInterval, false)},
 		{"RandomizationFactor", strconv.FormatFloat(c.RandomizationFactor, 'g', -1, 64)},
 		{"Multiplier", strconv.FormatFloat(c.Multiplier, 'g', -1, 64)},
-		{"MaxInterval", libGoDuration(c.MaxInterval, false)},
+		{"MaxInterval", goDurationExpr(c.MaxInterval, false)},
 	})
 	b.WriteString("}\nresult, err := backoff.Retry(ctx, operation,\n\tbackoff.WithBackOff(b),\n")
 	b.WriteString("\t// Attempts, the first call included.\n\tbackoff.WithMaxTries(" + strconv.Itoa(c.MaxTries) + "),\n")
 	if c.MaxElapsedTime > 0 {
-		b.WriteString("\t// No retry that would start after this time from the first call.\n\tbackoff.WithMaxElapsedTime(" + libGoDuration(c.MaxElapsedTime, true) + "),\n)\n")
+		b.WriteString("\t// No retry that would start after this time from the first call.\n\tbackoff.WithMaxElapsedTime(" + goDurationExpr(c.MaxElapsedTime, true) + "),\n)\n")
 	} else {
 		b.WriteString("\t// No time limit: without this option Retry stops after 15 minutes.\n\tbackoff.WithMaxElapsedTime(0),\n)\n")
 	}

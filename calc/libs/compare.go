@@ -8,84 +8,84 @@ import (
 	"backoffcalc/calc"
 )
 
-// libNear says whether two nanosecond values are the same up to a nanosecond of rounding.
-func libNear(x, y float64) bool {
+// near says whether two nanosecond values are the same up to a nanosecond of rounding.
+func near(x, y float64) bool {
 	return math.Abs(x-y) <= 1+1e-9*math.Max(math.Abs(x), math.Abs(y))
 }
 
-func libRowsNear(a, b calc.Row) bool {
-	return libNear(float64(a.Min), float64(b.Min)) && libNear(float64(a.Max), float64(b.Max)) && libNear(a.Mean, b.Mean)
+func rowsNear(a, b calc.Row) bool {
+	return near(float64(a.Min), float64(b.Min)) && near(float64(a.Max), float64(b.Max)) && near(a.Mean, b.Mean)
 }
 
-// libSameWaits says whether two schedules make the same attempts with the same waits.
-func libSameWaits(a, b calc.Schedule) bool {
+// sameWaits says whether two schedules make the same attempts with the same waits.
+func sameWaits(a, b calc.Schedule) bool {
 	if len(a.Rows) != len(b.Rows) {
 		return false
 	}
 	for i := 1; i < len(a.Rows); i++ {
-		if !libRowsNear(a.Rows[i], b.Rows[i]) {
+		if !rowsNear(a.Rows[i], b.Rows[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-// libField is one part of a policy a library may do differently.
-type libField struct {
+// policyField is one part of a policy a library may do differently.
+type policyField struct {
 	key  string
 	copy func(dst *calc.Params, src calc.Params)
 	say  func(who string, lib, p calc.Params) string
 }
 
-var libFields = []libField{
+var policyFields = []policyField{
 	{"growth", func(d *calc.Params, s calc.Params) { d.Growth = s.Growth }, func(who string, lib, p calc.Params) string {
-		return who + " grows the delay " + libGrowthText(lib.Growth) + ", where the policy grows it " + libGrowthText(p.Growth) + "."
+		return who + " grows the delay " + growthText(lib.Growth) + ", where the policy grows it " + growthText(p.Growth) + "."
 	}},
 	{"factor", func(d *calc.Params, s calc.Params) { d.Factor = s.Factor }, func(who string, lib, p calc.Params) string {
-		return who + " multiplies the delay by " + libNum(lib.Factor) + " each retry, not by " + libNum(p.Factor) + "."
+		return who + " multiplies the delay by " + number(lib.Factor) + " each retry, not by " + number(p.Factor) + "."
 	}},
 	{"base", func(d *calc.Params, s calc.Params) { d.Base = s.Base }, func(who string, lib, p calc.Params) string {
-		return who + " starts from a delay of " + libDur(lib.Base) + ", not " + libDur(p.Base) + "."
+		return who + " starts from a delay of " + dur(lib.Base) + ", not " + dur(p.Base) + "."
 	}},
 	{"jitter", func(d *calc.Params, s calc.Params) { d.Jitter, d.Ratio, d.Add = s.Jitter, s.Ratio, s.Add }, func(who string, lib, p calc.Params) string {
-		return who + " waits " + libJitterText(lib) + ", where the policy waits " + libJitterText(p) + "; d is the retry's delay."
+		return who + " waits " + jitterText(lib) + ", where the policy waits " + jitterText(p) + "; d is the retry's delay."
 	}},
 	{"capat", func(d *calc.Params, s calc.Params) { d.CapAt = s.CapAt }, func(who string, lib, p calc.Params) string {
-		return who + " " + libCapAtText(lib.CapAt) + ", where the policy " + libCapAtText(p.CapAt) + "."
+		return who + " " + capAtText(lib.CapAt) + ", where the policy " + capAtText(p.CapAt) + "."
 	}},
 	{"cap", func(d *calc.Params, s calc.Params) { d.Cap = s.Cap }, func(who string, lib, p calc.Params) string {
-		if lib.Cap == libNoCap {
-			return who + " does not cap the delay, where the policy caps it at " + libDur(p.Cap) + "."
+		if lib.Cap == capNone {
+			return who + " does not cap the delay, where the policy caps it at " + dur(p.Cap) + "."
 		}
-		return who + " caps the delay at " + libDur(lib.Cap) + ", not " + libDur(p.Cap) + "."
+		return who + " caps the delay at " + dur(lib.Cap) + ", not " + dur(p.Cap) + "."
 	}},
 	{"first", func(d *calc.Params, s calc.Params) { d.FirstExact = s.FirstExact }, func(who string, lib, p calc.Params) string {
 		if p.FirstExact {
-			return who + " jitters the first retry too, where the policy waits exactly " + libDur(p.Base) + " before it."
+			return who + " jitters the first retry too, where the policy waits exactly " + dur(p.Base) + " before it."
 		}
-		return who + " waits exactly " + libDur(lib.Base) + " before the first retry, where the policy jitters it too."
+		return who + " waits exactly " + dur(lib.Base) + " before the first retry, where the policy jitters it too."
 	}},
 }
 
-// libSkip in a why map leaves that part out: the library says it in its own words.
-const libSkip = "-"
+// whySkip in a why map leaves that part out: the library says it in its own words.
+const whySkip = "-"
 
-// libCauses lists each part of the policy that lib (what the library does) does differently in
+// causes lists each part of the policy that lib (what the library does) does differently in
 // a way that changes a wait, with the policy's value or with the library's, in the words of who,
 // with the library's reason where why gives one. Decorrelated jitter grows from the previous
 // wait, and decorrelatedv2 from the previous retry's draw, neither by factor: beside either, when
 // the other side waits another way, only the jitter is compared.
-func libCauses(s *libSubject, who string, lib calc.Params, ls calc.Schedule, why map[string]string) []string {
+func causes(s *subject, who string, lib calc.Params, ls calc.Schedule, why map[string]string) []string {
 	p, pol := s.p, s.schedule()
 	var out []string
-	for _, f := range libFields {
-		if why[f.key] == libSkip || f.key != "jitter" && (libFromPrevious(p.Jitter) || libFromPrevious(lib.Jitter)) && p.Jitter != lib.Jitter {
+	for _, f := range policyFields {
+		if why[f.key] == whySkip || f.key != "jitter" && (p.Jitter.FromPrevious() || lib.Jitter.FromPrevious()) && p.Jitter != lib.Jitter {
 			continue
 		}
 		withLib, withPolicy := p, lib
 		f.copy(&withLib, lib)
 		f.copy(&withPolicy, p)
-		if withLib == p || libSameWaits(pol, withLib.Schedule()) && libSameWaits(ls, withPolicy.Schedule()) {
+		if withLib == p || sameWaits(pol, withLib.Schedule()) && sameWaits(ls, withPolicy.Schedule()) {
 			continue
 		}
 		line := f.say(who, lib, p)
@@ -97,88 +97,84 @@ func libCauses(s *libSubject, who string, lib calc.Params, ls calc.Schedule, why
 	return out
 }
 
-// libFromPrevious says whether jitter j carries something from one retry to the next: the
-// previous wait (decorrelated) or the previous draw (decorrelatedv2).
-func libFromPrevious(j calc.Jitter) bool { return j == calc.Decorrelated || j == calc.DecorrelatedV2 }
-
-// libContrast gives the numbers of a difference: the first retry whose waits differ, and the
+// contrast gives the numbers of a difference: the first retry whose waits differ, and the
 // totals.
-func libContrast(who string, pol, lib calc.Schedule) []string {
+func contrast(who string, pol, lib calc.Schedule) []string {
 	var out []string
 	for i := 1; i < min(len(pol.Rows), len(lib.Rows)); i++ {
-		if a, b := lib.Rows[i], pol.Rows[i]; !libRowsNear(a, b) {
-			u := libUnitFor(max(a.Max, b.Max))
-			out = append(out, "Retry "+strconv.Itoa(i)+" (attempt "+strconv.Itoa(i+1)+") waits "+libSpan(a.Min, a.Max, a.Mean, u)+
-				" with "+who+", "+libSpan(b.Min, b.Max, b.Mean, u)+" with the policy.")
+		if a, b := lib.Rows[i], pol.Rows[i]; !rowsNear(a, b) {
+			u := unitFor(max(a.Max, b.Max))
+			out = append(out, "Retry "+strconv.Itoa(i)+" (attempt "+strconv.Itoa(i+1)+") waits "+span(a.Min, a.Max, a.Mean, u)+
+				" with "+who+", "+span(b.Min, b.Max, b.Mean, u)+" with the policy.")
 			break
 		}
 	}
 	lt, pt := lib.Total, pol.Total
-	if !libNear(float64(lt.Max), float64(pt.Max)) || !libNear(lt.Mean, pt.Mean) || !libNear(float64(lt.Min), float64(pt.Min)) {
-		u := libUnitFor(max(lt.Max, pt.Max))
-		out = append(out, "Total wait when every attempt fails: "+libSpan(lt.Min, lt.Max, lt.Mean, u)+" with "+who+", "+
-			libSpan(pt.Min, pt.Max, pt.Mean, u)+" with the policy.")
+	if !near(float64(lt.Max), float64(pt.Max)) || !near(lt.Mean, pt.Mean) || !near(float64(lt.Min), float64(pt.Min)) {
+		u := unitFor(max(lt.Max, pt.Max))
+		out = append(out, "Total wait when every attempt fails: "+span(lt.Min, lt.Max, lt.Mean, u)+" with "+who+", "+
+			span(pt.Min, pt.Max, pt.Mean, u)+" with the policy.")
 	}
 	return out
 }
 
-// libCompare is the full comparison of a library modelled as lib: the parts it changes, then
+// compare is the full comparison of a library modelled as lib: the parts it changes, then
 // the numbers. Nothing when it waits as the policy does.
-func libCompare(s *libSubject, who string, lib calc.Params, why map[string]string) []string {
+func compare(s *subject, who string, lib calc.Params, why map[string]string) []string {
 	ls := lib.Schedule()
-	return libCompareExact(s, who, lib, ls, ls, why)
+	return compareExact(s, who, lib, ls, ls, why)
 }
 
-// libCompareExact is libCompare where the library's own arithmetic (exact) is finer than calc's
+// compareExact is compare where the library's own arithmetic (exact) is finer than calc's
 // model of it (lib, with its schedule ls): the parts come from the model, the numbers from the
 // arithmetic.
-func libCompareExact(s *libSubject, who string, lib calc.Params, ls, exact calc.Schedule, why map[string]string) []string {
-	if libSameWaits(s.schedule(), exact) {
+func compareExact(s *subject, who string, lib calc.Params, ls, exact calc.Schedule, why map[string]string) []string {
+	if sameWaits(s.schedule(), exact) {
 		return nil
 	}
-	return append(libCauses(s, who, lib, ls, why), libContrast(who, s.schedule(), exact)...)
+	return append(causes(s, who, lib, ls, why), contrast(who, s.schedule(), exact)...)
 }
 
-// libBudgetKind is how a library bounds the time a policy takes, where it cannot keep attempts
+// budgetKind is how a library bounds the time a policy takes, where it cannot keep attempts
 // from starting at or after the budget as the calculator does (cenkalti's WithMaxElapsedTime and
 // tenacity's stop_before_delay can, and need no words).
-type libBudgetKind uint8
+type budgetKind uint8
 
 const (
-	// libBudgetDeadline is a deadline over the whole call: it also ends an attempt still running.
-	libBudgetDeadline libBudgetKind = iota
-	// libBudgetNone has no time limit.
-	libBudgetNone
+	// budgetDeadline is a deadline over the whole call: it also ends an attempt still running.
+	budgetDeadline budgetKind = iota
+	// budgetNone has no time limit.
+	budgetNone
 )
 
-// libBudget says what differs in how the library bounds time; how names the setting used. lib
+// budgetDiffs says what differs in how the library bounds time; how names the setting used. lib
 // is the library as modelled (with the policy's budget): a library without a time limit makes
 // all of its attempts, which the budget would cut only where lib's own attempts pass it.
-func libBudget(s *libSubject, who string, kind libBudgetKind, how string, lib calc.Params) []string {
+func budgetDiffs(s *subject, who string, kind budgetKind, how string, lib calc.Params) []string {
 	p := s.p
 	if p.Budget == 0 {
 		return nil
 	}
-	b := libDur(p.Budget)
+	b := dur(p.Budget)
 	switch kind {
-	case libBudgetDeadline:
+	case budgetDeadline:
 		return []string{how + " is a deadline: it also cancels an attempt still running at " + b + ", where the budget only keeps attempts from starting at or after " + b + "."}
-	case libBudgetNone:
+	case budgetNone:
 		lib.Budget = p.Budget
 		if ls := lib.Schedule(); ls.Always == lib.Attempts {
 			return nil
 		}
 		sc := s.schedule()
-		return []string{who + " has no time limit here: it makes all " + libAttempts(lib.Attempts) + ", where within the budget of " + b +
+		return []string{who + " has no time limit here: it makes all " + attemptsText(lib.Attempts) + ", where within the budget of " + b +
 			", " + strconv.Itoa(sc.Always) + " always start and at most " + strconv.Itoa(sc.AtMost) + " do."}
 	}
 	return nil
 }
 
-// libSkeleton says why a library whose delays grow by a factor from a fixed base cannot express
+// cannotExpress says why a library whose delays grow by a factor from a fixed base cannot express
 // p at all, or "" when it can: decorrelated jitter grows from the previous wait, decorrelatedv2
 // from the previous retry's draw, and linear growth is not a factor.
-func libSkeleton(p calc.Params, who string, linear bool) string {
+func cannotExpress(p calc.Params, who string, linear bool) string {
 	switch {
 	case p.Jitter == calc.Decorrelated:
 		return who + " cannot express decorrelated jitter: each of its waits depends on the retry's number, never on the previous wait."
@@ -191,10 +187,10 @@ func libSkeleton(p calc.Params, who string, linear bool) string {
 	return ""
 }
 
-// libProportional rewrites p's jitter as d·scale·U[1−ratio, 1+ratio], the form of cenkalti's
+// asProportional rewrites p's jitter as d·scale·U[1−ratio, 1+ratio], the form of cenkalti's
 // RandomizationFactor and resilience4j's randomizationFactor: full jitter is half the delay
 // ±100%, equal jitter three quarters ±1/3. ok is false for modes it cannot write.
-func libProportional(j calc.Jitter, r float64) (scale, ratio float64, ok bool) {
+func asProportional(j calc.Jitter, r float64) (scale, ratio float64, ok bool) {
 	switch j {
 	case calc.None:
 		return 1, 0, true
@@ -210,9 +206,9 @@ func libProportional(j calc.Jitter, r float64) (scale, ratio float64, ok bool) {
 	return 0, 0, false
 }
 
-// libUpward rewrites p's jitter as d·scale·U[1, 1+jitter], the form of k8s wait.Jitter. ok is
+// asUpward rewrites p's jitter as d·scale·U[1, 1+jitter], the form of k8s wait.Jitter. ok is
 // false where the lowest wait is 0, which an upward jitter cannot reach.
-func libUpward(j calc.Jitter, r float64) (scale, jitter float64, ok bool) {
+func asUpward(j calc.Jitter, r float64) (scale, jitter float64, ok bool) {
 	switch j {
 	case calc.None:
 		return 1, 0, true
@@ -228,33 +224,33 @@ func libUpward(j calc.Jitter, r float64) (scale, jitter float64, ok bool) {
 	return 0, 0, false
 }
 
-func libScale(d time.Duration, s float64) time.Duration {
+func scaled(d time.Duration, s float64) time.Duration {
 	return time.Duration(math.Round(float64(d) * s))
 }
 
-// libCapBinds says whether lib's cap changes any of its waits: whether the library needs the
+// capBinds says whether lib's cap changes any of its waits: whether the library needs the
 // cap set at all. Beyond calc's largest cap it compares the uncapped delay itself.
-func libCapBinds(lib calc.Params) bool {
+func capBinds(lib calc.Params) bool {
 	noCap := lib
-	noCap.Cap = libNoCap
-	return !libSameWaits(lib.Schedule(), noCap.Schedule()) ||
-		(lib.Cap == libNoCap && lib.Attempts > 1 && lib.Uncapped(lib.Attempts-1) > float64(libNoCap))
+	noCap.Cap = capNone
+	return !sameWaits(lib.Schedule(), noCap.Schedule()) ||
+		(lib.Cap == capNone && lib.Attempts > 1 && lib.Uncapped(lib.Attempts-1) > float64(capNone))
 }
 
-// libPickCap decides whether a library that can cap (lib, with the cap set) should: when the
+// pickCap decides whether a library that can cap (lib, with the cap set) should: when the
 // cap changes its waits and setting it brings them closer to the policy's (by the worst-case
 // total). It returns lib without the cap when not.
-func libPickCap(s *libSubject, lib calc.Params) (calc.Params, bool) {
+func pickCap(s *subject, lib calc.Params) (calc.Params, bool) {
 	noCap := lib
-	noCap.Cap = libNoCap
-	if !libCapBinds(lib) {
+	noCap.Cap = capNone
+	if !capBinds(lib) {
 		return noCap, false
 	}
 	pol, with, without := s.schedule(), lib.Schedule(), noCap.Schedule()
 	switch {
-	case libSameWaits(pol, with):
+	case sameWaits(pol, with):
 		return lib, true
-	case libSameWaits(pol, without):
+	case sameWaits(pol, without):
 		return noCap, false
 	}
 	if math.Abs(float64(with.Total.Max-pol.Total.Max)) <= math.Abs(float64(without.Total.Max-pol.Total.Max)) {
@@ -263,7 +259,7 @@ func libPickCap(s *libSubject, lib calc.Params) (calc.Params, bool) {
 	return noCap, false
 }
 
-// libFloorMs is d in whole milliseconds, rounded down, at least 1 ms.
-func libFloorMs(d time.Duration) time.Duration {
+// floorMs is d in whole milliseconds, rounded down, at least 1 ms.
+func floorMs(d time.Duration) time.Duration {
 	return max(time.Millisecond, d/time.Millisecond*time.Millisecond)
 }

@@ -26,17 +26,17 @@ var envoyPresets = []Preset{
 // envoyLibrary is the Export panel's entry for the library; exportEnvoy fills in the rest.
 var envoyLibrary = Library{Lib: "envoy", Title: "Envoy: route retry_policy (YAML)", Presets: []string{"envoy"}}
 
-func exportEnvoy(s *libSubject) Export {
+func exportEnvoy(s *subject) Export {
 	p := s.p
 	var e Export
-	if why := libSkeleton(p, "Envoy", false); why != "" {
+	if why := cannotExpress(p, "Envoy", false); why != "" {
 		e.Diffs = []string{why}
 		return e
 	}
 	// Envoy keeps base_interval and max_interval in whole milliseconds, at least 1 ms, and
 	// doubles: retry k waits random() % min(base·2^(k−1), max) ms.
 	lib := p
-	lib.Base, lib.Cap, lib.Factor = libFloorMs(p.Base), libFloorMs(p.Cap), 2
+	lib.Base, lib.Cap, lib.Factor = floorMs(p.Base), floorMs(p.Cap), 2
 	lib.Jitter, lib.CapAt, lib.FirstExact = calc.FullMs, calc.CapBefore, false
 	c := EnvoyRetryPolicy{Timeout: p.Budget, NumRetries: p.Attempts - 1, BaseInterval: lib.Base, MaxInterval: lib.Cap}
 	e.Config = c
@@ -51,17 +51,17 @@ func exportEnvoy(s *libSubject) Export {
 		"first":  "(Every retry is drawn.)",
 	}
 	ls := lib.Schedule()
-	exact := libEnvoySchedule(lib)
-	if !libSameWaits(ls, exact) {
-		why["jump"] = "Envoy stops doubling once the interval reaches max_interval / 2 rounded down (" + libDur(lib.Cap/time.Millisecond/2*time.Millisecond) +
+	exact := envoySchedule(lib)
+	if !sameWaits(ls, exact) {
+		why["jump"] = "Envoy stops doubling once the interval reaches max_interval / 2 rounded down (" + dur(lib.Cap/time.Millisecond/2*time.Millisecond) +
 			") and jumps to max_interval, one step before min(base_interval × 2^(k−1), max_interval) would reach it."
 	}
-	e.Diffs = libCompareExact(s, "Envoy", lib, ls, exact, why)
+	e.Diffs = compareExact(s, "Envoy", lib, ls, exact, why)
 	if why["jump"] != "" && len(e.Diffs) > 0 {
 		e.Diffs = append([]string{why["jump"]}, e.Diffs...)
 	}
 	if p.Budget > 0 {
-		e.Diffs = append(e.Diffs, libBudget(s, "Envoy", libBudgetDeadline, "The route's timeout", lib)...)
+		e.Diffs = append(e.Diffs, budgetDiffs(s, "Envoy", budgetDeadline, "The route's timeout", lib)...)
 	} else {
 		q := p
 		q.Budget = 15 * time.Second
@@ -86,19 +86,19 @@ type EnvoyRetryPolicy struct {
 func (c EnvoyRetryPolicy) YAML() string {
 	timeout := ""
 	if c.Timeout > 0 {
-		timeout = "  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + libProtoDuration(c.Timeout) + "\n"
+		timeout = "  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + protoDuration(c.Timeout) + "\n"
 	}
 	return "route:\n  cluster: your_cluster\n" + timeout +
 		"  retry_policy:\n    retry_on: \"5xx,reset,connect-failure\"  # which failures to retry: choose yours\n" +
-		"    num_retries: " + strconv.Itoa(c.NumRetries) + "  # retries after the first call: " + libInAll(c.NumRetries+1) + "\n" +
-		"    retry_back_off:\n      base_interval: " + libProtoDuration(c.BaseInterval) + "\n      max_interval: " + libProtoDuration(c.MaxInterval) + "\n"
+		"    num_retries: " + strconv.Itoa(c.NumRetries) + "  # retries after the first call: " + inAllText(c.NumRetries+1) + "\n" +
+		"    retry_back_off:\n      base_interval: " + protoDuration(c.BaseInterval) + "\n      max_interval: " + protoDuration(c.MaxInterval) + "\n"
 }
 
-// libEnvoySchedule is the schedule Envoy's own arithmetic gives lib (whole milliseconds,
+// envoySchedule is the schedule Envoy's own arithmetic gives lib (whole milliseconds,
 // doubling): the interval doubles while it is under max_interval / 2, integer division, and is
 // max_interval after that; retry k waits random() % interval ms, 0 to interval − 1, each as
 // likely.
-func libEnvoySchedule(lib calc.Params) calc.Schedule {
+func envoySchedule(lib calc.Params) calc.Schedule {
 	top := int64(lib.Cap / time.Millisecond)
 	next := int64(lib.Base / time.Millisecond)
 	sc := calc.Schedule{Rows: []calc.Row{{Attempt: 1}}}

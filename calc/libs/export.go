@@ -48,7 +48,7 @@ type Export struct {
 // a policy for it (all but the Library, which Exports sets).
 var exporters = []struct {
 	Library
-	export func(*libSubject) Export
+	export func(*subject) Export
 }{
 	{grpcLibrary, exportGRPC}, {cenkaltiLibrary, exportCenkalti}, {clientGoLibrary, exportClientGo},
 	{pollyLibrary, exportPolly}, {tenacityLibrary, exportTenacity}, {resilience4jLibrary, exportResilience4j},
@@ -59,7 +59,7 @@ var exporters = []struct {
 
 // Exports renders p for every library, in the panel's order.
 func Exports(p calc.Params) []Export {
-	s := &libSubject{p: p}
+	s := &subject{p: p}
 	out := make([]Export, len(exporters))
 	for i, x := range exporters {
 		out[i] = x.export(s)
@@ -72,7 +72,7 @@ func Exports(p calc.Params) []Export {
 func ExportOf(p calc.Params, lib string) (Export, bool) {
 	for _, x := range exporters {
 		if x.Lib == lib {
-			e := x.export(&libSubject{p: p})
+			e := x.export(&subject{p: p})
 			e.Library = x.Library
 			return e, true
 		}
@@ -101,13 +101,13 @@ func HomeOf(preset string) (lib string, ok bool) {
 	return "", false
 }
 
-// libSubject is the policy being exported, with its schedule computed once.
-type libSubject struct {
+// subject is the policy being exported, with its schedule computed once.
+type subject struct {
 	p     calc.Params
 	sched *calc.Schedule
 }
 
-func (s *libSubject) schedule() calc.Schedule {
+func (s *subject) schedule() calc.Schedule {
 	if s.sched == nil {
 		sc := s.p.Schedule()
 		s.sched = &sc
@@ -115,5 +115,5 @@ func (s *libSubject) schedule() calc.Schedule {
 	return *s.sched
 }
 
-// libNoCap stands for "the library applies no cap": calc's largest cap.
-const libNoCap = calc.MaxCap
+// capNone stands for "the library applies no cap": calc's largest cap.
+const capNone = calc.MaxCap

@@ -36,13 +36,13 @@ import (
 	clientretry "k8s.io/client-go/util/retry"
 )
 
-// libRuns is how many times each library's loop runs per policy.
-const libRuns = 2000
+// runsPerPolicy is how many times each library's loop runs per policy.
+const runsPerPolicy = 2000
 
-// libCases are the policies run through the real libraries: the defaults, a budget, the cap
+// realCases are the policies run through the real libraries: the defaults, a budget, the cap
 // after the jitter, a fixed cap, an upward jitter whose Cap stops client-go, and the presets of
 // these libraries and of cenkalti (a budget of 15 min that client-go's Cap makes moot).
-var libCases = []string{
+var realCases = []string{
 	"",
 	"budget=2s&attempts=10&cap=1s",
 	"budget=1500ms&attempts=10&cap=1s&jitter=equal",
@@ -57,15 +57,15 @@ var libCases = []string{
 	"preset=grpc-retry",
 }
 
-// libRun is one run of a library's loop: the waits between its attempts, and any sleep after the
+// loopRun is one run of a library's loop: the waits between its attempts, and any sleep after the
 // last attempt before it gave up.
-type libRun struct {
+type loopRun struct {
 	waits []time.Duration
 	after time.Duration
 }
 
-// libExportOf is p's export to lib.
-func libExportOf(t *testing.T, p calc.Params, lib string) Export {
+// mustExportOf is p's export to lib.
+func mustExportOf(t *testing.T, p calc.Params, lib string) Export {
 	t.Helper()
 	for _, e := range Exports(p) {
 		if e.Lib == lib {
@@ -78,14 +78,14 @@ func libExportOf(t *testing.T, p calc.Params, lib string) Export {
 
 // checkRuns compares the real library's runs with what the panel says of it (e).
 // budgeted says whether the library stops at the policy's budget by itself.
-func checkRuns(t *testing.T, query string, p calc.Params, e Export, runs []libRun, budgeted bool) {
+func checkRuns(t *testing.T, query string, p calc.Params, e Export, runs []loopRun, budgeted bool) {
 	t.Helper()
 	model := e.Model
 	if !budgeted {
 		model.Budget = 0
 	}
 	rows := model.Schedule().Rows
-	if len(e.Diffs) == 0 && !libSameWaits(p.Schedule(), e.Model.Schedule()) {
+	if len(e.Diffs) == 0 && !sameWaits(p.Schedule(), e.Model.Schedule()) {
 		t.Errorf("%q %s: no differences listed, but the model waits otherwise", query, e.Lib)
 	}
 	lo, hi := model.Attempts, model.Attempts
@@ -181,9 +181,9 @@ func goCall(t *testing.T, code, fn string) string {
 var errFail = errors.New("fail")
 
 func TestExportCenkaltiReal(t *testing.T) {
-	for _, q := range libCases {
+	for _, q := range realCases {
 		p := snippetParams(t, q)
-		e := libExportOf(t, p, "cenkalti")
+		e := mustExportOf(t, p, "cenkalti")
 		if len(e.Snippets) == 0 {
 			continue
 		}
@@ -197,7 +197,7 @@ func TestExportCenkaltiReal(t *testing.T) {
 		if read != c {
 			t.Errorf("%q: the code says %+v, the configuration %+v", q, read, c)
 		}
-		runs := make([]libRun, libRuns)
+		runs := make([]loopRun, runsPerPolicy)
 		synctest.Test(t, func(t *testing.T) {
 			for i := range runs {
 				b := &backoff.ExponentialBackOff{
@@ -224,9 +224,9 @@ func TestExportCenkaltiReal(t *testing.T) {
 }
 
 func TestExportClientGoReal(t *testing.T) {
-	for _, q := range libCases {
+	for _, q := range realCases {
 		p := snippetParams(t, q)
-		e := libExportOf(t, p, "client-go")
+		e := mustExportOf(t, p, "client-go")
 		if len(e.Snippets) == 0 {
 			continue
 		}
@@ -242,7 +242,7 @@ func TestExportClientGoReal(t *testing.T) {
 			t.Errorf("%q: the code says %+v, the configuration %+v", q, read, c)
 		}
 		b := wait.Backoff{Duration: c.Duration, Factor: c.Factor, Jitter: c.Jitter, Steps: c.Steps, Cap: c.Cap}
-		runs := make([]libRun, libRuns)
+		runs := make([]loopRun, runsPerPolicy)
 		synctest.Test(t, func(t *testing.T) {
 			for i := range runs {
 				var last time.Time
@@ -297,15 +297,15 @@ func awsRetryer(t *testing.T, ini string) func() aws.Retryer {
 // failed, err) and stops after MaxAttempts attempts; the error is not a throttling error.
 func TestExportAWSGoReal(t *testing.T) {
 	legacy := retry.NewExponentialJitterBackoff(retry.DefaultMaxBackoff)
-	for _, q := range libCases {
+	for _, q := range realCases {
 		p := snippetParams(t, q)
 		for _, lib := range []string{"aws-go-v2-2026", "aws-go-v2"} {
-			e := libExportOf(t, p, lib)
+			e := mustExportOf(t, p, lib)
 			retryer := awsRetryer(t, e.Snippets[0].Code)
 			if attempts := retryer().MaxAttempts(); attempts != p.Attempts {
 				t.Errorf("%q %s: the SDK read max_attempts %d, the policy has %d", q, lib, attempts, p.Attempts)
 			}
-			runs := make([]libRun, libRuns)
+			runs := make([]loopRun, runsPerPolicy)
 			for i := range runs {
 				r := retryer()
 				delay := r.RetryDelay
@@ -336,20 +336,20 @@ func TestExportGRPCReal(t *testing.T) {
 		return err
 	}
 	for _, c := range snippetCases {
-		e := libExportOf(t, snippetParams(t, c.query), "grpc")
+		e := mustExportOf(t, snippetParams(t, c.query), "grpc")
 		for _, s := range e.Snippets {
 			if err := dial(s.Code); err != nil {
 				t.Errorf("%s: grpc-go rejects the export: %v\n%s", c.name, err, s.Code)
 			}
 		}
 	}
-	e := libExportOf(t, snippetParams(t, "attempts=2"), "grpc")
+	e := mustExportOf(t, snippetParams(t, "attempts=2"), "grpc")
 	one := strings.Replace(e.Snippets[0].Code, `"maxAttempts": 2,`, `"maxAttempts": 1,`, 1)
 	err := dial(one)
 	if err == nil || !strings.Contains(err.Error(), "invalid retry policy") {
 		t.Errorf("maxAttempts 1: %v", err)
 	}
-	said := libExportOf(t, snippetParams(t, "attempts=1"), "grpc").Diffs
+	said := mustExportOf(t, snippetParams(t, "attempts=1"), "grpc").Diffs
 	if len(said) != 1 || !strings.Contains(said[0], `NewClient fails with "invalid retry policy"`) {
 		t.Errorf("attempts=1: the panel says %q", said)
 	}

@@ -43,10 +43,10 @@ var grpcPresets = []Preset{
 // grpcLibrary is the Export panel's entry for the library; exportGRPC fills in the rest.
 var grpcLibrary = Library{Lib: "grpc", Title: "gRPC service config: retryPolicy (grpc-go, grpc-java)", Presets: []string{"grpc-retry"}}
 
-func exportGRPC(s *libSubject) Export {
+func exportGRPC(s *subject) Export {
 	p := s.p
 	var e Export
-	if why := libSkeleton(p, "gRPC", false); why != "" {
+	if why := cannotExpress(p, "gRPC", false); why != "" {
 		e.Diffs = []string{why}
 		return e
 	}
@@ -62,8 +62,8 @@ func exportGRPC(s *libSubject) Export {
 	e.Snippets = []Snippet{{"json", c.JSON()}}
 
 	if p.Attempts > grpcLimit {
-		e.Diffs = append(e.Diffs, "gRPC clients treat maxAttempts above 5 as 5, so this config says 5: "+libAttempts(grpcLimit)+
-			" instead of "+libAttempts(p.Attempts)+". For "+strconv.Itoa(p.Attempts)+" attempts, set maxAttempts to "+strconv.Itoa(p.Attempts)+
+		e.Diffs = append(e.Diffs, "gRPC clients treat maxAttempts above 5 as 5, so this config says 5: "+attemptsText(grpcLimit)+
+			" instead of "+attemptsText(p.Attempts)+". For "+strconv.Itoa(p.Attempts)+" attempts, set maxAttempts to "+strconv.Itoa(p.Attempts)+
 			" and raise the client's limit (grpc-go: grpc.WithMaxCallAttempts("+strconv.Itoa(p.Attempts)+")).")
 	}
 	lib := p
@@ -72,8 +72,8 @@ func exportGRPC(s *libSubject) Export {
 	if p.Jitter == calc.Full {
 		why["jitter"] = "(gRFC A6 as revised in 2024: grpc-go, grpc-java, and @grpc/grpc-js from 1.14.0; @grpc/grpc-js 1.13.x and earlier draw uniformly in [0, d], as the policy does.)"
 	}
-	e.Diffs = append(e.Diffs, libCompare(s, "gRPC", lib, why)...)
-	e.Diffs = append(e.Diffs, libBudget(s, "gRPC", libBudgetDeadline, "The method's timeout", lib)...)
+	e.Diffs = append(e.Diffs, compare(s, "gRPC", lib, why)...)
+	e.Diffs = append(e.Diffs, budgetDiffs(s, "gRPC", budgetDeadline, "The method's timeout", lib)...)
 	e.Model = lib
 	return e
 }
@@ -92,14 +92,14 @@ type GRPCRetryPolicy struct {
 func (c GRPCRetryPolicy) JSON() string {
 	timeout := ""
 	if c.Timeout > 0 {
-		timeout = "      \"timeout\": \"" + libProtoDuration(c.Timeout) + "\",\n"
+		timeout = "      \"timeout\": \"" + protoDuration(c.Timeout) + "\",\n"
 	}
 	var b strings.Builder
 	b.WriteString("{\n  \"methodConfig\": [\n    {\n      \"name\": [{ \"service\": \"your.package.Service\" }],\n" + timeout + "      \"retryPolicy\": {\n")
 	for _, f := range [][2]string{
 		{"maxAttempts", strconv.Itoa(c.MaxAttempts)},
-		{"initialBackoff", "\"" + libProtoDuration(c.InitialBackoff) + "\""},
-		{"maxBackoff", "\"" + libProtoDuration(c.MaxBackoff) + "\""},
+		{"initialBackoff", "\"" + protoDuration(c.InitialBackoff) + "\""},
+		{"maxBackoff", "\"" + protoDuration(c.MaxBackoff) + "\""},
 		{"backoffMultiplier", strconv.FormatFloat(c.BackoffMultiplier, 'f', -1, 64)},
 	} {
 		b.WriteString("        \"" + f[0] + "\": " + f[1] + ",\n")

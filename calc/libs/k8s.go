@@ -40,22 +40,22 @@ var k8sPresets = []Preset{
 // clientGoLibrary is the Export panel's entry for the library; exportClientGo fills in the rest.
 var clientGoLibrary = Library{Lib: "client-go", Title: "Kubernetes client-go: wait.Backoff (Go)", Presets: []string{"k8s-default-retry", "k8s-default-backoff"}}
 
-func exportClientGo(s *libSubject) Export {
+func exportClientGo(s *subject) Export {
 	p := s.p
 	var e Export
-	if why := libSkeleton(p, "wait.Backoff", false); why != "" {
+	if why := cannotExpress(p, "wait.Backoff", false); why != "" {
 		e.Diffs = []string{why}
 		return e
 	}
 	lib := p
 	lib.CapAt, lib.FirstExact = calc.CapBefore, false
-	scale, jitter, ok := libUpward(p.Jitter, p.Ratio)
+	scale, jitter, ok := asUpward(p.Jitter, p.Ratio)
 	comment := ""
 	switch {
 	case ok && p.Jitter == calc.Equal:
 		comment = "// Equal jitter: half the delay, plus up to 100% of it.\n"
 	case ok && p.Jitter == calc.Proportional && p.Ratio > 0:
-		comment = "// ±" + libNum(p.Ratio*100) + "% jitter: " + libNum(1-p.Ratio) + " × the delay, plus up to " + libNum(jitter*100) + "% of that.\n"
+		comment = "// ±" + number(p.Ratio*100) + "% jitter: " + number(1-p.Ratio) + " × the delay, plus up to " + number(jitter*100) + "% of that.\n"
 	case p.Jitter == calc.Full, p.Jitter == calc.FullMs, p.Jitter == calc.Additive:
 		// wait.Jitter only adds: the nearest keeps the delay, without jitter.
 		scale, jitter, ok = 1, 0, true
@@ -68,11 +68,11 @@ func exportClientGo(s *libSubject) Export {
 		e.Diffs = []string{"wait.Backoff cannot express jitter " + p.Jitter.String() + "."}
 		return e
 	}
-	d, c := libScale(p.Base, scale), libScale(p.Cap, scale)
+	d, c := scaled(p.Base, scale), scaled(p.Cap, scale)
 	wb := WaitBackoff{Duration: d, Factor: p.Factor, Jitter: jitter, Steps: p.Attempts}
 	var stop []string
-	if !libCapBinds(lib) {
-		lib.Cap = libNoCap
+	if !capBinds(lib) {
+		lib.Cap = capNone
 	} else {
 		// With a Cap, wait.ExponentialBackoff stops at the first step whose next delay would
 		// pass it (Step sets Steps to 0): the waits never reach the cap, the attempts stop.
@@ -89,19 +89,19 @@ func exportClientGo(s *libSubject) Export {
 			all := lib
 			all.Attempts = p.Attempts
 			last := all.Schedule().Rows[lib.Attempts]
-			stop = append(stop, "wait.ExponentialBackoff stops once the next delay would pass Cap: it makes "+libAttempts(lib.Attempts)+
-				", not "+libAttempts(p.Attempts)+", and after the last one still sleeps retry "+strconv.Itoa(lib.Attempts)+"'s wait, "+
-				libSpan(last.Min, last.Max, last.Mean, libUnitFor(last.Max))+", before giving up.")
+			stop = append(stop, "wait.ExponentialBackoff stops once the next delay would pass Cap: it makes "+attemptsText(lib.Attempts)+
+				", not "+attemptsText(p.Attempts)+", and after the last one still sleeps retry "+strconv.Itoa(lib.Attempts)+"'s wait, "+
+				span(last.Min, last.Max, last.Mean, unitFor(last.Max))+", before giving up.")
 		}
 	}
 	e.Config = wb
 	e.Snippets = []Snippet{{"go", comment + wb.Go()}}
-	e.Diffs = append(stop, libCompare(s, "wait.Backoff", lib, map[string]string{
+	e.Diffs = append(stop, compare(s, "wait.Backoff", lib, map[string]string{
 		"jitter": "(wait.Jitter only adds: Duration + U × Jitter × Duration.)",
 		"capat":  "(Jitter applies to the delay after the cap.)",
 		"first":  "(Every step is jittered.)",
 	})...)
-	e.Diffs = append(e.Diffs, libBudget(s, "wait.Backoff", libBudgetNone, "", lib)...)
+	e.Diffs = append(e.Diffs, budgetDiffs(s, "wait.Backoff", budgetNone, "", lib)...)
 	e.Model = lib
 	return e
 }
@@ -119,17 +119,17 @@ type WaitBackoff struct {
 // Go is w as Go code, Cap only when set.
 func (w WaitBackoff) Go() string {
 	fields := [][2]string{
-		{"Duration", libGoDuration(w.Duration, false)},
+		{"Duration", goDurationExpr(w.Duration, false)},
 		{"Factor", strconv.FormatFloat(w.Factor, 'g', -1, 64)},
 		{"Jitter", strconv.FormatFloat(w.Jitter, 'g', -1, 64)},
 		{"Steps", strconv.Itoa(w.Steps)},
 	}
 	if w.Cap > 0 {
-		fields = append(fields, [2]string{"Cap", libGoDuration(w.Cap, false)})
+		fields = append(fields, [2]string{"Cap", goDurationExpr(w.Cap, false)})
 	}
 	var b strings.Builder
 	b.WriteString("backoff := wait.Backoff{\n")
-	libGoStruct(&b, "\t", fields)
+	goStruct(&b, "\t", fields)
 	b.WriteString("}\n// Steps counts attempts, the first call included. Use it with\n// retry.OnError(backoff, retriable, fn) from k8s.io/client-go/util/retry.\n")
 	return b.String()
 }

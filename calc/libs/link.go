@@ -105,10 +105,10 @@ func (l *Link) setExport(v string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("must be one of %s", libNames)
+	return fmt.Errorf("must be one of %s", libraryNames)
 }
 
-var libNames = func() string {
+var libraryNames = func() string {
 	names := make([]string, len(exporters))
 	for i, x := range exporters {
 		names[i] = x.Lib

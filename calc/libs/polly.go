@@ -56,24 +56,24 @@ var pollyPresets = []Preset{
 	},
 }
 
-// libTimeSpan writes d as a .NET TimeSpan, which counts 100 ns ticks.
-func libTimeSpan(d time.Duration) string {
-	n, unit := libUnit(d, [6]string{"FromHours", "FromMinutes", "FromSeconds", "FromMilliseconds", "", ""})
+// timeSpan writes d as a .NET TimeSpan, which counts 100 ns ticks.
+func timeSpan(d time.Duration) string {
+	n, unit := wholeUnit(d, [6]string{"FromHours", "FromMinutes", "FromSeconds", "FromMilliseconds", "", ""})
 	if unit == "" {
 		return "TimeSpan.FromTicks(" + strconv.FormatInt(int64(d/100), 10) + ")"
 	}
 	return "TimeSpan." + unit + "(" + strconv.FormatInt(n, 10) + ")"
 }
 
-// libTicks rounds d to whole 100 ns ticks, at least one.
-func libTicks(d time.Duration) time.Duration {
+// wholeTicks rounds d to whole 100 ns ticks, at least one.
+func wholeTicks(d time.Duration) time.Duration {
 	return max(100, (d+50)/100*100)
 }
 
 // pollyLibrary is the Export panel's entry for the library; exportPolly fills in the rest.
 var pollyLibrary = Library{Lib: "polly", Title: "Polly v8 (C#): RetryStrategyOptions", Presets: []string{"polly-constant", "polly-linear", "polly-exponential", "polly-exponential-jitter"}}
 
-func exportPolly(s *libSubject) Export {
+func exportPolly(s *subject) Export {
 	p := s.p
 	var e Export
 	if p.Jitter == calc.Decorrelated {
@@ -82,7 +82,7 @@ func exportPolly(s *libSubject) Export {
 		return e
 	}
 	lib := p
-	lib.Base, lib.Cap, lib.CapAt, lib.FirstExact = libTicks(p.Base), libTicks(p.Cap), calc.CapAfter, false
+	lib.Base, lib.Cap, lib.CapAt, lib.FirstExact = wholeTicks(p.Base), wholeTicks(p.Cap), calc.CapAfter, false
 	backoff := "Exponential"
 	switch {
 	case p.Jitter == calc.DecorrelatedV2: // Polly's own jitter: factor and growth do not apply
@@ -102,7 +102,7 @@ func exportPolly(s *libSubject) Export {
 	}
 	var diffs []string
 	if lib.Base != p.Base {
-		diffs = append(diffs, "Polly's TimeSpan counts 100 ns ticks: Delay is "+libDur(lib.Base)+", not "+libDur(p.Base)+".")
+		diffs = append(diffs, "Polly's TimeSpan counts 100 ns ticks: Delay is "+dur(lib.Base)+", not "+dur(p.Base)+".")
 	}
 	// MaxDelay clamps the drawn delay; it is set only where the cap changes a wait, and it can be
 	// at most a day.
@@ -114,11 +114,11 @@ func exportPolly(s *libSubject) Export {
 		rows := lib.Schedule().Rows
 		capped, maxDelay = lib, rows[len(rows)-1].Max == lib.Cap
 	} else {
-		capped, maxDelay = libPickCap(s, lib)
+		capped, maxDelay = pickCap(s, lib)
 	}
 	const pollyMaxDelay = 24 * time.Hour
 	why := map[string]string{
-		"base":   libSkip, // said with the ticks
+		"base":   whySkip, // said with the ticks
 		"factor": "(Polly's exponential backoff always doubles.)",
 		"capat":  "(MaxDelay clamps the delay after the jitter.)",
 		"first":  "(UseJitter applies to every retry.)",
@@ -129,17 +129,17 @@ func exportPolly(s *libSubject) Export {
 	}
 	if maxDelay && p.Cap > pollyMaxDelay {
 		maxDelay = false
-		why["cap"] = libSkip
-		diffs = append(diffs, "Polly's MaxDelay can be at most 1 day, so the delay is not capped at "+libDur(p.Cap)+".")
+		why["cap"] = whySkip
+		diffs = append(diffs, "Polly's MaxDelay can be at most 1 day, so the delay is not capped at "+dur(p.Cap)+".")
 	}
 	if maxDelay {
 		lib = capped
 	} else {
-		lib.Cap = libNoCap
+		lib.Cap = capNone
 		// Uncapped, Polly's waits can outgrow calc's largest cap, which then stands in for them.
 		for _, r := range lib.Schedule().Rows[1:] {
-			if r.Max == libNoCap {
-				diffs = append(diffs, "From retry "+strconv.Itoa(r.Retry)+" on, Polly's waits can pass "+libDur(libNoCap)+
+			if r.Max == capNone {
+				diffs = append(diffs, "From retry "+strconv.Itoa(r.Retry)+" on, Polly's waits can pass "+dur(capNone)+
 					", the calculator's largest cap: the numbers here stop them there, so Polly can wait longer than they say.")
 				break
 			}
@@ -149,7 +149,7 @@ func exportPolly(s *libSubject) Export {
 	budget := p.Budget > 0 && p.Budget >= pollyMinTimeout && p.Budget <= pollyMaxDelay
 	c := PollyRetry{MaxRetryAttempts: p.Attempts - 1, Delay: lib.Base, BackoffType: backoff, UseJitter: jitter}
 	if budget {
-		c.Timeout = libTicks(p.Budget)
+		c.Timeout = wholeTicks(p.Budget)
 	}
 	if maxDelay {
 		c.MaxDelay = lib.Cap
@@ -157,12 +157,12 @@ func exportPolly(s *libSubject) Export {
 	e.Config = c
 	e.Snippets = []Snippet{{"csharp", c.CSharp()}}
 
-	diffs = append(diffs, libCompare(s, "Polly", lib, why)...)
+	diffs = append(diffs, compare(s, "Polly", lib, why)...)
 	if budget {
-		diffs = append(diffs, libBudget(s, "Polly", libBudgetDeadline, "AddTimeout", lib)...)
+		diffs = append(diffs, budgetDiffs(s, "Polly", budgetDeadline, "AddTimeout", lib)...)
 	} else if p.Budget > 0 {
 		diffs = append(diffs, "Polly's timeout must be between 10 ms and 1 day, so the snippet has none.")
-		diffs = append(diffs, libBudget(s, "Polly", libBudgetNone, "", lib)...)
+		diffs = append(diffs, budgetDiffs(s, "Polly", budgetNone, "", lib)...)
 	}
 	e.Diffs = diffs
 	return e
@@ -184,15 +184,15 @@ func (c PollyRetry) CSharp() string {
 	var b strings.Builder
 	b.WriteString("var pipeline = new ResiliencePipelineBuilder()\n")
 	if c.Timeout > 0 {
-		b.WriteString("    // Outermost, so that it is a deadline over every attempt.\n    .AddTimeout(" + libTimeSpan(c.Timeout) + ")\n")
+		b.WriteString("    // Outermost, so that it is a deadline over every attempt.\n    .AddTimeout(" + timeSpan(c.Timeout) + ")\n")
 	}
 	b.WriteString("    .AddRetry(new RetryStrategyOptions\n    {\n")
-	b.WriteString("        MaxRetryAttempts = " + strconv.Itoa(c.MaxRetryAttempts) + ", // retries after the first call: " + libInAll(c.MaxRetryAttempts+1) + "\n")
-	b.WriteString("        Delay = " + libTimeSpan(c.Delay) + ",\n")
+	b.WriteString("        MaxRetryAttempts = " + strconv.Itoa(c.MaxRetryAttempts) + ", // retries after the first call: " + inAllText(c.MaxRetryAttempts+1) + "\n")
+	b.WriteString("        Delay = " + timeSpan(c.Delay) + ",\n")
 	b.WriteString("        BackoffType = DelayBackoffType." + c.BackoffType + ",\n")
 	b.WriteString("        UseJitter = " + strconv.FormatBool(c.UseJitter) + ",\n")
 	if c.MaxDelay > 0 {
-		b.WriteString("        MaxDelay = " + libTimeSpan(c.MaxDelay) + ",\n")
+		b.WriteString("        MaxDelay = " + timeSpan(c.MaxDelay) + ",\n")
 	}
 	b.WriteString("    })\n    .Build();\n")
 	return b.String()

@@ -28,16 +28,16 @@ var resilience4jPresets = []Preset{
 // resilience4jLibrary is the Export panel's entry for the library; exportResilience4j fills in the rest.
 var resilience4jLibrary = Library{Lib: "resilience4j", Title: "resilience4j Retry (Java, and Spring Boot properties)", Presets: []string{"resilience4j"}}
 
-func exportResilience4j(s *libSubject) Export {
+func exportResilience4j(s *subject) Export {
 	p := s.p
 	var e Export
-	if why := libSkeleton(p, "resilience4j", false); why != "" {
+	if why := cannotExpress(p, "resilience4j", false); why != "" {
 		e.Diffs = []string{why}
 		return e
 	}
 	lib := p
 	lib.CapAt, lib.FirstExact = calc.CapAfter, false
-	scale, ratio, ok := libProportional(p.Jitter, p.Ratio)
+	scale, ratio, ok := asProportional(p.Jitter, p.Ratio)
 	switch {
 	case p.Jitter == calc.FullMs: // the nearest: full jitter
 		scale, ratio, ok = 0.5, 1, true
@@ -52,7 +52,7 @@ func exportResilience4j(s *libSubject) Export {
 	}
 	// resilience4j counts whole milliseconds (Duration.toMillis truncates) and refuses an
 	// interval under 1 ms.
-	interval := libScale(p.Base, scale)
+	interval := scaled(p.Base, scale)
 	if interval < time.Millisecond {
 		e.Diffs = []string{"resilience4j counts whole milliseconds from 1 ms: it cannot start from an interval of " + calc.FormatDuration(interval) + "."}
 		return e
@@ -60,12 +60,12 @@ func exportResilience4j(s *libSubject) Export {
 	var diffs []string
 	if exact := interval; interval%time.Millisecond != 0 {
 		interval = interval / time.Millisecond * time.Millisecond
-		diffs = append(diffs, "resilience4j counts whole milliseconds: its interval is "+libDur(interval)+", not "+libDur(exact)+".")
+		diffs = append(diffs, "resilience4j counts whole milliseconds: its interval is "+dur(interval)+", not "+dur(exact)+".")
 	}
-	lib.Base = libScale(interval, 1/scale)
-	capMs := libFloorMs(p.Cap)
+	lib.Base = scaled(interval, 1/scale)
+	capMs := floorMs(p.Cap)
 	lib.Cap = capMs
-	lib, withMax := libPickCap(s, lib)
+	lib, withMax := pickCap(s, lib)
 	c := Resilience4jRetry{MaxAttempts: p.Attempts, InitialInterval: interval, Multiplier: p.Factor, RandomizationFactor: ratio}
 	if withMax {
 		c.MaxInterval = capMs
@@ -73,7 +73,7 @@ func exportResilience4j(s *libSubject) Export {
 	e.Config = c
 	java, props := c.Java(), c.Properties()
 	if scale != 1 {
-		note := "// The wait is drawn as interval × (1 ± " + libJavaDouble(ratio) + "): with the interval scaled by " + libNum(scale) + ", that is " + libJitterText(lib) + ".\n"
+		note := "// The wait is drawn as interval × (1 ± " + javaDouble(ratio) + "): with the interval scaled by " + number(scale) + ", that is " + jitterText(lib) + ".\n"
 		java = note + java
 		props = "# " + note[3:] + props
 	}
@@ -84,8 +84,8 @@ func exportResilience4j(s *libSubject) Export {
 	}
 	e.Snippets = []Snippet{{"java", java}, {"properties", props}}
 
-	e.Diffs = append(diffs, libCompare(s, "resilience4j", lib, map[string]string{
-		"base":   libSkip,
+	e.Diffs = append(diffs, compare(s, "resilience4j", lib, map[string]string{
+		"base":   whySkip,
 		"capat":  "(maxInterval clamps the randomized interval.)",
 		"first":  "(Every interval is randomized.)",
 		"jitter": "(Its randomization is in proportion to the interval.)",
@@ -95,9 +95,9 @@ func exportResilience4j(s *libSubject) Export {
 		if withMax {
 			top = float64(capMs / time.Millisecond)
 		}
-		e.Diffs = libR4jMillis(s, interval, ratio, top, lib.Factor)
+		e.Diffs = r4jMillis(s, interval, ratio, top, lib.Factor)
 	}
-	e.Diffs = append(e.Diffs, libBudget(s, "resilience4j's Retry", libBudgetNone, "", lib)...)
+	e.Diffs = append(e.Diffs, budgetDiffs(s, "resilience4j's Retry", budgetNone, "", lib)...)
 	return e
 }
 
@@ -114,14 +114,14 @@ type Resilience4jRetry struct {
 
 // Java is c as a RetryConfig built in Java.
 func (c Resilience4jRetry) Java() string {
-	args := libJavaDuration(c.InitialInterval) + ", " + libJavaDouble(c.Multiplier)
+	args := javaDuration(c.InitialInterval) + ", " + javaDouble(c.Multiplier)
 	fn := "ofExponentialBackoff"
 	if c.RandomizationFactor > 0 {
 		fn = "ofExponentialRandomBackoff"
-		args += ", " + libJavaDouble(c.RandomizationFactor)
+		args += ", " + javaDouble(c.RandomizationFactor)
 	}
 	if c.MaxInterval > 0 {
-		args += ", " + libJavaDuration(c.MaxInterval)
+		args += ", " + javaDuration(c.MaxInterval)
 	}
 	return "RetryConfig config = RetryConfig.custom()\n    .maxAttempts(" + strconv.Itoa(c.MaxAttempts) + ") // attempts, the first call included\n" +
 		"    .intervalFunction(IntervalFunction." + fn + "(\n        " + args + "))\n    .build();\n"
@@ -132,24 +132,24 @@ func (c Resilience4jRetry) Properties() string {
 	const key = "resilience4j.retry.instances.backend."
 	props := "# attempts, the first call included\n" + key + "max-attempts=" + strconv.Itoa(c.MaxAttempts) + "\n" +
 		key + "wait-duration=" + calc.FormatDuration(c.InitialInterval) + "\n" +
-		key + "enable-exponential-backoff=true\n" + key + "exponential-backoff-multiplier=" + libJavaDouble(c.Multiplier) + "\n"
+		key + "enable-exponential-backoff=true\n" + key + "exponential-backoff-multiplier=" + javaDouble(c.Multiplier) + "\n"
 	if c.MaxInterval > 0 {
 		props += key + "exponential-max-wait-duration=" + calc.FormatDuration(c.MaxInterval) + "\n"
 	}
 	if c.RandomizationFactor > 0 {
-		props += key + "enable-randomized-wait=true\n" + key + "randomized-wait-factor=" + libJavaDouble(c.RandomizationFactor) + "\n"
+		props += key + "enable-randomized-wait=true\n" + key + "randomized-wait-factor=" + javaDouble(c.RandomizationFactor) + "\n"
 	}
 	return props
 }
 
-// libJavaDuration writes d as a java.time.Duration in its largest whole unit, hours to milliseconds.
-func libJavaDuration(d time.Duration) string {
-	n, unit := libUnit(d, [6]string{"ofHours", "ofMinutes", "ofSeconds", "ofMillis", "", ""})
+// javaDuration writes d as a java.time.Duration in its largest whole unit, hours to milliseconds.
+func javaDuration(d time.Duration) string {
+	n, unit := wholeUnit(d, [6]string{"ofHours", "ofMinutes", "ofSeconds", "ofMillis", "", ""})
 	return "Duration." + unit + "(" + strconv.FormatInt(n, 10) + ")"
 }
 
-// libJavaDouble writes f as a Java double literal: always with a point or an exponent.
-func libJavaDouble(f float64) string {
+// javaDouble writes f as a Java double literal: always with a point or an exponent.
+func javaDouble(f float64) string {
 	s := strconv.FormatFloat(f, 'g', -1, 64)
 	if !strings.ContainsAny(s, ".e") {
 		s += ".0"
@@ -157,11 +157,11 @@ func libJavaDouble(f float64) string {
 	return s
 }
 
-// libR4jMillis compares resilience4j's own arithmetic with the policy where its model is the
+// r4jMillis compares resilience4j's own arithmetic with the policy where its model is the
 // same: it multiplies the interval in whole milliseconds, truncating at every step, and draws
 // (long) max(1, I(1−r) + U·(2rI + 1)) ms, in [max(1, ⌊I(1−r)⌋), ⌈I(1+r)⌉].
 // capMs is maxInterval in milliseconds, +Inf when there is none.
-func libR4jMillis(s *libSubject, interval time.Duration, ratio, capMs, factor float64) []string {
+func r4jMillis(s *subject, interval time.Duration, ratio, capMs, factor float64) []string {
 	rows := s.schedule().Rows
 	in := float64(interval / time.Millisecond)
 	for k := 1; k < len(rows); k++ {
@@ -171,9 +171,9 @@ func libR4jMillis(s *libSubject, interval time.Duration, ratio, capMs, factor fl
 		}
 		// randomize returns at least 1 (resilience4j 2.3.0 and later).
 		lo, hi = math.Max(1, math.Min(lo, capMs)), math.Max(1, math.Min(hi, capMs))
-		if !libNear(lo*1e6, float64(rows[k].Min)) || !libNear(hi*1e6, float64(rows[k].Max)) {
+		if !near(lo*1e6, float64(rows[k].Min)) || !near(hi*1e6, float64(rows[k].Max)) {
 			return []string{"resilience4j computes in whole milliseconds, at least 1 ms (it truncates the interval at every step and draws whole milliseconds): retry " +
-				strconv.Itoa(k) + " waits " + libNum(lo) + "–" + libNum(hi) + " ms with it, " + calc.Millis(rows[k].Min) + "–" + calc.Millis(rows[k].Max) + " ms with the policy."}
+				strconv.Itoa(k) + " waits " + number(lo) + "–" + number(hi) + " ms with it, " + calc.Millis(rows[k].Min) + "–" + calc.Millis(rows[k].Max) + " ms with the policy."}
 		}
 		in = math.Min(math.Floor(in*factor), math.MaxInt64)
 	}

@@ -36,8 +36,8 @@ var tenacityPresets = []Preset{
 	},
 }
 
-// libPyCall writes a Python call with keyword arguments, leaving out those whose value is "".
-func libPyCall(fn string, args ...[2]string) string {
+// pyCall writes a Python call with keyword arguments, leaving out those whose value is "".
+func pyCall(fn string, args ...[2]string) string {
 	var parts []string
 	for _, a := range args {
 		if a[1] != "" {
@@ -47,9 +47,9 @@ func libPyCall(fn string, args ...[2]string) string {
 	return fn + "(" + strings.Join(parts, ", ") + ")"
 }
 
-// libPySeconds writes d as a Python float of seconds, as tenacity takes its durations: "1.0", "0.25".
-func libPySeconds(d time.Duration) string {
-	s := libSeconds(d)
+// pySeconds writes d as a Python float of seconds, as tenacity takes its durations: "1.0", "0.25".
+func pySeconds(d time.Duration) string {
+	s := decimalSeconds(d)
 	if !strings.Contains(s, ".") {
 		s += ".0"
 	}
@@ -59,31 +59,31 @@ func libPySeconds(d time.Duration) string {
 // tenacityLibrary is the Export panel's entry for the library; exportTenacity fills in the rest.
 var tenacityLibrary = Library{Lib: "tenacity", Title: "tenacity (Python)", Presets: []string{"tenacity-random-exponential", "tenacity-exponential-jitter"}}
 
-func exportTenacity(s *libSubject) Export {
+func exportTenacity(s *subject) Export {
 	p := s.p
 	var e Export
-	if libFromPrevious(p.Jitter) {
-		e.Diffs = []string{libSkeleton(p, "tenacity", true)}
+	if p.Jitter.FromPrevious() {
+		e.Diffs = []string{cannotExpress(p, "tenacity", true)}
 		return e
 	}
 	// fixed and random are the parts of a wait: the delay scaled by a, plus U × the delay
 	// scaled by w.
 	fixed := func(a float64) TenacityWait {
 		if p.Factor == 1 {
-			return TenacityWait{Fn: "wait_fixed", Wait: libScale(p.Base, a)}
+			return TenacityWait{Fn: "wait_fixed", Wait: scaled(p.Base, a)}
 		}
-		return TenacityWait{Fn: "wait_exponential", Multiplier: libScale(p.Base, a), Max: libScale(p.Cap, a), ExpBase: p.Factor}
+		return TenacityWait{Fn: "wait_exponential", Multiplier: scaled(p.Base, a), Max: scaled(p.Cap, a), ExpBase: p.Factor}
 	}
 	random := func(w float64) TenacityWait {
 		if p.Factor == 1 {
-			return TenacityWait{Fn: "wait_random", Max: libScale(p.Base, w)}
+			return TenacityWait{Fn: "wait_random", Max: scaled(p.Base, w)}
 		}
-		return TenacityWait{Fn: "wait_random_exponential", Multiplier: libScale(p.Base, w), Max: libScale(p.Cap, w), ExpBase: p.Factor}
+		return TenacityWait{Fn: "wait_random_exponential", Multiplier: scaled(p.Base, w), Max: scaled(p.Cap, w), ExpBase: p.Factor}
 	}
 	// spread is the delay scaled by lo, plus U × the delay scaled by w: uniform in [lo·d, (lo+w)·d].
 	spread := func(lo, w float64) []TenacityWait {
 		if p.Factor == 1 && lo > 0 && w > 0 {
-			return []TenacityWait{{Fn: "wait_random", Min: libScale(p.Base, lo), MinSeconds: true, Max: libScale(p.Base, lo+w)}}
+			return []TenacityWait{{Fn: "wait_random", Min: scaled(p.Base, lo), MinSeconds: true, Max: scaled(p.Base, lo+w)}}
 		}
 		switch {
 		case w == 0:
@@ -129,7 +129,7 @@ func exportTenacity(s *libSubject) Export {
 	if p.Growth == calc.Linear {
 		why["jitter"] = "(wait_incrementing has no random part, and tenacity's random waits do not grow linearly.)"
 	}
-	e.Diffs = libCompare(s, "tenacity", lib, why)
+	e.Diffs = compare(s, "tenacity", lib, why)
 	return e
 }
 
@@ -159,30 +159,30 @@ type TenacityWait struct {
 
 // python is w as a call, leaving out the arguments at tenacity's defaults.
 func (w TenacityWait) python() string {
-	sec := libPySeconds
+	sec := pySeconds
 	base := ""
 	if w.ExpBase != 2 {
 		base = strconv.FormatFloat(w.ExpBase, 'g', -1, 64)
 	}
 	switch w.Fn {
 	case "wait_fixed":
-		return libPyCall(w.Fn, [2]string{"wait", sec(w.Wait)})
+		return pyCall(w.Fn, [2]string{"wait", sec(w.Wait)})
 	case "wait_random":
 		lo := "0"
 		if w.MinSeconds {
 			lo = sec(w.Min)
 		}
-		return libPyCall(w.Fn, [2]string{"min", lo}, [2]string{"max", sec(w.Max)})
+		return pyCall(w.Fn, [2]string{"min", lo}, [2]string{"max", sec(w.Max)})
 	case "wait_incrementing":
-		return libPyCall(w.Fn, [2]string{"start", sec(w.Start)}, [2]string{"increment", sec(w.Increment)}, [2]string{"max", sec(w.Max)})
+		return pyCall(w.Fn, [2]string{"start", sec(w.Start)}, [2]string{"increment", sec(w.Increment)}, [2]string{"max", sec(w.Max)})
 	case "wait_exponential_jitter":
 		multiplier := "" // tenacity's default, 1 s
 		if w.Multiplier != time.Second {
 			multiplier = sec(w.Multiplier)
 		}
-		return libPyCall(w.Fn, [2]string{"multiplier", multiplier}, [2]string{"max", sec(w.Max)}, [2]string{"exp_base", base}, [2]string{"jitter", sec(w.Jitter)})
+		return pyCall(w.Fn, [2]string{"multiplier", multiplier}, [2]string{"max", sec(w.Max)}, [2]string{"exp_base", base}, [2]string{"jitter", sec(w.Jitter)})
 	}
-	return libPyCall(w.Fn, [2]string{"multiplier", sec(w.Multiplier)}, [2]string{"max", sec(w.Max)}, [2]string{"exp_base", base})
+	return pyCall(w.Fn, [2]string{"multiplier", sec(w.Multiplier)}, [2]string{"max", sec(w.Max)}, [2]string{"exp_base", base})
 }
 
 // Python is c as a function decorated with @retry, importing what it uses.
@@ -202,13 +202,13 @@ func (c TenacityRetry) Python() string {
 	wait := strings.Join(terms, " + ")
 	if c.First > 0 {
 		imports["wait_chain"], imports["wait_fixed"] = true, true
-		wait = "wait_chain(wait_fixed(" + libPySeconds(c.First) + "), " + wait + ")"
+		wait = "wait_chain(wait_fixed(" + pySeconds(c.First) + "), " + wait + ")"
 	}
 	stop := "stop_after_attempt(" + strconv.Itoa(c.StopAfterAttempt) + ")"
 	stopNote := "# attempts, the first call included"
 	if c.StopBeforeDelay > 0 {
 		imports["stop_before_delay"] = true
-		stop += " | stop_before_delay(" + libPySeconds(c.StopBeforeDelay) + ")"
+		stop += " | stop_before_delay(" + pySeconds(c.StopBeforeDelay) + ")"
 		stopNote = "# attempts, the first call included; none starting at or after the budget (stop_before_delay: tenacity 8.3+)"
 	}
 	names := make([]string, 0, len(imports))

@@ -1,0 +1,141 @@
+// Package layering holds the rules of which project package may import which: see
+// docs/layout.md, "Packages and what they may import".
+package layering
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// module is the module's path, the prefix of every project package.
+const module = "backoffcalc"
+
+// matches says whether pattern names pkg. A pattern names project packages by their path in the
+// module, as go list's patterns do: "calc" is that package alone, "calc/internal/..." the
+// package calc/internal and those under it, "..." every package.
+func matches(pattern, pkg string) bool {
+	if pattern == "..." {
+		return true
+	}
+	if dir, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return pkg == dir || strings.HasPrefix(pkg, dir+"/")
+	}
+	return pkg == pattern
+}
+
+// rules say what each project package may import of the project: the first rule whose pattern
+// matches a package holds for it, and a package that no rule matches fails the test, so a new
+// package starts with a decision. A package may always import nothing of the project; what a
+// package's tests import is not held (the browser tests start Chromium with internal/headless).
+// No rule lists bench, so nothing imports it.
+var rules = []struct {
+	pkg string   // a pattern
+	may []string // patterns of the project packages it may import
+}{
+	// The calculator, standard library only; its internal packages (the event queue both
+	// simulations use) only each other.
+	{"calc/internal/...", []string{"calc/internal/..."}},
+	// The retry libraries read calc and are never read by it.
+	{"calc/libs", []string{"calc", "calc/internal/..."}},
+	{"calc", []string{"calc/internal/..."}},
+	// The server and static generator writes reports; the page's parts do not know each other.
+	{"app/internal/site", []string{"calc", "calc/libs", "app/internal/report"}},
+	{"app/internal/...", []string{"calc", "calc/libs"}},
+	{"app", []string{"calc", "calc/libs", "app/internal/..."}},
+	// Starting Chromium and serve, for tests, the bench and the scripts: nothing of the project.
+	{"internal/...", nil},
+	{"scripts/...", []string{"internal/headless", "internal/served"}},
+	// The measuring program may use anything.
+	{"bench/...", []string{"..."}},
+}
+
+// builds are packages built for another platform and what must not be in them: the page's wasm
+// carries no server, no test or bench tooling.
+var builds = []struct {
+	goos, goarch, pkg string
+	without           []string // patterns
+}{
+	{"js", "wasm", "app", []string{"app/internal/site", "internal/...", "scripts/...", "bench/..."}},
+}
+
+// goList runs go list in the module's root with env added to the environment and returns its
+// output lines.
+func goList(t *testing.T, env []string, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+// inModule is pkg's path in the module, and whether it is a project package.
+func inModule(pkg string) (string, bool) {
+	if pkg == module {
+		return ".", true
+	}
+	return strings.CutPrefix(pkg, module+"/")
+}
+
+func TestImports(t *testing.T) {
+	lines := goList(t, nil, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	if len(lines) < 5 {
+		t.Fatalf("go list found only %d packages: %q", len(lines), lines)
+	}
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		pkg, _ := inModule(fields[0])
+		i := 0
+		for i < len(rules) && !matches(rules[i].pkg, pkg) {
+			i++
+		}
+		if i == len(rules) {
+			t.Errorf("%s: no rule says what it may import; add one to rules", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			dep, ours := inModule(imp)
+			if !ours {
+				continue
+			}
+			allowed := false
+			for _, may := range rules[i].may {
+				allowed = allowed || matches(may, dep)
+			}
+			if !allowed {
+				may := "nothing of the project"
+				if len(rules[i].may) > 0 {
+					may = "only " + strings.Join(rules[i].may, ", ")
+				}
+				t.Errorf("%s imports %s; by the rule for %s it may import %s", pkg, dep, rules[i].pkg, may)
+			}
+		}
+	}
+}
+
+func TestBuilds(t *testing.T) {
+	for _, b := range builds {
+		deps := goList(t, []string{"GOOS=" + b.goos, "GOARCH=" + b.goarch}, "-deps", "-f", "{{.ImportPath}}", "./"+b.pkg)
+		found := false
+		for _, d := range deps {
+			dep, ours := inModule(d)
+			found = found || dep == b.pkg
+			for _, not := range b.without {
+				if ours && matches(not, dep) {
+					t.Errorf("%s for %s/%s holds %s", b.pkg, b.goos, b.goarch, dep)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("go list -deps ./%s for %s/%s does not list %s: %q", b.pkg, b.goos, b.goarch, b.pkg, deps)
+		}
+	}
+}
