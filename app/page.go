@@ -85,14 +85,11 @@ func (p *page) refresh() {
 
 // showReport shows the report's numbers now: the policy in words and every table.
 func (p *page) showReport() {
-	p.summary.refresh()
-	p.results.refresh()
-	p.chart.refresh()
-	p.modes.refresh()
-	p.layers.refresh()
-	p.fit.refresh(p.report)
-	p.compareNumbers.refresh()
-	p.compareRuns.refresh()
+	for _, s := range sections {
+		if s.onReport != nil {
+			s.onReport(p)
+		}
+	}
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
@@ -350,36 +347,6 @@ func (p *page) renderErrors() app.UI {
 	)
 }
 
-// sectionInfo is a results' part: its id (the link's fragment), its entry in the table of
-// contents and its heading.
-type sectionInfo struct{ id, toc, heading string }
-
-// sections are the results' parts, in the page's order, each under a heading of its own that
-// the table of contents links to. An open system has overloadSection in the herd's place.
-var sections = []sectionInfo{
-	{"schedule-section", "Schedule", "Schedule"},
-	{"modes-section", "Jitter modes", "Jitter modes"},
-	{"compare-section", "Compare", "Compare two policies"},
-	{"layers-section", "Layers", "Retries across layers"},
-	{"herd-section", "Herd", "Herd: many clients through an outage"},
-	{"contention-section", "Contention", "Contention: the AWS post's experiment"},
-	{"export-section", "Export", "Export as library configuration"},
-}
-
-// herdIndex is the herd's place in sections, which the overload view takes for an open system:
-// new requests keep arriving, and the section shows that model, not the closed herd's.
-const herdIndex = 4
-
-var overloadSection = sectionInfo{"overload-section", "Overload", "Overload: new requests keep arriving through an outage"}
-
-// sectionAt is the part shown at sections' index i for the current inputs.
-func (p *page) sectionAt(i int) sectionInfo {
-	if i == herdIndex && p.report != nil && p.report.Params.Open() {
-		return overloadSection
-	}
-	return sections[i]
-}
-
 // renderResults is the answer: the table of contents and the copy buttons, then one section per
 // idea. Its structure is the same whatever the inputs: go-app matches children by position, and
 // the islands must keep theirs.
@@ -388,29 +355,31 @@ func (p *page) renderResults() app.UI {
 	if len(p.errs) > len(p.unknown) { // results that leave out unknown keys are still the fields'
 		class += " stale"
 	}
-	return app.Div().ID("results").Class(class).TabIndex(-1).Aria("label", "Results").Body(
+	body := []app.UI{
 		p.renderErrors(),
 		app.Div().Class("bar").Body(
 			app.Nav().ID("toc").Aria("label", "Sections").Body(app.Ul().Body(app.Range(sections).Slice(func(i int) app.UI {
-				s := p.sectionAt(i)
+				s := p.shown(i)
 				return app.Li().Body(app.A().Href("#" + s.id).Text(s.toc).OnClick(p.focusTarget(s.id + "-h")))
 			}))),
 			p.renderExport(),
 		),
-		p.section(0,
-			app.Div().Body(app.If(len(p.errs) > len(p.unknown), app.P().ID("stale-note").Class("stale-note").Text(p.staleNote()))),
-			p.results,
-			p.renderFit(),
-			p.summary,
-			p.chart,
-		),
-		p.later(1, func() []app.UI { return []app.UI{p.modes} }),
-		p.later(2, func() []app.UI { return []app.UI{p.renderCompare()} }),
-		p.later(3, func() []app.UI { return []app.UI{p.layers} }),
-		p.later(herdIndex, p.renderHerd),
-		p.later(5, p.renderContention),
-		p.later(6, func() []app.UI { return []app.UI{p.renderLibraryPanel()} }),
-	)
+	}
+	for i := range sections {
+		body = append(body, p.renderSection(i))
+	}
+	return app.Div().ID("results").Class(class).TabIndex(-1).Aria("label", "Results").Body(body...)
+}
+
+// renderScheduleSection is the first screen's section: the answer for these inputs.
+func (p *page) renderScheduleSection() []app.UI {
+	return []app.UI{
+		app.Div().Body(app.If(len(p.errs) > len(p.unknown), app.P().ID("stale-note").Class("stale-note").Text(p.staleNote()))),
+		p.results,
+		p.renderFit(),
+		p.summary,
+		p.chart,
+	}
 }
 
 // staleNote says which values the results were computed from, for each marked input: the
@@ -444,29 +413,6 @@ func (p *page) staleNote() string {
 
 // inputKeys are the keys that an input of the page shows.
 var inputKeys = append(calc.Keys(), "preset", libs.ExportKey, libs.VsKey)
-
-// section is the results' part at sections' index i, under its heading.
-func (p *page) section(i int, body ...app.UI) app.UI {
-	s := p.sectionAt(i)
-	return app.Section().ID(s.id).Aria("labelledby", s.id+"-h").Body(
-		append([]app.UI{app.H2().ID(s.id + "-h").TabIndex(-1).Text(s.heading)}, body...)...,
-	)
-}
-
-// later is a section below the first screen. In the browser the first render gives it its
-// heading only, or the server's copy of it (keepServerNumbers), and its live body follows the
-// first paint (showLeftForLater): every function called for the first time is compiled then, on
-// the main thread, and creating its elements goes through syscall/js one call at a time, so that
-// the first screen's numbers would wait for all the page's code and elements.
-func (p *page) later(i int, body func() []app.UI) app.UI {
-	switch {
-	case p.rest:
-		return p.section(i, body()...)
-	case i < len(p.keptSections) && p.keptSections[i] != "":
-		return app.Raw(p.keptSections[i])
-	}
-	return p.section(i)
-}
 
 // focusTarget moves the keyboard's focus to the element a skip link or the table of contents
 // points to: go-app takes over in-page links and only scrolls to them, which would leave the
