@@ -65,7 +65,7 @@ func (p *page) exported() exported {
 			e.missing = append(e.missing, what+" (still being computed)")
 		}
 	}
-	switch c := &p.contention; {
+	switch c := &p.experiment; {
 	case c.table != nil && c.key == contentionKey(r.Params):
 		e.cont.table = c.table
 	case c.err != nil:

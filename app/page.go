@@ -30,8 +30,8 @@ type page struct {
 	herd     herdView     // many clients through an outage, for the report's inputs
 	fit      fitView      // what fits in the budget (fit.go)
 
-	contention                              contentionView // the AWS post's experiment (contention.go)
-	contentionResults, contentionStatusLine *island
+	experiment                              experimentView // the contention section's state: the AWS post's experiment (contention.go)
+	experimentResults, experimentStatusLine *island
 
 	lib        string // the library the export panel shows (libs.ExportKey)
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
@@ -64,8 +64,8 @@ func newPage() *page {
 	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
 	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herdStatus()) })).polite()
-	p.contentionResults = newIsland("contention-results", p.guarded(p.renderContentionResults))
-	p.contentionStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.contentionStatus()) })).polite()
+	p.experimentResults = newIsland("contention-results", p.guarded(p.renderExperimentResults))
+	p.experimentStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.experimentStatus()) })).polite()
 	p.fit = newFitView(p)
 	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
 	p.compareRuns = newIsland("compare-runs", p.guarded(p.renderCompareRuns))

@@ -90,8 +90,8 @@ func init() {
 		},
 		{
 			id: "contention-section", toc: "Contention", heading: "Contention: the AWS post's experiment",
-			body: (*page).renderContention,
-			near: (*page).contentionSeen,
+			body: (*page).renderContentionSection,
+			near: (*page).contentionSectionNear,
 		},
 		{
 			id: "export-section", toc: "Export", heading: "Export as library configuration",

@@ -30,7 +30,7 @@ func (p *page) startWork(ctx app.Context) {
 	} else {
 		p.showHerd()
 	}
-	p.startContention(r.Params)
+	p.startExperiment(r.Params)
 	kept := p.kept && p.sampleSmall() // the server sampled what it shows
 	p.kept = false
 	var vs *calc.Params
@@ -68,7 +68,7 @@ func (p *page) startWork(ctx app.Context) {
 		if warm != nil && pause() {
 			warmEdit(warm)
 		}
-		ctx.Defer(func(ctx app.Context) { p.contentionReady(ctx, gen) }) // after the herd's last Defer
+		ctx.Defer(func(ctx app.Context) { p.experimentReady(ctx, gen) }) // after the herd's last Defer
 	})
 }
 
