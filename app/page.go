@@ -56,20 +56,33 @@ type page struct {
 
 func newPage() *page {
 	p := &page{rest: !app.IsClient}
-	p.summary = newIsland("summary", p.guarded(p.renderSummary))
-	p.results = newIsland("tables", p.guarded(p.renderTables))
-	p.chart = newIsland("chart-numbers", p.guarded(p.renderChart))
-	p.modes = newIsland("modes-numbers", p.guarded(p.renderModes))
-	p.layers = newIsland("layers-numbers", p.guarded(p.renderLayers))
-	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
+	p.summary = p.reportIsland("summary", renderSummary)
+	p.results = p.reportIsland("tables", renderTables)
+	p.chart = p.reportIsland("chart-numbers", renderChart)
+	p.modes = p.reportIsland("modes-numbers", func(r calc.Report) app.UI {
+		return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(r))
+	})
+	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(layersLine(r)) })
+	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
-	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herdStatus()) })).polite()
+	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herd.status()) })).polite()
 	p.experimentResults = newIsland("contention-results", p.guarded(p.renderExperimentResults))
 	p.experimentStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.experimentStatus()) })).polite()
 	p.fit = newFitView(p)
 	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
 	p.compareRuns = newIsland("compare-runs", p.guarded(p.renderCompareRuns))
 	return p
+}
+
+// reportIsland is an island of the report's numbers, which content writes; empty before the
+// first valid inputs.
+func (p *page) reportIsland(id string, content func(r calc.Report) app.UI) *island {
+	return newIsland(id, p.guarded(func() app.UI {
+		if p.report == nil {
+			return app.Text("")
+		}
+		return content(*p.report)
+	}))
 }
 
 // refresh shows the report's numbers now. The export panel, long and below the table, is marked
@@ -425,69 +438,10 @@ func (p *page) focusTarget(id string) app.EventHandler {
 	})
 }
 
-// renderSummary states the policy in words, and what users most often get wrong about it.
-func (p *page) renderSummary() app.UI {
-	r := p.report
-	if r == nil {
-		return app.Text("")
-	}
-	return app.Div().Body(
-		app.P().ID("policy").Text(describe(*r)),
-		renderNotes(*r),
-	)
-}
-
-// renderTables is the answer at a glance: the totals, then every attempt.
-func (p *page) renderTables() app.UI {
-	r := p.report
-	if r == nil {
-		return app.Text("")
-	}
-	tables := app.Div()
-	if !r.Sampled() {
-		// For scripts and tests: sampled numbers still to come, here or in the modes' table,
-		// which is refreshed with this one. It is written with the numbers, not by go-app's
-		// render of the page, which follows the paint (startWork).
-		tables = tables.DataSet("sampling", "pending")
-	}
-	return tables.Body(
-		renderTotals(*r),
-		scrollBox("schedule-box", "Every attempt (scrolls)", renderSchedule(*r)),
-	)
-}
-
-func (p *page) renderChart() app.UI {
-	if p.report == nil {
-		return app.Text("")
-	}
-	return renderChart(*p.report)
-}
-
-func (p *page) renderModes() app.UI {
-	if p.report == nil {
-		return app.Text("")
-	}
-	return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(*p.report))
-}
-
-func (p *page) renderLayers() app.UI {
-	if p.report == nil {
-		return app.Text("")
-	}
-	return app.P().ID("layers").Text(layersLine(*p.report))
-}
-
 // scrollBox holds a table wider or longer than the screen: it scrolls, never the page, and a
 // keyboard can reach and scroll it.
 func scrollBox(id, label string, table app.UI) app.UI {
 	return app.Div().ID(id).Class("scroll").TabIndex(0).Role("region").Aria("label", label).Body(table)
-}
-
-func (p *page) renderSnippets() app.UI {
-	if p.report == nil {
-		return app.Text("")
-	}
-	return renderSnippets(p.report.Params, p.lib)
 }
 
 // OnAppUpdate is go-app's call when the service worker has installed a newer version of the

@@ -4,6 +4,7 @@ package main
 
 import (
 	"html"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -111,7 +112,8 @@ func TestSectionsOneList(t *testing.T) {
 }
 
 // The list's own rules: ids are unique, the open system's sections among them, and each is found
-// by its id; the first screen is the first section, and the only one.
+// by its id; the first screen is the first section, the only one, and the one app.css keeps
+// laid out.
 func TestSectionsList(t *testing.T) {
 	var ids []string
 	for i, s := range sections {
@@ -130,6 +132,14 @@ func TestSectionsList(t *testing.T) {
 				break
 			}
 		}
+	}
+	// app.css lets the browser skip the sections below the first screen, by its id.
+	css, err := os.ReadFile("../web/app.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rule := "#results > section:not(#" + sections[0].id + ")"; !strings.Contains(string(css), rule) {
+		t.Errorf("app.css has no %s: it names another first screen than sections'", rule)
 	}
 	if _, ok := sectionByID("nowhere"); ok {
 		t.Error("sectionByID finds a section that is not there")
