@@ -221,7 +221,7 @@ func (p *page) useAWSSetup(ctx app.Context, e app.Event) {
 	p.edit(ctx, awsSetup[last][0], awsSetup[last][1])
 }
 
-// renderContentionSection is the section's body, under its heading (renderResults).
+// renderContentionSection is the section's body, under its heading (sections).
 func (p *page) renderContentionSection() []app.UI {
 	return []app.UI{
 		app.P().Text("The AWS Architecture Blog's experiment (\"Exponential Backoff And Jitter\", 2015): N clients each write one row once under optimistic concurrency; a write fails when another landed since the client's read, and the client backs off and reads again. Each network hop takes |Normal(10 ms, 2 ms)|. The post's five modes use this policy's base and cap with the post's formulas; this policy's own waits run beside them. Calls are the writes; time is until the last client is through."),

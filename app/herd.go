@@ -213,7 +213,7 @@ func (p *page) showHerd() {
 	p.showCompareRuns()
 }
 
-// renderHerd is the herd section's body, under its heading (renderResults). The island is
+// renderHerd is the herd section's body, under its heading (sections). The island is
 // wrapped alike for the closed herd and the overload view, so that it keeps its place; the
 // wrapper takes the changes of the overload view's controls, which are in the island.
 func (p *page) renderHerd() []app.UI {

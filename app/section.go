@@ -34,7 +34,8 @@ type section struct {
 	// when the work after the paint writes them (startWork).
 	onReport func(p *page)
 
-	// near waits for the section to come near the viewport (whenNear); nil when nothing does.
+	// near is called once the section comes near the viewport (whenNear); nil when nothing
+	// waits for that.
 	near func(p *page, ctx app.Context)
 
 	// open is shown in the section's place for an open system (calc.Params.Open), whose
