@@ -143,7 +143,7 @@ func (p *page) comparison() *compared {
 		return nil
 	}
 	return &compared{Comparison: calc.Compare(*p.report, *p.vsReport), vs: p.value(libs.VsKey),
-		herdA: ownHerd(p.report.Params, p.herdDone())}
+		herdA: ownHerd(p.report.Params, p.herd.runsDone())}
 }
 
 // renderCompareNumbers is the comparison: both policies in words, every attempt (as one piece

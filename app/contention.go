@@ -16,10 +16,16 @@ import (
 // so that the first screen and the herd are never slowed by it. Like the herd it runs off the
 // input path in slices (yielder) and stops when an input changes; unlike the herd, what it has
 // done is kept while the inputs it reads stay the same (contentionKey), and it resumes there.
+//
+// Names say which thing they are: contentionSection… is the page's section (its ids, which links
+// and docs name, keep "contention"); experiment… is the AWS post's experiment as the section runs
+// and shows it, experimentView its state; contenders… is its table at the contenders key's
+// number of clients, beside the sweep; contentionKey is what of the inputs the experiment reads.
 
-// contentionView is the section's state. Every field is read and written on go-app's loop; the
-// work's goroutine gets copies and hands results back with ctx.Defer.
-type contentionView struct {
+// experimentView is the contention section's state: the experiment of the current inputs. Every
+// field is read and written on go-app's loop; the work's goroutine gets copies and hands results
+// back with ctx.Defer.
+type experimentView struct {
 	params  calc.Params // the current inputs
 	key     calc.Params // contentionKey of the inputs of table and sweep
 	table   []calc.ContentionResult
@@ -30,8 +36,8 @@ type contentionView struct {
 	started int64 // the workGen whose experiment has been started
 }
 
-// contentionPoints is the sweep's length: 10, 20, ..., 200 clients.
-const contentionPoints = (calc.SweepTo-calc.SweepFrom)/calc.SweepStep + 1
+// sweepPoints is the sweep's length: 10, 20, ..., 200 clients.
+const sweepPoints = (calc.SweepTo-calc.SweepFrom)/calc.SweepStep + 1
 
 // contentionKey is p without the inputs the experiment does not read (the herd's, the overload
 // model's, the schedule's attempts, budget, samples...): inputs with the same key have the same
@@ -47,7 +53,7 @@ func contentionKey(p calc.Params) calc.Params {
 }
 
 // inputs takes the inputs of new work: results of other inputs go.
-func (c *contentionView) inputs(p calc.Params) {
+func (c *experimentView) inputs(p calc.Params) {
 	c.params = p
 	if key := contentionKey(p); key != c.key {
 		c.key, c.table, c.sweep, c.err = key, nil, nil, nil
@@ -55,38 +61,38 @@ func (c *contentionView) inputs(p calc.Params) {
 }
 
 // complete reports whether the table and the whole sweep are in.
-func (c *contentionView) complete() bool {
-	return c.err != nil || c.table != nil && len(c.sweep) == contentionPoints
+func (c *experimentView) complete() bool {
+	return c.err != nil || c.table != nil && len(c.sweep) == sweepPoints
 }
 
-// startContention takes the inputs of startWork's new work, gen: the section shows what it has
+// startExperiment takes the inputs of startWork's new work, gen: the section shows what it has
 // of them.
-func (p *page) startContention(params calc.Params) {
-	p.contention.inputs(params)
-	p.showContention()
+func (p *page) startExperiment(params calc.Params) {
+	p.experiment.inputs(params)
+	p.showExperiment()
 }
 
-// contentionReady is startWork's word that the other work of gen is done.
-func (p *page) contentionReady(ctx app.Context, gen int64) {
+// experimentReady is startWork's word that the other work of gen is done.
+func (p *page) experimentReady(ctx app.Context, gen int64) {
 	if p.workGen.Load() == gen {
-		p.contention.ready = gen
-		p.maybeRunContention(ctx)
+		p.experiment.ready = gen
+		p.maybeRunExperiment(ctx)
 	}
 }
 
-// contentionSeen is whenNear's word that the section is near the viewport.
-func (p *page) contentionSeen(ctx app.Context) {
-	if !p.contention.seen {
-		p.contention.seen = true
-		p.showContention()
-		p.maybeRunContention(ctx)
+// contentionSectionNear is whenNear's word that the section is near the viewport.
+func (p *page) contentionSectionNear(ctx app.Context) {
+	if !p.experiment.seen {
+		p.experiment.seen = true
+		p.showExperiment()
+		p.maybeRunExperiment(ctx)
 	}
 }
 
-// maybeRunContention starts the experiment of the current work once the section has been seen
+// maybeRunExperiment starts the experiment of the current work once the section has been seen
 // and the rest of the work is done, from where the results of the same inputs left off.
-func (p *page) maybeRunContention(ctx app.Context) {
-	c := &p.contention
+func (p *page) maybeRunExperiment(ctx app.Context) {
+	c := &p.experiment
 	gen := p.workGen.Load()
 	if !c.seen || c.ready != gen || c.started == gen || c.complete() {
 		return
@@ -96,39 +102,39 @@ func (p *page) maybeRunContention(ctx app.Context) {
 	ctx.Async(func() {
 		defer p.survive(&params, func(fe *calc.FieldError) {
 			ctx.Defer(func(ctx app.Context) {
-				p.contention.err = fe
-				p.showContention()
+				p.experiment.err = fe
+				p.showExperiment()
 			})
 		})
-		p.runContention(ctx, params, gen, table, from)
+		p.runExperiment(ctx, params, gen, table, from)
 	})
 }
 
-// runContention runs the table (when table is true) and then the sweep from its point from on,
+// runExperiment runs the table (when table is true) and then the sweep from its point from on,
 // handing each result to the page as it comes, until gen is no longer the current work.
-func (p *page) runContention(ctx app.Context, params calc.Params, gen int64, table bool, from int) {
+func (p *page) runExperiment(ctx app.Context, params calc.Params, gen int64, table bool, from int) {
 	pause := yielder(&p.workGen, gen)
 	modes := params.ContentionModes()
-	show := func(f func(c *contentionView)) { p.deferContention(ctx, gen, f, true) }
+	show := func(f func(c *experimentView)) { p.deferExperiment(ctx, gen, f, true) }
 	if table {
 		rs, done, err := contentionPausing(params, params.Contenders, params.Runs, modes, pause)
 		if err != nil {
-			show(func(c *contentionView) { c.err = err })
+			show(func(c *experimentView) { c.err = err })
 			return
 		}
 		if !done || !pause() {
 			return // the inputs changed: newer work takes over
 		}
-		show(func(c *contentionView) { c.table = rs })
+		show(func(c *experimentView) { c.table = rs })
 	}
 	// Point by point, not calc.ContentionSweep at once, so that the status line counts the points:
 	// each point is the same Contention call the sweep makes (its streams depend only on the
 	// seed, the run and the client), which the browser test checks against the sweep.
-	for i := from; i < contentionPoints; i++ {
+	for i := from; i < sweepPoints; i++ {
 		n := calc.SweepFrom + i*calc.SweepStep
 		rs, done, err := contentionPausing(params, n, params.Runs, modes, pause)
 		if err != nil {
-			show(func(c *contentionView) { c.err = err })
+			show(func(c *experimentView) { c.err = err })
 			return
 		}
 		if !done || !pause() {
@@ -136,8 +142,8 @@ func (p *page) runContention(ctx app.Context, params calc.Params, gen int64, tab
 		}
 		// The charts and the table are drawn again every sweepRedraw points and at the last;
 		// the status line counts every point.
-		redraw := (i+1)%sweepRedraw == 0 || i == contentionPoints-1
-		p.deferContention(ctx, gen, func(c *contentionView) {
+		redraw := (i+1)%sweepRedraw == 0 || i == sweepPoints-1
+		p.deferExperiment(ctx, gen, func(c *experimentView) {
 			if len(c.sweep) == i { // a point from older work of the same inputs may be in already
 				c.sweep = append(c.sweep, calc.ContentionPoint{Clients: n, Results: rs})
 			}
@@ -149,16 +155,16 @@ func (p *page) runContention(ctx app.Context, params calc.Params, gen int64, tab
 // table: drawing them at every point cost as much as the simulation in the bench.
 const sweepRedraw = 4
 
-// deferContention applies f to the view on go-app's loop if gen is still the current work, and
+// deferExperiment applies f to the view on go-app's loop if gen is still the current work, and
 // shows the status line, and the results too when results is true.
-func (p *page) deferContention(ctx app.Context, gen int64, f func(c *contentionView), results bool) {
+func (p *page) deferExperiment(ctx app.Context, gen int64, f func(c *experimentView), results bool) {
 	ctx.Defer(func(ctx app.Context) {
 		if p.workGen.Load() == gen {
-			f(&p.contention)
+			f(&p.experiment)
 			if results {
-				p.contentionResults.refresh()
+				p.experimentResults.refresh()
 			}
-			p.contentionStatusLine.refresh()
+			p.experimentStatusLine.refresh()
 		}
 	})
 }
@@ -166,9 +172,9 @@ func (p *page) deferContention(ctx app.Context, gen int64, f func(c *contentionV
 // contentionPausing is a variable so that a test can force a panic.
 var contentionPausing = calc.Params.ContentionPausing
 
-// contentionStatus says what the experiment is doing; "" when it is all there.
-func (p *page) contentionStatus() string {
-	c := &p.contention
+// experimentStatus says what the experiment is doing; "" when it is all there.
+func (p *page) experimentStatus() string {
+	c := &p.experiment
 	switch {
 	case c.err != nil:
 		return "The experiment is not simulated: " + strings.TrimPrefix(c.err.Error(), "calc: ")
@@ -180,20 +186,20 @@ func (p *page) contentionStatus() string {
 		return "The experiment starts once the herd is done…"
 	case c.table == nil:
 		return app.FormatString("Computing the table: %d clients, %d runs of each mode…", c.params.Contenders, c.params.Runs)
-	case len(c.sweep) < contentionPoints:
-		return app.FormatString("Computing the sweep: %d of %d…", len(c.sweep), contentionPoints)
+	case len(c.sweep) < sweepPoints:
+		return app.FormatString("Computing the sweep: %d of %d…", len(c.sweep), sweepPoints)
 	}
 	return ""
 }
 
-// showContention shows the section's results and status now.
-func (p *page) showContention() {
-	p.contentionResults.refresh()
-	p.contentionStatusLine.refresh()
+// showExperiment shows the section's results and status now.
+func (p *page) showExperiment() {
+	p.experimentResults.refresh()
+	p.experimentStatusLine.refresh()
 }
 
-// contentionFields are the experiment's inputs, a fieldset of the form.
-var contentionFields = []formField{
+// experimentFields are the experiment's inputs, a fieldset of the form.
+var experimentFields = []formField{
 	{key: "contenders", label: "Contenders", unit: "clients", inputMode: "numeric", hint: "clients racing to write one row, for the contention table"},
 	{key: "runs", label: "Runs", unit: "repetitions", inputMode: "numeric", hint: "the contention figures are means over this many runs"},
 }
@@ -215,15 +221,15 @@ func (p *page) useAWSSetup(ctx app.Context, e app.Event) {
 	p.edit(ctx, awsSetup[last][0], awsSetup[last][1])
 }
 
-// renderContention is the section's body, under its heading (renderResults).
-func (p *page) renderContention() []app.UI {
+// renderContentionSection is the section's body, under its heading (sections).
+func (p *page) renderContentionSection() []app.UI {
 	return []app.UI{
 		app.P().Text("The AWS Architecture Blog's experiment (\"Exponential Backoff And Jitter\", 2015): N clients each write one row once under optimistic concurrency; a write fails when another landed since the client's read, and the client backs off and reads again. Each network hop takes |Normal(10 ms, 2 ms)|. The post's five modes use this policy's base and cap with the post's formulas; this policy's own waits run beside them. Calls are the writes; time is until the last client is through."),
 		app.P().Body(
 			app.Button().ID("contention-aws").Type("button").Text("The AWS post's setup").OnClick(p.recovering(p.useAWSSetup)),
 			app.Span().Class("hint").Text(" sets base 5 ms, cap 2 s, factor 2, cap before, exponential growth, 100 contenders and 100 runs"),
 		),
-		p.contentionStatusLine,
-		p.contentionResults,
+		p.experimentStatusLine,
+		p.experimentResults,
 	}
 }

@@ -19,19 +19,19 @@ import (
 // clients, then the sweep as two charts and one table. Every number is calc's; the charts only
 // place them.
 
-// contentionStats are the table's columns per measure: data-col suffix, heading.
-var contentionStats = [][2]string{{"mean", "mean"}, {"min", "min"}, {"p50", "p50"}, {"p90", "p90"}, {"max", "max"}}
+// contendersTableStats are the table's columns per measure: data-col suffix, heading.
+var contendersTableStats = [][2]string{{"mean", "mean"}, {"min", "min"}, {"p50", "p50"}, {"p90", "p90"}, {"max", "max"}}
 
 func spreadValues(s calc.RunSpread) []float64 { return []float64{s.Mean, s.Min, s.P50, s.P90, s.Max} }
 
-// renderContentionResults is the table and the sweep, filled in as they come.
-func (p *page) renderContentionResults() app.UI {
-	c := &p.contention
+// renderExperimentResults is the table and the sweep, filled in as they come.
+func (p *page) renderExperimentResults() app.UI {
+	c := &p.experiment
 	if p.report == nil || c.table == nil {
 		return app.Div()
 	}
 	var b strings.Builder
-	writeContentionTable(&b, c.params, c.table)
+	writeContendersTable(&b, c.params, c.table)
 	if len(c.sweep) > 0 {
 		modes := c.params.ContentionModes()
 		writeSweepChart(&b, "calls", modes, c.sweep)
@@ -41,15 +41,15 @@ func (p *page) renderContentionResults() app.UI {
 	return app.Raw(`<div id="contention-view">` + b.String() + `</div>`)
 }
 
-// writeContentionTable writes the table at params.Contenders clients: per mode, calls and time,
+// writeContendersTable writes the table at params.Contenders clients: per mode, calls and time,
 // each as mean, min, p50, p90 and max over the runs. data-value holds calc's number (calls, or
 // ms), the text is for people.
-func writeContentionTable(b *strings.Builder, params calc.Params, rs []calc.ContentionResult) {
+func writeContendersTable(b *strings.Builder, params calc.Params, rs []calc.ContentionResult) {
 	label := fmt.Sprintf("Contention at %d clients, over %d runs", params.Contenders, params.Runs)
 	fmt.Fprintf(b, `<div id="contention-box" class="scroll" tabindex="0" role="region" aria-label="%s (scrolls)"><table id="contention"><caption>%s: calls (writes) per run and time until the last client is through.</caption><thead><tr><th scope="col" rowspan="2">mode</th><th scope="colgroup" colspan="5">calls per run</th><th scope="colgroup" colspan="5">time until all are through</th></tr><tr>`,
 		html.EscapeString(label), html.EscapeString(label))
 	for range 2 {
-		for _, s := range contentionStats {
+		for _, s := range contendersTableStats {
 			b.WriteString(`<th scope="col">` + s[1] + `</th>`)
 		}
 	}
@@ -61,10 +61,10 @@ func writeContentionTable(b *strings.Builder, params calc.Params, rs []calc.Cont
 			if i == 0 {
 				text = strconv.FormatFloat(v, 'f', 1, 64) // the mean of whole counts
 			}
-			fmt.Fprintf(b, `<td data-col="calls_%s" data-value="%s">%s</td>`, contentionStats[i][0], fmtFloat(v), text)
+			fmt.Fprintf(b, `<td data-col="calls_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], fmtFloat(v), text)
 		}
 		for i, v := range spreadValues(r.Time) {
-			fmt.Fprintf(b, `<td data-col="time_%s" data-value="%s">%s</td>`, contentionStats[i][0], calc.MillisFloat(v), html.EscapeString(calc.Human(v)))
+			fmt.Fprintf(b, `<td data-col="time_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], calc.MillisFloat(v), html.EscapeString(calc.Human(v)))
 		}
 		b.WriteString(`</tr>`)
 	}

@@ -61,11 +61,11 @@ func (p *page) exported() exported {
 	case h.err != nil:
 		e.missing = append(e.missing, what+" (not simulated: "+strings.TrimPrefix(h.err.Error(), "calc: ")+")")
 	default:
-		if e.herd, e.over = p.herdDone(), p.overloadDone(); e.herd == nil && e.over == nil {
+		if e.herd, e.over = p.herd.runsDone(), p.herd.overloadDone(); e.herd == nil && e.over == nil {
 			e.missing = append(e.missing, what+" (still being computed)")
 		}
 	}
-	switch c := &p.contention; {
+	switch c := &p.experiment; {
 	case c.table != nil && c.key == contentionKey(r.Params):
 		e.cont.table = c.table
 	case c.err != nil:

@@ -36,11 +36,8 @@ func TestDocLinkFragments(t *testing.T) {
 				continue
 			}
 			var ids []string
-			for i, s := range sections {
-				if i == herdIndex && link.Params.Open() {
-					s = overloadSection
-				}
-				ids = append(ids, s.id)
+			for _, s := range sections {
+				ids = append(ids, s.shownFor(link.Params).id)
 			}
 			if !slices.Contains(ids, m[2]) {
 				t.Errorf("%s: ?%s#%s: the page shows no such section for this link (it has %v)", filepath.Base(name), m[1], m[2], ids)

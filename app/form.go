@@ -46,7 +46,7 @@ var formGroups = []struct {
 	}},
 	{"Herd", herdFields},
 	{overloadLegend, overloadFields},
-	{"Contention", contentionFields},
+	{"Contention", experimentFields},
 	{"More", []formField{
 		{key: "layers", label: "Layers", unit: "stacked", inputMode: "numeric", hint: "services in a chain, each retrying with this policy"},
 		{key: "samples", label: "Samples", unit: "paths", inputMode: "numeric", hint: "simulated paths for the percentiles"},

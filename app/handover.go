@@ -1,10 +1,6 @@
 package main
 
-import (
-	"strings"
-
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
-)
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 // The hand-over from the server's page to the wasm's. On serve, the server's HTML shows the
 // link's numbers and its form can be typed into before the wasm runs; go-app's first render then
@@ -60,7 +56,7 @@ func (p *page) keepServerNumbers() bool {
 		!doc.Call("querySelector", `#app[data-render="server"]`).Truthy() {
 		return false
 	}
-	parts := append([]*island{p.summary, p.results, p.chart, p.modes, p.layers, p.compareNumbers, p.fit.head}, p.fit.groups...)
+	parts := p.keptNumbers()
 	markup := make([]string, len(parts))
 	for i, part := range parts {
 		el := app.Window().GetElementByID(part.id)
@@ -72,15 +68,7 @@ func (p *page) keepServerNumbers() bool {
 	for i, part := range parts {
 		part.keep(markup[i])
 	}
-	// The sections below the first screen, whose live parts follow the first paint (later),
-	// stay as the server wrote them until then, inert: they show what they showed, and take no
-	// input that their live parts would not see.
-	p.keptSections = make([]string, len(sections))
-	for i := 1; i < len(sections); i++ {
-		if el := app.Window().GetElementByID(p.sectionAt(i).id); el.Truthy() {
-			p.keptSections[i] = strings.Replace(el.Get("outerHTML").String(), "<section", "<section inert", 1)
-		}
-	}
+	p.keepSections()
 	return true
 }
 

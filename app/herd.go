@@ -155,10 +155,10 @@ func (p *page) showOverloadRun(windows string) {
 	case premade && windows != "":
 		spot.Set("outerHTML", windows)
 	case !premade && (h.shared || h.cases[n-1] == shown):
-		spot.Set("outerHTML", p.overloadWindows())
+		spot.Set("outerHTML", h.overloadWindows(params))
 	}
 	if h.cases[n-1] == shown {
-		head.Set("outerHTML", p.overloadHeadline())
+		head.Set("outerHTML", h.overloadHeadline(params))
 	}
 	p.herdStatusLine.refresh()
 	p.showCompareRuns()
@@ -167,10 +167,10 @@ func (p *page) showOverloadRun(windows string) {
 // overloadPausing is a variable so that a test can run the view on runs of its own.
 var overloadPausing = calc.Params.OverloadPausing
 
-// herdDone returns the herd's runs once every mode is in, for copying; nil before, and for an
+// runsDone returns the herd's runs once every mode is in, for copying; nil before, and for an
 // open system, whose runs the copied tables do not carry.
-func (p *page) herdDone() []calc.HerdRun {
-	if h := &p.herd; h.err == nil && h.cases == nil && len(h.runs) == h.total {
+func (h *herdView) runsDone() []calc.HerdRun {
+	if h.err == nil && h.cases == nil && len(h.runs) == h.total {
 		return h.runs
 	}
 	return nil
@@ -186,16 +186,16 @@ var herdFields = []formField{
 }
 
 // overloadDone returns the overload runs once every case is in, for copying; nil before.
-func (p *page) overloadDone() []calc.OverloadRun {
-	if h := &p.herd; h.err == nil && h.cases != nil && len(h.over) == h.total {
+func (h *herdView) overloadDone() []calc.OverloadRun {
+	if h.err == nil && h.cases != nil && len(h.over) == h.total {
 		return h.over
 	}
 	return nil
 }
 
-// herdStatus says what the herd is doing, or why it is not shown; "" when it is all there.
-func (p *page) herdStatus() string {
-	switch h := &p.herd; {
+// status says what the herd is doing, or why it is not shown; "" when it is all there.
+func (h *herdView) status() string {
+	switch {
 	case h.err != nil:
 		return strings.TrimPrefix(h.err.Error(), "calc: ")
 	case h.cases != nil && len(h.over) < h.total:
@@ -213,7 +213,7 @@ func (p *page) showHerd() {
 	p.showCompareRuns()
 }
 
-// renderHerd is the herd section's body, under its heading (renderResults). The island is
+// renderHerd is the herd section's body, under its heading (sections). The island is
 // wrapped alike for the closed herd and the overload view, so that it keeps its place; the
 // wrapper takes the changes of the overload view's controls, which are in the island.
 func (p *page) renderHerd() []app.UI {

@@ -126,17 +126,16 @@ const maxWindowRows = 1000
 func (p *page) renderOverload() app.UI {
 	h, params := &p.herd, p.report.Params
 	return app.Div().ID("overload-view").Body(
-		app.Raw(p.overloadHeadline()),
+		app.Raw(h.overloadHeadline(params)),
 		app.Raw(overloadTable(params, h.cases, h.over)),
 		app.Raw(overloadPickHTML(h.cases, h.shownCase(params), h.shared)),
-		app.Raw(p.overloadWindows()),
+		app.Raw(h.overloadWindows(params)),
 	)
 }
 
 // overloadHeadline is the markup of the shown case's headline (calc's HeadlineWords) once its
 // run is in; before, that it is being computed.
-func (p *page) overloadHeadline() string {
-	h, params := &p.herd, p.report.Params
+func (h *herdView) overloadHeadline(params calc.Params) string {
 	shown := h.shownCase(params)
 	name := shown.Mode.String() + " with limiter " + shown.Limiter.String()
 	if shown == ownOverloadCase(params) {
@@ -210,8 +209,7 @@ func overloadPickHTML(cases []calc.OverloadCase, shown calc.OverloadCase, shared
 
 // overloadWindows is the markup of what the reader chose to see window by window, as far as the
 // runs are in: an empty spot until the chosen case's run is.
-func (p *page) overloadWindows() string {
-	h, params := &p.herd, p.report.Params
+func (h *herdView) overloadWindows(params calc.Params) string {
 	shown := h.shownCase(params)
 	for i, c := range h.cases {
 		if c == shown && i < len(h.over) {
@@ -261,8 +259,8 @@ func (p *page) showOverloadWindows() {
 		view := p.herdResults.JSValue()
 		spot, head := view.Call("querySelector", "#overload-windows"), view.Call("querySelector", "#overload-headline")
 		if spot.Truthy() && head.Truthy() {
-			spot.Set("outerHTML", p.overloadWindows())
-			head.Set("outerHTML", p.overloadHeadline())
+			spot.Set("outerHTML", p.herd.overloadWindows(p.report.Params))
+			head.Set("outerHTML", p.herd.overloadHeadline(p.report.Params))
 			return
 		}
 	}

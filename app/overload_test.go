@@ -117,10 +117,10 @@ func TestPageOverloadView(t *testing.T) {
 			t.Errorf("no words or source for %s", k)
 		}
 	}
-	if !strings.Contains(html, attrEscape(params.FailingLoadWords())) || p.herdStatus() != "" {
-		t.Errorf("no load in words, or status %q", p.herdStatus())
+	if !strings.Contains(html, attrEscape(params.FailingLoadWords())) || p.herd.status() != "" {
+		t.Errorf("no load in words, or status %q", p.herd.status())
 	}
-	if p.herdDone() != nil {
+	if p.herd.runsDone() != nil {
 		t.Error("an open system's runs offered for copying as the herd's")
 	}
 }

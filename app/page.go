@@ -30,8 +30,8 @@ type page struct {
 	herd     herdView     // many clients through an outage, for the report's inputs
 	fit      fitView      // what fits in the budget (fit.go)
 
-	contention                              contentionView // the AWS post's experiment (contention.go)
-	contentionResults, contentionStatusLine *island
+	experiment                              experimentView // the contention section's state: the AWS post's experiment (contention.go)
+	experimentResults, experimentStatusLine *island
 
 	lib        string // the library the export panel shows (libs.ExportKey)
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
@@ -56,20 +56,33 @@ type page struct {
 
 func newPage() *page {
 	p := &page{rest: !app.IsClient}
-	p.summary = newIsland("summary", p.guarded(p.renderSummary))
-	p.results = newIsland("tables", p.guarded(p.renderTables))
-	p.chart = newIsland("chart-numbers", p.guarded(p.renderChart))
-	p.modes = newIsland("modes-numbers", p.guarded(p.renderModes))
-	p.layers = newIsland("layers-numbers", p.guarded(p.renderLayers))
-	p.snippets = newIsland("snippets", p.guarded(p.renderSnippets))
+	p.summary = p.reportIsland("summary", renderSummary)
+	p.results = p.reportIsland("tables", renderTables)
+	p.chart = p.reportIsland("chart-numbers", renderChart)
+	p.modes = p.reportIsland("modes-numbers", func(r calc.Report) app.UI {
+		return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(r))
+	})
+	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(layersLine(r)) })
+	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
-	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herdStatus()) })).polite()
-	p.contentionResults = newIsland("contention-results", p.guarded(p.renderContentionResults))
-	p.contentionStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.contentionStatus()) })).polite()
+	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herd.status()) })).polite()
+	p.experimentResults = newIsland("contention-results", p.guarded(p.renderExperimentResults))
+	p.experimentStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.experimentStatus()) })).polite()
 	p.fit = newFitView(p)
 	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
 	p.compareRuns = newIsland("compare-runs", p.guarded(p.renderCompareRuns))
 	return p
+}
+
+// reportIsland is an island of the report's numbers, which content writes; empty before the
+// first valid inputs.
+func (p *page) reportIsland(id string, content func(r calc.Report) app.UI) *island {
+	return newIsland(id, p.guarded(func() app.UI {
+		if p.report == nil {
+			return app.Text("")
+		}
+		return content(*p.report)
+	}))
 }
 
 // refresh shows the report's numbers now. The export panel, long and below the table, is marked
@@ -85,14 +98,11 @@ func (p *page) refresh() {
 
 // showReport shows the report's numbers now: the policy in words and every table.
 func (p *page) showReport() {
-	p.summary.refresh()
-	p.results.refresh()
-	p.chart.refresh()
-	p.modes.refresh()
-	p.layers.refresh()
-	p.fit.refresh(p.report)
-	p.compareNumbers.refresh()
-	p.compareRuns.refresh()
+	for _, s := range sections {
+		if s.onReport != nil {
+			s.onReport(p)
+		}
+	}
 }
 
 // OnInit reads the link before the first render in the browser, so that no frame shows numbers
@@ -350,36 +360,6 @@ func (p *page) renderErrors() app.UI {
 	)
 }
 
-// sectionInfo is a results' part: its id (the link's fragment), its entry in the table of
-// contents and its heading.
-type sectionInfo struct{ id, toc, heading string }
-
-// sections are the results' parts, in the page's order, each under a heading of its own that
-// the table of contents links to. An open system has overloadSection in the herd's place.
-var sections = []sectionInfo{
-	{"schedule-section", "Schedule", "Schedule"},
-	{"modes-section", "Jitter modes", "Jitter modes"},
-	{"compare-section", "Compare", "Compare two policies"},
-	{"layers-section", "Layers", "Retries across layers"},
-	{"herd-section", "Herd", "Herd: many clients through an outage"},
-	{"contention-section", "Contention", "Contention: the AWS post's experiment"},
-	{"export-section", "Export", "Export as library configuration"},
-}
-
-// herdIndex is the herd's place in sections, which the overload view takes for an open system:
-// new requests keep arriving, and the section shows that model, not the closed herd's.
-const herdIndex = 4
-
-var overloadSection = sectionInfo{"overload-section", "Overload", "Overload: new requests keep arriving through an outage"}
-
-// sectionAt is the part shown at sections' index i for the current inputs.
-func (p *page) sectionAt(i int) sectionInfo {
-	if i == herdIndex && p.report != nil && p.report.Params.Open() {
-		return overloadSection
-	}
-	return sections[i]
-}
-
 // renderResults is the answer: the table of contents and the copy buttons, then one section per
 // idea. Its structure is the same whatever the inputs: go-app matches children by position, and
 // the islands must keep theirs.
@@ -388,29 +368,31 @@ func (p *page) renderResults() app.UI {
 	if len(p.errs) > len(p.unknown) { // results that leave out unknown keys are still the fields'
 		class += " stale"
 	}
-	return app.Div().ID("results").Class(class).TabIndex(-1).Aria("label", "Results").Body(
+	body := []app.UI{
 		p.renderErrors(),
 		app.Div().Class("bar").Body(
 			app.Nav().ID("toc").Aria("label", "Sections").Body(app.Ul().Body(app.Range(sections).Slice(func(i int) app.UI {
-				s := p.sectionAt(i)
+				s := p.shown(i)
 				return app.Li().Body(app.A().Href("#" + s.id).Text(s.toc).OnClick(p.focusTarget(s.id + "-h")))
 			}))),
 			p.renderExport(),
 		),
-		p.section(0,
-			app.Div().Body(app.If(len(p.errs) > len(p.unknown), app.P().ID("stale-note").Class("stale-note").Text(p.staleNote()))),
-			p.results,
-			p.renderFit(),
-			p.summary,
-			p.chart,
-		),
-		p.later(1, func() []app.UI { return []app.UI{p.modes} }),
-		p.later(2, func() []app.UI { return []app.UI{p.renderCompare()} }),
-		p.later(3, func() []app.UI { return []app.UI{p.layers} }),
-		p.later(herdIndex, p.renderHerd),
-		p.later(5, p.renderContention),
-		p.later(6, func() []app.UI { return []app.UI{p.renderLibraryPanel()} }),
-	)
+	}
+	for i := range sections {
+		body = append(body, p.renderSection(i))
+	}
+	return app.Div().ID("results").Class(class).TabIndex(-1).Aria("label", "Results").Body(body...)
+}
+
+// renderScheduleSection is the first screen's section: the answer for these inputs.
+func (p *page) renderScheduleSection() []app.UI {
+	return []app.UI{
+		app.Div().Body(app.If(len(p.errs) > len(p.unknown), app.P().ID("stale-note").Class("stale-note").Text(p.staleNote()))),
+		p.results,
+		p.renderFit(),
+		p.summary,
+		p.chart,
+	}
 }
 
 // staleNote says which values the results were computed from, for each marked input: the
@@ -445,29 +427,6 @@ func (p *page) staleNote() string {
 // inputKeys are the keys that an input of the page shows.
 var inputKeys = append(calc.Keys(), "preset", libs.ExportKey, libs.VsKey)
 
-// section is the results' part at sections' index i, under its heading.
-func (p *page) section(i int, body ...app.UI) app.UI {
-	s := p.sectionAt(i)
-	return app.Section().ID(s.id).Aria("labelledby", s.id+"-h").Body(
-		append([]app.UI{app.H2().ID(s.id + "-h").TabIndex(-1).Text(s.heading)}, body...)...,
-	)
-}
-
-// later is a section below the first screen. In the browser the first render gives it its
-// heading only, or the server's copy of it (keepServerNumbers), and its live body follows the
-// first paint (showLeftForLater): every function called for the first time is compiled then, on
-// the main thread, and creating its elements goes through syscall/js one call at a time, so that
-// the first screen's numbers would wait for all the page's code and elements.
-func (p *page) later(i int, body func() []app.UI) app.UI {
-	switch {
-	case p.rest:
-		return p.section(i, body()...)
-	case i < len(p.keptSections) && p.keptSections[i] != "":
-		return app.Raw(p.keptSections[i])
-	}
-	return p.section(i)
-}
-
 // focusTarget moves the keyboard's focus to the element a skip link or the table of contents
 // points to: go-app takes over in-page links and only scrolls to them, which would leave the
 // next Tab where it was.
@@ -479,69 +438,10 @@ func (p *page) focusTarget(id string) app.EventHandler {
 	})
 }
 
-// renderSummary states the policy in words, and what users most often get wrong about it.
-func (p *page) renderSummary() app.UI {
-	r := p.report
-	if r == nil {
-		return app.Text("")
-	}
-	return app.Div().Body(
-		app.P().ID("policy").Text(describe(*r)),
-		renderNotes(*r),
-	)
-}
-
-// renderTables is the answer at a glance: the totals, then every attempt.
-func (p *page) renderTables() app.UI {
-	r := p.report
-	if r == nil {
-		return app.Text("")
-	}
-	tables := app.Div()
-	if !r.Sampled() {
-		// For scripts and tests: sampled numbers still to come, here or in the modes' table,
-		// which is refreshed with this one. It is written with the numbers, not by go-app's
-		// render of the page, which follows the paint (startWork).
-		tables = tables.DataSet("sampling", "pending")
-	}
-	return tables.Body(
-		renderTotals(*r),
-		scrollBox("schedule-box", "Every attempt (scrolls)", renderSchedule(*r)),
-	)
-}
-
-func (p *page) renderChart() app.UI {
-	if p.report == nil {
-		return app.Text("")
-	}
-	return renderChart(*p.report)
-}
-
-func (p *page) renderModes() app.UI {
-	if p.report == nil {
-		return app.Text("")
-	}
-	return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(*p.report))
-}
-
-func (p *page) renderLayers() app.UI {
-	if p.report == nil {
-		return app.Text("")
-	}
-	return app.P().ID("layers").Text(layersLine(*p.report))
-}
-
 // scrollBox holds a table wider or longer than the screen: it scrolls, never the page, and a
 // keyboard can reach and scroll it.
 func scrollBox(id, label string, table app.UI) app.UI {
 	return app.Div().ID(id).Class("scroll").TabIndex(0).Role("region").Aria("label", label).Body(table)
-}
-
-func (p *page) renderSnippets() app.UI {
-	if p.report == nil {
-		return app.Text("")
-	}
-	return renderSnippets(p.report.Params, p.lib)
 }
 
 // OnAppUpdate is go-app's call when the service worker has installed a newer version of the

@@ -299,7 +299,7 @@ func TestPageSamplesOffTheInputPath(t *testing.T) {
 		if p.report.Sampled() || p.report.PolicySampled() != c.inHandler {
 			t.Fatalf("%q: the input handler sampled everything, or the policy's paths %v (want %v)", c.query, p.report.PolicySampled(), c.inHandler)
 		}
-		html := app.HTMLString(p.renderTables()) + app.HTMLString(p.renderModes()) // the islands an edit writes
+		html := app.HTMLString(p.results.content()) + app.HTMLString(p.modes.content()) // the islands an edit writes
 		cells := scheduleCells(html)
 		if cells["2/max"] != c.max2 || (cells["2/p50"] != "") != c.inHandler {
 			t.Errorf("%q before sampling: %v", c.query, cells)
@@ -345,8 +345,8 @@ func TestPageHerdLibraryMode(t *testing.T) {
 			t.Errorf("row %d: %s with %+v, want calc's %+v", i, modes[i], p.herd.runs[i], r)
 		}
 	}
-	if p.herd.err != nil || p.herdStatus() != "" || len(p.herdDone()) != len(want) {
-		t.Errorf("the herd's status: %q, %v; %d runs ready to copy", p.herdStatus(), p.herd.err, len(p.herdDone()))
+	if p.herd.err != nil || p.herd.status() != "" || len(p.herd.runsDone()) != len(want) {
+		t.Errorf("the herd's status: %q, %v; %d runs ready to copy", p.herd.status(), p.herd.err, len(p.herd.runsDone()))
 	}
 }
 

@@ -11,6 +11,29 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
+// renderSummary states the policy in words, and what users most often get wrong about it.
+func renderSummary(r calc.Report) app.UI {
+	return app.Div().Body(
+		app.P().ID("policy").Text(describe(r)),
+		renderNotes(r),
+	)
+}
+
+// renderTables is the answer at a glance: the totals, then every attempt.
+func renderTables(r calc.Report) app.UI {
+	tables := app.Div()
+	if !r.Sampled() {
+		// For scripts and tests: sampled numbers still to come, here or in the modes' table,
+		// which is refreshed with this one. It is written with the numbers, not by go-app's
+		// render of the page, which follows the paint (startWork).
+		tables = tables.DataSet("sampling", "pending")
+	}
+	return tables.Body(
+		renderTotals(r),
+		scrollBox("schedule-box", "Every attempt (scrolls)", renderSchedule(r)),
+	)
+}
+
 // msCell is a number cell: people read the human text, tests and scripts read the exact data-ms.
 // The text never reads across a limit that the page states beside it (calc.HumanBeside).
 func msCell(col string, d time.Duration, limits ...time.Duration) app.UI {

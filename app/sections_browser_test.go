@@ -250,6 +250,6 @@ func TestOverloadSectionOnEdit(t *testing.T) {
 	tb.waitFor("the overload section", `document.querySelector("#overload-section > h2")?.textContent === `+jsString(overloadSection.heading)+` &&
 		!!document.querySelector('#toc a[href="#overload-section"]') && !document.getElementById("herd-section")`)
 	tb.setInput("#in-limiter", "none")
-	tb.waitFor("the herd section again", `document.querySelector("#herd-section > h2")?.textContent === `+jsString(sections[herdIndex].heading)+` &&
+	tb.waitFor("the herd section again", `document.querySelector("#herd-section > h2")?.textContent === `+jsString(sectionNamed(t, "herd-section").heading)+` &&
 		!!document.querySelector('#toc a[href="#herd-section"]') && !document.getElementById("overload-section")`)
 }

@@ -170,7 +170,7 @@ func TestWordingGlitches(t *testing.T) {
 	for i, link := range glitchLinks() {
 		p, d := navPage(t, link)
 		if i == 0 {
-			p.contentionSeen(d.Context())
+			p.contentionSectionNear(d.Context())
 			settle(t, p, d)
 		}
 		p.Update()

@@ -30,7 +30,7 @@ func (p *page) startWork(ctx app.Context) {
 	} else {
 		p.showHerd()
 	}
-	p.startContention(r.Params)
+	p.startExperiment(r.Params)
 	kept := p.kept && p.sampleSmall() // the server sampled what it shows
 	p.kept = false
 	var vs *calc.Params
@@ -68,7 +68,7 @@ func (p *page) startWork(ctx app.Context) {
 		if warm != nil && pause() {
 			warmEdit(warm)
 		}
-		ctx.Defer(func(ctx app.Context) { p.contentionReady(ctx, gen) }) // after the herd's last Defer
+		ctx.Defer(func(ctx app.Context) { p.experimentReady(ctx, gen) }) // after the herd's last Defer
 	})
 }
 
@@ -100,8 +100,8 @@ func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 // showRest has go-app render, on its next frame, the parts that the first render leaves for after
 // the paint (later); then what needs their elements follows: the focus the server's page had in
 // one of them, the section a link's fragment names, which the shorter first render may have
-// scrolled away from, the skipping of the sections far from it, and the contention section's
-// wait for the reader to come near.
+// scrolled away from, the skipping of the sections far from it, and the sections' waits for the
+// reader to come near (section.near).
 func (p *page) showRest(ctx app.Context) {
 	if p.rest {
 		return // done, or rendered whole from the start (not in a browser)
@@ -115,7 +115,11 @@ func (p *page) showRest(ctx app.Context) {
 			}
 		}
 		skipFarSections()
-		whenNear(ctx, "contention-section", p.contentionSeen)
+		for i := range sections {
+			if s := p.shown(i); s.near != nil {
+				whenNear(ctx, s.id, func(ctx app.Context) { s.near(p, ctx) })
+			}
+		}
 	})
 }
 
