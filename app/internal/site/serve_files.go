@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"crypto/sha256"
@@ -24,7 +24,7 @@ type siteFile struct {
 	contentType string
 	// The file as it is, and compressed: a browser gets the first copy in codings (best first)
 	// that it accepts, else the file as it is. The brotli copy of a large file may join codings
-	// after start-up (brotliLater).
+	// after start-up (BrotliLater).
 	identity encoding
 	mu       sync.RWMutex
 	codings  []encoding
@@ -41,9 +41,9 @@ func newEncoding(name string, body []byte) encoding {
 	return encoding{name: name, tag: contentTag(body), body: body}
 }
 
-// brotliLater lets serve answer at once after a new build: app.wasm's brotli copy takes about
+// BrotliLater lets serve answer at once after a new build: app.wasm's brotli copy takes about
 // 30 s, during which serve sends gzip. Tests set it to false, to know which copy they get.
-var brotliLater = true
+var BrotliLater = true
 
 // laterBrotli makes the brotli copy that joins later; a variable so that a test can hold it.
 var laterBrotli = brotliCopy
@@ -61,7 +61,7 @@ func newSiteFile(contentType string, body []byte) *siteFile {
 			f.mu.Unlock()
 		}
 	}
-	if brotliLater && !brotliCached(body) {
+	if BrotliLater && !brotliCached(body) {
 		go addBrotli(laterBrotli)
 	} else {
 		addBrotli(brotliCopy)
