@@ -56,8 +56,10 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// As on the page, a herd past its limits leaves the schedule standing: it is said, not fatal.
-	herd, over, err := tableHerd(p)
-	if err != nil {
+	var h herdView
+	h.runHerdNow(p)
+	herd, over := h.runs, h.over
+	if err := h.err; err != nil {
 		for _, fe := range calc.FieldErrors(err) {
 			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
 		}
@@ -70,7 +72,9 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
-		herdB, overB, _ := tableHerd(link.B)
+		var hB herdView
+		hB.runHerdNow(link.B)
+		herdB, overB := hB.runs, hB.over
 		cmp := compared{Comparison: calc.Compare(r, link.B.ReportBounds()), vs: link.Vs,
 			herdA: ownHerd(p, herd, over...), herdB: ownHerd(link.B, herdB, overB...)}
 		if own := ownContention(p, c.table); own != nil {
@@ -89,24 +93,6 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// tableHerd runs the herd of p, or for an open system, as on the page, every overload case in
-// its place.
-func tableHerd(p calc.Params) ([]calc.HerdRun, []calc.OverloadRun, error) {
-	if !p.Open() {
-		herd, err := p.Herd()
-		return herd, nil, err
-	}
-	var over []calc.OverloadRun
-	for _, c := range p.OverloadCases() {
-		run, err := p.Overload(c)
-		if err != nil {
-			return nil, nil, err
-		}
-		over = append(over, run)
-	}
-	return nil, over, nil
 }
 
 // ownContention is the result of p's own mode in a contention table, or nil.
