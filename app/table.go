@@ -30,9 +30,8 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun, contention, ...calc.OverloadRun) error{
-		"text": then(writeText, writeContentionText), "csv": then(writeCSV, writeContentionCSV),
-		"md": then(writeMarkdown, writeContentionMarkdown), "json": writeJSON,
+	write := map[string]func(io.Writer, results) error{
+		"text": writeText, "csv": writeCSV, "md": writeMarkdown, "json": writeJSON,
 	}[*format]
 	// Name what was wrong before the usage: a bare usage leaves the reader to guess.
 	switch {
@@ -70,6 +69,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	}
 	r := p.Report()
 	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
+	res := results{report: r, herd: herd, over: over, cont: c}
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
 		var hB herdView
@@ -86,9 +86,9 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, "B's contention experiment is not simulated:", err)
 			}
 		}
-		write = withCompare(*format, write, cmp)
+		res.cmp = &cmp
 	}
-	if err := write(stdout, r, herd, c, over...); err != nil {
+	if err := write(stdout, res); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
@@ -115,16 +115,6 @@ func runContention(p calc.Params, table, sweep bool) (c contention, err error) {
 		c.sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
 	}
 	return c, err
-}
-
-// then writes the report, then the contention table after it.
-func then(report func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error, table func(io.Writer, contention) error) func(io.Writer, calc.Report, []calc.HerdRun, contention, ...calc.OverloadRun) error {
-	return func(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention, over ...calc.OverloadRun) error {
-		if err := report(w, r, herd, over...); err != nil {
-			return err
-		}
-		return table(w, c)
-	}
 }
 
 // quotedArgs writes args quoted, each cut to a short length, joined by spaces.
