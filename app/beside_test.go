@@ -146,7 +146,7 @@ func TestTextTimesKeepTheirSideOfTheBudget(t *testing.T) {
 		r := params.Report()
 		r.AddSolveSamples(nil)
 		var out bytes.Buffer
-		if err := writeText(&out, r, nil); err != nil {
+		if err := writeText(&out, results{report: r}); err != nil {
 			t.Fatal(err)
 		}
 		b := params.Budget

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"backoffcalc/calc/libs"
+
+	"backoffcalc/app/internal/site"
 )
 
 // checkRender loads url, waits for the wasm render and the service worker,
@@ -82,7 +84,7 @@ func TestOffline(t *testing.T) {
 // the clean runs above mean something.
 func TestHarness(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", contentPolicy)
+		w.Header().Set("Content-Security-Policy", site.ContentPolicy)
 		fmt.Fprint(w, `<!DOCTYPE html><title>t</title><script>console.log("inline")</script>`+
 			`<img src="http://127.0.0.2:9/foreign.png">`)
 	}))

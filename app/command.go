@@ -7,6 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
+
+	"backoffcalc/app/internal/site"
 )
 
 const usage = `usage:
@@ -36,6 +39,50 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "backoffcalc: unknown command %q\n%s", args[0], usage)
 	return 2
 }
+
+// runServe is `serve [-addr 127.0.0.1:8000] [-root .]`: it serves the page (site.Serve) from
+// -root, by default the working directory, which is the repository root under make.
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", "[-addr HOST:PORT] [-root DIR]", stderr)
+	addr := fs.String("addr", "127.0.0.1:8000", "`address` to listen on; the default keeps the page on this machine")
+	root := fs.String("root", ".", "`directory` holding web/ (with app.wasm) and wasm_exec.js")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	site.NoteBrotli(*root, stderr, "; serve sends gzip until then")
+	fmt.Fprintf(stderr, "backoffcalc serve: %v\n", site.Serve(*root, *addr, stdout))
+	return 1
+}
+
+// runStatic is `static -out DIR [-prefix NAME] [-root .]`: it writes the page as a static site
+// (site.Generate) from -root, as serve reads it.
+func runStatic(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("static", "-out DIR [-prefix NAME] [-root DIR]", stderr)
+	out := fs.String("out", "", "`directory` to write the site into; must be missing or empty")
+	prefix := fs.String("prefix", "", "serve the site at /`NAME`/ instead of /")
+	root := fs.String("root", ".", "`directory` holding web/ (with app.wasm) and wasm_exec.js")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "static: -out is required")
+		fs.Usage()
+		return 2
+	}
+	if *prefix != "" && !validPrefix.MatchString(*prefix) {
+		fmt.Fprintf(stderr, "static: -prefix %q: must be one path segment of letters, digits, '.', '_' or '-'\n", *prefix)
+		fs.Usage()
+		return 2
+	}
+	site.NoteBrotli(*root, stderr, "")
+	if err := site.Generate(*root, *out, *prefix); err != nil {
+		fmt.Fprintf(stderr, "backoffcalc static: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+var validPrefix = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
 
 // parseFlags parses the flags of a command that takes no other argument. When
 // ok is false the command must return code: 0 after -h, 2 after a usage error,

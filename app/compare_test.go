@@ -86,7 +86,7 @@ func TestPageCompareLink(t *testing.T) {
 		t.Errorf("the link lost B: %q", p.query)
 	}
 	var b strings.Builder
-	writeCompareCSV(&b, *p.exported().cmp)
+	writeTablesCSV(&b, compareTables(*p.exported().cmp), false)
 	csv := b.String()
 	if !strings.Contains(csv, strings.Join(keysOf(compareCols), ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
 		t.Errorf("the CSV does not carry B:\n%s", csv)

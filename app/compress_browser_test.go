@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"path"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"backoffcalc/app/internal/site"
 )
 
 // wasmWire is what Chromium reports about the page's own fetch of app.wasm (CDP Network
@@ -144,7 +147,7 @@ func precompressedHost(fs http.Dir) http.Handler {
 		if strings.HasSuffix(name, "/") {
 			name += "index.html"
 		}
-		accepted := acceptEncoding(r.Header.Get("Accept-Encoding"))
+		accepted := site.AcceptEncoding(r.Header.Get("Accept-Encoding"))
 		for _, c := range []struct{ coding, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
 			if accepted[c.coding] <= 0 {
 				continue
@@ -161,7 +164,11 @@ func precompressedHost(fs http.Dir) http.Handler {
 			h := w.Header()
 			h.Add("Vary", "Accept-Encoding")
 			h.Set("Content-Encoding", c.coding)
-			h.Set("Content-Type", contentType(name, nil))
+			ctype := mime.TypeByExtension(path.Ext(name))
+			if ctype == "" {
+				ctype = http.DetectContentType(nil)
+			}
+			h.Set("Content-Type", ctype)
 			http.ServeContent(w, r, name, fi.ModTime(), f)
 			return
 		}

@@ -23,10 +23,10 @@ func (p *page) renderExport() app.UI {
 			p.copy(ctx, "export", "link", u.String())
 		})),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copyReport(ctx, "CSV", writeCSV, writeContentionCSV, writeCompareCSV)
+			p.copyReport(ctx, "CSV", writeCSV)
 		})),
 		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copyReport(ctx, "Markdown", writeMarkdown, writeContentionMarkdown, writeCompareMarkdown)
+			p.copyReport(ctx, "Markdown", writeMarkdown)
 		})),
 		app.Span().ID("copy-status").Aria("live", "polite").Text(status),
 		app.If(status != "" && p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),
@@ -37,17 +37,13 @@ func (p *page) renderExport() app.UI {
 // table -contention writes it, and in words what is not in yet. A clipboard write needs the
 // click's own task, so the copy cannot wait for the rest: it says what it left out.
 type exported struct {
-	report  calc.Report
-	herd    []calc.HerdRun
-	over    []calc.OverloadRun
-	cont    contention
-	cmp     *compared
+	results
 	missing []string
 }
 
 func (p *page) exported() exported {
 	r := *p.report
-	e := exported{report: r, cont: contention{p: r.Params}}
+	e := exported{results: results{report: r, cont: contention{p: r.Params}}}
 	if !r.Sampled() || !fitSampled(r) {
 		e.missing = append(e.missing, "the sampled numbers (still being sampled)")
 	}
@@ -113,21 +109,15 @@ func without(missing []string) string {
 }
 
 // copyReport copies the report in a format (see exported.text).
-func (p *page) copyReport(ctx app.Context, what string, write func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error,
-	cont func(io.Writer, contention) error, compare func(io.Writer, compared) error) {
+func (p *page) copyReport(ctx app.Context, what string, write func(io.Writer, results) error) {
 	e := p.exported()
-	p.copyWithout(ctx, "export", what, without(e.missing), e.text(write, cont, compare))
+	p.copyWithout(ctx, "export", what, without(e.missing), e.text(write))
 }
 
-// text is e in a format, in table's order: the report, the contention experiment, then B.
-func (e exported) text(write func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error,
-	cont func(io.Writer, contention) error, compare func(io.Writer, compared) error) string {
+// text is e in a format, as table writes it.
+func (e exported) text(write func(io.Writer, results) error) string {
 	var b strings.Builder
-	write(&b, e.report, e.herd, e.over...)
-	cont(&b, e.cont)
-	if e.cmp != nil {
-		compare(&b, *e.cmp)
-	}
+	write(&b, e.results)
 	return b.String()
 }
 

@@ -26,8 +26,8 @@ func TestExportedIsTable(t *testing.T) {
 			format string
 			got    string
 		}{
-			{"csv", e.text(writeCSV, writeContentionCSV, writeCompareCSV)},
-			{"md", e.text(writeMarkdown, writeContentionMarkdown, writeCompareMarkdown)},
+			{"csv", e.text(writeCSV)},
+			{"md", e.text(writeMarkdown)},
 		} {
 			if want, _, _ := runTableOut(t, "-format", f.format, q); f.got != want {
 				t.Errorf("%s -format %s: the page copies\n%s\ntable writes\n%s", q, f.format, f.got, want)

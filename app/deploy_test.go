@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"backoffcalc/app/internal/site"
 )
 
 // stampedSites builds the page twice, with builds named v1 and v2 (main.build), and generates
@@ -41,11 +43,11 @@ var stampedSites = sync.OnceValues(func() (map[string]string, error) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("building app.wasm %s: %v\n%s", name, err, out)
 		}
-		site := filepath.Join(suiteDir, "deploy-"+name)
-		if err := generateStatic(root, site, ""); err != nil {
+		dir := filepath.Join(suiteDir, "deploy-"+name)
+		if err := site.Generate(root, dir, ""); err != nil {
 			return nil, err
 		}
-		sites[name] = site
+		sites[name] = dir
 	}
 	return sites, nil
 })

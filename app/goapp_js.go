@@ -2,8 +2,8 @@
 
 package main
 
-// What the page does differently from go-app v9.8.0 in the browser (see goapp.go for the
-// native side): it keeps go-app from reading an address it cannot parse.
+// What the page does differently from go-app v9.8.0 in the browser (internal/site/goapp.go is
+// the server's side): it keeps go-app from reading an address it cannot parse.
 
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 

@@ -28,6 +28,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"backoffcalc/internal/headless"
+
+	"backoffcalc/app/internal/site"
 )
 
 // suiteDir holds what outlives one test: the browser profile, the built root
@@ -35,8 +37,8 @@ import (
 var suiteDir string
 
 func TestMain(m *testing.M) {
-	brotliLater = false // the tests know which copy serve sends; TestServeBrotliLater tests the other way
-	brotliQuality = 5   // see brotliQuality
+	site.BrotliLater = false // the tests know which copy serve sends; TestServeBrotliLater tests the other way
+	site.BrotliQuality = 5   // see site.BrotliQuality
 	dir, err := os.MkdirTemp("", "backoffcalc-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -401,7 +403,7 @@ func copyRepoFiles(dir string) error {
 func startServe(t *testing.T) *httptest.Server {
 	t.Helper()
 	browser(t) // skip before building when there is no browser to test with
-	h, err := newServer(builtRoot(t))
+	h, err := site.NewServer(builtRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +424,7 @@ func startStatic(t *testing.T, prefix string) *httptest.Server {
 	dir, ok := sites[prefix]
 	if !ok {
 		dir = filepath.Join(suiteDir, "site-"+prefix)
-		if err := generateStatic(root, filepath.Join(dir, prefix), prefix); err != nil {
+		if err := site.Generate(root, filepath.Join(dir, prefix), prefix); err != nil {
 			sitesMu.Unlock()
 			t.Fatal(err)
 		}
@@ -440,4 +442,16 @@ func pagePath(prefix string) string {
 		return "/"
 	}
 	return "/" + prefix + "/"
+}
+
+// copyFile copies src to dst, making dst's folder.
+func copyFile(dst, src string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
 }

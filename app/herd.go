@@ -39,20 +39,25 @@ func (h *herdView) start(params calc.Params) bool {
 	return h.err == nil
 }
 
-// runHerdNow computes the herd in place: for the server's pre-render and small herds.
+// runHerdNow computes the herd in place, as the server's pre-render shows it and table prints
+// it: every mode of params.HerdModes, or for an open system (calc.Params.Open) every overload
+// case in its place. On an error it keeps no runs.
 func (h *herdView) runHerdNow(params calc.Params) {
-	if h.start(params); params.Open() {
-		for _, c := range h.cases {
-			if h.err != nil {
-				return
-			}
-			var run calc.OverloadRun
-			run, _, h.err = overloadPausing(params, c, nil)
-			h.over = append(h.over, run)
-		}
+	if !h.start(params) {
 		return
 	}
-	h.runs, h.err = params.Herd()
+	if !params.Open() {
+		h.runs, h.err = params.Herd()
+		return
+	}
+	for _, c := range h.cases {
+		run, _, err := overloadPausing(params, c, nil)
+		if err != nil {
+			h.over, h.err = nil, err
+			return
+		}
+		h.over = append(h.over, run)
+	}
 }
 
 // herdRequests is about how many requests the herd of params sends: its clients, and for an open

@@ -29,6 +29,8 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"backoffcalc/app/internal/site"
 )
 
 // hostileLink is one line of testdata/hostile-links.txt.
@@ -466,19 +468,19 @@ func (r *hostileRun) check(t *testing.T, l hostileLink) {
 // every link and comes from the service worker.
 func TestHostileLinks(t *testing.T) {
 	links := readHostileLinks(t)
-	for _, site := range []struct {
+	for _, where := range []struct {
 		name          string
 		static, inApp bool
 		every         int // test every n-th link
 	}{{"serve-in-page", false, true, 1}, {"serve-load", false, false, 20}, {"static-load", true, false, 30}} {
-		t.Run(site.name, func(t *testing.T) {
+		t.Run(where.name, func(t *testing.T) {
 			start := time.Now()
 			browser(t)
 			canary := &canaryServer{}
-			if site.static {
+			if where.static {
 				canary.Handler = startStatic(t, "").Config.Handler
 			} else {
-				h, err := newServer(builtRoot(t))
+				h, err := site.NewServer(builtRoot(t))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -486,19 +488,19 @@ func TestHostileLinks(t *testing.T) {
 			}
 			srv := httptest.NewServer(canary)
 			t.Cleanup(srv.Close)
-			r := &hostileRun{tb: newTab(t), origin: srv.URL, page: srv.URL + "/", canary: canary, inApp: site.inApp}
-			if !site.static {
+			r := &hostileRun{tb: newTab(t), origin: srv.URL, page: srv.URL + "/", canary: canary, inApp: where.inApp}
+			if !where.static {
 				if _, err := chromedp.Call(r.tb.ctx, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if site.inApp {
+			if where.inApp {
 				r.tb.navigate(r.page + "?base=" + typedBase)
 				r.tb.waitWasm()
 			}
 			n := 0
 			for i, l := range links {
-				if i%site.every != 0 {
+				if i%where.every != 0 {
 					continue
 				}
 				n++
@@ -556,7 +558,7 @@ func getRawQuery(h http.Handler, query string) *httptest.ResponseRecorder {
 // encodes <, > and " in a query; another client may not either), and checks that no value of the
 // link became markup: no element or attribute that the page's own HTML for a bad link lacks.
 func TestHostilePreRender(t *testing.T) {
-	h, err := newServer(fakeRoot(t))
+	h, err := site.NewServer(fakeRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"backoffcalc/app/internal/site"
 )
 
 // readableAt is true when the element that css selects is visible and is what the browser finds
@@ -70,7 +72,7 @@ func TestJavaScriptOff(t *testing.T) {
 // calculator.
 func TestFailedLoad(t *testing.T) {
 	browser(t)
-	h, err := newServer(builtRoot(t))
+	h, err := site.NewServer(builtRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,8 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"backoffcalc/app/internal/site"
 )
 
 // holdWasm serves h, except that requests for app.wasm wait until release is called (or the
@@ -45,7 +47,7 @@ func holdWasm(t *testing.T, h http.Handler) (srv *httptest.Server, release func(
 // heldServe starts serve, holding app.wasm back until release is called (holdWasm).
 func heldServe(t *testing.T) (srv *httptest.Server, release func()) {
 	t.Helper()
-	h, err := newServer(builtRoot(t))
+	h, err := site.NewServer(builtRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +160,7 @@ func watchUntilWasm(tb *tab, release func()) loadWatch {
 // to be reduced.
 func TestServeReadableWhileLoading(t *testing.T) {
 	const query = "base=2s&attempts=4"
-	h, err := newServer(builtRoot(t))
+	h, err := site.NewServer(builtRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}

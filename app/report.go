@@ -184,19 +184,52 @@ func totalCells(m calc.ModeReport, budget bool) [][]string {
 	return [][]string{policy, within}
 }
 
-// writeCSV writes reportTables, one after another, an empty line between two; an open system's
-// overload runs come last (report_overload.go: every writer takes them last).
-func writeCSV(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
-	return writeTablesCSV(w, reportTables(r, herd, over...), true)
+// results is what the report writes: the report of the inputs, the herd's runs or an open
+// system's overload runs, what was simulated of the contention experiment, and policy B beside
+// A (nil without a vs key). Each format writes them in this order; a part not computed is left
+// out.
+type results struct {
+	report calc.Report
+	herd   []calc.HerdRun
+	over   []calc.OverloadRun
+	cont   contention
+	cmp    *compared
 }
 
-// writeMarkdown writes the policy in words, then reportTables, each after its sentences.
-func writeMarkdown(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
-	fmt.Fprintf(w, "%s\n", describe(r))
-	for _, s := range presetWords(r.Params) {
+// writeText prints res for a terminal: the report, the contention experiment, then B beside A.
+func writeText(w io.Writer, res results) error {
+	if err := textReport(w, res); err != nil {
+		return err
+	}
+	if err := writeContentionText(w, res.cont); err != nil || res.cmp == nil {
+		return err
+	}
+	return writeCompareText(w, *res.cmp)
+}
+
+// writeCSV writes res's tables, one after another, an empty line between two.
+func writeCSV(w io.Writer, res results) error {
+	return writeTablesCSV(w, res.tables(), true)
+}
+
+// writeMarkdown writes the policy in words, then res's tables, each after its sentences.
+func writeMarkdown(w io.Writer, res results) error {
+	fmt.Fprintf(w, "%s\n", describe(res.report))
+	for _, s := range presetWords(res.report.Params) {
 		fmt.Fprintf(w, "\n%s\n", s)
 	}
-	return writeTablesMarkdown(w, reportTables(r, herd, over...))
+	return writeTablesMarkdown(w, res.tables())
+}
+
+// tables are the tables of CSV and Markdown, in table's order: reportTables, the contention
+// experiment's, then B's; an open system's overload runs end reportTables (report_overload.go:
+// every writer takes them last).
+func (res results) tables() []reportTable {
+	out := append(reportTables(res), contentionTables(res.cont)...)
+	if res.cmp != nil {
+		out = append(out, compareTables(*res.cmp)...)
+	}
+	return out
 }
 
 // mdTable writes a Markdown table; a "|" in a cell is escaped, so that it stays in its cell.
@@ -227,8 +260,9 @@ func herdLine(p calc.Params) string {
 		p.Clients, spread, limitText(p.Outage), capacity)
 }
 
-// writeText prints the report for a terminal: an aligned table in human units.
-func writeText(w io.Writer, r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) error {
+// textReport prints the report for a terminal: an aligned table in human units.
+func textReport(w io.Writer, res results) error {
+	r, herd, over := res.report, res.herd, res.over
 	p, s := r.Params, r.Schedule
 	// Waits, starts and totals are read against the budget: their text never reads across it.
 	beside := func(d time.Duration) string { return calc.HumanBeside(float64(d), p.Budget) }

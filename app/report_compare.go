@@ -138,15 +138,6 @@ func fitCells(name, query string, r calc.Report, fit *calc.Solution) []string {
 	return out
 }
 
-// writeCompareCSV writes compareTables, each after an empty line.
-func writeCompareCSV(w io.Writer, c compared) error {
-	return writeTablesCSV(w, compareTables(c), false)
-}
-
-func writeCompareMarkdown(w io.Writer, c compared) error {
-	return writeTablesMarkdown(w, compareTables(c))
-}
-
 // fitLine says what fits in a policy's budget, or that it has none.
 func fitLine(r calc.Report, fit *calc.Solution) string {
 	if fit == nil {
@@ -347,26 +338,4 @@ func ownHerd(p calc.Params, runs []calc.HerdRun, over ...calc.OverloadRun) *calc
 		}
 	}
 	return nil
-}
-
-// reportWriter writes the report in one format (table.go's writers).
-type reportWriter = func(io.Writer, calc.Report, []calc.HerdRun, contention, ...calc.OverloadRun) error
-
-// withCompare is write followed by the comparison c in format; for JSON, the report with its
-// "compare" field, one document.
-func withCompare(format string, write reportWriter, c compared) reportWriter {
-	if format == "json" {
-		return func(w io.Writer, r calc.Report, herd []calc.HerdRun, ct contention, over ...calc.OverloadRun) error {
-			out := reportJSON(r, herd, ct, over...)
-			out.Compare = compareJSON(c)
-			return encodeJSON(w, out)
-		}
-	}
-	after := map[string]func(io.Writer, compared) error{"text": writeCompareText, "csv": writeCompareCSV, "md": writeCompareMarkdown}[format]
-	return func(w io.Writer, r calc.Report, herd []calc.HerdRun, ct contention, over ...calc.OverloadRun) error {
-		if err := write(w, r, herd, ct, over...); err != nil {
-			return err
-		}
-		return after(w, c)
-	}
 }

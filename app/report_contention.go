@@ -69,14 +69,6 @@ func writeContentionText(w io.Writer, c contention) error {
 	return tw.Flush()
 }
 
-func writeContentionCSV(w io.Writer, c contention) error {
-	return writeTablesCSV(w, contentionTables(c), false)
-}
-
-func writeContentionMarkdown(w io.Writer, c contention) error {
-	return writeTablesMarkdown(w, contentionTables(c))
-}
-
 // jsonSpread is a measure over the runs; in jsonContention, calls in writes, time in ms.
 type jsonSpread struct {
 	Mean json.Number `json:"mean"`

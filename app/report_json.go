@@ -117,11 +117,17 @@ func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
 		P50: msp(q.P50), P90: msp(q.P90), P99: msp(q.P99), Exact: &w.Exact}
 }
 
-func writeJSON(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention, over ...calc.OverloadRun) error {
-	return encodeJSON(w, reportJSON(r, herd, c, over...))
+// writeJSON writes res as one JSON document; B beside A is its "compare" field.
+func writeJSON(w io.Writer, res results) error {
+	out := reportJSON(res)
+	if res.cmp != nil {
+		out.Compare = compareJSON(*res.cmp)
+	}
+	return encodeJSON(w, out)
 }
 
-func reportJSON(r calc.Report, herd []calc.HerdRun, c contention, over ...calc.OverloadRun) jsonReport {
+func reportJSON(res results) jsonReport {
+	r, herd, c, over := res.report, res.herd, res.cont, res.over
 	p, s := r.Params, r.Schedule
 	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
 		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}

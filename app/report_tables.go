@@ -167,7 +167,8 @@ var limiterCols = [][2]string{{"limiter", "limiter"}, {"under_total_failure", "u
 // reportTables are the report's tables after the schedule's description: the schedule, the
 // totals of every mode, the fit to the budget, the summary, then the herd or the overload runs.
 // Before sampling, what sampling gives is "" (a page can copy before then).
-func reportTables(r calc.Report, herd []calc.HerdRun, over ...calc.OverloadRun) []reportTable {
+func reportTables(res results) []reportTable {
+	r, herd, over := res.report, res.herd, res.over
 	p := r.Params
 	schedule := reportTable{cols: scheduleCols}
 	for i := range r.Schedule.Rows {

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"backoffcalc/app/internal/site"
 )
 
 // TestServeBurst sends 10000 requests from 16 concurrent clients over loopback to serve's
@@ -27,7 +29,7 @@ func TestServeBurst(t *testing.T) {
 		workers        = 16
 		burstPageEvery = 25
 	)
-	h, err := newServer(fakeRoot(t))
+	h, err := site.NewServer(fakeRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func liveHeap() uint64 {
 // A client other than a browser can send ", <, > raw in the query; serve's HTML must not turn
 // them into markup (go-app's og:url) whatever the page does with the link.
 func TestServeRawQuery(t *testing.T) {
-	h, err := newServer(fakeRoot(t))
+	h, err := site.NewServer(fakeRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,19 +175,5 @@ func TestServeRawQuery(t *testing.T) {
 	}
 	if !strings.Contains(html, `data-key="base"`) {
 		t.Error("the bad base is not reported")
-	}
-}
-
-func TestBrowserQuery(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"", ""},
-		{"base=250ms&jitter=full", "base=250ms&jitter=full"},
-		{`q="><b x='1'>`, "q=%22%3E%3Cb%20x=%271%27%3E"},
-		{"a=%22&b=+&c=µs", "a=%22&b=+&c=%C2%B5s"},
-		{"x=\t\x00\x7f", "x=%09%00%7F"},
-	} {
-		if got := browserQuery(c.in); got != c.want {
-			t.Errorf("browserQuery(%q) = %q, want %q", c.in, got, c.want)
-		}
 	}
 }

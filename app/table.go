@@ -30,9 +30,8 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	write := map[string]func(io.Writer, calc.Report, []calc.HerdRun, contention, ...calc.OverloadRun) error{
-		"text": then(writeText, writeContentionText), "csv": then(writeCSV, writeContentionCSV),
-		"md": then(writeMarkdown, writeContentionMarkdown), "json": writeJSON,
+	write := map[string]func(io.Writer, results) error{
+		"text": writeText, "csv": writeCSV, "md": writeMarkdown, "json": writeJSON,
 	}[*format]
 	// Name what was wrong before the usage: a bare usage leaves the reader to guess.
 	switch {
@@ -56,8 +55,10 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// As on the page, a herd past its limits leaves the schedule standing: it is said, not fatal.
-	herd, over, err := tableHerd(p)
-	if err != nil {
+	var h herdView
+	h.runHerdNow(p)
+	herd, over := h.runs, h.over
+	if err := h.err; err != nil {
 		for _, fe := range calc.FieldErrors(err) {
 			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
 		}
@@ -68,9 +69,12 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	}
 	r := p.Report()
 	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
+	res := results{report: r, herd: herd, over: over, cont: c}
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
-		herdB, overB, _ := tableHerd(link.B)
+		var hB herdView
+		hB.runHerdNow(link.B)
+		herdB, overB := hB.runs, hB.over
 		cmp := compared{Comparison: calc.Compare(r, link.B.ReportBounds()), vs: link.Vs,
 			herdA: ownHerd(p, herd, over...), herdB: ownHerd(link.B, herdB, overB...)}
 		if own := ownContention(p, c.table); own != nil {
@@ -82,31 +86,13 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, "B's contention experiment is not simulated:", err)
 			}
 		}
-		write = withCompare(*format, write, cmp)
+		res.cmp = &cmp
 	}
-	if err := write(stdout, r, herd, c, over...); err != nil {
+	if err := write(stdout, res); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	return 0
-}
-
-// tableHerd runs the herd of p, or for an open system, as on the page, every overload case in
-// its place.
-func tableHerd(p calc.Params) ([]calc.HerdRun, []calc.OverloadRun, error) {
-	if !p.Open() {
-		herd, err := p.Herd()
-		return herd, nil, err
-	}
-	var over []calc.OverloadRun
-	for _, c := range p.OverloadCases() {
-		run, err := p.Overload(c)
-		if err != nil {
-			return nil, nil, err
-		}
-		over = append(over, run)
-	}
-	return nil, over, nil
 }
 
 // ownContention is the result of p's own mode in a contention table, or nil.
@@ -129,16 +115,6 @@ func runContention(p calc.Params, table, sweep bool) (c contention, err error) {
 		c.sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
 	}
 	return c, err
-}
-
-// then writes the report, then the contention table after it.
-func then(report func(io.Writer, calc.Report, []calc.HerdRun, ...calc.OverloadRun) error, table func(io.Writer, contention) error) func(io.Writer, calc.Report, []calc.HerdRun, contention, ...calc.OverloadRun) error {
-	return func(w io.Writer, r calc.Report, herd []calc.HerdRun, c contention, over ...calc.OverloadRun) error {
-		if err := report(w, r, herd, over...); err != nil {
-			return err
-		}
-		return table(w, c)
-	}
 }
 
 // quotedArgs writes args quoted, each cut to a short length, joined by spaces.

@@ -379,8 +379,8 @@ func TestTableWithinBudgetFormats(t *testing.T) {
 func TestTableWithinBudgetBeforeSampling(t *testing.T) {
 	p, _ := libs.Decode("base=1s&factor=2&attempts=6&jitter=none&budget=6.5s&cap=1m")
 	var csv, md strings.Builder
-	writeCSV(&csv, p.ReportBounds(), nil)
-	writeMarkdown(&md, p.ReportBounds(), nil)
+	writeCSV(&csv, results{report: p.ReportBounds()})
+	writeMarkdown(&md, results{report: p.ReportBounds()})
 	if !strings.Contains(csv.String(), "\nnone,within_budget,3000,,3000.000000,,,,true\n") || !strings.HasPrefix(csv.String(), strings.Join(keysOf(scheduleCols), ",")+"\n1,0,0,0,0,0,0,0,,,,,0,always\n") {
 		t.Errorf("csv:\n%s", csv.String())
 	}

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 // inputs do not change.
 func withBrowserQuery(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if q := browserQuery(r.URL.RawQuery); q != r.URL.RawQuery {
+		if q := BrowserQuery(r.URL.RawQuery); q != r.URL.RawQuery {
 			r = r.Clone(r.Context())
 			r.URL.RawQuery = q
 			r.RequestURI = r.URL.RequestURI()
@@ -28,10 +28,10 @@ func withBrowserQuery(next http.Handler) http.Handler {
 	})
 }
 
-// browserQuery percent-encodes the bytes of a query that the WHATWG URL standard's special-query
+// BrowserQuery percent-encodes the bytes of a query that the WHATWG URL standard's special-query
 // percent-encode set holds (controls, space, ", #, ', <, >, and every byte above ~), as every
 // browser does before it sends a link: base=<b> becomes base=%3Cb%3E.
-func browserQuery(q string) string {
+func BrowserQuery(q string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(q); i++ {
@@ -75,7 +75,7 @@ func servePage(page *app.Handler, w http.ResponseWriter, r *http.Request) {
 	rec := httptest.NewRecorder()
 	page.ServeHTTP(rec, r)
 	body, err := fixPage(rec.Body.Bytes())
-	if err != nil { // newServer checked go-app's page; a page it made differently is sent as is
+	if err != nil { // NewServer checked go-app's page; a page it made differently is sent as is
 		body = rec.Body.Bytes()
 	}
 	for k, v := range rec.Header() {

@@ -1,57 +1,25 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// runStatic is `static -out DIR [-prefix NAME] [-root .]`. DIR is exactly the
-// folder to upload: without -prefix its URLs assume it is served at the root
-// of a host ("/"); with -prefix NAME they assume "/NAME/", as for a GitHub
-// Pages project site. DIR must be missing or empty, so no stale file ships.
-// Inputs come from -root as for serve: web/ (app.wasm, app.css, icons) and
-// wasm_exec.js. Beside each file that compresses well it writes NAME.br and
-// NAME.gz (see precompress).
-func runStatic(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("static", "-out DIR [-prefix NAME] [-root DIR]", stderr)
-	out := fs.String("out", "", "`directory` to write the site into; must be missing or empty")
-	prefix := fs.String("prefix", "", "serve the site at /`NAME`/ instead of /")
-	root := fs.String("root", ".", "`directory` holding web/ (with app.wasm) and wasm_exec.js")
-	if code, ok := parseFlags(fs, args); !ok {
-		return code
-	}
-	if *out == "" {
-		fmt.Fprintln(stderr, "static: -out is required")
-		fs.Usage()
-		return 2
-	}
-	if *prefix != "" && !validPrefix.MatchString(*prefix) {
-		fmt.Fprintf(stderr, "static: -prefix %q: must be one path segment of letters, digits, '.', '_' or '-'\n", *prefix)
-		fs.Usage()
-		return 2
-	}
-	noteBrotli(*root, stderr, "")
-	if err := generateStatic(*root, *out, *prefix); err != nil {
-		fmt.Fprintf(stderr, "backoffcalc static: %v\n", err)
-		return 1
-	}
-	return 0
-}
-
-var validPrefix = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
-
-// generateStatic writes the site for root into out; see runStatic.
-func generateStatic(root, out, prefix string) error {
+// Generate writes the static site for root into out. out is exactly the folder to upload:
+// without a prefix its URLs assume it is served at the root of a host ("/"); with prefix NAME
+// they assume "/NAME/", as for a GitHub Pages project site. out must be missing or empty, so no
+// stale file ships. Inputs come from root as for Serve: web/ (app.wasm, app.css, icons) and
+// wasm_exec.js. Beside each file that compresses well it writes NAME.br and NAME.gz (see
+// precompress).
+func Generate(root, out, prefix string) error {
 	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
 		return fmt.Errorf("%s is not empty", out)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -142,7 +110,7 @@ func fixIndex(path string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	meta := fmt.Sprintf("%s\n<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n"+
-		"<meta name=\"referrer\" content=\"no-referrer\">", charset, contentPolicy)
+		"<meta name=\"referrer\" content=\"no-referrer\">", charset, ContentPolicy)
 	b = bytes.Replace(b, []byte(charset), []byte(meta), 1)
 	// With JavaScript off, web/noscript.css hides this page's numbers: they are the default
 	// inputs', whatever the link.

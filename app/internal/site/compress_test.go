@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"bytes"
@@ -108,10 +108,10 @@ func TestBrotliCache(t *testing.T) {
 // TestServeBrotliLater: after a new build serve answers at once, with gzip, while it makes the
 // brotli copy; once that is made, a browser that accepts brotli gets it.
 func TestServeBrotliLater(t *testing.T) {
-	brotliLater = true
+	BrotliLater = true
 	release := make(chan struct{})
 	laterBrotli = func(b []byte) []byte { <-release; return brotliCopy(b) }
-	t.Cleanup(func() { brotliLater, laterBrotli = false, brotliCopy })
+	t.Cleanup(func() { BrotliLater, laterBrotli = false, brotliCopy })
 
 	body := []byte(strings.Repeat(fmt.Sprintf("a build of %d ", time.Now().UnixNano()), 2000)) // not in the cache
 	f := newSiteFile("application/wasm", body)

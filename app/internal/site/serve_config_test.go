@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"net"
@@ -39,7 +39,7 @@ func TestServeHostCheckOnLoopbackOnly(t *testing.T) {
 
 // The query limit as TestServeLongLink cannot place it: at the byte.
 func TestServeLinkLimit(t *testing.T) {
-	h, err := newServer(fakeRoot(t))
+	h, err := NewServer(fakeRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"net/http"
@@ -21,7 +21,7 @@ func TestServeETags(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "web", "app.wasm"), wasm, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h, err := newServer(root)
+	h, err := NewServer(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestServeETagsFollowContent(t *testing.T) {
 	root := fakeRoot(t)
 	type file struct{ tag, body string }
 	files := func() map[string]file {
-		h, err := newServer(root)
+		h, err := NewServer(root)
 		if err != nil {
 			t.Fatal(err)
 		}

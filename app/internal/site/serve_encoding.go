@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"strconv"
@@ -17,7 +17,7 @@ import (
 // refuses every copy, the file as it is goes anyway: a browser never sends such a header, and
 // the body it gets is still the file.
 func (f *siteFile) negotiate(header string) encoding {
-	weights := acceptEncoding(header)
+	weights := AcceptEncoding(header)
 	weight := func(name string, otherwise float64) float64 {
 		if q, ok := weights[name]; ok {
 			return q
@@ -39,10 +39,10 @@ func (f *siteFile) negotiate(header string) encoding {
 	return best
 }
 
-// acceptEncoding returns the weight of each coding that an Accept-Encoding header lists, by
+// AcceptEncoding returns the weight of each coding that an Accept-Encoding header lists, by
 // lower-case name. A weight that does not parse, or lies outside [0, 1], counts as 0: the
 // client's wish is unclear, and the file as it is is always readable.
-func acceptEncoding(header string) map[string]float64 {
+func AcceptEncoding(header string) map[string]float64 {
 	weights := map[string]float64{}
 	for _, item := range strings.Split(header, ",") {
 		name, params, _ := strings.Cut(item, ";")

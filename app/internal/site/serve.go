@@ -1,6 +1,9 @@
 //go:build !js
 
-package main
+// Package site is the page's web server (serve) and static-site generator (static): go-app's
+// handler for the page that package main registers, the site's files with their gzip and
+// brotli copies, ETags, security headers and host check.
+package site
 
 import (
 	"fmt"
@@ -13,34 +16,21 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// runServe is `serve [-addr 127.0.0.1:8000] [-root .]`: it serves the page at
-// http://ADDR/, reading web/ (app.wasm, app.css, icons) and wasm_exec.js from
-// -root, by default the working directory, which is the repository root under
-// make. Files are read from disk at start-up rather than embedded because
-// app.wasm is built after the native binary and because go:embed cannot reach
-// the repository root from app/. It prints "serving http://ADDR/" once
-// listening.
-func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", "[-addr HOST:PORT] [-root DIR]", stderr)
-	addr := fs.String("addr", "127.0.0.1:8000", "`address` to listen on; the default keeps the page on this machine")
-	root := fs.String("root", ".", "`directory` holding web/ (with app.wasm) and wasm_exec.js")
-	if code, ok := parseFlags(fs, args); !ok {
-		return code
-	}
-	noteBrotli(*root, stderr, "; serve sends gzip until then")
-	h, err := newServer(*root)
+// Serve serves the page at http://ADDR/ until the listener fails, reading web/ (app.wasm,
+// app.css, icons) and wasm_exec.js from root. Files are read from disk at start-up rather than
+// embedded because app.wasm is built after the native binary and because go:embed cannot reach
+// the repository root. It writes "serving http://ADDR/" to stdout once listening.
+func Serve(root, addr string, stdout io.Writer) error {
+	h, err := NewServer(root)
 	if err != nil {
-		fmt.Fprintf(stderr, "backoffcalc serve: %v\n", err)
-		return 1
+		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "backoffcalc serve: %v\n", err)
-		return 1
+		return err
 	}
 	fmt.Fprintf(stdout, "serving http://%s/\n", ln.Addr())
-	fmt.Fprintf(stderr, "backoffcalc serve: %v\n", newHTTPServer(h, ln.Addr()).Serve(ln))
-	return 1
+	return newHTTPServer(h, ln.Addr()).Serve(ln)
 }
 
 // Timeouts of serve's connections. Without them a client that opens connections and never
@@ -79,11 +69,11 @@ func newHTTPServer(h http.Handler, addr net.Addr) *http.Server {
 	}
 }
 
-// newServer returns the handler behind serve: the page and exactly the files
+// NewServer returns the handler behind serve: the page and exactly the files
 // of the site (see readSiteFiles), read from root at start-up, with security
 // headers, answering GET and HEAD only, and reading the query as a browser
 // sends it.
-func newServer(root string) (http.Handler, error) {
+func NewServer(root string) (http.Handler, error) {
 	h, err := handler(root, "")
 	if err != nil {
 		return nil, err
@@ -101,7 +91,7 @@ func newServer(root string) (http.Handler, error) {
 	return withSecurityHeaders(withBrowserQuery(&site{page: h, files: files})), nil
 }
 
-// site answers the page at its route, "/" (the one of route), and the files of the site, and
+// site answers the page at its route, "/" (the one package main registers), and the files of the site, and
 // 404 to anything else: whatever the path spells, it is looked up as it is, never joined to a
 // folder. go-app's handler sees only the page's requests; its other answers (robots.txt, which
 // it would fetch from the Host a request names, its own wasm_exec.js, /goapp.js) are not the
@@ -133,7 +123,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func withSecurityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentPolicy+"; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", ContentPolicy+"; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		next.ServeHTTP(w, r)

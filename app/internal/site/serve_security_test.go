@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"net/http"
@@ -92,7 +92,7 @@ var localURL = regexp.MustCompile(`(?:src|href)="(/[^"]*)"|"(/[^"]*\.[a-z]+|/)"`
 // for is one of them (the worker does not install if one is missing).
 func TestServeServesTheSite(t *testing.T) {
 	root := secretRoot(t)
-	h, err := newServer(root)
+	h, err := NewServer(root)
 	if err != nil {
 		t.Fatal(err)
 	}

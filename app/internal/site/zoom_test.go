@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"io"
@@ -20,7 +20,7 @@ var viewportContent = regexp.MustCompile(`<meta (?:name="viewport" content="([^"
 // the loader's image.
 func TestPageAllowsZoom(t *testing.T) {
 	root := fakeRoot(t)
-	h, err := newServer(root)
+	h, err := NewServer(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestPageAllowsZoom(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/?base=250ms", nil))
 	served, _ := io.ReadAll(rec.Body)
 	out := filepath.Join(t.TempDir(), "site")
-	if err := generateStatic(root, out, ""); err != nil {
+	if err := Generate(root, out, ""); err != nil {
 		t.Fatal(err)
 	}
 	pages := map[string]string{

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"bytes"
@@ -59,7 +59,7 @@ func decode(t *testing.T, encoding string, body []byte) []byte {
 func TestServeCompresses(t *testing.T) {
 	root := fakeRoot(t)
 	want := compressibleWasm(t, root)
-	h, err := newServer(root)
+	h, err := NewServer(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +67,11 @@ func TestServeCompresses(t *testing.T) {
 	defer srv.Close()
 	// A transport of its own, so that Go neither asks for gzip itself nor decodes the body.
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	do := func(method, acceptEncoding string, header ...string) (*http.Response, []byte) {
+	do := func(method, AcceptEncoding string, header ...string) (*http.Response, []byte) {
 		t.Helper()
 		req, _ := http.NewRequest(method, srv.URL+"/web/app.wasm", nil)
-		if acceptEncoding != "-" {
-			req.Header.Set("Accept-Encoding", acceptEncoding)
+		if AcceptEncoding != "-" {
+			req.Header.Set("Accept-Encoding", AcceptEncoding)
 		}
 		for i := 0; i < len(header); i += 2 {
 			req.Header.Set(header[i], header[i+1])
@@ -89,7 +89,7 @@ func TestServeCompresses(t *testing.T) {
 	}
 
 	tags := map[string]string{} // coding -> ETag
-	for _, c := range []struct{ acceptEncoding, want string }{
+	for _, c := range []struct{ AcceptEncoding, want string }{
 		{"gzip, deflate, br, zstd", "br"}, // Chromium
 		{"br;q=1.0, gzip;q=0.5", "br"},
 		{"gzip, deflate, br;q=0", "gzip"},
@@ -98,21 +98,21 @@ func TestServeCompresses(t *testing.T) {
 		{"-", ""}, // no header at all
 		{"br;q=0, gzip;q=0", ""},
 	} {
-		resp, body := do(http.MethodGet, c.acceptEncoding)
+		resp, body := do(http.MethodGet, c.AcceptEncoding)
 		got := resp.Header.Get("Content-Encoding")
 		if got != c.want {
-			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", c.acceptEncoding, got, c.want)
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", c.AcceptEncoding, got, c.want)
 			continue
 		}
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/wasm" ||
 			resp.Header.Get("Vary") != "Accept-Encoding" || resp.ContentLength != int64(len(body)) ||
 			resp.Header.Get("Accept-Ranges") != "" {
 			t.Errorf("Accept-Encoding %q: %d, Content-Type %q, Vary %q, Content-Length %d for %d bytes, Accept-Ranges %q",
-				c.acceptEncoding, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Vary"),
+				c.AcceptEncoding, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Vary"),
 				resp.ContentLength, len(body), resp.Header.Get("Accept-Ranges"))
 		}
 		if !bytes.Equal(decode(t, got, body), want) {
-			t.Errorf("Accept-Encoding %q: %d bytes in %q do not decode to app.wasm", c.acceptEncoding, len(body), got)
+			t.Errorf("Accept-Encoding %q: %d bytes in %q do not decode to app.wasm", c.AcceptEncoding, len(body), got)
 		}
 		tag := resp.Header.Get("Etag")
 		if old, ok := tags[got]; ok && old != tag {
@@ -120,14 +120,14 @@ func TestServeCompresses(t *testing.T) {
 		}
 		tags[got] = tag
 
-		head, headBody := do(http.MethodHead, c.acceptEncoding)
+		head, headBody := do(http.MethodHead, c.AcceptEncoding)
 		if len(headBody) != 0 || head.ContentLength != int64(len(body)) || head.Header.Get("Content-Encoding") != got || head.Header.Get("Etag") != tag {
 			t.Errorf("HEAD, Accept-Encoding %q: %d bytes, Content-Length %d, %q, ETag %s; want none, %d, %q, %s",
-				c.acceptEncoding, len(headBody), head.ContentLength, head.Header.Get("Content-Encoding"), head.Header.Get("Etag"), len(body), got, tag)
+				c.AcceptEncoding, len(headBody), head.ContentLength, head.Header.Get("Content-Encoding"), head.Header.Get("Etag"), len(body), got, tag)
 		}
-		ranged, rangedBody := do(http.MethodGet, c.acceptEncoding, "Range", "bytes=0-99")
+		ranged, rangedBody := do(http.MethodGet, c.AcceptEncoding, "Range", "bytes=0-99")
 		if ranged.StatusCode != http.StatusOK || !bytes.Equal(rangedBody, body) {
-			t.Errorf("Range, Accept-Encoding %q: %d, %d bytes; want 200 and the whole %d", c.acceptEncoding, ranged.StatusCode, len(rangedBody), len(body))
+			t.Errorf("Range, Accept-Encoding %q: %d, %d bytes; want 200 and the whole %d", c.AcceptEncoding, ranged.StatusCode, len(rangedBody), len(body))
 		}
 	}
 	if len(tags) != 3 || tags["br"] == tags["gzip"] || tags["br"] == tags[""] || tags["gzip"] == tags[""] {
@@ -163,7 +163,7 @@ func TestServeCompressesLargeFilesOnly(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "web", "noise.bin"), noise, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h, err := newServer(root)
+	h, err := NewServer(root)
 	if err != nil {
 		t.Fatal(err)
 	}

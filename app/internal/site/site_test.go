@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"bytes"
@@ -12,7 +12,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
+
+func TestMain(m *testing.M) {
+	BrotliLater = false // the tests know which copy serve sends; TestServeBrotliLater tests the other way
+	BrotliQuality = 5   // see BrotliQuality
+	app.RouteFunc("/", func() app.Composer { return &stubPage{} })
+	os.Exit(m.Run())
+}
+
+// stubPage stands for the page that package main registers: what the server and the
+// generator do with go-app's HTML around it does not depend on what it shows.
+type stubPage struct{ app.Compo }
+
+func (*stubPage) Render() app.UI { return app.Main().ID("app").Text("the page") }
 
 // fakeRoot returns a -root with the repository's web/ files and
 // wasm_exec.js, and a stand-in app.wasm: enough for the server and the
@@ -20,14 +35,27 @@ import (
 func fakeRoot(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := copyRepoFiles(dir); err != nil {
+	names, err := filepath.Glob(filepath.Join(repo, "web", "*"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, name := range append(names, filepath.Join(repo, "wasm_exec.js")) {
+		rel, _ := filepath.Rel(repo, name)
+		if rel == filepath.Join("web", "app.wasm") {
+			continue // a build's, when there is one
+		}
+		if err := copyFile(filepath.Join(dir, rel), name); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm"), []byte("\x00asm"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
+
+// repo is the repository's root, which holds web/ and wasm_exec.js.
+var repo = filepath.Join("..", "..", "..")
 
 func readFile(t *testing.T, name string) []byte {
 	t.Helper()
@@ -38,25 +66,8 @@ func readFile(t *testing.T, name string) []byte {
 	return b
 }
 
-func TestCommandUsage(t *testing.T) {
-	for _, args := range [][]string{
-		{},
-		{"nope"},
-		{"serve", "extra"},
-		{"serve", "-nope"},
-		{"static"},
-		{"static", "-out", t.TempDir(), "-prefix", "a/b"},
-		{"static", "-out", t.TempDir(), "extra"},
-	} {
-		var stdout, stderr bytes.Buffer
-		if code := runCommand(args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "usage") {
-			t.Errorf("%q: exit %d, stderr %q; want 2 and a usage message", args, code, stderr.String())
-		}
-	}
-}
-
 func TestServeHeaders(t *testing.T) {
-	h, err := newServer(fakeRoot(t))
+	h, err := NewServer(fakeRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +82,7 @@ func TestServeHeaders(t *testing.T) {
 			t.Errorf("GET %s: %d, want %d", path, rec.Code, want)
 		}
 		for name, want := range map[string]string{
-			"Content-Security-Policy": contentPolicy + "; frame-ancestors 'none'",
+			"Content-Security-Policy": ContentPolicy + "; frame-ancestors 'none'",
 			"X-Content-Type-Options":  "nosniff",
 			"Referrer-Policy":         "no-referrer",
 		} {
@@ -98,11 +109,11 @@ func TestStaticSite(t *testing.T) {
 	root := fakeRoot(t)
 	compressibleWasm(t, root)
 	out := filepath.Join(t.TempDir(), "backoffcalc")
-	if err := generateStatic(root, out, "backoffcalc"); err != nil {
+	if err := Generate(root, out, "backoffcalc"); err != nil {
 		t.Fatal(err)
 	}
 	index := string(readFile(t, filepath.Join(out, "index.html")))
-	if !strings.Contains(index, charset+"\n<meta http-equiv=\"Content-Security-Policy\" content=\""+contentPolicy+"\">") {
+	if !strings.Contains(index, charset+"\n<meta http-equiv=\"Content-Security-Policy\" content=\""+ContentPolicy+"\">") {
 		t.Errorf("index.html lacks the CSP right after the charset:\n%s", index)
 	}
 	for _, bad := range []string{"og:url", "127.0.0.1", "http://", "https://"} {
@@ -121,7 +132,7 @@ func TestStaticSite(t *testing.T) {
 			t.Errorf("%s differs from the root's", name)
 		}
 	}
-	if err := generateStatic(root, out, "backoffcalc"); err == nil {
+	if err := Generate(root, out, "backoffcalc"); err == nil {
 		t.Error("generating into a non-empty directory: no error")
 	}
 }
@@ -133,7 +144,7 @@ func TestStaticPrecompressed(t *testing.T) {
 	root := fakeRoot(t)
 	compressibleWasm(t, root)
 	out := t.TempDir()
-	if err := generateStatic(root, out, ""); err != nil {
+	if err := Generate(root, out, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"web/app.wasm", "index.html", "app.js", "app-worker.js", "wasm_exec.js"} {
@@ -188,12 +199,12 @@ func TestWasmExecJS(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := readFile(t, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
-	if !bytes.Equal(readFile(t, filepath.Join("..", "wasm_exec.js")), want) {
+	if !bytes.Equal(readFile(t, filepath.Join(repo, "wasm_exec.js")), want) {
 		t.Fatal("wasm_exec.js differs from the toolchain's: run make wasm_exec.js")
 	}
 
 	root := fakeRoot(t)
-	h, err := newServer(root)
+	h, err := NewServer(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +214,7 @@ func TestWasmExecJS(t *testing.T) {
 		t.Error("serve's /wasm_exec.js differs from the repository's")
 	}
 	out := filepath.Join(t.TempDir(), "site")
-	if err := generateStatic(root, out, ""); err != nil {
+	if err := Generate(root, out, ""); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(readFile(t, filepath.Join(out, "wasm_exec.js")), want) {
@@ -217,7 +228,7 @@ func TestWasmExecJS(t *testing.T) {
 // agent test, which kept the calculator from loading.
 func TestAppJS(t *testing.T) {
 	root := fakeRoot(t)
-	h, err := newServer(root)
+	h, err := NewServer(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +255,7 @@ func TestAppJS(t *testing.T) {
 	check("serve", rec.Body.String(), "")
 	for _, prefix := range []string{"", "calc"} {
 		out := filepath.Join(t.TempDir(), "site")
-		if err := generateStatic(root, out, prefix); err != nil {
+		if err := Generate(root, out, prefix); err != nil {
 			t.Fatal(err)
 		}
 		urlPrefix := ""

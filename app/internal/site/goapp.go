@@ -1,11 +1,10 @@
 //go:build !js
 
-package main
+package site
 
 // What the native program does differently from go-app v9.8.0, each for a reason found by
 // running it (see each comment, and shared/GOAPP-NOTES.md): our app.js and service worker, the
-// og:url it leaks, and the resource provider. The browser's side is in goapp_js.go, a file of
-// its own because it builds only for js.
+// og:url it leaks, and the resource provider. The browser's side is in the page's goapp_js.go.
 
 import (
 	_ "embed"

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"bytes"
@@ -69,9 +69,9 @@ func worth(body, c []byte) []byte {
 // build of app.wasm costs one compression, and every later start of serve, static or the tests
 // with those bytes none. The directory keeps the copies of the last brotliKeep inputs used.
 //
-// The tests compress at brotliQuality 5 (1 s, 15% under gzip -9): they test which copy is sent,
+// The tests compress at BrotliQuality 5 (1 s, 15% under gzip -9): they test which copy is sent,
 // not how small it is, and a new build would otherwise cost them three compressions.
-var brotliQuality = 11
+var BrotliQuality = 11
 
 const (
 	brotliWindow = 24
@@ -90,7 +90,7 @@ type brotliKey struct {
 	quality int
 }
 
-func keyOf(body []byte) brotliKey { return brotliKey{sha256.Sum256(body), brotliQuality} }
+func keyOf(body []byte) brotliKey { return brotliKey{sha256.Sum256(body), BrotliQuality} }
 
 // brotliCompress returns body in brotli, from the cache when it has body's copy.
 func brotliCompress(body []byte) []byte {
@@ -110,7 +110,7 @@ func brotliCompress(body []byte) []byte {
 		os.Chtimes(file, now, now) // used: the last to go
 	} else {
 		var buf bytes.Buffer
-		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: brotliWindow})
+		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: BrotliQuality, LGWin: brotliWindow})
 		w.Write(body)
 		w.Close()
 		br = buf.Bytes()
@@ -191,10 +191,10 @@ func pruneCache(dir string) {
 	}
 }
 
-// noteBrotli says on w, before serve or static starts, that app.wasm has no cached brotli copy
+// NoteBrotli says on w, before serve or static starts, that app.wasm has no cached brotli copy
 // yet, so that the half minute of compressing it does not pass in silence: static waits for it,
-// serve sends gzip meanwhile (brotliLater).
-func noteBrotli(root string, w io.Writer, meanwhile string) {
+// serve sends gzip meanwhile (BrotliLater).
+func NoteBrotli(root string, w io.Writer, meanwhile string) {
 	b, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
 	if err == nil && len(b) >= 1<<20 && !brotliCached(b) {
 		fmt.Fprintf(w, "compressing web/app.wasm (%.1f MB) with brotli -q 11, once for this build: about 30 s%s\n", float64(len(b))/1e6, meanwhile)

@@ -1,6 +1,6 @@
 //go:build !js
 
-package main
+package site
 
 import (
 	"crypto/sha256"
@@ -14,12 +14,12 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// contentPolicy is the page's Content-Security-Policy: a header in serve, a
+// ContentPolicy is the page's Content-Security-Policy: a header in serve, a
 // <meta> in the static site. go-app needs neither inline script nor eval:
 // the page loads wasm_exec.js and app.js as files, and compiling app.wasm
 // needs only 'wasm-unsafe-eval'. Inline style is refused too, and go-app's
 // Style() sets a style attribute: style the page with classes in app.css.
-const contentPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
+const ContentPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
 	"object-src 'none'; base-uri 'none'; form-action 'self'"
 
 // handler returns the go-app handler of the page. root holds web/ (app.wasm,
