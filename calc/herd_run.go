@@ -30,15 +30,7 @@ type herdHooks struct {
 // herd simulates one mode over windows windows (from herdWindows). seen, if not nil, is told of
 // every attempt in the order the server sees them; tests use it to check each client's times.
 func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (HerdRun, bool) {
-	var waits retryWaits
-	first := 0.0 // the state before the first retry
-	if j, ok := m.Jitter(); ok {
-		q := p.WithJitter(j)
-		waits, first = q.waits(), q.FirstState()
-	} else {
-		// The zero law waits 0 for any u, and no retry draws.
-		waits = retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}
-	}
+	waits, first := p.modeWaits(m)
 	// schedule files client i's attempt at at under its window.
 	schedule := func(i int, at time.Duration) {
 		b := at / p.Window

@@ -98,15 +98,6 @@ type overloadSim struct {
 	limited bool
 }
 
-// modeWaits is the herd's waits of mode m: the policy's with m's jitter, or none for Immediate.
-func (p Params) modeWaits(m HerdMode) (retryWaits, float64) {
-	if j, ok := m.Jitter(); ok {
-		q := p.WithJitter(j)
-		return q.waits(), q.FirstState()
-	}
-	return retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}, 0
-}
-
 // overload runs case c over at least windows windows (more are added if an event needs them).
 // It reports false if pause stopped it.
 func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause func() bool) (OverloadRun, bool) {
