@@ -78,7 +78,7 @@ func (p Params) FailingLoadWords() string {
 		return fmt.Sprintf("There is no stream of new requests (rate or run is 0): only the crowd of %d clients arrives; %s.", p.Clients, serves)
 	}
 	return fmt.Sprintf("If every attempt failed, the stream of %s requests per second for %s, each making its %d %s, would send %s attempts per second; %s.",
-		perSecond(p.Rate), Human(float64(p.Run)), p.Attempts, plural(p.Attempts, "attempt", "attempts"), perSecond(offered), serves)
+		perSecond(p.Rate), Human(float64(p.Run)), p.Attempts, Plural(p.Attempts, "attempt", "attempts"), perSecond(offered), serves)
 }
 
 // LimiterBoundWords says what limiter k bounds that load to when every attempt fails, from its
@@ -88,7 +88,7 @@ func (p Params) LimiterBoundWords(k LimiterKind) string { return k.entry().words
 // retriesInAll says n retries per process, and for all of p's processes.
 func (p Params) retriesInAll(n int) string {
 	if p.Processes == 1 {
-		return fmt.Sprintf("%d %s in all", n, plural(n, "retry", "retries"))
+		return fmt.Sprintf("%d %s in all", n, Plural(n, "retry", "retries"))
 	}
 	return fmt.Sprintf("%d per process, %d in all over %d processes", n, n*p.Processes, p.Processes)
 }
@@ -101,13 +101,6 @@ func (p Params) firstAttemptsOnly() string {
 // perSecond writes a rate with at most three decimals: 0.5, 200, 33.333.
 func perSecond(x float64) string {
 	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(x, 'f', 3, 64), "0"), ".")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // HeadlineWords says in one sentence how run r ended, what the overload view shows first:
@@ -126,5 +119,5 @@ func (r OverloadRun) HeadlineWords(run time.Duration) string {
 		recovered = fmt.Sprintf("The server recovered at %s, %s", HumanBeside(float64(r.Recovered), run), when)
 	}
 	return fmt.Sprintf("%s; %d of %d %s succeeded; %s of the attempts it served were wasted.",
-		recovered, r.Accepted, r.Requests, plural(r.Requests, "request", "requests"), Percent(r.WastedShare()))
+		recovered, r.Accepted, r.Requests, Plural(r.Requests, "request", "requests"), Percent(r.WastedShare()))
 }
