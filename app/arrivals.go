@@ -40,7 +40,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 		}
 		d.WriteString("V" + f1(y(top, 0)) + "Z")
 		charts = append(charts,
-			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).Text(r.Mode.String()+": attempts per "+human(params.Window)+" window"),
+			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).Text(r.Mode.String()+": attempts per "+calc.Human(float64(params.Window))+" window"),
 			svg("line").Attr("x1", arrivalsLeft).Attr("x2", arrivalsLeft+arrivalsWidth).Attr("y1", y(top, 0)).Attr("y2", y(top, 0)),
 			svg("path").Attr("data-series", "arrivals").DataSet("mode", r.Mode.String()).Attr("d", d.String()),
 			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, countAxis.End)+4).Attr("text-anchor", "end").Text(countAxis.End),
@@ -57,7 +57,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 	var marks []app.UI
 	for _, t := range timeAxis.Ticks {
 		tx := arrivalsLeft + timeAxis.X(t, arrivalsWidth)
-		marks = append(marks, svg("text").Attr("x", tx).Attr("y", bottom).Attr("text-anchor", "middle").Text(human(t)))
+		marks = append(marks, svg("text").Attr("x", tx).Attr("y", bottom).Attr("text-anchor", "middle").Text(calc.Human(float64(t))))
 	}
 	capacity := "no capacity limit"
 	if params.Capacity > 0 {
@@ -71,12 +71,12 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			svg("text").Attr("x", arrivalsLeft).Attr("y", bottom+21).Text("time since the first attempts"),
 		)),
 		app.FigCaption().ID("arrivals-caption").Body(inline(
-			app.Text("Attempts the server receives in each "+human(params.Window)+" window, per mode: the runs of "),
+			app.Text("Attempts the server receives in each "+calc.Human(float64(params.Window))+" window, per mode: the runs of "),
 			app.A().Href("#herd").Text("the herd table"),
 			app.Text(", one chart per row. "),
 			app.Span().ID("arrivals-scale").Text("Same scale for every mode: 0 to "+strconv.Itoa(countAxis.End)+" attempts per window. "),
 			app.Span().Class("key key-bar").Text("filled"), app.Text(": attempts per window. "),
-			app.Span().Class("key key-p50").Text("vertical line"), app.Text(": the outage ends ("+human(params.Outage)+"). "),
+			app.Span().Class("key key-p50").Text("vertical line"), app.Text(": the outage ends ("+calc.Human(float64(params.Outage))+"). "),
 			app.Text(capacity+"."),
 		)),
 	)

@@ -63,7 +63,7 @@ func renderChart(r calc.Report) app.UI {
 	if k := calc.Dwarfed(latest); k > 0 {
 		axis := calc.StartAxis(rows[k-1].Latest, r.Params.Budget)
 		fmt.Fprintf(&b, `<p id="chart-zoom-title" class="chart-zoom-title">Zoomed in: attempts #1 to #%d, whose latest starts are at most a quarter of the later attempts', on a scale from 0 to %s.</p>`,
-			rows[k-1].Attempt, html.EscapeString(human(axis.End)))
+			rows[k-1].Attempt, html.EscapeString(calc.Human(float64(axis.End))))
 		chartBoxOpen(&b, "Chart of the first starts, zoomed in")
 		writeStartChart(&b, r, k, axis, "chart-zoom-title chart-caption")
 		b.WriteString(`</div>`)
@@ -96,7 +96,7 @@ func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, l
 	for _, t := range axis.Ticks {
 		tx := f1(x(t))
 		fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%v" y2="%s"></line><text x="%s" y="%s" text-anchor="middle">%s</text>`,
-			tx, tx, chartTop, f1(height+4), tx, f1(height+19), html.EscapeString(human(t)))
+			tx, tx, chartTop, f1(height+4), tx, f1(height+19), html.EscapeString(calc.Human(float64(t))))
 	}
 	b.WriteString(`</g><g>`)
 	for i, row := range rows {

@@ -182,7 +182,7 @@ func renderCompareTable(c calc.Comparison) app.UI {
 	cell := func(col, ms, text string) {
 		b.WriteString(`<td data-col="` + col + `" data-ms="` + ms + `">` + html.EscapeString(text) + `</td>`)
 	}
-	dur := func(col string, d time.Duration) { cell(col, calc.Millis(d), human(d)) }
+	dur := func(col string, d time.Duration) { cell(col, calc.Millis(d), calc.Human(float64(d))) }
 	diff := func(col string, d time.Duration) { cell(col, calc.Millis(d), calc.HumanDiff(float64(d))) }
 	for _, row := range c.Rows {
 		n := strconv.Itoa(row.Attempt)
@@ -267,12 +267,12 @@ func renderCompareTotals(c calc.Comparison) app.UI {
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
 	a, b := ignoring(c.A.Params), ignoring(c.B.Params)
 	return app.Dl().ID("compare-totals").Body(
-		item("compare-a-total-min", "A best-case total wait"+a, calc.Millis(ta.Min), human(ta.Min)).Class("scope-start"),
+		item("compare-a-total-min", "A best-case total wait"+a, calc.Millis(ta.Min), calc.Human(float64(ta.Min))).Class("scope-start"),
 		item("compare-a-total-mean", "A expected total wait"+a, calc.MillisFloat(ta.Mean), calc.Human(ta.Mean)),
-		item("compare-a-total-max", "A worst-case total wait"+a, calc.Millis(ta.Max), human(ta.Max)),
-		item("compare-b-total-min", "B best-case total wait"+b, calc.Millis(tb.Min), human(tb.Min)).Class("scope-start"),
+		item("compare-a-total-max", "A worst-case total wait"+a, calc.Millis(ta.Max), calc.Human(float64(ta.Max))),
+		item("compare-b-total-min", "B best-case total wait"+b, calc.Millis(tb.Min), calc.Human(float64(tb.Min))).Class("scope-start"),
 		item("compare-b-total-mean", "B expected total wait"+b, calc.MillisFloat(tb.Mean), calc.Human(tb.Mean)),
-		item("compare-b-total-max", "B worst-case total wait"+b, calc.Millis(tb.Max), human(tb.Max)),
+		item("compare-b-total-max", "B worst-case total wait"+b, calc.Millis(tb.Max), calc.Human(float64(tb.Max))),
 		item("compare-d-total-min", "B − A, best case"+diff, calc.Millis(d.Min), calc.HumanDiff(float64(d.Min))).Class("scope-start"),
 		item("compare-d-total-mean", "B − A, expected"+diff, calc.MillisFloat(d.Mean), calc.HumanDiff(d.Mean)),
 		item("compare-d-total-max", "B − A, worst case"+diff, calc.Millis(d.Max), calc.HumanDiff(float64(d.Max))),

@@ -141,9 +141,9 @@ var herdHeadColumns = []string{"peak attempts in a window", "peak at", "clients 
 func herdHeadCells(h calc.HerdRun) []headCell {
 	last := headCell{"last_accepted", "", "none got through"}
 	if h.Accepted > 0 {
-		last = headCell{"last_accepted", calc.Millis(h.LastAccepted), human(h.LastAccepted)}
+		last = headCell{"last_accepted", calc.Millis(h.LastAccepted), calc.Human(float64(h.LastAccepted))}
 	}
-	return []headCell{{"peak", strconv.Itoa(h.Peak), strconv.Itoa(h.Peak)}, {"peak_at", calc.Millis(h.PeakAt), human(h.PeakAt)},
+	return []headCell{{"peak", strconv.Itoa(h.Peak), strconv.Itoa(h.Peak)}, {"peak_at", calc.Millis(h.PeakAt), calc.Human(float64(h.PeakAt))},
 		{"accepted", strconv.Itoa(h.Accepted), strconv.Itoa(h.Accepted)}, {"gave_up", strconv.Itoa(h.GaveUp), strconv.Itoa(h.GaveUp)}, last}
 }
 
@@ -152,7 +152,7 @@ var overloadHeadColumns = []string{"requests", "succeeded", "retries refused", "
 func overloadHeadCells(r calc.OverloadRun) []headCell {
 	recovered := headCell{"recovered", "", "not recovered when the run ended"}
 	if r.Recovers() {
-		recovered = headCell{"recovered", calc.Millis(r.Recovered), human(r.Recovered)}
+		recovered = headCell{"recovered", calc.Millis(r.Recovered), calc.Human(float64(r.Recovered))}
 	}
 	count := func(col string, n int) headCell { return headCell{col, strconv.Itoa(n), strconv.Itoa(n)} }
 	return []headCell{count("requests", r.Requests), count("succeeded", r.Accepted), count("refused", r.Refused),

@@ -155,7 +155,7 @@ func writeSweepSVG(b *strings.Builder, measure string, modes []calc.ContentionMo
 		a := calc.NewAxis(time.Duration(math.Ceil(top)))
 		y = func(v float64) float64 { return sweepTop + sweepHeight - a.X(time.Duration(v), sweepHeight) }
 		for _, t := range a.Ticks {
-			ticks = append(ticks, f1(y(float64(t)))+" "+human(t))
+			ticks = append(ticks, f1(y(float64(t)))+" "+calc.Human(float64(t)))
 		}
 	} else {
 		a := calc.NewCountAxis(int(math.Ceil(top)))

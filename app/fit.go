@@ -193,7 +193,7 @@ func renderFitHead(r calc.Report) app.UI {
 			"An attempt is made when it starts before the budget; call time included. Every path: %s So does each answer's tooltip. Best path: the earliest starts. 50%%, 99%% of paths: of the %d sampled paths (seed %d). "+
 				"any: the whole range fits (up to %d attempts, a base of the cap, a factor of %d, a cap of %s): the cap or the attempt count binds first. none: not even the least value fits. unused: the mode does not read it. "+
 				"~: a sampled answer that fits while one step more does not, but a larger value might fit again. “apply” sets the input to the answer.",
-			typedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, human(calc.MaxCap))),
+			typedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, calc.Human(float64(calc.MaxCap)))),
 	)
 }
 

@@ -258,7 +258,7 @@ func (p *page) attemptsHint() string {
 	}
 	rows := p.report.Schedule.Rows
 	retries := rows[len(rows)-1].Retry
-	return fmt.Sprintf("%d %s = first call + %d %s", len(rows), plural(len(rows), "attempt", "attempts"), retries, plural(retries, "retry", "retries"))
+	return fmt.Sprintf("%d %s = first call + %d %s", len(rows), calc.Plural(len(rows), "attempt", "attempts"), retries, calc.Plural(retries, "retry", "retries"))
 }
 
 func (p *page) onEdit(key string) app.EventHandler {

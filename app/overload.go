@@ -347,7 +347,7 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 	b.WriteString(`</tr></thead><tbody>`)
 	for k, w := range r.Windows[:rows] {
 		start := params.WindowStart(k)
-		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, calc.Millis(start), html.EscapeString(human(start)))
+		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, calc.Millis(start), html.EscapeString(calc.Human(float64(start))))
 		for i, n := range w.Counts() {
 			fmt.Fprintf(&b, `<td data-col="%s">%d</td>`, windowSeries[i][0], n)
 		}
@@ -386,7 +386,7 @@ func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadR
 			}
 		}
 		d.WriteString("H" + f1(x(len(r.Windows))) + "V" + y(0) + "Z")
-		fmt.Fprintf(b, `<text x="%v" y="%s">%s per %s window</text>`, arrivalsLeft, f1(top-6), s[1], html.EscapeString(human(params.Window)))
+		fmt.Fprintf(b, `<text x="%v" y="%s">%s per %s window</text>`, arrivalsLeft, f1(top-6), s[1], html.EscapeString(calc.Human(float64(params.Window))))
 		fmt.Fprintf(b, `<line x1="%v" x2="%v" y1="%s" y2="%s"></line>`, arrivalsLeft, arrivalsLeft+arrivalsWidth, y(0), y(0))
 		fmt.Fprintf(b, `<path data-series="overload" data-name="%s" d="%s"></path>`, s[0], d.String())
 		fmt.Fprintf(b, `<text x="%v" y="%s" text-anchor="end">%d</text><text x="%v" y="%s" text-anchor="end">0</text>`,
@@ -397,9 +397,9 @@ func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadR
 	b.WriteString(`</g><g>`)
 	for _, t := range timeAxis.Ticks {
 		tx := f1(arrivalsLeft + timeAxis.X(t, arrivalsWidth))
-		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(bottom), html.EscapeString(human(t)))
+		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(bottom), html.EscapeString(calc.Human(float64(t))))
 	}
 	fmt.Fprintf(b, `</g><text x="%v" y="%s">time since the start</text></svg></div>`, arrivalsLeft, f1(bottom+21))
 	fmt.Fprintf(b, `<figcaption id="overload-chart-caption">%s, window by window: one strip per series, each named above it, <span id="overload-scale" data-end="%d">%s, from 0 to %d per window and 0 to %s</span>; the table below has the same numbers. <span class="key key-p50">vertical line</span>: the outage ends (%s).</figcaption></figure>`,
-		html.EscapeString(name), countAxis.End, html.EscapeString(scale), countAxis.End, html.EscapeString(human(timeAxis.End)), html.EscapeString(human(params.Outage)))
+		html.EscapeString(name), countAxis.End, html.EscapeString(scale), countAxis.End, html.EscapeString(calc.Human(float64(timeAxis.End))), html.EscapeString(calc.Human(float64(params.Outage))))
 }

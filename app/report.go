@@ -21,14 +21,14 @@ func describe(r calc.Report) string {
 	p := r.Params
 	var b strings.Builder
 	retries := r.Schedule.Rows[len(r.Schedule.Rows)-1].Retry
-	fmt.Fprintf(&b, "%d %s = first call + %d %s. ", p.Attempts, plural(p.Attempts, "attempt", "attempts"), retries, plural(retries, "retry", "retries"))
+	fmt.Fprintf(&b, "%d %s = first call + %d %s. ", p.Attempts, calc.Plural(p.Attempts, "attempt", "attempts"), retries, calc.Plural(retries, "retry", "retries"))
 	if retries == 0 {
 		b.WriteString("There is no wait.")
 	} else {
 		b.WriteString(p.WaitWords())
 	}
 	if p.Call > 0 {
-		fmt.Fprintf(&b, " Each failing call takes %s before the wait starts.", human(p.Call))
+		fmt.Fprintf(&b, " Each failing call takes %s before the wait starts.", calc.Human(float64(p.Call)))
 	}
 	if p.Budget > 0 {
 		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", limitText(p.Budget))
@@ -94,15 +94,6 @@ func withinNote(r calc.Report) string {
 	return fmt.Sprintf("Within the budget, a path's total wait counts only the waits before the attempts it makes: %s (seed %d). The policy's totals ignore the budget.",
 		withinHow(r), r.Params.Seed)
 }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func human(d time.Duration) string { return calc.Human(float64(d)) }
 
 // humanBeside is human for a time shown beside limits the page states (calc.HumanBeside).
 func humanBeside(d time.Duration, limits ...time.Duration) string {
@@ -250,11 +241,11 @@ func mdTable(w io.Writer, head []string, n int, row func(int) []string) error {
 func herdLine(p calc.Params) string {
 	capacity := "no capacity limit"
 	if p.Capacity > 0 {
-		capacity = fmt.Sprintf("at most %d attempts per %s window", p.Capacity, human(p.Window))
+		capacity = fmt.Sprintf("at most %d attempts per %s window", p.Capacity, calc.Human(float64(p.Window)))
 	}
 	spread := "all starting at 0"
 	if p.Spread > 0 {
-		spread = "first attempts spread evenly over " + human(p.Spread)
+		spread = "first attempts spread evenly over " + calc.Human(float64(p.Spread))
 	}
 	return fmt.Sprintf("Many clients through an outage: %d clients, %s; the server fails every attempt for %s, then accepts %s.",
 		p.Clients, spread, limitText(p.Outage), capacity)
@@ -303,13 +294,13 @@ func textReport(w io.Writer, res results) error {
 	t, q := s.Total, r.Sample.Total
 	if p.Budget <= 0 {
 		fmt.Fprintf(w, "\nTotal wait: best case %s, expected %s, worst case %s; sampled p50 %s, p90 %s, p99 %s (%d paths, seed %d).\n",
-			human(t.Min), calc.Human(t.Mean), human(t.Max), human(q.P50), human(q.P90), human(q.P99), r.Sample.Paths, p.Seed)
+			calc.Human(float64(t.Min)), calc.Human(t.Mean), calc.Human(float64(t.Max)), calc.Human(float64(q.P50)), calc.Human(float64(q.P90)), calc.Human(float64(q.P99)), r.Sample.Paths, p.Seed)
 	} else {
 		fmt.Fprintf(w, "\nTotal wait of the policy, ignoring the budget: best case %s, expected %s, worst case %s.\n%s\n",
 			beside(t.Min), besideMean(t.Mean), beside(t.Max), withinLine(r, beside, besideMean, ""))
 	}
 	if s.ExceedsCap {
-		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", human(p.Cap))
+		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", calc.Human(float64(p.Cap)))
 	}
 	if p.Budget > 0 {
 		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", limitText(p.Budget), s.Always, s.AtMost)

@@ -160,9 +160,9 @@ func herdLineOf(h *calc.HerdRun) string {
 	}
 	last := "none got through"
 	if h.Accepted > 0 {
-		last = "the last got through at " + human(h.LastAccepted)
+		last = "the last got through at " + calc.Human(float64(h.LastAccepted))
 	}
-	return fmt.Sprintf("peak %d attempts per window at %s, %d accepted, %d gave up, %s.", h.Peak, human(h.PeakAt), h.Accepted, h.GaveUp, last)
+	return fmt.Sprintf("peak %d attempts per window at %s, %d accepted, %d gave up, %s.", h.Peak, calc.Human(float64(h.PeakAt)), h.Accepted, h.GaveUp, last)
 }
 
 // writeCompareText prints the comparison for a terminal: the waits, then the starts, then the
@@ -180,7 +180,7 @@ func writeCompareText(w io.Writer, c compared) error {
 		case diff:
 			return calc.HumanDiff(float64(min)) + "\t" + calc.HumanDiff(mean) + "\t" + calc.HumanDiff(float64(max)) + "\t"
 		}
-		return human(min) + "\t" + calc.Human(mean) + "\t" + human(max) + "\t"
+		return calc.Human(float64(min)) + "\t" + calc.Human(mean) + "\t" + calc.Human(float64(max)) + "\t"
 	}
 	for _, r := range c.Rows {
 		d := r.Diff
@@ -207,7 +207,7 @@ func writeCompareText(w io.Writer, c compared) error {
 	tw.Flush()
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
 	fmt.Fprintf(w, "\nTotal wait, ignoring any budget: A best case %s, expected %s, worst case %s; B %s, %s, %s; B − A %s, %s, %s.\n",
-		human(ta.Min), calc.Human(ta.Mean), human(ta.Max), human(tb.Min), calc.Human(tb.Mean), human(tb.Max),
+		calc.Human(float64(ta.Min)), calc.Human(ta.Mean), calc.Human(float64(ta.Max)), calc.Human(float64(tb.Min)), calc.Human(tb.Mean), calc.Human(float64(tb.Max)),
 		calc.HumanDiff(float64(d.Min)), calc.HumanDiff(d.Mean), calc.HumanDiff(float64(d.Max)))
 	fmt.Fprintf(w, "Budget: A %s B %s\n", fitLine(c.A, c.FitA), fitLine(c.B, c.FitB))
 	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.herdA), herdLineOf(c.herdB))

@@ -27,7 +27,7 @@ func TestTableCompareOpenHerd(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("Herd, each in its own jitter mode: A peak %d attempts per window at %s, %d accepted, %d gave up,",
-		run.Peak, human(run.PeakAt), run.Accepted, run.GaveUp)
+		run.Peak, calc.Human(float64(run.PeakAt)), run.Accepted, run.GaveUp)
 	if !strings.Contains(out, want) {
 		t.Errorf("table does not say %q:\n%s", want, out)
 	}

@@ -25,7 +25,7 @@ type contention struct {
 func contentionLine(p calc.Params) string {
 	return fmt.Sprintf("Contention (the AWS post's experiment): %d clients each write one row once under optimistic concurrency, hops of |Normal(10 ms, 2 ms)|; "+
 		"the simulator's modes on base %s and cap %s; mean over %d runs. Calls are the writes; time is until the last client is through.",
-		p.Contenders, human(p.Base), human(p.Cap), p.Runs)
+		p.Contenders, calc.Human(float64(p.Base)), calc.Human(float64(p.Cap)), p.Runs)
 }
 
 // contentionCols are the CSV's and Markdown's: calls per run and completion time.

@@ -40,7 +40,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		if r.Mode != own.Mode || r.Limiter != own.Limiter {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s with limiter %s, per %s window:\n", r.Mode, r.Limiter, human(p.Window))
+		fmt.Fprintf(w, "\n%s with limiter %s, per %s window:\n", r.Mode, r.Limiter, calc.Human(float64(p.Window)))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"window from"}
 		for _, s := range windowSeries {
@@ -48,7 +48,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 		for k, win := range r.Windows {
-			line := human(p.WindowStart(k))
+			line := calc.Human(float64(p.WindowStart(k)))
 			for _, n := range win.Counts() {
 				line += "\t" + strconv.Itoa(n)
 			}

@@ -65,7 +65,7 @@ func writeSolveText(w io.Writer, r calc.Report) {
 		"any: the whole range fits, up to %d attempts, a base of the cap, a factor of %d, a cap of %s: the cap or the attempt count binds first. "+
 		"none: not even the least value fits. unused: the mode does not read it. "+
 		"~: a sampled answer that fits while one step more does not, but a larger value might fit again.\n",
-		typedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, human(calc.MaxCap))
+		typedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, calc.Human(float64(calc.MaxCap)))
 }
 
 // typedWords say how a base, factor or cap answer is shown (Fit.Typed).

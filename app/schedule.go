@@ -177,11 +177,11 @@ func renderNotes(r calc.Report) app.UI {
 	p, s := r.Params, r.Schedule
 	var notes []string
 	if s.ExceedsCap {
-		notes = append(notes, "A wait can be longer than the cap ("+human(p.Cap)+"): the jitter is applied after capping the nominal delay.")
+		notes = append(notes, "A wait can be longer than the cap ("+calc.Human(float64(p.Cap))+"): the jitter is applied after capping the nominal delay.")
 	}
 	if last := s.Rows[len(s.Rows)-1]; last.AtCap > 0 {
 		notes = append(notes, app.FormatString("%s piles waits up at the cap: by the last retry, %s of the waits are exactly %s (see the at-cap share in the CSV).",
-			p.Jitter.Title(), calc.Percent(last.AtCap), human(p.Cap)))
+			p.Jitter.Title(), calc.Percent(last.AtCap), calc.Human(float64(p.Cap))))
 	}
 	if p.Budget > 0 {
 		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", limitText(p.Budget), s.Always, s.AtMost),

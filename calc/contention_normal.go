@@ -1,6 +1,10 @@
 package calc
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"backoffcalc/calc/internal/mathx"
+)
 
 // normal draws from the standard normal distribution with Leva's ratio-of-uniforms method (J. L.
 // Leva, "A fast normal random number generator", ACM TOMS 18(4), 1992): for U in (0, 1] and V
@@ -8,7 +12,7 @@ import "math/rand/v2"
 // U ≤ e^(−X²/4); two quadratic bounds settle all but about 1% of the pairs without the
 // exponential. rand.Rand.NormFloat64 would do, but its rare tail steps call math.Exp and
 // math.Log, assembly on amd64 and pure Go in wasm, which may differ in the last bit; this uses
-// exp of mathx.go, so that the hops are the same bits natively and in the page. U and V are the
+// mathx.Exp, so that the hops are the same bits natively and in the page. U and V are the
 // two 32-bit halves of one draw (the largest |X| is over 10^9: no hop is cut short), and a
 // normal takes 1.37 draws on average.
 func normal(r *rand.PCG) float64 {
@@ -29,7 +33,7 @@ func normal(r *rand.PCG) float64 {
 		if q > r2 {
 			continue
 		}
-		if z := v / u; u <= exp(-float64(z*z)/4) {
+		if z := v / u; u <= mathx.Exp(-float64(z*z)/4) {
 			return z
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"backoffcalc/calc/internal/reuse"
 )
 
 // The simulation is an event queue of the clients, each with one message in flight: a read or a
@@ -99,7 +101,7 @@ func (e *contention) hop(c *contender) time.Duration {
 // result runs mode m runs times with n clients; it reports false when pause stopped it.
 func (e *contention) result(m ContentionMode, n, runs int) (ContentionResult, bool) {
 	wait, first := e.waiter(m)
-	e.calls, e.times = grow(e.calls, runs), grow(e.times, runs)
+	e.calls, e.times = reuse.Grow(e.calls, runs), reuse.Grow(e.times, runs)
 	for r := range runs {
 		calls, end, ok := e.run(wait, first, n, r)
 		if !ok {
@@ -112,8 +114,8 @@ func (e *contention) result(m ContentionMode, n, runs int) (ContentionResult, bo
 
 // run is run r of n clients: it returns the writes made and when the last success was answered.
 func (e *contention) run(wait waitFunc, first float64, n, r int) (calls int, end time.Duration, ok bool) {
-	cs := grow(e.clients, n)
-	q := grow(e.queue, n)
+	cs := reuse.Grow(e.clients, n)
+	q := reuse.Grow(e.queue, n)
 	e.clients, e.queue = cs, q
 	for i := range cs {
 		c := &cs[i]

@@ -21,7 +21,7 @@
 // (+, -, *, /, math.Round, math.Sqrt, math.Ldexp, and math.Pow with whole exponents, which is
 // exact repeated squaring); its own code never calls math.Exp or math.Log, whose amd64 assembly
 // can differ from the pure-Go code used under GOOS=js in the last bit. Polly's jitter needs 2^t
-// and tanh: it uses the package's own pure-Go ports of Go's exp2 and tanh (mathx.go). One draw
+// and tanh: it uses its own pure-Go ports of Go's exp2 and tanh (calc/internal/mathx). One draw
 // is not ported: an open system's seeded Poisson arrivals take their gaps from math/rand/v2's
 // ExpFloat64, whose ziggurat calls math.Exp in a rare wedge test and math.Log in its rarer tail,
 // so a gap could in principle differ in its last bit between the two. The golden file's open

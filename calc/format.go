@@ -257,3 +257,12 @@ func Percent(share float64) string {
 	}
 	return threeDigits(v) + "%"
 }
+
+// Plural is one for n = 1 and many otherwise: Plural(1, "retry", "retries") is "retry",
+// Plural(0, "retry", "retries") "retries".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -121,8 +121,8 @@ func (p Params) HerdMode(m HerdMode) (HerdRun, error) {
 	if err != nil {
 		return HerdRun{}, err
 	}
-	s := herdScratches.get()
-	defer herdScratches.put(s)
+	s := herdScratches.Get()
+	defer herdScratches.Put(s)
 	run, _ := p.herd(m, windows, s, herdHooks{})
 	return run, nil
 }
@@ -142,8 +142,8 @@ func (p Params) HerdModePausing(m HerdMode, pause func() bool) (run HerdRun, don
 	if err != nil {
 		return HerdRun{}, false, err
 	}
-	s := herdScratches.get()
-	defer herdScratches.put(s)
+	s := herdScratches.Get()
+	defer herdScratches.Put(s)
 	run, done = p.herd(m, windows, s, herdHooks{pause: pause})
 	return run, done, nil
 }

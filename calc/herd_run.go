@@ -1,14 +1,20 @@
 package calc
 
-import "time"
+import (
+	"time"
 
-// The simulation is a calendar queue (calendar) with one bucket per window. Within a window an
-// attempt is the key (at - window start)<<clientBits | client, so that sorting a window's keys
-// (sortKeys) orders its attempts by time and then by client index. An attempt made while its own
-// window runs (a wait shorter than what is left of the window) goes to a small heap merged in
-// (pushLate, popLate). A heap of all clients would give the same order, but with every step deep
-// in a large heap it is several times slower. The clients (herdClient), the peak's sliding window
-// (peakWindow) and the buffers the runs reuse (herdScratch) each have their own file.
+	"backoffcalc/calc/internal/eventq"
+	"backoffcalc/calc/internal/reuse"
+)
+
+// The simulation is a calendar queue (eventq.Calendar) with one bucket per window. Within a
+// window an attempt is the key (at - window start)<<clientBits | client, so that sorting a
+// window's keys (eventq.Sort) orders its attempts by time and then by client index. An attempt
+// made while its own window runs (a wait shorter than what is left of the window) goes to a small
+// heap merged in (eventq.PushLate, PopLate). A heap of all clients would give the same order, but
+// with every step deep in a large heap it is several times slower. The clients (herdClient) and
+// the buffers the runs reuse (herdScratch) each have their own file; the peak's sliding window is
+// eventq.PeakWindow.
 const (
 	clientBits = 17 // MaxClients < 1<<clientBits; MaxWindow < 1<<(64-clientBits) ns
 	clientMask = 1<<clientBits - 1
@@ -24,22 +30,14 @@ type herdHooks struct {
 // herd simulates one mode over windows windows (from herdWindows). seen, if not nil, is told of
 // every attempt in the order the server sees them; tests use it to check each client's times.
 func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (HerdRun, bool) {
-	var waits retryWaits
-	first := 0.0 // the state before the first retry
-	if j, ok := m.Jitter(); ok {
-		q := p.WithJitter(j)
-		waits, first = q.waits(), q.FirstState()
-	} else {
-		// The zero law waits 0 for any u, and no retry draws.
-		waits = retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}
-	}
+	waits, first := p.modeWaits(m)
 	// schedule files client i's attempt at at under its window.
 	schedule := func(i int, at time.Duration) {
 		b := at / p.Window
-		s.pending.add(int(b), uint64(at-b*p.Window)<<clientBits|uint64(i))
+		s.pending.Add(int(b), uint64(at-b*p.Window)<<clientBits|uint64(i))
 	}
-	s.pending.reset(windows)
-	s.clients = grow(s.clients, p.Clients)
+	s.pending.Reset(windows)
+	s.clients = reuse.Grow(s.clients, p.Clients)
 	for i := range s.clients {
 		c := &s.clients[i]
 		c.rng.Seed(p.Seed, uint64(i))
@@ -54,16 +52,16 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 		return HerdRun{Mode: m}, false
 	}
 	run := HerdRun{Mode: m, LastAccepted: -1}
-	s.peak.reset(p.Window)
+	s.peak.Reset(p.Window)
 	for b := range windows {
-		keys := s.pending.take(b, s.keys[:0])
+		keys := s.pending.Take(b, s.keys[:0])
 		if len(keys) == 0 {
 			continue
 		}
-		s.spare = sortKeys(keys, s.spare)
+		s.spare = eventq.Sort(keys, s.spare)
 		// Copying the window's clients out and back in turns one cache miss after another into
 		// misses the processor can overlap.
-		batch := grow(s.batch, len(keys))
+		batch := reuse.Grow(s.batch, len(keys))
 		for j, key := range keys {
 			batch[j] = s.clients[key&clientMask]
 		}
@@ -73,9 +71,9 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 		for j := 0; j < len(keys) || len(late) > 0; {
 			var key uint64
 			var slot int
-			if len(late) > 0 && (j == len(keys) || late[0].key < keys[j]) {
-				key, slot = late[0].key, late[0].slot
-				late = popLate(late)
+			if len(late) > 0 && (j == len(keys) || late[0].Key < keys[j]) {
+				key, slot = late[0].Key, late[0].Slot
+				late = eventq.PopLate(late)
 			} else {
 				key, slot = keys[j], j
 				j++
@@ -87,7 +85,7 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 			if hooks.pause != nil && run.Attempts%PauseEvery == 0 && !hooks.pause() {
 				return run, false
 			}
-			s.peak.add(at)
+			s.peak.Add(at)
 			accepted := at >= p.Outage && (p.Capacity == 0 || taken < p.Capacity)
 			taken += b2i(accepted)
 			if hooks.seen != nil {
@@ -104,7 +102,7 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 				if start := at - c.start + p.Call + w; p.Budget == 0 || start < p.Budget {
 					c.state = state
 					if next := c.start + start; next-from < p.Window {
-						late = pushLate(late, lateKey{uint64(next-from)<<clientBits | uint64(i), slot})
+						late = eventq.PushLate(late, eventq.Late{Key: uint64(next-from)<<clientBits | uint64(i), Slot: slot})
 					} else {
 						schedule(i, next)
 					}
@@ -129,7 +127,7 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 		}
 		s.keys, s.batch, s.late = keys, batch, late
 	}
-	run.Peak, run.PeakAt = s.peak.finish()
+	run.Peak, run.PeakAt = s.peak.Finish()
 	run.MeanPerClient = float64(run.Attempts) / float64(p.Clients)
 	return run, true
 }

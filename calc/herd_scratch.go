@@ -1,18 +1,23 @@
 package calc
 
+import (
+	"backoffcalc/calc/internal/eventq"
+	"backoffcalc/calc/internal/reuse"
+)
+
 // herdScratches keeps herd buffers (tens of megabytes at the work limit) between runs: the
 // page runs six or seven modes at every edit, and in wasm collecting them costs more than the runs.
-var herdScratches kept[herdScratch]
+var herdScratches reuse.Kept[herdScratch]
 
 // herdScratch is memory the runs of one Herd call share.
 type herdScratch struct {
 	clients []herdClient
-	pending calendar
-	keys    []uint64     // of the window being run, sorted
-	spare   []uint64     // for sortKeys
-	batch   []herdClient // batch[j] is the client of keys[j] while the window runs
-	late    []lateKey    // heap of attempts added to the window being run while it runs
-	peak    peakWindow
+	pending eventq.Calendar
+	keys    []uint64      // of the window being run, sorted
+	spare   []uint64      // for eventq.Sort
+	batch   []herdClient  // batch[j] is the client of keys[j] while the window runs
+	late    []eventq.Late // heap of attempts added to the window being run while it runs
+	peak    eventq.PeakWindow
 }
 
 // prepare makes the buffers of a window room for n clients, the most a window holds (a client
@@ -24,7 +29,7 @@ func (s *herdScratch) prepare(n int, pause func() bool) bool {
 		return true
 	}
 	s.keys, s.spare = make([]uint64, 0, n), make([]uint64, n)
-	s.batch, s.late = make([]herdClient, n), make([]lateKey, 0, n)
+	s.batch, s.late = make([]herdClient, n), make([]eventq.Late, 0, n)
 	for i := 0; i < n; i += PauseEvery {
 		j := min(n, i+PauseEvery)
 		clear(s.keys[i:j:n])

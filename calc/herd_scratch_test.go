@@ -10,7 +10,7 @@ import (
 func TestHerdPreparePauses(t *testing.T) {
 	p := mustDecode(t, "clients=20000&attempts=6&jitter=full")
 	want, _ := p.HerdMode(Backoff(Full))
-	herdScratches.get() // the next run starts from new buffers
+	herdScratches.Get() // the next run starts from new buffers
 	pauses := 0
 	got, done, _ := p.HerdModePausing(Backoff(Full), func() bool { pauses++; return true })
 	if !done || !slices.Equal(got.Arrivals, want.Arrivals) || got.Peak != want.Peak {

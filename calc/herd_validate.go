@@ -60,31 +60,40 @@ func (p Params) herdWindows(m HerdMode) (int, error) {
 		Human(float64(h)), n, MaxHerdWindows, fix)}
 }
 
-// herdHorizon is the latest time any attempt of p.HerdModes, or of m, can arrive. Immediate's
-// attempts start no later than any backoff's, so the backoff modes bound it. A mode outside
-// p.HerdModes counts only when it is run, so that it cannot make the others' windows invalid.
+// herdHorizon is the latest time any attempt of p.HerdModes, or of m, can arrive: the last
+// client's start, then each retry a call after the attempt before and the longest wait of its
+// mode (lastAttemptAfter).
 func (p Params) herdHorizon(m HerdMode) time.Duration {
+	return p.clientStart(p.Clients-1) + p.lastAttemptAfter(m, p.Call)
+}
+
+// lastAttemptAfter is the longest time, over the modes of p.HerdModes and m, from a request's
+// first attempt to its last, when each retry comes d after the attempt before it plus the
+// longest wait of its mode (none for Immediate), and before the budget runs out. A mode outside
+// p.HerdModes counts only when it is run, so that it cannot make the others' windows invalid.
+// The sums stop at horizonCap.
+func (p Params) lastAttemptAfter(m HerdMode, d time.Duration) time.Duration {
 	modes := p.HerdModes()
 	if !slices.Contains(modes, m) {
 		modes = append(modes, m)
 	}
 	var last time.Duration
 	for _, mode := range modes {
-		j, ok := mode.Jitter()
-		if !ok {
-			continue // Immediate
-		}
+		j, backoff := mode.Jitter()
 		q := p.WithJitter(j)
 		var s time.Duration
 		for k := 1; k < p.Attempts; k++ {
-			s += p.Call + q.maxWait(k)
+			s = satAdd(s, d)
+			if backoff {
+				s = satAdd(s, q.maxWait(k))
+			}
 		}
 		last = max(last, s)
 	}
 	if p.Budget > 0 {
 		last = min(last, p.Budget-1)
 	}
-	return p.clientStart(p.Clients-1) + last
+	return last
 }
 
 // herdWork refuses a herd of more than MaxHerdWork client-attempts. An attempts count out of its

@@ -13,7 +13,9 @@ import (
 // overload simulation calls them.
 
 // LimiterKind names a retry limiter. The zero value, LimiterNone, allows every retry the policy
-// allows, as the herd does today.
+// allows, as the herd does today. Each kind is one entry of the table of limiters below, the only
+// place that tells the kinds apart: a new limiter is a constant, its entry and its tests
+// (TestLimitersComplete fails for a constant without a complete entry).
 type LimiterKind uint8
 
 const (
@@ -23,16 +25,88 @@ const (
 	LimiterAWS2026             // the same quota with the 2026 costs: 14 per retry, 5 after throttling
 	LimiterFinagle             // Finagle's RetryBudget (twitter/util's leaky token bucket)
 	LimiterEnvoy               // Envoy's cluster retry budget: a cap on concurrent retries
+
+	limiterCount // the number of kinds: the length of limiters
 )
 
-var limiterNames = [...]string{"none", "grpc", "aws", "aws2026", "finagle", "envoy"}
+// limiters is the table of retry limiters, indexed by LimiterKind. Each words derives its bound
+// from the limiter's rule (limiter_*.go), as its comment says; overload_words.go has the closed
+// forms.
+var limiters = [limiterCount]kind[LimiterParams, Limiter]{
+	LimiterNone: {
+		name: "none", source: "no limiter: every retry the policy allows is made",
+		words: func(p Params) string {
+			offered, _ := p.FailingLoad()
+			return fmt.Sprintf("none: every request makes all its attempts: %s attempts per second.", perSecond(offered))
+		},
+	},
+	LimiterGRPC: {
+		name: "grpc", source: "grpc-go v1.85.0, retryThrottler in clientconn.go (gRFC A6 retryThrottling)",
+		fresh: func(p LimiterParams) Limiter { return newGRPCThrottle(p.GRPCMaxTokens, p.GRPCTokenRatio) },
+		words: func(p Params) string {
+			n := GRPCRetriesUnderFailure(p.Limits.GRPCMaxTokens)
+			return fmt.Sprintf("grpc: the tokens (%s) only come back with successes, and a retry needs more than half of them left after its failure: %s, %s.",
+				formatFloat(p.Limits.GRPCMaxTokens), p.retriesInAll(n), p.firstAttemptsOnly())
+		},
+	},
+	LimiterAWS: {
+		name: "aws", source: "botocore retries/quota.py and retries/standard.py; aws-sdk-go-v2 before v1.48.0 (aws/retry, aws/ratelimit/token_bucket.go)",
+		fresh: func(LimiterParams) Limiter { return newAWSQuota(awsLegacyCosts) },
+		words: func(p Params) string {
+			return fmt.Sprintf("aws: the quota of 500 only comes back with successes, at 5 per retry (10 after a timeout): %s (%d per process after timeouts), %s.",
+				p.retriesInAll(awsLegacyCosts.retriesUnderFailure(false, false)), awsLegacyCosts.retriesUnderFailure(true, false), p.firstAttemptsOnly())
+		},
+	},
+	LimiterAWS2026: {
+		name: "aws2026", source: "aws-sdk-go-v2 v1.48.0, aws/retry/standard.go and aws/ratelimit/token_bucket.go (Retry Behavior 2.1)",
+		fresh: func(LimiterParams) Limiter { return newAWSQuota(aws2026Costs) },
+		words: func(p Params) string {
+			return fmt.Sprintf("aws2026: the quota of 500 only comes back with successes, at 14 per retry (5 when the server was full): %s (%d per process when the server was full), %s.",
+				p.retriesInAll(aws2026Costs.retriesUnderFailure(false, false)), aws2026Costs.retriesUnderFailure(false, true), p.firstAttemptsOnly())
+		},
+	},
+	LimiterFinagle: {
+		name: "finagle", source: "Finagle RetryBudget.apply (finagle-core service/RetryBudget.scala) on twitter/util TokenBucket.newLeakyBucket and WindowedAdder (util commit 1bdeab5)",
+		fresh: func(p LimiterParams) Limiter {
+			return newFinagleBudget(p.FinagleTTL, p.FinagleMinRetries, p.FinaglePercent)
+		},
+		words: func(p Params) string {
+			retries := p.FinagleRetriesPerSecond()
+			return fmt.Sprintf("finagle: at most %d retries per second per process from the reserve plus %s of the requests, expiring after %s: up to %s retries per second, %s attempts per second in all.",
+				p.Limits.FinagleMinRetries, formatFloat(p.Limits.FinaglePercent), human(p.Limits.FinagleTTL), perSecond(retries), perSecond(p.Rate+retries))
+		},
+	},
+	LimiterEnvoy: {
+		name: "envoy", source: "Envoy RetryBudgetImpl::max, source/common/upstream/resource_manager_impl.h (budget_interval unset)",
+		fresh: func(p LimiterParams) Limiter { return envoyBudget{percent: p.EnvoyPercent, min: p.EnvoyMinConcurrency} },
+		words: func(p Params) string {
+			return fmt.Sprintf("envoy: a cap on retries in flight, not on their rate: per process, fewer than the larger of %s%% of its attempts in flight or queued and %d; how many attempts per second that lets through depends on how long each attempt stays in flight.",
+				formatFloat(p.Limits.EnvoyPercent), p.Limits.EnvoyMinConcurrency)
+		},
+	},
+}
+
+// limiterNames are the limiters' names, by LimiterKind.
+var limiterNames = kindNames(limiters[:])
 
 func (k LimiterKind) String() string {
-	if int(k) < len(limiterNames) {
-		return limiterNames[k]
+	if k < limiterCount {
+		return limiters[k].name
 	}
 	return fmt.Sprintf("LimiterKind(%d)", k)
 }
+
+// entry is k's entry in the table; a value that names no limiter (Validate refuses it) limits
+// nothing, as LimiterNone.
+func (k LimiterKind) entry() *kind[LimiterParams, Limiter] {
+	if k < limiterCount {
+		return &limiters[k]
+	}
+	return &limiters[LimiterNone]
+}
+
+// Source is where limiter k's rule is read from: the library, its file and version.
+func (k LimiterKind) Source() string { return k.entry().source }
 
 // Failure is what a limiter is told about a failed attempt. Each limiter reads only what its
 // library reads; the others ignore the rest.
@@ -90,17 +164,8 @@ func DefaultLimiterParams() LimiterParams {
 // NewLimiter returns a fresh limiter of kind k, or nil for LimiterNone. The parameters must be
 // valid (decoding checks them); the run starts at time 0.
 func NewLimiter(k LimiterKind, p LimiterParams) Limiter {
-	switch k {
-	case LimiterGRPC:
-		return newGRPCThrottle(p.GRPCMaxTokens, p.GRPCTokenRatio)
-	case LimiterAWS:
-		return newAWSQuota(awsLegacyCosts)
-	case LimiterAWS2026:
-		return newAWSQuota(aws2026Costs)
-	case LimiterFinagle:
-		return newFinagleBudget(p.FinagleTTL, p.FinagleMinRetries, p.FinaglePercent)
-	case LimiterEnvoy:
-		return envoyBudget{percent: p.EnvoyPercent, min: p.EnvoyMinConcurrency}
+	if fresh := k.entry().fresh; fresh != nil {
+		return fresh(p)
 	}
 	return nil
 }

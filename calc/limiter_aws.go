@@ -31,6 +31,23 @@ var (
 	aws2026Costs   = awsCosts{capacity: 500, retry: 14, timeout: 14, throttled: 5, noRetryIncrement: 1}
 )
 
+// cost is what a retry takes after a failure that timed out or was throttled (or neither).
+func (c awsCosts) cost(timeout, throttled bool) int {
+	switch {
+	case throttled:
+		return c.throttled
+	case timeout:
+		return c.timeout
+	}
+	return c.retry
+}
+
+// retriesUnderFailure is how many retries a full quota admits when every attempt fails so: no
+// success gives any back.
+func (c awsCosts) retriesUnderFailure(timeout, throttled bool) int {
+	return c.capacity / c.cost(timeout, throttled)
+}
+
 func newAWSQuota(c awsCosts) *awsQuota { return &awsQuota{costs: c, tokens: c.capacity} }
 
 func (q *awsQuota) Begin(time.Duration) {}
@@ -41,13 +58,7 @@ func (q *awsQuota) Retry(f Failure) (bool, int) {
 	if f.Last {
 		return false, 0
 	}
-	cost := q.costs.retry
-	switch {
-	case f.Throttled:
-		cost = q.costs.throttled
-	case f.Timeout:
-		cost = q.costs.timeout
-	}
+	cost := q.costs.cost(f.Timeout, f.Throttled)
 	if cost > q.tokens {
 		return false, 0
 	}

@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -277,4 +278,48 @@ func TestGRPCThrottleMatchesGRPCGo(t *testing.T) {
 			t.Errorf("%v: no retry was refused: the comparison saw only one branch", cfg)
 		}
 	}
+}
+
+// TestLimitersComplete fails for a LimiterKind constant without a complete entry in the table of
+// limiters: the table has one entry for each value below limiterCount, and a missing one is all
+// zero. Only LimiterNone makes no limiter.
+func TestLimitersComplete(t *testing.T) {
+	seen := map[string]bool{}
+	p := Default()
+	for k := range limiterCount {
+		l := limiters[k]
+		if l.name == "" || l.source == "" || l.words == nil {
+			t.Fatalf("LimiterKind(%d): no name, source or words", k)
+		}
+		if seen[l.name] {
+			t.Errorf("LimiterKind(%d): name %q twice", k, l.name)
+		}
+		seen[l.name] = true
+		if (l.fresh == nil) != (k == LimiterNone) {
+			t.Errorf("%s: only none makes no limiter", l.name)
+		}
+		if got := k.String(); got != l.name || limiterNames[k] != l.name {
+			t.Errorf("LimiterKind(%d).String() = %q, want %q", k, got, l.name)
+		}
+		if got := p.LimiterBoundWords(k); !strings.HasPrefix(got, l.name+": ") {
+			t.Errorf("%s: words %q do not start with its name", l.name, got)
+		}
+		p.Limiter = k
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", l.name, err)
+		}
+	}
+	if p.Limiter = limiterCount; p.Validate() == nil {
+		t.Errorf("LimiterKind(%d) is valid", limiterCount)
+	}
+	if got := Limiters(); len(got) != int(limiterCount) || got[0] != LimiterNone {
+		t.Errorf("Limiters() = %v", got)
+	}
+}
+
+// TestNoLimiterBranchOutsideTable fails where code in calc or app tells limiters apart by name
+// rather than through the table of limiters (see checkNoBranchOutsideTable). Comparing with
+// LimiterNone asks whether there is a limiter at all.
+func TestNoLimiterBranchOutsideTable(t *testing.T) {
+	checkNoBranchOutsideTable(t, "limiter.go", "LimiterKind", "Limiter", int(limiterCount), "LimiterNone")
 }

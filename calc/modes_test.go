@@ -1,14 +1,8 @@
 package calc
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"math"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -135,93 +129,7 @@ func TestWaitWords(t *testing.T) {
 
 // TestNoModeBranchOutsideTable fails where code in calc or app tells jitter modes apart by name
 // (a case, == or != on a Jitter constant, a map or array keyed by one, a switch on a .Jitter)
-// rather than through the table of modes. Tests may: they check the table. calc/libs holds the
-// library exporters, which ask about the modes their library has.
+// rather than through the table of modes (see checkNoBranchOutsideTable).
 func TestNoModeBranchOutsideTable(t *testing.T) {
-	consts := jitterConsts(t)
-	var files []string
-	for _, dir := range []string{".", "../app"} {
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil:
-				return err
-			case d.IsDir() && path != dir && (d.Name() == "libs" || d.Name() == "testdata" || d.Name() == "js"):
-				return filepath.SkipDir
-			case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
-				return nil
-			case path == "modes.go":
-				return nil
-			}
-			files = append(files, path)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(files) < 20 {
-		t.Fatalf("found only %d files: %v", len(files), files)
-	}
-	fset := token.NewFileSet()
-	for _, path := range files {
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		isMode := func(e ast.Expr) bool {
-			switch e := e.(type) {
-			case *ast.Ident:
-				return f.Name.Name == "calc" && consts[e.Name]
-			case *ast.SelectorExpr:
-				x, ok := e.X.(*ast.Ident)
-				return ok && x.Name == "calc" && consts[e.Sel.Name]
-			}
-			return false
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			bad := false
-			switch n := n.(type) {
-			case *ast.CaseClause:
-				bad = slices.ContainsFunc(n.List, isMode)
-			case *ast.BinaryExpr:
-				bad = (n.Op == token.EQL || n.Op == token.NEQ) && (isMode(n.X) || isMode(n.Y))
-			case *ast.KeyValueExpr:
-				bad = isMode(n.Key)
-			case *ast.SwitchStmt:
-				s, ok := n.Tag.(*ast.SelectorExpr)
-				bad = ok && s.Sel.Name == "Jitter"
-			}
-			if bad {
-				t.Errorf("%s: branches on a jitter mode; put what the mode does in calc/modes.go", fset.Position(n.Pos()))
-			}
-			return true
-		})
-	}
-}
-
-// jitterConsts are the names of the Jitter constants, read from modes.go.
-func jitterConsts(t *testing.T) map[string]bool {
-	f, err := parser.ParseFile(token.NewFileSet(), "modes.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := map[string]bool{}
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		if v := g.Specs[0].(*ast.ValueSpec); v.Type == nil || v.Type.(*ast.Ident).Name != "Jitter" {
-			continue
-		}
-		for _, s := range g.Specs {
-			for _, n := range s.(*ast.ValueSpec).Names {
-				names[n.Name] = true
-			}
-		}
-	}
-	if len(names) != int(jitterCount)+1 {
-		t.Fatalf("modes.go declares %d Jitter constants, want %d", len(names), jitterCount+1)
-	}
-	return names
+	checkNoBranchOutsideTable(t, "modes.go", "Jitter", "Jitter", int(jitterCount))
 }

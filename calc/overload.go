@@ -191,8 +191,8 @@ func (p Params) OverloadPausing(c OverloadCase, pause func() bool) (run Overload
 	if err != nil {
 		return OverloadRun{}, false, err
 	}
-	s := overloadScratches.get()
-	defer overloadScratches.put(s)
+	s := overloadScratches.Get()
+	defer overloadScratches.Put(s)
 	run, done = p.overload(c, windows, s, pause)
 	return run, done, nil
 }

@@ -3,14 +3,17 @@ package calc
 import (
 	"math/rand/v2"
 	"time"
+
+	"backoffcalc/calc/internal/eventq"
+	"backoffcalc/calc/internal/reuse"
 )
 
 // The overload simulation follows docs/overload-model.md rule by rule. It is the herd's calendar
-// queue (herd_run.go) with two kinds of events: an attempt's arrival and its outcome (an answer,
+// queue (herd_run.go, eventq) with two kinds of events: an attempt's arrival and its outcome (an answer,
 // a failure's answer, or a timeout). Within a window an event is the key
 // offset<<offShift | phase | request, so that sorting a window's keys orders its events by time,
 // then outcomes before arrivals, then by request index: the spec's order at one instant. Events
-// made for the window being run go to a heap merged in (pushLate), so an event made for the
+// made for the window being run go to a heap merged in (eventq.PushLate), so an event made for the
 // current instant takes its place in that order. The queue is served at each window's start,
 // before its events. First attempts are not kept as events: the crowd's and the stream's starts
 // come in order and are added to each window's keys as it is taken.
@@ -58,18 +61,18 @@ type overloadScratch struct {
 	reqs            []overloadRequest
 	free            []int32
 	slot            []int32 // by request index: its slot in reqs, slotNew or slotDone
-	pending         calendar
+	pending         eventq.Calendar
 	keys, spare     []uint64
 	firsts          []uint64 // the first attempts arriving in the window being run, in order
-	late            []lateKey
+	late            []eventq.Late
 	queue           []queuedAttempt // queue[qhead:] wait, in arrival order
 	active, retries []int32         // by process: attempts awaiting their outcome, requests holding a retry
 	lims            []Limiter
 	dirty           []bool // by window: an attempt arriving in it was not served at once, or timed out
-	peak            peakWindow
+	peak            eventq.PeakWindow
 }
 
-var overloadScratches kept[overloadScratch]
+var overloadScratches reuse.Kept[overloadScratch]
 
 // overloadSim is one run.
 type overloadSim struct {
@@ -95,15 +98,6 @@ type overloadSim struct {
 	limited bool
 }
 
-// modeWaits is the herd's waits of mode m: the policy's with m's jitter, or none for Immediate.
-func (p Params) modeWaits(m HerdMode) (retryWaits, float64) {
-	if j, ok := m.Jitter(); ok {
-		q := p.WithJitter(j)
-		return q.waits(), q.FirstState()
-	}
-	return retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}, 0
-}
-
 // overload runs case c over at least windows windows (more are added if an event needs them).
 // It reports false if pause stopped it.
 func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause func() bool) (OverloadRun, bool) {
@@ -113,21 +107,21 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone}
 	sim.waits, sim.first = p.modeWaits(c.Mode)
 	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Windows: make([]OverloadWindow, 0, windows)}
-	s.slot = grow(s.slot, requests)
+	s.slot = reuse.Grow(s.slot, requests)
 	for i := range s.slot {
 		s.slot[i] = slotNew
 	}
 	s.reqs, s.free, s.queue, s.late = s.reqs[:0], s.free[:0], s.queue[:0], s.late[:0]
-	s.active, s.retries = grow(s.active, sim.procs), grow(s.retries, sim.procs)
+	s.active, s.retries = reuse.Grow(s.active, sim.procs), reuse.Grow(s.retries, sim.procs)
 	clear(s.active)
 	clear(s.retries)
-	s.lims = grow(s.lims, sim.procs)
+	s.lims = reuse.Grow(s.lims, sim.procs)
 	for i := range s.lims {
 		s.lims[i] = NewLimiter(c.Limiter, p.Limits)
 	}
 	s.dirty = s.dirty[:0]
-	s.pending.reset(windows)
-	s.peak.reset(p.Window)
+	s.pending.Reset(windows)
+	s.peak.Reset(p.Window)
 
 	crowd := 0 // the next client to start
 	for sim.b = 0; sim.pending > 0 || len(s.queue) > sim.qhead || crowd < p.Clients || stream.ok; sim.b++ {
@@ -138,12 +132,12 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 		s.dirty = append(s.dirty, false)
 		sim.taken, sim.open = 0, false
 		sim.serveQueue()
-		if sim.b >= len(s.pending.head) {
+		if sim.b >= s.pending.Windows() {
 			sim.growCalendar(sim.b)
 		}
-		keys := s.pending.take(sim.b, s.keys[:0])
+		keys := s.pending.Take(sim.b, s.keys[:0])
 		sim.pending -= len(keys)
-		s.spare = sortKeys(keys, s.spare)
+		s.spare = eventq.Sort(keys, s.spare)
 		// The first attempts come in order from the crowd and from the stream: they need no
 		// sorting unless both start in this window.
 		firsts := s.firsts[:0]
@@ -160,7 +154,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 			firsts = append(firsts, uint64(stream.at-sim.from)<<offShift|arrivalBit|uint64(p.Clients+stream.k))
 		}
 		if crowdKeys > 0 && crowdKeys < len(firsts) {
-			s.spare = sortKeys(firsts, s.spare)
+			s.spare = eventq.Sort(firsts, s.spare)
 		}
 		s.keys, s.firsts, sim.open = keys, firsts, true
 		// The events run in the order of their keys, merged from the sorted keys of the
@@ -176,9 +170,9 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 				key = firsts[f]
 			}
 			switch {
-			case len(s.late) > 0 && s.late[0].key < key:
-				key = s.late[0].key
-				s.late = popLate(s.late)
+			case len(s.late) > 0 && s.late[0].Key < key:
+				key = s.late[0].Key
+				s.late = eventq.PopLate(s.late)
 			case j < len(keys) && key == keys[j]:
 				j++
 			default:
@@ -213,7 +207,7 @@ func (sim *overloadSim) finish(streamed int) {
 		run.Arrivals[k] = run.Windows[k].New + run.Windows[k].Retries
 	}
 	run.GaveUp = run.OutOfAttempts + run.Refused + run.OutOfBudget
-	run.Peak, run.PeakAt = sim.s.peak.finish()
+	run.Peak, run.PeakAt = sim.s.peak.Finish()
 	run.MeanPerClient = float64(run.Attempts) / float64(run.Requests)
 	run.Recovered = -1
 	if !sim.s.dirty[sim.lastArr] {
@@ -231,25 +225,20 @@ func (sim *overloadSim) finish(streamed int) {
 
 // growCalendar makes room for events up to window b. The horizon (overloadWindows) makes this
 // unneeded; it is here so that a mistake there cannot panic the page.
-func (sim *overloadSim) growCalendar(b int) {
-	cal := &sim.s.pending
-	for len(cal.head) <= b {
-		cal.head, cal.fill = append(cal.head, -1), append(cal.fill, 0)
-	}
-}
+func (sim *overloadSim) growCalendar(b int) { sim.s.pending.Extend(b + 1) }
 
 // schedule files request i's event (phase 0 for an outcome, arrivalBit for an arrival) at at.
 func (sim *overloadSim) schedule(i int, at time.Duration, phase uint64) {
 	b := int(uint64(at) / uint64(sim.p.Window)) // unsigned: wasm divides signed ints in a call
 	key := uint64(at-time.Duration(b)*sim.p.Window)<<offShift | phase | uint64(i)
 	if b == sim.b && sim.open {
-		sim.s.late = pushLate(sim.s.late, lateKey{key: key})
+		sim.s.late = eventq.PushLate(sim.s.late, eventq.Late{Key: key})
 		return
 	}
-	if b >= len(sim.s.pending.head) {
+	if b >= sim.s.pending.Windows() {
 		sim.growCalendar(b)
 	}
-	sim.s.pending.add(b, key)
+	sim.s.pending.Add(b, key)
 	sim.pending++
 }
 
@@ -328,7 +317,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	if sim.pause != nil && run.Attempts%PauseEvery == 0 && !sim.pause() {
 		return false
 	}
-	s.peak.add(at)
+	s.peak.Add(at)
 	sim.lastArr = sim.b
 	if sim.limited {
 		s.active[sim.proc(i)]++

@@ -2,7 +2,6 @@ package calc
 
 import (
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -52,29 +51,9 @@ func (p Params) queueWait() time.Duration {
 // retry an outcome delay and the longest wait (or just before the budget runs out, if sooner),
 // plus the last attempt's outcome delay.
 func (p Params) overloadHorizon(m HerdMode) time.Duration {
-	modes := p.HerdModes()
-	if !slices.Contains(modes, m) {
-		modes = append(modes, m)
-	}
 	d := p.outcomeDelay()
-	var last time.Duration
-	for _, mode := range modes {
-		j, backoff := mode.Jitter()
-		q := p.WithJitter(j)
-		var s time.Duration
-		for k := 1; k < p.Attempts; k++ {
-			s = satAdd(s, d)
-			if backoff {
-				s = satAdd(s, q.maxWait(k))
-			}
-		}
-		last = max(last, s)
-	}
-	if p.Budget > 0 {
-		last = min(last, p.Budget-1)
-	}
 	start := max(p.clientStart(p.Clients-1), p.lastStreamStart())
-	return satAdd(satAdd(start, last), d)
+	return satAdd(satAdd(start, p.lastAttemptAfter(m, d)), d)
 }
 
 // overloadWindows is herdWindows for an overload run of mode m: the windows from 0 to

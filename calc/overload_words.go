@@ -10,7 +10,8 @@ import (
 
 // The overload view in words, from the inputs alone: what the stream would ask of the server if
 // every attempt failed, and what each limiter's rule bounds that to. Nothing here runs the
-// simulation; each bound is derived from the limiter's rule (limiter_*.go), as its comment says.
+// simulation; each bound is derived from the limiter's rule (limiter_*.go), as its comment says,
+// and each limiter's sentence is its entry's words in the table of limiters (limiter.go).
 
 // FailingLoad returns the attempts per second the stream would send if every attempt failed and
 // every request made all its attempts (Rate × Attempts), and the attempts per second the server
@@ -39,18 +40,11 @@ func GRPCRetriesUnderFailure(maxTokens float64) int {
 // is 5 for aws (10 after a timeout) and 14 for aws2026 (5 after a "server full" failure): 100, 50,
 // 35 and 100.
 func AWSRetriesUnderFailure(k LimiterKind, timeout, throttled bool) int {
-	c := awsLegacyCosts
-	if k == LimiterAWS2026 {
-		c = aws2026Costs
+	c := awsLegacyCosts // for a kind without a quota
+	if q, ok := NewLimiter(k, DefaultLimiterParams()).(*awsQuota); ok {
+		c = q.costs
 	}
-	cost := c.retry
-	switch {
-	case throttled:
-		cost = c.throttled
-	case timeout:
-		cost = c.timeout
-	}
-	return c.capacity / cost
+	return c.retriesUnderFailure(timeout, throttled)
 }
 
 // FinagleRetriesPerSecond is the most retries per second, over time, that the finagle budgets of
@@ -84,69 +78,29 @@ func (p Params) FailingLoadWords() string {
 		return fmt.Sprintf("There is no stream of new requests (rate or run is 0): only the crowd of %d clients arrives; %s.", p.Clients, serves)
 	}
 	return fmt.Sprintf("If every attempt failed, the stream of %s requests per second for %s, each making its %d %s, would send %s attempts per second; %s.",
-		perSecond(p.Rate), Human(float64(p.Run)), p.Attempts, plural(p.Attempts, "attempt", "attempts"), perSecond(offered), serves)
+		perSecond(p.Rate), Human(float64(p.Run)), p.Attempts, Plural(p.Attempts, "attempt", "attempts"), perSecond(offered), serves)
 }
 
 // LimiterBoundWords says what limiter k bounds that load to when every attempt fails, from its
 // rule (see the functions above) and p's parameters, per process and for all of them.
-func (p Params) LimiterBoundWords(k LimiterKind) string {
-	procs := func(n int) string {
-		if p.Processes == 1 {
-			return fmt.Sprintf("%d %s in all", n, plural(n, "retry", "retries"))
-		}
-		return fmt.Sprintf("%d per process, %d in all over %d processes", n, n*p.Processes, p.Processes)
+func (p Params) LimiterBoundWords(k LimiterKind) string { return k.entry().words(p) }
+
+// retriesInAll says n retries per process, and for all of p's processes.
+func (p Params) retriesInAll(n int) string {
+	if p.Processes == 1 {
+		return fmt.Sprintf("%d %s in all", n, Plural(n, "retry", "retries"))
 	}
-	first := "then only first attempts: " + perSecond(p.Rate) + " attempts per second"
-	offered, _ := p.FailingLoad()
-	switch k {
-	case LimiterGRPC:
-		n := GRPCRetriesUnderFailure(p.Limits.GRPCMaxTokens)
-		return fmt.Sprintf("grpc: the tokens (%s) only come back with successes, and a retry needs more than half of them left after its failure: %s, %s.",
-			formatFloat(p.Limits.GRPCMaxTokens), procs(n), first)
-	case LimiterAWS:
-		return fmt.Sprintf("aws: the quota of 500 only comes back with successes, at 5 per retry (10 after a timeout): %s (%d per process after timeouts), %s.",
-			procs(AWSRetriesUnderFailure(k, false, false)), AWSRetriesUnderFailure(k, true, false), first)
-	case LimiterAWS2026:
-		return fmt.Sprintf("aws2026: the quota of 500 only comes back with successes, at 14 per retry (5 when the server was full): %s (%d per process when the server was full), %s.",
-			procs(AWSRetriesUnderFailure(k, false, false)), AWSRetriesUnderFailure(k, false, true), first)
-	case LimiterFinagle:
-		retries := p.FinagleRetriesPerSecond()
-		return fmt.Sprintf("finagle: at most %d retries per second per process from the reserve plus %s of the requests, expiring after %s: up to %s retries per second, %s attempts per second in all.",
-			p.Limits.FinagleMinRetries, formatFloat(p.Limits.FinaglePercent), Human(float64(p.Limits.FinagleTTL)), perSecond(retries), perSecond(p.Rate+retries))
-	case LimiterEnvoy:
-		return fmt.Sprintf("envoy: a cap on retries in flight, not on their rate: per process, fewer than the larger of %s%% of its attempts in flight or queued and %d; how many attempts per second that lets through depends on how long each attempt stays in flight.",
-			formatFloat(p.Limits.EnvoyPercent), p.Limits.EnvoyMinConcurrency)
-	}
-	return fmt.Sprintf("none: every request makes all its attempts: %s attempts per second.", perSecond(offered))
+	return fmt.Sprintf("%d per process, %d in all over %d processes", n, n*p.Processes, p.Processes)
 }
 
-// Source is where limiter k's rule is read from: the library, its file and version.
-func (k LimiterKind) Source() string {
-	switch k {
-	case LimiterGRPC:
-		return "grpc-go v1.85.0, retryThrottler in clientconn.go (gRFC A6 retryThrottling)"
-	case LimiterAWS:
-		return "botocore retries/quota.py and retries/standard.py; aws-sdk-go-v2 before v1.48.0 (aws/retry, aws/ratelimit/token_bucket.go)"
-	case LimiterAWS2026:
-		return "aws-sdk-go-v2 v1.48.0, aws/retry/standard.go and aws/ratelimit/token_bucket.go (Retry Behavior 2.1)"
-	case LimiterFinagle:
-		return "Finagle RetryBudget.apply (finagle-core service/RetryBudget.scala) on twitter/util TokenBucket.newLeakyBucket and WindowedAdder (util commit 1bdeab5)"
-	case LimiterEnvoy:
-		return "Envoy RetryBudgetImpl::max, source/common/upstream/resource_manager_impl.h (budget_interval unset)"
-	}
-	return "no limiter: every retry the policy allows is made"
+// firstAttemptsOnly says what is left once a limiter refuses every retry.
+func (p Params) firstAttemptsOnly() string {
+	return "then only first attempts: " + perSecond(p.Rate) + " attempts per second"
 }
 
 // perSecond writes a rate with at most three decimals: 0.5, 200, 33.333.
 func perSecond(x float64) string {
 	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(x, 'f', 3, 64), "0"), ".")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // HeadlineWords says in one sentence how run r ended, what the overload view shows first:
@@ -165,5 +119,5 @@ func (r OverloadRun) HeadlineWords(run time.Duration) string {
 		recovered = fmt.Sprintf("The server recovered at %s, %s", HumanBeside(float64(r.Recovered), run), when)
 	}
 	return fmt.Sprintf("%s; %d of %d %s succeeded; %s of the attempts it served were wasted.",
-		recovered, r.Accepted, r.Requests, plural(r.Requests, "request", "requests"), Percent(r.WastedShare()))
+		recovered, r.Accepted, r.Requests, Plural(r.Requests, "request", "requests"), Percent(r.WastedShare()))
 }

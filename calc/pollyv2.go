@@ -3,6 +3,8 @@ package calc
 import (
 	"math"
 	"time"
+
+	"backoffcalc/calc/internal/mathx"
 )
 
 // DecorrelatedV2 is Polly v8's exponential backoff with UseJitter = true, which calls
@@ -34,10 +36,10 @@ const (
 	pollyScaling = 1 / 1.4
 )
 
-// pollyG is Polly's 2^t · tanh(√(PFactor·t)), with the package's own exp2 and tanh so that it
+// pollyG is Polly's 2^t · tanh(√(PFactor·t)), with the pure-Go mathx.Exp2 and mathx.Tanh so that it
 // has the same bits everywhere.
 func pollyG(t float64) float64 {
-	return exp2(t) * tanh(math.Sqrt(pollyPFactor*t))
+	return mathx.Exp2(t) * mathx.Tanh(math.Sqrt(pollyPFactor*t))
 }
 
 // pollyV2 is what turning Polly's g into waits needs, worked out once.
@@ -164,7 +166,7 @@ func (tb *pollyTable) fill(a int, pow2 []float64) {
 			tb.g[j] = math.Ldexp(pow2[j], a)
 		default:
 			tb.t[j] = float64(a) + f
-			tb.g[j] = math.Ldexp(pow2[j], a) * tanh(math.Sqrt(pollyPFactor*tb.t[j]))
+			tb.g[j] = math.Ldexp(pow2[j], a) * mathx.Tanh(math.Sqrt(pollyPFactor*tb.t[j]))
 		}
 		if j > 0 {
 			tb.cum[j] = tb.cum[j-1] + float64((tb.t[j]-tb.t[j-1])*(tb.g[j-1]/2+tb.g[j]/2))
@@ -187,7 +189,7 @@ func pollyMeans(base, cap float64, n, cells int) (means, atCap []float64) {
 	cs := cap / s // the cap in units of g
 	pow2 := make([]float64, cells+1)
 	for j := range pow2 {
-		pow2[j] = exp2(float64(j) / float64(cells))
+		pow2[j] = mathx.Exp2(float64(j) / float64(cells))
 	}
 	newTable := func() *pollyTable {
 		return &pollyTable{make([]float64, cells+1), make([]float64, cells+1), make([]float64, cells+1)}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/internal/mathx"
 )
 
 // pollyCS is Polly v8's C#, transcribed on its own from Polly.Core/Retry/RetryHelper.cs
@@ -377,5 +379,31 @@ func TestPollyV2Herd(t *testing.T) {
 	}
 	if _, err := p.HerdMode(Backoff(Additive)); err == nil {
 		t.Error("additive waits run past the windows, yet the mode ran")
+	}
+}
+
+// TestPollyTanhOne: the quadrature skips tanh(√(4t)) past pollyTanhOne: it must be 1 there, and
+// just below it not yet (or the threshold would be looser than it needs to be).
+func TestPollyTanhOne(t *testing.T) {
+	if mathx.Tanh(math.Sqrt(4*pollyTanhOne)) != 1 || mathx.Tanh(math.Sqrt(4*90)) == 1 {
+		t.Errorf("tanh(√(4·91)) = %v, tanh(√(4·90)) = %v", mathx.Tanh(math.Sqrt(4*pollyTanhOne)), mathx.Tanh(math.Sqrt(4*90)))
+	}
+}
+
+// TestPollyGMonotonic: g never steps down along an increasing run of t, taken at 64 points of
+// each unit and just below each next one, up to t = 999; draw clamps to the bounds regardless.
+func TestPollyGMonotonic(t *testing.T) {
+	prev := 0.0
+	for a := range 999 {
+		for i := range 64 {
+			t0 := float64(a) + float64(i)/64
+			for _, x := range []float64{t0, math.Nextafter(t0+1.0/64, 0)} {
+				g := pollyG(x)
+				if g < prev {
+					t.Fatalf("g(%v) = %v, below the g before it, %v", x, g, prev)
+				}
+				prev = g
+			}
+		}
 	}
 }

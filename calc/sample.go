@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"backoffcalc/calc/internal/reuse"
 )
 
 // Quantiles are the nearest-rank p50, p90 and p99 of a set of times.
@@ -50,8 +52,8 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	}
 	// The buffers are reused: a page samples six modes at every edit, and in wasm the garbage
 	// collector's pauses cost more than the sampling.
-	sc := sampleScratches.get()
-	defer sampleScratches.put(sc)
+	sc := sampleScratches.Get()
+	defer sampleScratches.Put(sc)
 	rngs, start, total, state, live, scratch := sc.take(paths)
 	drawn := sc.drawn
 	first := p.FirstState()
@@ -188,13 +190,13 @@ type sampleScratch struct {
 	quant                 [3][]time.Duration // for quantiles
 }
 
-var sampleScratches kept[sampleScratch]
+var sampleScratches reuse.Kept[sampleScratch]
 
 // take returns the buffers for n paths, growing them if needed; their contents are stale.
 func (s *sampleScratch) take(n int) ([]rand.PCG, []time.Duration, []time.Duration, []float64, []int32, []time.Duration) {
-	s.rngs = grow(s.rngs, n)
-	s.start, s.total, s.scratch = grow(s.start, n), grow(s.total, n), grow(s.scratch, n)
-	s.state, s.live, s.drawn = grow(s.state, n), grow(s.live, n), grow(s.drawn, n)
+	s.rngs = reuse.Grow(s.rngs, n)
+	s.start, s.total, s.scratch = reuse.Grow(s.start, n), reuse.Grow(s.total, n), reuse.Grow(s.scratch, n)
+	s.state, s.live, s.drawn = reuse.Grow(s.state, n), reuse.Grow(s.live, n), reuse.Grow(s.drawn, n)
 	return s.rngs[:n], s.start[:n], s.total[:n], s.state[:n], s.live[:n], s.scratch[:n]
 }
 
@@ -254,7 +256,7 @@ func bracketQuantiles(a []time.Duration, ranks [3]int, bufs *[3][]time.Duration)
 	// and mispredicted branches cost more than the pass. Every element is written to each
 	// buffer's next slot, which only counts when it is in the bracket.
 	for j := range bufs {
-		bufs[j] = grow(bufs[j], n)
+		bufs[j] = reuse.Grow(bufs[j], n)
 	}
 	b0, b1, b2 := bufs[0][:n], bufs[1][:n], bufs[2][:n]
 	lo0, lo1, lo2 := lo[0], lo[1], lo[2]

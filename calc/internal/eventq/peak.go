@@ -1,11 +1,11 @@
-package calc
+package eventq
 
 import "time"
 
-// peakWindow finds the most arrivals in a window [t, t+w), fed arrival times in order. A window
+// PeakWindow finds the most arrivals in a window [t, t+w), fed arrival times in order. A window
 // holding the most can slide right until it starts at an arrival, so only windows starting at an
 // arrival are counted, each when the first arrival at or past its end comes (or at the finish).
-type peakWindow struct {
+type PeakWindow struct {
 	w    time.Duration
 	runs []arrivalRun // the distinct times from the oldest open window's start on
 	head int          // runs[:head] are closed
@@ -20,11 +20,13 @@ type arrivalRun struct {
 	n  int
 }
 
-func (pw *peakWindow) reset(w time.Duration) {
-	*pw = peakWindow{w: w, runs: pw.runs[:0]}
+// Reset starts over with windows w long, keeping the memory.
+func (pw *PeakWindow) Reset(w time.Duration) {
+	*pw = PeakWindow{w: w, runs: pw.runs[:0]}
 }
 
-func (pw *peakWindow) add(t time.Duration) {
+// Add counts an arrival at t, at or after the last one added.
+func (pw *PeakWindow) Add(t time.Duration) {
 	for pw.head < len(pw.runs) && pw.runs[pw.head].at+pw.w <= t {
 		pw.close()
 	}
@@ -41,7 +43,7 @@ func (pw *peakWindow) add(t time.Duration) {
 }
 
 // close counts the window starting at the oldest open run; earlier starts win ties.
-func (pw *peakWindow) close() {
+func (pw *PeakWindow) close() {
 	r := pw.runs[pw.head]
 	if pw.in > pw.peak {
 		pw.peak, pw.at = pw.in, r.at
@@ -50,8 +52,8 @@ func (pw *peakWindow) close() {
 	pw.head++
 }
 
-// finish returns the peak and its start. Of the windows still open the oldest holds the most.
-func (pw *peakWindow) finish() (int, time.Duration) {
+// Finish returns the peak and its start. Of the windows still open the oldest holds the most.
+func (pw *PeakWindow) Finish() (int, time.Duration) {
 	if pw.head < len(pw.runs) {
 		pw.close()
 	}

@@ -1,9 +1,11 @@
-package calc
+package eventq
 
-// calendar holds pending keys by window in chunks of chunkKeys. Each window's chunks form a
+import "backoffcalc/calc/internal/reuse"
+
+// Calendar holds pending keys by window in chunks of chunkKeys. Each window's chunks form a
 // list, newest first, so memory is the live keys plus at most one part-filled chunk per window,
 // and taking a window reads its keys in runs rather than one by one.
-type calendar struct {
+type Calendar struct {
 	keys []uint64 // chunk c is keys[c*chunkKeys : (c+1)*chunkKeys]
 	next []int32  // by chunk: the next older chunk of its window, or -1
 	free []int32  // chunks not in use
@@ -13,8 +15,9 @@ type calendar struct {
 
 const chunkKeys = 64
 
-func (cal *calendar) reset(windows int) {
-	cal.head, cal.fill = grow(cal.head, windows), grow(cal.fill, windows)
+// Reset empties the calendar and gives it windows windows, keeping its memory.
+func (cal *Calendar) Reset(windows int) {
+	cal.head, cal.fill = reuse.Grow(cal.head, windows), reuse.Grow(cal.fill, windows)
 	for b := range cal.head {
 		cal.head[b], cal.fill[b] = -1, 0
 	}
@@ -24,7 +27,18 @@ func (cal *calendar) reset(windows int) {
 	}
 }
 
-func (cal *calendar) add(b int, key uint64) {
+// Windows is how many windows the calendar has.
+func (cal *Calendar) Windows() int { return len(cal.head) }
+
+// Extend gives the calendar at least n windows, the new ones empty.
+func (cal *Calendar) Extend(n int) {
+	for len(cal.head) < n {
+		cal.head, cal.fill = append(cal.head, -1), append(cal.fill, 0)
+	}
+}
+
+// Add files key under window b, one of Windows.
+func (cal *Calendar) Add(b int, key uint64) {
 	if cal.head[b] < 0 || cal.fill[b] == chunkKeys {
 		var c int32
 		if n := len(cal.free); n > 0 {
@@ -41,7 +55,7 @@ func (cal *calendar) add(b int, key uint64) {
 }
 
 // take appends the keys of window b to dst, in no particular order, and empties the window.
-func (cal *calendar) take(b int, dst []uint64) []uint64 {
+func (cal *Calendar) Take(b int, dst []uint64) []uint64 {
 	n := int(cal.fill[b])
 	for c := cal.head[b]; c >= 0; c = cal.next[c] {
 		dst = append(dst, cal.keys[int(c)*chunkKeys:][:n]...)

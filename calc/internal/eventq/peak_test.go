@@ -1,4 +1,4 @@
-package calc
+package eventq
 
 import (
 	"math/rand/v2"
@@ -10,13 +10,13 @@ import (
 // TestPeakWindow: the most arrivals in any [t, t+w), and the earliest t that starts such a
 // window, against counting the window that starts at each arrival.
 func TestPeakWindow(t *testing.T) {
-	var pw peakWindow
+	var pw PeakWindow
 	// Arrivals at 0 0 5 9 10 20 with w = 10: [0, 10) holds 4, [5, 15) holds 3.
-	pw.reset(10)
+	pw.Reset(10)
 	for _, at := range []time.Duration{0, 0, 5, 9, 10, 20} {
-		pw.add(at)
+		pw.Add(at)
 	}
-	if n, at := pw.finish(); n != 4 || at != 0 {
+	if n, at := pw.Finish(); n != 4 || at != 0 {
 		t.Errorf("by hand: peak %d at %v, want 4 at 0", n, at)
 	}
 	r := rand.New(rand.NewPCG(7, 8))
@@ -27,15 +27,15 @@ func TestPeakWindow(t *testing.T) {
 				times[i] = time.Duration(r.IntN(n * 3))
 			}
 			slices.Sort(times)
-			pw.reset(w)
+			pw.Reset(w)
 			wantN, wantAt := 0, time.Duration(0)
 			for i, at := range times {
-				pw.add(at)
+				pw.Add(at)
 				if end, _ := slices.BinarySearch(times, at+w); end-i > wantN {
 					wantN, wantAt = end-i, at
 				}
 			}
-			if gotN, gotAt := pw.finish(); gotN != wantN || gotAt != wantAt {
+			if gotN, gotAt := pw.Finish(); gotN != wantN || gotAt != wantAt {
 				t.Fatalf("n=%d w=%v: peak %d at %v, want %d at %v", n, w, gotN, gotAt, wantN, wantAt)
 			}
 		}

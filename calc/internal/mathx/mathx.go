@@ -1,15 +1,15 @@
-package calc
+// Package mathx holds pure-Go Exp, Exp2 and Tanh, so that calc's decorrelatedv2 and the
+// contention's normal draws give the same bits natively and in WebAssembly: math.Exp is assembly
+// on amd64 and pure Go under GOOS=js, and the two can differ in the last bit. These are ports of
+// Go's own pure-Go code (src/math/exp.go and tanh.go), which is what math.Exp2 and math.Tanh run
+// on amd64 and wasm, with one change: every product that meets a sum is rounded explicitly
+// (float64(x*y)), because the Go spec lets a compiler fuse x*y+z into one FMA on some
+// architectures, which would change the last bit again. math.Sqrt, math.Ldexp and the four
+// operations are exact or correctly rounded everywhere.
+package mathx
 
 import "math"
 
-// Pure-Go exp, exp2 and tanh, so that decorrelatedv2 gives the same bits natively and in
-// WebAssembly: math.Exp is assembly on amd64 and pure Go under GOOS=js, and the two can differ
-// in the last bit. These are ports of Go's own pure-Go code (src/math/exp.go and tanh.go), which
-// is what math.Exp2 and math.Tanh run on amd64 and wasm, with one change: every product that
-// meets a sum is rounded explicitly (float64(x*y)), because the Go spec lets a compiler fuse
-// x*y+z into one FMA on some architectures, which would change the last bit again. math.Sqrt,
-// math.Ldexp and the four operations are exact or correctly rounded everywhere.
-//
 // The notices below come with the original code.
 //
 // Copyright 2009 The Go Authors. All rights reserved.
@@ -33,8 +33,8 @@ import "math"
 // Mathematical Library, a commercial product. In either event, it is copyrighted by the author.
 // What you see here may be used freely but it comes with no support or guarantee."
 
-// exp returns e**x, with an error under 1 ulp (see Go's math/exp.go for the method).
-func exp(x float64) float64 {
+// Exp returns e**x, with an error under 1 ulp (see Go's math/exp.go for the method).
+func Exp(x float64) float64 {
 	const (
 		Ln2Hi = 6.93147180369123816490e-01
 		Ln2Lo = 1.90821492927058770002e-10
@@ -67,8 +67,8 @@ func exp(x float64) float64 {
 	return expmulti(hi, lo, k)
 }
 
-// exp2 returns 2**x, with an error under 1 ulp (see Go's math/exp.go).
-func exp2(x float64) float64 {
+// Exp2 returns 2**x, with an error under 1 ulp (see Go's math/exp.go).
+func Exp2(x float64) float64 {
 	const (
 		Ln2Hi = 6.93147180369123816490e-01
 		Ln2Lo = 1.90821492927058770002e-10
@@ -126,9 +126,9 @@ var tanhQ = [...]float64{
 	4.84406305325125486048e3,
 }
 
-// tanh returns the hyperbolic tangent of x: a rational function for |x| < 0.625, else
+// Tanh returns the hyperbolic tangent of x: a rational function for |x| < 0.625, else
 // 1 - 2/(e**(2|x|) + 1), with the sign of x (see Go's math/tanh.go).
-func tanh(x float64) float64 {
+func Tanh(x float64) float64 {
 	const MAXLOG = 8.8029691931113054295988e+01 // log(2**127)
 	z := math.Abs(x)
 	switch {
@@ -138,7 +138,7 @@ func tanh(x float64) float64 {
 		}
 		return 1
 	case z >= 0.625:
-		s := exp(2 * z)
+		s := Exp(2 * z)
 		z = 1 - 2/(s+1)
 		if x < 0 {
 			z = -z

@@ -1,4 +1,4 @@
-package calc
+package eventq
 
 import (
 	"math/rand/v2"
@@ -16,7 +16,7 @@ func TestSortKeys(t *testing.T) {
 				keys[i] = r.Uint64N(spread)<<5 | uint64(i%7)
 			}
 			want := slices.Sorted(slices.Values(keys))
-			spare = sortKeys(keys, spare)
+			spare = Sort(keys, spare)
 			if !slices.Equal(keys, want) {
 				t.Fatalf("n=%d spread=%d: not sorted", n, spread)
 			}

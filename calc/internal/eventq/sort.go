@@ -1,11 +1,15 @@
-package calc
+package eventq
 
-import "slices"
+import (
+	"slices"
 
-// sortKeys sorts keys and returns spare, grown if it was needed, for the next call: a radix sort,
+	"backoffcalc/calc/internal/reuse"
+)
+
+// Sort sorts keys and returns spare, grown if it was needed, for the next call: a radix sort,
 // least significant byte first, that skips the bytes every key shares. Windows hold thousands of
 // keys, which it sorts several times faster than a comparison sort.
-func sortKeys(keys, spare []uint64) []uint64 {
+func Sort(keys, spare []uint64) []uint64 {
 	if len(keys) < 512 {
 		slices.Sort(keys)
 		return spare
@@ -14,7 +18,7 @@ func sortKeys(keys, spare []uint64) []uint64 {
 	for _, k := range keys {
 		some, all = some|k, all&k
 	}
-	spare = grow(spare, len(keys))
+	spare = reuse.Grow(spare, len(keys))
 	src, dst := keys, spare
 	var at [1 << radixBits]int
 	for shift := 0; shift < 64; shift += radixBits {

@@ -1,0 +1,26 @@
+package calc
+
+// kind is one entry of a table of kinds: of retry limiters (limiter.go) and of whatever else a
+// client puts between a failure and its retry, each kind named in links and following one
+// library's rule. The table, indexed by its kind type, is the only place that tells the kinds
+// apart; a completeness test checks every entry and that no code elsewhere branches on a kind
+// (see kind_test.go). P is the parameters the kinds read theirs from, T what a kind makes.
+type kind[P, T any] struct {
+	name   string // in links, the form and the tables
+	source string // where its rule is read from: the library, its file and version
+	// fresh returns a new one from the parameters; nil for the kind that does nothing, the
+	// zero value of its kind type.
+	fresh func(P) T
+	// words says in one sentence what the kind bounds the load to when every attempt fails,
+	// starting with its name and a colon.
+	words func(p Params) string
+}
+
+// kindNames are the names of a table's kinds, in its order.
+func kindNames[P, T any](table []kind[P, T]) []string {
+	names := make([]string, len(table))
+	for i, k := range table {
+		names[i] = k.name
+	}
+	return names
+}
