@@ -42,7 +42,6 @@ func contentionKey(p calc.Params) calc.Params {
 	k.Attempts, k.Call, k.Budget, k.Layers, k.Samples, k.Preset = 0, 0, 0, 0, 0, ""
 	k.Clients, k.Outage, k.Window, k.Capacity, k.Spread = 0, 0, 0, 0, 0
 	k.Rate, k.Run, k.Arrivals, k.Queue, k.Timeout, k.Processes, k.Limiter, k.Limits = 0, 0, 0, 0, 0, 0, 0, calc.LimiterParams{}
-	k.Solve = 0
 	return k
 }
 

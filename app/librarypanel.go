@@ -66,7 +66,7 @@ func (p *page) chooseExport(ctx app.Context, lib string) {
 		p.snippets.refresh()
 	}
 	if valid {
-		p.query = link.Encode()
+		p.query = linkQuery(link, p.fit.open)
 		p.showQuery(ctx)
 	}
 }

@@ -119,8 +119,6 @@ type Params struct {
 	Limiter   LimiterKind   // the retry limiter of each process
 	Limits    LimiterParams // the limiters' parameters
 
-	// Solve is which answers of a fit to the budget a page shows expanded; none by default.
-	Solve SolveSet
 	// Contention: the AWS post's experiment (see Params.Contention).
 	Contenders int // clients racing to write one row; 1..MaxContenders
 	Runs       int // repetitions the means are over; 1..MaxRuns
@@ -206,76 +204,23 @@ func FieldErrors(err error) []*FieldError {
 	return nil
 }
 
-// Validate reports every field out of its range, and clients whose herd would be over
-// MaxHerdWork client-attempts, each as a *FieldError, joined with errors.Join.
+// Validate reports every field out of its range, with the words Decode uses for a link's value
+// out of it, and clients whose herd would be over MaxHerdWork client-attempts, and a stream over
+// the overload model's work limit (on rate), each as a *FieldError, joined with errors.Join.
 func (p Params) Validate() error {
 	var errs []error
-	bad := func(key, value, format string, args ...any) {
-		errs = append(errs, &FieldError{Key: key, Value: value, Err: fmt.Errorf(format, args...)})
+	for _, k := range keyTable {
+		if k.check == nil {
+			continue
+		}
+		if err := k.check(p); err != nil {
+			errs = append(errs, &FieldError{Key: k.name, Value: k.encode(p), Err: err})
+		}
 	}
-	if p.Base <= 0 || p.Base > MaxBase {
-		bad("base", FormatDuration(p.Base), "must be more than 0 and at most %s", FormatDuration(MaxBase))
-	}
-	if !(p.Factor >= 1 && p.Factor <= MaxFactor) { // also catches NaN
-		bad("factor", formatFloat(p.Factor), "must be between 1 and %d", MaxFactor)
-	}
-	if p.Cap < p.Base || p.Cap > MaxCap {
-		bad("cap", FormatDuration(p.Cap), "must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
-	}
-	if p.Attempts < 1 || p.Attempts > MaxAttempts {
-		bad("attempts", fmt.Sprint(p.Attempts), "must be between 1 and %d", MaxAttempts)
-	}
-	if p.Jitter >= jitterCount {
-		bad("jitter", p.Jitter.String(), "must be one of %s", jitterList)
-	}
-	if !(p.Ratio >= 0 && p.Ratio <= 1) {
-		bad("ratio", formatFloat(p.Ratio), "must be between 0 and 1")
-	}
-	if int(p.CapAt) >= len(capAtNames) {
-		bad("capat", p.CapAt.String(), "must be before, after or fixed")
-	}
-	if int(p.Growth) >= len(growthNames) {
-		bad("growth", p.Growth.String(), "must be exponential or linear")
-	}
-	if p.Add < 0 || p.Add > MaxAdd {
-		bad("add", FormatDuration(p.Add), "must be between 0 and %s", FormatDuration(MaxAdd))
-	}
-	if p.Call < 0 || p.Call > MaxCall {
-		bad("call", FormatDuration(p.Call), "must be between 0 and %s", FormatDuration(MaxCall))
-	}
-	if p.Budget < 0 || p.Budget > MaxBudget {
-		bad("budget", FormatDuration(p.Budget), "must be between 0 (none) and %s", FormatDuration(MaxBudget))
-	}
-	if p.Layers < 1 || p.Layers > MaxLayers {
-		bad("layers", fmt.Sprint(p.Layers), "must be between 1 and %d", MaxLayers)
-	}
-	if p.Samples < MinSamples || p.Samples > MaxSamples {
-		bad("samples", fmt.Sprint(p.Samples), "must be between %d and %d", MinSamples, MaxSamples)
-	}
-	if p.Clients < 1 || p.Clients > MaxClients {
-		bad("clients", fmt.Sprint(p.Clients), "must be between 1 and %d", MaxClients)
-	} else if err := herdWork(p.Clients, p.Attempts); err != nil {
-		bad("clients", fmt.Sprint(p.Clients), "%w", err)
-	}
-	if p.Outage < 0 || p.Outage > MaxOutage {
-		bad("outage", FormatDuration(p.Outage), "must be between 0 and %s", FormatDuration(MaxOutage))
-	}
-	if p.Window <= 0 || p.Window > MaxWindow {
-		bad("window", FormatDuration(p.Window), "must be more than 0 and at most %s", FormatDuration(MaxWindow))
-	}
-	if p.Capacity < 0 || p.Capacity > MaxCapacity {
-		bad("capacity", fmt.Sprint(p.Capacity), "must be between 0 (no limit) and %d", MaxCapacity)
-	}
-	if p.Spread < 0 || p.Spread > MaxSpread {
-		bad("spread", FormatDuration(p.Spread), "must be between 0 and %s", FormatDuration(MaxSpread))
-	}
-	p.validateOverload(bad)
-	p.validateSolve(bad)
-	if p.Contenders < 1 || p.Contenders > MaxContenders {
-		bad("contenders", fmt.Sprint(p.Contenders), "must be between 1 and %d", MaxContenders)
-	}
-	if p.Runs < 1 || p.Runs > MaxRuns {
-		bad("runs", fmt.Sprint(p.Runs), "must be between 1 and %d", MaxRuns)
+	if between(0, MaxRate)(p, p.Rate) == nil && within(0, MaxRun, "")(p, p.Run) == nil && int(p.Arrivals) < len(spacingNames) {
+		if err := overloadWork(p); err != nil {
+			errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -3,6 +3,8 @@ package calc
 import (
 	"errors"
 	"net/url"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -389,5 +391,51 @@ func TestDecodeKey(t *testing.T) {
 				t.Errorf("DecodeKeyValues(%.40q): read %.40q, error %v; want %.40q, %q", tt.query, read, err, tt.read, tt.msg)
 			}
 		})
+	}
+}
+
+// Every input of Params has a row of keyTable: changing any field (those of embedded structs and
+// of Limits included) changes what some row writes. Preset has a key of its own (Decode's
+// preset=NAME), not a row.
+func TestEveryFieldHasAKey(t *testing.T) {
+	var leaves func(typ reflect.Type, index []int, name string)
+	fields := 0
+	leaves = func(typ reflect.Type, index []int, name string) {
+		if typ.Kind() == reflect.Struct {
+			for i := range typ.NumField() {
+				f := typ.Field(i)
+				leaves(f.Type, append(slices.Clone(index), i), name+"."+f.Name)
+			}
+			return
+		}
+		if name == ".Preset" {
+			return
+		}
+		fields++
+		p, d := Default(), Default()
+		v := reflect.ValueOf(&p).Elem().FieldByIndex(index)
+		switch v.Kind() {
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Uint8, reflect.Uint64:
+			v.SetUint(v.Uint() + 1)
+		case reflect.Float64:
+			v.SetFloat(v.Float() + 0.5)
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		default:
+			t.Errorf("Params%s: a %s, which this test cannot change", name, v.Kind())
+			return
+		}
+		for _, k := range keyTable {
+			if k.encode != nil && k.encode(p) != k.encode(d) {
+				return
+			}
+		}
+		t.Errorf("Params%s has no row in keyTable", name)
+	}
+	leaves(reflect.TypeFor[Params](), nil, "")
+	if fields < 36 {
+		t.Errorf("only %d fields of Params were changed", fields)
 	}
 }
