@@ -28,10 +28,10 @@ func (s Spacing) String() string {
 	return fmt.Sprintf("Spacing(%d)", uint8(s))
 }
 
-// Open reports whether p's herd is an open system: a stream, a queue, a timeout or a limiter.
+// Open reports whether the herd is an open system: a stream, a queue, a timeout or a limiter.
 // Processes alone changes nothing: without a limiter the processes share nothing.
-func (p Params) Open() bool {
-	return p.Rate > 0 && p.Run > 0 || p.Queue > 0 || p.Timeout > 0 || p.Limiter != LimiterNone
+func (o OverloadInputs) Open() bool {
+	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone
 }
 
 // OverloadWindow is what happened in one fixed window [k*Window, (k+1)*Window).

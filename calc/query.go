@@ -382,7 +382,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 		p.Rate = 0
 	}
 	// Any key that changes the preset's policy leaves the preset.
-	if pr, ok := presetByName(presets, p.Preset); ok && p.policy() != pr.Params.policy() {
+	if pr, ok := presetByName(presets, p.Preset); ok && p.Policy != pr.Params.Policy {
 		p.Preset = ""
 	}
 	return p, errors.Join(errs...)
@@ -477,7 +477,7 @@ func presetDecoder(presets []Preset) func(p *Params, v string) error {
 		case !ok:
 			return fmt.Errorf("must be one of %s", presetList(presets))
 		}
-		p.setPolicy(pr.Params.policy())
+		p.Policy = pr.Params.Policy
 		p.Preset = pr.Name
 		return nil
 	}

@@ -24,10 +24,12 @@ var decodeTests = []struct {
 	{"every key", "base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after&call=25ms&budget=1m&layers=3&samples=500&seed=18446744073709551615" +
 		"&clients=250&outage=2s&window=50ms&capacity=7&spread=300ms&contenders=50&runs=7",
 		func(p *Params) {
-			*p = Params{Contenders: 50, Runs: 7, Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
-				Ratio: 0.2, CapAt: CapAfter, Call: 25 * time.Millisecond, Budget: time.Minute, Layers: 3, Samples: 500, Seed: 1<<64 - 1,
-				Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond,
-				Processes: 1, Limits: DefaultLimiterParams()}
+			*p = Params{ContentionInputs: ContentionInputs{Contenders: 50, Runs: 7},
+				Policy: Policy{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
+					Ratio: 0.2, CapAt: CapAfter, Budget: time.Minute},
+				CallInputs: CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: SampleInputs{Samples: 500, Seed: 1<<64 - 1},
+				HerdInputs: HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
+				OverloadInputs: OverloadInputs{Processes: 1, Limits: DefaultLimiterParams()}}
 		}},
 	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1" +
 		"&clients=2000&outage=24h&window=1h&capacity=1000000000&spread=24h",
