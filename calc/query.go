@@ -13,20 +13,25 @@ import (
 // A query is the public form of Params: the page's shared links and the terminal command use the
 // same keys. Decode accepts what people type; Encode writes the one canonical form.
 
-// keyRow is one query key: how a link writes it, how it is read, and its range. Decode and
-// Validate check a value with the same check, so that a link and params built in code are
-// refused with the same words.
+// keyRow is one query key: how a link writes it, how it is read, and its range; its default is
+// what it writes of Default(). Decode and Validate check a value with the same check, so that a
+// link and params built in code are refused with the same words.
 type keyRow struct {
 	name   string
-	decode func(p *Params, v string) error // parses v and, if check passes, sets p; p is unchanged on error
+	decode func(p *Params, v string) error // parses v and, if check passes, sets p; on error p is unchanged (but first's)
 	check  func(p Params) error            // whether p's value is in range (Validate); nil: every value is
 	encode func(p Params) string           // nil: the key selects what a page shows and is no input of Params (solve)
+	// duration says the value is a duration, in which a bare number is milliseconds.
+	duration bool
+	// unused says the key belongs to a model that p's link does not use: a link leaves it out
+	// while it is at its default, and stays short. Decode fills a missing key with its default,
+	// so leaving one out changes no number. nil: a link always has the key.
+	unused func(p Params) bool
 }
 
 // keyTable is every key in the order errors are reported (the form's order); cap comes after
 // base because its default and its lower bound follow base, clients after attempts because its
-// limit depends on them. The keys after the last one a canonical query always has (contenders,
-// runs) are optional: they select what a page shows, not an input with a value of its own.
+// limit depends on them.
 var keyTable = []keyRow{
 	durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, MaxBase, "more than 0")),
 	floatKey("factor", func(p *Params) *float64 { return &p.Factor }, between(1, MaxFactor)),
@@ -75,19 +80,19 @@ var keyTable = []keyRow{
 	durationKey("window", func(p *Params) *time.Duration { return &p.Window }, within(time.Nanosecond, MaxWindow, "more than 0")),
 	intKey("capacity", func(p *Params) *int { return &p.Capacity }, inRange(0, MaxCapacity)),
 	durationKey("spread", func(p *Params) *time.Duration { return &p.Spread }, within(0, MaxSpread, "0 or more")),
-	// The overload model's keys.
-	floatKey("rate", func(p *Params) *float64 { return &p.Rate }, between(0, MaxRate)),
-	durationKey("run", func(p *Params) *time.Duration { return &p.Run }, within(0, MaxRun, "0 or more")),
-	wordKey("arrivals", func(p *Params) *Spacing { return &p.Arrivals }, spacingNames[:],
-		"must be even (evenly spaced) or poisson (seeded random gaps)"),
-	intKey("queue", func(p *Params) *int { return &p.Queue }, inRange(0, MaxQueue)),
-	durationKey("timeout", func(p *Params) *time.Duration { return &p.Timeout }, within(0, MaxCall, "0 (none) or more")),
-	intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses)),
-	wordKey("limiter", func(p *Params) *LimiterKind { return &p.Limiter }, limiterNames[:],
-		"must be one of "+strings.Join(limiterNames[:], ", ")),
-	floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(MaxGRPCTokens)),
-	floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(MaxGRPCTokens)),
-	durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL }, func(p Params, d time.Duration) error {
+	// The overload model's keys: a link leaves them out at their defaults while rate is 0.
+	overloadRow(floatKey("rate", func(p *Params) *float64 { return &p.Rate }, between(0, MaxRate))),
+	overloadRow(durationKey("run", func(p *Params) *time.Duration { return &p.Run }, within(0, MaxRun, "0 or more"))),
+	overloadRow(wordKey("arrivals", func(p *Params) *Spacing { return &p.Arrivals }, spacingNames[:],
+		"must be even (evenly spaced) or poisson (seeded random gaps)")),
+	overloadRow(intKey("queue", func(p *Params) *int { return &p.Queue }, inRange(0, MaxQueue))),
+	overloadRow(durationKey("timeout", func(p *Params) *time.Duration { return &p.Timeout }, within(0, MaxCall, "0 (none) or more"))),
+	overloadRow(intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses))),
+	overloadRow(wordKey("limiter", func(p *Params) *LimiterKind { return &p.Limiter }, limiterNames[:],
+		"must be one of "+strings.Join(limiterNames[:], ", "))),
+	overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(MaxGRPCTokens))),
+	overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(MaxGRPCTokens))),
+	overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL }, func(p Params, d time.Duration) error {
 		if err := within(time.Second, MaxFinagleTTL, "at least 1s")(p, d); err != nil {
 			return err
 		}
@@ -95,14 +100,15 @@ var keyTable = []keyRow{
 			return errors.New("must be whole seconds, as Finagle's ttl is")
 		}
 		return nil
-	}),
-	intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, MaxLimiterCount)),
-	floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, MaxFinaglePercent)),
-	floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100)),
-	intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, MaxLimiterCount)),
-	// The contention experiment's.
-	intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders)),
-	intKey("runs", func(p *Params) *int { return &p.Runs }, inRange(1, MaxRuns)),
+	})),
+	overloadRow(intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, MaxLimiterCount))),
+	overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, MaxFinaglePercent))),
+	overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
+	overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, MaxLimiterCount))),
+	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
+	// them out at their defaults.
+	contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
+	contentionRow(intKey("runs", func(p *Params) *int { return &p.Runs }, inRange(1, MaxRuns))),
 	// Which answers of a fit to the budget a page shows opened: solve=attempts,base. Decode
 	// checks it with the others; the page keeps it (DecodeSolve, SolveSet.SetIn).
 	{name: solveKey, decode: func(_ *Params, v string) error {
@@ -111,9 +117,21 @@ var keyTable = []keyRow{
 	}},
 }
 
+// overloadRow is k, a key of the overload model, which a link uses only with a stream.
+func overloadRow(k keyRow) keyRow {
+	k.unused = func(p Params) bool { return p.Rate == 0 }
+	return k
+}
+
+// contentionRow is k, a key of the contention experiment.
+func contentionRow(k keyRow) keyRow {
+	k.unused = func(Params) bool { return true }
+	return k
+}
+
 // durationKey is a key whose value is a duration, in range when check says so.
 func durationKey(name string, field func(*Params) *time.Duration, check func(Params, time.Duration) error) keyRow {
-	return keyRow{name: name,
+	return keyRow{name: name, duration: true,
 		decode: func(p *Params, v string) error {
 			d, err := parseDuration(v)
 			if err != nil {
@@ -410,7 +428,7 @@ func decodeValue(p *Params, decode func(p *Params, v string) error, vs []value) 
 
 // Encode returns the canonical query, sorted, ASCII only: the policy's keys and every other input
 // a link uses, so that it does not depend on today's defaults; the keys of a model the link does
-// not use only where they are not at their defaults (modelUnused); and the preset's name while the
+// not use only where they are not at their defaults (keyRow.unused); and the preset's name while the
 // params are still that preset's. The solve key is the page's (SolveSet.SetIn).
 // Default().Encode() has 20 keys. For valid p, Decode(p.Encode()) returns p.
 func (p Params) Encode() string { return p.Values().Encode() }
@@ -422,7 +440,7 @@ func (p Params) Values() url.Values {
 		if k.encode == nil {
 			continue
 		}
-		if e := k.encode(p); !modelUnused(k.name, p) || e != k.encode(d) {
+		if e := k.encode(p); k.unused == nil || !k.unused(p) || e != k.encode(d) {
 			v.Set(k.name, e)
 		}
 	}
@@ -430,22 +448,6 @@ func (p Params) Values() url.Values {
 		v.Set("preset", p.Preset)
 	}
 	return v
-}
-
-// modelUnused reports whether key belongs to a model that p's link does not use, so that the key
-// is left out while at its default and a shared link stays short: the overload model's keys (the
-// stream, its queue, timeout and limiters) while rate is 0, and the contention experiment's,
-// whose section a link cannot say it asked for. Decode fills a missing key with its default, so
-// leaving one out changes no number.
-func modelUnused(key string, p Params) bool {
-	switch key {
-	case "rate", "run", "arrivals", "queue", "timeout", "processes", "limiter", "maxtokens",
-		"tokenratio", "ttl", "minretries", "retrypct", "budgetpct", "minconcurrency":
-		return p.Rate == 0
-	case "contenders", "runs":
-		return true
-	}
-	return false
 }
 
 // AllValues returns every key of p, those Values leaves out included, for a form that shows

@@ -28,7 +28,7 @@ var decodeTests = []struct {
 				Policy: Policy{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
 					Ratio: 0.2, CapAt: CapAfter, Budget: time.Minute},
 				CallInputs: CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: SampleInputs{Samples: 500, Seed: 1<<64 - 1},
-				HerdInputs: HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
+				HerdInputs:     HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
 				OverloadInputs: OverloadInputs{Processes: 1, Limits: DefaultLimiterParams()}}
 		}},
 	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1" +
