@@ -80,8 +80,8 @@ const (
 
 // Params is a retry policy and what to compute about it: one struct of inputs per model, each
 // embedded so that p.Base or p.Clients reads its field, and each model's code can take only the
-// struct it reads. The zero value is not valid; start from Default. Every field is a query key
-// (keyTable), but Preset, which is preset=NAME.
+// struct it reads. The zero value is not valid; start from Default. Every field is read from a
+// query key of its own (Keys), but Preset, which is preset=NAME.
 type Params struct {
 	Policy
 	CallInputs
