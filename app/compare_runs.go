@@ -25,7 +25,7 @@ type vsRuns struct {
 	over    *calc.OverloadRun // B's own mode's overload run, for an open one
 	herdErr error
 
-	contFor [2]calc.Params // contentionKey of A and of B whose contention headlines these are
+	contFor [2]contentionInputs // contentionKey of A and of B whose contention headlines these are
 	cont    [2]*calc.ContentionResult
 	contErr error
 	contGen int64 // the workGen the contention headlines are being computed in; 0 when not
@@ -101,7 +101,7 @@ func (p *page) computeVsContention(ctx app.Context, e app.Event) {
 	params := [2]calc.Params{p.report.Params, p.vsReport.Params}
 	p.vs.contRun++
 	run := p.vs.contRun
-	p.vs.contGen, p.vs.contFor, p.vs.cont, p.vs.contErr = gen, [2]calc.Params{}, [2]*calc.ContentionResult{}, nil
+	p.vs.contGen, p.vs.contFor, p.vs.cont, p.vs.contErr = gen, [2]contentionInputs{}, [2]*calc.ContentionResult{}, nil
 	p.compareRuns.refresh()
 	ctx.Async(func() {
 		var out [2]*calc.ContentionResult
@@ -125,7 +125,7 @@ func (p *page) computeVsContention(ctx app.Context, e app.Event) {
 			}
 			p.vs.contGen = 0
 			if !stopped {
-				p.vs.contFor = [2]calc.Params{contentionKey(params[0]), contentionKey(params[1])}
+				p.vs.contFor = [2]contentionInputs{contentionKey(params[0]), contentionKey(params[1])}
 				p.vs.cont, p.vs.contErr = out, err
 			}
 			p.compareRuns.refresh()
@@ -242,7 +242,7 @@ func (p *page) renderCompareRuns() app.UI {
 // what computes them.
 func (p *page) renderCompareContention() app.UI {
 	v := &p.vs
-	keys := [2]calc.Params{contentionKey(p.report.Params), contentionKey(p.vsReport.Params)}
+	keys := [2]contentionInputs{contentionKey(p.report.Params), contentionKey(p.vsReport.Params)}
 	if v.contGen == 0 && v.contFor == keys && (v.cont[1] != nil || v.contErr != nil) {
 		if v.contErr != nil {
 			return app.P().ID("compare-contention").Text("The contention experiment is not simulated: " + strings.TrimPrefix(v.contErr.Error(), "calc: "))

@@ -26,8 +26,8 @@ import (
 // field is read and written on go-app's loop; the work's goroutine gets copies and hands results
 // back with ctx.Defer.
 type experimentView struct {
-	params  calc.Params // the current inputs
-	key     calc.Params // contentionKey of the inputs of table and sweep
+	params  calc.Params      // the current inputs
+	key     contentionInputs // what table and sweep were computed from
 	table   []calc.ContentionResult
 	sweep   []calc.ContentionPoint
 	err     error
@@ -39,17 +39,20 @@ type experimentView struct {
 // sweepPoints is the sweep's length: 10, 20, ..., 200 clients.
 const sweepPoints = (calc.SweepTo-calc.SweepFrom)/calc.SweepStep + 1
 
-// contentionKey is p without the inputs the experiment does not read (the herd's, the overload
-// model's, the schedule's attempts, budget, samples...): inputs with the same key have the same
-// table and sweep. Zeroing what is known not to matter errs on the safe side: a new input is
-// part of the key until it is added here.
-func contentionKey(p calc.Params) calc.Params {
-	k := p
-	k.Attempts, k.Call, k.Budget, k.Layers, k.Samples, k.Preset = 0, 0, 0, 0, 0, ""
-	k.Clients, k.Outage, k.Window, k.Capacity, k.Spread = 0, 0, 0, 0, 0
-	k.Rate, k.Run, k.Arrivals, k.Queue, k.Timeout, k.Processes, k.Limiter, k.Limits = 0, 0, 0, 0, 0, 0, 0, calc.LimiterParams{}
-	k.Solve = 0
-	return k
+// contentionInputs are the inputs the experiment reads: inputs with the same ones have the same
+// table and sweep. A new field of calc.Policy is part of it until it is known not to matter.
+type contentionInputs struct {
+	policy calc.Policy // without Attempts and Budget: each client retries until it is through
+	seed   uint64
+	calc.ContentionInputs
+}
+
+// contentionKey is what the experiment reads of p: not the herd's, the overload model's, the
+// calls', the sampling's inputs or the preset's name.
+func contentionKey(p calc.Params) contentionInputs {
+	policy := p.Policy
+	policy.Attempts, policy.Budget = 0, 0
+	return contentionInputs{policy, p.Seed, p.ContentionInputs}
 }
 
 // inputs takes the inputs of new work: results of other inputs go.

@@ -4,8 +4,6 @@ import (
 	"io"
 	"strings"
 
-	"backoffcalc/calc"
-
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -81,7 +79,7 @@ func (p *page) exported() exported {
 		case v.over != nil:
 			e.cmp.herdB = &v.over.HerdRun
 		}
-		keys := [2]calc.Params{contentionKey(r.Params), contentionKey(p.vsReport.Params)}
+		keys := [2]contentionInputs{contentionKey(r.Params), contentionKey(p.vsReport.Params)}
 		switch v := &p.vs; {
 		case v.contGen == 0 && v.contFor == keys && v.contErr != nil:
 			e.missing = append(e.missing, "the contention headlines of A and B (not simulated: "+strings.TrimPrefix(v.contErr.Error(), "calc: ")+")")

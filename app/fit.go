@@ -118,17 +118,10 @@ func (p *page) chooseSolve(ctx app.Context, g calc.SolveSet, open bool) {
 		return // go-app's render opened it, as the link says
 	}
 	p.fit.open = s
-	if s == 0 {
-		p.raw.Del("solve") // an empty solve= is an error; no answer opened is the default
-	} else {
-		p.raw.Set("solve", s.String())
-	}
-	if p.report != nil {
-		p.report.Params.Solve = s
-	}
+	s.SetIn(p.raw)
 	// A link with a bad key stays as it is, for its author, as with any edit.
 	if link, err := libs.DecodeLinkValues(p.raw); p.formErrors(err) {
-		p.query = link.Encode()
+		p.query = linkQuery(link, p.fit.open)
 		p.showQuery(ctx)
 	}
 }

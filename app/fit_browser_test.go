@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
 	"github.com/chromedp/chromedp"
@@ -73,8 +74,8 @@ func TestFitApplyOnPage(t *testing.T) {
 	if last := p.Schedule().Rows[p.Attempts-1]; last.Latest >= p.Budget {
 		t.Errorf("the new link %q: the last attempt's latest start %v is not before the budget %v", search, last.Latest, p.Budget)
 	}
-	if p.Solve.String() != "base,factor" {
-		t.Errorf("the new link %q lost the open groups: solve=%q", search, p.Solve)
+	if open, _ := calc.DecodeSolve(search); open.String() != "base,factor" {
+		t.Errorf("the new link %q lost the open groups: solve=%q", search, open)
 	}
 	if got := evalJS[string](tb, `document.activeElement.id`); got != "fit-apply-base-worst" {
 		t.Errorf("after applying, the focus is on %q, not the answer's button", got)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
@@ -66,7 +67,7 @@ func (p *page) chooseExport(ctx app.Context, lib string) {
 		p.snippets.refresh()
 	}
 	if valid {
-		p.query = link.Encode()
+		p.query = linkQuery(link, p.fit.open)
 		p.showQuery(ctx)
 	}
 }
@@ -126,7 +127,7 @@ func renderSnippets(p calc.Params, lib string) app.UI {
 
 // exportView is what the panel shows: a library, for the policy (the exportKey of the inputs).
 type exportView struct {
-	p   calc.Params
+	in  exportInputs
 	lib string
 }
 
@@ -145,17 +146,26 @@ func libExportOnce(p calc.Params, lib string) (libs.Export, bool) {
 	libLast.Lock()
 	defer libLast.Unlock()
 	if !libLast.ok || libLast.view != view {
-		libLast.export, libLast.ok = libs.ExportOf(view.p, lib)
+		libLast.export, libLast.ok = libs.ExportOf(view.in.params(), lib)
 		libLast.view = view
 	}
 	return libLast.export, libLast.ok
 }
 
-// exportKey is what the Export panel depends on: the policy, not the herd, the sampling or the
-// layers, whose edits then leave the panel as it is.
-func exportKey(p calc.Params) calc.Params {
-	d := calc.Default()
-	p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = d.Clients, d.Outage, d.Window, d.Capacity, d.Spread
-	p.Samples, p.Seed, p.Layers = d.Samples, d.Seed, d.Layers
+// exportInputs are what the Export panel reads of the inputs: the policy, the calls' time (in the
+// schedule's starts) and the preset's name; not the herd, the sampling, the layers or the other
+// models', whose edits then leave the panel as it is.
+type exportInputs struct {
+	policy calc.Policy
+	call   time.Duration
+	preset string
+}
+
+func exportKey(p calc.Params) exportInputs { return exportInputs{p.Policy, p.Call, p.Preset} }
+
+// params are the inputs the panel is written for: the defaults with in's.
+func (in exportInputs) params() calc.Params {
+	p := calc.Default()
+	p.Policy, p.Call, p.Preset = in.policy, in.call, in.preset
 	return p
 }

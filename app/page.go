@@ -173,6 +173,8 @@ func (p *page) load(query string) bool {
 	link, err := libs.DecodeLink(query)
 	params := link.Params
 	p.raw, p.lib = link.Values(), link.Export
+	open, _ := calc.DecodeSolve(query) // a bad one is among err's
+	open.SetIn(p.raw)
 	p.errs, p.unknown = calc.FieldErrors(err), nil
 	for _, fe := range p.errs {
 		switch {
@@ -185,13 +187,22 @@ func (p *page) load(query string) bool {
 	if len(p.errs) == 0 {
 		// A valid link is rewritten canonical (calc.Params.Values: every key of the models it uses),
 		// sorted, after the paint (startWork), so that it no longer depends on today's defaults. A bad one stays as it is, for its author.
-		if canonical := link.Encode(); canonical != query {
+		if canonical := linkQuery(link, open); canonical != query {
 			p.query, p.queryDue = canonical, true
 		}
 	}
-	p.compute(params)
+	if p.compute(params) {
+		p.fit.open = open
+	}
 	p.setCompare(link)
 	return true
+}
+
+// linkQuery is link's canonical query with the answers the page shows opened, its solve key.
+func linkQuery(link libs.Link, open calc.SolveSet) string {
+	v := link.Values()
+	open.SetIn(v)
+	return v.Encode()
 }
 
 // edit takes one typed value; a valid set of inputs replaces the report and the link's query,
@@ -217,13 +228,14 @@ func (p *page) apply(key, value string) bool {
 		p.raw.Del("preset") // an edit that changes the policy leaves the preset
 	}
 	if p.compute(params) {
+		p.fit.open, _ = calc.DecodeSolveValues(p.raw) // valid, as every key is
 		if params.Attempts*params.Samples <= sampleInHandlerWork {
 			p.report.AddPolicySample(nil)
 		}
 		p.lib = link.Export
 		p.setCompare(link)
 		p.refresh()
-		p.query, p.queryDue = link.Encode(), true
+		p.query, p.queryDue = linkQuery(link, p.fit.open), true
 		return true
 	}
 	return false
@@ -282,7 +294,6 @@ func (p *page) compute(params calc.Params) (ok bool) {
 	})
 	r := computeReport(params)
 	p.report = &r
-	p.fit.open = params.Solve
 	return true
 }
 
@@ -403,6 +414,7 @@ func (p *page) staleNote() string {
 		return "There are no results yet: no inputs were valid."
 	}
 	used := p.report.Params.AllValues() // a key the link leaves out at its default is still used
+	p.fit.open.SetIn(used)
 	used.Set(libs.ExportKey, p.lib)
 	var parts []string
 	for _, fe := range p.errs {

@@ -141,11 +141,9 @@ func editDistance(a, b string, limit int) int {
 // message, so that `"><img src` or a newline reads as what was given.
 var plainKey = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`)
 
-// durationKeys are the keys whose value is a duration, in which a bare number is milliseconds.
-var durationKeys = []string{"base", "cap", "add", "call", "budget", "outage", "window", "spread", "run", "timeout", "ttl"}
-
 // BareMillis reports whether key reads v as a number of milliseconds: a duration key given a
 // bare decimal, such as budget=20 (20ms, not 20 s). A form says so beside the field.
 func BareMillis(key, v string) bool {
-	return slices.Contains(durationKeys, key) && decimal.MatchString(v)
+	i := slices.IndexFunc(keyTable, func(k keyRow) bool { return k.name == key })
+	return i >= 0 && keyTable[i].duration && decimal.MatchString(v)
 }

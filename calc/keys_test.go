@@ -92,8 +92,8 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-// TestBareMillis: durationKeys are exactly the keys that read 1000 as 1s, so that a new
-// duration key cannot be left out of it.
+// TestBareMillis: the duration rows of keyTable are exactly the keys that read 1000 as 1s, so
+// that a new duration key cannot be left out of them.
 func TestBareMillis(t *testing.T) {
 	for _, key := range Keys() {
 		with := func(v string) string {

@@ -2,7 +2,6 @@ package calc
 
 import (
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -29,62 +28,10 @@ func (s Spacing) String() string {
 	return fmt.Sprintf("Spacing(%d)", uint8(s))
 }
 
-// Open reports whether p's herd is an open system: a stream, a queue, a timeout or a limiter.
+// Open reports whether the herd is an open system: a stream, a queue, a timeout or a limiter.
 // Processes alone changes nothing: without a limiter the processes share nothing.
-func (p Params) Open() bool {
-	return p.Rate > 0 && p.Run > 0 || p.Queue > 0 || p.Timeout > 0 || p.Limiter != LimiterNone
-}
-
-// validateOverload reports the overload keys out of range, as Validate does the others.
-func (p Params) validateOverload(bad func(key, value, format string, args ...any)) {
-	if !(p.Rate >= 0 && p.Rate <= MaxRate) {
-		bad("rate", formatFloat(p.Rate), "must be between 0 and %d", MaxRate)
-	}
-	if p.Run < 0 || p.Run > MaxRun {
-		bad("run", FormatDuration(p.Run), "must be between 0 and %s", FormatDuration(MaxRun))
-	}
-	if int(p.Arrivals) >= len(spacingNames) {
-		bad("arrivals", p.Arrivals.String(), "must be even or poisson")
-	}
-	if p.Queue < 0 || p.Queue > MaxQueue {
-		bad("queue", fmt.Sprint(p.Queue), "must be between 0 and %d", MaxQueue)
-	}
-	if p.Timeout < 0 || p.Timeout > MaxCall {
-		bad("timeout", FormatDuration(p.Timeout), "must be between 0 (none) and %s", FormatDuration(MaxCall))
-	}
-	if p.Processes < 1 || p.Processes > MaxProcesses {
-		bad("processes", fmt.Sprint(p.Processes), "must be between 1 and %d", MaxProcesses)
-	}
-	if int(p.Limiter) >= len(limiterNames) {
-		bad("limiter", p.Limiter.String(), "must be one of %s", strings.Join(limiterNames[:], ", "))
-	}
-	l := p.Limits
-	if !(l.GRPCMaxTokens > 0 && l.GRPCMaxTokens <= MaxGRPCTokens) {
-		bad("maxtokens", formatFloat(l.GRPCMaxTokens), "must be more than 0 and at most %d", MaxGRPCTokens)
-	}
-	if !(l.GRPCTokenRatio > 0 && l.GRPCTokenRatio <= MaxGRPCTokens) {
-		bad("tokenratio", formatFloat(l.GRPCTokenRatio), "must be more than 0 and at most %d", MaxGRPCTokens)
-	}
-	if l.FinagleTTL < time.Second || l.FinagleTTL > MaxFinagleTTL || l.FinagleTTL%time.Second != 0 {
-		bad("ttl", FormatDuration(l.FinagleTTL), "must be whole seconds from 1s to %s", FormatDuration(MaxFinagleTTL))
-	}
-	if l.FinagleMinRetries < 0 || l.FinagleMinRetries > MaxLimiterCount {
-		bad("minretries", fmt.Sprint(l.FinagleMinRetries), "must be between 0 and %d", MaxLimiterCount)
-	}
-	if !(l.FinaglePercent >= 0 && l.FinaglePercent <= MaxFinaglePercent) {
-		bad("retrypct", formatFloat(l.FinaglePercent), "must be between 0 and %d", MaxFinaglePercent)
-	}
-	if !(l.EnvoyPercent >= 0 && l.EnvoyPercent <= 100) {
-		bad("budgetpct", formatFloat(l.EnvoyPercent), "must be between 0 and 100")
-	}
-	if l.EnvoyMinConcurrency < 0 || l.EnvoyMinConcurrency > MaxLimiterCount {
-		bad("minconcurrency", fmt.Sprint(l.EnvoyMinConcurrency), "must be between 0 and %d", MaxLimiterCount)
-	}
-	if p.Rate >= 0 && p.Rate <= MaxRate && p.Run >= 0 && p.Run <= MaxRun && int(p.Arrivals) < len(spacingNames) {
-		if err := overloadWork(p); err != nil {
-			bad("rate", formatFloat(p.Rate), "%w", err)
-		}
-	}
+func (o OverloadInputs) Open() bool {
+	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone
 }
 
 // OverloadWindow is what happened in one fixed window [k*Window, (k+1)*Window).

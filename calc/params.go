@@ -78,78 +78,106 @@ const (
 	MaxLimiterCount   = 1000000 // minretries × 60 s stays within Scala's Int, as Finagle keeps it
 )
 
-// Params is a retry policy and what to compute about it. The zero value is not valid; start from
-// Default. With Base 100ms, Factor 2, Cap 1s and Attempts 6, the nominal waits before attempts
-// 2..6 are 100, 200, 400, 800 and 1000 ms.
+// Params is a retry policy and what to compute about it: one struct of inputs per model, each
+// embedded so that p.Base or p.Clients reads its field, and each model's code can take only the
+// struct it reads. The zero value is not valid; start from Default. Every field is read from a
+// query key of its own (Keys), but Preset, which is preset=NAME.
 type Params struct {
-	Base     time.Duration // nominal delay of the first retry; > 0 and <= MaxBase
-	Factor   float64       // growth per retry; 1 <= Factor <= MaxFactor
-	Cap      time.Duration // ceiling of the nominal delay (CapBefore) or of the wait (CapAfter); Base <= Cap <= MaxCap
-	Attempts int           // calls in total, the first included; 1..MaxAttempts
-	Jitter   Jitter        // how waits are drawn
-	Ratio    float64       // ±fraction for Proportional; 0..1
-	CapAt    CapAt         // where Cap applies
-	Call     time.Duration // how long a failing attempt takes before its error is known; 0..MaxCall
-	Budget   time.Duration // total time from the first attempt's start; 0 means none; <= MaxBudget
-	Layers   int           // stacked layers each using this policy; 1..MaxLayers
-	Samples  int           // simulated paths for percentiles; MinSamples..MaxSamples
-	Seed     uint64        // seed of the simulated paths and of the herd's clients
+	Policy
+	CallInputs
+	SampleInputs
+	Preset string // the preset (see Preset) these params are, if they still are; "" otherwise
+
+	HerdInputs
+	OverloadInputs
+	ContentionInputs
+}
+
+// Policy is a retry policy as a library configures it: what a preset sets and the Export panel
+// writes. With Base 100ms, Factor 2, Cap 1s and Attempts 6, the nominal waits before attempts
+// 2..6 are 100, 200, 400, 800 and 1000 ms. Its zero value is not valid (Base, Factor, Cap and
+// Attempts must be set).
+type Policy struct {
+	Base     time.Duration // nominal delay of the first retry; more than 0, at most MaxBase; zero is invalid
+	Factor   float64       // growth per retry; 1..MaxFactor, zero is invalid; Linear growth does not read it
+	Cap      time.Duration // ceiling of the nominal delay (CapBefore) or of the wait (CapAfter, CapFixed); Base..MaxCap; zero is invalid
+	Attempts int           // calls in total, the first included; 1..MaxAttempts; zero is invalid
+	Jitter   Jitter        // how waits are drawn; zero is None, the nominal delay exactly
+	Ratio    float64       // ±fraction of Proportional and Upward; 0..1; zero draws no jitter
+	CapAt    CapAt         // where Cap applies; zero is CapBefore
 
 	// What some libraries do that the above does not say (see Preset).
-	Growth     Growth        // how the nominal delay grows; Exponential by default
-	FirstExact bool          // the first retry waits exactly base, unjittered (gRPC's connection backoff)
-	Add        time.Duration // the jitter of Additive: waits in [d, d+Add]; 0..MaxAdd
-	Preset     string        // the preset (see Preset) these params are, if they still are; "" otherwise
+	Growth     Growth        // how the nominal delay grows; zero is Exponential
+	FirstExact bool          // the first retry waits exactly base, unjittered (gRPC's connection backoff); false jitters it
+	Add        time.Duration // the jitter of Additive: waits in [d, d+Add]; 0..MaxAdd; zero adds none
+	Budget     time.Duration // total time from the first attempt's start; 0..MaxBudget; zero means none
+}
 
-	// The herd: many clients following the policy through an outage (see Params.Herd).
-	Clients  int           // clients in the herd; 1..MaxClients, and Clients*Attempts <= MaxHerdWork
-	Outage   time.Duration // the server fails every attempt arriving before this time; 0..MaxOutage
-	Window   time.Duration // the server's capacity window, and the length of the peak's window; > 0 and <= MaxWindow
-	Capacity int           // attempts accepted per window once the outage is over; 0 means no limit; <= MaxCapacity
-	Spread   time.Duration // first attempts spread evenly over [0, Spread); 0 means all at 0; <= MaxSpread
+// CallInputs are the calls the policy retries.
+type CallInputs struct {
+	Call   time.Duration // how long a failing attempt takes before its error is known; 0..MaxCall; zero fails at once
+	Layers int           // stacked layers each retrying with the policy; 1..MaxLayers; zero is invalid
+}
 
-	// Overload: the herd as an open system with retry limiters (docs/overload-model.md
-	// has the exact rules). At these defaults Open is false and the herd is as before.
-	Rate      float64       // new requests per second while the stream runs; 0..MaxRate
-	Run       time.Duration // how long the stream runs, from 0; 0..MaxRun
-	Arrivals  Spacing       // how the stream's requests are spaced
-	Queue     int           // attempts that may wait for a slot at the server; 0..MaxQueue
-	Timeout   time.Duration // a client stops waiting for an attempt after this; 0 means never; <= MaxCall
-	Processes int           // client processes, each with its own limiter; 1..MaxProcesses
-	Limiter   LimiterKind   // the retry limiter of each process
-	Limits    LimiterParams // the limiters' parameters
+// SampleInputs are the simulated paths of the percentiles.
+type SampleInputs struct {
+	Samples int    // simulated paths; MinSamples..MaxSamples; zero is invalid
+	Seed    uint64 // seed of the paths, and of the herd's clients, the stream and the contention runs; any value, zero included
+}
 
-	// Solve is which answers of a fit to the budget a page shows expanded; none by default.
-	Solve SolveSet
-	// Contention: the AWS post's experiment (see Params.Contention).
-	Contenders int // clients racing to write one row; 1..MaxContenders
-	Runs       int // repetitions the means are over; 1..MaxRuns
+// HerdInputs are the herd's: many clients following the policy through an outage (see
+// Params.Herd).
+type HerdInputs struct {
+	Clients  int           // clients in the herd; 1..MaxClients, and Clients*Attempts <= MaxHerdWork; zero is invalid
+	Outage   time.Duration // the server fails every attempt arriving before this time; 0..MaxOutage; zero means none
+	Window   time.Duration // the server's capacity window, and the length of the peak's window; more than 0, at most MaxWindow; zero is invalid
+	Capacity int           // attempts accepted per window once the outage is over; 0..MaxCapacity; zero means no limit
+	Spread   time.Duration // first attempts spread evenly over [0, Spread); 0..MaxSpread; zero starts all at 0
+}
+
+// OverloadInputs are the overload model's: the herd as an open system with retry limiters
+// (docs/overload-model.md has the exact rules). At their zero values, but Processes and Limits,
+// Open is false and the herd is as without them.
+type OverloadInputs struct {
+	Rate      float64       // new requests per second while the stream runs; 0..MaxRate; zero means no stream
+	Run       time.Duration // how long the stream runs, from 0; 0..MaxRun; zero means no stream
+	Arrivals  Spacing       // how the stream's requests are spaced; zero is Even
+	Queue     int           // attempts that may wait for a slot at the server; 0..MaxQueue; zero means no queue
+	Timeout   time.Duration // a client stops waiting for an attempt after this; 0..MaxCall; zero means never
+	Processes int           // client processes, each with its own limiter; 1..MaxProcesses; zero is invalid
+	Limiter   LimiterKind   // the retry limiter of each process; zero is LimiterNone
+	Limits    LimiterParams // the limiters' parameters; the zero value is invalid (DefaultLimiterParams)
+}
+
+// ContentionInputs are the AWS post's experiment's (see Params.Contention).
+type ContentionInputs struct {
+	Contenders int // clients racing to write one row; 1..MaxContenders; zero is invalid
+	Runs       int // repetitions the means are over; 1..MaxRuns; zero is invalid
 }
 
 // Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter;
 // for the herd, 100 clients all starting at 0 through a 1s outage, then 20 attempts per 100ms.
 func Default() Params {
 	return Params{
-		Base:     100 * time.Millisecond,
-		Factor:   2,
-		Cap:      DefaultCap,
-		Attempts: 6,
-		Jitter:   Full,
-		Ratio:    0.2,
-		CapAt:    CapBefore,
-		Layers:   1,
-		Samples:  10000,
-		Seed:     1,
-		Clients:  100,
-		Outage:   time.Second,
-		Window:   100 * time.Millisecond,
-		Capacity: 20,
-
-		Processes: 1,
-		Limits:    DefaultLimiterParams(),
-
-		Contenders: DefaultContenders,
-		Runs:       DefaultRuns,
+		Policy: Policy{
+			Base:     100 * time.Millisecond,
+			Factor:   2,
+			Cap:      DefaultCap,
+			Attempts: 6,
+			Jitter:   Full,
+			Ratio:    0.2,
+			CapAt:    CapBefore,
+		},
+		CallInputs:   CallInputs{Layers: 1},
+		SampleInputs: SampleInputs{Samples: 10000, Seed: 1},
+		HerdInputs: HerdInputs{
+			Clients:  100,
+			Outage:   time.Second,
+			Window:   100 * time.Millisecond,
+			Capacity: 20,
+		},
+		OverloadInputs:   OverloadInputs{Processes: 1, Limits: DefaultLimiterParams()},
+		ContentionInputs: ContentionInputs{Contenders: DefaultContenders, Runs: DefaultRuns},
 	}
 }
 
@@ -206,76 +234,23 @@ func FieldErrors(err error) []*FieldError {
 	return nil
 }
 
-// Validate reports every field out of its range, and clients whose herd would be over
-// MaxHerdWork client-attempts, each as a *FieldError, joined with errors.Join.
+// Validate reports every field out of its range, with the words Decode uses for a link's value
+// out of it, and clients whose herd would be over MaxHerdWork client-attempts, and a stream over
+// the overload model's work limit (on rate), each as a *FieldError, joined with errors.Join.
 func (p Params) Validate() error {
 	var errs []error
-	bad := func(key, value, format string, args ...any) {
-		errs = append(errs, &FieldError{Key: key, Value: value, Err: fmt.Errorf(format, args...)})
+	for _, k := range keyTable {
+		if k.check == nil {
+			continue
+		}
+		if err := k.check(p); err != nil {
+			errs = append(errs, &FieldError{Key: k.name, Value: k.encode(p), Err: err})
+		}
 	}
-	if p.Base <= 0 || p.Base > MaxBase {
-		bad("base", FormatDuration(p.Base), "must be more than 0 and at most %s", FormatDuration(MaxBase))
-	}
-	if !(p.Factor >= 1 && p.Factor <= MaxFactor) { // also catches NaN
-		bad("factor", formatFloat(p.Factor), "must be between 1 and %d", MaxFactor)
-	}
-	if p.Cap < p.Base || p.Cap > MaxCap {
-		bad("cap", FormatDuration(p.Cap), "must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
-	}
-	if p.Attempts < 1 || p.Attempts > MaxAttempts {
-		bad("attempts", fmt.Sprint(p.Attempts), "must be between 1 and %d", MaxAttempts)
-	}
-	if p.Jitter >= jitterCount {
-		bad("jitter", p.Jitter.String(), "must be one of %s", jitterList)
-	}
-	if !(p.Ratio >= 0 && p.Ratio <= 1) {
-		bad("ratio", formatFloat(p.Ratio), "must be between 0 and 1")
-	}
-	if int(p.CapAt) >= len(capAtNames) {
-		bad("capat", p.CapAt.String(), "must be before, after or fixed")
-	}
-	if int(p.Growth) >= len(growthNames) {
-		bad("growth", p.Growth.String(), "must be exponential or linear")
-	}
-	if p.Add < 0 || p.Add > MaxAdd {
-		bad("add", FormatDuration(p.Add), "must be between 0 and %s", FormatDuration(MaxAdd))
-	}
-	if p.Call < 0 || p.Call > MaxCall {
-		bad("call", FormatDuration(p.Call), "must be between 0 and %s", FormatDuration(MaxCall))
-	}
-	if p.Budget < 0 || p.Budget > MaxBudget {
-		bad("budget", FormatDuration(p.Budget), "must be between 0 (none) and %s", FormatDuration(MaxBudget))
-	}
-	if p.Layers < 1 || p.Layers > MaxLayers {
-		bad("layers", fmt.Sprint(p.Layers), "must be between 1 and %d", MaxLayers)
-	}
-	if p.Samples < MinSamples || p.Samples > MaxSamples {
-		bad("samples", fmt.Sprint(p.Samples), "must be between %d and %d", MinSamples, MaxSamples)
-	}
-	if p.Clients < 1 || p.Clients > MaxClients {
-		bad("clients", fmt.Sprint(p.Clients), "must be between 1 and %d", MaxClients)
-	} else if err := herdWork(p.Clients, p.Attempts); err != nil {
-		bad("clients", fmt.Sprint(p.Clients), "%w", err)
-	}
-	if p.Outage < 0 || p.Outage > MaxOutage {
-		bad("outage", FormatDuration(p.Outage), "must be between 0 and %s", FormatDuration(MaxOutage))
-	}
-	if p.Window <= 0 || p.Window > MaxWindow {
-		bad("window", FormatDuration(p.Window), "must be more than 0 and at most %s", FormatDuration(MaxWindow))
-	}
-	if p.Capacity < 0 || p.Capacity > MaxCapacity {
-		bad("capacity", fmt.Sprint(p.Capacity), "must be between 0 (no limit) and %d", MaxCapacity)
-	}
-	if p.Spread < 0 || p.Spread > MaxSpread {
-		bad("spread", FormatDuration(p.Spread), "must be between 0 and %s", FormatDuration(MaxSpread))
-	}
-	p.validateOverload(bad)
-	p.validateSolve(bad)
-	if p.Contenders < 1 || p.Contenders > MaxContenders {
-		bad("contenders", fmt.Sprint(p.Contenders), "must be between 1 and %d", MaxContenders)
-	}
-	if p.Runs < 1 || p.Runs > MaxRuns {
-		bad("runs", fmt.Sprint(p.Runs), "must be between 1 and %d", MaxRuns)
+	if between(0, MaxRate)(p, p.Rate) == nil && within(0, MaxRun, "")(p, p.Run) == nil && int(p.Arrivals) < len(spacingNames) {
+		if err := overloadWork(p); err != nil {
+			errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -1,37 +1,13 @@
 package calc
 
-import (
-	"strings"
-	"time"
-)
+import "strings"
 
 // Preset is a policy known by a name, which a link gives as preset=NAME. calc knows no preset
 // of its own: whoever decodes links passes the ones it knows to Decode (package libs passes the
 // retry libraries'), so that the policy model stays free of any library.
 type Preset struct {
 	Name   string // the value of the preset query key
-	Params Params // the policy; only its policy fields (see policy) matter
-}
-
-// policy is what a preset sets: the retry policy, without the herd, samples, seed or layers.
-type policy struct {
-	base, cap, budget, add time.Duration
-	factor, ratio          float64
-	attempts               int
-	jitter                 Jitter
-	capAt                  CapAt
-	growth                 Growth
-	firstExact             bool
-}
-
-func (p Params) policy() policy {
-	return policy{p.Base, p.Cap, p.Budget, p.Add, p.Factor + 0, p.Ratio + 0, p.Attempts, p.Jitter, p.CapAt, p.Growth, p.FirstExact}
-}
-
-func (p *Params) setPolicy(q policy) {
-	p.Base, p.Cap, p.Budget, p.Add = q.base, q.cap, q.budget, q.add
-	p.Factor, p.Ratio, p.Attempts = q.factor, q.ratio, q.attempts
-	p.Jitter, p.CapAt, p.Growth, p.FirstExact = q.jitter, q.capAt, q.growth, q.firstExact
+	Params Params // the policy; only its Policy matters
 }
 
 // presetByName returns the preset of presets whose Name is name.
@@ -55,7 +31,7 @@ func presetList(presets []Preset) string {
 
 // WithPreset returns p with the preset's policy, keeping p's samples, seed, layers and herd.
 func (p Params) WithPreset(pr Preset) Params {
-	p.setPolicy(pr.Params.policy())
+	p.Policy = pr.Params.Policy
 	p.Preset = pr.Name
 	return p
 }

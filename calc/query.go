@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,146 +13,253 @@ import (
 // A query is the public form of Params: the page's shared links and the terminal command use the
 // same keys. Decode accepts what people type; Encode writes the one canonical form.
 
-// field is one query key: how to read it into Params and how to write it back.
-type field struct {
-	key    string
-	decode func(p *Params, v string) error // parses and range-checks v, setting p only if valid
-	encode func(p Params) string
+// keyRow is one query key: how a link writes it, how it is read, and its range; its default is
+// what it writes of Default(). Decode and Validate check a value with the same check, so that a
+// link and params built in code are refused with the same words.
+type keyRow struct {
+	name   string
+	decode func(p *Params, v string) error // parses v and, if check passes, sets p; on error p is unchanged (but first's)
+	check  func(p Params) error            // whether p's value is in range (Validate); nil: every value is
+	encode func(p Params) string           // nil: the key selects what a page shows and is no input of Params (solve)
+	// duration says the value is a duration, in which a bare number is milliseconds.
+	duration bool
+	// unused says the key belongs to a model that p's link does not use: a link leaves it out
+	// while it is at its default, and stays short. Decode fills a missing key with its default,
+	// so leaving one out changes no number. nil: a link always has the key.
+	unused func(p Params) bool
 }
 
-// allFields are every key in the order errors are reported (the form's order).
-var allFields = slices.Concat(fields, optionalFields)
-
-// fields are the keys a canonical query always has, in the order errors are reported (the form's order); cap comes after base because
-// its default and its lower bound follow base.
-var fields = []field{
-	{"base", func(p *Params, v string) error {
-		return setDuration(&p.Base, v, time.Nanosecond, MaxBase, "more than 0")
-	}, func(p Params) string { return FormatDuration(p.Base) }},
-	{"factor", func(p *Params, v string) error { return setFloat(&p.Factor, v, 1, MaxFactor) },
-		func(p Params) string { return formatFloat(p.Factor) }},
-	{"cap", func(p *Params, v string) error {
-		d, err := parseDuration(v)
-		if err == nil && (d < p.Base || d > MaxCap) {
-			err = fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
+// keyTable is every key in the order errors are reported (the form's order); cap comes after
+// base because its default and its lower bound follow base, clients after attempts because its
+// limit depends on them.
+var keyTable = []keyRow{
+	durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, MaxBase, "more than 0")),
+	floatKey("factor", func(p *Params) *float64 { return &p.Factor }, between(1, MaxFactor)),
+	durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p Params, d time.Duration) error {
+		if d < p.Base || d > MaxCap {
+			return fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
 		}
-		if err == nil {
-			p.Cap = d
+		return nil
+	}),
+	intKey("attempts", func(p *Params) *int { return &p.Attempts }, inRange(1, MaxAttempts)),
+	wordKey("jitter", func(p *Params) *Jitter { return &p.Jitter }, jitterNames[:], "must be one of "+jitterList),
+	floatKey("ratio", func(p *Params) *float64 { return &p.Ratio }, between(0, 1)),
+	wordKey("capat", func(p *Params) *CapAt { return &p.CapAt }, capAtNames[:],
+		"must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)"),
+	wordKey("growth", func(p *Params) *Growth { return &p.Growth }, growthNames[:],
+		"must be exponential (base × factor^(k-1)) or linear (base × k)"),
+	{name: "first", decode: func(p *Params, v string) error {
+		// A bad value leaves the first retry jittered, the default, whatever a preset said.
+		i := indexOf(firstNames[:], v)
+		p.FirstExact = i == 1
+		if i < 0 {
+			return errors.New("must be jittered or exact (the first retry waits exactly base)")
 		}
-		return err
-	}, func(p Params) string { return FormatDuration(p.Cap) }},
-	{"attempts", func(p *Params, v string) error { return setInt(&p.Attempts, v, 1, MaxAttempts) },
-		func(p Params) string { return strconv.Itoa(p.Attempts) }},
-	{"jitter", func(p *Params, v string) error {
-		return oneOf(&p.Jitter, v, jitterNames[:], "must be one of "+jitterList)
-	}, func(p Params) string { return p.Jitter.String() }},
-	{"ratio", func(p *Params, v string) error { return setFloat(&p.Ratio, v, 0, 1) },
-		func(p Params) string { return formatFloat(p.Ratio) }},
-	{"capat", func(p *Params, v string) error {
-		return oneOf(&p.CapAt, v, capAtNames[:], "must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)")
-	}, func(p Params) string { return p.CapAt.String() }},
-	{"growth", func(p *Params, v string) error {
-		return oneOf(&p.Growth, v, growthNames[:], "must be exponential (base × factor^(k-1)) or linear (base × k)")
-	}, func(p Params) string { return p.Growth.String() }},
-	{"first", func(p *Params, v string) error {
-		var exact uint8
-		err := oneOf(&exact, v, firstNames[:], "must be jittered or exact (the first retry waits exactly base)")
-		p.FirstExact = exact == 1
-		return err
-	}, func(p Params) string { return firstNames[b2i(p.FirstExact)] }},
-	{"add", func(p *Params, v string) error { return setDuration(&p.Add, v, 0, MaxAdd, "0 or more") },
-		func(p Params) string { return FormatDuration(p.Add) }},
-	{"call", func(p *Params, v string) error { return setDuration(&p.Call, v, 0, MaxCall, "0 or more") },
-		func(p Params) string { return FormatDuration(p.Call) }},
-	{"budget", func(p *Params, v string) error { return setDuration(&p.Budget, v, 0, MaxBudget, "0 (none) or more") },
-		func(p Params) string { return FormatDuration(p.Budget) }},
-	{"layers", func(p *Params, v string) error { return setInt(&p.Layers, v, 1, MaxLayers) },
-		func(p Params) string { return strconv.Itoa(p.Layers) }},
-	{"samples", func(p *Params, v string) error { return setInt(&p.Samples, v, MinSamples, MaxSamples) },
-		func(p Params) string { return strconv.Itoa(p.Samples) }},
-	{"seed", func(p *Params, v string) error {
+		return nil
+	}, encode: func(p Params) string { return firstNames[b2i(p.FirstExact)] }},
+	durationKey("add", func(p *Params) *time.Duration { return &p.Add }, within(0, MaxAdd, "0 or more")),
+	durationKey("call", func(p *Params) *time.Duration { return &p.Call }, within(0, MaxCall, "0 or more")),
+	durationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, within(0, MaxBudget, "0 (none) or more")),
+	intKey("layers", func(p *Params) *int { return &p.Layers }, inRange(1, MaxLayers)),
+	intKey("samples", func(p *Params) *int { return &p.Samples }, inRange(MinSamples, MaxSamples)),
+	{name: "seed", decode: func(p *Params, v string) error {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
 			return numError(err, "a whole number", "must be at most 18446744073709551615")
 		}
 		p.Seed = n
 		return nil
-	}, func(p Params) string { return strconv.FormatUint(p.Seed, 10) }},
-	// clients comes after attempts: its limit depends on them.
-	{"clients", func(p *Params, v string) error {
-		n := p.Clients
-		if err := setInt(&n, v, 1, MaxClients); err != nil {
+	}, encode: func(p Params) string { return strconv.FormatUint(p.Seed, 10) }},
+	intKey("clients", func(p *Params) *int { return &p.Clients }, func(p Params, n int) error {
+		if err := inRange(1, MaxClients)(p, n); err != nil {
 			return err
 		}
-		if err := herdWork(n, p.Attempts); err != nil {
-			return err
-		}
-		p.Clients = n
-		return nil
-	}, func(p Params) string { return strconv.Itoa(p.Clients) }},
-	{"outage", func(p *Params, v string) error { return setDuration(&p.Outage, v, 0, MaxOutage, "0 or more") },
-		func(p Params) string { return FormatDuration(p.Outage) }},
-	{"window", func(p *Params, v string) error {
-		return setDuration(&p.Window, v, time.Nanosecond, MaxWindow, "more than 0")
-	}, func(p Params) string { return FormatDuration(p.Window) }},
-	{"capacity", func(p *Params, v string) error { return setInt(&p.Capacity, v, 0, MaxCapacity) },
-		func(p Params) string { return strconv.Itoa(p.Capacity) }},
-	{"spread", func(p *Params, v string) error { return setDuration(&p.Spread, v, 0, MaxSpread, "0 or more") },
-		func(p Params) string { return FormatDuration(p.Spread) }},
-	// The overload model's keys.
-	{"rate", func(p *Params, v string) error { return setFloat(&p.Rate, v, 0, MaxRate) },
-		func(p Params) string { return formatFloat(p.Rate) }},
-	{"run", func(p *Params, v string) error { return setDuration(&p.Run, v, 0, MaxRun, "0 or more") },
-		func(p Params) string { return FormatDuration(p.Run) }},
-	{"arrivals", func(p *Params, v string) error {
-		return oneOf(&p.Arrivals, v, spacingNames[:], "must be even (evenly spaced) or poisson (seeded random gaps)")
-	}, func(p Params) string { return p.Arrivals.String() }},
-	{"queue", func(p *Params, v string) error { return setInt(&p.Queue, v, 0, MaxQueue) },
-		func(p Params) string { return strconv.Itoa(p.Queue) }},
-	{"timeout", func(p *Params, v string) error { return setDuration(&p.Timeout, v, 0, MaxCall, "0 (none) or more") },
-		func(p Params) string { return FormatDuration(p.Timeout) }},
-	{"processes", func(p *Params, v string) error { return setInt(&p.Processes, v, 1, MaxProcesses) },
-		func(p Params) string { return strconv.Itoa(p.Processes) }},
-	{"limiter", func(p *Params, v string) error {
-		return oneOf(&p.Limiter, v, limiterNames[:], "must be one of "+strings.Join(limiterNames[:], ", "))
-	}, func(p Params) string { return p.Limiter.String() }},
-	{"maxtokens", func(p *Params, v string) error { return setPositive(&p.Limits.GRPCMaxTokens, v, MaxGRPCTokens) },
-		func(p Params) string { return formatFloat(p.Limits.GRPCMaxTokens) }},
-	{"tokenratio", func(p *Params, v string) error { return setPositive(&p.Limits.GRPCTokenRatio, v, MaxGRPCTokens) },
-		func(p Params) string { return formatFloat(p.Limits.GRPCTokenRatio) }},
-	{"ttl", func(p *Params, v string) error {
-		d := p.Limits.FinagleTTL
-		if err := setDuration(&d, v, time.Second, MaxFinagleTTL, "at least 1s"); err != nil {
+		return herdWork(n, p.Attempts)
+	}),
+	durationKey("outage", func(p *Params) *time.Duration { return &p.Outage }, within(0, MaxOutage, "0 or more")),
+	durationKey("window", func(p *Params) *time.Duration { return &p.Window }, within(time.Nanosecond, MaxWindow, "more than 0")),
+	intKey("capacity", func(p *Params) *int { return &p.Capacity }, inRange(0, MaxCapacity)),
+	durationKey("spread", func(p *Params) *time.Duration { return &p.Spread }, within(0, MaxSpread, "0 or more")),
+	// The overload model's keys: a link leaves them out at their defaults while rate is 0.
+	overloadRow(floatKey("rate", func(p *Params) *float64 { return &p.Rate }, between(0, MaxRate))),
+	overloadRow(durationKey("run", func(p *Params) *time.Duration { return &p.Run }, within(0, MaxRun, "0 or more"))),
+	overloadRow(wordKey("arrivals", func(p *Params) *Spacing { return &p.Arrivals }, spacingNames[:],
+		"must be even (evenly spaced) or poisson (seeded random gaps)")),
+	overloadRow(intKey("queue", func(p *Params) *int { return &p.Queue }, inRange(0, MaxQueue))),
+	overloadRow(durationKey("timeout", func(p *Params) *time.Duration { return &p.Timeout }, within(0, MaxCall, "0 (none) or more"))),
+	overloadRow(intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses))),
+	overloadRow(wordKey("limiter", func(p *Params) *LimiterKind { return &p.Limiter }, limiterNames[:],
+		"must be one of "+strings.Join(limiterNames[:], ", "))),
+	overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(MaxGRPCTokens))),
+	overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(MaxGRPCTokens))),
+	overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL }, func(p Params, d time.Duration) error {
+		if err := within(time.Second, MaxFinagleTTL, "at least 1s")(p, d); err != nil {
 			return err
 		}
 		if d%time.Second != 0 {
 			return errors.New("must be whole seconds, as Finagle's ttl is")
 		}
-		p.Limits.FinagleTTL = d
 		return nil
-	}, func(p Params) string { return FormatDuration(p.Limits.FinagleTTL) }},
-	{"minretries", func(p *Params, v string) error { return setInt(&p.Limits.FinagleMinRetries, v, 0, MaxLimiterCount) },
-		func(p Params) string { return strconv.Itoa(p.Limits.FinagleMinRetries) }},
-	{"retrypct", func(p *Params, v string) error { return setFloat(&p.Limits.FinaglePercent, v, 0, MaxFinaglePercent) },
-		func(p Params) string { return formatFloat(p.Limits.FinaglePercent) }},
-	{"budgetpct", func(p *Params, v string) error { return setFloat(&p.Limits.EnvoyPercent, v, 0, 100) },
-		func(p Params) string { return formatFloat(p.Limits.EnvoyPercent) }},
-	{"minconcurrency", func(p *Params, v string) error {
-		return setInt(&p.Limits.EnvoyMinConcurrency, v, 0, MaxLimiterCount)
-	}, func(p Params) string { return strconv.Itoa(p.Limits.EnvoyMinConcurrency) }},
-	// Which answers of a fit to the budget are expanded: solve=attempts,base.
-	// The contention experiment's.
-	{"contenders", func(p *Params, v string) error { return setInt(&p.Contenders, v, 1, MaxContenders) },
-		func(p Params) string { return strconv.Itoa(p.Contenders) }},
-	{"runs", func(p *Params, v string) error { return setInt(&p.Runs, v, 1, MaxRuns) },
-		func(p Params) string { return strconv.Itoa(p.Runs) }},
+	})),
+	overloadRow(intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, MaxLimiterCount))),
+	overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, MaxFinaglePercent))),
+	overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
+	overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, MaxLimiterCount))),
+	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
+	// them out at their defaults.
+	contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
+	contentionRow(intKey("runs", func(p *Params) *int { return &p.Runs }, inRange(1, MaxRuns))),
+	// Which answers of a fit to the budget a page shows opened: solve=attempts,base. Decode
+	// checks it with the others; the page keeps it (DecodeSolve, SolveSet.SetIn).
+	{name: solveKey, decode: func(_ *Params, v string) error {
+		_, err := parseSolve(v)
+		return err
+	}},
 }
 
-// optionalFields come after fields and are written into the canonical query only when set:
-// they select what a page shows, not an input with a value of its own (Values).
-var optionalFields = []field{
-	{"solve", func(p *Params, v string) error { return setSolve(&p.Solve, v) },
-		func(p Params) string { return p.Solve.String() }},
+// overloadRow is k, a key of the overload model, which a link uses only with a stream.
+func overloadRow(k keyRow) keyRow {
+	k.unused = func(p Params) bool { return p.Rate == 0 }
+	return k
+}
+
+// contentionRow is k, a key of the contention experiment.
+func contentionRow(k keyRow) keyRow {
+	k.unused = func(Params) bool { return true }
+	return k
+}
+
+// durationKey is a key whose value is a duration, in range when check says so.
+func durationKey(name string, field func(*Params) *time.Duration, check func(Params, time.Duration) error) keyRow {
+	return keyRow{name: name, duration: true,
+		decode: func(p *Params, v string) error {
+			d, err := parseDuration(v)
+			if err != nil {
+				return err
+			}
+			return set(p, field, d, check)
+		},
+		check:  func(p Params) error { return check(p, *field(&p)) },
+		encode: func(p Params) string { return FormatDuration(*field(&p)) },
+	}
+}
+
+// floatKey is a key whose value is a decimal, read as the float64 nearest it.
+func floatKey(name string, field func(*Params) *float64, check func(Params, float64) error) keyRow {
+	return keyRow{name: name,
+		decode: func(p *Params, v string) error {
+			if err := signed(v); err != nil {
+				return err
+			}
+			if !decimal.MatchString(v) {
+				return errors.New("not a number: write digits and at most one point, like 1.5")
+			}
+			// Of a decimal, ParseFloat refuses only one too large, as ±Inf, which no range holds.
+			x, _ := strconv.ParseFloat(v, 64)
+			return set(p, field, x, check)
+		},
+		check:  func(p Params) error { return check(p, *field(&p)) },
+		encode: func(p Params) string { return formatFloat(*field(&p)) },
+	}
+}
+
+// intKey is a key whose value is a whole number.
+func intKey(name string, field func(*Params) *int, check func(Params, int) error) keyRow {
+	return keyRow{name: name,
+		decode: func(p *Params, v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				return errors.New("not a whole number")
+			}
+			// A number too large for int64 is read as its limit, which no range holds.
+			if err := check(*p, int(n)); err != nil {
+				return err
+			}
+			if err := signed(v); err != nil {
+				return err // -0 or +6: in range, but not as we write numbers
+			}
+			*field(p) = int(n)
+			return nil
+		},
+		check:  func(p Params) error { return check(p, *field(&p)) },
+		encode: func(p Params) string { return strconv.Itoa(*field(&p)) },
+	}
+}
+
+// wordKey is a key whose value is one of names; help says which, and what they mean.
+func wordKey[T interface {
+	~uint8
+	String() string
+}](name string, field func(*Params) *T, names []string, help string) keyRow {
+	return keyRow{name: name,
+		decode: func(p *Params, v string) error {
+			i := indexOf(names, v)
+			if i < 0 {
+				return errors.New(help)
+			}
+			*field(p) = T(i)
+			return nil
+		},
+		check: func(p Params) error {
+			if int(*field(&p)) >= len(names) {
+				return errors.New(help)
+			}
+			return nil
+		},
+		encode: func(p Params) string { return (*field(&p)).String() },
+	}
+}
+
+// set sets p's field to x if check says x is in range.
+func set[T any](p *Params, field func(*Params) *T, x T, check func(Params, T) error) error {
+	if err := check(*p, x); err != nil {
+		return err
+	}
+	*field(p) = x
+	return nil
+}
+
+// within is the range [lo, hi] of a duration; loText says lo in words ("0 or more").
+func within(lo, hi time.Duration, loText string) func(Params, time.Duration) error {
+	return func(_ Params, d time.Duration) error {
+		if d < lo || d > hi {
+			return fmt.Errorf("must be %s and at most %s", loText, FormatDuration(hi))
+		}
+		return nil
+	}
+}
+
+// between is the range [lo, hi] of a decimal; it refuses NaN.
+func between(lo, hi float64) func(Params, float64) error {
+	return func(_ Params, x float64) error {
+		if !(x >= lo && x <= hi) {
+			return fmt.Errorf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
+		}
+		return nil
+	}
+}
+
+// positive is the range (0, hi] of a decimal.
+func positive(hi float64) func(Params, float64) error {
+	return func(p Params, x float64) error {
+		if err := between(0, hi)(p, x); err != nil {
+			return err
+		}
+		if x == 0 {
+			return fmt.Errorf("must be more than 0 and at most %s", formatFloat(hi))
+		}
+		return nil
+	}
+}
+
+// inRange is the range [lo, hi] of a whole number.
+func inRange(lo, hi int) func(Params, int) error {
+	return func(_ Params, n int) error {
+		if n < lo || n > hi {
+			return fmt.Errorf("must be between %d and %d", lo, hi)
+		}
+		return nil
+	}
 }
 
 var (
@@ -161,22 +267,11 @@ var (
 	firstNames = [...]string{"jittered", "exact"}
 )
 
-// oneOf sets dst to the index of v among names.
-func oneOf[T ~uint8](dst *T, v string, names []string, help string) error {
-	for i, name := range names {
-		if v == name {
-			*dst = T(i)
-			return nil
-		}
-	}
-	return errors.New(help)
-}
-
 // Keys returns the query keys in the form's order.
 func Keys() []string {
-	keys := make([]string, len(allFields))
-	for i, f := range allFields {
-		keys[i] = f.key
+	keys := make([]string, len(keyTable))
+	for i, k := range keyTable {
+		keys[i] = k.name
 	}
 	return keys
 }
@@ -259,8 +354,7 @@ func decodeKey(given map[string][]value, key string, decode func(v string) error
 	if !ok {
 		return nil
 	}
-	f := field{key: key, decode: func(_ *Params, v string) error { return decode(v) }}
-	if shown, err := decodeValue(nil, f, vs); err != nil {
+	if shown, err := decodeValue(nil, func(_ *Params, v string) error { return decode(v) }, vs); err != nil {
 		return &FieldError{Key: key, Value: shown, Err: err}
 	}
 	return nil
@@ -276,23 +370,23 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	p, capDefault := Default(), DefaultCap
 	var errs []error
 	if vs, ok := raw["preset"]; ok {
-		shown, err := decodeValue(&p, presetField(presets), vs)
+		shown, err := decodeValue(&p, presetDecoder(presets), vs)
 		if err != nil {
 			errs = append(errs, &FieldError{Key: "preset", Value: shown, Err: err})
 		}
 		capDefault = p.Cap
 	}
 	capSet := false
-	for _, f := range allFields {
-		vs, ok := raw[f.key]
+	for _, k := range keyTable {
+		vs, ok := raw[k.name]
 		if !ok {
 			continue
 		}
-		shown, err := decodeValue(&p, f, vs)
+		shown, err := decodeValue(&p, k.decode, vs)
 		if err != nil {
-			errs = append(errs, &FieldError{Key: f.key, Value: shown, Err: err})
+			errs = append(errs, &FieldError{Key: k.name, Value: shown, Err: err})
 		}
-		if f.key == "cap" {
+		if k.name == "cap" {
 			capSet = err == nil
 		}
 	}
@@ -306,7 +400,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 		p.Rate = 0
 	}
 	// Any key that changes the preset's policy leaves the preset.
-	if pr, ok := presetByName(presets, p.Preset); ok && p.policy() != pr.Params.policy() {
+	if pr, ok := presetByName(presets, p.Preset); ok && p.Policy != pr.Params.Policy {
 		p.Preset = ""
 	}
 	return p, errors.Join(errs...)
@@ -314,7 +408,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 
 // decodeValue sets one key from its raw values; it returns the value as the user wrote it
 // (unescaped where possible), for the error message.
-func decodeValue(p *Params, f field, vs []value) (string, error) {
+func decodeValue(p *Params, decode func(p *Params, v string) error, vs []value) (string, error) {
 	if len(vs) > 1 {
 		raws := make([]string, len(vs))
 		for i, v := range vs {
@@ -329,27 +423,25 @@ func decodeValue(p *Params, f field, vs []value) (string, error) {
 	if v.text == "" {
 		return v.text, errors.New("empty; give a value or leave the key out")
 	}
-	return v.text, f.decode(p, v.text)
+	return v.text, decode(p, v.text)
 }
 
 // Encode returns the canonical query, sorted, ASCII only: the policy's keys and every other input
 // a link uses, so that it does not depend on today's defaults; the keys of a model the link does
-// not use only where they are not at their defaults (modelUnused); the optionalFields only where
-// they are not at their defaults; and the preset's name while the params are still that preset's.
+// not use only where they are not at their defaults (keyRow.unused); and the preset's name while the
+// params are still that preset's. The solve key is the page's (SolveSet.SetIn).
 // Default().Encode() has 20 keys. For valid p, Decode(p.Encode()) returns p.
 func (p Params) Encode() string { return p.Values().Encode() }
 
 // Values returns the keys of p that Encode writes, one value each.
 func (p Params) Values() url.Values {
 	v, d := url.Values{}, Default()
-	for _, f := range fields {
-		if e := f.encode(p); !modelUnused(f.key, p) || e != f.encode(d) {
-			v.Set(f.key, e)
+	for _, k := range keyTable {
+		if k.encode == nil {
+			continue
 		}
-	}
-	for _, f := range optionalFields {
-		if e := f.encode(p); e != f.encode(d) {
-			v.Set(f.key, e)
+		if e := k.encode(p); k.unused == nil || !k.unused(p) || e != k.encode(d) {
+			v.Set(k.name, e)
 		}
 	}
 	if p.Preset != "" {
@@ -358,30 +450,13 @@ func (p Params) Values() url.Values {
 	return v
 }
 
-// modelUnused reports whether key belongs to a model that p's link does not use, so that the key
-// is left out while at its default and a shared link stays short: the overload model's keys (the
-// stream, its queue, timeout and limiters) while rate is 0, and the contention experiment's,
-// whose section a link cannot say it asked for. Decode fills a missing key with its default, so
-// leaving one out changes no number.
-func modelUnused(key string, p Params) bool {
-	switch key {
-	case "rate", "run", "arrivals", "queue", "timeout", "processes", "limiter", "maxtokens",
-		"tokenratio", "ttl", "minretries", "retrypct", "budgetpct", "minconcurrency":
-		return p.Rate == 0
-	case "contenders", "runs":
-		return true
-	}
-	return false
-}
-
 // AllValues returns every key of p, those Values leaves out included, for a form that shows
-// each input's value. A key whose value is no value at all (solve's empty set) is left out: an
-// empty value is an error.
+// each input's value.
 func (p Params) AllValues() url.Values {
 	v := url.Values{}
-	for _, f := range allFields {
-		if e := f.encode(p); e != "" {
-			v.Set(f.key, e)
+	for _, k := range keyTable {
+		if k.encode != nil {
+			v.Set(k.name, k.encode(p))
 		}
 	}
 	if p.Preset != "" {
@@ -393,10 +468,10 @@ func (p Params) AllValues() url.Values {
 // DefaultValues returns every query key at its default (Default().AllValues()).
 func DefaultValues() url.Values { return Default().AllValues() }
 
-// presetField reads the preset key, naming one of presets: the preset's policy replaces the
+// presetDecoder reads the preset key, naming one of presets: the preset's policy replaces the
 // defaults, and the other keys of the link apply on top of it.
-func presetField(presets []Preset) field {
-	return field{key: "preset", decode: func(p *Params, v string) error {
+func presetDecoder(presets []Preset) func(p *Params, v string) error {
+	return func(p *Params, v string) error {
 		pr, ok := presetByName(presets, v)
 		switch {
 		case !ok && len(presets) == 0:
@@ -404,23 +479,10 @@ func presetField(presets []Preset) field {
 		case !ok:
 			return fmt.Errorf("must be one of %s", presetList(presets))
 		}
-		p.setPolicy(pr.Params.policy())
+		p.Policy = pr.Params.Policy
 		p.Preset = pr.Name
 		return nil
-	}}
-}
-
-// setDuration sets dst to v if it lies in [lo, hi]; loText says lo in words ("0 or more").
-func setDuration(dst *time.Duration, v string, lo, hi time.Duration, loText string) error {
-	d, err := parseDuration(v)
-	if err != nil {
-		return err
 	}
-	if d < lo || d > hi {
-		return fmt.Errorf("must be %s and at most %s", loText, FormatDuration(hi))
-	}
-	*dst = d
-	return nil
 }
 
 // decimalSyntax is a number as people write it: digits with at most one point, on either side
@@ -429,51 +491,6 @@ func setDuration(dst *time.Duration, v string, lo, hi time.Duration, loText stri
 const decimalSyntax = `(?:[0-9]+\.?[0-9]*|\.[0-9]+)`
 
 var decimal = regexp.MustCompile(`^` + decimalSyntax + `$`)
-
-// setPositive sets dst to v, a decimal more than 0 and at most hi.
-func setPositive(dst *float64, v string, hi float64) error {
-	x := *dst
-	if err := setFloat(&x, v, 0, hi); err != nil {
-		return err
-	}
-	if x == 0 {
-		return fmt.Errorf("must be more than 0 and at most %s", formatFloat(hi))
-	}
-	*dst = x
-	return nil
-}
-
-// setFloat sets dst to the float64 nearest v, a decimal, if it lies in [lo, hi].
-func setFloat(dst *float64, v string, lo, hi float64) error {
-	if err := signed(v); err != nil {
-		return err
-	}
-	if !decimal.MatchString(v) {
-		return errors.New("not a number: write digits and at most one point, like 1.5")
-	}
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil || x > hi || x < lo { // of a decimal, ParseFloat refuses only one too large: ErrRange
-		return fmt.Errorf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
-	}
-	*dst = x
-	return nil
-}
-
-func setInt(dst *int, v string, lo, hi int) error {
-	outside := fmt.Sprintf("must be between %d and %d", lo, hi)
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return numError(err, "a whole number", outside)
-	}
-	if n < int64(lo) || n > int64(hi) {
-		return errors.New(outside)
-	}
-	if err := signed(v); err != nil {
-		return err // -0 or +6: in range, but not as we write numbers
-	}
-	*dst = int(n)
-	return nil
-}
 
 // signed refuses a sign, which strconv accepts: no input of ours is negative, "-0" is more
 // likely a typo than a zero, and a "+" that survives the query (where + is a space) was

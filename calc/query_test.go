@@ -3,6 +3,8 @@ package calc
 import (
 	"errors"
 	"net/url"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,10 +24,12 @@ var decodeTests = []struct {
 	{"every key", "base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after&call=25ms&budget=1m&layers=3&samples=500&seed=18446744073709551615" +
 		"&clients=250&outage=2s&window=50ms&capacity=7&spread=300ms&contenders=50&runs=7",
 		func(p *Params) {
-			*p = Params{Contenders: 50, Runs: 7, Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
-				Ratio: 0.2, CapAt: CapAfter, Call: 25 * time.Millisecond, Budget: time.Minute, Layers: 3, Samples: 500, Seed: 1<<64 - 1,
-				Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond,
-				Processes: 1, Limits: DefaultLimiterParams()}
+			*p = Params{ContentionInputs: ContentionInputs{Contenders: 50, Runs: 7},
+				Policy: Policy{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
+					Ratio: 0.2, CapAt: CapAfter, Budget: time.Minute},
+				CallInputs: CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: SampleInputs{Samples: 500, Seed: 1<<64 - 1},
+				HerdInputs:     HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
+				OverloadInputs: OverloadInputs{Processes: 1, Limits: DefaultLimiterParams()}}
 		}},
 	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1" +
 		"&clients=2000&outage=24h&window=1h&capacity=1000000000&spread=24h",
@@ -389,5 +393,51 @@ func TestDecodeKey(t *testing.T) {
 				t.Errorf("DecodeKeyValues(%.40q): read %.40q, error %v; want %.40q, %q", tt.query, read, err, tt.read, tt.msg)
 			}
 		})
+	}
+}
+
+// Every input of Params has a row of keyTable: changing any field (those of embedded structs and
+// of Limits included) changes what some row writes. Preset has a key of its own (Decode's
+// preset=NAME), not a row.
+func TestEveryFieldHasAKey(t *testing.T) {
+	var leaves func(typ reflect.Type, index []int, name string)
+	fields := 0
+	leaves = func(typ reflect.Type, index []int, name string) {
+		if typ.Kind() == reflect.Struct {
+			for i := range typ.NumField() {
+				f := typ.Field(i)
+				leaves(f.Type, append(slices.Clone(index), i), name+"."+f.Name)
+			}
+			return
+		}
+		if name == ".Preset" {
+			return
+		}
+		fields++
+		p, d := Default(), Default()
+		v := reflect.ValueOf(&p).Elem().FieldByIndex(index)
+		switch v.Kind() {
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Uint8, reflect.Uint64:
+			v.SetUint(v.Uint() + 1)
+		case reflect.Float64:
+			v.SetFloat(v.Float() + 0.5)
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		default:
+			t.Errorf("Params%s: a %s, which this test cannot change", name, v.Kind())
+			return
+		}
+		for _, k := range keyTable {
+			if k.encode != nil && k.encode(p) != k.encode(d) {
+				return
+			}
+		}
+		t.Errorf("Params%s has no row in keyTable", name)
+	}
+	leaves(reflect.TypeFor[Params](), nil, "")
+	if fields < 36 {
+		t.Errorf("only %d fields of Params were changed", fields)
 	}
 }

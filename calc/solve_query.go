@@ -3,6 +3,7 @@ package calc
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -40,23 +41,55 @@ func (s SolveSet) String() string {
 // Has reports whether s holds every answer of t.
 func (s SolveSet) Has(t SolveSet) bool { return s&t == t }
 
-// setSolve reads the solve key: names from solveNames, separated by commas, each at most once.
-func setSolve(dst *SolveSet, v string) error {
+// DecodeSolve reads the solve key of a query by Decode's rules: the set it names, none when the
+// key is absent, and for a bad value none and the *FieldError that Decode also reports.
+func DecodeSolve(query string) (SolveSet, error) {
+	var s SolveSet
+	err := DecodeKey(query, solveKey, func(v string) (err error) {
+		s, err = parseSolve(v)
+		return err
+	})
+	return s, err
+}
+
+// DecodeSolveValues is DecodeSolve for values already unescaped, as DecodeValues is for Decode.
+func DecodeSolveValues(v url.Values) (SolveSet, error) {
+	var s SolveSet
+	err := DecodeKeyValues(v, solveKey, func(v string) (err error) {
+		s, err = parseSolve(v)
+		return err
+	})
+	return s, err
+}
+
+// SetIn writes s into a link's values: the solve key, or none for no answer, the default, which
+// a link leaves out (an empty value is an error).
+func (s SolveSet) SetIn(v url.Values) {
+	if s == 0 {
+		v.Del(solveKey)
+		return
+	}
+	v.Set(solveKey, s.String())
+}
+
+const solveKey = "solve"
+
+// parseSolve reads the solve key: names from solveNames, separated by commas, each at most once.
+func parseSolve(v string) (SolveSet, error) {
 	var s SolveSet
 	for name := range strings.SplitSeq(v, ",") {
 		i := indexOf(solveNames[:], name)
 		switch {
 		case name == "":
-			return errors.New("an empty name: write names separated by single commas, like attempts,base")
+			return 0, errors.New("an empty name: write names separated by single commas, like attempts,base")
 		case i < 0:
-			return fmt.Errorf("%s is not an answer: give one or more of %s, separated by commas", quote(name), strings.Join(solveNames[:], ", "))
+			return 0, fmt.Errorf("%s is not an answer: give one or more of %s, separated by commas", quote(name), strings.Join(solveNames[:], ", "))
 		case s&(1<<i) != 0:
-			return fmt.Errorf("names %s twice; give it once", name)
+			return 0, fmt.Errorf("names %s twice; give it once", name)
 		}
 		s |= 1 << i
 	}
-	*dst = s
-	return nil
+	return s, nil
 }
 
 func indexOf(names []string, name string) int {
@@ -66,11 +99,4 @@ func indexOf(names []string, name string) int {
 		}
 	}
 	return -1
-}
-
-// validateSolve reports a SolveSet with bits that name no answer, as Validate does the others.
-func (p Params) validateSolve(bad func(key, value, format string, args ...any)) {
-	if p.Solve&^solveAll != 0 {
-		bad("solve", p.Solve.String(), "must name only %s", strings.Join(solveNames[:], ", "))
-	}
 }

@@ -17,20 +17,27 @@ func TestSolveKey(t *testing.T) {
 		{"solve=factor,cap,attempts,base", solveAll, "solve=attempts%2Cbase%2Cfactor%2Ccap"},
 	} {
 		p, err := Decode(tt.query)
-		if err != nil || p.Solve != tt.want {
-			t.Errorf("Decode(%q) = %v, %v; want %v", tt.query, p.Solve, err, tt.want)
+		s, serr := DecodeSolve(tt.query)
+		if err != nil || serr != nil || s != tt.want {
+			t.Errorf("Decode(%q) = %v, %v; DecodeSolve = %v, %v; want %v", tt.query, p, err, s, serr, tt.want)
 		}
-		if !strings.Contains(p.Encode(), tt.canon) {
-			t.Errorf("Encode() = %q, want it to have %s", p.Encode(), tt.canon)
+		v := p.Values()
+		s.SetIn(v)
+		if !strings.Contains(v.Encode(), tt.canon) {
+			t.Errorf("Encode() = %q, want it to have %s", v.Encode(), tt.canon)
 		}
-		if back, err := Decode(p.Encode()); err != nil || back != p {
-			t.Errorf("Decode(Encode()) = %+v, %v", back, err)
+		back, err := Decode(v.Encode())
+		backS, serr := DecodeSolveValues(v)
+		if err != nil || serr != nil || back != p || backS != s {
+			t.Errorf("Decode(Encode()) = %+v, %v, %v, %v", back, backS, err, serr)
 		}
-		if !p.Solve.Has(tt.want) || tt.want != solveAll && p.Solve.Has(solveAll) {
-			t.Errorf("%v.Has is wrong", p.Solve)
+		if !s.Has(tt.want) || tt.want != solveAll && s.Has(solveAll) {
+			t.Errorf("%v.Has is wrong", s)
 		}
 	}
-	if strings.Contains(Default().Encode(), "solve") {
+	v := Default().Values()
+	SolveSet(0).SetIn(v)
+	if strings.Contains(v.Encode(), "solve") {
 		t.Errorf("Default().Encode() = %q has solve", Default().Encode())
 	}
 }
@@ -51,13 +58,12 @@ func TestSolveKeyErrors(t *testing.T) {
 		if len(fes) != 1 || fes[0].Key != "solve" || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("Decode(%q): %v; want one solve error with %q", tt.query, err, tt.msg)
 		}
-		if p.Solve != 0 {
-			t.Errorf("Decode(%q) kept %v", tt.query, p.Solve)
+		if p != Default() {
+			t.Errorf("Decode(%q) changed the params: %+v", tt.query, p)
 		}
-	}
-	p := Default()
-	p.Solve = 1 << 6
-	if fes := FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "solve" {
-		t.Errorf("Validate of SolveSet(0x40): %v", p.Validate())
+		s, serr := DecodeSolve(tt.query)
+		if s != 0 || serr == nil || serr.Error() != err.Error() {
+			t.Errorf("DecodeSolve(%q) = %v, %v; want none and Decode's %v", tt.query, s, serr, err)
+		}
 	}
 }
