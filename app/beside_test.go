@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -41,8 +42,8 @@ func readsBelow(t *testing.T, text string, b time.Duration) bool {
 	t.Helper()
 	text = strings.TrimSuffix(strings.TrimPrefix(html.UnescapeString(text), "~"), " (sampled)")
 	if rest, ok := strings.CutPrefix(text, "< "); ok {
-		if rest != limitText(b) {
-			t.Errorf("%q: below %q, but the budget reads %q", text, rest, limitText(b))
+		if rest != report.LimitText(b) {
+			t.Errorf("%q: below %q, but the budget reads %q", text, rest, report.LimitText(b))
 		}
 		return true
 	}
@@ -84,7 +85,7 @@ func TestPageTimesKeepTheirSideOfTheBudget(t *testing.T) {
 			text := strings.TrimSpace(m[3])
 			cells++
 			if below := msBelow(t, m[2], b); readsBelow(t, text, b) != below {
-				t.Errorf("%s: %q (exactly %s ms) reads on the other side of the %s budget", q, text, m[2], limitText(b))
+				t.Errorf("%s: %q (exactly %s ms) reads on the other side of the %s budget", q, text, m[2], report.LimitText(b))
 			}
 			if strings.HasPrefix(text, "&lt; ") {
 				near++
@@ -121,7 +122,7 @@ func TestPageHerdTimesKeepTheirSide(t *testing.T) {
 				continue // below the budget says nothing of the outage
 			}
 			if readsBelow(t, text, b) != msBelow(t, ms, b) {
-				t.Errorf("last through %q (exactly %s ms) reads on the other side of %s", text, ms, limitText(b))
+				t.Errorf("last through %q (exactly %s ms) reads on the other side of %s", text, ms, report.LimitText(b))
 			}
 		}
 		if strings.HasPrefix(text, "&lt; ") {
@@ -146,14 +147,14 @@ func TestTextTimesKeepTheirSideOfTheBudget(t *testing.T) {
 		r := params.Report()
 		r.AddSolveSamples(nil)
 		var out bytes.Buffer
-		if err := writeText(&out, results{report: r}); err != nil {
+		if err := report.WriteText(&out, report.Results{Report: r}); err != nil {
 			t.Fatal(err)
 		}
 		b := params.Budget
 		check := func(what, text string, ns float64) {
 			t.Helper()
 			if readsBelow(t, text, b) != (ns < float64(b)) {
-				t.Errorf("%s: %s %q (exactly %v ns) reads on the other side of the %s budget", q, what, text, ns, limitText(b))
+				t.Errorf("%s: %s %q (exactly %v ns) reads on the other side of the %s budget", q, what, text, ns, report.LimitText(b))
 			}
 			if strings.HasPrefix(text, "< ") {
 				near++
@@ -345,10 +346,10 @@ func TestTextOneUnitStyle(t *testing.T) {
 // time beside those words never reads as the stream's end itself.
 func TestOverloadRecoveredKeepsItsSide(t *testing.T) {
 	r := calc.OverloadRun{Recovered: 119900 * time.Millisecond, RecoveredInStream: true}
-	if _, at, when := recoveredWords(r, 2*time.Minute); at != "< 2 min" || when != "running" {
+	if _, at, when := report.RecoveredWords(r, 2*time.Minute); at != "< 2 min" || when != "running" {
 		t.Errorf("recovered at 119.9 s in a 2 min stream: %q, %q", at, when)
 	}
-	if got := overloadCells(r, 2*time.Minute); !strings.HasPrefix(got[len(got)-1][1], "< 2 min (while") {
+	if got := report.OverloadCells(r, 2*time.Minute); !strings.HasPrefix(got[len(got)-1][1], "< 2 min (while") {
 		t.Errorf("text cell %q", got[len(got)-1][1])
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -71,9 +72,9 @@ func renderChart(r calc.Report) app.UI {
 	b.WriteString(`<figcaption id="chart-caption">When each attempt can start: the schedule's earliest, latest and p50 start columns, drawn. <span class="key key-bar">bar</span>: from its earliest to its latest start. <span class="key key-p50">mark</span>: its p50 (median) start.`)
 	switch budget := r.Params.Budget; {
 	case budget > calc.StartAxis(rows[len(rows)-1].Latest, budget).End:
-		fmt.Fprintf(&b, ` The budget, %s, is past the chart's end.`, html.EscapeString(limitText(budget)))
+		fmt.Fprintf(&b, ` The budget, %s, is past the chart's end.`, html.EscapeString(report.LimitText(budget)))
 	case budget > 0:
-		fmt.Fprintf(&b, ` <span class="key key-line">dashed line</span>: the budget, %s.`, html.EscapeString(limitText(budget)))
+		fmt.Fprintf(&b, ` <span class="key key-line">dashed line</span>: the budget, %s.`, html.EscapeString(report.LimitText(budget)))
 	}
 	b.WriteString(`</figcaption></figure>`)
 	return app.Raw(b.String())
@@ -106,10 +107,10 @@ func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, l
 		}
 		fmt.Fprintf(b, `<rect data-series="range" x="%s" y="%s" width="%s" height="%s"><title>attempt %d starts between %s and %s</title></rect>`,
 			f1(x(row.Earliest)), f1(y+h*0.15), f1(max(1.5, x(row.Latest)-x(row.Earliest))), f1(h*0.7),
-			row.Attempt, html.EscapeString(humanBeside(row.Earliest, r.Params.Budget)), html.EscapeString(humanBeside(row.Latest, r.Params.Budget)))
-		if st := startSample(r, i); st.Reached > 0 {
+			row.Attempt, html.EscapeString(report.HumanBeside(row.Earliest, r.Params.Budget)), html.EscapeString(report.HumanBeside(row.Latest, r.Params.Budget)))
+		if st := report.StartSample(r, i); st.Reached > 0 {
 			fmt.Fprintf(b, `<rect data-series="p50" x="%s" y="%s" width="2" height="%s"><title>attempt %d: p50 start %s</title></rect>`,
-				f1(x(st.Start.P50)-1), f1(y), f1(h), row.Attempt, html.EscapeString(humanBeside(st.Start.P50, r.Params.Budget)))
+				f1(x(st.Start.P50)-1), f1(y), f1(h), row.Attempt, html.EscapeString(report.HumanBeside(st.Start.P50, r.Params.Budget)))
 		}
 	}
 	b.WriteString(`</g>`)
@@ -121,7 +122,7 @@ func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, l
 			anchor, dx = "end", -4
 		}
 		fmt.Fprintf(b, `<line data-series="budget" x1="%s" x2="%s" y1="6" y2="%s"></line><text data-label="budget" x="%s" y="16" text-anchor="%s">budget %s</text>`,
-			f1(bx), f1(bx), f1(height), f1(bx+dx), anchor, html.EscapeString(limitText(budget)))
+			f1(bx), f1(bx), f1(height), f1(bx+dx), anchor, html.EscapeString(report.LimitText(budget)))
 	}
 	// The axes' names start at the left, in view on a phone before the chart is scrolled.
 	fmt.Fprintf(b, `<text x="%v" y="%s">time since the first call started</text></svg>`, chartLeft, f1(height+39))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -138,12 +139,12 @@ func (p *page) renderCompare() app.UI {
 }
 
 // comparison is A beside B, or nil without B.
-func (p *page) comparison() *compared {
+func (p *page) comparison() *report.Compared {
 	if p.report == nil || p.vsReport == nil {
 		return nil
 	}
-	return &compared{Comparison: calc.Compare(*p.report, *p.vsReport), vs: p.value(libs.VsKey),
-		herdA: ownHerd(p.report.Params, p.herd.runsDone())}
+	return &report.Compared{Comparison: calc.Compare(*p.report, *p.vsReport), Vs: p.value(libs.VsKey),
+		HerdA: report.OwnHerd(p.report.Params, p.herd.runsDone())}
 }
 
 // renderCompareNumbers is the comparison: both policies in words, every attempt (as one piece
@@ -154,14 +155,14 @@ func (p *page) renderCompareNumbers() app.UI {
 		return app.P().ID("compare-none").Text("No policy B: choose one above to see both side by side.")
 	}
 	return app.Div().Body(
-		app.P().ID("compare-a").Text("A: "+describe(c.A)),
-		app.P().ID("compare-b").Text("B: "+describe(c.B)),
+		app.P().ID("compare-a").Text("A: "+report.Describe(c.A)),
+		app.P().ID("compare-b").Text("B: "+report.Describe(c.B)),
 		app.P().ID("compare-inherit").Text(inheritWords(c.A.Params, c.B.Params)),
 		scrollBox("compare-box", "A and B, every attempt (scrolls)", renderCompareTable(c.Comparison)),
 		renderCompareTotals(c.Comparison),
 		app.Ul().ID("compare-budget").Body(
-			app.Li().Text("A: "+fitLine(c.A, c.FitA)),
-			app.Li().Text("B: "+fitLine(c.B, c.FitB)),
+			app.Li().Text("A: "+report.FitLine(c.A, c.FitA)),
+			app.Li().Text("B: "+report.FitLine(c.B, c.FitB)),
 		),
 		app.P().Class("hint").Text("The herd's and the contention experiment's headlines of both follow; their sections show A's."),
 	)

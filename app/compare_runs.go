@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -80,7 +81,7 @@ func (p *page) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, err erro
 		return nil, nil, h.err
 	}
 	if h.cases == nil {
-		return ownHerd(p.report.Params, h.runs), nil, nil
+		return report.OwnHerd(p.report.Params, h.runs), nil, nil
 	}
 	own := ownOverloadCase(p.report.Params)
 	for i, c := range h.cases {
@@ -156,14 +157,14 @@ func overloadHeadCells(r calc.OverloadRun) []headCell {
 	}
 	count := func(col string, n int) headCell { return headCell{col, strconv.Itoa(n), strconv.Itoa(n)} }
 	return []headCell{count("requests", r.Requests), count("succeeded", r.Accepted), count("refused", r.Refused),
-		{"wasted_share", fmtFloat(r.WastedShare()), calc.Percent(r.WastedShare())}, recovered}
+		{"wasted_share", report.Float(r.WastedShare()), calc.Percent(r.WastedShare())}, recovered}
 }
 
 var contentionHeadColumns = []string{"contenders", "runs", "mean calls (writes) per run", "mean time until the last client is through"}
 
 func contentionHeadCells(r calc.ContentionResult) []headCell {
 	return []headCell{{"contenders", strconv.Itoa(r.Clients), strconv.Itoa(r.Clients)}, {"runs", strconv.Itoa(r.Runs), strconv.Itoa(r.Runs)},
-		{"calls", fmtFloat(r.Calls.Mean), strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64)}, {"time", calc.MillisFloat(r.Time.Mean), calc.Human(r.Time.Mean)}}
+		{"calls", report.Float(r.Calls.Mean), strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64)}, {"time", calc.MillisFloat(r.Time.Mean), calc.Human(r.Time.Mean)}}
 }
 
 // headRow is one policy's row of a headline table: its cells, or in their place a status

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -157,7 +158,7 @@ func TestTableCompareContention(t *testing.T) {
 		want[i] = rs[0]
 	}
 	out, _, code := runTableOut(t, "-contention", link)
-	line := "Contention, each in its own jitter mode: A " + contentionLineOf(&want[0]) + " B " + contentionLineOf(&want[1])
+	line := "Contention, each in its own jitter mode: A " + report.ContentionLineOf(&want[0]) + " B " + report.ContentionLineOf(&want[1])
 	if code != 0 || !strings.Contains(out, line+"\n") {
 		t.Errorf("no line %q in:\n%s", line, out[max(0, len(out)-600):])
 	}

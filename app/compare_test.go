@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -28,7 +29,7 @@ func wantCompareCells(a, b calc.Params) map[string]string {
 	c := calc.Compare(a.ReportBounds(), b.ReportBounds())
 	out := map[string]string{}
 	for i := range c.Rows {
-		cells := compareCells(c, i) // the CSV's: milliseconds to the nanosecond
+		cells := report.CompareCells(c, i) // the CSV's: milliseconds to the nanosecond
 		// The page's means are calc's floats, which the CSV rounds to the nanosecond.
 		if row := c.Rows[i]; row.InA && row.InB {
 			cells[2], cells[5], cells[8] = calc.MillisFloat(row.A.Mean), calc.MillisFloat(row.B.Mean), calc.MillisFloat(row.Diff.Mean)
@@ -86,9 +87,9 @@ func TestPageCompareLink(t *testing.T) {
 		t.Errorf("the link lost B: %q", p.query)
 	}
 	var b strings.Builder
-	writeTablesCSV(&b, compareTables(*p.exported().cmp), false)
+	report.WriteCSV(&b, p.exported().Results)
 	csv := b.String()
-	if !strings.Contains(csv, strings.Join(keysOf(compareCols), ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
+	if !strings.Contains(csv, strings.Join(report.Keys(report.CompareCols), ",")) || !strings.Contains(csv, "\nb,preset=aws-go-v2,") {
 		t.Errorf("the CSV does not carry B:\n%s", csv)
 	}
 }

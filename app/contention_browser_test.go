@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 )
@@ -71,8 +72,8 @@ func TestContentionSection(t *testing.T) {
 	stats := []string{"mean", "min", "p50", "p90", "max"}
 	for _, r := range table {
 		for i, v := range spreadValues(r.Calls) {
-			if k := r.Mode.String() + "/calls_" + stats[i]; shown[k] != fmtFloat(v) {
-				t.Errorf("%s: page %q, calc %q", k, shown[k], fmtFloat(v))
+			if k := r.Mode.String() + "/calls_" + stats[i]; shown[k] != report.Float(v) {
+				t.Errorf("%s: page %q, calc %q", k, shown[k], report.Float(v))
 			}
 		}
 		for i, v := range spreadValues(r.Time) {
@@ -94,7 +95,7 @@ func TestContentionSection(t *testing.T) {
 	for _, pt := range sweep {
 		for _, r := range pt.Results {
 			at := strconv.Itoa(pt.Clients) + "/" + r.Mode.String() + "/"
-			if got, want := sweepShown[at+"calls_mean"], fmtFloat(r.Calls.Mean); got != want {
+			if got, want := sweepShown[at+"calls_mean"], report.Float(r.Calls.Mean); got != want {
 				t.Errorf("sweep %scalls_mean: page %q, calc %q", at, got, want)
 			}
 			if got, want := sweepShown[at+"time_mean"], calc.MillisFloat(r.Time.Mean); got != want {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -57,11 +58,11 @@ func writeContendersTable(b *strings.Builder, params calc.Params, rs []calc.Cont
 	for _, r := range rs {
 		fmt.Fprintf(b, `<tr data-mode="%s"><th scope="row">%s</th>`, r.Mode, html.EscapeString(r.Mode.Title()))
 		for i, v := range spreadValues(r.Calls) {
-			text := fmtFloat(v)
+			text := report.Float(v)
 			if i == 0 {
 				text = strconv.FormatFloat(v, 'f', 1, 64) // the mean of whole counts
 			}
-			fmt.Fprintf(b, `<td data-col="calls_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], fmtFloat(v), text)
+			fmt.Fprintf(b, `<td data-col="calls_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], report.Float(v), text)
 		}
 		for i, v := range spreadValues(r.Time) {
 			fmt.Fprintf(b, `<td data-col="time_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], calc.MillisFloat(v), html.EscapeString(calc.Human(v)))
@@ -249,7 +250,7 @@ func writeSweepTable(b *strings.Builder, modes []calc.ContentionMode, sweep []ca
 		fmt.Fprintf(b, `<tr data-clients="%d"><th scope="row">%d</th>`, pt.Clients, pt.Clients)
 		for _, r := range pt.Results {
 			fmt.Fprintf(b, `<td data-mode="%s" data-col="calls_mean" data-value="%s">%s</td><td data-mode="%s" data-col="time_mean" data-value="%s">%s</td>`,
-				r.Mode, fmtFloat(r.Calls.Mean), strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64), r.Mode, calc.MillisFloat(r.Time.Mean), html.EscapeString(calc.Human(r.Time.Mean)))
+				r.Mode, report.Float(r.Calls.Mean), strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64), r.Mode, calc.MillisFloat(r.Time.Mean), html.EscapeString(calc.Human(r.Time.Mean)))
 		}
 		b.WriteString(`</tr>`)
 	}

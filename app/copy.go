@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 
+	"backoffcalc/app/internal/report"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -21,10 +23,10 @@ func (p *page) renderExport() app.UI {
 			p.copy(ctx, "export", "link", u.String())
 		})),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copyReport(ctx, "CSV", writeCSV)
+			p.copyReport(ctx, "CSV", report.WriteCSV)
 		})),
 		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copyReport(ctx, "Markdown", writeMarkdown)
+			p.copyReport(ctx, "Markdown", report.WriteMarkdown)
 		})),
 		app.Span().ID("copy-status").Aria("live", "polite").Text(status),
 		app.If(status != "" && p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),
@@ -35,13 +37,13 @@ func (p *page) renderExport() app.UI {
 // table -contention writes it, and in words what is not in yet. A clipboard write needs the
 // click's own task, so the copy cannot wait for the rest: it says what it left out.
 type exported struct {
-	results
+	report.Results
 	missing []string
 }
 
 func (p *page) exported() exported {
 	r := *p.report
-	e := exported{results: results{report: r, cont: contention{p: r.Params}}}
+	e := exported{Results: report.Results{Report: r, Cont: report.Contention{Params: r.Params}}}
 	if !r.Sampled() || !fitSampled(r) {
 		e.missing = append(e.missing, "the sampled numbers (still being sampled)")
 	}
@@ -55,13 +57,13 @@ func (p *page) exported() exported {
 	case h.err != nil:
 		e.missing = append(e.missing, what+" (not simulated: "+strings.TrimPrefix(h.err.Error(), "calc: ")+")")
 	default:
-		if e.herd, e.over = p.herd.runsDone(), p.herd.overloadDone(); e.herd == nil && e.over == nil {
+		if e.Herd, e.Over = p.herd.runsDone(), p.herd.overloadDone(); e.Herd == nil && e.Over == nil {
 			e.missing = append(e.missing, what+" (still being computed)")
 		}
 	}
 	switch c := &p.experiment; {
 	case c.table != nil && c.key == contentionKey(r.Params):
-		e.cont.table = c.table
+		e.Cont.Table = c.table
 	case c.err != nil:
 		e.missing = append(e.missing, "the contention experiment (not simulated: "+strings.TrimPrefix(c.err.Error(), "calc: ")+")")
 	case c.seen:
@@ -69,22 +71,22 @@ func (p *page) exported() exported {
 	default:
 		e.missing = append(e.missing, "the contention experiment (it runs when its section comes into view)")
 	}
-	if e.cmp = p.comparison(); e.cmp != nil {
-		e.cmp.herdA = ownHerd(r.Params, e.herd, e.over...)
+	if e.Cmp = p.comparison(); e.Cmp != nil {
+		e.Cmp.HerdA = report.OwnHerd(r.Params, e.Herd, e.Over...)
 		switch v := &p.vs; {
 		case !v.herdIn || v.herdFor != p.vsReport.Params:
 			e.missing = append(e.missing, "B's herd headline (still being computed)")
 		case v.herd != nil:
-			e.cmp.herdB = v.herd
+			e.Cmp.HerdB = v.herd
 		case v.over != nil:
-			e.cmp.herdB = &v.over.HerdRun
+			e.Cmp.HerdB = &v.over.HerdRun
 		}
 		keys := [2]contentionInputs{contentionKey(r.Params), contentionKey(p.vsReport.Params)}
 		switch v := &p.vs; {
 		case v.contGen == 0 && v.contFor == keys && v.contErr != nil:
 			e.missing = append(e.missing, "the contention headlines of A and B (not simulated: "+strings.TrimPrefix(v.contErr.Error(), "calc: ")+")")
 		case v.contGen == 0 && v.contFor == keys && v.cont[0] != nil && v.cont[1] != nil:
-			e.cmp.contA, e.cmp.contB = v.cont[0], v.cont[1]
+			e.Cmp.ContA, e.Cmp.ContB = v.cont[0], v.cont[1]
 		case v.contGen != 0 && v.contGen == p.workGen.Load():
 			e.missing = append(e.missing, "the contention headlines of A and B (still being computed)")
 		default:
@@ -107,15 +109,15 @@ func without(missing []string) string {
 }
 
 // copyReport copies the report in a format (see exported.text).
-func (p *page) copyReport(ctx app.Context, what string, write func(io.Writer, results) error) {
+func (p *page) copyReport(ctx app.Context, what string, write func(io.Writer, report.Results) error) {
 	e := p.exported()
 	p.copyWithout(ctx, "export", what, without(e.missing), e.text(write))
 }
 
 // text is e in a format, as table writes it.
-func (e exported) text(write func(io.Writer, results) error) string {
+func (e exported) text(write func(io.Writer, report.Results) error) string {
 	var b strings.Builder
-	write(&b, e.results)
+	write(&b, e.Results)
 	return b.String()
 }
 

@@ -5,6 +5,8 @@ package main
 import (
 	"slices"
 	"testing"
+
+	"backoffcalc/app/internal/report"
 )
 
 // The page's copies are table's output for the same link, and say what they leave out: here
@@ -26,8 +28,8 @@ func TestExportedIsTable(t *testing.T) {
 			format string
 			got    string
 		}{
-			{"csv", e.text(writeCSV)},
-			{"md", e.text(writeMarkdown)},
+			{"csv", e.text(report.WriteCSV)},
+			{"md", e.text(report.WriteMarkdown)},
 		} {
 			if want, _, _ := runTableOut(t, "-format", f.format, q); f.got != want {
 				t.Errorf("%s -format %s: the page copies\n%s\ntable writes\n%s", q, f.format, f.got, want)

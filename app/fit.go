@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -14,7 +15,7 @@ import (
 // What fits in the budget on the page: for the policy and every compared mode, the
 // most attempts, and the largest base, factor and cap for the policy's attempts. Every number is
 // calc's (Report.Solutions, Report.AddSolveSamples); this file lays them out, with calc's words
-// for the answers that are no value (report_solve.go's fitText). Each answer group is a
+// for the answers that are no value (report.FitText). Each answer group is a
 // details element that go-app renders (its open state is the link's solve key), holding an
 // island with the numbers, written in the input's task like the schedule. An answer of the
 // policy's own mode has a button that applies it: the clicks come up to the block (islands have
@@ -181,12 +182,12 @@ func renderFitHead(r calc.Report) app.UI {
 		return app.Text("")
 	}
 	return app.Div().Body(
-		app.H3().Text("What fits in the "+limitText(p.Budget)+" budget"),
+		app.H3().Text("What fits in the "+report.LimitText(p.Budget)+" budget"),
 		app.P().Class("hint").Text(app.FormatString(
 			"An attempt is made when it starts before the budget; call time included. Every path: %s So does each answer's tooltip. Best path: the earliest starts. 50%%, 99%% of paths: of the %d sampled paths (seed %d). "+
 				"any: the whole range fits (up to %d attempts, a base of the cap, a factor of %d, a cap of %s): the cap or the attempt count binds first. none: not even the least value fits. unused: the mode does not read it. "+
 				"~: a sampled answer that fits while one step more does not, but a larger value might fit again. “apply” sets the input to the answer.",
-			typedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, calc.Human(float64(calc.MaxCap)))),
+			report.TypedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, calc.Human(float64(calc.MaxCap)))),
 	)
 }
 
@@ -205,7 +206,7 @@ func newFitCell[T int | time.Duration | float64](col string, f calc.Fit[T], unsa
 	if unsampled {
 		return fitCell{col: col, text: "computing…", pending: true}
 	}
-	c := fitCell{col: col, kind: f.Kind.String(), text: fitText(f, text), largest: f.Largest}
+	c := fitCell{col: col, kind: f.Kind.String(), text: report.FitText(f, text), largest: f.Largest}
 	if f.Kind != calc.FitUnused {
 		c.value = exact(f.Value)
 	}
@@ -225,7 +226,7 @@ func rawText[T int | time.Duration | float64](v T) string {
 	case time.Duration:
 		return calc.Millis(x) + " ms"
 	case float64:
-		return fmtFloat(x)
+		return report.Float(x)
 	}
 	return fmt.Sprint(v)
 }
@@ -253,14 +254,14 @@ func fitColumns(g fitGroup, s calc.Solution) (heads []string, cells []fitCell) {
 		return []string{"every path", "best path", "50% of paths (sampled)", "99% of paths (sampled)"},
 			[]fitCell{count("always", s.Always, false), count("can", s.Can, false), count("p50", s.P50, true), count("p99", s.P99, true)}
 	case calc.SolveFactor:
-		return limit(newFitCell("worst", s.Worst.Factor, false, fmtFloat, fmtFloat, fmtFloat),
-			newFitCell("p99", s.Sampled99.Factor, pending, fmtFloat, fmtFloat, fmtFloat))
+		return limit(newFitCell("worst", s.Worst.Factor, false, report.Float, report.Float, report.Float),
+			newFitCell("p99", s.Sampled99.Factor, pending, report.Float, report.Float, report.Float))
 	case calc.SolveBase:
-		return limit(newFitCell("worst", s.Worst.Base, false, msText, msValue, calc.TypedDuration),
-			newFitCell("p99", s.Sampled99.Base, pending, msText, msValue, calc.TypedDuration))
+		return limit(newFitCell("worst", s.Worst.Base, false, report.MsText, msValue, calc.TypedDuration),
+			newFitCell("p99", s.Sampled99.Base, pending, report.MsText, msValue, calc.TypedDuration))
 	}
-	return limit(newFitCell("worst", s.Worst.Cap, false, msText, msValue, calc.TypedDuration),
-		newFitCell("p99", s.Sampled99.Cap, pending, msText, msValue, calc.TypedDuration))
+	return limit(newFitCell("worst", s.Worst.Cap, false, report.MsText, msValue, calc.TypedDuration),
+		newFitCell("p99", s.Sampled99.Cap, pending, report.MsText, msValue, calc.TypedDuration))
 }
 
 // yesNo writes a flag for data-largest: go-app's server render writes an attribute whose value is
@@ -275,9 +276,9 @@ func yesNo(b bool) string {
 // renderFitGroup is one group's table: a row per compared mode, in the report's order.
 func renderFitGroup(r calc.Report, g fitGroup) app.UI {
 	p := r.Params
-	caption := "The most attempts that start before the " + limitText(p.Budget) + " budget"
+	caption := "The most attempts that start before the " + report.LimitText(p.Budget) + " budget"
 	if g.set != calc.SolveAttempts {
-		caption = app.FormatString("The largest %s with which all %d attempts start before the %s budget, the other inputs kept", g.key, p.Attempts, limitText(p.Budget))
+		caption = app.FormatString("The largest %s with which all %d attempts start before the %s budget, the other inputs kept", g.key, p.Attempts, report.LimitText(p.Budget))
 	}
 	heads, _ := fitColumns(g, calc.Solution{})
 	head := []app.UI{app.Th().Scope("col").Text("jitter")}

@@ -3,8 +3,8 @@ package main
 import (
 	"strconv"
 	"strings"
-	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -259,7 +259,7 @@ func (p *page) renderHerdResults() app.UI {
 				r := h.runs[i]
 				last := app.Td().DataSet("col", "last_accepted").DataSet("value", "").Text("none got through")
 				if r.Accepted > 0 {
-					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(herdTime(p.report.Params, r.LastAccepted))
+					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(report.HerdTime(p.report.Params, r.LastAccepted))
 				}
 				return app.Tr().DataSet("mode", r.Mode.String()).Body(
 					app.Th().Scope("row").Text(r.Mode.String()),
@@ -267,7 +267,7 @@ func (p *page) renderHerdResults() app.UI {
 					countCell("accepted", r.Accepted),
 					countCell("gave_up", r.GaveUp),
 					countCell("peak", r.Peak),
-					app.Td().DataSet("col", "peak_at").DataSet("value", calc.Millis(r.PeakAt)).Text(herdTime(p.report.Params, r.PeakAt)),
+					app.Td().DataSet("col", "peak_at").DataSet("value", calc.Millis(r.PeakAt)).Text(report.HerdTime(p.report.Params, r.PeakAt)),
 					app.Td().DataSet("col", "per_client").Text(strconv.FormatFloat(r.MeanPerClient, 'f', -1, 64)+" / "+strconv.Itoa(r.MaxPerClient)),
 					last,
 				)
@@ -275,12 +275,6 @@ func (p *page) renderHerdResults() app.UI {
 		)),
 		renderArrivals(p.report.Params, h.runs),
 	)
-}
-
-// herdTime writes a time of the herd: its text never reads across the budget (a client's
-// attempts start before it) or the outage's end (attempts before it fail).
-func herdTime(p calc.Params, d time.Duration) string {
-	return calc.HumanBeside(float64(d), p.Budget, p.Outage)
 }
 
 func countCell(col string, n int) app.UI {

@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -22,7 +23,7 @@ func renderModes(r calc.Report) app.UI {
 			app.Tr().Body(
 				app.Th().Scope("col").Rowspan(2).Text("jitter"),
 				app.Th().Scope("colgroup").ColSpan(3).DataSet("scope", "policy").Text("The policy, ignoring the budget"),
-				app.Th().Scope("colgroup").ColSpan(4).DataSet("scope", "budget").Text("Within the "+limitText(r.Params.Budget)+" budget: the waits before the attempts made"),
+				app.Th().Scope("colgroup").ColSpan(4).DataSet("scope", "budget").Text("Within the "+report.LimitText(r.Params.Budget)+" budget: the waits before the attempts made"),
 			),
 			app.Tr().Body(append(policy,
 				col("best-case total wait"),

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -50,73 +51,6 @@ func limiterOptions() []string {
 	return names
 }
 
-// overloadModel says what the overload view models; overloadIntro adds which runs follow, for
-// the copied text report.
-const (
-	overloadModel = "New requests keep arriving (the stream) while the crowd retries; the server fails everything until the outage ends, then serves at most the capacity per window, first come first served, and queues up to the queue. Each client process asks its limiter before a retry."
-	overloadIntro = overloadModel + " Every mode with the chosen limiter, then the policy's mode with every other limiter:"
-)
-
-// overloadColumns are the side by side table's numbers: data-col, heading. The three from
-// out_of_attempts are under the page's heading "gave up" (overloadTable).
-var overloadColumns = [][2]string{
-	{"requests", "requests"},
-	{"succeeded", "succeeded"},
-	{"out_of_attempts", "out of attempts"},
-	{"refused", "refused by the limiter"},
-	{"out_of_budget", "out of budget"},
-	{"per_request", "attempts per request"},
-	{"wasted_share", "wasted share"},
-	{"recovered", "recovered at"},
-}
-
-// recoveredWords are run r's recovery: its time for scripts ("" when it did not recover), the
-// time or that it did not, for people, and whether the stream was running or had ended then (""
-// when it did not recover). The page's table shows the last two in columns of their own, to
-// stay narrow. The time never reads across the stream's end, run, which the words state beside it.
-func recoveredWords(r calc.OverloadRun, run time.Duration) (value, at, when string) {
-	if !r.Recovers() {
-		return "", "not recovered", ""
-	}
-	when = "ended"
-	if r.RecoveredInStream {
-		when = "running"
-	}
-	return calc.Millis(r.Recovered), calc.HumanBeside(float64(r.Recovered), run), when
-}
-
-// overloadCells are run's cells: its value for scripts (data-value) and its text for people.
-func overloadCells(r calc.OverloadRun, run time.Duration) [][2]string {
-	value, at, when := recoveredWords(r, run)
-	recovered := [2]string{value, at + " when the run ended"}
-	if when != "" {
-		recovered[1] = at + " (after the stream ended)"
-		if r.RecoveredInStream {
-			recovered[1] = at + " (while the stream ran)"
-		}
-	}
-	count := func(n int) [2]string { s := strconv.Itoa(n); return [2]string{s, s} }
-	return [][2]string{
-		count(r.Requests), count(r.Accepted), count(r.OutOfAttempts), count(r.Refused), count(r.OutOfBudget),
-		{fmtFloat(r.MeanPerClient), strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)},
-		{fmtFloat(r.WastedShare()), calc.Percent(r.WastedShare())},
-		recovered,
-	}
-}
-
-// windowSeries are the per-window numbers in calc's order (OverloadWindow.Counts): data-series,
-// what the chart and the table call them.
-var windowSeries = [8][2]string{
-	{"new", "new requests"},
-	{"retries", "retries"},
-	{"served", "served for a waiting client"},
-	{"wasted", "served for nobody (wasted)"},
-	{"failed", "failed at once"},
-	{"timed_out", "timed out"},
-	{"refused", "retries refused by the limiter"},
-	{"queue", "queue at the window's end"},
-}
-
 // maxWindowRows bounds the windows the page's table lists: past it, the markup would hold the
 // thread for long; the chart and table -format json have every window.
 const maxWindowRows = 1000
@@ -157,14 +91,14 @@ func (p *page) renderOverloadRules() app.UI {
 	params := p.report.Params
 	return app.Details().ID("overload-rules").Body(
 		app.Summary().Text("The model, the load if every attempt failed, and each limiter's rule"),
-		app.P().Text(overloadModel),
+		app.P().Text(report.OverloadModel),
 		app.P().ID("overload-load").Text(params.FailingLoadWords()),
 		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
 		app.Ul().ID("overload-limiters").Body(app.Range(calc.Limiters()).Slice(func(i int) app.UI {
 			k := calc.Limiters()[i]
 			return app.Li().DataSet("limiter", k.String()).Body(
 				app.Text(params.LimiterBoundWords(k)+" "),
-				app.Span().Class("source").Text(sourceWords(k)),
+				app.Span().Class("source").Text(report.SourceWords(k)),
 			)
 		})),
 	)
@@ -267,14 +201,6 @@ func (p *page) showOverloadWindows() {
 	p.herdResults.refresh()
 }
 
-// sourceWords says where limiter k's rule is read from; "" for none.
-func sourceWords(k calc.LimiterKind) string {
-	if k == calc.LimiterNone {
-		return ""
-	}
-	return "Source: " + k.Source() + "."
-}
-
 // overloadTable writes the side by side table as markup, one row per run that is in, under its
 // caption: which cases it has (params.OverloadCases' order).
 func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.OverloadRun) string {
@@ -283,7 +209,7 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 	b.WriteString(`<div id="overload-box" class="scroll" tabindex="0" role="region" aria-label="The overload runs, side by side"><table id="overload"><caption>` +
 		html.EscapeString(caption) + `</caption><thead><tr><th scope="col" rowspan="2">mode</th><th scope="col" rowspan="2">limiter</th>`)
 	var gaveUp strings.Builder
-	for _, c := range overloadColumns {
+	for _, c := range report.OverloadColumns {
 		switch c[0] {
 		case "out_of_attempts":
 			b.WriteString(`<th scope="colgroup" colspan="3">gave up</th>`)
@@ -306,11 +232,11 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 // time and the stream's state then in two cells, each short enough for the table to fit.
 func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRun, run time.Duration) {
 	fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
-	cells := overloadCells(r, run)
-	_, at, when := recoveredWords(r, run)
+	cells := report.OverloadCells(r, run)
+	_, at, when := report.RecoveredWords(r, run)
 	cells[len(cells)-1][1] = at
 	for j, cell := range cells {
-		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, overloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
+		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.OverloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
 	}
 	if when == "" {
 		when = "–"
@@ -341,7 +267,7 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 		label = fmt.Sprintf("The first %d of %d windows of %s", rows, len(r.Windows), name)
 	}
 	b.WriteString(`<div id="overload-windows-box" class="scroll" tabindex="0" role="region" aria-label="` + html.EscapeString(label) + `"><table id="overload-windows-table"><caption>` + html.EscapeString(label) + `</caption><thead><tr><th scope="col">window from</th>`)
-	for _, s := range windowSeries {
+	for _, s := range report.WindowSeries {
 		b.WriteString(`<th scope="col">` + s[1] + `</th>`)
 	}
 	b.WriteString(`</tr></thead><tbody>`)
@@ -349,7 +275,7 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 		start := params.WindowStart(k)
 		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, calc.Millis(start), html.EscapeString(calc.Human(float64(start))))
 		for i, n := range w.Counts() {
-			fmt.Fprintf(&b, `<td data-col="%s">%d</td>`, windowSeries[i][0], n)
+			fmt.Fprintf(&b, `<td data-col="%s">%d</td>`, report.WindowSeries[i][0], n)
 		}
 		b.WriteString(`</tr>`)
 	}
@@ -368,12 +294,12 @@ const (
 // the end of the outage marked. Colour tells nothing apart here: each strip says what it is.
 func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadRun, name string, timeAxis calc.Axis, countAxis calc.CountAxis, scale string) {
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
-	bottom := stripGap + float64(len(windowSeries))*(stripHeight+stripGap)
+	bottom := stripGap + float64(len(report.WindowSeries))*(stripHeight+stripGap)
 	outage := f1(arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth))
 	b.WriteString(`<figure id="overload-chart">`)
 	chartBoxOpen(b, "Chart of "+name+", window by window")
 	fmt.Fprintf(b, `<svg viewBox="0 0 %v %s" role="img" aria-labelledby="overload-chart-caption"><g>`, chartViewWidth, f1(bottom+26))
-	for i, s := range windowSeries {
+	for i, s := range report.WindowSeries {
 		top := stripGap + float64(i)*(stripHeight+stripGap)
 		y := func(n int) string { return f1(top + stripHeight - countAxis.Y(n, stripHeight)) }
 		var d strings.Builder

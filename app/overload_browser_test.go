@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 )
@@ -93,7 +94,7 @@ func TestOverloadLink(t *testing.T) {
 		}
 	}
 	chart := evalJS[string](tb, `document.getElementById("overload-chart").textContent`)
-	for _, s := range windowSeries {
+	for _, s := range report.WindowSeries {
 		if !strings.Contains(chart, s[1]+" per 100 ms window") {
 			t.Errorf("the chart does not name %q", s[1])
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -104,7 +105,7 @@ func TestPageOverloadView(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range windowSeries {
+	for _, s := range report.WindowSeries {
 		if !strings.Contains(html, s[1]+" per 100 ms window") || !strings.Contains(html, `data-name="`+s[0]+`"`) {
 			t.Errorf("the chart has no strip %q", s[1])
 		}
@@ -113,7 +114,7 @@ func TestPageOverloadView(t *testing.T) {
 		t.Errorf("%d window rows, want 3", n)
 	}
 	for _, k := range calc.Limiters() {
-		if !strings.Contains(html, attrEscape(params.LimiterBoundWords(k))) || !strings.Contains(html, attrEscape(sourceWords(k))) {
+		if !strings.Contains(html, attrEscape(params.LimiterBoundWords(k))) || !strings.Contains(html, attrEscape(report.SourceWords(k))) {
 			t.Errorf("no words or source for %s", k)
 		}
 	}
@@ -176,19 +177,19 @@ func TestPageClosedHerdUnchanged(t *testing.T) {
 	useFakeOverload(t)
 	p, _ := navPage(t, "clients=60&attempts=6&outage=500ms&capacity=10&seed=2")
 	html := app.HTMLString(p)
-	if !strings.Contains(html, `id="herd"`) || strings.Contains(html, `id="overload`) || strings.Contains(html, overloadIntro) {
+	if !strings.Contains(html, `id="herd"`) || strings.Contains(html, `id="overload`) || strings.Contains(html, report.OverloadIntro) {
 		t.Error("a closed herd shows the overload view")
 	}
 }
 
-// windowCells are the numbers of the window table in html, row by row, in windowSeries' order.
+// windowCells are the numbers of the window table in html, row by row, in report.WindowSeries' order.
 func windowCells(html string) [][8]string {
 	html = html[strings.Index(html, `id="overload-windows-table"`):]
 	html = html[:strings.Index(html, "</table>")]
 	var rows [][8]string
 	for _, tr := range strings.Split(html, "<tr data-window=")[1:] {
 		var row [8]string
-		for i, s := range windowSeries {
+		for i, s := range report.WindowSeries {
 			cell := tr[strings.Index(tr, `data-col="`+s[0]+`">`)+len(`data-col="`+s[0]+`">`):]
 			row[i] = cell[:strings.Index(cell, "<")]
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -62,7 +63,7 @@ func newPage() *page {
 	p.modes = p.reportIsland("modes-numbers", func(r calc.Report) app.UI {
 		return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(r))
 	})
-	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(layersLine(r)) })
+	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(report.LayersLine(r)) })
 	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
 	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herd.status()) })).polite()

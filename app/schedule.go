@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -14,7 +15,7 @@ import (
 // renderSummary states the policy in words, and what users most often get wrong about it.
 func renderSummary(r calc.Report) app.UI {
 	return app.Div().Body(
-		app.P().ID("policy").Text(describe(r)),
+		app.P().ID("policy").Text(report.Describe(r)),
 		renderNotes(r),
 	)
 }
@@ -94,7 +95,7 @@ func renderSchedule(r calc.Report) app.UI {
 		}
 		msText("earliest", row.Earliest)
 		msText("latest", row.Latest)
-		switch st := startSample(r, i); {
+		switch st := report.StartSample(r, i); {
 		case !r.PolicySampled():
 			cell("p50", "", "…", "samples")
 			cell("p99", "", "…", "samples")
@@ -145,7 +146,7 @@ func renderTotals(r calc.Report) app.UI {
 			sampled("total-p99", "p99 total wait (sampled)", q.P99),
 		)
 	}
-	l := withinLabels(r)
+	l := report.WithinLabels(r)
 	w := r.Within
 	bound := func(id, label string, d time.Duration) app.HTMLDiv {
 		if w.Exact {
@@ -153,20 +154,20 @@ func renderTotals(r calc.Report) app.UI {
 		}
 		return sampled(id, label, d)
 	}
-	expected := pending("budget-mean", l.mean)
+	expected := pending("budget-mean", l.Mean)
 	if r.PolicySampled() {
-		expected = mean("budget-mean", l.mean, w.Mean)
+		expected = mean("budget-mean", l.Mean, w.Mean)
 	}
 	return app.Dl().ID("totals").Body(
 		item("total-min", "best-case total wait of the policy, ignoring the budget", t.Min).DataSet("scope", "policy"),
 		mean("total-mean", "expected total wait of the policy, ignoring the budget", t.Mean).DataSet("scope", "policy"),
 		item("total-max", "worst-case total wait of the policy, ignoring the budget", t.Max).DataSet("scope", "policy"),
-		bound("budget-min", l.min, w.Min).DataSet("scope", "budget").Class("scope-start"),
+		bound("budget-min", l.Min, w.Min).DataSet("scope", "budget").Class("scope-start"),
 		expected.DataSet("scope", "budget"),
-		bound("budget-max", l.max, w.Max).DataSet("scope", "budget"),
-		sampled("budget-p50", l.p50, q.P50).DataSet("scope", "budget"),
-		sampled("budget-p90", l.p90, q.P90).DataSet("scope", "budget"),
-		sampled("budget-p99", l.p99, q.P99).DataSet("scope", "budget"),
+		bound("budget-max", l.Max, w.Max).DataSet("scope", "budget"),
+		sampled("budget-p50", l.P50, q.P50).DataSet("scope", "budget"),
+		sampled("budget-p90", l.P90, q.P90).DataSet("scope", "budget"),
+		sampled("budget-p99", l.P99, q.P99).DataSet("scope", "budget"),
 	)
 }
 
@@ -184,8 +185,8 @@ func renderNotes(r calc.Report) app.UI {
 			p.Jitter.Title(), calc.Percent(last.AtCap), calc.Human(float64(p.Cap))))
 	}
 	if p.Budget > 0 {
-		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", limitText(p.Budget), s.Always, s.AtMost),
-			withinNote(r))
+		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", report.LimitText(p.Budget), s.Always, s.AtMost),
+			report.WithinNote(r))
 	}
 	if r.PolicySampled() {
 		notes = append(notes, app.FormatString("Percentiles from %d simulated paths, seed %d.", r.Sample.Paths, p.Seed))

@@ -8,13 +8,14 @@ import (
 	"io"
 	"strings"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 )
 
 // runTable prints the report for a query: `table [-format text|csv|md|json] [-contention] [-sweep] QUERY`, where QUERY
 // is a query string with or without '?', or a whole URL. Bad fields go to stderr, one a line,
-// with exit code 2. With a vs key, policy B follows, beside A (report_compare.go).
+// with exit code 2. With a vs key, policy B follows, beside A (report.Compared).
 func runTable(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -30,8 +31,8 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	write := map[string]func(io.Writer, results) error{
-		"text": writeText, "csv": writeCSV, "md": writeMarkdown, "json": writeJSON,
+	write := map[string]func(io.Writer, report.Results) error{
+		"text": report.WriteText, "csv": report.WriteCSV, "md": report.WriteMarkdown, "json": report.WriteJSON,
 	}[*format]
 	// Name what was wrong before the usage: a bare usage leaves the reader to guess.
 	switch {
@@ -69,24 +70,24 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	}
 	r := p.Report()
 	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
-	res := results{report: r, herd: herd, over: over, cont: c}
+	res := report.Results{Report: r, Herd: herd, Over: over, Cont: c}
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
 		var hB herdView
 		hB.runHerdNow(link.B)
 		herdB, overB := hB.runs, hB.over
-		cmp := compared{Comparison: calc.Compare(r, link.B.ReportBounds()), vs: link.Vs,
-			herdA: ownHerd(p, herd, over...), herdB: ownHerd(link.B, herdB, overB...)}
-		if own := ownContention(p, c.table); own != nil {
+		cmp := report.Compared{Comparison: calc.Compare(r, link.B.ReportBounds()), Vs: link.Vs,
+			HerdA: report.OwnHerd(p, herd, over...), HerdB: report.OwnHerd(link.B, herdB, overB...)}
+		if own := ownContention(p, c.Table); own != nil {
 			// B's own mode only: its table of every mode is not compared.
 			b := link.B
 			if rs, err := b.Contention(b.Contenders, b.Runs, calc.ContentionPolicy(b.Jitter)); err == nil {
-				cmp.contA, cmp.contB = own, &rs[0]
+				cmp.ContA, cmp.ContB = own, &rs[0]
 			} else {
 				fmt.Fprintln(stderr, "B's contention experiment is not simulated:", err)
 			}
 		}
-		res.cmp = &cmp
+		res.Cmp = &cmp
 	}
 	if err := write(stdout, res); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -106,13 +107,13 @@ func ownContention(p calc.Params, table []calc.ContentionResult) *calc.Contentio
 }
 
 // runContention runs the contention table when asked, and its sweep too when asked.
-func runContention(p calc.Params, table, sweep bool) (c contention, err error) {
-	c.p = p
+func runContention(p calc.Params, table, sweep bool) (c report.Contention, err error) {
+	c.Params = p
 	if table {
-		c.table, err = p.Contention(p.Contenders, p.Runs, p.ContentionModes()...)
+		c.Table, err = p.Contention(p.Contenders, p.Runs, p.ContentionModes()...)
 	}
 	if err == nil && sweep {
-		c.sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
+		c.Sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
 	}
 	return c, err
 }

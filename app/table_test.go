@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 )
@@ -120,7 +121,7 @@ func TestTableFormats(t *testing.T) {
 	sections := strings.Split(strings.TrimSpace(csv), "\n\n")
 	lines := strings.Split(sections[0], "\n")
 	herd := strings.Split(sections[len(sections)-1], "\n")
-	if len(lines) != 7 || len(herd) != 7 || herd[0] != strings.Join(keysOf(herdCols), ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
+	if len(lines) != 7 || len(herd) != 7 || herd[0] != strings.Join(report.Keys(report.HerdCols), ",") || !strings.HasPrefix(lines[0], "attempt,retry,nominal_ms,min_ms,mean_ms,max_ms") || !strings.HasPrefix(lines[6], "6,5,1000,0,500,1000,0,2500,") {
 		t.Errorf("csv:\n%s", csv)
 	}
 	md, _, _ := runTableOut(t, "-format", "md", q)
@@ -379,9 +380,9 @@ func TestTableWithinBudgetFormats(t *testing.T) {
 func TestTableWithinBudgetBeforeSampling(t *testing.T) {
 	p, _ := libs.Decode("base=1s&factor=2&attempts=6&jitter=none&budget=6.5s&cap=1m")
 	var csv, md strings.Builder
-	writeCSV(&csv, results{report: p.ReportBounds()})
-	writeMarkdown(&md, results{report: p.ReportBounds()})
-	if !strings.Contains(csv.String(), "\nnone,within_budget,3000,,3000.000000,,,,true\n") || !strings.HasPrefix(csv.String(), strings.Join(keysOf(scheduleCols), ",")+"\n1,0,0,0,0,0,0,0,,,,,0,always\n") {
+	report.WriteCSV(&csv, report.Results{Report: p.ReportBounds()})
+	report.WriteMarkdown(&md, report.Results{Report: p.ReportBounds()})
+	if !strings.Contains(csv.String(), "\nnone,within_budget,3000,,3000.000000,,,,true\n") || !strings.HasPrefix(csv.String(), strings.Join(report.Keys(report.ScheduleCols), ",")+"\n1,0,0,0,0,0,0,0,,,,,0,always\n") {
 		t.Errorf("csv:\n%s", csv.String())
 	}
 	if !strings.Contains(md.String(), "best case 3000 ms, worst case 3000 ms; the sampled paths are still being simulated.") {
@@ -453,11 +454,11 @@ func TestTableContention(t *testing.T) {
 		}
 	}
 	md, _, _ := runTableOut(t, "-format=md", "-contention", q)
-	if !strings.Contains(md, "| "+strings.Join(headsOf(contentionCols), " | ")+" |") || !strings.Contains(md, "| fulljitter | 20 | 3 | ") {
+	if !strings.Contains(md, "| "+strings.Join(report.Heads(report.ContentionCols), " | ")+" |") || !strings.Contains(md, "| fulljitter | 20 | 3 | ") {
 		t.Errorf("markdown:\n%s", md)
 	}
 	csv, _, _ := runTableOut(t, "-format=csv", "-contention", q)
-	if sections := strings.Split(strings.TrimSpace(csv), "\n\n"); len(sections) != 5 || !strings.HasPrefix(sections[4], strings.Join(keysOf(contentionCols), ",")+"\n") ||
+	if sections := strings.Split(strings.TrimSpace(csv), "\n\n"); len(sections) != 5 || !strings.HasPrefix(sections[4], strings.Join(report.Keys(report.ContentionCols), ",")+"\n") ||
 		strings.Count(sections[4], "\n") != 6 {
 		t.Errorf("csv:\n%s", csv)
 	}

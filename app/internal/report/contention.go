@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -13,12 +13,12 @@ import (
 // The contention experiment in the table command: the table at contenders clients in
 // every format, and the sweep over 10..200 clients in JSON. The field names are in docs/terminal.md.
 
-// contention is what the table command simulated of the experiment; table is nil when it was
+// Contention is what the table command simulated of the experiment; Table is nil when it was
 // not simulated.
-type contention struct {
-	p     calc.Params
-	table []calc.ContentionResult
-	sweep []calc.ContentionPoint
+type Contention struct {
+	Params calc.Params
+	Table  []calc.ContentionResult
+	Sweep  []calc.ContentionPoint
 }
 
 // contentionLine says what the table simulated.
@@ -28,8 +28,8 @@ func contentionLine(p calc.Params) string {
 		p.Contenders, calc.Human(float64(p.Base)), calc.Human(float64(p.Cap)), p.Runs)
 }
 
-// contentionCols are the CSV's and Markdown's: calls per run and completion time.
-var contentionCols = [][2]string{{"mode", "mode"}, {"clients", "clients"}, {"runs", "runs"},
+// ContentionCols are the CSV's and Markdown's: calls per run and completion time.
+var ContentionCols = [][2]string{{"mode", "mode"}, {"clients", "clients"}, {"runs", "runs"},
 	{"calls_mean", "calls per run, mean"}, {"calls_sd", "calls sd"}, {"calls_min", "calls min"}, {"calls_p50", "calls p50"},
 	{"calls_p90", "calls p90"}, {"calls_max", "calls max"},
 	{"time_mean_ms", msHead("time until all are through, mean")}, {"time_sd_ms", msHead("time sd")}, {"time_min_ms", msHead("time min")},
@@ -43,28 +43,28 @@ func contentionCells(r calc.ContentionResult) []string {
 }
 
 // contentionTables is the table, when it was simulated.
-func contentionTables(c contention) []reportTable {
-	if c.table == nil {
+func contentionTables(c Contention) []reportTable {
+	if c.Table == nil {
 		return nil
 	}
-	t := reportTable{words: []string{contentionLine(c.p)}, cols: contentionCols}
-	for _, r := range c.table {
+	t := reportTable{words: []string{contentionLine(c.Params)}, cols: ContentionCols}
+	for _, r := range c.Table {
 		t.rows = append(t.rows, contentionCells(r))
 	}
 	return []reportTable{t}
 }
 
-func writeContentionText(w io.Writer, c contention) error {
-	if c.table == nil {
+func writeContentionText(w io.Writer, c Contention) error {
+	if c.Table == nil {
 		return nil
 	}
-	fmt.Fprintf(w, "\n%s\n", contentionLine(c.p))
+	fmt.Fprintf(w, "\n%s\n", contentionLine(c.Params))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "mode\tcalls mean\tcalls p50\tcalls p90\tcalls max\ttime mean\ttime p50\ttime p90\ttime max\t")
-	for _, r := range c.table {
+	for _, r := range c.Table {
 		k, t := r.Calls, r.Time
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Mode.Title(), strconv.FormatFloat(k.Mean, 'f', 1, 64),
-			fmtFloat(k.P50), fmtFloat(k.P90), fmtFloat(k.Max), calc.Human(t.Mean), calc.Human(t.P50), calc.Human(t.P90), calc.Human(t.Max))
+			Float(k.P50), Float(k.P90), Float(k.Max), calc.Human(t.Mean), calc.Human(t.P50), calc.Human(t.P90), calc.Human(t.Max))
 	}
 	return tw.Flush()
 }
@@ -102,7 +102,7 @@ func contentionJSON(rs []calc.ContentionResult) []jsonContention {
 	var out []jsonContention
 	for _, r := range rs {
 		out = append(out, jsonContention{Mode: r.Mode.String(), Title: r.Mode.Title(), Clients: r.Clients, Runs: r.Runs,
-			Calls: spreadJSON(r.Calls, fmtFloat), Time: spreadJSON(r.Time, calc.MillisFloat)})
+			Calls: spreadJSON(r.Calls, Float), Time: spreadJSON(r.Time, calc.MillisFloat)})
 	}
 	return out
 }

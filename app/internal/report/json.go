@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -73,9 +73,9 @@ type jsonReport struct {
 	// The contention experiment: the table at contenders clients, and the sweep over 10..200.
 	Contention      []jsonContention `json:"contention,omitempty"`
 	ContentionSweep []jsonSweepPoint `json:"contention_sweep,omitempty"`
-	// FitBudget is what fits in the budget for each mode (report_solve.go); absent without one.
+	// FitBudget is what fits in the budget for each mode (solve.go); absent without one.
 	FitBudget []jsonSolution `json:"fit_budget,omitempty"`
-	// Compare is policy B beside this one, with a vs key (report_compare.go); absent without.
+	// Compare is policy B beside this one, with a vs key (compare.go); absent without.
 	Compare *jsonCompare `json:"compare,omitempty"`
 }
 
@@ -117,19 +117,19 @@ func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
 		P50: msp(q.P50), P90: msp(q.P90), P99: msp(q.P99), Exact: &w.Exact}
 }
 
-// writeJSON writes res as one JSON document; B beside A is its "compare" field.
-func writeJSON(w io.Writer, res results) error {
+// WriteJSON writes res as one JSON document; B beside A is its "compare" field.
+func WriteJSON(w io.Writer, res Results) error {
 	out := reportJSON(res)
-	if res.cmp != nil {
-		out.Compare = compareJSON(*res.cmp)
+	if res.Cmp != nil {
+		out.Compare = compareJSON(*res.Cmp)
 	}
 	return encodeJSON(w, out)
 }
 
-func reportJSON(res results) jsonReport {
-	r, herd, c, over := res.report, res.herd, res.cont, res.over
+func reportJSON(res Results) jsonReport {
+	r, herd, c, over := res.Report, res.Herd, res.Cont, res.Over
 	p, s := r.Params, r.Schedule
-	out := jsonReport{Query: p.Encode(), Policy: describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
+	out := jsonReport{Query: p.Encode(), Policy: Describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
 		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
 	for i, row := range s.Rows {
 		a := jsonAttempt{Attempt: row.Attempt, Retry: row.Retry, Nominal: ms(row.Nominal), Min: ms(row.Min),
@@ -157,7 +157,7 @@ func reportJSON(res results) jsonReport {
 		out.Herd = append(out.Herd, j)
 	}
 	out.Overload = overloadJSON(p, over)
-	out.Contention, out.ContentionSweep = contentionJSON(c.table), sweepJSON(c.sweep)
+	out.Contention, out.ContentionSweep = contentionJSON(c.Table), sweepJSON(c.Sweep)
 	return out
 }
 

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -14,11 +14,11 @@ import (
 // What fits in the budget, in the report's text and JSON: every number is calc's
 // (Params.Solutions, Report.SolveSample); this file writes them down.
 
-// fitText writes one answer: the value; "any" when the whole range fits (something else binds
+// FitText writes one answer: the value; "any" when the whole range fits (something else binds
 // first), "none" when not even its least value does, "unused" when the mode does not read the
 // input; and a "~" before a sampled value that a larger one might beat (Fit.Largest false). A
 // value is the answer as typed (Fit.Typed: rounded down so that it still fits).
-func fitText[T int | time.Duration | float64](f calc.Fit[T], value func(T) string) string {
+func FitText[T int | time.Duration | float64](f calc.Fit[T], value func(T) string) string {
 	switch f.Kind {
 	case calc.FitNone:
 		return "none"
@@ -33,8 +33,8 @@ func fitText[T int | time.Duration | float64](f calc.Fit[T], value func(T) strin
 	return value(f.Typed)
 }
 
-// msText writes a base or cap with every digit it has: a typed answer has few.
-func msText(d time.Duration) string { return calc.HumanExact(d) }
+// MsText writes a base or cap with every digit it has: a typed answer has few.
+func MsText(d time.Duration) string { return calc.HumanExact(d) }
 
 // writeSolveText prints the fit to the budget: the most attempts, then the largest base, factor
 // and cap for the policy's attempts, one row per mode.
@@ -43,12 +43,12 @@ func writeSolveText(w io.Writer, r calc.Report) {
 		return
 	}
 	p := r.Params
-	fmt.Fprintf(w, "\nFit the %s budget (an attempt is made when it starts before the budget; call time included):\n", limitText(p.Budget))
+	fmt.Fprintf(w, "\nFit the %s budget (an attempt is made when it starts before the budget; call time included):\n", LimitText(p.Budget))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "jitter\tmost attempts, every path\tbest path\t50% of paths\t99% of paths\t")
 	n := strconv.Itoa
 	for _, s := range r.Solutions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", s.Jitter, fitText(s.Always, n), fitText(s.Can, n), fitText(s.P50, n), fitText(s.P99, n))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", s.Jitter, FitText(s.Always, n), FitText(s.Can, n), FitText(s.P50, n), FitText(s.P99, n))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Largest value with which all %d attempts start within the budget, the others kept:\n", p.Attempts)
@@ -56,20 +56,20 @@ func writeSolveText(w io.Writer, r calc.Report) {
 	fmt.Fprintln(tw, "jitter\tbase, every path\t99% of paths\tfactor, every path\t99% of paths\tcap, every path\t99% of paths\t")
 	for _, s := range r.Solutions {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Jitter,
-			fitText(s.Worst.Base, msText), fitText(s.Sampled99.Base, msText),
-			fitText(s.Worst.Factor, fmtFloat), fitText(s.Sampled99.Factor, fmtFloat),
-			fitText(s.Worst.Cap, msText), fitText(s.Sampled99.Cap, msText))
+			FitText(s.Worst.Base, MsText), FitText(s.Sampled99.Base, MsText),
+			FitText(s.Worst.Factor, Float), FitText(s.Sampled99.Factor, Float),
+			FitText(s.Worst.Cap, MsText), FitText(s.Sampled99.Cap, MsText))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Every path: %s Best path: the earliest starts. Paths: of the %d sampled paths (seed %d). "+
 		"any: the whole range fits, up to %d attempts, a base of the cap, a factor of %d, a cap of %s: the cap or the attempt count binds first. "+
 		"none: not even the least value fits. unused: the mode does not read it. "+
 		"~: a sampled answer that fits while one step more does not, but a larger value might fit again.\n",
-		typedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, calc.Human(float64(calc.MaxCap)))
+		TypedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, calc.Human(float64(calc.MaxCap)))
 }
 
-// typedWords say how a base, factor or cap answer is shown (Fit.Typed).
-const typedWords = "the answer for all paths. Each base, factor and cap is shown rounded down to 3 significant digits (a factor to 4; more where that would not fit), so that it still fits; table -format json has it exact (one nanosecond, or the next float64 factor, more does not fit)."
+// TypedWords say how a base, factor or cap answer is shown (Fit.Typed).
+const TypedWords = "the answer for all paths. Each base, factor and cap is shown rounded down to 3 significant digits (a factor to 4; more where that would not fit), so that it still fits; table -format json has it exact (one nanosecond, or the next float64 factor, more does not fit)."
 
 // jsonFit is one answer of fit_budget: kind is found, none, all or unused (see docs/fit-and-compare.md);
 // value is the number of attempts or the factor, value_ms the base or cap; absent when unused.
@@ -112,7 +112,7 @@ func fitJSON[T int | time.Duration | float64](f calc.Fit[T], number func(T) json
 }
 
 func limitsJSON(l calc.Limits) jsonLimits {
-	float := func(x float64) json.Number { return json.Number(fmtFloat(x)) }
+	float := func(x float64) json.Number { return json.Number(Float(x)) }
 	return jsonLimits{fitJSON(l.Base, ms, true), fitJSON(l.Factor, float, false), fitJSON(l.Cap, ms, true)}
 }
 

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"backoffcalc/calc"
 )
@@ -14,22 +15,97 @@ import (
 // The overload runs in the report's formats: with an open system (calc.Params.Open)
 // the report carries them in place of the closed herd's. The JSON field names are in docs/overload.md.
 
-// overloadTextColumns head the text table of runs, in the order of overloadCells.
+// OverloadModel says what the overload view models; OverloadIntro adds which runs follow, for
+// the copied text report.
+const (
+	OverloadModel = "New requests keep arriving (the stream) while the crowd retries; the server fails everything until the outage ends, then serves at most the capacity per window, first come first served, and queues up to the queue. Each client process asks its limiter before a retry."
+	OverloadIntro = OverloadModel + " Every mode with the chosen limiter, then the policy's mode with every other limiter:"
+)
+
+// OverloadColumns are the side by side table's numbers: data-col, heading. The three from
+// out_of_attempts are under the page's heading "gave up" (the page's overloadTable).
+var OverloadColumns = [][2]string{
+	{"requests", "requests"},
+	{"succeeded", "succeeded"},
+	{"out_of_attempts", "out of attempts"},
+	{"refused", "refused by the limiter"},
+	{"out_of_budget", "out of budget"},
+	{"per_request", "attempts per request"},
+	{"wasted_share", "wasted share"},
+	{"recovered", "recovered at"},
+}
+
+// RecoveredWords are run r's recovery: its time for scripts ("" when it did not recover), the
+// time or that it did not, for people, and whether the stream was running or had ended then (""
+// when it did not recover). The page's table shows the last two in columns of their own, to
+// stay narrow. The time never reads across the stream's end, run, which the words state beside it.
+func RecoveredWords(r calc.OverloadRun, run time.Duration) (value, at, when string) {
+	if !r.Recovers() {
+		return "", "not recovered", ""
+	}
+	when = "ended"
+	if r.RecoveredInStream {
+		when = "running"
+	}
+	return calc.Millis(r.Recovered), calc.HumanBeside(float64(r.Recovered), run), when
+}
+
+// OverloadCells are run's cells: its value for scripts (data-value) and its text for people.
+func OverloadCells(r calc.OverloadRun, run time.Duration) [][2]string {
+	value, at, when := RecoveredWords(r, run)
+	recovered := [2]string{value, at + " when the run ended"}
+	if when != "" {
+		recovered[1] = at + " (after the stream ended)"
+		if r.RecoveredInStream {
+			recovered[1] = at + " (while the stream ran)"
+		}
+	}
+	count := func(n int) [2]string { s := strconv.Itoa(n); return [2]string{s, s} }
+	return [][2]string{
+		count(r.Requests), count(r.Accepted), count(r.OutOfAttempts), count(r.Refused), count(r.OutOfBudget),
+		{Float(r.MeanPerClient), strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)},
+		{Float(r.WastedShare()), calc.Percent(r.WastedShare())},
+		recovered,
+	}
+}
+
+// WindowSeries are the per-window numbers in calc's order (OverloadWindow.Counts): data-series,
+// what the chart and the table call them.
+var WindowSeries = [8][2]string{
+	{"new", "new requests"},
+	{"retries", "retries"},
+	{"served", "served for a waiting client"},
+	{"wasted", "served for nobody (wasted)"},
+	{"failed", "failed at once"},
+	{"timed_out", "timed out"},
+	{"refused", "retries refused by the limiter"},
+	{"queue", "queue at the window's end"},
+}
+
+// SourceWords says where limiter k's rule is read from; "" for none.
+func SourceWords(k calc.LimiterKind) string {
+	if k == calc.LimiterNone {
+		return ""
+	}
+	return "Source: " + k.Source() + "."
+}
+
+// overloadTextColumns head the text table of runs, in the order of OverloadCells.
 const overloadTextColumns = "mode\tlimiter\trequests\tsucceeded\tout of attempts\trefused\tout of budget\tattempts per request\twasted share\trecovered\t"
 
 // writeOverloadText writes the runs for a terminal: the load in words, each limiter's bound and
 // source, the runs side by side, then the policy's own run window by window.
 func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) error {
-	fmt.Fprintf(w, "\nOverload: %s\n%s\nUnder total failure, each limiter's rule bounds that to:\n", overloadIntro, p.FailingLoadWords())
+	fmt.Fprintf(w, "\nOverload: %s\n%s\nUnder total failure, each limiter's rule bounds that to:\n", OverloadIntro, p.FailingLoadWords())
 	for _, k := range calc.Limiters() {
-		fmt.Fprintln(w, "-", strings.TrimSpace(p.LimiterBoundWords(k)+" "+sourceWords(k)))
+		fmt.Fprintln(w, "-", strings.TrimSpace(p.LimiterBoundWords(k)+" "+SourceWords(k)))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, overloadTextColumns)
 	for _, r := range runs {
 		cells := []string{r.Mode.String(), r.Limiter.String()}
-		for _, c := range overloadCells(r, p.Run) {
+		for _, c := range OverloadCells(r, p.Run) {
 			cells = append(cells, c[1])
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
@@ -43,7 +119,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		fmt.Fprintf(w, "\n%s with limiter %s, per %s window:\n", r.Mode, r.Limiter, calc.Human(float64(p.Window)))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"window from"}
-		for _, s := range windowSeries {
+		for _, s := range WindowSeries {
 			head = append(head, s[1])
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")

@@ -1,4 +1,8 @@
-package main
+// Package report writes what the calculator computed of a link, one Results value, in four
+// formats: words and text for the terminal (table), CSV and Markdown for copying a table (the
+// page's copy buttons and table), JSON for programs (table -format json). Every number comes from
+// calc; this package only writes it down, with the words and cells the page shows beside them.
+package report
 
 import (
 	"fmt"
@@ -12,12 +16,9 @@ import (
 	"backoffcalc/calc/libs"
 )
 
-// The report's four formats: text for the terminal, CSV and Markdown for copying a table, JSON
-// for programs. Every number comes from calc; this file only writes it down.
-
-// describe states the policy in words, answering what users ask most: does the count include
+// Describe states the policy in words, answering what users ask most: does the count include
 // the first call, when does the first wait happen, what does the jitter draw from.
-func describe(r calc.Report) string {
+func Describe(r calc.Report) string {
 	p := r.Params
 	var b strings.Builder
 	retries := r.Schedule.Rows[len(r.Schedule.Rows)-1].Retry
@@ -31,7 +32,7 @@ func describe(r calc.Report) string {
 		fmt.Fprintf(&b, " Each failing call takes %s before the wait starts.", calc.Human(float64(p.Call)))
 	}
 	if p.Budget > 0 {
-		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", limitText(p.Budget))
+		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", LimitText(p.Budget))
 	}
 	if pr, ok := libs.PresetByName(p.Preset); ok {
 		fmt.Fprintf(&b, " Preset: %s (%s): %s.", pr.Library, pr.Version, pr.Theirs)
@@ -39,24 +40,25 @@ func describe(r calc.Report) string {
 	return b.String()
 }
 
-// withinText are the labels of the total wait within the budget: each says which kind of number
+// WithinText are the labels of the total wait within the budget: each says which kind of number
 // it is, and how it was obtained.
-type withinText struct{ min, mean, max, p50, p90, p99 string }
+type WithinText struct{ Min, Mean, Max, P50, P90, P99 string }
 
-func withinLabels(r calc.Report) withinText {
-	in := "within the " + limitText(r.Params.Budget) + " budget"
+// WithinLabels are r's labels of the total wait within the budget.
+func WithinLabels(r calc.Report) WithinText {
+	in := "within the " + LimitText(r.Params.Budget) + " budget"
 	paths := fmt.Sprintf("%d sampled paths", r.Params.Samples)
-	l := withinText{
-		min:  "best-case total wait " + in,
-		mean: "expected total wait " + in + " (mean of " + paths + ")",
-		max:  "worst-case total wait " + in,
-		p50:  "p50 total wait " + in + " (sampled)",
-		p90:  "p90 total wait " + in + " (sampled)",
-		p99:  "p99 total wait " + in + " (sampled)",
+	l := WithinText{
+		Min:  "best-case total wait " + in,
+		Mean: "expected total wait " + in + " (mean of " + paths + ")",
+		Max:  "worst-case total wait " + in,
+		P50:  "p50 total wait " + in + " (sampled)",
+		P90:  "p90 total wait " + in + " (sampled)",
+		P99:  "p99 total wait " + in + " (sampled)",
 	}
 	if !r.Within.Exact {
-		l.min += " (least of " + paths + ")"
-		l.max += " (most of " + paths + ")"
+		l.Min += " (least of " + paths + ")"
+		l.Max += " (most of " + paths + ")"
 	}
 	return l
 }
@@ -65,7 +67,7 @@ func withinLabels(r calc.Report) withinText {
 // (followed by unit).
 func withinLine(r calc.Report, d func(time.Duration) string, f func(float64) string, unit string) string {
 	w, q := r.Within, r.Sample.Total
-	in := fmt.Sprintf("Total wait within the %s budget (the waits before the attempts a path makes)", limitText(r.Params.Budget))
+	in := fmt.Sprintf("Total wait within the %s budget (the waits before the attempts a path makes)", LimitText(r.Params.Budget))
 	if !r.PolicySampled() {
 		if !w.Exact {
 			return in + ": the sampled paths are still being simulated."
@@ -89,27 +91,28 @@ func withinHow(r calc.Report) string {
 	return fmt.Sprintf("best and worst case are exact, expected is the mean of %d sampled paths", r.Params.Samples)
 }
 
-// withinNote says what the total wait within the budget counts and how each number is obtained.
-func withinNote(r calc.Report) string {
+// WithinNote says what the total wait within the budget counts and how each number is obtained.
+func WithinNote(r calc.Report) string {
 	return fmt.Sprintf("Within the budget, a path's total wait counts only the waits before the attempts it makes: %s (seed %d). The policy's totals ignore the budget.",
 		withinHow(r), r.Params.Seed)
 }
 
-// humanBeside is human for a time shown beside limits the page states (calc.HumanBeside).
-func humanBeside(d time.Duration, limits ...time.Duration) string {
+// HumanBeside is human for a time shown beside limits the page states (calc.HumanBeside).
+func HumanBeside(d time.Duration, limits ...time.Duration) string {
 	return calc.HumanBeside(float64(d), limits...)
 }
 
-// limitText writes a limit that numbers are compared with (a budget, an outage) with every digit
+// LimitText writes a limit that numbers are compared with (a budget, an outage) with every digit
 // it has: beside a 1.2345 s budget, "1.23 s" must not be what the budget reads.
-func limitText(d time.Duration) string { return calc.HumanExact(d) }
+func LimitText(d time.Duration) string { return calc.HumanExact(d) }
 
-func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+// Float writes x with the fewest digits that read back as x.
+func Float(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
-// cells returns one attempt's values (scheduleCols) in milliseconds to the nanosecond ("" where
+// cells returns one attempt's values (ScheduleCols) in milliseconds to the nanosecond ("" where
 // a sampled percentile has no path, and for what sampling gives before it is done).
 func cells(r calc.Report, i int) []string {
-	row, s := r.Schedule.Rows[i], startSample(r, i)
+	row, s := r.Schedule.Rows[i], StartSample(r, i)
 	q := []string{"", "", ""}
 	if s.Reached > 0 {
 		q = []string{calc.Millis(s.Start.P50), calc.Millis(s.Start.P90), calc.Millis(s.Start.P99)}
@@ -132,9 +135,9 @@ func reachedShare(r calc.Report, i int) float64 {
 	return float64(r.Sample.Starts[i].Reached) / float64(r.Sample.Paths)
 }
 
-// startSample is what the paths say of attempt i+1; before the page has sampled, nothing (no
+// StartSample is what the paths say of attempt i+1; before the page has sampled, nothing (no
 // path reached it, so no percentile is shown).
-func startSample(r calc.Report, i int) calc.StartSample {
+func StartSample(r calc.Report, i int) calc.StartSample {
 	if !r.PolicySampled() {
 		return calc.StartSample{}
 	}
@@ -175,50 +178,50 @@ func totalCells(m calc.ModeReport, budget bool) [][]string {
 	return [][]string{policy, within}
 }
 
-// results is what the report writes: the report of the inputs, the herd's runs or an open
+// Results is what the report writes: the report of the inputs, the herd's runs or an open
 // system's overload runs, what was simulated of the contention experiment, and policy B beside
 // A (nil without a vs key). Each format writes them in this order; a part not computed is left
 // out.
-type results struct {
-	report calc.Report
-	herd   []calc.HerdRun
-	over   []calc.OverloadRun
-	cont   contention
-	cmp    *compared
+type Results struct {
+	Report calc.Report
+	Herd   []calc.HerdRun
+	Over   []calc.OverloadRun
+	Cont   Contention
+	Cmp    *Compared
 }
 
-// writeText prints res for a terminal: the report, the contention experiment, then B beside A.
-func writeText(w io.Writer, res results) error {
+// WriteText prints res for a terminal: the report, the contention experiment, then B beside A.
+func WriteText(w io.Writer, res Results) error {
 	if err := textReport(w, res); err != nil {
 		return err
 	}
-	if err := writeContentionText(w, res.cont); err != nil || res.cmp == nil {
+	if err := writeContentionText(w, res.Cont); err != nil || res.Cmp == nil {
 		return err
 	}
-	return writeCompareText(w, *res.cmp)
+	return writeCompareText(w, *res.Cmp)
 }
 
-// writeCSV writes res's tables, one after another, an empty line between two.
-func writeCSV(w io.Writer, res results) error {
+// WriteCSV writes res's tables, one after another, an empty line between two.
+func WriteCSV(w io.Writer, res Results) error {
 	return writeTablesCSV(w, res.tables(), true)
 }
 
-// writeMarkdown writes the policy in words, then res's tables, each after its sentences.
-func writeMarkdown(w io.Writer, res results) error {
-	fmt.Fprintf(w, "%s\n", describe(res.report))
-	for _, s := range presetWords(res.report.Params) {
+// WriteMarkdown writes the policy in words, then res's tables, each after its sentences.
+func WriteMarkdown(w io.Writer, res Results) error {
+	fmt.Fprintf(w, "%s\n", Describe(res.Report))
+	for _, s := range presetWords(res.Report.Params) {
 		fmt.Fprintf(w, "\n%s\n", s)
 	}
 	return writeTablesMarkdown(w, res.tables())
 }
 
 // tables are the tables of CSV and Markdown, in table's order: reportTables, the contention
-// experiment's, then B's; an open system's overload runs end reportTables (report_overload.go:
+// experiment's, then B's; an open system's overload runs end reportTables (overload.go:
 // every writer takes them last).
-func (res results) tables() []reportTable {
-	out := append(reportTables(res), contentionTables(res.cont)...)
-	if res.cmp != nil {
-		out = append(out, compareTables(*res.cmp)...)
+func (res Results) tables() []reportTable {
+	out := append(reportTables(res), contentionTables(res.Cont)...)
+	if res.Cmp != nil {
+		out = append(out, compareTables(*res.Cmp)...)
 	}
 	return out
 }
@@ -248,17 +251,23 @@ func herdLine(p calc.Params) string {
 		spread = "first attempts spread evenly over " + calc.Human(float64(p.Spread))
 	}
 	return fmt.Sprintf("Many clients through an outage: %d clients, %s; the server fails every attempt for %s, then accepts %s.",
-		p.Clients, spread, limitText(p.Outage), capacity)
+		p.Clients, spread, LimitText(p.Outage), capacity)
+}
+
+// HerdTime writes a time of the herd: its text never reads across the budget (a client's
+// attempts start before it) or the outage's end (attempts before it fail).
+func HerdTime(p calc.Params, d time.Duration) string {
+	return calc.HumanBeside(float64(d), p.Budget, p.Outage)
 }
 
 // textReport prints the report for a terminal: an aligned table in human units.
-func textReport(w io.Writer, res results) error {
-	r, herd, over := res.report, res.herd, res.over
+func textReport(w io.Writer, res Results) error {
+	r, herd, over := res.Report, res.Herd, res.Over
 	p, s := r.Params, r.Schedule
 	// Waits, starts and totals are read against the budget: their text never reads across it.
 	beside := func(d time.Duration) string { return calc.HumanBeside(float64(d), p.Budget) }
 	besideMean := func(ns float64) string { return calc.HumanBeside(ns, p.Budget) }
-	fmt.Fprintf(w, "%s\n\n", describe(r))
+	fmt.Fprintf(w, "%s\n\n", Describe(r))
 	if pr, ok := libs.PresetByName(p.Preset); ok {
 		fmt.Fprintf(w, "%s computes it in %s.\n", pr.Library, pr.Source)
 		for _, n := range pr.Notes {
@@ -303,7 +312,7 @@ func textReport(w io.Writer, res results) error {
 		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", calc.Human(float64(p.Cap)))
 	}
 	if p.Budget > 0 {
-		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", limitText(p.Budget), s.Always, s.AtMost)
+		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", LimitText(p.Budget), s.Always, s.AtMost)
 	}
 	fmt.Fprintln(w, "\nEvery jitter mode on the same base, factor, cap and attempts:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -333,7 +342,7 @@ func textReport(w io.Writer, res results) error {
 		fmt.Fprintln(w, "Policy: the totals ignore the budget. In budget: the waits before the attempts a path makes;", withinHow(r)+".")
 	}
 	writeSolveText(w, r)
-	_, err := fmt.Fprintf(w, "\n%s\n", layersLine(r))
+	_, err := fmt.Fprintf(w, "\n%s\n", LayersLine(r))
 	if len(herd) > 0 {
 		fmt.Fprintf(w, "\n%s\n", herdLine(p))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -341,10 +350,10 @@ func textReport(w io.Writer, res results) error {
 		for _, h := range herd {
 			last := "none"
 			if h.Accepted > 0 {
-				last = herdTime(p, h.LastAccepted)
+				last = HerdTime(p, h.LastAccepted)
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t\n", h.Mode, h.Attempts, h.Accepted, h.GaveUp, h.Peak,
-				herdTime(p, h.PeakAt), strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
+				HerdTime(p, h.PeakAt), strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
 		}
 		err = tw.Flush()
 	}
@@ -354,8 +363,8 @@ func textReport(w io.Writer, res results) error {
 	return err
 }
 
-// layersLine says how retries multiply when every layer of a call chain uses this policy.
-func layersLine(r calc.Report) string {
+// LayersLine says how retries multiply when every layer of a call chain uses this policy.
+func LayersLine(r calc.Report) string {
 	p := r.Params
 	if p.Layers == 1 {
 		return fmt.Sprintf("With 1 layer, one request makes up to %s attempts.", r.WorstCaseAttempts)

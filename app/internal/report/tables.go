@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/csv"
@@ -16,7 +16,7 @@ import (
 
 // The report's tables as CSV and Markdown write them: one list (reportTables, contentionTables,
 // compareTables), so that the two formats carry the same tables, and every table the text
-// format has (report_tables_test.go counts them).
+// format has (app's table_formats_test.go counts them).
 
 // reportTable is one table: each column's key (CSV) and head in words (Markdown, as the page
 // heads it), its rows of exact values, and the sentences Markdown writes before it.
@@ -26,8 +26,8 @@ type reportTable struct {
 	rows  [][]string
 }
 
-// keysOf are the columns' keys.
-func keysOf(cols [][2]string) []string {
+// Keys are the columns' keys.
+func Keys(cols [][2]string) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = c[0]
@@ -35,8 +35,8 @@ func keysOf(cols [][2]string) []string {
 	return out
 }
 
-// headsOf are the columns' heads in words.
-func headsOf(cols [][2]string) []string {
+// Heads are the columns' heads in words.
+func Heads(cols [][2]string) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = c[1]
@@ -107,7 +107,7 @@ func writeTablesCSV(w io.Writer, tables []reportTable, first bool) error {
 		if i > 0 || !first {
 			cw.Write(nil)
 		}
-		cw.Write(keysOf(t.cols))
+		cw.Write(Keys(t.cols))
 		cw.WriteAll(aligned(t))
 	}
 	cw.Flush()
@@ -123,7 +123,7 @@ func writeTablesMarkdown(w io.Writer, tables []reportTable) error {
 		}
 		fmt.Fprintln(w)
 		rows := aligned(t)
-		err = mdTable(w, headsOf(t.cols), len(rows), func(i int) []string { return rows[i] })
+		err = mdTable(w, Heads(t.cols), len(rows), func(i int) []string { return rows[i] })
 	}
 	return err
 }
@@ -131,8 +131,8 @@ func writeTablesMarkdown(w io.Writer, tables []reportTable) error {
 // msHead is a column head in words for a column in milliseconds.
 func msHead(words string) string { return words + " (ms)" }
 
-// scheduleCols are the schedule's, in the order of cells.
-var scheduleCols = [][2]string{{"attempt", "attempt"}, {"retry", "retry"}, {"nominal_ms", msHead("nominal delay")},
+// ScheduleCols are the schedule's, in the order of cells.
+var ScheduleCols = [][2]string{{"attempt", "attempt"}, {"retry", "retry"}, {"nominal_ms", msHead("nominal delay")},
 	{"min_ms", msHead("min wait")}, {"mean_ms", msHead("mean wait")}, {"max_ms", msHead("max wait")},
 	{"earliest_start_ms", msHead("earliest start")}, {"latest_start_ms", msHead("latest start")},
 	{"p50_start_ms", msHead("p50 start")}, {"p90_start_ms", msHead("p90 start")}, {"p99_start_ms", msHead("p99 start")},
@@ -156,8 +156,8 @@ var fitLargestCols = [][2]string{{"jitter", "jitter"}, {"base_every_path_ms", ms
 	{"factor_every_path", "factor, every path"}, {"factor_p99_paths", "factor, 99% of paths"},
 	{"cap_every_path_ms", msHead("cap, every path")}, {"cap_p99_paths_ms", msHead("cap, 99% of paths")}}
 
-// herdCols are the herd's, in the order of herdCells.
-var herdCols = [][2]string{{"mode", "mode"}, {"attempts", "attempts received"}, {"accepted", "clients accepted"},
+// HerdCols are the herd's, in the order of herdCells.
+var HerdCols = [][2]string{{"mode", "mode"}, {"attempts", "attempts received"}, {"accepted", "clients accepted"},
 	{"gave_up", "clients that gave up"}, {"peak", "peak attempts in a window"}, {"peak_at_ms", msHead("peak at")},
 	{"mean_per_client", "attempts per client, mean"}, {"max_per_client", "attempts per client, max"},
 	{"last_accepted_ms", msHead("last client through at")}}
@@ -167,10 +167,10 @@ var limiterCols = [][2]string{{"limiter", "limiter"}, {"under_total_failure", "u
 // reportTables are the report's tables after the schedule's description: the schedule, the
 // totals of every mode, the fit to the budget, the summary, then the herd or the overload runs.
 // Before sampling, what sampling gives is "" (a page can copy before then).
-func reportTables(res results) []reportTable {
-	r, herd, over := res.report, res.herd, res.over
+func reportTables(res Results) []reportTable {
+	r, herd, over := res.Report, res.Herd, res.Over
 	p := r.Params
-	schedule := reportTable{cols: scheduleCols}
+	schedule := reportTable{cols: ScheduleCols}
 	for i := range r.Schedule.Rows {
 		schedule.rows = append(schedule.rows, cells(r, i))
 	}
@@ -205,9 +205,9 @@ func reportTables(res results) []reportTable {
 		sentences = append(sentences, fmt.Sprintf("Budget %s ms: %d attempts always start within it, at most %d do.", calc.Millis(p.Budget), s.Always, s.AtMost))
 		row[3], row[4], row[5] = calc.Millis(p.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
 	}
-	out = append(out, reportTable{words: append(sentences, layersLine(r)), cols: summaryCols, rows: [][]string{row}})
+	out = append(out, reportTable{words: append(sentences, LayersLine(r)), cols: summaryCols, rows: [][]string{row}})
 	if len(herd) > 0 {
-		h := reportTable{words: []string{herdLine(p)}, cols: herdCols}
+		h := reportTable{words: []string{herdLine(p)}, cols: HerdCols}
 		for _, run := range herd {
 			h.rows = append(h.rows, herdCells(run))
 		}
@@ -227,9 +227,9 @@ func fitTables(r calc.Report) []reportTable {
 	}
 	p := r.Params
 	most := reportTable{cols: fitAttemptsCols, words: []string{fmt.Sprintf(
-		"Fit the %s budget (an attempt is made when it starts before the budget; call time included): the most attempts that start within it.", limitText(p.Budget))}}
+		"Fit the %s budget (an attempt is made when it starts before the budget; call time included): the most attempts that start within it.", LimitText(p.Budget))}}
 	largest := reportTable{cols: fitLargestCols, words: []string{fmt.Sprintf(
-		"Largest value with which all %d attempts start within the budget, the others kept. Every path: "+typedWords+" "+
+		"Largest value with which all %d attempts start within the budget, the others kept. Every path: "+TypedWords+" "+
 			"Paths: of the %d sampled paths (seed %d). any: the whole range fits; none: not even the least value fits; unused: the mode does not read it; "+
 			"~: a sampled answer that fits while one step more does not, but a larger value might fit again.", p.Attempts, p.Samples, p.Seed)}}
 	n := strconv.Itoa
@@ -240,12 +240,12 @@ func fitTables(r calc.Report) []reportTable {
 			}
 			return v
 		}
-		most.rows = append(most.rows, []string{s.Jitter.String(), fitText(s.Always, n), fitText(s.Can, n),
-			sampled(fitText(s.P50, n)), sampled(fitText(s.P99, n))})
+		most.rows = append(most.rows, []string{s.Jitter.String(), FitText(s.Always, n), FitText(s.Can, n),
+			sampled(FitText(s.P50, n)), sampled(FitText(s.P99, n))})
 		largest.rows = append(largest.rows, []string{s.Jitter.String(),
-			fitText(s.Worst.Base, calc.Millis), sampled(fitText(s.Sampled99.Base, calc.Millis)),
-			fitText(s.Worst.Factor, fmtFloat), sampled(fitText(s.Sampled99.Factor, fmtFloat)),
-			fitText(s.Worst.Cap, calc.Millis), sampled(fitText(s.Sampled99.Cap, calc.Millis))})
+			FitText(s.Worst.Base, calc.Millis), sampled(FitText(s.Sampled99.Base, calc.Millis)),
+			FitText(s.Worst.Factor, Float), sampled(FitText(s.Sampled99.Factor, Float)),
+			FitText(s.Worst.Cap, calc.Millis), sampled(FitText(s.Sampled99.Cap, calc.Millis))})
 	}
 	return []reportTable{most, largest}
 }
@@ -253,19 +253,19 @@ func fitTables(r calc.Report) []reportTable {
 // overloadTables are an open system's: each limiter's bound, the runs side by side, then the
 // policy's own run window by window, as the text format writes them.
 func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
-	limiters := reportTable{cols: limiterCols, words: []string{"Overload: " + overloadIntro, p.FailingLoadWords(), "Under total failure, each limiter's rule bounds that to:"}}
+	limiters := reportTable{cols: limiterCols, words: []string{"Overload: " + OverloadIntro, p.FailingLoadWords(), "Under total failure, each limiter's rule bounds that to:"}}
 	for _, k := range calc.Limiters() {
 		limiters.rows = append(limiters.rows, []string{k.String(), p.LimiterBoundWords(k), k.Source()})
 	}
 	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}}
-	for _, c := range overloadColumns {
+	for _, c := range OverloadColumns {
 		side.cols = append(side.cols, c)
 	}
 	side.cols[len(side.cols)-1] = [2]string{"recovered_ms", msHead("recovered at")}
 	side.cols = append(side.cols, [2]string{"recovered_in_stream", "recovered while the stream ran"})
 	for _, r := range runs {
 		row := []string{r.Mode.String(), r.Limiter.String()}
-		for _, c := range overloadCells(r, p.Run) {
+		for _, c := range OverloadCells(r, p.Run) {
 			row = append(row, c[0])
 		}
 		row[7], row[8] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share
@@ -279,7 +279,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		}
 		win := reportTable{cols: [][2]string{{"window_from_ms", msHead("window from")}},
 			words: []string{fmt.Sprintf("%s with limiter %s, per %s ms window:", r.Mode, r.Limiter, calc.Millis(p.Window))}}
-		for _, s := range windowSeries {
+		for _, s := range WindowSeries {
 			win.cols = append(win.cols, s)
 		}
 		for k, w := range r.Windows {

@@ -1,6 +1,4 @@
-//go:build !js
-
-package main
+package report
 
 import (
 	"strings"
@@ -33,7 +31,7 @@ func TestDescribeDecorrelatedV2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := describe(p.ReportBounds())
+		got := Describe(p.ReportBounds())
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: no %q in %q", c.query, w, got)

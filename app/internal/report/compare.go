@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -16,21 +16,21 @@ import (
 // included, is calc.Compare's; this file only writes them down. A is the link's policy, B the
 // one its vs key names.
 
-// compared is a comparison with what a report needs to say about B: its query as the link
+// Compared is a comparison with what a report needs to say about B: its query as the link
 // writes it, and the herds' headline runs (zero when not run).
-type compared struct {
+type Compared struct {
 	calc.Comparison
-	vs           string
-	herdA, herdB *calc.HerdRun
+	Vs           string
+	HerdA, HerdB *calc.HerdRun
 	// The contention experiment's run of each one's own mode at its own contenders; nil when
 	// not run (table runs it with -contention).
-	contA, contB *calc.ContentionResult
+	ContA, ContB *calc.ContentionResult
 }
 
-// compareCells are row i's values in milliseconds to the nanosecond: the waits of A, B and
+// CompareCells are row i's values in milliseconds to the nanosecond: the waits of A, B and
 // B − A (min, mean, max), then their starts (earliest, latest); a policy's cells are empty where
 // it makes no such attempt, and so are the differences.
-func compareCells(c calc.Comparison, i int) []string {
+func CompareCells(c calc.Comparison, i int) []string {
 	row := c.Rows[i]
 	waits := func(in bool, r calc.Row) []string {
 		if !in {
@@ -95,9 +95,9 @@ func compareContentionCells(name string, r *calc.ContentionResult) []string {
 	return []string{name, r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs), millionths(r.Calls.Mean), msMean(r.Time.Mean)}
 }
 
-// compareCols are compareCells' columns: one table, as the page's, where the text format writes
+// CompareCols are CompareCells' columns: one table, as the page's, where the text format writes
 // the waits and the starts apart.
-var compareCols = [][2]string{{"attempt", "attempt"},
+var CompareCols = [][2]string{{"attempt", "attempt"},
 	{"a_min_ms", msHead("A min wait")}, {"a_mean_ms", msHead("A mean wait")}, {"a_max_ms", msHead("A max wait")},
 	{"b_min_ms", msHead("B min wait")}, {"b_mean_ms", msHead("B mean wait")}, {"b_max_ms", msHead("B max wait")},
 	{"diff_min_ms", msHead("B − A min wait")}, {"diff_mean_ms", msHead("B − A mean wait")}, {"diff_max_ms", msHead("B − A max wait")},
@@ -107,23 +107,23 @@ var compareCols = [][2]string{{"attempt", "attempt"},
 
 // compareTables are the comparison's: every attempt, each one's fit to its budget, its
 // herd's headline and, when run, its contention experiment's.
-func compareTables(c compared) []reportTable {
-	each := reportTable{cols: compareCols, words: []string{"## Compared with B", fmt.Sprintf("B (vs=%s): %s", c.vs, describe(c.B)),
+func compareTables(c Compared) []reportTable {
+	each := reportTable{cols: CompareCols, words: []string{"## Compared with B", fmt.Sprintf("B (vs=%s): %s", c.Vs, Describe(c.B)),
 		"Each attempt: the wait before it and its start, of A, of B, and B − A where both make it; the last row is the total wait, ignoring any budget:"}}
 	for i := range c.Rows {
-		each.rows = append(each.rows, compareCells(c.Comparison, i))
+		each.rows = append(each.rows, CompareCells(c.Comparison, i))
 	}
 	each.rows = append(each.rows, compareTotalCells(c.Comparison))
 	out := []reportTable{each,
-		{cols: compareFitCols, words: []string{"A: " + fitLine(c.A, c.FitA), "B: " + fitLine(c.B, c.FitB)},
-			rows: [][]string{fitCells("a", c.A.Params.Encode(), c.A, c.FitA), fitCells("b", c.vs, c.B, c.FitB)}},
-		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.herdA) + " B " + herdLineOf(c.herdB)},
-			rows: [][]string{compareHerdCells("a", c.herdA), compareHerdCells("b", c.herdB)}},
+		{cols: compareFitCols, words: []string{"A: " + FitLine(c.A, c.FitA), "B: " + FitLine(c.B, c.FitB)},
+			rows: [][]string{fitCells("a", c.A.Params.Encode(), c.A, c.FitA), fitCells("b", c.Vs, c.B, c.FitB)}},
+		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.HerdA) + " B " + herdLineOf(c.HerdB)},
+			rows: [][]string{compareHerdCells("a", c.HerdA), compareHerdCells("b", c.HerdB)}},
 	}
-	if c.contA != nil && c.contB != nil {
+	if c.ContA != nil && c.ContB != nil {
 		out = append(out, reportTable{cols: compareContentionCols,
-			words: []string{"Contention, each in its own jitter mode: A " + contentionLineOf(c.contA) + " B " + contentionLineOf(c.contB)},
-			rows:  [][]string{compareContentionCells("a", c.contA), compareContentionCells("b", c.contB)}})
+			words: []string{"Contention, each in its own jitter mode: A " + ContentionLineOf(c.ContA) + " B " + ContentionLineOf(c.ContB)},
+			rows:  [][]string{compareContentionCells("a", c.ContA), compareContentionCells("b", c.ContB)}})
 	}
 	return out
 }
@@ -133,23 +133,23 @@ func fitCells(name, query string, r calc.Report, fit *calc.Solution) []string {
 	if fit != nil {
 		s := r.Schedule
 		out[2], out[3], out[4] = calc.Millis(r.Params.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
-		out[5], out[6] = fitText(fit.Always, strconv.Itoa), fitText(fit.Can, strconv.Itoa)
+		out[5], out[6] = FitText(fit.Always, strconv.Itoa), FitText(fit.Can, strconv.Itoa)
 	}
 	return out
 }
 
-// fitLine says what fits in a policy's budget, or that it has none.
-func fitLine(r calc.Report, fit *calc.Solution) string {
+// FitLine says what fits in a policy's budget, or that it has none.
+func FitLine(r calc.Report, fit *calc.Solution) string {
 	if fit == nil {
 		return "no budget."
 	}
 	s := r.Schedule
 	return fmt.Sprintf("budget %s: %d attempts always start within it, at most %d do; the most attempts that would fit: %s on every path, %s on the best path.",
-		limitText(r.Params.Budget), s.Always, s.AtMost, fitText(fit.Always, strconv.Itoa), fitText(fit.Can, strconv.Itoa))
+		LimitText(r.Params.Budget), s.Always, s.AtMost, FitText(fit.Always, strconv.Itoa), FitText(fit.Can, strconv.Itoa))
 }
 
-// contentionLineOf is the contention experiment's headline for a policy's own mode.
-func contentionLineOf(r *calc.ContentionResult) string {
+// ContentionLineOf is the contention experiment's headline for a policy's own mode.
+func ContentionLineOf(r *calc.ContentionResult) string {
 	return fmt.Sprintf("%d contenders, mean over %d runs: %s calls, %s until the last is through.", r.Clients, r.Runs, strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64), calc.Human(r.Time.Mean))
 }
 
@@ -167,8 +167,8 @@ func herdLineOf(h *calc.HerdRun) string {
 
 // writeCompareText prints the comparison for a terminal: the waits, then the starts, then the
 // totals, the budgets and the herds.
-func writeCompareText(w io.Writer, c compared) error {
-	fmt.Fprintf(w, "\nCompared with B (vs=%s): %s\n\nWait before each attempt (B − A where both make it):\n", c.vs, describe(c.B))
+func writeCompareText(w io.Writer, c Compared) error {
+	fmt.Fprintf(w, "\nCompared with B (vs=%s): %s\n\nWait before each attempt (B − A where both make it):\n", c.Vs, Describe(c.B))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "attempt\tA min\tA mean\tA max\tB min\tB mean\tB max\tB−A min\tB−A mean\tB−A max\t")
 	side := func(in bool, attempt int, min, max time.Duration, mean float64, diff bool) string {
@@ -209,10 +209,10 @@ func writeCompareText(w io.Writer, c compared) error {
 	fmt.Fprintf(w, "\nTotal wait, ignoring any budget: A best case %s, expected %s, worst case %s; B %s, %s, %s; B − A %s, %s, %s.\n",
 		calc.Human(float64(ta.Min)), calc.Human(ta.Mean), calc.Human(float64(ta.Max)), calc.Human(float64(tb.Min)), calc.Human(tb.Mean), calc.Human(float64(tb.Max)),
 		calc.HumanDiff(float64(d.Min)), calc.HumanDiff(d.Mean), calc.HumanDiff(float64(d.Max)))
-	fmt.Fprintf(w, "Budget: A %s B %s\n", fitLine(c.A, c.FitA), fitLine(c.B, c.FitB))
-	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.herdA), herdLineOf(c.herdB))
-	if c.contA != nil && c.contB != nil {
-		_, err = fmt.Fprintf(w, "Contention, each in its own jitter mode: A %s B %s\n", contentionLineOf(c.contA), contentionLineOf(c.contB))
+	fmt.Fprintf(w, "Budget: A %s B %s\n", FitLine(c.A, c.FitA), FitLine(c.B, c.FitB))
+	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.HerdA), herdLineOf(c.HerdB))
+	if c.ContA != nil && c.ContB != nil {
+		_, err = fmt.Fprintf(w, "Contention, each in its own jitter mode: A %s B %s\n", ContentionLineOf(c.ContA), ContentionLineOf(c.ContB))
 	}
 	return err
 }
@@ -275,7 +275,7 @@ type jsonHerdHead struct {
 	LastAccepted *json.Number `json:"last_accepted_ms"`
 }
 
-func compareJSON(c compared) *jsonCompare {
+func compareJSON(c Compared) *jsonCompare {
 	side := func(r calc.Row) *jsonSide {
 		return &jsonSide{ms(r.Min), json.Number(calc.MillisFloat(r.Mean)), ms(r.Max), ms(r.Earliest), ms(r.Latest)}
 	}
@@ -299,12 +299,12 @@ func compareJSON(c compared) *jsonCompare {
 		}
 		return out
 	}
-	out := &jsonCompare{Vs: c.vs, PolicyB: describe(c.B),
+	out := &jsonCompare{Vs: c.Vs, PolicyB: Describe(c.B),
 		Total:  jsonCompareTotal{waits(c.A.Schedule.Total), waits(c.B.Schedule.Total), waits(calc.Totals{Min: c.Total.Min, Mean: c.Total.Mean, Max: c.Total.Max})},
 		Budget: map[string]*jsonFitOf{"a": fit(c.A, c.FitA), "b": fit(c.B, c.FitB)},
-		Herd:   map[string]*jsonHerdHead{"a": herd(c.herdA), "b": herd(c.herdB)}}
-	if c.contA != nil && c.contB != nil {
-		out.Contention = map[string]jsonContention{"a": contentionJSON([]calc.ContentionResult{*c.contA})[0], "b": contentionJSON([]calc.ContentionResult{*c.contB})[0]}
+		Herd:   map[string]*jsonHerdHead{"a": herd(c.HerdA), "b": herd(c.HerdB)}}
+	if c.ContA != nil && c.ContB != nil {
+		out.Contention = map[string]jsonContention{"a": contentionJSON([]calc.ContentionResult{*c.ContA})[0], "b": contentionJSON([]calc.ContentionResult{*c.ContB})[0]}
 	}
 	for _, r := range c.Rows {
 		row := jsonCompareRow{Attempt: r.Attempt}
@@ -323,8 +323,8 @@ func compareJSON(c compared) *jsonCompare {
 	return out
 }
 
-// ownHerd is the run of a policy's own jitter mode among a herd's runs (or its open system's), or nil.
-func ownHerd(p calc.Params, runs []calc.HerdRun, over ...calc.OverloadRun) *calc.HerdRun {
+// OwnHerd is the run of a policy's own jitter mode among a herd's runs (or its open system's), or nil.
+func OwnHerd(p calc.Params, runs []calc.HerdRun, over ...calc.OverloadRun) *calc.HerdRun {
 	for i, h := range runs {
 		if h.Mode == calc.Backoff(p.Jitter) {
 			return &runs[i]
