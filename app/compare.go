@@ -84,7 +84,7 @@ func (p *page) renderCompare() app.UI {
 	// query; it stays on what was picked.
 	vs, picked := p.value(libs.VsKey), ""
 	switch {
-	case p.report != nil && vs == p.report.Params.Encode():
+	case p.report != nil && vs == p.fit.open.Query(p.report.Params):
 		picked = vsCopy
 	case strings.HasPrefix(vs, "preset="):
 		picked = strings.TrimPrefix(vs, "preset=")
@@ -114,7 +114,7 @@ func (p *page) renderCompare() app.UI {
 				v := ctx.JSSrc().Get("value").String()
 				switch {
 				case v == vsCopy && p.report != nil:
-					return p.report.Params.Encode()
+					return p.fit.open.Query(p.report.Params)
 				case v == "" || v == vsCopy:
 					return p.value(libs.VsKey) // B as it is
 				}

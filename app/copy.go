@@ -43,7 +43,7 @@ type exported struct {
 
 func (p *page) exported() exported {
 	r := *p.report
-	e := exported{Results: report.Results{Report: r, Cont: report.Contention{Params: r.Params}}}
+	e := exported{Results: report.Results{Report: r, Cont: report.Contention{Params: r.Params}, Solve: p.fit.open}}
 	if !r.Sampled() || !fitSampled(r) {
 		e.missing = append(e.missing, "the sampled numbers (still being sampled)")
 	}

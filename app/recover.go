@@ -27,7 +27,7 @@ func (p *page) survive(params *calc.Params, show func(*calc.FieldError)) {
 	case p.report != nil:
 		at = p.report.Params
 	}
-	show(&calc.FieldError{Key: "query", Value: at.Encode(), Err: fmt.Errorf("internal error, please report this link: %v", r)})
+	show(&calc.FieldError{Key: "query", Value: p.fit.open.Query(at), Err: fmt.Errorf("internal error, please report this link: %v", r)})
 }
 
 // addError shows fe in the page's alert.

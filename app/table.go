@@ -69,8 +69,9 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the contention experiment is not simulated:", err)
 	}
 	r := p.Report()
-	r.AddSolveSamples(nil) // the sampled fit to the budget: the page runs it after the paint
-	res := report.Results{Report: r, Herd: herd, Over: over, Cont: c}
+	r.AddSolveSamples(nil)                           // the sampled fit to the budget: the page runs it after the paint
+	solve, _ := calc.DecodeSolve(queryOf(fs.Arg(0))) // its error was DecodeLink's
+	res := report.Results{Report: r, Herd: herd, Over: over, Cont: c, Solve: solve}
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
 		var hB herdView

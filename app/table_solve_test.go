@@ -76,3 +76,33 @@ func TestTableFitBudget(t *testing.T) {
 		t.Error("without a budget the report fits something")
 	}
 }
+
+// The solve key is the page's (which answers it shows opened), not the report's inputs, but the
+// link a report echoes must still reproduce the page: JSON's query and the compare table's A
+// carry it, in its canonical order.
+func TestTableEchoesSolve(t *testing.T) {
+	q := "budget=3s&solve=cap,attempts&vs=preset%3Dgrpc-retry"
+	out, errOut, code := runTableOut(t, "-format=json", q)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Query string `json:"query"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Query, "&solve=attempts%2Ccap&") {
+		t.Errorf("json query %q: want solve=attempts%%2Ccap (url.Values escapes the comma)", r.Query)
+	}
+	csv, errOut, code := runTableOut(t, "-format=csv", q)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(csv, "\na,"+r.Query+",") && !strings.Contains(csv, "\na,\""+r.Query+"\",") {
+		t.Errorf("compare CSV's A row does not carry A's query %q:\n%s", r.Query, csv)
+	}
+	if out, _, _ := runTableOut(t, "-format=json", "budget=3s"); strings.Contains(out, "solve=") {
+		t.Errorf("a link without solve echoes one: %s", out)
+	}
+}

@@ -72,6 +72,14 @@ func (s SolveSet) SetIn(v url.Values) {
 	v.Set(solveKey, s.String())
 }
 
+// Query is p's canonical query with s as its solve key: the link that shows p's numbers with
+// s's answers opened, as Encode is p's alone.
+func (s SolveSet) Query(p Params) string {
+	v := p.Values()
+	s.SetIn(v)
+	return v.Encode()
+}
+
 const solveKey = "solve"
 
 // parseSolve reads the solve key: names from solveNames, separated by commas, each at most once.

@@ -106,8 +106,8 @@ var CompareCols = [][2]string{{"attempt", "attempt"},
 	{"diff_earliest_start_ms", msHead("B − A earliest start")}, {"diff_latest_start_ms", msHead("B − A latest start")}}
 
 // compareTables are the comparison's: every attempt, each one's fit to its budget, its
-// herd's headline and, when run, its contention experiment's.
-func compareTables(c Compared) []reportTable {
+// herd's headline and, when run, its contention experiment's; A's query opens solve's answers.
+func compareTables(c Compared, solve calc.SolveSet) []reportTable {
 	each := reportTable{cols: CompareCols, words: []string{"## Compared with B", fmt.Sprintf("B (vs=%s): %s", c.Vs, Describe(c.B)),
 		"Each attempt: the wait before it and its start, of A, of B, and B − A where both make it; the last row is the total wait, ignoring any budget:"}}
 	for i := range c.Rows {
@@ -116,7 +116,7 @@ func compareTables(c Compared) []reportTable {
 	each.rows = append(each.rows, compareTotalCells(c.Comparison))
 	out := []reportTable{each,
 		{cols: compareFitCols, words: []string{"A: " + FitLine(c.A, c.FitA), "B: " + FitLine(c.B, c.FitB)},
-			rows: [][]string{fitCells("a", c.A.Params.Encode(), c.A, c.FitA), fitCells("b", c.Vs, c.B, c.FitB)}},
+			rows: [][]string{fitCells("a", solve.Query(c.A.Params), c.A, c.FitA), fitCells("b", c.Vs, c.B, c.FitB)}},
 		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.HerdA) + " B " + herdLineOf(c.HerdB)},
 			rows: [][]string{compareHerdCells("a", c.HerdA), compareHerdCells("b", c.HerdB)}},
 	}

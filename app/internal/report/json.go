@@ -129,7 +129,7 @@ func WriteJSON(w io.Writer, res Results) error {
 func reportJSON(res Results) jsonReport {
 	r, herd, c, over := res.Report, res.Herd, res.Cont, res.Over
 	p, s := r.Params, r.Schedule
-	out := jsonReport{Query: p.Encode(), Policy: Describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
+	out := jsonReport{Query: res.Solve.Query(p), Policy: Describe(r), TotalWait: total(p, s.Total, r.Sample.Total),
 		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
 	for i, row := range s.Rows {
 		a := jsonAttempt{Attempt: row.Attempt, Retry: row.Retry, Nominal: ms(row.Nominal), Min: ms(row.Min),

@@ -188,6 +188,7 @@ type Results struct {
 	Over   []calc.OverloadRun
 	Cont   Contention
 	Cmp    *Compared
+	Solve  calc.SolveSet // the fit's answers the link opens: the echoed query of A carries them
 }
 
 // WriteText prints res for a terminal: the report, the contention experiment, then B beside A.
@@ -221,7 +222,7 @@ func WriteMarkdown(w io.Writer, res Results) error {
 func (res Results) tables() []reportTable {
 	out := append(reportTables(res), contentionTables(res.Cont)...)
 	if res.Cmp != nil {
-		out = append(out, compareTables(*res.Cmp)...)
+		out = append(out, compareTables(*res.Cmp, res.Solve)...)
 	}
 	return out
 }
