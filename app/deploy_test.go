@@ -56,15 +56,15 @@ var versionMeta = regexp.MustCompile(`<meta name="backoffcalc-version" content="
 
 // deploy copies a generated site into dir, file by file, over what is there, with the files'
 // modification times set to modified.
-func deploy(t *testing.T, site, dir string, modified time.Time) {
+func deploy(t *testing.T, from, dir string, modified time.Time) {
 	t.Helper()
-	err := filepath.WalkDir(site, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		rel, _ := filepath.Rel(site, path)
+		rel, _ := filepath.Rel(from, path)
 		dst := filepath.Join(dir, rel)
-		if err := copyFile(dst, path); err != nil {
+		if err := site.CopyFile(dst, path); err != nil {
 			return err
 		}
 		return os.Chtimes(dst, modified, modified)

@@ -391,7 +391,7 @@ func copyRepoFiles(dir string) error {
 		if rel == filepath.Join("web", "app.wasm") {
 			continue
 		}
-		if err := copyFile(filepath.Join(dir, rel), name); err != nil {
+		if err := site.CopyFile(filepath.Join(dir, rel), name); err != nil {
 			return err
 		}
 	}
@@ -442,16 +442,4 @@ func pagePath(prefix string) string {
 		return "/"
 	}
 	return "/" + prefix + "/"
-}
-
-// copyFile copies src to dst, making dst's folder.
-func copyFile(dst, src string) error {
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(dst, b, 0o644)
 }

@@ -50,8 +50,8 @@ func TestServeLongCorpusLinks(t *testing.T) {
 			continue
 		}
 		got := sendRaw(t, addr, http.MethodGet, "/?"+site.BrowserQuery(q), addr)
-		if got.code != http.StatusOK || !strings.Contains(got.body, `id="app"`) {
-			t.Errorf("%v: %d", l, got.code)
+		if got.Code != http.StatusOK || !strings.Contains(got.Body, `id="app"`) {
+			t.Errorf("%v: %d", l, got.Code)
 		}
 		longest = max(longest, len(site.BrowserQuery(q)))
 	}

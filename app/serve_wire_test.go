@@ -7,11 +7,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
+
+	"backoffcalc/internal/served"
 )
 
 // startRunServe runs the serve command itself, as `backoffcalc serve -addr 127.0.0.1:0`, for
@@ -37,44 +36,12 @@ func startRunServe(t *testing.T, root string) string {
 	return strings.TrimSuffix(addr, "/")
 }
 
-// rawResponse is what serve answered to a request written byte for byte.
-type rawResponse struct {
-	code   int
-	header http.Header
-	body   string
-}
-
-// sendRaw writes the request line "GET target HTTP/1.1" with host as its Host header (none
-// when host is "-": then the request is HTTP/1.0, which may omit it) and the extra header
-// lines, and reads the answer: a request exactly as a client other than a browser may send
-// it, which Go's client would clean up first.
-func sendRaw(t *testing.T, addr, method, target, host string, extra ...string) rawResponse {
+// sendRaw is served.SendRaw, failing t on an error.
+func sendRaw(t *testing.T, addr, method, target, host string, extra ...string) served.Response {
 	t.Helper()
-	conn, err := net.Dial("tcp", addr)
+	r, err := served.SendRaw(addr, method, target, host, extra...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
-	var req strings.Builder
-	if host == "-" {
-		fmt.Fprintf(&req, "%s %s HTTP/1.0\r\n", method, target)
-	} else {
-		fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, target, host)
-	}
-	for _, h := range append(extra, "Connection: close") {
-		req.WriteString(h + "\r\n")
-	}
-	req.WriteString("\r\n")
-	go io.Copy(conn, strings.NewReader(req.String())) // a refused request may not be read in full
-	resp, err := http.ReadResponse(bufio.NewReader(conn), &http.Request{Method: method})
-	if err != nil {
-		t.Fatalf("%s %.80s: %v", method, target, err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatalf("%s %.80s: reading the body: %v", method, target, err)
-	}
-	return rawResponse{resp.StatusCode, resp.Header, string(body)}
+	return r
 }

@@ -52,10 +52,10 @@ func TestServeLongLink(t *testing.T) {
 		"base=" + strings.Repeat("1", 1<<20),
 	} {
 		got := sendRaw(t, addr, http.MethodGet, "/?"+q, addr)
-		if got.code != http.StatusRequestURITooLong || len(got.body) > 4<<10 ||
-			!strings.Contains(got.body, "262,144 bytes") || !strings.Contains(got.body, `<a href="/">`) {
-			t.Errorf("a query of %d bytes: %d, %d bytes: %.300q", len(q), got.code, len(got.body), got.body)
+		if got.Code != http.StatusRequestURITooLong || len(got.Body) > 4<<10 ||
+			!strings.Contains(got.Body, "262,144 bytes") || !strings.Contains(got.Body, `<a href="/">`) {
+			t.Errorf("a query of %d bytes: %d, %d bytes: %.300q", len(q), got.Code, len(got.Body), got.Body)
 		}
-		t.Logf("a query of %d bytes: %d, %d bytes", len(q), got.code, len(got.body))
+		t.Logf("a query of %d bytes: %d, %d bytes", len(q), got.Code, len(got.Body))
 	}
 }

@@ -63,8 +63,8 @@ func TestServeOnlyTheSite(t *testing.T) {
 	for _, method := range []string{http.MethodGet, http.MethodHead} {
 		for _, p := range outsidePaths {
 			got := sendRaw(t, addr, method, p, addr)
-			if got.code != http.StatusNotFound || strings.Contains(got.body, "SECRET") || strings.Contains(got.body, "<a href") {
-				t.Errorf("%s %s: %d, want 404; body %.120q", method, p, got.code, got.body)
+			if got.Code != http.StatusNotFound || strings.Contains(got.Body, "SECRET") || strings.Contains(got.Body, "<a href") {
+				t.Errorf("%s %s: %d, want 404; body %.120q", method, p, got.Code, got.Body)
 			}
 		}
 	}
@@ -160,8 +160,8 @@ func TestServeHostCheck(t *testing.T) {
 		{"-", http.StatusMisdirectedRequest}, // HTTP/1.0 with no Host
 	} {
 		for _, p := range []string{"/", "/web/app.css"} {
-			if got := sendRaw(t, addr, http.MethodGet, p, c.host); got.code != c.want {
-				t.Errorf("GET %s, Host %q: %d, want %d", p, c.host, got.code, c.want)
+			if got := sendRaw(t, addr, http.MethodGet, p, c.host); got.Code != c.want {
+				t.Errorf("GET %s, Host %q: %d, want %d", p, c.host, got.Code, c.want)
 			}
 		}
 	}

@@ -44,7 +44,7 @@ func fakeRoot(t *testing.T) string {
 		if rel == filepath.Join("web", "app.wasm") {
 			continue // a build's, when there is one
 		}
-		if err := copyFile(filepath.Join(dir, rel), name); err != nil {
+		if err := CopyFile(filepath.Join(dir, rel), name); err != nil {
 			t.Fatal(err)
 		}
 	}

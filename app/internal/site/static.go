@@ -39,7 +39,7 @@ func Generate(root, out, prefix string) error {
 		return err
 	}
 	for _, name := range append(assets, "wasm_exec.js") {
-		if err := copyFile(filepath.Join(out, name), filepath.Join(root, name)); err != nil {
+		if err := CopyFile(filepath.Join(out, name), filepath.Join(root, name)); err != nil {
 			return err
 		}
 	}
@@ -121,7 +121,8 @@ func fixIndex(path string) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
-func copyFile(dst, src string) error {
+// CopyFile copies src to dst, making dst's folder.
+func CopyFile(dst, src string) error {
 	b, err := os.ReadFile(src)
 	if err != nil {
 		return err
