@@ -243,11 +243,11 @@ func (p Params) Validate() error {
 		if k.check == nil {
 			continue
 		}
-		if err := k.check(p); err != nil {
-			errs = append(errs, &FieldError{Key: k.name, Value: k.encode(p), Err: err})
+		if err := k.check(&p); err != nil {
+			errs = append(errs, &FieldError{Key: k.name, Value: k.encode(&p), Err: err})
 		}
 	}
-	if between(0, MaxRate)(p, p.Rate) == nil && within(0, MaxRun, "")(p, p.Run) == nil && int(p.Arrivals) < len(spacingNames) {
+	if between(0, MaxRate)(&p, p.Rate) == nil && within(0, MaxRun, "")(&p, p.Run) == nil && int(p.Arrivals) < len(spacingNames) {
 		if err := overloadWork(p); err != nil {
 			errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		}

@@ -19,15 +19,19 @@ import (
 type keyRow struct {
 	name   string
 	decode func(p *Params, v string) error // parses v and, if check passes, sets p; on error p is unchanged (but first's)
-	check  func(p Params) error            // whether p's value is in range (Validate); nil: every value is
-	encode func(p Params) string           // nil: the key selects what a page shows and is no input of Params (solve)
+	check  func(p *Params) error           // whether p's value is in range (Validate); nil: every value is
+	encode func(p *Params) string          // nil: the key selects what a page shows and is no input of Params (solve)
 	// duration says the value is a duration, in which a bare number is milliseconds.
 	duration bool
 	// unused says the key belongs to a model that p's link does not use: a link leaves it out
 	// while it is at its default, and stays short. Decode fills a missing key with its default,
 	// so leaving one out changes no number. nil: a link always has the key.
-	unused func(p Params) bool
+	unused func(p *Params) bool
 }
+
+// The row builders below (durationKey, floatKey, intKey, wordKey and the range checks) are kept
+// out of line: inlined into keyTable's initializer, every row got its own copy of their closures,
+// 129 KB of app.wasm (10 KB gzip).
 
 // keyTable is every key in the order errors are reported (the form's order); cap comes after
 // base because its default and its lower bound follow base, clients after attempts because its
@@ -35,7 +39,7 @@ type keyRow struct {
 var keyTable = []keyRow{
 	durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, MaxBase, "more than 0")),
 	floatKey("factor", func(p *Params) *float64 { return &p.Factor }, between(1, MaxFactor)),
-	durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p Params, d time.Duration) error {
+	durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
 		if d < p.Base || d > MaxCap {
 			return fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
 		}
@@ -56,7 +60,7 @@ var keyTable = []keyRow{
 			return errors.New("must be jittered or exact (the first retry waits exactly base)")
 		}
 		return nil
-	}, encode: func(p Params) string { return firstNames[b2i(p.FirstExact)] }},
+	}, encode: func(p *Params) string { return firstNames[b2i(p.FirstExact)] }},
 	durationKey("add", func(p *Params) *time.Duration { return &p.Add }, within(0, MaxAdd, "0 or more")),
 	durationKey("call", func(p *Params) *time.Duration { return &p.Call }, within(0, MaxCall, "0 or more")),
 	durationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, within(0, MaxBudget, "0 (none) or more")),
@@ -69,8 +73,8 @@ var keyTable = []keyRow{
 		}
 		p.Seed = n
 		return nil
-	}, encode: func(p Params) string { return strconv.FormatUint(p.Seed, 10) }},
-	intKey("clients", func(p *Params) *int { return &p.Clients }, func(p Params, n int) error {
+	}, encode: func(p *Params) string { return strconv.FormatUint(p.Seed, 10) }},
+	intKey("clients", func(p *Params) *int { return &p.Clients }, func(p *Params, n int) error {
 		if err := inRange(1, MaxClients)(p, n); err != nil {
 			return err
 		}
@@ -92,7 +96,7 @@ var keyTable = []keyRow{
 		"must be one of "+strings.Join(limiterNames[:], ", "))),
 	overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(MaxGRPCTokens))),
 	overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(MaxGRPCTokens))),
-	overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL }, func(p Params, d time.Duration) error {
+	overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL }, func(p *Params, d time.Duration) error {
 		if err := within(time.Second, MaxFinagleTTL, "at least 1s")(p, d); err != nil {
 			return err
 		}
@@ -119,18 +123,20 @@ var keyTable = []keyRow{
 
 // overloadRow is k, a key of the overload model, which a link uses only with a stream.
 func overloadRow(k keyRow) keyRow {
-	k.unused = func(p Params) bool { return p.Rate == 0 }
+	k.unused = func(p *Params) bool { return p.Rate == 0 }
 	return k
 }
 
 // contentionRow is k, a key of the contention experiment.
 func contentionRow(k keyRow) keyRow {
-	k.unused = func(Params) bool { return true }
+	k.unused = func(*Params) bool { return true }
 	return k
 }
 
 // durationKey is a key whose value is a duration, in range when check says so.
-func durationKey(name string, field func(*Params) *time.Duration, check func(Params, time.Duration) error) keyRow {
+//
+//go:noinline
+func durationKey(name string, field func(*Params) *time.Duration, check func(*Params, time.Duration) error) keyRow {
 	return keyRow{name: name, duration: true,
 		decode: func(p *Params, v string) error {
 			d, err := parseDuration(v)
@@ -139,13 +145,15 @@ func durationKey(name string, field func(*Params) *time.Duration, check func(Par
 			}
 			return set(p, field, d, check)
 		},
-		check:  func(p Params) error { return check(p, *field(&p)) },
-		encode: func(p Params) string { return FormatDuration(*field(&p)) },
+		check:  func(p *Params) error { return check(p, *field(p)) },
+		encode: func(p *Params) string { return FormatDuration(*field(p)) },
 	}
 }
 
 // floatKey is a key whose value is a decimal, read as the float64 nearest it.
-func floatKey(name string, field func(*Params) *float64, check func(Params, float64) error) keyRow {
+//
+//go:noinline
+func floatKey(name string, field func(*Params) *float64, check func(*Params, float64) error) keyRow {
 	return keyRow{name: name,
 		decode: func(p *Params, v string) error {
 			if err := signed(v); err != nil {
@@ -158,13 +166,15 @@ func floatKey(name string, field func(*Params) *float64, check func(Params, floa
 			x, _ := strconv.ParseFloat(v, 64)
 			return set(p, field, x, check)
 		},
-		check:  func(p Params) error { return check(p, *field(&p)) },
-		encode: func(p Params) string { return formatFloat(*field(&p)) },
+		check:  func(p *Params) error { return check(p, *field(p)) },
+		encode: func(p *Params) string { return formatFloat(*field(p)) },
 	}
 }
 
 // intKey is a key whose value is a whole number.
-func intKey(name string, field func(*Params) *int, check func(Params, int) error) keyRow {
+//
+//go:noinline
+func intKey(name string, field func(*Params) *int, check func(*Params, int) error) keyRow {
 	return keyRow{name: name,
 		decode: func(p *Params, v string) error {
 			n, err := strconv.ParseInt(v, 10, 64)
@@ -172,7 +182,7 @@ func intKey(name string, field func(*Params) *int, check func(Params, int) error
 				return errors.New("not a whole number")
 			}
 			// A number too large for int64 is read as its limit, which no range holds.
-			if err := check(*p, int(n)); err != nil {
+			if err := check(p, int(n)); err != nil {
 				return err
 			}
 			if err := signed(v); err != nil {
@@ -181,12 +191,14 @@ func intKey(name string, field func(*Params) *int, check func(Params, int) error
 			*field(p) = int(n)
 			return nil
 		},
-		check:  func(p Params) error { return check(p, *field(&p)) },
-		encode: func(p Params) string { return strconv.Itoa(*field(&p)) },
+		check:  func(p *Params) error { return check(p, *field(p)) },
+		encode: func(p *Params) string { return strconv.Itoa(*field(p)) },
 	}
 }
 
 // wordKey is a key whose value is one of names; help says which, and what they mean.
+//
+//go:noinline
 func wordKey[T interface {
 	~uint8
 	String() string
@@ -200,19 +212,19 @@ func wordKey[T interface {
 			*field(p) = T(i)
 			return nil
 		},
-		check: func(p Params) error {
-			if int(*field(&p)) >= len(names) {
+		check: func(p *Params) error {
+			if int(*field(p)) >= len(names) {
 				return errors.New(help)
 			}
 			return nil
 		},
-		encode: func(p Params) string { return (*field(&p)).String() },
+		encode: func(p *Params) string { return (*field(p)).String() },
 	}
 }
 
 // set sets p's field to x if check says x is in range.
-func set[T any](p *Params, field func(*Params) *T, x T, check func(Params, T) error) error {
-	if err := check(*p, x); err != nil {
+func set[T any](p *Params, field func(*Params) *T, x T, check func(*Params, T) error) error {
+	if err := check(p, x); err != nil {
 		return err
 	}
 	*field(p) = x
@@ -220,8 +232,10 @@ func set[T any](p *Params, field func(*Params) *T, x T, check func(Params, T) er
 }
 
 // within is the range [lo, hi] of a duration; loText says lo in words ("0 or more").
-func within(lo, hi time.Duration, loText string) func(Params, time.Duration) error {
-	return func(_ Params, d time.Duration) error {
+//
+//go:noinline
+func within(lo, hi time.Duration, loText string) func(*Params, time.Duration) error {
+	return func(_ *Params, d time.Duration) error {
 		if d < lo || d > hi {
 			return fmt.Errorf("must be %s and at most %s", loText, FormatDuration(hi))
 		}
@@ -230,8 +244,10 @@ func within(lo, hi time.Duration, loText string) func(Params, time.Duration) err
 }
 
 // between is the range [lo, hi] of a decimal; it refuses NaN.
-func between(lo, hi float64) func(Params, float64) error {
-	return func(_ Params, x float64) error {
+//
+//go:noinline
+func between(lo, hi float64) func(*Params, float64) error {
+	return func(_ *Params, x float64) error {
 		if !(x >= lo && x <= hi) {
 			return fmt.Errorf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
 		}
@@ -240,8 +256,10 @@ func between(lo, hi float64) func(Params, float64) error {
 }
 
 // positive is the range (0, hi] of a decimal.
-func positive(hi float64) func(Params, float64) error {
-	return func(p Params, x float64) error {
+//
+//go:noinline
+func positive(hi float64) func(*Params, float64) error {
+	return func(p *Params, x float64) error {
 		if err := between(0, hi)(p, x); err != nil {
 			return err
 		}
@@ -253,8 +271,10 @@ func positive(hi float64) func(Params, float64) error {
 }
 
 // inRange is the range [lo, hi] of a whole number.
-func inRange(lo, hi int) func(Params, int) error {
-	return func(_ Params, n int) error {
+//
+//go:noinline
+func inRange(lo, hi int) func(*Params, int) error {
+	return func(_ *Params, n int) error {
 		if n < lo || n > hi {
 			return fmt.Errorf("must be between %d and %d", lo, hi)
 		}
@@ -440,7 +460,7 @@ func (p Params) Values() url.Values {
 		if k.encode == nil {
 			continue
 		}
-		if e := k.encode(p); k.unused == nil || !k.unused(p) || e != k.encode(d) {
+		if e := k.encode(&p); k.unused == nil || !k.unused(&p) || e != k.encode(&d) {
 			v.Set(k.name, e)
 		}
 	}
@@ -456,7 +476,7 @@ func (p Params) AllValues() url.Values {
 	v := url.Values{}
 	for _, k := range keyTable {
 		if k.encode != nil {
-			v.Set(k.name, k.encode(p))
+			v.Set(k.name, k.encode(&p))
 		}
 	}
 	if p.Preset != "" {

@@ -430,7 +430,7 @@ func TestEveryFieldHasAKey(t *testing.T) {
 			return
 		}
 		for _, k := range keyTable {
-			if k.encode != nil && k.encode(p) != k.encode(d) {
+			if k.encode != nil && k.encode(&p) != k.encode(&d) {
 				return
 			}
 		}
