@@ -67,11 +67,17 @@ func (p *page) onVs(query func(ctx app.Context) string) app.EventHandler {
 	})
 }
 
-// vsErrors are the field errors of B's query: of the vs key itself, or of one of B's keys.
+// ofB reports whether fe is about B's query: the vs key itself, or one of B's keys (vs.KEY),
+// those that are none of a policy's among them.
+func ofB(fe *calc.FieldError) bool {
+	return fe.Key == libs.VsKey || strings.HasPrefix(fe.Key, libs.VsKey+".")
+}
+
+// vsErrors are the field errors of B's query (ofB).
 func (p *page) vsErrors() []*calc.FieldError {
 	var out []*calc.FieldError
 	for _, fe := range p.errs {
-		if fe.Key == libs.VsKey || strings.HasPrefix(fe.Key, libs.VsKey+".") {
+		if ofB(fe) {
 			out = append(out, fe)
 		}
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"backoffcalc/calc/libs"
@@ -50,6 +51,57 @@ func TestCompareInBrowser(t *testing.T) {
 	compareNumbers(t, evalJS[map[string]string](tb2, readCompareCells), same)
 	tb.requireNoConsoleProblems()
 	tb2.requireNoConsoleProblems()
+}
+
+// vsState is what the page says about B's query, read in one evaluation.
+type vsState struct {
+	Alert   []string `json:"alert"`   // the alert's items
+	Error   string   `json:"error"`   // the message beside B's input
+	Invalid string   `json:"invalid"` // B's input's aria-invalid
+	Search  string   `json:"search"`  // location.search
+}
+
+const readVs = `(() => ({
+	alert: [...document.querySelectorAll('[role="alert"] li')].map((li) => li.textContent),
+	error: document.getElementById("in-vs-error").textContent,
+	invalid: document.getElementById("in-vs").getAttribute("aria-invalid"),
+	search: location.search,
+}))()`
+
+// In Chromium, B's keys that are none of a policy's are named each once, as B's, in the alert
+// and beside B's input, while B's query holds them: after edits of A too; fixing B takes them
+// away and writes the link.
+func TestUnknownKeysOfBInBrowser(t *testing.T) {
+	const q = "?base=300ms&vs=bse%3D1s%26atempts%3D3%26preset%3Denvoy"
+	msgs := []string{`vs.bse "1s": unknown key; did you mean base?`, `vs.atempts "3": unknown key; did you mean attempts?`}
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/" + q)
+	tb.waitWasm()
+	check := func(when string) {
+		t.Helper()
+		s := evalJS[vsState](tb, readVs)
+		if strings.Join(s.Alert, "\n") != strings.Join(msgs, "\n") || s.Error != strings.Join(msgs, "; ") || s.Invalid != "true" {
+			t.Errorf("%s: the alert says %q, B's input %q (aria-invalid %q)", when, s.Alert, s.Error, s.Invalid)
+		}
+		if s.Search != q {
+			t.Errorf("%s: the link with B's bad keys was rewritten: %q", when, s.Search)
+		}
+	}
+	check("the link")
+	// A bad value of A's, then a good one: each edit is seen to be handled.
+	tb.setInput("#in-factor", "x")
+	tb.waitFor("factor named", `document.querySelector('[role="alert"] li[data-key="factor"]') !== null`)
+	tb.setInput("#in-factor", "3")
+	tb.waitFor("factor no longer named", `document.querySelector('[role="alert"] li[data-key="factor"]') === null`)
+	check("after edits of A")
+	tb.setInput("#in-vs", "preset=envoy")
+	want, _ := libs.DecodeLink("base=300ms&factor=3&vs=preset%3Denvoy")
+	tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", "?"+want.Encode()))
+	if s := evalJS[vsState](tb, readVs); len(s.Alert) != 0 || s.Error != "" || s.Invalid != "false" {
+		t.Errorf("after fixing B the alert says %q, B's input %q (aria-invalid %q)", s.Alert, s.Error, s.Invalid)
+	}
+	tb.requireNoConsoleProblems()
 }
 
 // The Compare section's controls and table pass axe-core's WCAG 2.1 A and AA rules, as the rest

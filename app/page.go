@@ -179,7 +179,7 @@ func (p *page) load(query string) bool {
 	p.errs, p.unknown = calc.FieldErrors(err), nil
 	for _, fe := range p.errs {
 		switch {
-		case calc.IsUnknownKey(fe):
+		case calc.IsUnknownKey(fe) && !ofB(fe): // B's are the vs input's, named while B's query holds them
 			p.unknown = append(p.unknown, fe) // no input shows it: an edit's link leaves it out
 		case slices.Contains(inputKeys, fe.Key): // not B's own keys (vs.base), which are in vs
 			p.raw.Set(fe.Key, fe.Value) // the field shows the bad value, with its message

@@ -166,3 +166,43 @@ func TestPageBadKeyOfB(t *testing.T) {
 		t.Errorf("after an edit the alert names %q, want vs.preset alone", got)
 	}
 }
+
+// B's keys that are none of a policy's are named each once, as B's, with the key meant, in the
+// alert and beside B's input; an edit of A leaves them named once, as B's query still holds
+// them (they are not the link's unknown keys, which a valid edit drops); fixing B takes them away.
+func TestPageUnknownKeysOfB(t *testing.T) {
+	p, d := navPage(t, "base=300ms&vs=bse%3D1s%26atempts%3D3%26preset%3Denvoy")
+	msgs := []string{`vs.bse &#34;1s&#34;: unknown key; did you mean base?`, `vs.atempts &#34;3&#34;: unknown key; did you mean attempts?`}
+	vsError := regexp.MustCompile(`id="in-vs-error"[^>]*>([^<]*)<`)
+	check := func(when string) {
+		t.Helper()
+		html := app.HTMLString(p)
+		if got := strings.Join(alertKeys(html), " "); got != "vs.bse vs.atempts" {
+			t.Errorf("%s: the alert names %q, want vs.bse and vs.atempts", when, got)
+		}
+		alert := html[strings.Index(html, `id="errors"`):]
+		alert = alert[:strings.Index(alert, "</ul>")]
+		beside := vsError.FindStringSubmatch(html)
+		for _, msg := range msgs {
+			if n := strings.Count(alert, msg); n != 1 {
+				t.Errorf("%s: the alert says %q %d times", when, msg, n)
+			}
+			if beside == nil || strings.Count(beside[1], msg) != 1 {
+				t.Errorf("%s: B's input is not marked with %q once: %v", when, msg, beside)
+			}
+		}
+	}
+	check("the link")
+	typeInto(p, d, "base", "123ms")
+	check("after an edit of A")
+	p.setVs(d.Context(), "preset=envoy")
+	p.Update()
+	settle(t, p, d)
+	html := app.HTMLString(p)
+	if keys := alertKeys(html); len(keys) != 0 || strings.Contains(html, "unknown key") {
+		t.Errorf("after fixing B the alert names %q", keys)
+	}
+	if q := d.Context().Page().URL().RawQuery; !strings.Contains(q, "base=123ms&") || !strings.Contains(q, "&vs=preset%3Denvoy") {
+		t.Errorf("after fixing B the link is %q", q)
+	}
+}

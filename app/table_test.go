@@ -149,6 +149,9 @@ func TestTableErrors(t *testing.T) {
 		{[]string{"base=1s", "jitter=full"}, `table: 2 queries given ("base=1s", "jitter=full"); give one, quoted: 'base=1s&jitter=full'` + "\n"},
 		{[]string{"base=1s", "-format", "json"}, `table: "-format" after the query: flags go before it` + "\n"},
 		{[]string{"attempt=8&bse=1s"}, `calc: attempt "8": unknown key; did you mean attempts?` + "\n" + `calc: bse "1s": unknown key; did you mean base?` + "\n"},
+		// B's keys are named as B's, every one, before the link's own unknown keys.
+		{[]string{"bse=2s&vs=bse%3D1s%26atempts%3D3"}, `calc: vs.bse "1s": unknown key; did you mean base?` + "\n" +
+			`calc: vs.atempts "3": unknown key; did you mean attempts?` + "\n" + `calc: bse "2s": unknown key; did you mean base?` + "\n"},
 	} {
 		if out, errOut, code := runTableOut(t, tt.args...); code != 2 || out != "" || errOut != tt.want {
 			t.Errorf("table %q: exit %d, stdout %.40q, stderr %q; want exit 2 and %q", tt.args, code, out, errOut, tt.want)

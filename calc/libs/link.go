@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 
 	"backoffcalc/calc"
@@ -34,10 +33,11 @@ type Link struct {
 // DecodeLink is Decode with the export key and B's. Without the export key, Export is
 // DefaultExport of the policy; a bad one keeps that default and is a *calc.FieldError joined
 // after Decode's: `calc: export "nope": must be one of grpc, cenkalti, …`. A bad key of B's is
-// named as B's, "vs." and its key (`calc: vs.base "abc": …`), and leaves A as it is; a key of
-// B's that is none of a policy's is an error on vs, quoting the key; a vs key given twice, empty,
-// or whose percent-encoding is broken is an error on vs, and there is no B. Every other key is
-// named last, as calc.UnknownKeys names it: `calc: bse "1s": unknown key; did you mean base?`.
+// named as B's, "vs." and its key (`calc: vs.base "abc": …`), and leaves A as it is; so is every
+// key of B's that is none of a policy's, as calc.UnknownKeys names it
+// (`calc: vs.bse "1s": unknown key; did you mean base?`); a vs key given twice, empty, or whose
+// percent-encoding is broken is an error on vs, and there is no B. Every other key is named
+// last, as calc.UnknownKeys names it: `calc: bse "1s": unknown key; did you mean base?`.
 func DecodeLink(query string) (Link, error) {
 	p, err := Decode(query)
 	l := Link{Params: p, Export: DefaultExport(p)}
@@ -61,7 +61,9 @@ func DecodeLinkValues(v url.Values) (Link, error) {
 // not one: the page's app.js (app/js) never reads it, so wasm=false changes nothing and is named.
 var linkKeys = []string{ExportKey, VsKey}
 
-// setVs returns the decoder of B's query. B's own errors go to errB, each renamed as B's: the
+// setVs returns the decoder of B's query. B's own errors go to errB, each renamed as B's, its
+// unknown keys among them: A's link may carry keys of others (export, vs, a tracker's), B's query
+// has no reason to, and a key mistyped in B's box would otherwise be dropped without a word. The
 // decoder itself only fails when calc.DecodeKey does (the key repeated, empty or broken), which
 // names the key vs.
 func (l *Link) setVs(errB *error) func(v string) error {
@@ -69,33 +71,12 @@ func (l *Link) setVs(errB *error) func(v string) error {
 		b, err := Decode(v)
 		l.Vs, l.B = v, b
 		var errs []error
-		for _, fe := range calc.FieldErrors(err) {
+		for _, fe := range calc.FieldErrors(errors.Join(err, calc.UnknownKeys(v))) {
 			errs = append(errs, &calc.FieldError{Key: VsKey + "." + fe.Key, Value: fe.Value, Err: fe.Err})
-		}
-		if key, ok := unknownKey(v); ok {
-			errs = append(errs, &calc.FieldError{Key: VsKey, Value: key, Err: errNotPolicyKey})
 		}
 		*errB = errors.Join(errs...)
 		return nil
 	}
-}
-
-var errNotPolicyKey = errors.New("not one of a policy's keys (" + strings.Join(calc.Keys()[:6], ", ") + ", …, or preset)")
-
-// unknownKey returns the first key of B's query that is none of a policy's. A's link may carry
-// keys of others (export, vs, a tracker's); B's query has no reason to, and a key mistyped in
-// B's box would otherwise be dropped without a word.
-func unknownKey(query string) (string, bool) {
-	for pair := range strings.SplitSeq(query, "&") {
-		k, _, _ := strings.Cut(pair, "=")
-		if key, err := url.QueryUnescape(k); err == nil {
-			k = key
-		}
-		if pair != "" && k != "preset" && !slices.Contains(calc.Keys(), k) {
-			return k, true
-		}
-	}
-	return "", false
 }
 
 func (l *Link) setExport(v string) error {

@@ -97,8 +97,8 @@ func TestExportOf(t *testing.T) {
 }
 
 // B, the policy to compare with, is its own query in vs: decoded from the defaults like A, a
-// preset included; a bad key of B's is named vs.KEY and leaves A as it is; the vs key itself
-// follows calc's rules for a key.
+// preset included; a bad key of B's, or one that is none of a policy's, is named vs.KEY and
+// leaves A as it is; the vs key itself follows calc's rules for a key.
 func TestDecodeLinkVs(t *testing.T) {
 	aws, _ := Decode("preset=aws-go-v2")
 	capped, _ := Decode("base=1s&cap=30s")
@@ -121,10 +121,19 @@ func TestDecodeLinkVs(t *testing.T) {
 		{"empty", "vs=", "", calc.Params{}, "100ms", "vs", `vs "": empty`},
 		{"twice", "vs=base%3D1s&vs=base%3D2s", "", calc.Params{}, "100ms", "vs", "given 2 times"},
 		{"broken", "vs=%zz&base=200ms", "", calc.Params{}, "200ms", "vs", "broken percent-encoding"},
-		// B's query is a policy's: a vs (or an export key) inside it, or a typo, is none of its keys.
-		{"nested", "vs=vs%3Dbase%253Dabc", "vs=base%3Dabc", calc.Default(), "100ms", "vs", `vs "vs": not one of a policy's keys`},
-		{"typo", "vs=bse%3D1s%26preset%3Denvoy", "bse=1s&preset=envoy", envoy, "100ms", "vs", `vs "bse": not one of a policy's keys (base, factor, cap, attempts, jitter, ratio, …, or preset)`},
-		{"script", "vs=<script>window.__pwned=1</script>", "<script>window.__pwned=1</script>", calc.Default(), "100ms", "vs", `vs "<script>window.__pwned": not one`},
+		// B's query is a policy's: a vs (or an export key) inside it, or a typo, is none of its keys,
+		// and each is named as B's, as calc.UnknownKeys names A's.
+		{"nested", "vs=vs%3Dbase%253Dabc", "vs=base%3Dabc", calc.Default(), "100ms", "vs.vs", `calc: vs.vs "base=abc": unknown key`},
+		{"typo", "vs=bse%3D1s%26preset%3Denvoy", "bse=1s&preset=envoy", envoy, "100ms", "vs.bse", `calc: vs.bse "1s": unknown key; did you mean base?`},
+		{"two typos", "base=200ms&vs=bse%3D1s%26preset%3Denvoy%26atempts%3D3", "bse=1s&preset=envoy&atempts=3", envoy, "200ms", "vs.bse,vs.atempts",
+			"calc: vs.bse \"1s\": unknown key; did you mean base?\ncalc: vs.atempts \"3\": unknown key; did you mean attempts?"},
+		{"a typo and a bad value", "vs=base%3Dabc%26Cap%3D1s", "base=abc&Cap=1s", calc.Default(), "100ms", "vs.base,vs.Cap", `calc: vs.Cap "1s": unknown key; did you mean cap?`},
+		{"a typo twice", "vs=export%3Dgrpc%26bse%3D1%26bse%3D2", "export=grpc&bse=1&bse=2", calc.Default(), "100ms", "vs.export,vs.bse",
+			"calc: vs.export \"grpc\": unknown key\ncalc: vs.bse \"1,2\": unknown key; did you mean base?"},
+		{"typos of A and B", "bse=2s&vs=bse%3D1s", "bse=1s", calc.Default(), "100ms", "vs.bse,bse",
+			"calc: vs.bse \"1s\": unknown key; did you mean base?\ncalc: bse \"2s\": unknown key; did you mean base?"},
+		{"script", "vs=<script>window.__pwned=1</script>", "<script>window.__pwned=1</script>", calc.Default(), "100ms", "vs.<script>window.__pwned",
+			`calc: "vs.<script>window.__pwned" "1</script>": unknown key`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			l, err := DecodeLink(tt.query)
