@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -25,15 +24,11 @@ func startRunServe(t *testing.T, root string) string {
 		code := runServe([]string{"-addr", "127.0.0.1:0", "-root", root}, pw, &stderr)
 		pw.CloseWithError(fmt.Errorf("serve exited with %d: %s", code, stderr.String()))
 	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
+	u, err := served.Listening(pr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var addr string
-	if _, err := fmt.Sscanf(line, "serving http://%s", &addr); err != nil {
-		t.Fatalf("serve printed %q: %v", line, err)
-	}
-	return strings.TrimSuffix(addr, "/")
+	return strings.TrimPrefix(u, "http://")
 }
 
 // sendRaw is served.SendRaw, failing t on an error.

@@ -31,22 +31,36 @@ func Start(dir, name string, args ...string) (url string, stop func(), err error
 		cmd.Process.Kill()
 		cmd.Wait()
 	}
-	line := make(chan string, 1)
+	type listening struct {
+		url string
+		err error
+	}
+	line := make(chan listening, 1)
 	go func() {
-		s, _ := bufio.NewReader(out).ReadString('\n')
-		line <- s
+		u, err := Listening(out)
+		line <- listening{u, err}
 		io.Copy(io.Discard, out)
 	}()
 	select {
-	case s := <-line:
-		u, ok := strings.CutPrefix(strings.TrimSpace(s), "serving ")
-		if !ok {
+	case l := <-line:
+		if l.err != nil {
 			stop()
-			return "", nil, fmt.Errorf("%s: printed %q, want serving http://ADDR/", name, s)
+			return "", nil, fmt.Errorf("%s: %w", name, l.err)
 		}
-		return strings.TrimSuffix(u, "/"), stop, nil
+		return l.url, stop, nil
 	case <-time.After(20 * time.Second):
 		stop()
 		return "", nil, fmt.Errorf("%s: not listening after 20s", name)
 	}
+}
+
+// Listening reads the first line a server prints, "serving http://ADDR/", and returns its URL
+// without the trailing slash.
+func Listening(r io.Reader) (string, error) {
+	s, err := bufio.NewReader(r).ReadString('\n')
+	u, ok := strings.CutPrefix(strings.TrimSpace(s), "serving ")
+	if !ok {
+		return "", fmt.Errorf("printed %q (%v), want serving http://ADDR/", s, err)
+	}
+	return strings.TrimSuffix(u, "/"), nil
 }

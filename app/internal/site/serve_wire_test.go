@@ -3,7 +3,6 @@
 package site
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -22,15 +21,11 @@ func startRunServe(t *testing.T, root string) string {
 	go func() {
 		pw.CloseWithError(fmt.Errorf("serve exited: %v", Serve(root, "127.0.0.1:0", pw)))
 	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
+	u, err := served.Listening(pr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var addr string
-	if _, err := fmt.Sscanf(line, "serving http://%s", &addr); err != nil {
-		t.Fatalf("serve printed %q: %v", line, err)
-	}
-	return strings.TrimSuffix(addr, "/")
+	return strings.TrimPrefix(u, "http://")
 }
 
 // sendRaw is served.SendRaw, failing t on an error.
