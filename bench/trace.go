@@ -117,7 +117,7 @@ func measureTrace(cfg *config, res *results, staticDir string) error {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		if verbose {
-			if err := writeTrace(strings.ReplaceAll(strings.ReplaceAll(c.name, ",", ""), " ", "-"), raw); err != nil {
+			if err := writeTrace(c.name, raw); err != nil {
 				return err
 			}
 		}
@@ -230,7 +230,13 @@ func tracedLoad(b *browser, url string, categories []string, then func() error) 
 	return r, events, raw, nil
 }
 
-// writeTrace writes the raw events of the load c to $TMPDIR/backoffcalc-trace-c.json, a file
+// traceFile is the path under $TMPDIR of what -v writes of the load c: backoffcalc-trace-c+suffix,
+// c without commas and with dashes for spaces.
+func traceFile(c, suffix string) string {
+	return filepath.Join(os.TempDir(), "backoffcalc-trace-"+strings.NewReplacer(",", "", " ", "-").Replace(c)+suffix)
+}
+
+// writeTrace writes the raw events of the load c to traceFile(c, ".json"), a file
 // that Perfetto and chrome://tracing open.
 func writeTrace(c string, raw [][]byte) error {
 	var buf bytes.Buffer
@@ -242,7 +248,7 @@ func writeTrace(c string, raw [][]byte) error {
 		buf.Write(v)
 	}
 	buf.WriteString("]}\n")
-	path := filepath.Join(os.TempDir(), "backoffcalc-trace-"+c+".json")
+	path := traceFile(c, ".json")
 	fmt.Fprintf(os.Stderr, "bench: trace %s: %d events written to %s\n", c, len(raw), path)
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }

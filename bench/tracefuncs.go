@@ -181,6 +181,9 @@ func traceCompiles(c string, tc traceClock, r loadResult, events []traceEvent, f
 				note: shares(fns[i], 10, "")})
 		}
 	}
+	if verbose {
+		writeFuncTable(c, "compiled", steps, fns)
+	}
 	rows = append(rows, row{section: sec, metric: "compiled lazily once the wasm is in charge", value: float64(later), unit: "count",
 		note: "functions V8 compiled on the main thread after the steps above, until the trace stopped"})
 	return rows
@@ -392,7 +395,31 @@ func traceProfile(c string, tc traceClock, r loadResult, events []traceEvent, fu
 				note: shares(ranFns[i], 10, "")})
 		}
 	}
+	if verbose {
+		writeFuncTable(c, "ran", steps, ranFns)
+	}
 	rows = append(rows, row{section: sec, metric: "lazy compiles under the profiler", value: float64(len(compiles)), unit: "count",
 		note: fmt.Sprintf("%.0f ms in all, %.2f ms each: the profiler also logs every function compiled; compare with the unprofiled loads above", lazy, lazy/math.Max(1, float64(len(compiles))))})
 	return rows
+}
+
+// writeFuncTable writes every function of t, step by step, to traceFile(c, "-"+what+".tsv"):
+// the step, the function, its ms, CPU ms, count (compiles or samples) and code bytes, largest
+// first. The log shows only the ten largest of each step; grouping a step's functions by what
+// they do needs them all (docs/performance.md, "What go-app's first render does").
+func writeFuncTable(c, what string, steps []traceStep, t []tally) {
+	var b strings.Builder
+	b.WriteString("step\tfunction\tms\tcpu_ms\tn\tbytes\n")
+	for i, s := range steps {
+		all, _ := t[i].top(math.MaxInt)
+		for _, f := range all {
+			fmt.Fprintf(&b, "%s\t%s\t%.3f\t%.3f\t%d\t%d\n", s.name, f.name, f.ms, f.cpu, f.n, f.bytes)
+		}
+	}
+	path := traceFile(c, "-"+what+".tsv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: trace:", err)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "bench: trace %s: every function %s, by step, written to %s\n", c, what, path)
 }
