@@ -113,7 +113,7 @@ func TestOverloadKeyErrors(t *testing.T) {
 // Validate checks the overload fields of params built in code, as the query's decoder does.
 func TestValidateOverload(t *testing.T) {
 	p := Default()
-	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, LimiterEnvoy+1
+	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, limiterCount
 	p.Limits = LimiterParams{}
 	var keys []string
 	for _, fe := range FieldErrors(p.Validate()) {
