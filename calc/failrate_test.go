@@ -2,6 +2,8 @@ package calc
 
 import (
 	"math"
+	"reflect"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -153,6 +155,31 @@ func TestErrorRateAgainstSimulation(t *testing.T) {
 				t.Errorf("f = %v, %s: %v retries per request, far under the bound %v", f, b.Limiter, got, b.Retries)
 			}
 			t.Logf("f = %v, %s: %.4f retries per request, closed form %.4f", f, b.Limiter, got, b.Retries)
+		}
+	}
+}
+
+// TestErrorRateAgainstModelLarge compares the simulation with the independent model on a large
+// run with errors, an outage, a full server with a queue and timeouts, for every limiter: the
+// random cases are small, and here thousands of attempts a window meet the error draws.
+func TestErrorRateAgainstModelLarge(t *testing.T) {
+	if testing.Short() || runtime.GOARCH == "wasm" {
+		t.Skip("seconds of the model per limiter")
+	}
+	p := Default()
+	p.Clients, p.Rate, p.Run, p.Outage, p.Capacity, p.Queue = 500, 2000, 3*time.Second, 500*time.Millisecond, 180, 100
+	p.Timeout, p.Call, p.FailRate, p.Processes, p.Attempts, p.Seed = 250*time.Millisecond, 20*time.Millisecond, 0.2, 3, 4, 9
+	for _, l := range Limiters() {
+		c := OverloadCase{Backoff(p.Jitter), l}
+		got, err := p.Overload(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := overloadByHeap(p, c); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n%s", l, firstDiff("run", reflect.ValueOf(got), reflect.ValueOf(want), "engine", "model"))
+		}
+		if got.Errors < 500 {
+			t.Errorf("%s: %d errors, not a large case", l, got.Errors)
 		}
 	}
 }
