@@ -174,7 +174,7 @@ func moreSummary() string {
 	var labels []string
 	for _, g := range formGroups[1:] {
 		if g.legend == overloadLegend {
-			labels = append(labels, overloadSummary) // its fourteen labels would crowd a phone's first screen
+			labels = append(labels, overloadSummary) // its fifteen labels would crowd a phone's first screen
 			continue
 		}
 		for _, f := range g.fields {

@@ -32,6 +32,7 @@ var overloadFields = []formField{
 	{key: "arrivals", label: "Arrivals", options: []string{"even", "poisson"}, hint: "even: evenly spaced; poisson: random gaps, drawn from the seed"},
 	{key: "queue", label: "Queue", unit: "attempts; 0 = none", inputMode: "numeric", hint: "attempts that may wait for a slot when a window is full; the rest fail at once"},
 	{key: "timeout", label: "Timeout", unit: "ms, or a duration; 0 = none", hint: "a client stops waiting for an attempt after this; if the server serves it later, that work is wasted"},
+	{key: "failrate", label: "Error rate", unit: "fraction: 0.1 = 10%", inputMode: "decimal", hint: "outside the outage the server fails each attempt it serves with this probability, drawn from the seed; 0 = none"},
 	{key: "processes", label: "Processes", unit: "client processes", inputMode: "numeric", hint: "the requests are sent by these in turn, each with its own limiter"},
 	{key: "limiter", label: "Limiter", options: limiterOptions(), hint: "what each process puts between a failure and its retry; the sources are under the herd"},
 	{key: "maxtokens", label: "Max tokens", unit: "tokens", inputMode: "decimal", hint: "grpc reads this: retryThrottling's maxTokens"},
@@ -61,6 +62,7 @@ func (p *page) renderOverload() app.UI {
 	h, params := &p.herd, p.report.Params
 	return app.Div().ID("overload-view").Body(
 		app.Raw(h.overloadHeadline(params)),
+		app.Raw(errorRateHTML(params)),
 		app.Raw(overloadTable(params, h.cases, h.over)),
 		app.Raw(overloadPickHTML(h.cases, h.shownCase(params), h.shared)),
 		app.Raw(h.overloadWindows(params)),
@@ -94,14 +96,40 @@ func (p *page) renderOverloadRules() app.UI {
 		app.P().Text(report.OverloadModel),
 		app.P().ID("overload-load").Text(params.FailingLoadWords()),
 		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
-		app.Ul().ID("overload-limiters").Body(app.Range(calc.Limiters()).Slice(func(i int) app.UI {
-			k := calc.Limiters()[i]
+		app.Ul().ID("overload-limiters").Body(app.Range(params.Shown()).Slice(func(i int) app.UI {
+			k := params.Shown()[i]
 			return app.Li().DataSet("limiter", k.String()).Body(
 				app.Text(params.LimiterBoundWords(k)+" "),
 				app.Span().Class("source").Text(report.SourceWords(k)),
 			)
 		})),
 	)
+}
+
+// errorRateHTML is the closed form of the error rate (calc's ErrorRate, in report's words and
+// cells): what the policy alone makes of it, and what each shown limiter's rule bounds the
+// retries to; "" without an error rate.
+func errorRateHTML(params calc.Params) string {
+	words := report.ErrorRateWords(params)
+	if words == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(`<div id="error-rate"><p id="error-rate-words">` + html.EscapeString(words) + `</p><div class="scroll" tabindex="0" role="region" aria-label="The error rate's closed form, by limiter"><table id="error-rate-table"><caption>From the inputs alone, not the simulation</caption><thead><tr>`)
+	for _, c := range report.ErrorRateColumns {
+		b.WriteString(`<th scope="col">` + html.EscapeString(c[1]) + `</th>`)
+	}
+	b.WriteString(`</tr></thead><tbody>`)
+	for _, eb := range params.ErrorRate().Limiters {
+		cells := report.ErrorRateCells(eb)
+		fmt.Fprintf(&b, `<tr data-limiter="%s"><th scope="row">%s</th>`, eb.Limiter, eb.Limiter)
+		for j, cell := range cells[1:] {
+			fmt.Fprintf(&b, `<td data-col="%s" data-value="%s">%s</td>`, report.ErrorRateColumns[j+1][0], cell[0], html.EscapeString(cell[1]))
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table></div></div>`)
+	return b.String()
 }
 
 // ownOverloadCase is the case of the policy's own mode and limiter: the one shown window by

@@ -208,3 +208,54 @@ func pickOverloadInBrowser(t *testing.T, tb *tab, p calc.Params, cases []calc.Ov
 		t.Errorf("after picking, %d rows side by side, want %d", n, len(cases))
 	}
 }
+
+// In Chromium, a link with an error rate shows calc's closed form in the overload view, and
+// Brooker's two limiters among the runs side by side, each cell calc's number.
+func TestErrorRateLink(t *testing.T) {
+	p, err := libs.Decode(errorRateQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := p.OverloadCases()
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?" + errorRateQuery)
+	tb.waitWasm()
+	tb.waitFor("the overload runs", `document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases))+
+		` && !document.getElementById("herd-results").hasAttribute("data-pending")`)
+	shown := evalJS[map[string]string](tb, `(() => {
+		const out = {};
+		document.querySelectorAll("#error-rate-table tr[data-limiter] td").forEach((td) => {
+			out[td.closest("tr").dataset.limiter + "/" + td.dataset.col] = td.dataset.value;
+		});
+		document.querySelectorAll("#overload tr[data-limiter] td[data-value]").forEach((td) => {
+			const tr = td.closest("tr");
+			out[tr.dataset.mode + "+" + tr.dataset.limiter + "/" + td.dataset.col] = td.dataset.value;
+		});
+		return out;
+	})()`)
+	for _, b := range p.ErrorRate().Limiters {
+		if got := shown[b.Limiter.String()+"/attempts_per_request"]; got != report.Float(b.Attempts) {
+			t.Errorf("%s: page %q attempts per request, calc %v", b.Limiter, got, b.Attempts)
+		}
+	}
+	for _, c := range cases {
+		r, err := p.Overload(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := c.Mode.String() + "+" + c.Limiter.String() + "/"
+		if got := shown[row+"succeeded"]; got != strconv.Itoa(r.Accepted) {
+			t.Errorf("%ssucceeded: page %q, calc %d", row, got, r.Accepted)
+		}
+	}
+	for _, k := range []string{"adaptive", "retrybreaker"} {
+		if _, ok := shown["full+"+k+"/requests"]; !ok {
+			t.Errorf("no run with limiter %s", k)
+		}
+	}
+	if words := evalJS[string](tb, `document.getElementById("error-rate-words").textContent`); words != report.ErrorRateWords(p) {
+		t.Errorf("words %q, want %q", words, report.ErrorRateWords(p))
+	}
+	tb.requireNoConsoleProblems()
+}

@@ -113,7 +113,7 @@ func TestPageOverloadView(t *testing.T) {
 	if n := strings.Count(html, `<tr data-window=`); n != 3 {
 		t.Errorf("%d window rows, want 3", n)
 	}
-	for _, k := range calc.Limiters() {
+	for _, k := range params.Shown() {
 		if !strings.Contains(html, attrEscape(params.LimiterBoundWords(k))) || !strings.Contains(html, attrEscape(report.SourceWords(k))) {
 			t.Errorf("no words or source for %s", k)
 		}

@@ -61,7 +61,7 @@ func TestTableOverloadJSON(t *testing.T) {
 	p, _ := libs.Decode(q)
 	cases := p.OverloadCases()
 	o := got.Overload
-	if len(o.Runs) != len(cases) || len(o.Limiters) != len(calc.Limiters()) || o.Window != "100" || o.Load != p.FailingLoadWords() {
+	if len(o.Runs) != len(cases) || len(o.Limiters) != len(p.Shown()) || o.Window != "100" || o.Load != p.FailingLoadWords() {
 		t.Fatalf("%d runs, %d limiters, window %s, load %q", len(o.Runs), len(o.Limiters), o.Window, o.Load)
 	}
 	for i, c := range cases {

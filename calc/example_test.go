@@ -269,3 +269,35 @@ func ExampleParams_LimiterBoundWords() {
 	// Output:
 	// grpc: the tokens (10) only come back with successes, and a retry needs more than half of them left after its failure: 4 retries in all, then only first attempts: 80 attempts per second.
 }
+
+func ExampleParams_ErrorRate() {
+	p, _ := calc.Decode("attempts=4&failrate=0.5&rate=100&run=10s")
+	e := p.ErrorRate()
+	// 4 attempts, each failing with probability 0.5: 1 + 0.5 + 0.25 + 0.125 = 1.875 attempts
+	// per request, success 1 − 0.5^4 = 0.9375; the retries add 0.875 per request, 87.5 per
+	// second at 100 requests per second.
+	fmt.Printf("attempts %v, success %v, retries %v per request, %v per second\n", e.Attempts, e.Success, e.Retries, e.RetriesPerSecond)
+	for _, b := range e.Limiters {
+		bound := "no bound"
+		if b.Bounded {
+			bound = fmt.Sprintf("bound %.4g", b.Bound)
+		}
+		fmt.Printf("%s: %s, %.4g attempts per request\n", b.Limiter, bound, b.Attempts)
+	}
+	// none, grpc and envoy: no bound from their rule alone, the policy's 1.875.
+	// aws: a first-attempt success adds 1 (probability 0.5), a retry costs 5 and comes back when
+	// it succeeds, 5 × 0.5 = 2.5 net: 0.5/2.5 = 0.2 retries per request; aws2026, 14 per retry:
+	// 0.5/7 = 0.07143. finagle: 10 per second of reserve over 100 requests per second, plus 20%
+	// of them: 0.3. adaptive: 0.1 per request's start. retrybreaker: first attempts alone fail
+	// 50%, over its 10%: no retries.
+	// Output:
+	// attempts 1.875, success 0.9375, retries 0.875 per request, 87.5 per second
+	// none: no bound, 1.875 attempts per request
+	// grpc: no bound, 1.875 attempts per request
+	// aws: bound 0.2, 1.2 attempts per request
+	// aws2026: bound 0.07143, 1.071 attempts per request
+	// finagle: bound 0.3, 1.3 attempts per request
+	// envoy: no bound, 1.875 attempts per request
+	// adaptive: bound 0.1, 1.1 attempts per request
+	// retrybreaker: bound 0, 1 attempts per request
+}

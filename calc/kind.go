@@ -14,6 +14,12 @@ type kind[P, T any] struct {
 	// words says in one sentence what the kind bounds the load to when every attempt fails,
 	// starting with its name and a colon.
 	words func(p Params) string
+	// errorBound is the most retries per request, in the long run, the kind allows when each
+	// attempt fails with probability p.FailRate and nothing else fails; ok is false where it
+	// puts no bound on them. nil: no bound.
+	errorBound func(p Params) (retries float64, ok bool)
+	// errorsOnly says the kind is shown beside the others only with an error rate (Params.Shown).
+	errorsOnly bool
 }
 
 // kindNames are the names of a table's kinds, in its order.

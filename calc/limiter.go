@@ -19,19 +19,22 @@ import (
 type LimiterKind uint8
 
 const (
-	LimiterNone    LimiterKind = iota
-	LimiterGRPC                // gRFC A6 retryThrottling, grpc-go's retryThrottler
-	LimiterAWS                 // the AWS SDKs' standard retry quota: 5 per retry, 10 after a timeout
-	LimiterAWS2026             // the same quota with the 2026 costs: 14 per retry, 5 after throttling
-	LimiterFinagle             // Finagle's RetryBudget (twitter/util's leaky token bucket)
-	LimiterEnvoy               // Envoy's cluster retry budget: a cap on concurrent retries
+	LimiterNone         LimiterKind = iota
+	LimiterGRPC                     // gRFC A6 retryThrottling, grpc-go's retryThrottler
+	LimiterAWS                      // the AWS SDKs' standard retry quota: 5 per retry, 10 after a timeout
+	LimiterAWS2026                  // the same quota with the 2026 costs: 14 per retry, 5 after throttling
+	LimiterFinagle                  // Finagle's RetryBudget (twitter/util's leaky token bucket)
+	LimiterEnvoy                    // Envoy's cluster retry budget: a cap on concurrent retries
+	LimiterAdaptive                 // Brooker's adaptive retries: a bucket of 5 refilled 0.1 per call
+	LimiterRetryBreaker             // Brooker's retry breaker: no retries once failures/calls > 10%
 
 	limiterCount // the number of kinds: the length of limiters
 )
 
 // limiters is the table of retry limiters, indexed by LimiterKind. Each words derives its bound
 // from the limiter's rule (limiter_*.go), as its comment says; overload_words.go has the closed
-// forms.
+// forms; each errorBound is the long-run bound it puts on the retries of a server that fails a
+// share of attempts (failrate.go derives them).
 var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 	LimiterNone: {
 		name: "none", source: "no limiter: every retry the policy allows is made",
@@ -48,6 +51,9 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 			return fmt.Sprintf("grpc: the tokens (%s) only come back with successes, and a retry needs more than half of them left after its failure: %s, %s.",
 				formatFloat(p.Limits.GRPCMaxTokens), p.retriesInAll(n), p.firstAttemptsOnly())
 		},
+		// No bound in closed form: every failure takes a token and every success adds
+		// tokenRatio r, so the tokens drift down when f > r/(1 + r) (1/11 at 0.1), but how
+		// often they climb back over half is a random walk's (docs/overload-model.md, "Errors").
 	},
 	LimiterAWS: {
 		name: "aws", source: "botocore retries/quota.py and retries/standard.py; aws-sdk-go-v2 before v1.48.0 (aws/retry, aws/ratelimit/token_bucket.go)",
@@ -56,6 +62,7 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 			return fmt.Sprintf("aws: the quota of 500 only comes back with successes, at 5 per retry (10 after a timeout): %s (%d per process after timeouts), %s.",
 				p.retriesInAll(awsLegacyCosts.retriesUnderFailure(false, false)), awsLegacyCosts.retriesUnderFailure(true, false), p.firstAttemptsOnly())
 		},
+		errorBound: func(p Params) (float64, bool) { return awsLegacyCosts.errorBound(p.FailRate) },
 	},
 	LimiterAWS2026: {
 		name: "aws2026", source: "aws-sdk-go-v2 v1.48.0, aws/retry/standard.go and aws/ratelimit/token_bucket.go (Retry Behavior 2.1)",
@@ -64,6 +71,7 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 			return fmt.Sprintf("aws2026: the quota of 500 only comes back with successes, at 14 per retry (5 when the server was full): %s (%d per process when the server was full), %s.",
 				p.retriesInAll(aws2026Costs.retriesUnderFailure(false, false)), aws2026Costs.retriesUnderFailure(false, true), p.firstAttemptsOnly())
 		},
+		errorBound: func(p Params) (float64, bool) { return aws2026Costs.errorBound(p.FailRate) },
 	},
 	LimiterFinagle: {
 		name: "finagle", source: "Finagle RetryBudget.apply (finagle-core service/RetryBudget.scala) on twitter/util TokenBucket.newLeakyBucket and WindowedAdder (util commit 1bdeab5)",
@@ -75,6 +83,7 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 			return fmt.Sprintf("finagle: at most %d retries per second per process from the reserve plus %s of the requests, expiring after %s: up to %s retries per second, %s attempts per second in all.",
 				p.Limits.FinagleMinRetries, formatFloat(p.Limits.FinaglePercent), human(p.Limits.FinagleTTL), perSecond(retries), perSecond(p.Rate+retries))
 		},
+		errorBound: finagleErrorBound,
 	},
 	LimiterEnvoy: {
 		name: "envoy", source: "Envoy RetryBudgetImpl::max, source/common/upstream/resource_manager_impl.h (budget_interval unset)",
@@ -83,6 +92,25 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 			return fmt.Sprintf("envoy: a cap on retries in flight, not on their rate: per process, fewer than the larger of %s%% of its attempts in flight or queued and %d; how many attempts per second that lets through depends on how long each attempt stays in flight.",
 				formatFloat(p.Limits.EnvoyPercent), p.Limits.EnvoyMinConcurrency)
 		},
+	},
+	LimiterAdaptive: {
+		name: "adaptive", source: "Brooker, \"Fixing retries with token buckets and circuit breakers\" (2022): AdaptiveRetryStrategy in mbrooker/simulator_example retry_sim/retry_strategy.py (commit 7aa858b), run as AdaptiveRetryFactory(0.1, 5)",
+		fresh:      func(LimiterParams) Limiter { return newAdaptiveBucket() },
+		errorsOnly: true,
+		words: func(p Params) string {
+			return fmt.Sprintf("adaptive: a bucket of %d that each request's start refills by %s; a retry needs more than 1 and takes 1: %s, then 1 retry per 10 requests: %s retries per second, %s attempts per second in all.",
+				adaptiveSize, formatFloat(adaptiveFill), p.retriesInAll(adaptiveSize-1), perSecond(adaptiveFill*p.Rate), perSecond((1+adaptiveFill)*p.Rate))
+		},
+		errorBound: func(Params) (float64, bool) { return adaptiveFill, true },
+	},
+	LimiterRetryBreaker: {
+		name: "retrybreaker", source: "Brooker, \"Fixing retries with token buckets and circuit breakers\" (2022): CircuitBreakerRetryStrategy in mbrooker/simulator_example retry_sim/retry_strategy.py (commit 7aa858b), run as CircuitBreakerRetryFactory(NRetriesFactory(3), 0.1)",
+		fresh:      func(LimiterParams) Limiter { return &retryBreaker{} },
+		errorsOnly: true,
+		words: func(p Params) string {
+			return "retrybreaker: no retry once a process's failures over its life are more than 10% of its requests; every first attempt fails, so its first failure already is: no retries, " + p.firstAttemptsOnly() + "."
+		},
+		errorBound: breakerErrorBound,
 	},
 }
 
@@ -107,6 +135,20 @@ func (k LimiterKind) entry() *kind[LimiterParams, Limiter] {
 
 // Source is where limiter k's rule is read from: the library, its file and version.
 func (k LimiterKind) Source() string { return k.entry().source }
+
+// Shown lists the limiters p's overload view shows, in the order of Limiters: all of them, but
+// that the ones made for error rates (Brooker's) are only there when the server fails a share of
+// attempts (FailRate > 0) or one of them is p's limiter. So the runs and tables of a link without
+// a failrate are as they were before those limiters came.
+func (p Params) Shown() []LimiterKind {
+	var ks []LimiterKind
+	for _, k := range Limiters() {
+		if !k.entry().errorsOnly || p.FailRate > 0 || k == p.Limiter {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
 
 // Failure is what a limiter is told about a failed attempt. Each limiter reads only what its
 // library reads; the others ignore the rest.

@@ -62,6 +62,15 @@ func TestLimiterTotalFailure(t *testing.T) {
 		{"envoy percent full", LimiterEnvoy, 1, 2, 0, Failure{Active: 100, Retries: 20}},
 		// 0.2 × 19 = 3.8 truncates to 3, the minimum.
 		{"envoy truncates", LimiterEnvoy, 1, 2, 0, Failure{Active: 19, Retries: 3}},
+		// The bucket starts at 5 and each start adds 0.1, up to 5. Request 1: 5 → 4 → 3 (its
+		// last failure asks nothing); request 2: 3.1 → 2.1 → 1.1; request 3: 1.2 → 0.2, then
+		// refused. Request k > 3 starts at 0.2 + 0.1(k − 3), over 1 at k = 12 (1.1 → 0.1), then
+		// every 10th: 12, 22, …, 92. 2 + 2 + 1 + 9 = 14.
+		{"adaptive", LimiterAdaptive, 100, 3, 14, Failure{}},
+		// 4 in a row from a full bucket: 5, 4, 3, 2 are over 1, 1 is not.
+		{"adaptive one request", LimiterAdaptive, 1, 10, 4, Failure{}},
+		// Every first attempt fails: failures = calls, over 10%, from the first failure on.
+		{"retrybreaker", LimiterRetryBreaker, 100, 3, 0, Failure{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +81,55 @@ func TestLimiterTotalFailure(t *testing.T) {
 	}
 	if NewLimiter(LimiterNone, d) != nil {
 		t.Error("LimiterNone: want no limiter")
+	}
+}
+
+// TestBrookerScripted follows retry_strategy.py's two strategies through short scripted
+// sequences of call starts (b), failures (f: true when a retry was allowed) and last failures
+// (l), each step derived by hand in the comments.
+func TestBrookerScripted(t *testing.T) {
+	run := func(l Limiter, script string) string {
+		out := ""
+		for _, c := range script {
+			switch c {
+			case 'b':
+				l.Begin(0)
+			case 'f', 'l':
+				ok, held := l.Retry(Failure{Last: c == 'l'})
+				if held != 0 {
+					t.Fatalf("held %d, want 0", held)
+				}
+				out += map[bool]string{true: "y", false: "n"}[ok]
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name, script, want string
+		l                  Limiter
+	}{
+		// 5 → 4 → 3 → 2 → 1 (4 allowed), 1 is not over 1; one start: 1.1 → 0.1.
+		{"adaptive drains", "bfffffbf", "yyyyny", newAdaptiveBucket()},
+		// A last failure asks nothing and takes nothing: the next retry still finds 5.
+		{"adaptive last", "blblf", "nny", newAdaptiveBucket()},
+		// Starts never fill past 5: 100 starts, then the same 4.
+		{"adaptive cap", strings.Repeat("b", 100) + "fffff", "yyyyn", newAdaptiveBucket()},
+		// Drained to 1 (4 retries), then 9 starts give 1.9 (one retry: 0.9), 1 more gives 1.0:
+		// not over 1.
+		{"adaptive refill", "bffff" + strings.Repeat("b", 9) + "ff" + "bf", "yyyy" + "yn" + "n", newAdaptiveBucket()},
+		// One call, one failure: 1/1 > 10%.
+		{"breaker first failure", "bf", "n", &retryBreaker{}},
+		// 10 calls, failure 1: 1/10 is not over 10%, retry; failure 2: 2/10 is. A last failure
+		// counts as well: 10 more calls, 3/20 over; 10 more, 4/30 over; 10 more, 5/40 over...
+		{"breaker counts every failure", strings.Repeat("b", 10) + "ff" + strings.Repeat("b", 10) + "l" + strings.Repeat("b", 10) + "f",
+			"yn" + "n" + "n", &retryBreaker{}},
+		// ... and only calls bring it back: 1 failure in 11 calls, then 2 in 20 allowed (10% is not over).
+		{"breaker recovers with calls", strings.Repeat("b", 11) + "f" + strings.Repeat("b", 9) + "f" + "f", "yyn", &retryBreaker{}},
+	}
+	for _, tt := range tests {
+		if got := run(tt.l, tt.script); got != tt.want {
+			t.Errorf("%s: %q gives %q, want %q", tt.name, tt.script, got, tt.want)
+		}
 	}
 }
 

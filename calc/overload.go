@@ -28,10 +28,11 @@ func (s Spacing) String() string {
 	return fmt.Sprintf("Spacing(%d)", uint8(s))
 }
 
-// Open reports whether the herd is an open system: a stream, a queue, a timeout or a limiter.
-// Processes alone changes nothing: without a limiter the processes share nothing.
+// Open reports whether the herd is an open system: a stream, a queue, a timeout, a limiter or a
+// server that fails a share of attempts. Processes alone changes nothing: without a limiter the
+// processes share nothing.
 func (o OverloadInputs) Open() bool {
-	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone
+	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone || o.FailRate > 0
 }
 
 // OverloadWindow is what happened in one fixed window [k*Window, (k+1)*Window).
@@ -44,6 +45,7 @@ type OverloadWindow struct {
 	TimedOut int // attempts whose client stopped waiting in it
 	Refused  int // retries the limiter refused in it
 	Queue    int // attempts waiting at its end
+	Errors   int // attempts served in it whose client was waiting, and failed (FailRate)
 }
 
 // OverloadRun is one mode with one limiter through the open system. The embedded HerdRun counts
@@ -65,6 +67,7 @@ type OverloadRun struct {
 	Wasted   int // attempts served for a client that had stopped waiting
 	Failed   int // attempts failed at once
 	TimedOut int // attempts the client stopped waiting for
+	Errors   int // attempts served for a waiting client and failed (FailRate): not in Served
 
 	// Recovered is the start of the first window, at or after the outage's end, from which every
 	// window up to the last arrival is clean: each attempt arriving in it is served at once and
@@ -84,15 +87,15 @@ type OverloadCase struct {
 }
 
 // OverloadCases lists the runs the overload view shows side by side: every mode of p.HerdModes
-// with p's limiter, then the policy's own mode with each other limiter, in the order of
-// Limiters.
+// with p's limiter, then the policy's own mode with each other limiter p.Shown lists, in its
+// order.
 func (p Params) OverloadCases() []OverloadCase {
 	var cases []OverloadCase
 	for _, m := range p.HerdModes() {
 		cases = append(cases, OverloadCase{m, p.Limiter})
 	}
 	own := Backoff(p.Jitter)
-	for _, l := range Limiters() {
+	for _, l := range p.Shown() {
 		if l != p.Limiter {
 			cases = append(cases, OverloadCase{own, l})
 		}

@@ -101,6 +101,7 @@ type modelAttempt struct {
 	answer    time.Duration // when its answer comes; -1 while not known (queued)
 	gaveUp    bool          // its client stopped waiting (a timeout happened)
 	known     bool          // its outcome reached its client (answer, failure or timeout)
+	errs      bool          // its answer, if its client waits for it, is a failure (FailRate)
 }
 
 type overloadModel struct {
@@ -208,6 +209,11 @@ func (m *overloadModel) arrive(e modelEvent) {
 	r := &m.reqs[e.req]
 	r.made++
 	a := modelAttempt{req: e.req, at: e.at, first: r.made == 1, served: -1, answer: -1}
+	// Errors: an attempt arriving at or after the outage's end draws from its request's stream,
+	// before anything else of it, whether its answer will be a failure.
+	if p.FailRate > 0 && e.at >= p.Outage {
+		a.errs = r.rng.Float64() < p.FailRate
+	}
 	if a.first {
 		if l := m.limiters[r.proc]; l != nil {
 			l.Begin(e.at)
@@ -270,10 +276,14 @@ func (m *overloadModel) timesOut(id int) bool {
 func (m *overloadModel) serve(id int) {
 	a := &m.attempts[id]
 	w := m.window(a.served)
-	if a.gaveUp || m.timesOut(id) {
+	switch {
+	case a.gaveUp || m.timesOut(id):
 		w.Wasted++
 		m.run.Wasted++
-	} else {
+	case a.errs:
+		w.Errors++
+		m.run.Errors++
+	default:
 		w.Served++
 		m.run.Served++
 	}
@@ -327,6 +337,8 @@ func (m *overloadModel) outcome(e modelEvent) {
 		m.failed(e.at, e.req, true, false)
 	case a.failed:
 		m.failed(e.at, e.req, false, a.throttled)
+	case a.errs:
+		m.failed(e.at, e.req, false, false)
 	default: // a useful answer: the request has succeeded
 		if l := m.limiters[r.proc]; l != nil {
 			l.Succeed(e.at, r.made, r.held)
@@ -681,6 +693,18 @@ var overloadCases = []struct {
 		p.Limits.FinaglePercent, p.Limits.FinagleMinRetries, p.Limits.FinagleTTL = 0, 2, time.Second
 		p.Jitter = FullMs
 	}},
+	{"errors in a stream", func(p *Params) {
+		p.Clients, p.Rate, p.Run, p.Capacity, p.Call, p.FailRate = 2, 100, time.Second, 0, 10*ms, 0.5
+		p.Processes = 2
+	}},
+	{"errors after an outage, queue and timeout", func(p *Params) {
+		p.Clients, p.Rate, p.Run, p.Outage, p.Capacity, p.Queue = 5, 60, 2*time.Second, 400*ms, 5, 4
+		p.Timeout, p.Call, p.FailRate = 150*ms, 40*ms, 0.2
+	}},
+	{"errors, call 0", func(p *Params) {
+		p.Clients, p.Rate, p.Run, p.Capacity, p.Call, p.FailRate = 3, 200, 500*ms, 3, 0, 0.3
+		p.Jitter, p.Base, p.Factor, p.Cap = None, 10*ms, 1, 10*ms
+	}},
 	{"spread crowd and small windows", func(p *Params) {
 		p.Clients, p.Spread, p.Window, p.Capacity, p.Queue, p.Outage = 30, 200*ms, 10*ms, 1, 2, 150*ms
 		p.Base, p.Cap, p.Call, p.Timeout = 5*ms, 80*ms, 3*ms, 25*ms
@@ -743,8 +767,8 @@ func compareOverload(t *testing.T, name string, p Params, c OverloadCase) {
 // describeOverload is p's herd query and its overload fields (the query keys of the overload
 // are not all decoded yet).
 func describeOverload(p Params) string {
-	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limits=%+v",
-		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limits)
+	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limits=%+v failrate=%v",
+		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limits, p.FailRate)
 }
 
 // randomOverload draws a small valid open system and one of its cases from next, which returns
@@ -784,6 +808,9 @@ func randomOverload(next func(n int) int) (Params, OverloadCase) {
 			FinagleTTL: time.Duration(1+next(3)) * time.Second, FinagleMinRetries: next(3),
 			FinaglePercent: float64(next(5)) / 10, EnvoyPercent: float64(next(60)), EnvoyMinConcurrency: next(4),
 		}
+	}
+	if next(3) == 0 {
+		p.FailRate = float64(next(10)) / 10
 	}
 	modes := p.HerdModes()
 	return p, OverloadCase{modes[next(len(modes))], Limiters()[next(len(Limiters()))]}

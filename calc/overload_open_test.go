@@ -54,12 +54,18 @@ func randomOpen(r *rand.Rand) Params {
 // of up to tens of thousands of requests, for every case the page runs.
 func TestOverloadAgainstModelOpen(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 2))
-	n, runs, big := 20, 0, 0
+	// An error rate a third of the time, from a stream of its own so that the systems drawn
+	// from r stay the ones drawn before it.
+	fr := rand.New(rand.NewPCG(15, 3))
+	n, runs, big, erring := 20, 0, 0, 0
 	if testing.Short() || runtime.GOARCH == "wasm" {
 		n = 5
 	}
 	for i := 0; i < n; {
 		p := randomOpen(r)
+		if fr.IntN(3) == 0 {
+			p.FailRate = float64(fr.IntN(10)) / 10
+		}
 		if p.Validate() != nil || !p.Open() {
 			continue
 		}
@@ -87,10 +93,13 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 				if want.Requests >= 1000 {
 					big++
 				}
+				if want.Errors > 0 {
+					erring++
+				}
 			}
 		}
 	}
-	t.Logf("%d runs compared, %d of 1000 requests or more", runs, big)
+	t.Logf("%d runs compared, %d of 1000 requests or more, %d with errors", runs, big, erring)
 	if big == 0 && n == 20 { // the five cases of short runs may all be small
 		t.Error("no large run was compared")
 	}
@@ -98,8 +107,8 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 
 // describeOpen is p's query and its overload fields.
 func describeOpen(p Params) string {
-	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limiter=%v limits=%+v",
-		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limiter, p.Limits)
+	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limiter=%v limits=%+v failrate=%v",
+		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limiter, p.Limits, p.FailRate)
 }
 
 // TestOverloadAgainstModelLarge compares the engine with the model on BenchmarkOverload's cases

@@ -64,6 +64,14 @@ func TestOverloadKeys(t *testing.T) {
 	if err != nil || d != Default() || d.Encode() != Default().Encode() || d.Open() {
 		t.Errorf("every overload key at its default: %+v, %v, %q", d, err, d.Encode())
 	}
+	// failrate is left out at its default even with a stream, written when set, and opens the
+	// system on its own: the crowd meets a server that fails a share of attempts.
+	if q := stream.Encode(); strings.Contains(q, "failrate") {
+		t.Errorf("rate=0.5: Encode() = %q has failrate at its default", q)
+	}
+	if f, err := Decode("failrate=0.25"); err != nil || f.FailRate != 0.25 || !f.Open() || !strings.Contains(f.Encode(), "&failrate=0.25&") {
+		t.Errorf("failrate=0.25: %+v, %v, %q", f, err, f.Encode())
+	}
 	// A stream needs both its rate and its length; processes alone share nothing.
 	for _, q := range []string{"rate=10", "run=10s", "processes=8", "arrivals=poisson"} {
 		if p, _ := Decode(q); p.Open() {
@@ -97,6 +105,10 @@ func TestOverloadKeyErrors(t *testing.T) {
 		{"budgetpct=100.5", "between 0 and 100"},
 		{"minconcurrency=x", "whole number"},
 		{"limiter=grpc&limiter=aws", "given 2 times"},
+		{"failrate=1", `calc: failrate "1": must be at least 0 and less than 1`},
+		{"failrate=-0.1", "must not be negative"},
+		{"failrate=NaN", "not a number"},
+		{"failrate=0.5.5", "not a number"},
 	} {
 		p, err := Decode(tt.query)
 		fes := FieldErrors(err)
@@ -113,13 +125,13 @@ func TestOverloadKeyErrors(t *testing.T) {
 // Validate checks the overload fields of params built in code, as the query's decoder does.
 func TestValidateOverload(t *testing.T) {
 	p := Default()
-	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, LimiterEnvoy+1
-	p.Limits = LimiterParams{}
+	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, limiterCount
+	p.Limits, p.FailRate = LimiterParams{}, 1
 	var keys []string
 	for _, fe := range FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
 	}
-	want := "rate,run,queue,timeout,processes,limiter,maxtokens,tokenratio,ttl"
+	want := "rate,run,queue,timeout,processes,limiter,maxtokens,tokenratio,ttl,failrate"
 	if strings.Join(keys, ",") != want {
 		t.Errorf("Validate blamed %v, want %s", keys, want)
 	}

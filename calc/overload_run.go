@@ -32,6 +32,7 @@ const (
 	outOutage                       // failed at once during the outage
 	outThrottled                    // failed at once: the server and its queue were full
 	outTimeout                      // the client stops waiting for it
+	outError                        // served while its client waits, and failed (FailRate)
 )
 
 // A request's slot: slotNew before its first attempt, slotDone after its end.
@@ -48,6 +49,11 @@ type overloadRequest struct {
 	made, held int32         // attempts made; what its last allowed Retry held
 	kind       outcomeKind   // the current attempt's outcome
 	holds      bool          // it holds a retry (envoy's count) until its next outcome
+	errs       bool          // the current attempt fails if it is served (FailRate)
+	// due is when the current attempt's outcome event is, -1 while it has none. A queued
+	// attempt answered in time leaves its timeout's event in the calendar; with an error the
+	// request goes on, and that event, at another time or after the outcome, is not its outcome.
+	due time.Duration
 }
 
 // queuedAttempt is an attempt waiting at the server.
@@ -254,18 +260,27 @@ func (sim *overloadSim) serveQueue() {
 			sim.run.Wasted++
 			continue
 		}
-		w.Served++
-		sim.run.Served++
-		sim.run.LastAccepted = max(sim.run.LastAccepted, q.at)
 		i, sl := int(q.req), s.slot[q.req]
 		r := &s.reqs[sl]
 		r.kind = outSuccess
-		if !sim.limited { // see arrive; its pending timeout, if any, finds it done
-			sim.decide(i, r, sim.from+p.Call)
-			sim.end(i, sl)
+		if r.errs {
+			w.Errors++
+			sim.run.Errors++
+			r.kind = outError
+		} else {
+			w.Served++
+			sim.run.Served++
+			sim.run.LastAccepted = max(sim.run.LastAccepted, q.at)
+		}
+		if !sim.limited { // see arrive; its pending timeout, if any, finds it done or not due
+			r.due = -1
+			if !sim.decide(i, r, sim.from+p.Call) {
+				sim.end(i, sl)
+			}
 			continue
 		}
-		sim.schedule(i, sim.from+p.Call, 0)
+		r.due = sim.from + p.Call
+		sim.schedule(i, r.due, 0)
 	}
 	if sim.qhead >= 1024 && 2*sim.qhead >= len(s.queue) { // drop the served, amortized O(1)
 		s.queue = s.queue[:copy(s.queue, s.queue[sim.qhead:])]
@@ -312,7 +327,10 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		w.Retries++
 	}
 	r.made++
-	r.at = at
+	r.at, r.due = at, -1
+	// Each attempt outside the outage draws whether it fails, at its arrival, from its request's
+	// own stream: the draws follow the request's attempts, whatever the others do.
+	r.errs = p.FailRate > 0 && at >= p.Outage && unit(&r.rng) < p.FailRate
 	run.Attempts++
 	if sim.pause != nil && run.Attempts%PauseEvery == 0 && !sim.pause() {
 		return false
@@ -335,6 +353,12 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 			r.kind, outcomeAt = outTimeout, at+p.Timeout
 			break
 		}
+		if r.errs {
+			w.Errors++
+			run.Errors++
+			r.kind, outcomeAt = outError, at+p.Call
+			break
+		}
 		w.Served++
 		run.Served++
 		run.LastAccepted = max(run.LastAccepted, at)
@@ -344,7 +368,8 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		s.dirty[sim.b] = true
 		r.kind = outTimeout // unless it is served in time
 		if p.Timeout > 0 {
-			sim.schedule(i, at+p.Timeout, 0)
+			r.due = at + p.Timeout
+			sim.schedule(i, r.due, 0)
 		}
 		outcomeAt = -1 // not known yet
 	default:
@@ -362,6 +387,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		return true
 	}
 	if outcomeAt >= 0 {
+		r.due = outcomeAt
 		sim.schedule(i, outcomeAt, 0)
 	}
 	sim.keep(i, sl, r)
@@ -404,7 +430,12 @@ func (sim *overloadSim) fail(r *overloadRequest, at time.Duration, kind outcomeK
 // outcome is the outcome of request i's attempt, known to its client at at.
 func (sim *overloadSim) outcome(i int, at time.Duration) {
 	sl := sim.s.slot[i]
-	if !sim.decide(i, &sim.s.reqs[sl], at) {
+	r := &sim.s.reqs[sl]
+	if r.due != at {
+		return // a timeout's event after its attempt was answered in time with an error
+	}
+	r.due = -1 // of two events at this key (a timeout and an answer), the other does nothing
+	if !sim.decide(i, r, at) {
 		sim.end(i, sl)
 	}
 }

@@ -147,6 +147,9 @@ type OverloadInputs struct {
 	Processes int           // client processes, each with its own limiter; 1..MaxProcesses; zero is invalid
 	Limiter   LimiterKind   // the retry limiter of each process; zero is LimiterNone
 	Limits    LimiterParams // the limiters' parameters; the zero value is invalid (DefaultLimiterParams)
+	// FailRate is the share of attempts the server fails outside the outage, each on its own
+	// seeded draw (docs/overload-model.md, "Errors"); 0 <= FailRate < 1; zero fails none.
+	FailRate float64
 }
 
 // ContentionInputs are the AWS post's experiment's (see Params.Contention).

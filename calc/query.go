@@ -109,6 +109,9 @@ var keyTable = []keyRow{
 	overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, MaxFinaglePercent))),
 	overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
 	overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, MaxLimiterCount))),
+	// Left out at its default even with a stream, so that the links written before it stay
+	// the same.
+	unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
 	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
 	// them out at their defaults.
 	contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
@@ -128,9 +131,20 @@ func overloadRow(k keyRow) keyRow {
 }
 
 // contentionRow is k, a key of the contention experiment.
-func contentionRow(k keyRow) keyRow {
+func contentionRow(k keyRow) keyRow { return unusedRow(k) }
+
+// unusedRow is k, a key a link leaves out at its default.
+func unusedRow(k keyRow) keyRow {
 	k.unused = func(*Params) bool { return true }
 	return k
+}
+
+// belowOne is the range [0, 1) of a share; it refuses NaN.
+func belowOne(_ *Params, x float64) error {
+	if !(x >= 0 && x < 1) {
+		return errors.New("must be at least 0 and less than 1")
+	}
+	return nil
 }
 
 // durationKey is a key whose value is a duration, in range when check says so.

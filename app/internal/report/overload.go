@@ -82,6 +82,45 @@ var WindowSeries = [8][2]string{
 	{"queue", "queue at the window's end"},
 }
 
+// ErrorRateWords says what the policy alone makes of p's error rate (calc's ErrorRate), before
+// the table of what each limiter bounds it to; "" without an error rate. Every number is calc's.
+func ErrorRateWords(p calc.Params) string {
+	if p.FailRate == 0 {
+		return ""
+	}
+	e := p.ErrorRate()
+	stream := ""
+	if p.Rate > 0 && p.Run > 0 {
+		stream = fmt.Sprintf(", %s per second at %s requests per second", Short(e.RetriesPerSecond), Short(p.Rate))
+	}
+	return fmt.Sprintf("Error rate: outside the outage the server fails each attempt with probability %s. From the policy alone, a request of %d %s makes %s of them on average and succeeds with probability %s; the retries add %s attempts per request%s. In the long run, with no outage, no capacity limit and no timeout, each limiter's rule bounds the retries to:",
+		Float(p.FailRate), p.Attempts, calc.Plural(p.Attempts, "attempt", "attempts"), Short(e.Attempts), Short(e.Success), Short(e.Retries), stream)
+}
+
+// ErrorRateColumns are the columns of the error rate's table: data-col, heading.
+var ErrorRateColumns = [][2]string{
+	{"limiter", "limiter"},
+	{"bound", "most retries per request its rule allows"},
+	{"retries_per_request", "retries per request"},
+	{"attempts_per_request", "attempts per request"},
+	{"attempts_per_second", "attempts per second"},
+}
+
+// ErrorRateCells are limiter b's cells of that table: its value for scripts and its text for
+// people. A limiter whose rule puts no bound on the retries at this error rate has no bound
+// value, and the policy's retries.
+func ErrorRateCells(b calc.ErrorBound) [][2]string {
+	bound := [2]string{"", "no bound"}
+	if b.Bounded {
+		bound = [2]string{Float(b.Bound), Short(b.Bound)}
+	}
+	num := func(x float64) [2]string { return [2]string{Float(x), Short(x)} }
+	return [][2]string{{b.Limiter.String(), b.Limiter.String()}, bound, num(b.Retries), num(b.Attempts), num(b.AttemptsPerSecond)}
+}
+
+// Short writes x with at most 4 significant digits, for people: 1.875, 0.07143, 87.5.
+func Short(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+
 // SourceWords says where limiter k's rule is read from; "" for none.
 func SourceWords(k calc.LimiterKind) string {
 	if k == calc.LimiterNone {
@@ -97,11 +136,24 @@ const overloadTextColumns = "mode\tlimiter\trequests\tsucceeded\tout of attempts
 // source, the runs side by side, then the policy's own run window by window.
 func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) error {
 	fmt.Fprintf(w, "\nOverload: %s\n%s\nUnder total failure, each limiter's rule bounds that to:\n", OverloadIntro, p.FailingLoadWords())
-	for _, k := range calc.Limiters() {
+	for _, k := range p.Shown() {
 		fmt.Fprintln(w, "-", strings.TrimSpace(p.LimiterBoundWords(k)+" "+SourceWords(k)))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if words := ErrorRateWords(p); words != "" {
+		fmt.Fprintln(w, words)
+		fmt.Fprintln(tw, strings.Join(Heads(ErrorRateColumns), "\t")+"\t")
+		for _, b := range p.ErrorRate().Limiters {
+			var cells []string
+			for _, c := range ErrorRateCells(b) {
+				cells = append(cells, c[1])
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(tw, overloadTextColumns)
 	for _, r := range runs {
 		cells := []string{r.Mode.String(), r.Limiter.String()}
@@ -136,12 +188,31 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 }
 
 type jsonOverload struct {
-	Window   json.Number       `json:"window_ms"`
-	Load     string            `json:"load_if_every_attempt_failed"`
-	Offered  float64           `json:"offered_attempts_per_second"`
-	Capacity float64           `json:"capacity_per_second"`
-	Limiters []jsonLimiter     `json:"limiters"`
-	Runs     []jsonOverloadRun `json:"runs"`
+	Window    json.Number       `json:"window_ms"`
+	Load      string            `json:"load_if_every_attempt_failed"`
+	Offered   float64           `json:"offered_attempts_per_second"`
+	Capacity  float64           `json:"capacity_per_second"`
+	Limiters  []jsonLimiter     `json:"limiters"`
+	ErrorRate *jsonErrorRate    `json:"error_rate,omitempty"` // with failrate only
+	Runs      []jsonOverloadRun `json:"runs"`
+}
+
+// jsonErrorRate is calc's ErrorRate.
+type jsonErrorRate struct {
+	FailRate         float64          `json:"failrate"`
+	Attempts         float64          `json:"attempts_per_request"`
+	Success          float64          `json:"success"`
+	Retries          float64          `json:"retries_per_request"`
+	RetriesPerSecond float64          `json:"retries_per_second"`
+	Limiters         []jsonErrorBound `json:"limiters"`
+}
+
+type jsonErrorBound struct {
+	Limiter           string   `json:"limiter"`
+	Bound             *float64 `json:"bound"` // null: the rule puts no bound on the retries
+	Retries           float64  `json:"retries_per_request"`
+	Attempts          float64  `json:"attempts_per_request"`
+	AttemptsPerSecond float64  `json:"attempts_per_second"`
 }
 
 type jsonLimiter struct {
@@ -167,6 +238,7 @@ type jsonOverloadRun struct {
 	WastedShare       float64      `json:"wasted_share"`
 	Failed            int          `json:"failed"`
 	TimedOut          int          `json:"timed_out"`
+	Errors            *int         `json:"errors,omitempty"` // with failrate only
 	Peak              int          `json:"peak"`
 	PeakAt            json.Number  `json:"peak_at_ms"`
 	Recovered         *json.Number `json:"recovered_ms"`
@@ -185,6 +257,7 @@ type jsonWindow struct {
 	TimedOut int         `json:"timed_out"`
 	Refused  int         `json:"refused"`
 	Queue    int         `json:"queue"`
+	Errors   *int        `json:"errors,omitempty"` // with failrate only
 }
 
 // overloadJSON is the runs for table -format json; nil without any.
@@ -194,8 +267,26 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 	}
 	out := &jsonOverload{Window: ms(p.Window), Load: p.FailingLoadWords()}
 	out.Offered, out.Capacity = p.FailingLoad()
-	for _, k := range calc.Limiters() {
+	for _, k := range p.Shown() {
 		out.Limiters = append(out.Limiters, jsonLimiter{k.String(), p.LimiterBoundWords(k), k.Source()})
+	}
+	errs := p.FailRate > 0
+	if errs {
+		e := p.ErrorRate()
+		out.ErrorRate = &jsonErrorRate{FailRate: e.FailRate, Attempts: e.Attempts, Success: e.Success, Retries: e.Retries, RetriesPerSecond: e.RetriesPerSecond}
+		for _, b := range e.Limiters {
+			j := jsonErrorBound{Limiter: b.Limiter.String(), Retries: b.Retries, Attempts: b.Attempts, AttemptsPerSecond: b.AttemptsPerSecond}
+			if b.Bounded {
+				j.Bound = &b.Bound
+			}
+			out.ErrorRate.Limiters = append(out.ErrorRate.Limiters, j)
+		}
+	}
+	count := func(n int) *int {
+		if !errs {
+			return nil
+		}
+		return &n
 	}
 	for _, r := range runs {
 		j := jsonOverloadRun{Jitter: r.Mode.String(), Limiter: r.Limiter.String(), Requests: r.Requests, Stream: r.Stream,
@@ -206,8 +297,9 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 		if r.Recovers() {
 			j.Recovered = msp(r.Recovered)
 		}
+		j.Errors = count(r.Errors)
 		for k, w := range r.Windows {
-			j.Windows[k] = jsonWindow{ms(p.WindowStart(k)), w.New, w.Retries, w.Served, w.Wasted, w.Failed, w.TimedOut, w.Refused, w.Queue}
+			j.Windows[k] = jsonWindow{ms(p.WindowStart(k)), w.New, w.Retries, w.Served, w.Wasted, w.Failed, w.TimedOut, w.Refused, w.Queue, count(w.Errors)}
 		}
 		out.Runs = append(out.Runs, j)
 	}

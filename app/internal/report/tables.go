@@ -254,8 +254,20 @@ func fitTables(r calc.Report) []reportTable {
 // policy's own run window by window, as the text format writes them.
 func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 	limiters := reportTable{cols: limiterCols, words: []string{"Overload: " + OverloadIntro, p.FailingLoadWords(), "Under total failure, each limiter's rule bounds that to:"}}
-	for _, k := range calc.Limiters() {
+	for _, k := range p.Shown() {
 		limiters.rows = append(limiters.rows, []string{k.String(), p.LimiterBoundWords(k), k.Source()})
+	}
+	out := []reportTable{limiters}
+	if words := ErrorRateWords(p); words != "" {
+		errs := reportTable{cols: ErrorRateColumns, words: []string{words}}
+		for _, b := range p.ErrorRate().Limiters {
+			bound := ""
+			if b.Bounded {
+				bound = millionths(b.Bound)
+			}
+			errs.rows = append(errs.rows, []string{b.Limiter.String(), bound, millionths(b.Retries), millionths(b.Attempts), millionths(b.AttemptsPerSecond)})
+		}
+		out = append(out, errs)
 	}
 	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}}
 	for _, c := range OverloadColumns {
@@ -271,7 +283,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		row[7], row[8] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share
 		side.rows = append(side.rows, append(row, strconv.FormatBool(r.Recovers() && r.RecoveredInStream)))
 	}
-	out := []reportTable{limiters, side}
+	out = append(out, side)
 	own := calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter}
 	for _, r := range runs {
 		if r.Mode != own.Mode || r.Limiter != own.Limiter {
