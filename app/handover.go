@@ -52,8 +52,9 @@ func (p *page) isInput(key string) bool {
 // it kept them.
 //
 // On HTML made for another query, what prewrite wrote is kept the same way: the first screen's
-// islands hold the markup it wrote, of this page's own report, sampled as the server's; the
-// sections below the first screen are another link's and follow the paint (later).
+// islands hold the markup it wrote, of this page's own report with the policy's samples; the
+// other modes' samples follow the paint, and so do the sections below the first screen, which
+// are another link's (later).
 func (p *page) keepServerNumbers() bool {
 	if p.prewritten {
 		return true

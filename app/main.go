@@ -15,8 +15,8 @@ var build string
 
 func main() {
 	route()
-	guardURL() // before go-app reads the address
-	prewritten = prewrite()
+	guardURL()              // before go-app reads the address
+	prewritten = prewrite() // the link's first screen on HTML made for another, before go-app's render
 	// In the browser RunWhenOnBrowser runs the page and never returns; in the
 	// native binary it returns at once and the command line takes over.
 	app.RunWhenOnBrowser()

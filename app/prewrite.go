@@ -20,9 +20,10 @@ import (
 // its report, samples and markup, rather than compute them again.
 var prewritten *page
 
-// firstScreen is a page loaded with query as the server's pre-render loads it (sampled when that
-// is small, so that its islands' markup is the server's), with what its first screen shows:
-// parts, the id of each of the first screen's islands (and of the attempts hint) followed by its
+// firstScreen is a page loaded with query as the wasm's first render loads it (OnInit: the
+// policy's own paths sampled when that is small, the schedule's and the totals' percentiles; the
+// other modes', which the first screen does not show, follow the paint), with what its first
+// screen shows: parts, the id of each of the first screen's islands (and of the attempts hint) followed by its
 // markup, which each island keeps for the first render; fields, the name of each input of the
 // form followed by its value; open, the answer groups the link opens. ok is false for a link
 // with errors (the page then shows no numbers of its own before go-app's render) or a panic.
@@ -34,7 +35,7 @@ func firstScreen(query string) (p *page, parts, fields, open []any, ok bool) {
 		return p, nil, nil, nil, false
 	}
 	if p.sampleSmall() {
-		p.report.AddSamples(nil) // as OnPreRender: the numbers the hand-over keeps on serve
+		p.report.AddPolicySample(nil)
 	}
 	for _, s := range sections {
 		if s = s.shownFor(p.report.Params); !s.firstScreen || s.numbers == nil {

@@ -7,7 +7,7 @@ import (
 )
 
 // TestFirstScreenParts: what prewrite writes is every island of the first screen with the
-// attempts hint, sampled as the server's pre-render is, the form's every input and the answer
+// attempts hint, the schedule's percentiles included, the form's every input and the answer
 // groups the link opens; a bad link gives nothing to write.
 func TestFirstScreenParts(t *testing.T) {
 	p, parts, fields, open, ok := firstScreen("base=300ms&attempts=4&budget=2s&solve=attempts")
@@ -31,8 +31,8 @@ func TestFirstScreenParts(t *testing.T) {
 	if want = append(want, "in-attempts-hint"); !slices.Equal(ids, want) {
 		t.Errorf("parts %q, want %q", ids, want)
 	}
-	if !p.report.Sampled() || strings.Contains(markup["tables"], "data-sampling") || !strings.Contains(markup["tables"], `data-col="p99" data-ms="`) {
-		t.Errorf("the tables are not sampled as the server's: %.300s", markup["tables"])
+	if !p.report.PolicySampled() || strings.Contains(markup["tables"], `data-pending="samples"`) || !strings.Contains(markup["tables"], `data-col="p99" data-ms="`) {
+		t.Errorf("the schedule's percentiles are not in the tables: %.300s", markup["tables"])
 	}
 	if markup["in-attempts-hint"] != "4 attempts = first call + 3 retries" {
 		t.Errorf("attempts hint %q", markup["in-attempts-hint"])
