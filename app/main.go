@@ -15,8 +15,9 @@ var build string
 
 func main() {
 	route()
-	guardURL()              // before go-app reads the address
-	prewritten = prewrite() // the link's first screen on HTML made for another, before go-app's render
+	guardURL() // before go-app reads the address
+	// The link's first screen, on HTML made for another link, before go-app's first render.
+	prewritten = prewrite()
 	// In the browser RunWhenOnBrowser runs the page and never returns; in the
 	// native binary it returns at once and the command line takes over.
 	app.RunWhenOnBrowser()
