@@ -2,7 +2,11 @@
 
 package main
 
-import "github.com/maxence-charriere/go-app/v9/pkg/app"
+import (
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
 
 // prewrite writes the link's first screen into HTML made for another query (guard.js marked it
 // stale-html), with app.js's backoffcalcPrewrite, then lets the browser paint it before go-app's
@@ -21,10 +25,18 @@ func prewrite() *page {
 	if !ok {
 		return nil
 	}
-	p.prewritten = write.Invoke(parts, fields, open).Bool()
+	p.prewritten = p.write(write, parts, fields, open)
 	mark("prewritten")
 	if p.prewritten {
 		afterPaint()
 	}
 	return p
+}
+
+// write calls backoffcalcPrewrite and reports whether it wrote the page. A JavaScript exception
+// would be a panic here, before go-app has started: go-app's start follows it as without the
+// pre-write, and app.css shows nothing of a page that was not marked whole.
+func (p *page) write(write app.Value, parts, fields, open []any) (ok bool) {
+	defer p.survive(nil, func(*calc.FieldError) { ok = false })
+	return write.Invoke(parts, fields, open).Bool()
 }
