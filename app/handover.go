@@ -50,7 +50,15 @@ func (p *page) isInput(key string) bool {
 // starts: neither those parts nor the sections the first render leaves for later. Sampling
 // follows the paint (startWork), and its refresh replaces them all at once. It reports whether
 // it kept them.
+//
+// On HTML made for another query, what prewrite wrote is kept the same way: the first screen's
+// islands hold the markup it wrote, of this page's own report with the policy's samples; the
+// other modes' samples follow the paint, and so do the sections below the first screen, which
+// are another link's (later).
 func (p *page) keepServerNumbers() bool {
+	if p.prewritten {
+		return true
+	}
 	doc := app.Window().Get("document")
 	if doc.Get("documentElement").Get("classList").Call("contains", "stale-html").Bool() ||
 		!doc.Call("querySelector", `#app[data-render="server"]`).Truthy() {

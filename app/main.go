@@ -16,6 +16,8 @@ var build string
 func main() {
 	route()
 	guardURL() // before go-app reads the address
+	// The link's first screen, on HTML made for another link, before go-app's first render.
+	prewritten = prewrite()
 	// In the browser RunWhenOnBrowser runs the page and never returns; in the
 	// native binary it returns at once and the command line takes over.
 	app.RunWhenOnBrowser()
@@ -26,5 +28,12 @@ func main() {
 // main.
 func route() {
 	// go-app asks for the page once it has started: what follows is our OnInit and first render.
-	app.RouteFunc("/", func() app.Composer { mark("route"); return newPage() })
+	app.RouteFunc("/", func() app.Composer {
+		mark("route")
+		if p := prewritten; p != nil {
+			prewritten = nil // the load's page only: a later navigation gets a new one
+			return p
+		}
+		return newPage()
+	})
 }

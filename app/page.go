@@ -43,8 +43,9 @@ type page struct {
 	exportDue                                                                     bool       // the export panel still shows older inputs
 	queryDue                                                                      bool       // the address bar does not show query yet
 
-	kept bool // the first render shows the server's sampled numbers (keepServerNumbers)
-	rest bool // the sections after the schedule are rendered (see later)
+	kept       bool // the first render shows the server's sampled numbers (keepServerNumbers)
+	prewritten bool // prewrite wrote the first screen into HTML made for another query
+	rest       bool // the sections after the schedule are rendered (see later)
 
 	keptSections []string     // by sections' index, the server's markup of a section that later shows until rest
 	workGen      atomic.Int64 // the current work off the input path; a newer report stops older work

@@ -134,7 +134,8 @@ func (p *page) showQuery(ctx app.Context) {
 // sample adds r's sampled numbers, the policy's own paths first (the schedule's percentiles),
 // then the other modes', showing each as it is done. It reports false if newer work took over.
 // When kept, the page shows the server's numbers (keepServerNumbers), with every mode's samples:
-// showing the policy's alone would blank the others' until they are sampled.
+// showing the policy's alone would blank the others' until they are sampled; or prewrite's,
+// which are the policy's already.
 func (p *page) sample(ctx app.Context, r *calc.Report, gen int64, pause func() bool, kept bool) bool {
 	for i, add := range []func(*calc.Report, func() bool) bool{(*calc.Report).AddPolicySample, (*calc.Report).AddModeSamples} {
 		if r.Sampled() {

@@ -172,6 +172,65 @@ function backoffcalcRestoreFocus() {
   }
 }
 
+// backoffcalcPrewrite is the wasm's call before go-app starts, on HTML made for another query
+// (guard.js marked it stale-html): it writes this link's first screen, which the page's own code
+// computed (app/prewrite_js.go), into that HTML in one task, and marks it as this link's, which
+// app.css then shows while the rest stays hidden until the wasm's render. parts are element ids
+// each followed by its markup, fields the form's inputs' names each followed by its value, open
+// the answer groups of the fit block to open. Each field's default becomes its value, so that
+// backoffcalcHandOver tells what is typed from here on. It writes nothing, and returns false,
+// unless the page has every one of them.
+function backoffcalcPrewrite(parts, fields, open) {
+  const page = document.querySelector('#app[data-render="server"]');
+  const form = page && page.querySelector("form#inputs");
+  if (!form) {
+    return false;
+  }
+  const elements = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    const element = document.getElementById(parts[i]);
+    if (!element || !page.contains(element)) {
+      return false;
+    }
+    elements.push(element);
+  }
+  // By name: the form's namedItem also finds ids (the preset's fieldset is #preset).
+  const byName = new Map();
+  for (const field of form.elements) {
+    if (backoffcalcTypedField(field) && !byName.has(field.name)) {
+      byName.set(field.name, field);
+    }
+  }
+  const inputs = [];
+  for (let i = 0; i < fields.length; i += 2) {
+    const field = byName.get(fields[i]);
+    if (!field ||
+      (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === fields[i + 1]))) {
+      return false;
+    }
+    inputs.push(field);
+  }
+  elements.forEach((element, i) => {
+    element.innerHTML = parts[2 * i + 1];
+    element.dataset.prewritten = "";
+  });
+  inputs.forEach((field, i) => {
+    const value = fields[2 * i + 1];
+    if (field.tagName === "SELECT") {
+      for (const option of field.options) {
+        option.selected = option.defaultSelected = option.value === value;
+      }
+    } else {
+      field.value = field.defaultValue = value;
+    }
+  });
+  for (const group of page.querySelectorAll("#fit > details[data-solve]")) {
+    group.open = open.includes(group.dataset.solve);
+  }
+  page.dataset.prewritten = "";
+  return true;
+}
+
 async function backoffcalcLoad() {
   backoffcalcStatus("Loading the calculator…");
   let stage = "downloading";
