@@ -38,7 +38,7 @@ func (p *page) warmCode(ctx app.Context, gen int64) {
 		defer p.survive(nil, func(fe *calc.FieldError) {
 			ctx.Dispatch(func(ctx app.Context) { p.addError(fe) })
 		})
-		if warmUp(render, &p.workGen, gen) {
+		if warmUp(render, heapRoomy, &p.workGen, gen) {
 			mark("warm-code-done")
 			codeCacheWarmed()
 		}
@@ -47,26 +47,33 @@ func (p *page) warmCode(ctx app.Context, gen int64) {
 
 const (
 	// warmRenders is how many island renders the warm-up makes: V8 tiers a function up once it
-	// has run about 13 MB of its code (--wasm-tiering-budget). Measured in headless Chromium 156:
-	// 550 renders wrote no cache, 1,100 wrote 1.3 MB.
-	warmRenders = 1500
+	// has run about 13 MB of its code (--wasm-tiering-budget). Measured in headless Chromium 156
+	// at the bench's link: 550 renders wrote no cache, 1,100 and 1,200 wrote 1.3 MB. They take
+	// 1–2 s of slices and leave about 20 MB of garbage.
+	warmRenders = 1200
 	// warmFor bounds the warm-up's time on a slow machine, its slices added up.
 	warmFor = 6 * time.Second
 	// warmHeap is the most heap (garbage included) the warm-up lets the page reach: the page
-	// collects at 64 MiB (gc_js.go), a long task, and the warm-up's garbage must leave room for
-	// a person's edits. A cycle of the five islands leaves about 90 KB.
-	warmHeap = 40 << 20
+	// collects at 64 MiB (gc_js.go), a long task, and the herd's 33 MiB must still fit after it
+	// without one. A cycle of the five islands leaves about 90 KB; the page's heap after a load
+	// was 3 MiB, 23 MiB after the warm-up.
+	warmHeap = 24 << 20
 )
+
+// heapRoomy reports whether the heap, garbage included, is under warmHeap.
+func heapRoomy() bool {
+	heap := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/frees:bytes"}}
+	metrics.Read(heap)
+	return heap[0].Value.Uint64()-heap[1].Value.Uint64() < warmHeap
+}
 
 // warmUp calls render warmRenders times, handing the thread back every workSlice, and reports
 // whether it got that far: false when gen stopped being the current work first, when it took
-// warmFor, or when the heap reached warmHeap. Each slice ends with the performance mark warm-code.
-func warmUp(render func(), current *atomic.Int64, gen int64) bool {
-	heap := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/frees:bytes"}}
-	roomy := func() bool {
-		metrics.Read(heap)
-		return heap[0].Value.Uint64()-heap[1].Value.Uint64() < warmHeap
-	}
+// warmFor, or when roomy (heapRoomy) said no. Each slice ends with the performance mark
+// warm-code; a stop is marked warm-code-stopped-by-work, -time or -heap.
+func warmUp(render func(), roomy func() bool, current *atomic.Int64, gen int64) bool {
+	// The first slice in a task of its own, not with the work that started the warm-up.
+	yieldToBrowser()
 	var spent time.Duration
 	start := time.Now()
 	for i := 0; i < warmRenders; i++ {
@@ -76,7 +83,15 @@ func warmUp(render func(), current *atomic.Int64, gen int64) bool {
 			yieldToBrowser()
 			start = time.Now()
 		}
-		if current.Load() != gen || spent > warmFor || !roomy() {
+		switch {
+		case current.Load() != gen:
+			mark("warm-code-stopped-by-work")
+			return false
+		case spent > warmFor:
+			mark("warm-code-stopped-by-time")
+			return false
+		case !roomy():
+			mark("warm-code-stopped-by-heap")
 			return false
 		}
 		render()

@@ -13,7 +13,7 @@ func TestWarmUpRendersItsCount(t *testing.T) {
 	var gen atomic.Int64
 	gen.Store(1)
 	n := 0
-	if !warmUp(func() { n++ }, &gen, 1) {
+	if !warmUp(func() { n++ }, roomy, &gen, 1) {
 		t.Fatal("warmUp stopped with no newer work")
 	}
 	if n != warmRenders {
@@ -31,14 +31,14 @@ func TestWarmUpStopsForNewerWork(t *testing.T) {
 			gen.Add(1) // an edit, while the warm-up had the thread
 		}
 	}
-	if warmUp(render, &gen, 1) {
+	if warmUp(render, roomy, &gen, 1) {
 		t.Error("warmUp says it finished although newer work started")
 	}
 	if n != 10 {
 		t.Errorf("%d renders, want 10: none after the edit", n)
 	}
 	n = 0
-	if warmUp(render, &gen, 1) || n != 0 {
+	if warmUp(render, roomy, &gen, 1) || n != 0 {
 		t.Errorf("warmUp ran %d renders for a stale generation", n)
 	}
 }
@@ -50,7 +50,7 @@ func TestWarmUpSlices(t *testing.T) {
 	gen.Store(1)
 	n := 0
 	start := time.Now()
-	done := warmUp(func() { n++; time.Sleep(workSlice) }, &gen, 1)
+	done := warmUp(func() { n++; time.Sleep(workSlice) }, roomy, &gen, 1)
 	if done || n >= warmRenders {
 		t.Errorf("warmUp made %d renders of %v, beyond its bound of %v", n, workSlice, warmFor)
 	}
@@ -58,6 +58,19 @@ func TestWarmUpSlices(t *testing.T) {
 		t.Errorf("warmUp took %v, bound %v", d, warmFor)
 	}
 }
+
+// A heap near the page's collection stops it before the next render.
+func TestWarmUpStopsForHeap(t *testing.T) {
+	var gen atomic.Int64
+	gen.Store(1)
+	n := 0
+	if warmUp(func() { n++ }, func() bool { return n < 7 }, &gen, 1) || n != 7 {
+		t.Errorf("warmUp made %d renders with room for 7, and says it finished", n)
+	}
+}
+
+// roomy is a heap that always has room.
+func roomy() bool { return true }
 
 // Natively there is no code cache: the page never starts the warm-up.
 func TestWarmCodeNotDueNatively(t *testing.T) {
