@@ -69,6 +69,9 @@ func (p *page) startWork(ctx app.Context) {
 			warmEdit(warm)
 		}
 		ctx.Defer(func(ctx app.Context) { p.experimentReady(ctx, gen) }) // after the herd's last Defer
+		if warm != nil && pause() {
+			ctx.Defer(func(ctx app.Context) { p.warmCode(ctx, gen) })
+		}
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -106,6 +107,14 @@ func warmupURL() string {
 }
 
 func (b *browser) close() { b.cancel() }
+
+// cacheBytes is what the profile holds on disk in Code Cache/wasm (the code cache of a wasm
+// response from the network or the HTTP cache, keyed by its URL) and in the service workers'
+// Cache Storage (their copies, and as side data the code cache of a wasm response they answered).
+func (b *browser) cacheBytes() (codeCache, cacheStorage float64) {
+	return float64(dirBytes(filepath.Join(b.profile, "Default", "Code Cache", "wasm"))),
+		float64(dirBytes(filepath.Join(b.profile, "Default", "Service Worker", "CacheStorage")))
+}
 
 // setWant makes every later document of the tab watch for want (see measureJS) from its start.
 func (b *browser) setWant(want any) error {
@@ -204,6 +213,9 @@ type loadResult struct {
 	// Marks are the steps of the cold start (see measureJS): instantiateCalled, instantiated,
 	// goRun, mounted, and the page's own performance marks (go-init, route).
 	Marks map[string]float64 `json:"marks"`
+	// codeCache and cacheStorage are the bytes of the profile's Code Cache/wasm and of its
+	// service workers' Cache Storage after the visit (see coldWarm); set by the bench, not the page.
+	codeCache, cacheStorage float64
 }
 
 // editResult is one input-to-screen measurement.

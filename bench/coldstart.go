@@ -6,7 +6,10 @@ package main
 // go-app page of bench/baseline, cold and warm, in one run and interleaved (each run loads the
 // three in turn, so that a burst of other work on the machine hits all three alike), with the
 // ratios ours/baseline and where the time goes: the wasm received, compiled and instantiated,
-// the Go program started, its page in the DOM, and the first frame with the right numbers.
+// the Go program started, its page in the DOM, and the first frame with the right numbers. Each
+// run makes three visits in one profile: cold, warm (the service worker installed) and warm
+// again once the warm page has had time to get V8's wasm code cache written (app/codecache.go),
+// with what the profile's caches hold after each.
 
 import (
 	"fmt"
@@ -36,33 +39,44 @@ func coldSites(cfg *config, base *baseline, staticDir string) ([]coldSite, error
 	}, nil
 }
 
+// The coldstart phase's visits, in the order each run makes them in one profile.
+const (
+	visitCold   = "cold"
+	visitWarm   = "warm"
+	visitCached = "warm, cache written" // the warm page left open -cache-after, then loaded again
+)
+
+var coldVisits = []string{visitCold, visitWarm, visitCached}
+
 func measureColdStart(cfg *config, res *results, base *baseline, staticDir string) error {
 	sec := "cold start against the empty go-app page, interleaved: ms from navigation start"
 	if cfg.warmAfter > 0 {
 		sec += fmt.Sprintf("; warm: the cold page left open %v first", cfg.warmAfter)
 	}
+	sec += fmt.Sprintf("; warm, cache written: the warm page left open %v first", cfg.cacheAfter)
 	sites, err := coldSites(cfg, base, staticDir)
 	if err != nil {
 		return err
 	}
-	// runs[site][case] is every run's load; a failed load is nil, so that run i is the same
+	// runs[site][visit] is every run's load; a failed load is nil, so that run i is the same
 	// run for every site.
 	runs := map[string]map[string][]*loadResult{}
 	for _, s := range sites {
-		runs[s.name] = map[string][]*loadResult{"cold": nil, "warm": nil}
+		runs[s.name] = map[string][]*loadResult{}
 	}
 	for i := 0; i < cfg.coldRuns; i++ {
 		// Each run in another order, so that no page always comes first after a quiet wait.
 		for j := range sites {
 			s := sites[(i+j)%len(sites)]
-			cold, warm := coldWarm(cfg, s)
-			runs[s.name]["cold"] = append(runs[s.name]["cold"], cold)
-			runs[s.name]["warm"] = append(runs[s.name]["warm"], warm)
+			loads := coldWarm(cfg, s)
+			for k, c := range coldVisits {
+				runs[s.name][c] = append(runs[s.name][c], loads[k])
+			}
 		}
 	}
 
 	ready := func(r *loadResult) float64 { return r.Interactive }
-	for _, c := range []string{"cold", "warm"} {
+	for _, c := range coldVisits {
 		for _, s := range sites {
 			l := runs[s.name][c]
 			add := func(metric, unit, note string, f func(*loadResult) float64) {
@@ -94,10 +108,14 @@ func measureColdStart(cfg *config, res *results, base *baseline, staticDir strin
 			add("page in the DOM → frame with the numbers", "ms", "until the next animation frame finds them",
 				func(r *loadResult) float64 { return r.Interactive - mark(r, "mounted") })
 			add("longest task", "ms", "until the wasm is in charge (Long Tasks API)", func(r *loadResult) float64 { return r.LongestTask })
+			add("Code Cache/wasm after the visit", "B", "the profile's wasm code cache, before the next load (the last: just after its load); empty: 72 B",
+				func(r *loadResult) float64 { return r.codeCache })
+			add("Cache Storage after the visit", "B", "the service worker's copies with their code cache (side data), measured as the row above",
+				func(r *loadResult) float64 { return r.cacheStorage })
 		}
 	}
 	// The ratios: of the medians, and run by run (each run loads both pages side by side).
-	for _, c := range []string{"cold", "warm"} {
+	for _, c := range coldVisits {
 		for _, s := range sites[1:] {
 			ours, theirs := runs[s.name][c], runs["baseline"][c]
 			var per []float64
@@ -114,21 +132,23 @@ func measureColdStart(cfg *config, res *results, base *baseline, staticDir strin
 	return nil
 }
 
-// coldWarm loads s in a fresh profile, then again once its service worker is installed and the
-// cold page has been left open for -warm-after (the same for every site, so that the ratios
-// compare like with like).
-func coldWarm(cfg *config, s coldSite) (cold, warm *loadResult) {
+// coldWarm loads s in a fresh profile (cold), again once its service worker is installed and
+// the cold page has been left open for -warm-after (warm), and again once the warm page has been
+// left open for -cache-after (warm, cache written); the same for every site, so that the ratios
+// compare like with like. A failed load is nil, and so are the loads after it.
+func coldWarm(cfg *config, s coldSite) []*loadResult {
+	loads := make([]*loadResult, len(coldVisits))
 	waitQuiet(cfg)
 	srv, err := s.start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", s.name, err)
-		return nil, nil
+		return loads
 	}
 	defer srv.stop()
 	b, err := startWatching(cfg, s.want)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
-		return nil, nil
+		return loads
 	}
 	defer b.close()
 	get := func() *loadResult {
@@ -139,15 +159,31 @@ func coldWarm(cfg *config, s coldSite) (cold, warm *loadResult) {
 		}
 		return &r
 	}
-	if cold = get(); cold == nil {
-		return nil, nil
+	// sized records, in the load before, what the profile's caches hold now.
+	sized := func(r *loadResult) {
+		r.codeCache, r.cacheStorage = b.cacheBytes()
+		if verbose {
+			fmt.Fprintf(os.Stderr, "bench: %s: Code Cache/wasm %.0f B, Cache Storage %.0f B\n", s.name, r.codeCache, r.cacheStorage)
+		}
+	}
+	if loads[0] = get(); loads[0] == nil {
+		return loads
 	}
 	if err := b.waitServiceWorker(30 * time.Second); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", s.name, err)
-		return cold, nil
+		return loads
 	}
 	time.Sleep(cfg.warmAfter)
-	return cold, get()
+	sized(loads[0])
+	if loads[1] = get(); loads[1] == nil {
+		return loads
+	}
+	time.Sleep(cfg.cacheAfter)
+	sized(loads[1])
+	if loads[2] = get(); loads[2] != nil {
+		sized(loads[2])
+	}
+	return loads
 }
 
 // mark is a step of r's cold start (see measureJS), NaN when the page did not reach it.

@@ -20,7 +20,7 @@ type config struct {
 	bin, goCmd, goroot, chromium string
 	runs, edits                  int
 	coldRuns, netRuns            int
-	warmAfter                    time.Duration
+	warmAfter, cacheAfter        time.Duration
 	heavyBudget, heavyTimeout    time.Duration
 	quietBusy                    float64
 	quietWait, quietTotal        time.Duration
@@ -54,6 +54,9 @@ func parseFlags() *config {
 	flag.DurationVar(&cfg.warmAfter, "warm-after", 0,
 		"how long the coldstart and trace phases leave the cold page open, once its service worker is active, before the warm load "+
 			"(V8 writes its wasm code cache only once top-tier compiles stop; Chromium 156 here wrote none even after 60 s)")
+	flag.DurationVar(&cfg.cacheAfter, "cache-after", 12*time.Second,
+		"how long the coldstart phase leaves the warm page open before loading it once more (\"warm, cache written\"): "+
+			"the page's warm-up and V8's write of its wasm code cache, 2 s after the last top-tier compile, happen meanwhile")
 	flag.IntVar(&cfg.netRuns, "net-runs", 1, "runs of the network phase: each loads serve and the baseline cold over each emulated network (about 40 s)")
 	flag.IntVar(&cfg.edits, "edits", 50, "edits of each input-to-screen figure")
 	flag.DurationVar(&cfg.heavyBudget, "heavy-budget", 30*time.Second,

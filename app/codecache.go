@@ -1,0 +1,100 @@
+package main
+
+import (
+	"runtime/metrics"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// warmCode renders the first screen's islands again and again, off the input path, once the
+// load's work is done, and drops the markup, so that V8 writes its wasm code cache and the next
+// visit starts from it. V8 compiles app.wasm lazily and writes the cache only 2 s after a
+// function reaches its top tier, and nothing the page does on a load runs a function long enough
+// for that: Chromium then writes no cache, and every visit compiles about 2,000 functions on the
+// main thread again (docs/performance.md, "Warm loads and V8's wasm code cache"). The cache V8
+// writes holds the functions compiled so far, the first render's among them.
+//
+// It runs only where the cache pays (codeCacheDue: a visit the service worker answered, once per
+// version), in slices of about workSlice, and stops at once when newer work (an edit) starts.
+// It changes nothing on the page: the markup goes nowhere.
+func (p *page) warmCode(ctx app.Context, gen int64) {
+	if p.report == nil || !codeCacheDue() {
+		return
+	}
+	islands := []*island{p.summary, p.results, p.chart, p.modes, p.layers}
+	var w strings.Builder
+	n := 0
+	render := func() {
+		w.Reset()
+		app.PrintHTML(&w, islands[n%len(islands)].content())
+		n++
+	}
+	ctx.Async(func() {
+		defer p.survive(nil, func(fe *calc.FieldError) {
+			ctx.Dispatch(func(ctx app.Context) { p.addError(fe) })
+		})
+		if warmUp(render, heapRoomy, &p.workGen, gen) {
+			mark("warm-code-done")
+			codeCacheWarmed()
+		}
+	})
+}
+
+const (
+	// warmRenders is how many island renders the warm-up makes: V8 tiers a function up once it
+	// has run about 13 MB of its code (--wasm-tiering-budget). Measured in headless Chromium 156
+	// at the bench's link: 550 renders wrote no cache, 1,100 and 1,200 wrote 1.3 MB. They take
+	// 1–2 s of slices and leave about 20 MB of garbage.
+	warmRenders = 1200
+	// warmFor bounds the warm-up's time on a slow machine, its slices added up.
+	warmFor = 6 * time.Second
+	// warmHeap is the most heap (garbage included) the warm-up lets the page reach: the page
+	// collects at 64 MiB (gc_js.go), a long task, and the herd's 33 MiB must still fit after it
+	// without one. A cycle of the five islands leaves about 90 KB; the page's heap after a load
+	// was 3 MiB, 23 MiB after the warm-up.
+	warmHeap = 24 << 20
+)
+
+// heapRoomy reports whether the heap, garbage included, is under warmHeap.
+func heapRoomy() bool {
+	heap := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/frees:bytes"}}
+	metrics.Read(heap)
+	return heap[0].Value.Uint64()-heap[1].Value.Uint64() < warmHeap
+}
+
+// warmUp calls render warmRenders times, handing the thread back every workSlice, and reports
+// whether it got that far: false when gen stopped being the current work first, when it took
+// warmFor, or when roomy (heapRoomy) said no. Each slice ends with the performance mark
+// warm-code; a stop is marked warm-code-stopped-by-work, -time or -heap.
+func warmUp(render func(), roomy func() bool, current *atomic.Int64, gen int64) bool {
+	// The first slice in a task of its own, not with the work that started the warm-up.
+	yieldToBrowser()
+	var spent time.Duration
+	start := time.Now()
+	for i := 0; i < warmRenders; i++ {
+		if d := time.Since(start); d > workSlice {
+			spent += d
+			mark("warm-code")
+			yieldToBrowser()
+			start = time.Now()
+		}
+		switch {
+		case current.Load() != gen:
+			mark("warm-code-stopped-by-work")
+			return false
+		case spent > warmFor:
+			mark("warm-code-stopped-by-time")
+			return false
+		case !roomy():
+			mark("warm-code-stopped-by-heap")
+			return false
+		}
+		render()
+	}
+	return current.Load() == gen
+}

@@ -1,0 +1,80 @@
+//go:build !js
+
+package main
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The warm-up makes its renders, and says so.
+func TestWarmUpRendersItsCount(t *testing.T) {
+	var gen atomic.Int64
+	gen.Store(1)
+	n := 0
+	if !warmUp(func() { n++ }, roomy, &gen, 1) {
+		t.Fatal("warmUp stopped with no newer work")
+	}
+	if n != warmRenders {
+		t.Errorf("%d renders, want %d", n, warmRenders)
+	}
+}
+
+// Newer work stops the warm-up before its next render, and it reports that it did not finish.
+func TestWarmUpStopsForNewerWork(t *testing.T) {
+	var gen atomic.Int64
+	gen.Store(1)
+	n := 0
+	render := func() {
+		if n++; n == 10 {
+			gen.Add(1) // an edit, while the warm-up had the thread
+		}
+	}
+	if warmUp(render, roomy, &gen, 1) {
+		t.Error("warmUp says it finished although newer work started")
+	}
+	if n != 10 {
+		t.Errorf("%d renders, want 10: none after the edit", n)
+	}
+	n = 0
+	if warmUp(render, roomy, &gen, 1) || n != 0 {
+		t.Errorf("warmUp ran %d renders for a stale generation", n)
+	}
+}
+
+// Its slices hand the thread back: a slow render yields after each one, and the time bound
+// holds.
+func TestWarmUpSlices(t *testing.T) {
+	var gen atomic.Int64
+	gen.Store(1)
+	n := 0
+	start := time.Now()
+	done := warmUp(func() { n++; time.Sleep(workSlice) }, roomy, &gen, 1)
+	if done || n >= warmRenders {
+		t.Errorf("warmUp made %d renders of %v, beyond its bound of %v", n, workSlice, warmFor)
+	}
+	if d := time.Since(start); d > warmFor+time.Second {
+		t.Errorf("warmUp took %v, bound %v", d, warmFor)
+	}
+}
+
+// A heap near the page's collection stops it before the next render.
+func TestWarmUpStopsForHeap(t *testing.T) {
+	var gen atomic.Int64
+	gen.Store(1)
+	n := 0
+	if warmUp(func() { n++ }, func() bool { return n < 7 }, &gen, 1) || n != 7 {
+		t.Errorf("warmUp made %d renders with room for 7, and says it finished", n)
+	}
+}
+
+// roomy is a heap that always has room.
+func roomy() bool { return true }
+
+// Natively there is no code cache: the page never starts the warm-up.
+func TestWarmCodeNotDueNatively(t *testing.T) {
+	if codeCacheDue() {
+		t.Error("codeCacheDue outside wasm")
+	}
+}
