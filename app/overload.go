@@ -33,6 +33,8 @@ var overloadFields = []formField{
 	{key: "queue", label: "Queue", unit: "attempts; 0 = none", inputMode: "numeric", hint: "attempts that may wait for a slot when a window is full; the rest fail at once"},
 	{key: "timeout", label: "Timeout", unit: "ms, or a duration; 0 = none", hint: "a client stops waiting for an attempt after this; if the server serves it later, that work is wasted"},
 	{key: "failrate", label: "Error rate", unit: "fraction: 0.1 = 10%", inputMode: "decimal", hint: "outside the outage the server fails each attempt it serves with this probability, drawn from the seed; 0 = none"},
+	{key: "latency", label: "Latency", unit: "ms, or a duration; 0 = none", hint: "the server's time in service of an attempt at no load, added to the call; 0 = the call alone"},
+	{key: "slope", label: "Slope", unit: "ms per attempt in service; 0 = none", hint: "added to an attempt's time in service for each attempt in service at its start, itself counted, fixed then (Brooker's collapse simulation: 1 s + 10 ms each, timeout 3 s)"},
 	{key: "processes", label: "Processes", unit: "client processes", inputMode: "numeric", hint: "the requests are sent by these in turn, each with its own limiter"},
 	{key: "limiter", label: "Limiter", options: limiterOptions(), hint: "what each process puts between a failure and its retry; the sources are under the herd"},
 	{key: "maxtokens", label: "Max tokens", unit: "tokens", inputMode: "decimal", hint: "grpc reads this: retryThrottling's maxTokens"},
@@ -63,6 +65,7 @@ func (p *page) renderOverload() app.UI {
 	return app.Div().ID("overload-view").Body(
 		app.Raw(h.overloadHeadline(params)),
 		app.Raw(errorRateHTML(params)),
+		app.Raw(collapseHTML(params)),
 		app.Raw(overloadTable(params, h.cases, h.over)),
 		app.Raw(overloadPickHTML(h.cases, h.shownCase(params), h.shared)),
 		app.Raw(h.overloadWindows(params)),
@@ -130,6 +133,26 @@ func errorRateHTML(params calc.Params) string {
 	}
 	b.WriteString(`</tbody></table></div></div>`)
 	return b.String()
+}
+
+// collapseHTML is the closed form of the load-dependent latency (calc's Collapse, in report's
+// words), with what the model leaves out; "" without latency or slope.
+func collapseHTML(params calc.Params) string {
+	words := report.CollapseWords(params)
+	if words == "" {
+		return ""
+	}
+	c := params.Collapse()
+	steady, threshold := "none", "none"
+	if c.Bounded {
+		steady = calc.Human(c.Steady * 1e9)
+	}
+	if c.HasThreshold {
+		threshold = report.Short(c.Threshold)
+	}
+	return `<div id="collapse"><p id="collapse-words">` + html.EscapeString(words) + `</p>` +
+		fmt.Sprintf(`<p class="hint">From the inputs alone, not the simulation: steady time in service <span id="collapse-steady" data-value="%s">%s</span>; within the timeout up to <span id="collapse-threshold" data-value="%s">%s</span> requests per second.</p></div>`,
+			report.Float(c.Steady), html.EscapeString(steady), report.Float(c.Threshold), html.EscapeString(threshold))
 }
 
 // ownOverloadCase is the case of the policy's own mode and limiter: the one shown window by
@@ -248,9 +271,16 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 			b.WriteString(`<th scope="col" rowspan="2">` + c[1] + `</th>`)
 		}
 	}
-	b.WriteString(`<th scope="col" rowspan="2">stream then</th></tr><tr>` + gaveUp.String() + `</tr></thead><tbody>`)
+	b.WriteString(`<th scope="col" rowspan="2">stream then</th>`)
+	slow := params.Slow()
+	if slow {
+		for _, c := range report.LatencyColumns {
+			b.WriteString(`<th scope="col" rowspan="2">` + c[1] + `</th>`)
+		}
+	}
+	b.WriteString(`</tr><tr>` + gaveUp.String() + `</tr></thead><tbody>`)
 	for i, r := range runs {
-		writeOverloadRow(&b, cases[i], r, params.Run)
+		writeOverloadRow(&b, cases[i], r, params.Run, slow)
 	}
 	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted share: of the attempts the server served, the share served for a client that had stopped waiting. Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; stream then: whether new requests still arrived at that time (running) or no longer (ended).</p>`)
 	return b.String()
@@ -258,7 +288,8 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 
 // writeOverloadRow writes run r of case c as a row of the side by side table: the recovery's
 // time and the stream's state then in two cells, each short enough for the table to fit.
-func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRun, run time.Duration) {
+// With slow (latency or slope) the run's most attempts in service and longest time follow.
+func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRun, run time.Duration, slow bool) {
 	fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
 	cells := report.OverloadCells(r, run)
 	_, at, when := report.RecoveredWords(r, run)
@@ -269,7 +300,13 @@ func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRu
 	if when == "" {
 		when = "–"
 	}
-	fmt.Fprintf(b, `<td data-col="recovered_when">%s</td></tr>`, html.EscapeString(when))
+	fmt.Fprintf(b, `<td data-col="recovered_when">%s</td>`, html.EscapeString(when))
+	if slow {
+		for j, cell := range report.LatencyCells(r) {
+			fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.LatencyColumns[j][0], cell[0], html.EscapeString(cell[1]))
+		}
+	}
+	b.WriteString(`</tr>`)
 }
 
 // overloadWindowsHTML is run r window by window: a chart of each series on one scale, then the
@@ -298,12 +335,23 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 	for _, s := range report.WindowSeries {
 		b.WriteString(`<th scope="col">` + s[1] + `</th>`)
 	}
+	slow := params.Slow()
+	if slow {
+		for _, s := range report.LatencySeries {
+			b.WriteString(`<th scope="col">` + s[1] + `</th>`)
+		}
+	}
 	b.WriteString(`</tr></thead><tbody>`)
 	for k, w := range r.Windows[:rows] {
 		start := params.WindowStart(k)
 		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, calc.Millis(start), html.EscapeString(calc.Human(float64(start))))
 		for i, n := range w.Counts() {
 			fmt.Fprintf(&b, `<td data-col="%s">%d</td>`, report.WindowSeries[i][0], n)
+		}
+		if slow {
+			for i, cell := range report.LatencyWindowCells(w) {
+				fmt.Fprintf(&b, `<td data-col="%s" data-value="%s">%s</td>`, report.LatencySeries[i][0], cell[0], html.EscapeString(cell[1]))
+			}
 		}
 		b.WriteString(`</tr>`)
 	}

@@ -259,3 +259,48 @@ func TestErrorRateLink(t *testing.T) {
 	}
 	tb.requireNoConsoleProblems()
 }
+
+// In Chromium, a link with load-dependent latency shows calc's collapse threshold in the overload
+// view, and each run's most attempts in service and longest time in service beside it, calc's.
+func TestLatencyLink(t *testing.T) {
+	p, err := libs.Decode(latencyQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := p.OverloadCases()
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?" + latencyQuery)
+	tb.waitWasm()
+	tb.waitFor("the overload runs", `document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases))+
+		` && !document.getElementById("herd-results").hasAttribute("data-pending")`)
+	shown := evalJS[map[string]string](tb, `(() => {
+		const out = {};
+		document.querySelectorAll("#overload tr[data-limiter] td[data-value]").forEach((td) => {
+			const tr = td.closest("tr");
+			out[tr.dataset.mode + "+" + tr.dataset.limiter + "/" + td.dataset.col] = td.dataset.value;
+		});
+		out.threshold = document.getElementById("collapse-threshold").dataset.value;
+		out.steady = document.getElementById("collapse-steady").dataset.value;
+		out.words = document.getElementById("collapse-words").textContent;
+		return out;
+	})()`)
+	c := p.Collapse()
+	if shown["threshold"] != report.Float(c.Threshold) || shown["steady"] != report.Float(c.Steady) || shown["words"] != report.CollapseWords(p) {
+		t.Errorf("collapse %q %q %q, calc %v %v %q", shown["threshold"], shown["steady"], shown["words"], c.Threshold, c.Steady, report.CollapseWords(p))
+	}
+	for _, cs := range cases {
+		r, err := p.Overload(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := cs.Mode.String() + "+" + cs.Limiter.String() + "/"
+		if got := shown[row+"max_in_service"]; got != strconv.Itoa(r.MaxInService) {
+			t.Errorf("%smax_in_service: page %q, calc %d", row, got, r.MaxInService)
+		}
+		if got := shown[row+"max_latency"]; got != calc.Millis(r.MaxLatency) {
+			t.Errorf("%smax_latency: page %q, calc %v", row, got, r.MaxLatency)
+		}
+	}
+	tb.requireNoConsoleProblems()
+}

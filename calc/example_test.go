@@ -301,3 +301,25 @@ func ExampleParams_ErrorRate() {
 	// adaptive: bound 0.1, 1.1 attempts per request
 	// retrybreaker: bound 0, 1 attempts per request
 }
+
+func ExampleParams_Collapse() {
+	// Brooker's server: 1 s + 0.01 s per attempt in service (itself counted), a 3 s timeout, no
+	// retries. λS attempts are in service (Little's law), so S = 1 + 0.01 × λS,
+	// S = 1 / (1 − 0.01λ): at 80 per second 1 / 0.2 = 5 s, over 3 s; S ≤ 3 while
+	// λ ≤ (3 − 1) / (0.01 × 3) = 66.67 per second; no steady state at all from 1 / 0.01 = 100 per
+	// second. At 60 per second S = 1 / 0.4 = 2.5 s. The even stream meets it exactly: at 80 per
+	// second an attempt finds the 399 started in the 5 s before it, and itself: 1 + 4 = 5 s.
+	for _, rate := range []string{"80", "60"} {
+		p, _ := calc.Decode("rate=" + rate + "&run=2m&clients=1&outage=0&attempts=1&capacity=0&window=1s&timeout=3s&latency=1s&slope=10ms")
+		c := p.Collapse()
+		fmt.Printf("rate %v: steady %.4g s, times out %v, threshold %.4g per second, limit %.4g\n", c.Rate, c.Steady, c.TimesOut, c.Threshold, c.Limit)
+		run, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: calc.LimiterNone})
+		w := run.Windows[110]
+		fmt.Printf("  simulated at 110 s: %d in service, %v, %d served in time, %d wasted\n", w.InService, w.Latency, w.Served, w.Wasted)
+	}
+	// Output:
+	// rate 80: steady 5 s, times out true, threshold 66.67 per second, limit 100
+	//   simulated at 110 s: 400 in service, 5s, 0 served in time, 80 wasted
+	// rate 60: steady 2.5 s, times out false, threshold 66.67 per second, limit 100
+	//   simulated at 110 s: 150 in service, 2.5s, 60 served in time, 0 wasted
+}

@@ -29,11 +29,14 @@ func (s Spacing) String() string {
 }
 
 // Open reports whether the herd is an open system: a stream, a queue, a timeout, a limiter or a
-// server that fails a share of attempts. Processes alone changes nothing: without a limiter the
+// server that fails a share of attempts or slows under load. Processes alone changes nothing: without a limiter the
 // processes share nothing.
 func (o OverloadInputs) Open() bool {
-	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone || o.FailRate > 0
+	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone || o.FailRate > 0 || o.Slow()
 }
+
+// Slow reports whether an attempt's time in service grows with the load (Latency or Slope).
+func (o OverloadInputs) Slow() bool { return o.Latency > 0 || o.Slope > 0 }
 
 // OverloadWindow is what happened in one fixed window [k*Window, (k+1)*Window).
 type OverloadWindow struct {
@@ -46,6 +49,11 @@ type OverloadWindow struct {
 	Refused  int // retries the limiter refused in it
 	Queue    int // attempts waiting at its end
 	Errors   int // attempts served in it whose client was waiting, and failed (FailRate)
+	// With Latency or Slope only (else 0): InService is the most attempts in service, itself
+	// counted, that an attempt starting service in it found; Latency is the mean time from an
+	// attempt's start of service to its answer (Call + Latency + n × Slope) over those attempts.
+	InService int
+	Latency   time.Duration
 }
 
 // OverloadRun is one mode with one limiter through the open system. The embedded HerdRun counts
@@ -68,6 +76,10 @@ type OverloadRun struct {
 	Failed   int // attempts failed at once
 	TimedOut int // attempts the client stopped waiting for
 	Errors   int // attempts served for a waiting client and failed (FailRate): not in Served
+	// With Latency or Slope only (else 0): the most attempts in service any attempt found at its
+	// start, itself counted, and the longest time from a start of service to its answer.
+	MaxInService int
+	MaxLatency   time.Duration
 
 	// Recovered is the start of the first window, at or after the outage's end, from which every
 	// window up to the last arrival is clean: each attempt arriving in it is served at once and

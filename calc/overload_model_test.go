@@ -102,6 +102,7 @@ type modelAttempt struct {
 	gaveUp    bool          // its client stopped waiting (a timeout happened)
 	known     bool          // its outcome reached its client (answer, failure or timeout)
 	errs      bool          // its answer, if its client waits for it, is a failure (FailRate)
+	seen      int           // with Latency or Slope: the attempts in service at its start, itself counted
 }
 
 type overloadModel struct {
@@ -243,7 +244,10 @@ func (m *overloadModel) arrive(e modelEvent) {
 	if a.failed {
 		w.Failed++
 	}
-	if !a.queued {
+	switch {
+	case a.served >= 0:
+		a.seen, a.answer = m.inService(e.at)
+	case !a.queued:
 		a.answer = e.at + p.Call
 	}
 	m.attempts = append(m.attempts, a)
@@ -256,6 +260,19 @@ func (m *overloadModel) arrive(e modelEvent) {
 	if !a.queued && !m.timesOut(id) {
 		m.push(modelEvent{at: a.answer, class: classOutcome, req: e.req, attempt: id})
 	}
+}
+
+// inService is what an attempt starting service at t finds: n, the attempts served before it
+// whose answer comes after t, plus itself, and its answer, Call + Latency + n × Slope after t
+// (the server of Brooker's collapse simulation: the time is fixed at the start).
+func (m *overloadModel) inService(t time.Duration) (n int, answer time.Duration) {
+	n = 1
+	for _, a := range m.attempts {
+		if a.served >= 0 && a.answer > t {
+			n++
+		}
+	}
+	return n, t + m.p.Call + m.p.Latency + time.Duration(n)*m.p.Slope
 }
 
 // timesOut says that attempt id's client stops waiting for it: its answer comes strictly later
@@ -306,7 +323,8 @@ func (m *overloadModel) serveQueue(at time.Duration) {
 		m.queue = m.queue[1:]
 		m.served[k]++
 		a := &m.attempts[id]
-		a.served, a.answer = at, at+m.p.Call
+		a.seen, a.answer = m.inService(at)
+		a.served = at
 		m.serve(id)
 		if !a.gaveUp && !m.timesOut(id) {
 			m.push(modelEvent{at: a.answer, class: classOutcome, req: a.req, attempt: id})
@@ -444,6 +462,29 @@ func (m *overloadModel) result() OverloadRun {
 		if a.queued {
 			for k := int(a.at / p.Window); k < int(a.served/p.Window); k++ {
 				run.Windows[k].Queue++
+			}
+		}
+	}
+	// Latency and Slope: per window, the most attempts an attempt served in it found in service
+	// and their mean time from service to answer; per run the most of both.
+	if p.Latency > 0 || p.Slope > 0 {
+		sum := make([]time.Duration, len(run.Windows))
+		cnt := make([]int, len(run.Windows))
+		for _, a := range m.attempts {
+			if a.served < 0 {
+				continue
+			}
+			k := int(a.served / p.Window)
+			w := &run.Windows[k]
+			w.InService = max(w.InService, a.seen)
+			sum[k] += a.answer - a.served
+			cnt[k]++
+			run.MaxInService = max(run.MaxInService, a.seen)
+			run.MaxLatency = max(run.MaxLatency, a.answer-a.served)
+		}
+		for k := range cnt {
+			if cnt[k] > 0 {
+				run.Windows[k].Latency = sum[k] / time.Duration(cnt[k])
 			}
 		}
 	}
@@ -705,6 +746,17 @@ var overloadCases = []struct {
 		p.Clients, p.Rate, p.Run, p.Capacity, p.Call, p.FailRate = 3, 200, 500*ms, 3, 0, 0.3
 		p.Jitter, p.Base, p.Factor, p.Cap = None, 10*ms, 1, 10*ms
 	}},
+	{"latency and slope, no timeout", func(p *Params) {
+		p.Clients, p.Rate, p.Run, p.Capacity, p.Call, p.Latency, p.Slope = 3, 50, time.Second, 0, 0, 30*ms, 5*ms
+	}},
+	{"latency and slope with a timeout, queue and outage", func(p *Params) {
+		p.Clients, p.Rate, p.Run, p.Outage, p.Capacity, p.Queue = 5, 80, 2*time.Second, 300*ms, 4, 6
+		p.Timeout, p.Call, p.Latency, p.Slope = 120*ms, 10*ms, 40*ms, 8*ms
+	}},
+	{"slope alone, errors and a limiter", func(p *Params) {
+		p.Clients, p.Rate, p.Run, p.Capacity, p.Timeout, p.Slope, p.FailRate = 4, 100, time.Second, 0, 100*ms, 6*ms, 0.2
+		p.Limiter, p.Processes = LimiterGRPC, 2
+	}},
 	{"spread crowd and small windows", func(p *Params) {
 		p.Clients, p.Spread, p.Window, p.Capacity, p.Queue, p.Outage = 30, 200*ms, 10*ms, 1, 2, 150*ms
 		p.Base, p.Cap, p.Call, p.Timeout = 5*ms, 80*ms, 3*ms, 25*ms
@@ -767,8 +819,8 @@ func compareOverload(t *testing.T, name string, p Params, c OverloadCase) {
 // describeOverload is p's herd query and its overload fields (the query keys of the overload
 // are not all decoded yet).
 func describeOverload(p Params) string {
-	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limits=%+v failrate=%v",
-		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limits, p.FailRate)
+	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limits=%+v failrate=%v latency=%v slope=%v",
+		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limits, p.FailRate, p.Latency, p.Slope)
 }
 
 // randomOverload draws a small valid open system and one of its cases from next, which returns
@@ -811,6 +863,9 @@ func randomOverload(next func(n int) int) (Params, OverloadCase) {
 	}
 	if next(3) == 0 {
 		p.FailRate = float64(next(10)) / 10
+	}
+	if next(3) == 0 { // load-dependent latency, a slope of up to 2ms an attempt
+		p.Latency, p.Slope = msn(40), time.Duration(next(2001))*time.Microsecond
 	}
 	modes := p.HerdModes()
 	return p, OverloadCase{modes[next(len(modes))], Limiters()[next(len(Limiters()))]}

@@ -72,6 +72,16 @@ func TestOverloadKeys(t *testing.T) {
 	if f, err := Decode("failrate=0.25"); err != nil || f.FailRate != 0.25 || !f.Open() || !strings.Contains(f.Encode(), "&failrate=0.25&") {
 		t.Errorf("failrate=0.25: %+v, %v, %q", f, err, f.Encode())
 	}
+	// latency and slope likewise: left out at their defaults, written when set, and each opens
+	// the system on its own.
+	if q := stream.Encode(); strings.Contains(q, "latency") || strings.Contains(q, "slope") {
+		t.Errorf("rate=0.5: Encode() = %q has latency or slope at its default", q)
+	}
+	for _, q := range []string{"latency=1s", "slope=10ms"} {
+		if f, err := Decode(q); err != nil || !f.Open() || !f.Slow() || !strings.Contains(f.Encode(), "&"+q+"&") {
+			t.Errorf("%s: %+v, %v, %q", q, f, err, f.Encode())
+		}
+	}
 	// A stream needs both its rate and its length; processes alone share nothing.
 	for _, q := range []string{"rate=10", "run=10s", "processes=8", "arrivals=poisson"} {
 		if p, _ := Decode(q); p.Open() {
@@ -109,6 +119,10 @@ func TestOverloadKeyErrors(t *testing.T) {
 		{"failrate=-0.1", "must not be negative"},
 		{"failrate=NaN", "not a number"},
 		{"failrate=0.5.5", "not a number"},
+		{"latency=25h", `calc: latency "25h": must be 0 or more and at most 24h`},
+		{"latency=-1s", "must not be negative"},
+		{"slope=x", `calc: slope "x"`},
+		{"slope=25h", `calc: slope "25h": must be 0 or more and at most 24h`},
 	} {
 		p, err := Decode(tt.query)
 		fes := FieldErrors(err)
@@ -126,12 +140,12 @@ func TestOverloadKeyErrors(t *testing.T) {
 func TestValidateOverload(t *testing.T) {
 	p := Default()
 	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, limiterCount
-	p.Limits, p.FailRate = LimiterParams{}, 1
+	p.Limits, p.FailRate, p.Latency, p.Slope = LimiterParams{}, 1, -1, MaxCall+1
 	var keys []string
 	for _, fe := range FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
 	}
-	want := "rate,run,queue,timeout,processes,limiter,maxtokens,tokenratio,ttl,failrate"
+	want := "rate,run,queue,timeout,processes,limiter,maxtokens,tokenratio,ttl,failrate,latency,slope"
 	if strings.Join(keys, ",") != want {
 		t.Errorf("Validate blamed %v, want %s", keys, want)
 	}

@@ -74,7 +74,8 @@ type overloadScratch struct {
 	queue           []queuedAttempt // queue[qhead:] wait, in arrival order
 	active, retries []int32         // by process: attempts awaiting their outcome, requests holding a retry
 	lims            []Limiter
-	dirty           []bool // by window: an attempt arriving in it was not served at once, or timed out
+	dirty           []bool          // by window: an attempt arriving in it was not served at once, or timed out
+	busy            []time.Duration // with slow: the ends of service of the attempts in service, a min-heap
 	peak            eventq.PeakWindow
 }
 
@@ -102,6 +103,11 @@ type overloadSim struct {
 	// of attempts and retries in flight, and they are not kept. Every outcome may then be
 	// decided when its attempt is judged or served, without an event of its own (see arrive).
 	limited bool
+	// slow says an attempt's time in service grows with the load (Latency or Slope): the ends
+	// of service are kept (busy), and the window's sum and count of times in service.
+	slow  bool
+	inSum time.Duration
+	inN   int
 }
 
 // overload runs case c over at least windows windows (more are added if an event needs them).
@@ -110,7 +116,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	stream := newStreamSource(p)
 	requests := p.Clients + stream.n
 	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1,
-		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone}
+		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone, slow: p.Slow()}
 	sim.waits, sim.first = p.modeWaits(c.Mode)
 	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Windows: make([]OverloadWindow, 0, windows)}
 	s.slot = reuse.Grow(s.slot, requests)
@@ -125,7 +131,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	for i := range s.lims {
 		s.lims[i] = NewLimiter(c.Limiter, p.Limits)
 	}
-	s.dirty = s.dirty[:0]
+	s.dirty, s.busy = s.dirty[:0], s.busy[:0]
 	s.pending.Reset(windows)
 	s.peak.Reset(p.Window)
 
@@ -196,6 +202,10 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 			}
 		}
 		sim.run.Windows[sim.b].Queue = len(s.queue) - sim.qhead
+		if sim.inN > 0 {
+			sim.run.Windows[sim.b].Latency = sim.inSum / time.Duration(sim.inN)
+			sim.inSum, sim.inN = 0, 0
+		}
 	}
 	sim.finish(stream.n) // the stream's true count once it has ended
 	return sim.run, true
@@ -255,7 +265,8 @@ func (sim *overloadSim) serveQueue() {
 	for ; len(s.queue) > sim.qhead && sim.taken < p.Capacity; sim.qhead++ {
 		q := s.queue[sim.qhead]
 		sim.taken++
-		if p.Timeout > 0 && sim.from+p.Call > q.at+p.Timeout {
+		d := sim.service(sim.from)
+		if p.Timeout > 0 && sim.from+d > q.at+p.Timeout {
 			w.Wasted++
 			sim.run.Wasted++
 			continue
@@ -274,12 +285,12 @@ func (sim *overloadSim) serveQueue() {
 		}
 		if !sim.limited { // see arrive; its pending timeout, if any, finds it done or not due
 			r.due = -1
-			if !sim.decide(i, r, sim.from+p.Call) {
+			if !sim.decide(i, r, sim.from+d) {
 				sim.end(i, sl)
 			}
 			continue
 		}
-		r.due = sim.from + p.Call
+		r.due = sim.from + d
 		sim.schedule(i, r.due, 0)
 	}
 	if sim.qhead >= 1024 && 2*sim.qhead >= len(s.queue) { // drop the served, amortized O(1)
@@ -346,7 +357,8 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		outcomeAt = sim.fail(r, at, outOutage)
 	case p.Capacity == 0 || sim.taken < p.Capacity:
 		sim.taken++
-		if sim.late {
+		d := sim.service(at)
+		if p.Timeout > 0 && d > p.Timeout { // sim.late, when not slow
 			w.Wasted++
 			run.Wasted++
 			s.dirty[sim.b] = true
@@ -356,13 +368,13 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		if r.errs {
 			w.Errors++
 			run.Errors++
-			r.kind, outcomeAt = outError, at+p.Call
+			r.kind, outcomeAt = outError, at+d
 			break
 		}
 		w.Served++
 		run.Served++
 		run.LastAccepted = max(run.LastAccepted, at)
-		r.kind, outcomeAt = outSuccess, at+p.Call
+		r.kind, outcomeAt = outSuccess, at+d
 	case len(s.queue)-sim.qhead < p.Queue:
 		s.queue = append(s.queue, queuedAttempt{int32(i), at})
 		s.dirty[sim.b] = true

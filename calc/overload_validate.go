@@ -23,14 +23,24 @@ func satAdd(a, b time.Duration) time.Duration {
 	return a + b
 }
 
-// outcomeDelay is the most time from an attempt's arrival to its outcome: a call, after at most
-// queueWait in the queue, and never more than the timeout when there is one.
+// outcomeDelay is the most time from an attempt's arrival to its outcome: a call (or the longest
+// time in service), after at most queueWait in the queue, and never more than the timeout when
+// there is one.
 func (p Params) outcomeDelay() time.Duration {
-	d := satAdd(p.Call, p.queueWait())
+	d := satAdd(p.longestService(), p.queueWait())
 	if p.Timeout > 0 {
 		d = min(d, p.Timeout)
 	}
 	return d
+}
+
+// longestService is the longest time from a start of service to its answer: Call, or with Latency
+// or Slope the time in service with every attempt of the run in service at once.
+func (p Params) longestService() time.Duration {
+	if !p.Slow() {
+		return p.Call
+	}
+	return serviceTime(p, (p.Clients+p.StreamRequests())*max(p.Attempts, 1))
 }
 
 // queueWait is the longest an attempt waits in the queue: one that joins it in window k behind
@@ -65,6 +75,9 @@ func (p Params) overloadWindows(m HerdMode) (int, error) {
 		return int(n), nil
 	}
 	fix := "lower attempts, cap, run, queue or timeout, or set a budget"
+	if p.Slow() && p.Timeout == 0 {
+		fix = "lower latency, slope, attempts or run, or set a timeout"
+	}
 	for _, step := range tickSteps {
 		q := p
 		q.Window = step // a queued attempt's wait grows with the window

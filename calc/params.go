@@ -150,6 +150,11 @@ type OverloadInputs struct {
 	// FailRate is the share of attempts the server fails outside the outage, each on its own
 	// seeded draw (docs/overload-model.md, "Errors"); 0 <= FailRate < 1; zero fails none.
 	FailRate float64
+	// Latency and Slope make an attempt's time in service grow with the load (docs/overload-model.md,
+	// "Load-dependent latency"): an attempt the server starts when n attempts are in service,
+	// itself counted, is answered Call + Latency + n × Slope later, fixed at its start. Both
+	// 0..MaxCall; zero and zero is the model without them (an answer Call after the start).
+	Latency, Slope time.Duration
 }
 
 // ContentionInputs are the AWS post's experiment's (see Params.Contention).

@@ -112,6 +112,8 @@ var keyTable = []keyRow{
 	// Left out at its default even with a stream, so that the links written before it stay
 	// the same.
 	unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
+	unusedRow(durationKey("latency", func(p *Params) *time.Duration { return &p.Latency }, within(0, MaxCall, "0 or more"))),
+	unusedRow(durationKey("slope", func(p *Params) *time.Duration { return &p.Slope }, within(0, MaxCall, "0 or more"))),
 	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
 	// them out at their defaults.
 	contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),

@@ -154,11 +154,25 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		tw.Flush()
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(tw, overloadTextColumns)
+	slow := p.Slow()
+	if words := CollapseWords(p); words != "" {
+		fmt.Fprintln(w, words)
+		fmt.Fprintln(w)
+	}
+	head := overloadTextColumns
+	if slow {
+		head += strings.Join(Heads(LatencyColumns), "\t") + "\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range runs {
 		cells := []string{r.Mode.String(), r.Limiter.String()}
 		for _, c := range OverloadCells(r, p.Run) {
 			cells = append(cells, c[1])
+		}
+		if slow {
+			for _, c := range LatencyCells(r) {
+				cells = append(cells, c[1])
+			}
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
@@ -174,11 +188,19 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		for _, s := range WindowSeries {
 			head = append(head, s[1])
 		}
+		if slow {
+			head = append(head, Heads(LatencySeries)...)
+		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 		for k, win := range r.Windows {
 			line := calc.Human(float64(p.WindowStart(k)))
 			for _, n := range win.Counts() {
 				line += "\t" + strconv.Itoa(n)
+			}
+			if slow {
+				for _, c := range LatencyWindowCells(win) {
+					line += "\t" + c[1]
+				}
 			}
 			fmt.Fprintln(tw, line+"\t")
 		}
@@ -194,7 +216,22 @@ type jsonOverload struct {
 	Capacity  float64           `json:"capacity_per_second"`
 	Limiters  []jsonLimiter     `json:"limiters"`
 	ErrorRate *jsonErrorRate    `json:"error_rate,omitempty"` // with failrate only
+	Collapse  *jsonCollapse     `json:"collapse,omitempty"`   // with latency or slope only
 	Runs      []jsonOverloadRun `json:"runs"`
+}
+
+// jsonCollapse is calc's Collapse: the steady time in service without retries at the stream's
+// rate, and the rates where it passes the timeout and where no steady state exists.
+type jsonCollapse struct {
+	Base      json.Number  `json:"base_ms"` // call + latency
+	Slope     json.Number  `json:"slope_ms"`
+	Timeout   json.Number  `json:"timeout_ms"`
+	Rate      float64      `json:"rate"`
+	Steady    *json.Number `json:"steady_ms"`                       // null: no steady state at this rate
+	TimesOut  bool         `json:"times_out"`                       // the steady time is over the timeout, or there is none
+	Threshold *float64     `json:"threshold_per_second"`            // null without a timeout or a slope
+	Limit     *float64     `json:"no_steady_state_from_per_second"` // null without a slope
+	Words     string       `json:"words"`
 }
 
 // jsonErrorRate is calc's ErrorRate.
@@ -238,7 +275,9 @@ type jsonOverloadRun struct {
 	WastedShare       float64      `json:"wasted_share"`
 	Failed            int          `json:"failed"`
 	TimedOut          int          `json:"timed_out"`
-	Errors            *int         `json:"errors,omitempty"` // with failrate only
+	Errors            *int         `json:"errors,omitempty"`         // with failrate only
+	MaxInService      *int         `json:"max_in_service,omitempty"` // with latency or slope only
+	MaxLatency        *json.Number `json:"max_latency_ms,omitempty"` // with latency or slope only
 	Peak              int          `json:"peak"`
 	PeakAt            json.Number  `json:"peak_at_ms"`
 	Recovered         *json.Number `json:"recovered_ms"`
@@ -258,6 +297,10 @@ type jsonWindow struct {
 	Refused  int         `json:"refused"`
 	Queue    int         `json:"queue"`
 	Errors   *int        `json:"errors,omitempty"` // with failrate only
+	// With latency or slope only: the most attempts in service an attempt served in it found,
+	// itself counted, and the mean time in service of those attempts.
+	InService *int         `json:"in_service,omitempty"`
+	Latency   *json.Number `json:"latency_ms,omitempty"`
 }
 
 // overloadJSON is the runs for table -format json; nil without any.
@@ -288,6 +331,32 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 		}
 		return &n
 	}
+	slow := p.Slow()
+	if slow {
+		c := p.Collapse()
+		out.Collapse = &jsonCollapse{Base: ms(c.Base), Slope: ms(c.Slope), Timeout: ms(c.Timeout), Rate: c.Rate, TimesOut: c.TimesOut, Words: CollapseWords(p)}
+		if c.Bounded {
+			out.Collapse.Steady = msp(time.Duration(c.Steady * 1e9))
+		}
+		if c.HasThreshold {
+			out.Collapse.Threshold = &c.Threshold
+		}
+		if c.Limit > 0 {
+			out.Collapse.Limit = &c.Limit
+		}
+	}
+	busy := func(n int) *int {
+		if !slow {
+			return nil
+		}
+		return &n
+	}
+	lat := func(d time.Duration) *json.Number {
+		if !slow {
+			return nil
+		}
+		return msp(d)
+	}
 	for _, r := range runs {
 		j := jsonOverloadRun{Jitter: r.Mode.String(), Limiter: r.Limiter.String(), Requests: r.Requests, Stream: r.Stream,
 			Succeeded: r.Accepted, OutOfAttempts: r.OutOfAttempts, Refused: r.Refused, OutOfBudget: r.OutOfBudget,
@@ -298,8 +367,10 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 			j.Recovered = msp(r.Recovered)
 		}
 		j.Errors = count(r.Errors)
+		j.MaxInService, j.MaxLatency = busy(r.MaxInService), lat(r.MaxLatency)
 		for k, w := range r.Windows {
-			j.Windows[k] = jsonWindow{ms(p.WindowStart(k)), w.New, w.Retries, w.Served, w.Wasted, w.Failed, w.TimedOut, w.Refused, w.Queue, count(w.Errors)}
+			j.Windows[k] = jsonWindow{ms(p.WindowStart(k)), w.New, w.Retries, w.Served, w.Wasted, w.Failed, w.TimedOut, w.Refused, w.Queue, count(w.Errors),
+				busy(w.InService), lat(w.Latency)}
 		}
 		out.Runs = append(out.Runs, j)
 	}

@@ -250,6 +250,18 @@ func fitTables(r calc.Report) []reportTable {
 	return []reportTable{most, largest}
 }
 
+// collapseCols are the columns of the load-dependent latency's closed form (calc's Collapse).
+var collapseCols = [][2]string{
+	{"base_ms", msHead("call + latency")},
+	{"slope_ms", msHead("slope")},
+	{"timeout_ms", msHead("timeout")},
+	{"rate", "requests per second"},
+	{"steady_ms", msHead("steady time in service")},
+	{"times_out", "over the timeout"},
+	{"threshold_per_second", "within the timeout up to, per second"},
+	{"no_steady_state_from_per_second", "no steady state from, per second"},
+}
+
 // overloadTables are an open system's: each limiter's bound, the runs side by side, then the
 // policy's own run window by window, as the text format writes them.
 func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
@@ -269,19 +281,44 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		}
 		out = append(out, errs)
 	}
+	slow := p.Slow()
+	if words := CollapseWords(p); words != "" {
+		c := p.Collapse()
+		steady, threshold, limit := "", "", ""
+		if c.Bounded {
+			steady = calc.Millis(time.Duration(c.Steady * 1e9))
+		}
+		if c.HasThreshold {
+			threshold = millionths(c.Threshold)
+		}
+		if c.Limit > 0 {
+			limit = millionths(c.Limit)
+		}
+		out = append(out, reportTable{cols: collapseCols, words: []string{words},
+			rows: [][]string{{calc.Millis(c.Base), calc.Millis(c.Slope), calc.Millis(c.Timeout), millionths(c.Rate), steady, strconv.FormatBool(c.TimesOut), threshold, limit}}})
+	}
 	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}}
 	for _, c := range OverloadColumns {
 		side.cols = append(side.cols, c)
 	}
 	side.cols[len(side.cols)-1] = [2]string{"recovered_ms", msHead("recovered at")}
 	side.cols = append(side.cols, [2]string{"recovered_in_stream", "recovered while the stream ran"})
+	if slow {
+		side.cols = append(side.cols, [2]string{"max_in_service", "most attempts in service"}, [2]string{"max_latency_ms", msHead("longest time in service")})
+	}
 	for _, r := range runs {
 		row := []string{r.Mode.String(), r.Limiter.String()}
 		for _, c := range OverloadCells(r, p.Run) {
 			row = append(row, c[0])
 		}
 		row[7], row[8] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share
-		side.rows = append(side.rows, append(row, strconv.FormatBool(r.Recovers() && r.RecoveredInStream)))
+		row = append(row, strconv.FormatBool(r.Recovers() && r.RecoveredInStream))
+		if slow {
+			for _, c := range LatencyCells(r) {
+				row = append(row, c[0])
+			}
+		}
+		side.rows = append(side.rows, row)
 	}
 	out = append(out, side)
 	own := calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter}
@@ -294,10 +331,18 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		for _, s := range WindowSeries {
 			win.cols = append(win.cols, s)
 		}
+		if slow {
+			win.cols = append(win.cols, LatencySeries[0], [2]string{"latency_ms", msHead("latency")})
+		}
 		for k, w := range r.Windows {
 			row := []string{calc.Millis(p.WindowStart(k))}
 			for _, n := range w.Counts() {
 				row = append(row, strconv.Itoa(n))
+			}
+			if slow {
+				for _, c := range LatencyWindowCells(w) {
+					row = append(row, c[0])
+				}
 			}
 			win.rows = append(win.rows, row)
 		}
