@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 )
 
 // terminalCells is what `backoffcalc table -format json QUERY` prints for the schedule and the
@@ -178,20 +177,7 @@ func TestStaticPrewriteKeepsTyping(t *testing.T) {
 	if !evalJS[bool](tb, `window.typedIntoPrewrite === true`) {
 		t.Fatal("the wasm wrote no first screen to type into")
 	}
-	got := evalJS[map[string]any](tb, `(() => {
-		const e = document.activeElement;
-		return { value: document.getElementById("in-attempts").value, focus: e.id, start: e.selectionStart, end: e.selectionEnd };
-	})()`)
-	if got["value"] != "12" || got["focus"] != "in-attempts" || got["start"] != 1.0 || got["end"] != 1.0 {
-		t.Errorf("after the wasm took over: %v; want value 12, focus in-attempts, caret at 1", got)
-	}
-	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, "attempts=12&base=2s"))
-	tb.waitFor("the link with the typed value", `new URLSearchParams(location.search).get("attempts") === "12"`)
-	tb.run(chromedp.KeyEvent("0"), chromedp.KeyEvent(kb.ArrowLeft))
-	if got := evalJS[string](tb, `document.getElementById("in-attempts").value`); got != "102" {
-		t.Errorf("a key after the wasm took over: value %q, want 102", got)
-	}
-	tb.requireNoConsoleProblems()
+	typedKept(t, tb)
 }
 
 // TestStaticPrewriteBadLink opens a link with a bad value on the static site: nothing is written
