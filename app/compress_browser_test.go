@@ -76,10 +76,7 @@ func TestBrowserGetsBrotli(t *testing.T) {
 	}{
 		{"serve", startServe},
 		{"static", func(t *testing.T) *httptest.Server {
-			startStatic(t, "") // generates the site
-			sitesMu.Lock()
-			dir := sites[""]
-			sitesMu.Unlock()
+			dir := staticSite(t, "")
 			srv := httptest.NewServer(precompressedHost(http.Dir(dir)))
 			t.Cleanup(srv.Close)
 			return srv

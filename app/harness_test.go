@@ -418,22 +418,28 @@ func startServe(t *testing.T) *httptest.Server {
 // srv.URL+pagePath(prefix).
 func startStatic(t *testing.T, prefix string) *httptest.Server {
 	t.Helper()
+	srv := httptest.NewServer(http.FileServer(http.Dir(staticSite(t, prefix))))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// staticSite is DIR of startStatic, the site generated once per prefix, for a test that serves it
+// another way.
+func staticSite(t *testing.T, prefix string) string {
+	t.Helper()
 	browser(t) // skip before building when there is no browser to test with
 	root := builtRoot(t)
 	sitesMu.Lock()
+	defer sitesMu.Unlock()
 	dir, ok := sites[prefix]
 	if !ok {
 		dir = filepath.Join(suiteDir, "site-"+prefix)
 		if err := site.Generate(root, filepath.Join(dir, prefix), prefix); err != nil {
-			sitesMu.Unlock()
 			t.Fatal(err)
 		}
 		sites[prefix] = dir
 	}
-	sitesMu.Unlock()
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
-	return srv
+	return dir
 }
 
 // pagePath is the path of the page on a site generated with prefix.

@@ -262,10 +262,7 @@ const staleCheck = `() => {
 // the numbers will be, never the default numbers; then the link's numbers come.
 func TestStaticWhileLoading(t *testing.T) {
 	const query = "base=300ms"
-	startStatic(t, "") // generates the site
-	sitesMu.Lock()
-	dir := sites[""]
-	sitesMu.Unlock()
+	dir := staticSite(t, "")
 	for _, vp := range firstScreens {
 		t.Run(vp.name, func(t *testing.T) {
 			srv, release := holdWasm(t, http.FileServer(http.Dir(dir)))

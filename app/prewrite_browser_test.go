@@ -185,10 +185,7 @@ func TestStaticPrewriteKeepsTyping(t *testing.T) {
 // page names the bad value.
 func TestStaticPrewriteBadLink(t *testing.T) {
 	const query = "base=oops&attempts=4"
-	startStatic(t, "") // generates the site
-	sitesMu.Lock()
-	dir := sites[""]
-	sitesMu.Unlock()
+	dir := staticSite(t, "")
 	srv, release := holdWasm(t, http.FileServer(http.Dir(dir)))
 	tb := watchTab(t, firstScreens[0], sampler(`() => document.querySelector("#app[data-prewritten]") ? ["written before go-app"] : (`+staleCheck+`)()`))
 	tb.navigate(srv.URL + "/?" + query)

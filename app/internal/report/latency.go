@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"backoffcalc/calc"
 )
@@ -56,10 +57,7 @@ var LatencyColumns = [][2]string{
 }
 
 // LatencyCells are run r's cells of LatencyColumns: value for scripts (ms), text for people.
-func LatencyCells(r calc.OverloadRun) [][2]string {
-	n := strconv.Itoa(r.MaxInService)
-	return [][2]string{{n, n}, {calc.Millis(r.MaxLatency), calc.Human(float64(r.MaxLatency))}}
-}
+func LatencyCells(r calc.OverloadRun) [][2]string { return latencyCells(r.MaxInService, r.MaxLatency) }
 
 // LatencySeries are the per-window series with latency or slope: data-series, heading.
 var LatencySeries = [][2]string{
@@ -69,6 +67,11 @@ var LatencySeries = [][2]string{
 
 // LatencyWindowCells are window w's cells of LatencySeries: value for scripts (ms), text.
 func LatencyWindowCells(w calc.OverloadWindow) [][2]string {
-	n := strconv.Itoa(w.InService)
-	return [][2]string{{n, n}, {calc.Millis(w.Latency), calc.Human(float64(w.Latency))}}
+	return latencyCells(w.InService, w.Latency)
+}
+
+// latencyCells are the cells of a count in service and a time in service.
+func latencyCells(inService int, latency time.Duration) [][2]string {
+	n := strconv.Itoa(inService)
+	return [][2]string{{n, n}, {calc.Millis(latency), calc.Human(float64(latency))}}
 }
