@@ -127,14 +127,14 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 		},
 	},
 	BreakerResilience4j: {
-		name: "resilience4j", source: "resilience4j v2.2.0, resilience4j-circuitbreaker CircuitBreakerStateMachine.java, CircuitBreakerMetrics.java, FixedSizeSlidingWindowMetrics.java and CircuitBreakerConfig.java (defaults)",
+		name: "resilience4j", source: "resilience4j v2.4.0, resilience4j-circuitbreaker internal/CircuitBreakerStateMachine.java (ClosedState, OpenState, HalfOpenState), internal/CircuitBreakerMetrics.java, core metrics/SnapshotImpl.java, CircuitBreakerConfig.java (defaults)",
 		fresh: func(p breakerInit) Breaker { return newResilience4j(p.BreakerParams) },
 		words: func(Params) string {
 			return "resilience4j: opens once 100 calls are recorded and at least 50% of the last 100 failed (or all were slower than 60 s), stays open 60 s, then lets 10 calls through and decides on their results; rejected calls are not counted."
 		},
 	},
 	BreakerPolly: {
-		name: "polly", source: "Polly v8 (Polly.Core), CircuitBreaker/Controller/CircuitStateController.cs, AdvancedCircuitBehavior.cs, Health/RollingHealthMetrics.cs and CircuitBreakerStrategyOptions.cs (defaults)",
+		name: "polly", source: "Polly v8 (Polly.Core at commit 008b952), CircuitBreaker/Controller/CircuitStateController.cs and AdvancedCircuitBehavior.cs, Health/HealthMetrics.cs and RollingHealthMetrics.cs, CircuitBreakerConstants.cs (defaults)",
 		fresh: func(p breakerInit) Breaker { return newPolly(p.BreakerParams) },
 		words: func(Params) string {
 			return "polly: on a failure, opens if the last 30 s saw at least 100 calls and at least 10% of them failed; stays open 5 s, then lets exactly 1 call through and rejects the others until it returns."

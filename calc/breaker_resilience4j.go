@@ -2,7 +2,8 @@ package calc
 
 import "time"
 
-// resilience4j is resilience4j v2.2.0's CircuitBreakerStateMachine with the default
+// resilience4j is resilience4j v2.4.0's CircuitBreakerStateMachine (its inner ClosedState,
+// OpenState and HalfOpenState; CircuitBreakerMetrics.java; core SnapshotImpl.java) with the default
 // CircuitBreakerConfig: COUNT_BASED sliding window of 100 calls, minimumNumberOfCalls 100,
 // failureRateThreshold 50, slowCallRateThreshold 100, slowCallDurationThreshold 60 s,
 // waitDurationInOpenState 60 s, permittedNumberOfCallsInHalfOpenState 10, no automatic
@@ -32,8 +33,10 @@ type r4jMetrics struct {
 	failed, slow, min int
 }
 
-func newR4jMetrics(size, min int) r4jMetrics {
-	return r4jMetrics{ring: make([]uint8, max(size, 1)), min: min}
+// newR4jMetrics is a count-based CircuitBreakerMetrics: its minimum number of calls is at most
+// its window's size.
+func newR4jMetrics(size, minCalls int) r4jMetrics {
+	return r4jMetrics{ring: make([]uint8, max(size, 1)), min: min(minCalls, size)}
 }
 
 func (m *r4jMetrics) add(failed, slow bool) {
@@ -82,7 +85,7 @@ func (b *resilience4j) to(s BreakerState, now time.Duration) {
 		b.m = newR4jMetrics(1, 1) // OpenState's metrics decide nothing
 	case BreakerHalfOpen:
 		b.permits = b.p.R4jHalfOpen
-		b.m = newR4jMetrics(b.p.R4jHalfOpen, min(b.p.R4jMinCalls, b.p.R4jHalfOpen))
+		b.m = newR4jMetrics(b.p.R4jHalfOpen, b.p.R4jMinCalls)
 	default:
 		b.m = newR4jMetrics(b.p.R4jWindow, b.p.R4jMinCalls)
 	}
