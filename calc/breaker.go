@@ -89,10 +89,12 @@ type BreakerParams struct {
 	PollyThroughput int
 	PollySampling   time.Duration
 	PollyBreak      time.Duration
-	// Failsafe: WithFailureThresholdRatio(failures, of last calls) (1 of 1), the success
-	// threshold while half-open (unset: the failure threshold's capacity decides), Delay (1 min).
-	FailsafeFailures, FailsafeOf int
-	FailsafeDelay                time.Duration
+	// Failsafe: WithFailureThresholdRatio(failures, of last calls) (1 of 1),
+	// WithSuccessThresholdRatio(successes, of calls) while half-open (0, 0: unset, the failure
+	// threshold decides), Delay (1 min).
+	FailsafeFailures, FailsafeOf         int
+	FailsafeSuccesses, FailsafeSuccessOf int
+	FailsafeDelay                        time.Duration
 }
 
 // DefaultBreakerParams returns each library's defaults.

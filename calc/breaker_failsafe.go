@@ -8,10 +8,13 @@ import "time"
 //
 // The closed state counts the last FailsafeOf results and opens when FailsafeFailures of them
 // failed. The open state lets a call through once Delay has passed since it opened (≥), moving
-// to half-open; its results are not looked at. The half-open state starts fresh counts over the
-// same capacity and hands out as many permits; each result, whatever state let its call through,
-// gives one back, and opens when failures reach the threshold or closes when successes exceed
-// capacity − threshold (with the defaults: one success closes, one failure opens).
+// to half-open; its results are not looked at. The half-open state starts fresh counts over its
+// capacity (the success threshold's, else the failure threshold's) and hands out as many
+// permits; each result, whatever state let its call through, gives one back. With a success
+// threshold it closes when successes reach it and opens when failures exceed capacity −
+// threshold; without, it opens when failures reach the failure threshold and closes when
+// successes exceed capacity − that threshold (with the defaults: one success closes, one failure
+// opens). WithSuccessThreshold(n) is WithSuccessThresholdRatio(n, n).
 type failsafe struct {
 	p        BreakerParams
 	state    BreakerState
@@ -23,14 +26,23 @@ type failsafe struct {
 
 func newFailsafe(p BreakerParams) *failsafe {
 	b := &failsafe{p: p}
-	b.clear()
+	b.clear(p.FailsafeOf)
 	return b
 }
 
 func (b *failsafe) State() BreakerState { return b.state }
 
-func (b *failsafe) clear() {
-	b.last, b.next, b.n = make([]bool, max(b.p.FailsafeOf, 1)), 0, 0
+// halfOpenCapacity is newHalfOpenState's capacity: successThresholdingCapacity, else
+// failureThresholdingCapacity (failureExecutionThreshold is 0 for the count-based breaker).
+func (b *failsafe) halfOpenCapacity() int {
+	if b.p.FailsafeSuccessOf > 0 {
+		return b.p.FailsafeSuccessOf
+	}
+	return b.p.FailsafeOf
+}
+
+func (b *failsafe) clear(capacity int) {
+	b.last, b.next, b.n = make([]bool, max(capacity, 1)), 0, 0
 }
 
 func (b *failsafe) add(failed bool) {
@@ -56,8 +68,8 @@ func (b *failsafe) Allow(now time.Duration) Permit {
 		if now-b.openedAt < b.p.FailsafeDelay {
 			return Permit{}
 		}
-		b.state, b.permits = BreakerHalfOpen, b.p.FailsafeOf
-		b.clear()
+		b.state, b.permits = BreakerHalfOpen, b.halfOpenCapacity()
+		b.clear(b.permits)
 		fallthrough
 	case BreakerHalfOpen:
 		if b.permits == 0 {
@@ -81,11 +93,17 @@ func (b *failsafe) Record(now time.Duration, _ Permit, failed bool, _ time.Durat
 			b.state, b.openedAt = BreakerOpen, now
 		}
 	case BreakerHalfOpen:
+		closes := successes > b.p.FailsafeOf-b.p.FailsafeFailures
+		opens := failures >= b.p.FailsafeFailures
+		if b.p.FailsafeSuccesses > 0 {
+			closes = successes >= b.p.FailsafeSuccesses
+			opens = failures > b.p.FailsafeSuccessOf-b.p.FailsafeSuccesses
+		}
 		switch {
-		case successes > b.p.FailsafeOf-b.p.FailsafeFailures:
+		case closes:
 			b.state = BreakerClosed
-			b.clear()
-		case failures >= b.p.FailsafeFailures:
+			b.clear(b.p.FailsafeOf)
+		case opens:
 			b.state, b.openedAt = BreakerOpen, now
 		}
 		b.permits++

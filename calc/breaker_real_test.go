@@ -227,6 +227,31 @@ func TestFailsafeAgainstLibrary(t *testing.T) {
 	}
 }
 
+// TestFailsafeRatioAgainstLibrary is the count-based variants: a failure ratio over the last
+// calls, and a success ratio while half-open.
+func TestFailsafeRatioAgainstLibrary(t *testing.T) {
+	for _, c := range []struct{ failures, of, successes, successOf int }{
+		{3, 5, 0, 0}, {2, 4, 2, 3}, {5, 10, 3, 3}, {1, 3, 1, 4},
+	} {
+		p := DefaultBreakerParams()
+		p.FailsafeFailures, p.FailsafeOf, p.FailsafeSuccesses, p.FailsafeSuccessOf = c.failures, c.of, c.successes, c.successOf
+		p.FailsafeDelay = 10 * time.Second
+		for _, s := range realScripts {
+			for seed := range int64(2) {
+				compareReal(t, s, seed,
+					func() realBreaker {
+						b := circuitbreaker.NewBuilder[any]().WithFailureThresholdRatio(uint(c.failures), uint(c.of)).WithDelay(10 * time.Second)
+						if c.successes > 0 {
+							b = b.WithSuccessThresholdRatio(uint(c.successes), uint(c.successOf))
+						}
+						return realFailsafe{b.Build()}
+					},
+					func() Breaker { return NewBreaker(BreakerFailsafe, p, nil) })
+			}
+		}
+	}
+}
+
 func TestSREAgainstGoZero(t *testing.T) {
 	logx.Disable()                                        // its alerts on every rejection
 	for _, s := range scriptsBut("sparse", "very slow") { // calls 5 s apart or more: a window of 10 s never holds enough
