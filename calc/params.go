@@ -150,6 +150,11 @@ type OverloadInputs struct {
 	// FailRate is the share of attempts the server fails outside the outage, each on its own
 	// seeded draw (docs/overload-model.md, "Errors"); 0 <= FailRate < 1; zero fails none.
 	FailRate float64
+	// Breaker is the circuit breaker each call asks (breaker.go), BreakerAt where it sits around
+	// the retries and Breakers whose it is; zero values: none, at each attempt, per process.
+	Breaker   BreakerKind
+	BreakerAt BreakerAt
+	Breakers  BreakerScope
 }
 
 // ContentionInputs are the AWS post's experiment's (see Params.Contention).
