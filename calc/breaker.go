@@ -128,10 +128,15 @@ type BreakerParams struct {
 	PollyBreak      time.Duration
 	// Failsafe: WithFailureThresholdRatio(failures, of last calls) (1 of 1),
 	// WithSuccessThresholdRatio(successes, of calls) while half-open (0, 0: unset, the failure
-	// threshold decides), Delay (1 min).
+	// threshold decides), Delay (1 min); for the time-based variants a Period (0: count-based),
+	// the executions needed before a decision (failureExecutionThreshold, 0) and a failure Rate
+	// (0: none). breaker_failsafe.go says how each builder call sets them.
 	FailsafeFailures, FailsafeOf         int
 	FailsafeSuccesses, FailsafeSuccessOf int
 	FailsafeDelay                        time.Duration
+	FailsafePeriod                       time.Duration
+	FailsafeExecutions                   int
+	FailsafeRate                         float64
 }
 
 // DefaultBreakerParams returns each library's defaults.

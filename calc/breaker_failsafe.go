@@ -1,65 +1,128 @@
 package calc
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
-// failsafe is failsafe-go v0.9.8's count-based circuit breaker (circuitbreaker/circuitstates.go,
-// circuitbreaker.go) with the builder's defaults (circuitbreakerbuilder.go): failure threshold 1
-// of the last 1 execution, no success threshold, Delay 1 minute.
+// failsafe is failsafe-go v0.9.8's circuit breaker (circuitbreaker/circuitstates.go,
+// circuitbreaker.go, internal/util/stats.go and windows.go) with the builder's defaults
+// (circuitbreakerbuilder.go): failure threshold 1 of the last 1 execution, no success
+// threshold, Delay 1 minute. Its variants are BreakerParams' Failsafe fields, as the builder
+// sets them: WithFailureThresholdRatio(f, n) is Failures f of n; WithFailureThresholdPeriod(f,
+// period) is Failures = Of = Executions = f over Period; WithFailureRateThreshold(r, e, period)
+// is Rate r once Executions e over Period; WithSuccessThresholdRatio(s, n) is Successes s of
+// SuccessOf n.
 //
-// The closed state counts the last FailsafeOf results and opens when FailsafeFailures of them
-// failed. The open state lets a call through once Delay has passed since it opened (≥), moving
-// to half-open; its results are not looked at. The half-open state starts fresh counts over its
-// capacity (the success threshold's, else the failure threshold's) and hands out as many
-// permits; each result, whatever state let its call through, gives one back. With a success
-// threshold it closes when successes reach it and opens when failures exceed capacity −
-// threshold; without, it opens when failures reach the failure threshold and closes when
-// successes exceed capacity − that threshold (with the defaults: one success closes, one failure
-// opens). WithSuccessThreshold(n) is WithSuccessThresholdRatio(n, n).
+// The closed state counts the last Of results (or, with a Period, those of the period in 10
+// buckets of Period/10 from time 0, a bucket expired when a result comes) and opens, once it
+// has Executions of them, when the failure rate (rounded to hundredths) reaches Rate, or without
+// a Rate when Failures of them failed. The open state lets a call through once Delay has passed
+// since it opened (≥), moving to half-open; its results are not looked at. The half-open state
+// counts the last results over its capacity (SuccessOf, else Executions, else Of) and hands out
+// as many permits; each result, whatever state let its call through, gives one back. With a
+// success threshold it closes when successes reach it and opens when failures exceed capacity −
+// threshold; with a Rate, once Executions results are in, it opens at a failure rate of Rate and
+// closes at a success rate over 1 − Rate; else it opens when failures reach Failures and closes
+// when successes exceed Of − Failures (with the defaults: one success closes, one failure opens).
 type failsafe struct {
 	p        BreakerParams
 	state    BreakerState
 	openedAt time.Duration
 	permits  int
-	last     []bool // the last results, true for a failure; a ring
-	next, n  int
+	stats    failsafeStats
+}
+
+// failsafeStats is util's countingStats (a ring of the last results) or, with buckets,
+// timedStats (a BucketedWindow).
+type failsafeStats struct {
+	last                []bool // the last results, true for a failure; a ring
+	next, n             int
+	buckets             []struct{ successes, failures int }
+	bucket              time.Duration
+	head                int64
+	successes, failures int // of the timed buckets
 }
 
 func newFailsafe(p BreakerParams) *failsafe {
 	b := &failsafe{p: p}
-	b.clear(p.FailsafeOf)
+	b.closedStats()
 	return b
 }
 
 func (b *failsafe) State() BreakerState { return b.state }
 
-// halfOpenCapacity is newHalfOpenState's capacity: successThresholdingCapacity, else
-// failureThresholdingCapacity (failureExecutionThreshold is 0 for the count-based breaker).
+func (b *failsafe) closedStats() {
+	if b.p.FailsafePeriod > 0 {
+		b.stats = failsafeStats{buckets: make([]struct{ successes, failures int }, 10), bucket: b.p.FailsafePeriod / 10}
+		return
+	}
+	capacity := b.p.FailsafeOf
+	if b.p.FailsafeExecutions != 0 {
+		capacity = b.p.FailsafeExecutions
+	}
+	b.stats = failsafeStats{last: make([]bool, max(capacity, 1))}
+}
+
+// halfOpenCapacity is newHalfOpenState's capacity.
 func (b *failsafe) halfOpenCapacity() int {
-	if b.p.FailsafeSuccessOf > 0 {
+	switch {
+	case b.p.FailsafeSuccessOf != 0:
 		return b.p.FailsafeSuccessOf
+	case b.p.FailsafeExecutions != 0:
+		return b.p.FailsafeExecutions
 	}
 	return b.p.FailsafeOf
 }
 
-func (b *failsafe) clear(capacity int) {
-	b.last, b.next, b.n = make([]bool, max(capacity, 1)), 0, 0
+func (s *failsafeStats) add(now time.Duration, failed bool) {
+	if s.buckets == nil {
+		s.last[s.next] = failed
+		s.next = (s.next + 1) % len(s.last)
+		s.n = min(s.n+1, len(s.last))
+		return
+	}
+	// ExpireBuckets: the head is the bucket of now; those it moves past are emptied.
+	n := int64(len(s.buckets))
+	if head := int64(now / s.bucket); head > s.head {
+		for i := range min(n, head-s.head) {
+			old := &s.buckets[(s.head+i+1)%n]
+			s.successes -= old.successes
+			s.failures -= old.failures
+			*old = struct{ successes, failures int }{}
+		}
+		s.head = head
+	}
+	cur := &s.buckets[s.head%n]
+	if failed {
+		cur.failures++
+		s.failures++
+	} else {
+		cur.successes++
+		s.successes++
+	}
 }
 
-func (b *failsafe) add(failed bool) {
-	b.last[b.next] = failed
-	b.next = (b.next + 1) % len(b.last)
-	b.n = min(b.n+1, len(b.last))
-}
-
-func (b *failsafe) counts() (failures, successes int) {
-	for i := range b.n {
-		if b.last[i] {
+func (s *failsafeStats) counts() (failures, successes int) {
+	if s.buckets != nil {
+		return s.failures, s.successes
+	}
+	for i := range s.n {
+		if s.last[i] {
 			failures++
 		} else {
 			successes++
 		}
 	}
 	return failures, successes
+}
+
+// rate is util.Round(part / all): to hundredths; 0 with no results.
+func rate(part, all int) float64 {
+	if all == 0 {
+		return 0
+	}
+	return math.Round(float64(part)/float64(all)*100) / 100
 }
 
 func (b *failsafe) Allow(now time.Duration) Permit {
@@ -69,7 +132,7 @@ func (b *failsafe) Allow(now time.Duration) Permit {
 			return Permit{}
 		}
 		b.state, b.permits = BreakerHalfOpen, b.halfOpenCapacity()
-		b.clear(b.permits)
+		b.stats = failsafeStats{last: make([]bool, max(b.permits, 1))}
 		fallthrough
 	case BreakerHalfOpen:
 		if b.permits == 0 {
@@ -85,24 +148,33 @@ func (b *failsafe) Record(now time.Duration, _ Permit, failed bool, _ time.Durat
 	if b.state == BreakerOpen {
 		return
 	}
-	b.add(failed)
-	failures, successes := b.counts()
+	b.stats.add(now, failed)
+	failures, successes := b.stats.counts()
+	all, p := failures+successes, b.p
 	switch b.state {
 	case BreakerClosed:
-		if failures >= b.p.FailsafeFailures {
+		if all >= p.FailsafeExecutions && ((p.FailsafeRate != 0 && rate(failures, all) >= p.FailsafeRate) ||
+			(p.FailsafeRate == 0 && failures >= p.FailsafeFailures)) {
 			b.state, b.openedAt = BreakerOpen, now
 		}
 	case BreakerHalfOpen:
-		closes := successes > b.p.FailsafeOf-b.p.FailsafeFailures
-		opens := failures >= b.p.FailsafeFailures
-		if b.p.FailsafeSuccesses > 0 {
-			closes = successes >= b.p.FailsafeSuccesses
-			opens = failures > b.p.FailsafeSuccessOf-b.p.FailsafeSuccesses
+		var closes, opens bool
+		switch {
+		case p.FailsafeSuccesses != 0:
+			closes = successes >= p.FailsafeSuccesses
+			opens = failures > p.FailsafeSuccessOf-p.FailsafeSuccesses
+		case p.FailsafeRate != 0:
+			enough := all >= p.FailsafeExecutions
+			opens = enough && rate(failures, all) >= p.FailsafeRate
+			closes = enough && rate(successes, all) > 1-p.FailsafeRate
+		default:
+			opens = failures >= p.FailsafeFailures
+			closes = successes > p.FailsafeOf-p.FailsafeFailures
 		}
 		switch {
 		case closes:
 			b.state = BreakerClosed
-			b.clear(b.p.FailsafeOf)
+			b.closedStats()
 		case opens:
 			b.state, b.openedAt = BreakerOpen, now
 		}

@@ -227,28 +227,55 @@ func TestFailsafeAgainstLibrary(t *testing.T) {
 	}
 }
 
-// TestFailsafeRatioAgainstLibrary is the count-based variants: a failure ratio over the last
-// calls, and a success ratio while half-open.
-func TestFailsafeRatioAgainstLibrary(t *testing.T) {
-	for _, c := range []struct{ failures, of, successes, successOf int }{
-		{3, 5, 0, 0}, {2, 4, 2, 3}, {5, 10, 3, 3}, {1, 3, 1, 4},
+// TestFailsafeVariantsAgainstLibrary is the builder's other thresholds: a failure ratio over the
+// last calls, a success ratio while half-open, failures in a period and a failure rate in a
+// period. The periods' buckets are whole seconds, so that the library's buckets, aligned to the
+// Unix epoch, start where ours do at the bubble's start (2000-01-01).
+func TestFailsafeVariantsAgainstLibrary(t *testing.T) {
+	type builder = circuitbreaker.Builder[any]
+	for _, c := range []struct {
+		name  string
+		build func(builder) builder
+		set   func(*BreakerParams)
+	}{
+		{"ratio 3 of 5", func(b builder) builder { return b.WithFailureThresholdRatio(3, 5) },
+			func(p *BreakerParams) { p.FailsafeFailures, p.FailsafeOf = 3, 5 }},
+		{"ratio 2 of 4, successes 2 of 3", func(b builder) builder {
+			return b.WithFailureThresholdRatio(2, 4).WithSuccessThresholdRatio(2, 3)
+		}, func(p *BreakerParams) {
+			p.FailsafeFailures, p.FailsafeOf, p.FailsafeSuccesses, p.FailsafeSuccessOf = 2, 4, 2, 3
+		}},
+		{"5 of 10, successes 3", func(b builder) builder { return b.WithFailureThresholdRatio(5, 10).WithSuccessThreshold(3) },
+			func(p *BreakerParams) {
+				p.FailsafeFailures, p.FailsafeOf, p.FailsafeSuccesses, p.FailsafeSuccessOf = 5, 10, 3, 3
+			}},
+		{"3 in 10 s", func(b builder) builder { return b.WithFailureThresholdPeriod(3, 10*time.Second) },
+			func(p *BreakerParams) {
+				p.FailsafeFailures, p.FailsafeOf, p.FailsafeExecutions, p.FailsafePeriod = 3, 3, 3, 10*time.Second
+			}},
+		{"rate 0.5 of 20 in 60 s", func(b builder) builder { return b.WithFailureRateThreshold(0.5, 20, time.Minute) },
+			func(p *BreakerParams) { p.FailsafeRate, p.FailsafeExecutions, p.FailsafePeriod = 0.5, 20, time.Minute }},
+		{"rate 0.3 of 5 in 30 s, successes 2 of 4", func(b builder) builder {
+			return b.WithFailureRateThreshold(0.3, 5, 30*time.Second).WithSuccessThresholdRatio(2, 4)
+		}, func(p *BreakerParams) {
+			p.FailsafeRate, p.FailsafeExecutions, p.FailsafePeriod = 0.3, 5, 30*time.Second
+			p.FailsafeSuccesses, p.FailsafeSuccessOf = 2, 4
+		}},
 	} {
 		p := DefaultBreakerParams()
-		p.FailsafeFailures, p.FailsafeOf, p.FailsafeSuccesses, p.FailsafeSuccessOf = c.failures, c.of, c.successes, c.successOf
+		c.set(&p)
 		p.FailsafeDelay = 10 * time.Second
-		for _, s := range realScripts {
-			for seed := range int64(2) {
-				compareReal(t, s, seed,
-					func() realBreaker {
-						b := circuitbreaker.NewBuilder[any]().WithFailureThresholdRatio(uint(c.failures), uint(c.of)).WithDelay(10 * time.Second)
-						if c.successes > 0 {
-							b = b.WithSuccessThresholdRatio(uint(c.successes), uint(c.successOf))
-						}
-						return realFailsafe{b.Build()}
-					},
-					func() Breaker { return NewBreaker(BreakerFailsafe, p, nil) })
+		t.Run(c.name, func(t *testing.T) {
+			for _, s := range scriptsBut("sparse") {
+				for seed := range int64(2) {
+					compareReal(t, s, seed,
+						func() realBreaker {
+							return realFailsafe{c.build(circuitbreaker.NewBuilder[any]().WithDelay(10 * time.Second)).Build()}
+						},
+						func() Breaker { return NewBreaker(BreakerFailsafe, p, nil) })
+				}
 			}
-		}
+		})
 	}
 }
 
