@@ -323,3 +323,22 @@ func ExampleParams_Collapse() {
 	// rate 60: steady 2.5 s, times out false, threshold 66.67 per second, limit 100
 	//   simulated at 110 s: 150 in service, 2.5s, 60 served in time, 0 wasted
 }
+
+// gobreaker's defaults: the 6th failure in a row opens the breaker for 60 s; the first call
+// after that is the probe, and its success closes it.
+func ExampleNewBreaker() {
+	b := calc.NewBreaker(calc.BreakerGobreaker, calc.DefaultBreakerParams(), nil)
+	for i := range 6 {
+		at := time.Duration(i) * time.Second
+		b.Record(at, b.Allow(at), true, 0)
+	}
+	fmt.Println(b.State(), b.Allow(65*time.Second).Allowed)
+	probe := b.Allow(66 * time.Second)
+	fmt.Println(b.State(), probe.Allowed, probe.Probe, b.Allow(66*time.Second).Allowed)
+	b.Record(67*time.Second, probe, false, time.Second)
+	fmt.Println(b.State())
+	// Output:
+	// open false
+	// half-open true true false
+	// closed
+}

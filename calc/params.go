@@ -155,6 +155,11 @@ type OverloadInputs struct {
 	// itself counted, is answered Call + Latency + n × Slope later, fixed at its start. Both
 	// 0..MaxCall; zero and zero is the model without them (an answer Call after the start).
 	Latency, Slope time.Duration
+	// Breaker is the circuit breaker each call asks (breaker.go), BreakerAt where it sits around
+	// the retries and Breakers whose it is; zero values: none, at each attempt, per process.
+	Breaker   BreakerKind
+	BreakerAt BreakerAt
+	Breakers  BreakerScope
 }
 
 // ContentionInputs are the AWS post's experiment's (see Params.Contention).

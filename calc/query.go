@@ -114,6 +114,12 @@ var keyTable = []keyRow{
 	unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
 	unusedRow(durationKey("latency", func(p *Params) *time.Duration { return &p.Latency }, within(0, MaxCall, "0 or more"))),
 	unusedRow(durationKey("slope", func(p *Params) *time.Duration { return &p.Slope }, within(0, MaxCall, "0 or more"))),
+	unusedRow(wordKey("breaker", func(p *Params) *BreakerKind { return &p.Breaker }, breakerNames[:],
+		"must be one of "+strings.Join(breakerNames[:], ", "))),
+	unusedRow(wordKey("breakerat", func(p *Params) *BreakerAt { return &p.BreakerAt }, breakerAtNames[:],
+		"must be attempt (inside the retries: every attempt counts) or call (outside them: one call counts once)")),
+	unusedRow(wordKey("breakers", func(p *Params) *BreakerScope { return &p.Breakers }, breakerScopeNames[:],
+		"must be client (one breaker per client process) or shared (one for all)")),
 	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
 	// them out at their defaults.
 	contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
