@@ -553,7 +553,7 @@ var overloadModelTests = []struct {
 	{"capacity 1, queue 1, three requests", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call = 3, 0, 1, 1, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 50*ms, 1, 50*ms
-	}, OverloadCase{Backoff(None), LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 4, Accepted: 2, GaveUp: 1, Peak: 4, MaxPerClient: 2, Arrivals: []int{4}},
 		Requests: 3, OutOfAttempts: 1, Served: 2, Failed: 2, Recovered: -1,
 		Windows: []OverloadWindow{{New: 3, Retries: 1, Served: 1, Failed: 2, Queue: 1}, {Served: 1}},
@@ -565,7 +565,7 @@ var overloadModelTests = []struct {
 	{"a queued attempt outlives its timeout: wasted once", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call, p.Timeout = 2, 0, 1, 1, 10*ms, 50*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 20*ms, 1, 20*ms
-	}, OverloadCase{Backoff(None), LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 3, Accepted: 1, GaveUp: 1, Peak: 3, MaxPerClient: 2, Arrivals: []int{3}},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Wasted: 1, Failed: 1, TimedOut: 1, Recovered: -1,
 		Windows: []OverloadWindow{{New: 2, Retries: 1, Served: 1, Failed: 1, TimedOut: 1, Queue: 1}, {Wasted: 1}},
@@ -576,7 +576,7 @@ var overloadModelTests = []struct {
 	{"timeout shorter than the call: every served attempt wasted", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 100*ms, 50*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 20*ms, 1, 20*ms
-	}, OverloadCase{Backoff(None), LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 2, GaveUp: 1, Peak: 2, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{2}},
 		Requests: 1, OutOfAttempts: 1, Wasted: 2, TimedOut: 2, Recovered: -1,
 		Windows: []OverloadWindow{{New: 1, Retries: 1, Wasted: 2, TimedOut: 1}, {TimedOut: 1}},
@@ -584,7 +584,7 @@ var overloadModelTests = []struct {
 	// An answer exactly at the timeout is not later than it: no timeout, the request succeeds.
 	{"answer at the timeout", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 50*ms, 50*ms
-	}, OverloadCase{Immediate, LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 1, Accepted: 1, Peak: 1, MaxPerClient: 1, Arrivals: []int{1}},
 		Requests: 1, Served: 1, Recovered: 0,
 		Windows: []OverloadWindow{{New: 1, Served: 1}},
@@ -597,7 +597,7 @@ var overloadModelTests = []struct {
 	{"envoy: a retry is held until its outcome", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Backoff(None), LimiterEnvoy}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterEnvoy}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3}},
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: -1,
 		Windows: []OverloadWindow{{New: 5, Failed: 5, Refused: 2}, {Retries: 3, Failed: 3}, {Retries: 3, Failed: 3}},
@@ -609,7 +609,7 @@ var overloadModelTests = []struct {
 	{"grpc: one limiter per process", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Attempts = 2, time.Second, 0, 10*ms, 5
 		p.Processes, p.Limits.GRPCMaxTokens = 2, 3
-	}, OverloadCase{Immediate, LimiterGRPC}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: LimiterGRPC}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 4, GaveUp: 2, Peak: 4, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{4}},
 		Requests: 2, Refused: 2, Failed: 4, Recovered: -1,
 		Windows: []OverloadWindow{{New: 2, Retries: 2, Failed: 4, Refused: 2}},
@@ -620,7 +620,7 @@ var overloadModelTests = []struct {
 	{"a stream through an outage recovers", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Attempts = 1, 250*ms, 0, 0, 1
 		p.Rate, p.Run = 10, time.Second
-	}, OverloadCase{Immediate, LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 11, Accepted: 7, GaveUp: 4, Peak: 2, MaxPerClient: 1, LastAccepted: 900 * ms,
 			Arrivals: []int{2, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
 		Requests: 11, Stream: 10, OutOfAttempts: 4, Served: 7, Failed: 4, Recovered: 300 * ms, RecoveredInStream: true,
@@ -632,7 +632,7 @@ var overloadModelTests = []struct {
 	// so they are clean, but recovery counts from the window holding the outage's end, 2.
 	{"recovery starts at the outage's window", func(p *Params) {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call, p.Attempts = 2, 600*ms, 250*ms, 0, 0, 1
-	}, OverloadCase{Immediate, LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, Accepted: 1, GaveUp: 1, Peak: 1, MaxPerClient: 1, LastAccepted: 300 * ms,
 			Arrivals: []int{1, 0, 0, 1}},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Failed: 1, Recovered: 200 * ms,
@@ -672,7 +672,7 @@ func TestOverloadModelIsTheHerd(t *testing.T) {
 			}
 			for _, m := range p.HerdModes() {
 				want, _ := herdByHeap(p, m)
-				if got := overloadByHeap(p, OverloadCase{m, LimiterNone}).HerdRun; !reflect.DeepEqual(got, want) {
+				if got := overloadByHeap(p, OverloadCase{Mode: m, Limiter: LimiterNone}).HerdRun; !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s %s:\nmodel %+v\n herd %+v", p.Encode(), m, got, want)
 				}
 			}
@@ -794,7 +794,7 @@ func compareOverloadCases(t *testing.T, name string, p Params) int {
 	n := 0
 	for _, m := range p.HerdModes() {
 		for _, l := range Limiters() {
-			compareOverload(t, name, p, OverloadCase{m, l})
+			compareOverload(t, name, p, OverloadCase{Mode: m, Limiter: l})
 			n++
 		}
 	}
@@ -868,7 +868,7 @@ func randomOverload(next func(n int) int) (Params, OverloadCase) {
 		p.Latency, p.Slope = msn(40), time.Duration(next(2001))*time.Microsecond
 	}
 	modes := p.HerdModes()
-	return p, OverloadCase{modes[next(len(modes))], Limiters()[next(len(Limiters()))]}
+	return p, OverloadCase{Mode: modes[next(len(modes))], Limiter: Limiters()[next(len(Limiters()))]}
 }
 
 // FuzzOverload compares the simulation with the model on small open systems drawn from the

@@ -160,6 +160,8 @@ type OverloadInputs struct {
 	Breaker   BreakerKind
 	BreakerAt BreakerAt
 	Breakers  BreakerScope
+	// BreakerParams are the breakers' parameters; the zero value is invalid (DefaultBreakerParams).
+	BreakerParams BreakerParams
 }
 
 // ContentionInputs are the AWS post's experiment's (see Params.Contention).
@@ -189,7 +191,7 @@ func Default() Params {
 			Window:   100 * time.Millisecond,
 			Capacity: 20,
 		},
-		OverloadInputs:   OverloadInputs{Processes: 1, Limits: DefaultLimiterParams()},
+		OverloadInputs:   OverloadInputs{Processes: 1, Limits: DefaultLimiterParams(), BreakerParams: DefaultBreakerParams()},
 		ContentionInputs: ContentionInputs{Contenders: DefaultContenders, Runs: DefaultRuns},
 	}
 }
