@@ -485,7 +485,8 @@ func (sim *overloadSim) outcome(i int, at time.Duration) {
 	if r.due != at {
 		return // a timeout's event after its attempt was answered in time with an error
 	}
-	sim.last = at // a timeout that does not happen is no event: only those that reach a client
+	// The run's last event for a breaker's open time: a timeout that does not happen is none.
+	sim.last = at
 	r.due = -1 // of two events at this key (a timeout and an answer), the other does nothing
 	if !sim.decide(i, r, at) {
 		sim.end(i, sl)
