@@ -353,5 +353,5 @@ func ExampleParams_BreakerFacts() {
 	fmt.Println(f.Words)
 	// Output:
 	// 6 1m0s 3.1s true 6 10 600ms
-	// One call that fails every attempt feeds the breaker 6 failed results (it sits at each attempt). Its open period, 1 min, is longer than the policy's whole schedule (its last attempt starts at most 3.1 s after the first): the retries of a call that opened it meet it open. It can open after 6 failed results; the stream gives each breaker 10 new requests per second: 600 ms to get there from its first attempts alone.
+	// Every attempt asks the gobreaker breaker (one per client process) first: a rejected attempt fails at once without reaching the server, and the policy retries it after its wait as after any failure (the limiter is asked as usual), as most libraries do by default. One call that fails every attempt feeds the breaker 6 failed results. Its open period, 1 min, is longer than the policy's whole schedule (its last attempt starts at most 3.1 s after the first): the retries of a call that opened it meet it open. It can open after 6 failed results; the stream gives each breaker 10 new requests per second: 600 ms to get there from its first attempts alone.
 }
