@@ -140,7 +140,7 @@ type overloadModel struct {
 	brks    []Breaker     // one per process, or one shared; nil without a breaker
 	atCall  bool          // the breaker sits around the call, not each attempt
 	changes []modelChange // every change of a breaker's state, in time order
-	last    time.Duration // the last arrival or outcome known to a client
+	last    time.Duration // the last arrival or outcome known to a client: where open time ends
 }
 
 func (m *overloadModel) push(e modelEvent) {
@@ -260,6 +260,7 @@ func (m *overloadModel) tell(req int, t time.Duration, permit Permit, failed boo
 	m.changed(b, was, t)
 }
 
+// changed logs breaker b's change of state at t, if its last call made one.
 func (m *overloadModel) changed(b int, was BreakerState, t time.Duration) {
 	if now := m.brks[b].State(); now != was {
 		m.changes = append(m.changes, modelChange{at: t, brk: b, from: was, to: now})
