@@ -4,6 +4,7 @@ import (
 	"backoffcalc/calc"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,8 +47,11 @@ func TestPresetQuery(t *testing.T) {
 	if p := mustDecode(t, "preset=aws-botocore&attempts=4"); p.Preset != "" || p.Attempts != 4 || p.Cap != 20*time.Second {
 		t.Errorf("editing attempts should leave the preset and keep its other values: %+v", p)
 	}
-	if _, err := Decode("preset=nope"); err == nil || !strings.Contains(err.Error(), `preset "nope": must be one of aws-botocore, aws-botocore-2026,`) {
+	if _, err := Decode("preset=nope"); err == nil || !strings.Contains(err.Error(), `preset "nope": not one of the `+strconv.Itoa(len(Presets()))+` presets (docs/presets.md lists them)`) {
 		t.Errorf("unknown preset: %v", err)
+	}
+	if _, err := Decode("preset=grpc-retyr"); err == nil || !strings.Contains(err.Error(), `presets; did you mean grpc-retry?`) {
+		t.Errorf("a typo of a preset: %v", err)
 	}
 }
 
