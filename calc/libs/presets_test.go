@@ -117,6 +117,11 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	},
 	// google-api-core: random.uniform(0, min(initial * 2^(k-1), maximum))
 	"google-api-core": func(k int, u float64) float64 { return u * math.Min(1e9*math.Pow(2, float64(k-1)), 60e9) },
+	// go-retryablehttp DefaultBackoff: mult = 2^attemptNum * min, attemptNum = k-1; above max, max
+	"retryablehttp-default": func(k int, u float64) float64 { return math.Min(math.Pow(2, float64(k-1))*1e9, 30e9) },
+	// Temporal getRetryBackoffWithNowTime: InitialInterval * BackoffCoefficient^(attempt-1),
+	// attempt = k, capped at MaximumInterval
+	"temporal": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 100e9) },
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws
