@@ -519,7 +519,7 @@ func presetDecoder(presets []Preset) func(p *Params, v string) error {
 		case !ok && len(presets) == 0:
 			return errors.New("no preset is known here")
 		case !ok:
-			return fmt.Errorf("must be one of %s", presetList(presets))
+			return errors.New(notAPreset(presets, v))
 		}
 		p.Policy = pr.Params.Policy
 		p.Preset = pr.Name
