@@ -152,7 +152,7 @@ func (p *page) showOverloadRun(windows string) {
 	}
 	params := p.report.Params
 	var b strings.Builder
-	writeOverloadRow(&b, h.cases[n-1], h.over[n-1], params.Run, params.Slow())
+	writeOverloadRow(&b, params, h.cases[n-1], h.over[n-1])
 	tbody.Call("insertAdjacentHTML", "beforeend", b.String())
 	shown := h.shownCase(params)
 	// premade: the view shows what runOverload wrote off the input path.
