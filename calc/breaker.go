@@ -166,6 +166,9 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 	BreakerGobreaker: {
 		name: "gobreaker", source: "sony/gobreaker v2.4.0, gobreaker.go and counter.go (Settings defaults)",
 		fresh: func(p breakerInit) Breaker { return newGobreaker(p.BreakerParams) },
+		gate: func(p breakerInit) breakerGate {
+			return breakerGate{open: p.GobreakerTimeout, calls: p.GobreakerFailures + 1}
+		},
 		words: func(Params) string {
 			return "gobreaker: opens on the 6th failure in a row, stays open 60 s, then lets 1 call through: its success closes, its failure opens again; results of calls made before a change are dropped."
 		},
@@ -173,6 +176,9 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 	BreakerResilience4j: {
 		name: "resilience4j", source: "resilience4j v2.4.0, resilience4j-circuitbreaker internal/CircuitBreakerStateMachine.java (ClosedState, OpenState, HalfOpenState), internal/CircuitBreakerMetrics.java, core metrics/SnapshotImpl.java, CircuitBreakerConfig.java (defaults)",
 		fresh: func(p breakerInit) Breaker { return newResilience4j(p.BreakerParams) },
+		gate: func(p breakerInit) breakerGate {
+			return breakerGate{open: p.R4jWait, calls: min(p.R4jMinCalls, p.R4jWindow)}
+		},
 		words: func(Params) string {
 			return "resilience4j: opens once 100 calls are recorded and at least 50% of the last 100 failed (or all were slower than 60 s), stays open 60 s, then lets 10 calls through and decides on their results; rejected calls are not counted."
 		},
@@ -180,6 +186,9 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 	BreakerPolly: {
 		name: "polly", source: "Polly v8 (Polly.Core at commit 008b952), CircuitBreaker/Controller/CircuitStateController.cs and AdvancedCircuitBehavior.cs, Health/HealthMetrics.cs and RollingHealthMetrics.cs, CircuitBreakerConstants.cs (defaults)",
 		fresh: func(p breakerInit) Breaker { return newPolly(p.BreakerParams) },
+		gate: func(p breakerInit) breakerGate {
+			return breakerGate{open: p.PollyBreak, calls: p.PollyThroughput, within: p.PollySampling}
+		},
 		words: func(Params) string {
 			return "polly: on a failure, opens if the last 30 s saw at least 100 calls and at least 10% of them failed; stays open 5 s, then lets exactly 1 call through and rejects the others until it returns."
 		},
@@ -187,6 +196,13 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 	BreakerFailsafe: {
 		name: "failsafe", source: "failsafe-go v0.9.8, circuitbreaker/circuitbreaker.go, circuitstates.go and circuitbreakerbuilder.go (defaults)",
 		fresh: func(p breakerInit) Breaker { return newFailsafe(p.BreakerParams) },
+		gate: func(p breakerInit) breakerGate {
+			calls := max(p.FailsafeFailures, p.FailsafeExecutions)
+			if p.FailsafeRate != 0 {
+				calls = max(p.FailsafeExecutions, 1)
+			}
+			return breakerGate{open: p.FailsafeDelay, calls: calls, within: p.FailsafePeriod}
+		},
 		words: func(Params) string {
 			return "failsafe: opens on 1 failure, stays open 1 minute, then lets 1 call through: its success closes, its failure opens again."
 		},
@@ -194,6 +210,10 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 	BreakerSRE: {
 		name: "sre", source: "Google SRE book, \"Handling Overload\" (client-side adaptive throttling), as go-zero v1.10.3 core/breaker/googlebreaker.go on core/collection/rollingwindow.go",
 		fresh: func(p breakerInit) Breaker { return newSRE(p.draw) },
+		// With every call failing, the 7th may be rejected: (6 − 5 − 0)/(6 + 1) > 0.
+		gate: func(breakerInit) breakerGate {
+			return breakerGate{calls: sreProtection + 1, within: sreBuckets * sreBucket}
+		},
 		words: func(Params) string {
 			return "sre: rejects each call at random with probability (requests − 5 − 1.5 × successes)/(requests + 1) over the last 10 s, when above 0; at least one call a second goes through."
 		},

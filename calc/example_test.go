@@ -342,3 +342,16 @@ func ExampleNewBreaker() {
 	// half-open true true false
 	// closed
 }
+
+// What one link's breaker does without a simulation: gobreaker at each attempt of the default
+// policy (its last attempt starts at most 3.1 s after the first), 50 requests per second
+// through 5 processes.
+func ExampleParams_BreakerFacts() {
+	p, _ := calc.Decode("rate=50&run=1m&processes=5&breaker=gobreaker")
+	f := p.BreakerFacts()
+	fmt.Println(f.FedPerCall, f.OpenPeriod, f.Schedule, f.OpenLonger, f.MinCalls, f.PerBreaker, f.Reach)
+	fmt.Println(f.Words)
+	// Output:
+	// 6 1m0s 3.1s true 6 10 600ms
+	// One call that fails every attempt feeds the breaker 6 failed results (it sits at each attempt). Its open period, 1 min, is longer than the policy's whole schedule (its last attempt starts at most 3.1 s after the first): the retries of a call that opened it meet it open. It can open after 6 failed results; the stream gives each breaker 10 new requests per second: 600 ms to get there from its first attempts alone.
+}
