@@ -104,8 +104,12 @@ func (h *herdView) overloadHeadline(params calc.Params) string {
 // It is outside the island, which rewrites itself as runs come in: it stays open once opened.
 func (p *page) renderOverloadRules() app.UI {
 	params := p.report.Params
+	summary, breaker := "The model, the load if every attempt failed, and each limiter's rule", app.UI(nil)
+	if params.Breaker != calc.BreakerNone {
+		summary, breaker = "The model, the load if every attempt failed, each limiter's rule and the circuit breaker's", breakerFactsUI(params)
+	}
 	return app.Details().ID("overload-rules").Body(
-		app.Summary().Text("The model, the load if every attempt failed, and each limiter's rule"),
+		app.Summary().Text(summary),
 		app.P().Text(report.OverloadModel),
 		app.P().ID("overload-load").Text(params.FailingLoadWords()),
 		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
@@ -116,6 +120,32 @@ func (p *page) renderOverloadRules() app.UI {
 				app.Span().Class("source").Text(report.SourceWords(k)),
 			)
 		})),
+		breaker,
+	)
+}
+
+// breakerFactsUI is what params' breaker answers from its inputs alone (calc's BreakerFacts): its
+// rule and source, the answers in words, and their numbers one per row, narrow enough for a phone.
+func breakerFactsUI(params calc.Params) app.UI {
+	f := params.BreakerFacts()
+	cells := report.BreakerFactsCells(params, f)
+	return app.Div().ID("overload-breaker").Body(
+		app.P().ID("breaker-rule").Body(
+			app.Text(report.BreakerIntro(params, f)+" "),
+			app.Span().Class("source").Text(report.BreakerSourceWords(f)),
+		),
+		app.P().ID("breaker-facts").Text(f.Words),
+		app.Div().Class("scroll").TabIndex(0).Attr("role", "region").Aria("label", "The breaker's answers from the inputs alone").Body(
+			app.Table().ID("breaker-facts-table").Body(
+				app.Caption().Text("From the inputs alone, not the simulation"),
+				app.TBody().Body(app.Range(cells).Slice(func(i int) app.UI {
+					return app.Tr().DataSet("col", report.BreakerFactsColumns[i][0]).Body(
+						app.Th().Scope("row").Text(report.BreakerFactsColumns[i][1]),
+						app.Td().DataSet("value", cells[i][0]).Text(cells[i][1]),
+					)
+				})),
+			),
+		),
 	)
 }
 

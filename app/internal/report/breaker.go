@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"strconv"
+	"time"
 
 	"backoffcalc/calc"
 )
@@ -74,3 +76,50 @@ func overloadIntro(p calc.Params) string {
 
 // countCell is a count's cell: the same for scripts and people.
 func countCell(n int) [2]string { s := strconv.Itoa(n); return [2]string{s, s} }
+
+// BreakerFactsColumns are the answers about the link's breaker from its inputs alone (calc's
+// BreakerFacts): data-col, heading.
+var BreakerFactsColumns = [][2]string{
+	{"breaker", "breaker"},
+	{"at", "placement"},
+	{"scope", "breakers"},
+	{"fed_per_call", "failed results one failing call feeds it"},
+	{"open_period", "open period"},
+	{"schedule", "latest start of the last attempt"},
+	{"open_longer", "open longer than the schedule"},
+	{"min_calls", "results before it can open"},
+	{"min_within", "within"},
+	{"per_breaker", "new requests per second per breaker"},
+	{"reach", "time the stream takes to give them"},
+}
+
+// BreakerFactsCells are f's cells of BreakerFactsColumns for p: value for scripts (durations in
+// ms; "" for a reach that never comes), text for people.
+func BreakerFactsCells(p calc.Params, f calc.BreakerFacts) [][2]string {
+	word := func(s string) [2]string { return [2]string{s, s} }
+	dur := func(d time.Duration, zero string) [2]string {
+		if d == 0 && zero != "" {
+			return [2]string{"0", zero}
+		}
+		return [2]string{calc.Millis(d), calc.Human(float64(d))}
+	}
+	yes := [2]string{"false", "no"}
+	if f.OpenLonger {
+		yes = [2]string{"true", "yes"}
+	}
+	reach := [2]string{"", "never"}
+	if f.Reach >= 0 {
+		reach = dur(f.Reach, "")
+	}
+	return [][2]string{word(f.Kind.String()), word(p.BreakerAt.String()), word(p.Breakers.String()), countCell(f.FedPerCall),
+		dur(f.OpenPeriod, "none (no open state)"), dur(f.Schedule, ""), yes, countCell(f.MinCalls), dur(f.MinWithin, "no limit"),
+		{Float(f.PerBreaker), Short(f.PerBreaker)}, reach}
+}
+
+// BreakerSourceWords says where the breaker's rule is read from.
+func BreakerSourceWords(f calc.BreakerFacts) string { return "Source: " + f.Source + "." }
+
+// BreakerIntro heads the breaker's facts: its rule in words and where it sits.
+func BreakerIntro(p calc.Params, f calc.BreakerFacts) string {
+	return fmt.Sprintf("Circuit breaker (breakerat %s, breakers %s). %s", p.BreakerAt, p.Breakers, f.Rule)
+}

@@ -159,6 +159,19 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		fmt.Fprintln(w)
 	}
 	brk := p.Breaker != calc.BreakerNone
+	if brk {
+		f := p.BreakerFacts()
+		fmt.Fprintln(w, BreakerIntro(p, f)+" "+BreakerSourceWords(f))
+		fmt.Fprintln(w, f.Words)
+		fmt.Fprintln(tw, strings.Join(Heads(BreakerFactsColumns), "\t")+"\t")
+		var cells []string
+		for _, c := range BreakerFactsCells(p, f) {
+			cells = append(cells, c[1])
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
 	head := overloadTextColumns
 	if brk {
 		head = strings.Replace(head, "limiter\t", "limiter\tbreaker\t", 1)
@@ -239,7 +252,26 @@ type jsonOverload struct {
 	Limiters  []jsonLimiter     `json:"limiters"`
 	ErrorRate *jsonErrorRate    `json:"error_rate,omitempty"` // with failrate only
 	Collapse  *jsonCollapse     `json:"collapse,omitempty"`   // with latency or slope only
+	Breaker   *jsonBreaker      `json:"breaker,omitempty"`    // with a breaker only
 	Runs      []jsonOverloadRun `json:"runs"`
+}
+
+// jsonBreaker is calc's BreakerFacts: the answers about the link's breaker from its inputs alone.
+type jsonBreaker struct {
+	Breaker    string       `json:"breaker"`
+	At         string       `json:"at"`
+	Scope      string       `json:"scope"`
+	Source     string       `json:"source"`
+	Rule       string       `json:"rule"`
+	FedPerCall int          `json:"fed_per_call"`
+	OpenPeriod json.Number  `json:"open_period_ms"` // 0: no open state (sre)
+	Schedule   json.Number  `json:"schedule_ms"`
+	OpenLonger bool         `json:"open_longer"`
+	MinCalls   int          `json:"min_calls"`
+	MinWithin  json.Number  `json:"min_within_ms"` // 0: no limit
+	PerBreaker float64      `json:"per_breaker"`
+	Reach      *json.Number `json:"reach_ms"` // null: the stream never gives it min_calls
+	Words      string       `json:"words"`
 }
 
 // jsonCollapse is calc's Collapse: the steady time in service without retries at the stream's
@@ -395,6 +427,15 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 		return msp(d)
 	}
 	brk := p.Breaker != calc.BreakerNone
+	if brk {
+		f := p.BreakerFacts()
+		out.Breaker = &jsonBreaker{Breaker: f.Kind.String(), At: p.BreakerAt.String(), Scope: p.Breakers.String(), Source: f.Source, Rule: f.Rule,
+			FedPerCall: f.FedPerCall, OpenPeriod: ms(f.OpenPeriod), Schedule: ms(f.Schedule), OpenLonger: f.OpenLonger, MinCalls: f.MinCalls,
+			MinWithin: ms(f.MinWithin), PerBreaker: f.PerBreaker, Words: f.Words}
+		if f.Reach >= 0 {
+			out.Breaker.Reach = msp(f.Reach)
+		}
+	}
 	breakers := func(n int) *int {
 		if !brk {
 			return nil

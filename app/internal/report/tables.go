@@ -262,6 +262,20 @@ var collapseCols = [][2]string{
 	{"no_steady_state_from_per_second", "no steady state from, per second"},
 }
 
+// breakerFactsCols are the columns of the breaker's facts (BreakerFactsColumns, durations in
+// ms), then its rule and source.
+var breakerFactsCols = func() [][2]string {
+	var out [][2]string
+	for _, c := range BreakerFactsColumns {
+		switch c[0] {
+		case "open_period", "schedule", "min_within", "reach":
+			c = [2]string{c[0] + "_ms", msHead(c[1])}
+		}
+		out = append(out, c)
+	}
+	return append(out, [2]string{"rule", "rule"}, [2]string{"source", "source"})
+}()
+
 // overloadTables are an open system's: each limiter's bound, the runs side by side, then the
 // policy's own run window by window, as the text format writes them.
 func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
@@ -298,6 +312,16 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 			rows: [][]string{{calc.Millis(c.Base), calc.Millis(c.Slope), calc.Millis(c.Timeout), millionths(c.Rate), steady, strconv.FormatBool(c.TimesOut), threshold, limit}}})
 	}
 	brk := p.Breaker != calc.BreakerNone
+	if brk {
+		f := p.BreakerFacts()
+		facts := reportTable{cols: breakerFactsCols, words: []string{BreakerIntro(p, f) + " " + BreakerSourceWords(f), f.Words}}
+		var row []string
+		for _, c := range BreakerFactsCells(p, f) {
+			row = append(row, c[0])
+		}
+		facts.rows = [][]string{append(row, f.Rule, f.Source)}
+		out = append(out, facts)
+	}
 	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}}
 	if brk {
 		side.cols = append(side.cols, [2]string{"breaker", "breaker"})
