@@ -129,7 +129,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	requests := p.Clients + stream.n
 	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1,
 		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone, slow: p.Slow(),
-		brk: c.Breaker != BreakerNone, atCall: p.BreakerAt == BreakerAtCall}
+		brk: c.Breaker != BreakerNone, atCall: c.Breaker != BreakerNone && p.BreakerAt == BreakerAtCall}
 	sim.ordered = sim.limited || sim.brk
 	sim.waits, sim.first = p.modeWaits(c.Mode)
 	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Breaker: c.Breaker,
