@@ -136,7 +136,7 @@ func TestTableBreakerFormats(t *testing.T) {
 	f := p.BreakerFacts()
 	cases := p.OverloadCases()
 	own, _ := p.Overload(cases[2]) // full, the policy's mode
-	if cases[2] != report.OwnCase(p) {
+	if cases[2] != p.OwnCase() {
 		t.Fatalf("case 2 is %v, not the policy's own", cases[2])
 	}
 	row := []string{"full", "aws", "polly"}

@@ -87,7 +87,7 @@ func (p *page) renderOverload() app.UI {
 func (h *herdView) overloadHeadline(params calc.Params) string {
 	shown := h.shownCase(params)
 	name := report.CaseName(params, shown)
-	if shown == ownOverloadCase(params) {
+	if shown == params.OwnCase() {
 		name += ", the policy's own"
 	}
 	words := "being computed."
@@ -195,17 +195,13 @@ func collapseHTML(params calc.Params) string {
 			report.Float(c.Steady), html.EscapeString(steady), report.Float(c.Threshold), html.EscapeString(threshold))
 }
 
-// ownOverloadCase is the case of the policy's own mode, limiter and breaker: the one shown
-// window by window unless the reader picks another.
-func ownOverloadCase(params calc.Params) calc.OverloadCase { return report.OwnCase(params) }
-
 // shownCase is the case shown window by window: the one the reader picked, while it is among
 // the cases, else the policy's own.
 func (h *herdView) shownCase(params calc.Params) calc.OverloadCase {
 	if h.picked != nil && slices.Contains(h.cases, *h.picked) {
 		return *h.picked
 	}
-	return ownOverloadCase(params)
+	return params.OwnCase()
 }
 
 // overloadPickHTML is the choice of what the window by window chart and table show: which case,

@@ -55,12 +55,6 @@ func CaseName(p calc.Params, c calc.OverloadCase) string {
 	return name
 }
 
-// OwnCase is the case of the policy's own mode, limiter and breaker: the one shown window by
-// window unless the reader picks another.
-func OwnCase(p calc.Params) calc.OverloadCase {
-	return calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter, Breaker: p.Breaker}
-}
-
 // caseOf is run r's case.
 func caseOf(r calc.OverloadRun) calc.OverloadCase {
 	return calc.OverloadCase{Mode: r.Mode, Limiter: r.Limiter, Breaker: r.Breaker}

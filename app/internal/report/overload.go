@@ -204,7 +204,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
-	own := OwnCase(p)
+	own := p.OwnCase()
 	for _, r := range runs {
 		if caseOf(r) != own {
 			continue

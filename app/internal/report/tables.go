@@ -362,7 +362,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		side.rows = append(side.rows, row)
 	}
 	out = append(out, side)
-	own := OwnCase(p)
+	own := p.OwnCase()
 	for _, r := range runs {
 		if caseOf(r) != own {
 			continue
