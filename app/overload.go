@@ -329,7 +329,11 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 	for i, r := range runs {
 		writeOverloadRow(&b, params, cases[i], r)
 	}
-	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted share: of the attempts the server served, the share served for a client that had stopped waiting. Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; stream then: whether new requests still arrived at that time (running) or no longer (ended).</p>`)
+	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted share: of the attempts the server served, the share served for a client that had stopped waiting. Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; stream then: whether new requests still arrived at that time (running) or no longer (ended).`)
+	if brk {
+		b.WriteString(` Circuit breaker: attempts rejected failed at once without reaching the server; calls blocked are the requests whose call it rejected (at call placement), which gave up; probes are the calls let through half-open; time open is summed over the breakers.`)
+	}
+	b.WriteString(`</p>`)
 	return b.String()
 }
 
