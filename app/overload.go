@@ -131,7 +131,7 @@ func breakerFactsUI(params calc.Params) app.UI {
 	cells := report.BreakerFactsCells(params, f)
 	return app.Div().ID("overload-breaker").Body(
 		app.P().ID("breaker-rule").Body(
-			app.Text(report.BreakerIntro(params, f)+" "),
+			app.Text(report.BreakerIntro(f)+" "),
 			app.Span().Class("source").Text(report.BreakerSourceWords(f)),
 		),
 		app.P().ID("breaker-facts").Text(f.Words),

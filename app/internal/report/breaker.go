@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
@@ -113,7 +112,6 @@ func BreakerFactsCells(p calc.Params, f calc.BreakerFacts) [][2]string {
 // BreakerSourceWords says where the breaker's rule is read from.
 func BreakerSourceWords(f calc.BreakerFacts) string { return "Source: " + f.Source + "." }
 
-// BreakerIntro heads the breaker's facts: its rule in words and where it sits.
-func BreakerIntro(p calc.Params, f calc.BreakerFacts) string {
-	return fmt.Sprintf("Circuit breaker (breakerat %s, breakers %s). %s", p.BreakerAt, p.Breakers, f.Rule)
-}
+// BreakerIntro heads the breaker's facts: its rule in words, which starts with its name (where it
+// sits, the facts' words say).
+func BreakerIntro(f calc.BreakerFacts) string { return "Circuit breaker " + f.Rule }

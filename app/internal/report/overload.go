@@ -161,7 +161,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 	brk := p.Breaker != calc.BreakerNone
 	if brk {
 		f := p.BreakerFacts()
-		fmt.Fprintln(w, BreakerIntro(p, f)+" "+BreakerSourceWords(f))
+		fmt.Fprintln(w, BreakerIntro(f)+" "+BreakerSourceWords(f))
 		fmt.Fprintln(w, f.Words)
 		fmt.Fprintln(tw, strings.Join(Heads(BreakerFactsColumns), "\t")+"\t")
 		var cells []string

@@ -314,7 +314,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 	brk := p.Breaker != calc.BreakerNone
 	if brk {
 		f := p.BreakerFacts()
-		facts := reportTable{cols: breakerFactsCols, words: []string{BreakerIntro(p, f) + " " + BreakerSourceWords(f), f.Words}}
+		facts := reportTable{cols: breakerFactsCols, words: []string{BreakerIntro(f) + " " + BreakerSourceWords(f), f.Words}}
 		var row []string
 		for _, c := range BreakerFactsCells(p, f) {
 			row = append(row, c[0])
