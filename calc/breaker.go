@@ -115,7 +115,8 @@ type BreakerParams struct {
 	// slowCallDurationThreshold (60 s), slidingWindowSize (100 calls, COUNT_BASED),
 	// minimumNumberOfCalls (100), waitDurationInOpenState (60 s),
 	// permittedNumberOfCallsInHalfOpenState (10).
-	R4jFailurePercent, R4jSlowPercent float32
+	// The percentages are Java floats there: the rates are compared in float32.
+	R4jFailurePercent, R4jSlowPercent float64
 	R4jSlowAfter                      time.Duration
 	R4jWindow, R4jMinCalls            int
 	R4jWait                           time.Duration
@@ -138,6 +139,14 @@ type BreakerParams struct {
 	FailsafeExecutions                   int
 	FailsafeRate                         float64
 }
+
+// Limits of the breakers' parameters (their keys' ranges). The windows of calls grow with the
+// calls recorded, so a count's limit bounds no memory by itself; 24 h is Polly's own limit of a
+// duration.
+const (
+	MaxBreakerCount = 1000000
+	MaxBreakerTime  = 24 * time.Hour
+)
 
 // DefaultBreakerParams returns each library's defaults.
 func DefaultBreakerParams() BreakerParams {
