@@ -179,5 +179,9 @@ func overloadBenches() []overloadBench {
 		{"stream/aws", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterAWS}},
 		{"stream/finagle", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterFinagle}},
 		{"requests", one, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone}},
+		// Breakers ask at every attempt; sre keeps a rolling window and draws, resilience4j a ring.
+		{"stream/gobreaker", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerGobreaker}},
+		{"stream/resilience4j", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerResilience4j}},
+		{"stream/sre", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerSRE}},
 	}
 }

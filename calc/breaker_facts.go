@@ -80,11 +80,15 @@ func (p Params) BreakerFacts() BreakerFacts {
 
 // words says f in one paragraph, each number at the precision a person reads.
 func (f BreakerFacts) words(p Params) string {
-	where := "it sits at each attempt"
-	if p.BreakerAt == BreakerAtCall {
-		where = "it sits around the call"
+	whose := "one per client process"
+	if p.Breakers == BreakerShared || p.Processes == 1 {
+		whose = "one for every client"
 	}
-	s := fmt.Sprintf("One call that fails every attempt feeds the breaker %s (%s). ", results(f.FedPerCall), where)
+	s := fmt.Sprintf("Every attempt asks the %s breaker (%s) first: a rejected attempt fails at once without reaching the server, and the policy retries it after its wait as after any failure (the limiter is asked as usual), as most libraries do by default. ", f.Kind, whose)
+	if p.BreakerAt == BreakerAtCall {
+		s = fmt.Sprintf("Each call asks the %s breaker (%s) once, before its first attempt, and gives it one result when it ends: a rejected call fails at once and ends, since the breaker sits outside the retries. ", f.Kind, whose)
+	}
+	s += fmt.Sprintf("One call that fails every attempt feeds the breaker %s. ", results(f.FedPerCall))
 	switch {
 	case f.OpenPeriod == 0:
 		s += "It has no open period: it rejects calls at random while too few succeed. "
@@ -115,4 +119,28 @@ func results(n int) string {
 		return "1 failed result"
 	}
 	return fmt.Sprintf("%d failed results", n)
+}
+
+// BreakerWords says in one sentence what run r's breakers did; "" without a breaker. "The 2
+// gobreaker breakers rejected 1716 attempts, opened 2 times, let 0 probes through (at most 0 in
+// one window) and were open 5.98 s in all, summed over them." sre, which has no open state,
+// never opens.
+func (p Params) BreakerWords(r OverloadRun) string {
+	if r.Breakers == 0 {
+		return ""
+	}
+	who, all := fmt.Sprintf("The %d %s breakers", r.Breakers, r.Breaker), " in all, summed over them"
+	if r.Breakers == 1 {
+		who, all = "The "+r.Breaker.String()+" breaker", ""
+	}
+	rejected := fmt.Sprintf("rejected %d %s", r.Rejected, Plural(r.Rejected, "attempt", "attempts"))
+	if p.BreakerAt == BreakerAtCall {
+		rejected = fmt.Sprintf("rejected %d %s", r.Blocked, Plural(r.Blocked, "call", "calls"))
+	}
+	if r.Trips == 0 {
+		return who + " " + rejected + " and never opened."
+	}
+	return fmt.Sprintf("%s %s, opened %d %s, let %d %s through (at most %d in one window) and %s open %s%s.",
+		who, rejected, r.Trips, Plural(r.Trips, "time", "times"), r.Probes, Plural(r.Probes, "probe", "probes"), r.MaxProbes,
+		Plural(r.Breakers, "was", "were"), Human(float64(r.OpenTime)), all)
 }

@@ -85,3 +85,22 @@ func TestBreakerFactsWordsBeside(t *testing.T) {
 		t.Errorf("%v, %q", f.OpenLonger, f.Words)
 	}
 }
+
+// BreakerWords says each figure of the run, and nothing without a breaker.
+func TestBreakerWords(t *testing.T) {
+	p := Default()
+	r := OverloadRun{Breaker: BreakerGobreaker, Breakers: 2, Rejected: 1716, Trips: 2, Probes: 1, MaxProbes: 1, OpenTime: 5984 * time.Millisecond}
+	want := "The 2 gobreaker breakers rejected 1716 attempts, opened 2 times, let 1 probe through (at most 1 in one window) and were open 5.98 s in all, summed over them."
+	if got := p.BreakerWords(r); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	p.BreakerAt = BreakerAtCall
+	r = OverloadRun{Breaker: BreakerSRE, Breakers: 1, Rejected: 1, Blocked: 1}
+	want = "The sre breaker rejected 1 call and never opened."
+	if got := p.BreakerWords(r); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got := p.BreakerWords(OverloadRun{}); got != "" {
+		t.Errorf("without a breaker: %q", got)
+	}
+}

@@ -30,9 +30,41 @@ type sre struct {
 	lastTime time.Duration
 	lastPass time.Duration
 	passed   bool // go-zero's lastPass > 0: its clock never reads 0
+	// older is the reduction of the buckets before the current one, oldest first, while
+	// olderOK: a call asks at each attempt, and scanning the 40 buckets for every one made
+	// the breaker the run's main cost. Only the current bucket changes until the offset moves.
+	older   sreScan
+	olderOK bool
 }
 
 type sreCounts struct{ sum, success, failure int64 }
+
+// sreScan is what accept reduces the buckets to, in their order.
+type sreScan struct{ accepts, total, failing, working int64 }
+
+func (r *sreScan) add(c sreCounts) {
+	r.accepts += c.success
+	r.total += c.sum
+	if c.failure > 0 {
+		r.working = 0
+	} else if c.success > 0 {
+		r.working++
+	}
+	if c.success > 0 {
+		r.failing = 0
+	} else if c.failure > 0 {
+		r.failing++
+	}
+}
+
+// scan reduces n buckets from the one at from, in order.
+func (b *sre) scan(from, n int) sreScan {
+	var r sreScan
+	for i := range n {
+		r.add(b.buckets[(from+i)%sreBuckets])
+	}
+	return r
+}
 
 func newSRE(draw func() float64) *sre { return &sre{draw: draw} }
 
@@ -53,6 +85,7 @@ func (b *sre) add(now time.Duration, failed, dropped bool) {
 			b.buckets[(b.offset+i+1)%sreBuckets] = sreCounts{}
 		}
 		b.offset = (b.offset + span) % sreBuckets
+		b.olderOK = false
 		b.lastTime = now - (now-b.lastTime)%sreBucket
 	}
 	c := &b.buckets[b.offset]
@@ -76,23 +109,19 @@ func (b *sre) Allow(now time.Duration) Permit {
 
 // accept is googleBreaker.accept with history and RollingWindow.Reduce.
 func (b *sre) accept(now time.Duration) bool {
-	var accepts, total, failing, working int64
-	span := b.span(now)
-	for i := range sreBuckets - span {
-		c := b.buckets[(b.offset+span+1+i)%sreBuckets]
-		accepts += c.success
-		total += c.sum
-		if c.failure > 0 {
-			working = 0
-		} else if c.success > 0 {
-			working++
+	// The window as of now: the buckets that now has not expired, oldest first, up to the
+	// current one (those that expire would be cleared, and empty buckets change nothing).
+	var r sreScan
+	if span := b.span(now); span > 0 {
+		r = b.scan(b.offset+span+1, sreBuckets-span)
+	} else {
+		if !b.olderOK {
+			b.older, b.olderOK = b.scan(b.offset+1, sreBuckets-1), true
 		}
-		if c.success > 0 {
-			failing = 0
-		} else if c.failure > 0 {
-			failing++
-		}
+		r = b.older
+		r.add(b.buckets[b.offset])
 	}
+	accepts, total, failing, working := r.accepts, r.total, r.failing, r.working
 	w := sreK - (sreK-sreMinK)*float64(failing)/sreBuckets
 	weighted := max(w, sreMinK) * float64(accepts)
 	drop := (float64(total-sreProtection) - weighted) / float64(total+1)

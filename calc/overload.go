@@ -118,6 +118,10 @@ type OverloadCase struct {
 	Breaker BreakerKind
 }
 
+// OwnCase is the run of p's own jitter mode with its limiter and its breaker: the one the
+// overload view's headline and window table show first.
+func (p Params) OwnCase() OverloadCase { return OverloadCase{Backoff(p.Jitter), p.Limiter, p.Breaker} }
+
 // OverloadCases lists the runs the overload view shows side by side: every mode of p.HerdModes
 // with p's limiter and breaker, then the policy's own mode with each other limiter p.Shown lists,
 // in its order, then, with a breaker, the policy's own mode and limiter with every other breaker
