@@ -143,7 +143,7 @@ var keyTable = []keyRow{
 	unusedRow(durationKey("fsopen", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafeDelay }, breakerTime)),
 	unusedRow(durationKey("fsperiod", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafePeriod }, func(_ *Params, d time.Duration) error {
 		if d != 0 && (d < time.Millisecond || d > MaxBreakerTime) {
-			return fmt.Errorf("must be 0 (count the last fsof results) or from 1ms to %s", FormatDuration(MaxBreakerTime))
+			return fmt.Errorf("must be 0 (count-based: the last results) or from 1ms to %s", FormatDuration(MaxBreakerTime))
 		}
 		return nil
 	})),
