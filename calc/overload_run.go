@@ -114,7 +114,7 @@ type overloadSim struct {
 	// brk says the calls ask a breaker; atCall that it sits around the call, not each attempt.
 	brk, atCall bool
 	states      [3]int        // the breakers in each BreakerState
-	last        time.Duration // the time of the last event run
+	last        time.Duration // the time of the last arrival or outcome known to a client
 	// slow says an attempt's time in service grows with the load (Latency or Slope): the ends
 	// of service are kept (busy), and the window's sum and count of times in service.
 	slow  bool
@@ -207,10 +207,10 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 				f++
 			}
 			i, at := int(key&reqMask), sim.from+time.Duration(key>>offShift)
-			sim.last = at
 			switch {
 			case s.slot[i] == slotDone: // a timeout whose attempt was served in time
 			case key&arrivalBit != 0:
+				sim.last = at
 				if !sim.arrive(i, at) {
 					return sim.run, false
 				}
@@ -485,6 +485,8 @@ func (sim *overloadSim) outcome(i int, at time.Duration) {
 	if r.due != at {
 		return // a timeout's event after its attempt was answered in time with an error
 	}
+	// The run's last event for a breaker's open time: a timeout that does not happen is none.
+	sim.last = at
 	r.due = -1 // of two events at this key (a timeout and an answer), the other does nothing
 	if !sim.decide(i, r, at) {
 		sim.end(i, sl)
