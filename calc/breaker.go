@@ -7,7 +7,8 @@ import (
 
 // A circuit breaker is what a client puts in front of a failing server so that, once enough
 // calls fail, it stops calling for a while and fails at once instead. Each type below follows one
-// library's source at a named version and says which file; each keeps that library's defaults.
+// library's source at a named version and says which file; each starts from that library's
+// defaults (DefaultBreakerParams), which the keys of its parameters change.
 // All of them change state lazily, as the libraries do: an open breaker becomes half-open only
 // when a call asks for a permit after the open period, and that call is the probe.
 
@@ -115,7 +116,8 @@ type BreakerParams struct {
 	// slowCallDurationThreshold (60 s), slidingWindowSize (100 calls, COUNT_BASED),
 	// minimumNumberOfCalls (100), waitDurationInOpenState (60 s),
 	// permittedNumberOfCallsInHalfOpenState (10).
-	R4jFailurePercent, R4jSlowPercent float32
+	// The percentages are Java floats there: the rates are compared in float32.
+	R4jFailurePercent, R4jSlowPercent float64
 	R4jSlowAfter                      time.Duration
 	R4jWindow, R4jMinCalls            int
 	R4jWait                           time.Duration
@@ -138,6 +140,14 @@ type BreakerParams struct {
 	FailsafeExecutions                   int
 	FailsafeRate                         float64
 }
+
+// Limits of the breakers' parameters (their keys' ranges). The windows of calls grow with the
+// calls recorded, so a count's limit bounds no memory by itself; 24 h is Polly's own limit of a
+// duration.
+const (
+	MaxBreakerCount = 1000000
+	MaxBreakerTime  = 24 * time.Hour
+)
 
 // DefaultBreakerParams returns each library's defaults.
 func DefaultBreakerParams() BreakerParams {
@@ -169,9 +179,7 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 		gate: func(p breakerInit) breakerGate {
 			return breakerGate{open: p.GobreakerTimeout, calls: p.GobreakerFailures + 1}
 		},
-		words: func(Params) string {
-			return "gobreaker: opens on the 6th failure in a row, stays open 60 s, then lets 1 call through: its success closes, its failure opens again; results of calls made before a change are dropped."
-		},
+		words: gobreakerWords,
 	},
 	BreakerResilience4j: {
 		name: "resilience4j", source: "resilience4j v2.4.0, resilience4j-circuitbreaker internal/CircuitBreakerStateMachine.java (ClosedState, OpenState, HalfOpenState), internal/CircuitBreakerMetrics.java, core metrics/SnapshotImpl.java, CircuitBreakerConfig.java (defaults)",
@@ -179,9 +187,7 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 		gate: func(p breakerInit) breakerGate {
 			return breakerGate{open: p.R4jWait, calls: min(p.R4jMinCalls, p.R4jWindow)}
 		},
-		words: func(Params) string {
-			return "resilience4j: opens once 100 calls are recorded and at least 50% of the last 100 failed (or all were slower than 60 s), stays open 60 s, then lets 10 calls through and decides on their results; rejected calls are not counted."
-		},
+		words: resilience4jWords,
 	},
 	BreakerPolly: {
 		name: "polly", source: "Polly v8 (Polly.Core at commit 008b952), CircuitBreaker/Controller/CircuitStateController.cs and AdvancedCircuitBehavior.cs, Health/HealthMetrics.cs and RollingHealthMetrics.cs, CircuitBreakerConstants.cs (defaults)",
@@ -189,9 +195,7 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 		gate: func(p breakerInit) breakerGate {
 			return breakerGate{open: p.PollyBreak, calls: p.PollyThroughput, within: p.PollySampling}
 		},
-		words: func(Params) string {
-			return "polly: on a failure, opens if the last 30 s saw at least 100 calls and at least 10% of them failed; stays open 5 s, then lets exactly 1 call through and rejects the others until it returns."
-		},
+		words: pollyWords,
 	},
 	BreakerFailsafe: {
 		name: "failsafe", source: "failsafe-go v0.9.8, circuitbreaker/circuitbreaker.go, circuitstates.go and circuitbreakerbuilder.go (defaults)",
@@ -203,9 +207,7 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 			}
 			return breakerGate{open: p.FailsafeDelay, calls: calls, within: p.FailsafePeriod}
 		},
-		words: func(Params) string {
-			return "failsafe: opens on 1 failure, stays open 1 minute, then lets 1 call through: its success closes, its failure opens again."
-		},
+		words: failsafeWords,
 	},
 	BreakerSRE: {
 		name: "sre", source: "Google SRE book, \"Handling Overload\" (client-side adaptive throttling), as go-zero v1.10.3 core/breaker/googlebreaker.go on core/collection/rollingwindow.go",

@@ -33,16 +33,19 @@ type failsafe struct {
 	stats    failsafeStats
 }
 
-// failsafeStats is util's countingStats (a ring of the last results) or, with buckets,
-// timedStats (a BucketedWindow).
+// failsafeStats is util's countingStats (a ring of the last size results, grown with them) or,
+// with buckets, timedStats (a BucketedWindow); successes and failures are what either holds.
 type failsafeStats struct {
 	last                []bool // the last results, true for a failure; a ring
-	next, n             int
+	size, next          int
 	buckets             []struct{ successes, failures int }
 	bucket              time.Duration
 	head                int64
-	successes, failures int // of the timed buckets
+	successes, failures int
 }
+
+// countingStats is a ring of the last size results.
+func countingStats(size int) failsafeStats { return failsafeStats{size: max(size, 1)} }
 
 func newFailsafe(p BreakerParams) *failsafe {
 	b := &failsafe{p: p}
@@ -61,7 +64,7 @@ func (b *failsafe) closedStats() {
 	if b.p.FailsafeExecutions != 0 {
 		capacity = b.p.FailsafeExecutions
 	}
-	b.stats = failsafeStats{last: make([]bool, max(capacity, 1))}
+	b.stats = countingStats(capacity)
 }
 
 // halfOpenCapacity is newHalfOpenState's capacity.
@@ -77,9 +80,20 @@ func (b *failsafe) halfOpenCapacity() int {
 
 func (s *failsafeStats) add(now time.Duration, failed bool) {
 	if s.buckets == nil {
+		if len(s.last) < s.size {
+			s.last = append(s.last, false)
+		} else if s.last[s.next] {
+			s.failures--
+		} else {
+			s.successes--
+		}
 		s.last[s.next] = failed
-		s.next = (s.next + 1) % len(s.last)
-		s.n = min(s.n+1, len(s.last))
+		s.next = (s.next + 1) % s.size
+		if failed {
+			s.failures++
+		} else {
+			s.successes++
+		}
 		return
 	}
 	// ExpireBuckets: the head is the bucket of now; those it moves past are emptied.
@@ -103,19 +117,7 @@ func (s *failsafeStats) add(now time.Duration, failed bool) {
 	}
 }
 
-func (s *failsafeStats) counts() (failures, successes int) {
-	if s.buckets != nil {
-		return s.failures, s.successes
-	}
-	for i := range s.n {
-		if s.last[i] {
-			failures++
-		} else {
-			successes++
-		}
-	}
-	return failures, successes
-}
+func (s *failsafeStats) counts() (failures, successes int) { return s.failures, s.successes }
 
 // rate is util.Round(part / all): to hundredths; 0 with no results.
 func rate(part, all int) float64 {
@@ -132,7 +134,7 @@ func (b *failsafe) Allow(now time.Duration) Permit {
 			return Permit{}
 		}
 		b.state, b.permits = BreakerHalfOpen, b.halfOpenCapacity()
-		b.stats = failsafeStats{last: make([]bool, max(b.permits, 1))}
+		b.stats = countingStats(b.permits)
 		fallthrough
 	case BreakerHalfOpen:
 		if b.permits == 0 {

@@ -26,26 +26,28 @@ type resilience4j struct {
 }
 
 // r4jMetrics is FixedSizeSlidingWindowMetrics with its minimum number of calls: the last size
-// outcomes, each failed and/or slow.
+// outcomes, each failed and/or slow. The ring grows with the outcomes up to size, so that a
+// window of a million calls costs only the calls a run makes.
 type r4jMetrics struct {
 	ring              []uint8 // bit 0 failed, bit 1 slow
-	next, n           int
+	size, next, n     int
 	failed, slow, min int
 }
 
 // newR4jMetrics is a count-based CircuitBreakerMetrics: its minimum number of calls is at most
 // its window's size.
 func newR4jMetrics(size, minCalls int) r4jMetrics {
-	return r4jMetrics{ring: make([]uint8, max(size, 1)), min: min(minCalls, size)}
+	return r4jMetrics{size: max(size, 1), min: min(minCalls, size)}
 }
 
 func (m *r4jMetrics) add(failed, slow bool) {
-	if m.n == len(m.ring) {
+	if m.n == m.size {
 		old := m.ring[m.next]
 		m.failed -= int(old & 1)
 		m.slow -= int(old >> 1)
 	} else {
 		m.n++
+		m.ring = append(m.ring, 0)
 	}
 	var v uint8
 	if failed {
@@ -55,7 +57,7 @@ func (m *r4jMetrics) add(failed, slow bool) {
 		v |= 2
 	}
 	m.ring[m.next] = v
-	m.next = (m.next + 1) % len(m.ring)
+	m.next = (m.next + 1) % m.size
 	m.failed += int(v & 1)
 	m.slow += int(v >> 1)
 }
@@ -68,7 +70,7 @@ func (m *r4jMetrics) above(p BreakerParams) (decided, above bool) {
 	}
 	failureRate := float32(m.failed) * 100 / float32(m.n)
 	slowRate := float32(m.slow) * 100 / float32(m.n)
-	return true, failureRate >= p.R4jFailurePercent || slowRate >= p.R4jSlowPercent
+	return true, failureRate >= float32(p.R4jFailurePercent) || slowRate >= float32(p.R4jSlowPercent)
 }
 
 func newResilience4j(p BreakerParams) *resilience4j {

@@ -14,7 +14,7 @@ func tightBreakers() BreakerParams {
 	p.GobreakerFailures, p.GobreakerMaxRequests, p.GobreakerTimeout = 2, 2, 150*ms
 	p.R4jFailurePercent, p.R4jSlowPercent, p.R4jSlowAfter = 50, 50, 40*ms
 	p.R4jWindow, p.R4jMinCalls, p.R4jWait, p.R4jHalfOpen = 5, 3, 150*ms, 2
-	p.PollyRatio, p.PollyThroughput, p.PollySampling, p.PollyBreak = 0.3, 3, 500*ms, 100*ms
+	p.PollyRatio, p.PollyThroughput, p.PollySampling, p.PollyBreak = 0.3, 3, 500*ms, 500*ms // Polly's least
 	p.FailsafeFailures, p.FailsafeOf, p.FailsafeSuccesses, p.FailsafeSuccessOf = 2, 3, 1, 2
 	p.FailsafeDelay = 120 * ms
 	return p
@@ -27,11 +27,11 @@ func smallBreakerParams(next func(n int) int) BreakerParams {
 	msn := func(n int) time.Duration { return time.Duration(1+next(n)) * ms }
 	p := DefaultBreakerParams()
 	p.GobreakerFailures, p.GobreakerMaxRequests, p.GobreakerTimeout = next(4), 1+next(3), msn(300)
-	p.R4jFailurePercent, p.R4jSlowPercent = float32(10+next(91)), float32(10+next(91))
+	p.R4jFailurePercent, p.R4jSlowPercent = float64(10+next(91)), float64(10+next(91))
 	p.R4jSlowAfter, p.R4jWindow = msn(100), 1+next(10)
 	p.R4jMinCalls, p.R4jWait, p.R4jHalfOpen = 1+next(p.R4jWindow), msn(300), 1+next(4)
 	p.PollyRatio, p.PollyThroughput = float64(1+next(10))/10, 2+next(8)
-	p.PollySampling, p.PollyBreak = 10*msn(100), msn(300)
+	p.PollySampling, p.PollyBreak = 490*ms+10*msn(100), 499*ms+msn(300) // Polly takes 500 ms or more
 	p.FailsafeDelay = msn(300)
 	switch next(4) {
 	case 0: // WithFailureThresholdRatio(f, n)
