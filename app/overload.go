@@ -23,8 +23,8 @@ const (
 	overloadSummary = "overload (stream, queue, timeout, limiter)"
 )
 
-// overloadFields are the overload model's inputs, a fieldset of the form. Each limiter's
-// parameters say which limiter reads them: the others ignore them.
+// overloadFields are the overload model's inputs, a fieldset of the form. Each limiter's and
+// each breaker's parameters say which one reads them: the others ignore them.
 var overloadFields = []formField{
 	{key: "rate", label: "Rate", unit: "requests per second", inputMode: "decimal", hint: "new requests keep arriving at this rate while the stream runs; 0 = no stream"},
 	{key: "run", label: "Stream runs", unit: "ms, or a duration", hint: "how long new requests keep arriving, from the start; 0 = no stream"},
