@@ -90,11 +90,13 @@ var BreakerFactsColumns = [][2]string{
 // ms; "" for a reach that never comes), text for people.
 func BreakerFactsCells(p calc.Params, f calc.BreakerFacts) [][2]string {
 	word := func(s string) [2]string { return [2]string{s, s} }
-	dur := func(d time.Duration, zero string) [2]string {
+	// The schedule and the reach are written beside the limits they are compared with (the
+	// open period, the sampling time), so that rounding never puts them on the other side.
+	dur := func(d time.Duration, zero string, beside ...time.Duration) [2]string {
 		if d == 0 && zero != "" {
 			return [2]string{"0", zero}
 		}
-		return [2]string{calc.Millis(d), calc.Human(float64(d))}
+		return [2]string{calc.Millis(d), calc.HumanBeside(float64(d), beside...)}
 	}
 	yes := [2]string{"false", "no"}
 	if f.OpenLonger {
@@ -102,10 +104,10 @@ func BreakerFactsCells(p calc.Params, f calc.BreakerFacts) [][2]string {
 	}
 	reach := [2]string{"", "never"}
 	if f.Reach >= 0 {
-		reach = dur(f.Reach, "")
+		reach = dur(f.Reach, "", f.MinWithin)
 	}
 	return [][2]string{word(f.Kind.String()), word(p.BreakerAt.String()), word(p.Breakers.String()), countCell(f.FedPerCall),
-		dur(f.OpenPeriod, "none (no open state)"), dur(f.Schedule, ""), yes, countCell(f.MinCalls), dur(f.MinWithin, "no limit"),
+		dur(f.OpenPeriod, "none (no open state)"), dur(f.Schedule, "", f.OpenPeriod), yes, countCell(f.MinCalls), dur(f.MinWithin, "no limit"),
 		{Float(f.PerBreaker), Short(f.PerBreaker)}, reach}
 }
 
