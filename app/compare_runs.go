@@ -47,7 +47,7 @@ func (p *page) runVsHerd(ctx app.Context, b calc.Params, gen int64, pause func()
 	switch {
 	case err != nil:
 	case b.Open():
-		run, done, e := overloadPausing(b, ownOverloadCase(b), pause)
+		run, done, e := overloadPausing(b, b.OwnCase(), pause)
 		if !done && e == nil {
 			return // the inputs changed
 		}
@@ -83,7 +83,7 @@ func (p *page) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, err erro
 	if h.cases == nil {
 		return report.OwnHerd(p.report.Params, h.runs), nil, nil
 	}
-	own := ownOverloadCase(p.report.Params)
+	own := p.report.Params.OwnCase()
 	for i, c := range h.cases {
 		if c == own && i < len(h.over) {
 			return nil, &h.over[i], nil

@@ -102,7 +102,7 @@ var herdModePausing = calc.Params.HerdModePausing
 // window, up to a thousand rows and a chart, is written here, between pauses, and goes in once
 // (unless the reader chose another case or the shared scale: showOverloadRun writes that).
 func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
-	own := ownOverloadCase(params)
+	own := params.OwnCase()
 	for _, c := range params.OverloadCases() {
 		run, done, err := overloadPausing(params, c, pause)
 		if !done && err == nil || !pause() {
@@ -152,11 +152,11 @@ func (p *page) showOverloadRun(windows string) {
 	}
 	params := p.report.Params
 	var b strings.Builder
-	writeOverloadRow(&b, h.cases[n-1], h.over[n-1], params.Run, params.Slow())
+	writeOverloadRow(&b, params, h.cases[n-1], h.over[n-1])
 	tbody.Call("insertAdjacentHTML", "beforeend", b.String())
 	shown := h.shownCase(params)
 	// premade: the view shows what runOverload wrote off the input path.
-	switch premade := shown == ownOverloadCase(params) && !h.shared; {
+	switch premade := shown == params.OwnCase() && !h.shared; {
 	case premade && windows != "":
 		spot.Set("outerHTML", windows)
 	case !premade && (h.shared || h.cases[n-1] == shown):

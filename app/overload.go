@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
@@ -24,8 +23,8 @@ const (
 	overloadSummary = "overload (stream, queue, timeout, limiter)"
 )
 
-// overloadFields are the overload model's inputs, a fieldset of the form. Each limiter's
-// parameters say which limiter reads them: the others ignore them.
+// overloadFields are the overload model's inputs, a fieldset of the form. Each limiter's and
+// each breaker's parameters say which one reads them: the others ignore them.
 var overloadFields = []formField{
 	{key: "rate", label: "Rate", unit: "requests per second", inputMode: "decimal", hint: "new requests keep arriving at this rate while the stream runs; 0 = no stream"},
 	{key: "run", label: "Stream runs", unit: "ms, or a duration", hint: "how long new requests keep arriving, from the start; 0 = no stream"},
@@ -37,6 +36,9 @@ var overloadFields = []formField{
 	{key: "slope", label: "Slope", unit: "ms per attempt in service; 0 = none", hint: "added to an attempt's time in service for each attempt in service at its start, itself counted, fixed then (Brooker's collapse simulation: 1 s + 10 ms each, timeout 3 s)"},
 	{key: "processes", label: "Processes", unit: "client processes", inputMode: "numeric", hint: "the requests are sent by these in turn, each with its own limiter"},
 	{key: "limiter", label: "Limiter", options: limiterOptions(), hint: "what each process puts between a failure and its retry; the sources are under the herd"},
+	{key: "breaker", label: "Circuit breaker", options: breakerOptions(), hint: "what each client asks before a call, which fails at once while it is open; the sources are under the herd"},
+	{key: "breakerat", label: "Breaker placement", options: []string{"attempt", "call"}, hint: "attempt: inside the retries, every attempt asks and counts; call: around them, a call asks once and counts once"},
+	{key: "breakers", label: "Breakers", options: []string{"client", "shared"}, hint: "client: one breaker per client process; shared: one for all"},
 	{key: "maxtokens", label: "Max tokens", unit: "tokens", inputMode: "decimal", hint: "grpc reads this: retryThrottling's maxTokens"},
 	{key: "tokenratio", label: "Token ratio", unit: "tokens per success", inputMode: "decimal", hint: "grpc reads this: retryThrottling's tokenRatio"},
 	{key: "ttl", label: "Budget TTL", unit: "whole seconds", hint: "finagle reads this: how long deposits and withdrawals count"},
@@ -44,6 +46,36 @@ var overloadFields = []formField{
 	{key: "retrypct", label: "Retry share", unit: "fraction: 0.2 = 20%", inputMode: "decimal", hint: "finagle reads this: retries each request pays for"},
 	{key: "budgetpct", label: "Budget percent", unit: "%", inputMode: "decimal", hint: "envoy reads this: retries in flight, as a share of the requests in flight"},
 	{key: "minconcurrency", label: "Min concurrency", unit: "retries", inputMode: "numeric", hint: "envoy reads this: retries in flight always allowed"},
+	{key: "gbfailures", label: "gobreaker failures", unit: "in a row", inputMode: "numeric", hint: "gobreaker reads this: ReadyToTrip opens once consecutive failures exceed it"},
+	{key: "gbhalfopen", label: "gobreaker half-open calls", unit: "calls", inputMode: "numeric", hint: "gobreaker reads this: MaxRequests, the calls let through while half-open, all of which must succeed to close"},
+	{key: "gbopen", label: "gobreaker open", unit: "ms, or a duration", hint: "gobreaker reads this: Timeout, how long it stays open"},
+	{key: "r4jrate", label: "resilience4j failure rate", unit: "%", inputMode: "decimal", hint: "resilience4j reads this: failureRateThreshold, the share of failed calls in the window that opens it"},
+	{key: "r4jslowrate", label: "resilience4j slow rate", unit: "%", inputMode: "decimal", hint: "resilience4j reads this: slowCallRateThreshold, the share of slow calls in the window that opens it"},
+	{key: "r4jslowafter", label: "resilience4j slow after", unit: "ms, or a duration", hint: "resilience4j reads this: slowCallDurationThreshold, a call slower than this is slow"},
+	{key: "r4jwindow", label: "resilience4j window", unit: "calls", inputMode: "numeric", hint: "resilience4j reads this: slidingWindowSize, the last calls the rates are of"},
+	{key: "r4jmincalls", label: "resilience4j minimum calls", unit: "calls", inputMode: "numeric", hint: "resilience4j reads this: minimumNumberOfCalls before a rate counts (at most the window)"},
+	{key: "r4jopen", label: "resilience4j open", unit: "ms, or a duration", hint: "resilience4j reads this: waitDurationInOpenState, how long it stays open"},
+	{key: "r4jhalfopen", label: "resilience4j half-open calls", unit: "calls", inputMode: "numeric", hint: "resilience4j reads this: permittedNumberOfCallsInHalfOpenState, the calls whose rates decide"},
+	{key: "pollyratio", label: "Polly failure ratio", unit: "fraction: 0.1 = 10%", inputMode: "decimal", hint: "polly reads this: FailureRatio, the share of failed calls in the sampling duration that opens it"},
+	{key: "pollythroughput", label: "Polly minimum throughput", unit: "calls", inputMode: "numeric", hint: "polly reads this: MinimumThroughput, the calls the sampling duration must see first"},
+	{key: "pollysampling", label: "Polly sampling", unit: "ms, or a duration", hint: "polly reads this: SamplingDuration, the time the ratio is over"},
+	{key: "pollyopen", label: "Polly break", unit: "ms, or a duration", hint: "polly reads this: BreakDuration, how long it stays open"},
+	{key: "fsof", label: "failsafe of", unit: "last results", inputMode: "numeric", hint: "failsafe reads this: WithFailureThresholdRatio's capacity, the last results the failures are counted in"},
+	{key: "fsfailures", label: "failsafe failures", unit: "results", inputMode: "numeric", hint: "failsafe reads this: WithFailureThresholdRatio's threshold, the failures that open it (at most of)"},
+	{key: "fssuccessof", label: "failsafe successes of", unit: "probes; 0 = none", inputMode: "numeric", hint: "failsafe reads this: WithSuccessThresholdRatio's capacity, the calls let through while half-open"},
+	{key: "fssuccesses", label: "failsafe successes", unit: "probes; 0 = none", inputMode: "numeric", hint: "failsafe reads this: WithSuccessThresholdRatio's threshold, the successes that close it (at most successes of)"},
+	{key: "fsopen", label: "failsafe open", unit: "ms, or a duration", hint: "failsafe reads this: WithDelay, how long it stays open"},
+	{key: "fsperiod", label: "failsafe period", unit: "ms, or a duration; 0 = count-based", hint: "failsafe reads this: the thresholding period of WithFailureThresholdPeriod and WithFailureRateThreshold, results counted in 10 buckets"},
+	{key: "fsexecutions", label: "failsafe executions", unit: "results; 0 = none", inputMode: "numeric", hint: "failsafe reads this: the executions needed before it decides"},
+	{key: "fsrate", label: "failsafe failure rate", unit: "fraction; 0 = none", inputMode: "decimal", hint: "failsafe reads this: WithFailureRateThreshold's rate, which decides in place of the failure count"},
+}
+
+func breakerOptions() []string {
+	var names []string
+	for _, k := range calc.Breakers() {
+		names = append(names, k.String())
+	}
+	return names
 }
 
 func limiterOptions() []string {
@@ -67,7 +99,7 @@ func (p *page) renderOverload() app.UI {
 		app.Raw(errorRateHTML(params)),
 		app.Raw(collapseHTML(params)),
 		app.Raw(overloadTable(params, h.cases, h.over)),
-		app.Raw(overloadPickHTML(h.cases, h.shownCase(params), h.shared)),
+		app.Raw(overloadPickHTML(params, h.cases, h.shownCase(params), h.shared)),
 		app.Raw(h.overloadWindows(params)),
 	)
 }
@@ -76,8 +108,8 @@ func (p *page) renderOverload() app.UI {
 // run is in; before, that it is being computed.
 func (h *herdView) overloadHeadline(params calc.Params) string {
 	shown := h.shownCase(params)
-	name := shown.Mode.String() + " with limiter " + shown.Limiter.String()
-	if shown == ownOverloadCase(params) {
+	name := report.CaseName(params, shown)
+	if shown == params.OwnCase() {
 		name += ", the policy's own"
 	}
 	words := "being computed."
@@ -94,8 +126,12 @@ func (h *herdView) overloadHeadline(params calc.Params) string {
 // It is outside the island, which rewrites itself as runs come in: it stays open once opened.
 func (p *page) renderOverloadRules() app.UI {
 	params := p.report.Params
+	summary, breaker := "The model, the load if every attempt failed, and each limiter's rule", app.UI(nil)
+	if params.Breaker != calc.BreakerNone {
+		summary, breaker = "The model, the load if every attempt failed, each limiter's rule and the circuit breaker's", breakerFactsUI(params)
+	}
 	return app.Details().ID("overload-rules").Body(
-		app.Summary().Text("The model, the load if every attempt failed, and each limiter's rule"),
+		app.Summary().Text(summary),
 		app.P().Text(report.OverloadModel),
 		app.P().ID("overload-load").Text(params.FailingLoadWords()),
 		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
@@ -106,6 +142,32 @@ func (p *page) renderOverloadRules() app.UI {
 				app.Span().Class("source").Text(report.SourceWords(k)),
 			)
 		})),
+		breaker,
+	)
+}
+
+// breakerFactsUI is what params' breaker answers from its inputs alone (calc's BreakerFacts): its
+// rule and source, the answers in words, and their numbers one per row, narrow enough for a phone.
+func breakerFactsUI(params calc.Params) app.UI {
+	f := params.BreakerFacts()
+	cells := report.BreakerFactsCells(params, f)
+	return app.Div().ID("overload-breaker").Body(
+		app.P().ID("breaker-rule").Body(
+			app.Text(report.BreakerIntro(f)+" "),
+			app.Span().Class("source").Text(report.BreakerSourceWords(f)),
+		),
+		app.P().ID("breaker-facts").Text(f.Words),
+		app.Div().Class("scroll").TabIndex(0).Attr("role", "region").Aria("label", "The breaker's answers from the inputs alone").Body(
+			app.Table().ID("breaker-facts-table").Body(
+				app.Caption().Text("From the inputs alone, not the simulation"),
+				app.TBody().Body(app.Range(cells).Slice(func(i int) app.UI {
+					return app.Tr().DataSet("col", report.BreakerFactsColumns[i][0]).Body(
+						app.Th().Scope("row").Text(report.BreakerFactsColumns[i][1]),
+						app.Td().DataSet("value", cells[i][0]).Text(cells[i][1]),
+					)
+				})),
+			),
+		),
 	)
 }
 
@@ -155,26 +217,20 @@ func collapseHTML(params calc.Params) string {
 			report.Float(c.Steady), html.EscapeString(steady), report.Float(c.Threshold), html.EscapeString(threshold))
 }
 
-// ownOverloadCase is the case of the policy's own mode and limiter: the one shown window by
-// window unless the reader picks another.
-func ownOverloadCase(params calc.Params) calc.OverloadCase {
-	return calc.OverloadCase{Mode: calc.Backoff(params.Jitter), Limiter: params.Limiter}
-}
-
 // shownCase is the case shown window by window: the one the reader picked, while it is among
 // the cases, else the policy's own.
 func (h *herdView) shownCase(params calc.Params) calc.OverloadCase {
 	if h.picked != nil && slices.Contains(h.cases, *h.picked) {
 		return *h.picked
 	}
-	return ownOverloadCase(params)
+	return params.OwnCase()
 }
 
 // overloadPickHTML is the choice of what the window by window chart and table show: which case,
 // and on which scale. Its controls sit in the herd's island, which has no handlers: their
 // changes come up to renderHerd's wrapper (onOverloadPick). The option values are indexes into
 // cases.
-func overloadPickHTML(cases []calc.OverloadCase, shown calc.OverloadCase, shared bool) string {
+func overloadPickHTML(params calc.Params, cases []calc.OverloadCase, shown calc.OverloadCase, shared bool) string {
 	var b strings.Builder
 	b.WriteString(`<div id="overload-pick" class="field"><label for="overload-case">Case shown window by window</label><select id="overload-case">`)
 	for i, c := range cases {
@@ -182,7 +238,7 @@ func overloadPickHTML(cases []calc.OverloadCase, shown calc.OverloadCase, shared
 		if c == shown {
 			selected = ` selected=""`
 		}
-		fmt.Fprintf(&b, `<option value="%d"%s>%s with limiter %s</option>`, i, selected, c.Mode, c.Limiter)
+		fmt.Fprintf(&b, `<option value="%d"%s>%s</option>`, i, selected, report.CaseName(params, c))
 	}
 	checked := ""
 	if shared {
@@ -256,9 +312,16 @@ func (p *page) showOverloadWindows() {
 // caption: which cases it has (params.OverloadCases' order).
 func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.OverloadRun) string {
 	var b strings.Builder
+	brk := params.Breaker != calc.BreakerNone
 	caption := fmt.Sprintf("Every mode with limiter %s, then %s with every other limiter", params.Limiter, calc.Backoff(params.Jitter))
+	if brk {
+		caption = fmt.Sprintf("Every mode with limiter %s and breaker %s, then %s with every other limiter, then with every other breaker", params.Limiter, params.Breaker, calc.Backoff(params.Jitter))
+	}
 	b.WriteString(`<div id="overload-box" class="scroll" tabindex="0" role="region" aria-label="The overload runs, side by side"><table id="overload"><caption>` +
 		html.EscapeString(caption) + `</caption><thead><tr><th scope="col" rowspan="2">mode</th><th scope="col" rowspan="2">limiter</th>`)
+	if brk {
+		b.WriteString(`<th scope="col" rowspan="2">breaker</th>`)
+	}
 	var gaveUp strings.Builder
 	for _, c := range report.OverloadColumns {
 		switch c[0] {
@@ -278,21 +341,38 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 			b.WriteString(`<th scope="col" rowspan="2">` + c[1] + `</th>`)
 		}
 	}
+	if brk {
+		fmt.Fprintf(&b, `<th scope="colgroup" colspan="%d">circuit breaker</th>`, len(report.BreakerColumns))
+		for _, c := range report.BreakerColumns {
+			gaveUp.WriteString(`<th scope="col">` + c[1] + `</th>`)
+		}
+	}
 	b.WriteString(`</tr><tr>` + gaveUp.String() + `</tr></thead><tbody>`)
 	for i, r := range runs {
-		writeOverloadRow(&b, cases[i], r, params.Run, slow)
+		writeOverloadRow(&b, params, cases[i], r)
 	}
-	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted share: of the attempts the server served, the share served for a client that had stopped waiting. Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; stream then: whether new requests still arrived at that time (running) or no longer (ended).</p>`)
+	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted share: of the attempts the server served, the share served for a client that had stopped waiting. Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; stream then: whether new requests still arrived at that time (running) or no longer (ended).`)
+	if brk {
+		b.WriteString(` Circuit breaker: attempts rejected failed at once without reaching the server; calls blocked are the requests whose call it rejected (at call placement), which gave up; probes are the calls let through half-open; time open is summed over the breakers.`)
+	}
+	b.WriteString(`</p>`)
 	return b.String()
 }
 
-// writeOverloadRow writes run r of case c as a row of the side by side table: the recovery's
-// time and the stream's state then in two cells, each short enough for the table to fit.
-// With slow (latency or slope) the run's most attempts in service and longest time follow.
-func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRun, run time.Duration, slow bool) {
-	fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
-	cells := report.OverloadCells(r, run)
-	_, at, when := report.RecoveredWords(r, run)
+// writeOverloadRow writes run r of case c as a row of params' side by side table: the
+// recovery's time and the stream's state then in two cells, each short enough for the table to
+// fit. With latency or slope the run's most attempts in service and longest time follow; with a
+// breaker, its breaker after the limiter and its figures last.
+func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCase, r calc.OverloadRun) {
+	brk := params.Breaker != calc.BreakerNone
+	if brk {
+		fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s" data-breaker="%s"><th scope="row">%s</th><td data-col="limiter">%s</td><td data-col="breaker">%s</td>`,
+			c.Mode, c.Limiter, c.Breaker, c.Mode, c.Limiter, c.Breaker)
+	} else {
+		fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
+	}
+	cells := report.OverloadCells(r, params.Run)
+	_, at, when := report.RecoveredWords(r, params.Run)
 	cells[len(cells)-1][1] = at
 	for j, cell := range cells {
 		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.OverloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
@@ -301,9 +381,14 @@ func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRu
 		when = "–"
 	}
 	fmt.Fprintf(b, `<td data-col="recovered_when">%s</td>`, html.EscapeString(when))
-	if slow {
+	if params.Slow() {
 		for j, cell := range report.LatencyCells(r) {
 			fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.LatencyColumns[j][0], cell[0], html.EscapeString(cell[1]))
+		}
+	}
+	if brk {
+		for j, cell := range report.BreakerCells(r) {
+			fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.BreakerColumns[j][0], cell[0], html.EscapeString(cell[1]))
 		}
 	}
 	b.WriteString(`</tr>`)
@@ -313,7 +398,7 @@ func writeOverloadRow(b *strings.Builder, c calc.OverloadCase, r calc.OverloadRu
 // same numbers in a table. The scale is r's own, or with shared (the runs in so far of total
 // cases), the one for every run of shared.
 func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.OverloadRun, total int) string {
-	name := r.Mode.String() + " with limiter " + r.Limiter.String()
+	name := report.CaseName(params, calc.OverloadCase{Mode: r.Mode, Limiter: r.Limiter, Breaker: r.Breaker})
 	var b strings.Builder
 	b.WriteString(`<div id="overload-windows">`)
 	timeAxis, countAxis := params.OverloadAxes(r)
@@ -335,9 +420,14 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 	for _, s := range report.WindowSeries {
 		b.WriteString(`<th scope="col">` + s[1] + `</th>`)
 	}
-	slow := params.Slow()
+	slow, brk := params.Slow(), params.Breaker != calc.BreakerNone
 	if slow {
 		for _, s := range report.LatencySeries {
+			b.WriteString(`<th scope="col">` + s[1] + `</th>`)
+		}
+	}
+	if brk {
+		for _, s := range report.BreakerSeries {
 			b.WriteString(`<th scope="col">` + s[1] + `</th>`)
 		}
 	}
@@ -351,6 +441,11 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 		if slow {
 			for i, cell := range report.LatencyWindowCells(w) {
 				fmt.Fprintf(&b, `<td data-col="%s" data-value="%s">%s</td>`, report.LatencySeries[i][0], cell[0], html.EscapeString(cell[1]))
+			}
+		}
+		if brk {
+			for i, n := range report.BreakerWindowCounts(w) {
+				fmt.Fprintf(&b, `<td data-col="%s">%d</td>`, report.BreakerSeries[i][0], n)
 			}
 		}
 		b.WriteString(`</tr>`)

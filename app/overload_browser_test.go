@@ -166,7 +166,7 @@ func TestAxeOverload(t *testing.T) {
 func pickOverloadInBrowser(t *testing.T, tb *tab, p calc.Params, cases []calc.OverloadCase, runs []calc.OverloadRun) {
 	t.Helper()
 	last := len(cases) - 1
-	if cases[last] == ownOverloadCase(p) {
+	if cases[last] == p.OwnCase() {
 		t.Fatal("the last case is the policy's own: picking it shows nothing new")
 	}
 	evalJS[bool](tb, `(() => {

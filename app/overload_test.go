@@ -236,7 +236,7 @@ func TestPageOverloadPick(t *testing.T) {
 		}
 		return rows
 	}
-	own := slices.Index(cases, ownOverloadCase(params))
+	own := slices.Index(cases, params.OwnCase())
 	html := app.HTMLString(p)
 	if got := windowCells(html); !slices.Equal(got, want(runs[own])) {
 		t.Fatalf("at first the windows are not the policy's own case's")

@@ -70,7 +70,7 @@ func TestOverloadSectionLayout(t *testing.T) {
 			if h := evalJS[string](tb, `document.querySelector("#overload-section > h2")?.textContent ?? ""`); h != overloadSection.heading {
 				t.Errorf("heading %q, want %q", h, overloadSection.heading)
 			}
-			run, err := p.Overload(ownOverloadCase(p))
+			run, err := p.Overload(p.OwnCase())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,11 +13,12 @@ import (
 )
 
 // tableQueries cover every table the text format can have: the fit to a budget, the herd, an
-// open system's overload runs, the contention experiment, a library's preset, layers, policy B.
+// open system's overload runs (with a breaker's facts), the contention experiment, a library's preset, layers, policy B.
 var tableQueries = [][]string{
 	{"budget=2s&jitter=full&base=500ms"},
 	{"base=100ms"},
 	{"rate=80&run=10s&queue=100&timeout=500ms&outage=2s&limiter=grpc"},
+	{"rate=80&run=10s&queue=100&timeout=500ms&outage=2s&limiter=grpc&breaker=gobreaker"},
 	{"-contention", "base=5ms&cap=2s&contenders=20&runs=3&budget=1s&layers=3"},
 	{"preset=polly-exponential-jitter&budget=5s"},
 	{"budget=2s&jitter=full&base=500ms&vs=preset%3Daws-go-v2"},

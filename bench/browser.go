@@ -188,7 +188,7 @@ type herdWant struct {
 	Modes map[string]map[string]string `json:"modes"`
 }
 
-// overloadWant is what the overload view must show: "mode/limiter" → column → data-value of
+// overloadWant is what the overload view must show: "mode/limiter/breaker" → column → data-value of
 // the side by side table, and the policy's own run window by window.
 type overloadWant struct {
 	Cases map[string]map[string]string `json:"cases"`
@@ -448,7 +448,7 @@ const measureJS = `(() => {
 		const rows = root.querySelectorAll("#overload tr[data-mode]");
 		if (rows.length !== Object.keys(want.cases).length) return false;
 		for (const tr of rows) {
-			const w = want.cases[tr.dataset.mode + "/" + tr.dataset.limiter];
+			const w = want.cases[tr.dataset.mode + "/" + tr.dataset.limiter + "/" + (tr.dataset.breaker || "")];
 			if (!w) return false;
 			for (const c in w) {
 				const td = tr.querySelector('td[data-col="' + c + '"]');

@@ -40,6 +40,7 @@ type tableJSON struct {
 		Runs []struct {
 			Jitter        string `json:"jitter"`
 			Limiter       string `json:"limiter"`
+			Breaker       string `json:"breaker"` // "" without a breaker
 			Requests      int    `json:"requests"`
 			Succeeded     int    `json:"succeeded"`
 			OutOfAttempts int    `json:"out_of_attempts"`
@@ -139,7 +140,8 @@ func herdWantFor(cfg *config, query string) (herdWant, error) {
 	return w, nil
 }
 
-// overloadWantFor is the overload view of the query: its counts per case ("mode/limiter"), as the
+// overloadWantFor is the overload view of the query: its counts per case ("mode/limiter/breaker",
+// the breaker "" without one), as the
 // side by side table's data-value, and how many windows the policy's own run has.
 func overloadWantFor(cfg *config, query string) (overloadWant, error) {
 	t, err := table(cfg, query)
@@ -151,7 +153,7 @@ func overloadWantFor(cfg *config, query string) (overloadWant, error) {
 	}
 	w := overloadWant{Cases: map[string]map[string]string{}}
 	for _, r := range t.Overload.Runs {
-		w.Cases[r.Jitter+"/"+r.Limiter] = map[string]string{
+		w.Cases[r.Jitter+"/"+r.Limiter+"/"+r.Breaker] = map[string]string{
 			"requests": strconv.Itoa(r.Requests), "succeeded": strconv.Itoa(r.Succeeded),
 			"out_of_attempts": strconv.Itoa(r.OutOfAttempts), "refused": strconv.Itoa(r.Refused),
 			"out_of_budget": strconv.Itoa(r.OutOfBudget),

@@ -14,10 +14,14 @@ import (
 )
 
 // overloadCases are the phase's inputs: the link the view was first measured at, and the work
-// limit (200,000 requests × 10 attempts) with the heaviest of calc's overload benchmarks.
+// limit (200,000 requests × 10 attempts) with the heaviest of calc's overload benchmarks, without
+// and with circuit breakers.
 var overloadCases = []struct{ name, query, rate string }{
 	{"moderate link", "run=5s&timeout=500ms&queue=20&limiter=grpc&clients=100&outage=2s&seed=5", "100"},
 	{"the work limit", "attempts=10&run=199900ms&queue=1000&timeout=1s", "1000"},
+	// With a breaker the view adds a run for every other breaker; sre, the costliest per call,
+	// is one of them.
+	{"the work limit with breakers", "attempts=10&run=199900ms&queue=1000&timeout=1s&breaker=resilience4j", "1000"},
 }
 
 func measureOverload(cfg *config, res *results) error {

@@ -174,10 +174,14 @@ func overloadBenches() []overloadBench {
 	one := p
 	one.Attempts, one.Rate, one.Run = 1, 10000, 199990*time.Millisecond
 	return []overloadBench{
-		{"stream", p, OverloadCase{Backoff(Full), LimiterNone}},
-		{"stream/immediate", p, OverloadCase{Immediate, LimiterNone}},
-		{"stream/aws", p, OverloadCase{Backoff(Full), LimiterAWS}},
-		{"stream/finagle", p, OverloadCase{Backoff(Full), LimiterFinagle}},
-		{"requests", one, OverloadCase{Backoff(Full), LimiterNone}},
+		{"stream", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone}},
+		{"stream/immediate", p, OverloadCase{Mode: Immediate, Limiter: LimiterNone}},
+		{"stream/aws", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterAWS}},
+		{"stream/finagle", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterFinagle}},
+		{"requests", one, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone}},
+		// Breakers ask at every attempt; sre keeps a rolling window and draws, resilience4j a ring.
+		{"stream/gobreaker", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerGobreaker}},
+		{"stream/resilience4j", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerResilience4j}},
+		{"stream/sre", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerSRE}},
 	}
 }

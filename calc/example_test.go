@@ -323,3 +323,62 @@ func ExampleParams_Collapse() {
 	// rate 60: steady 2.5 s, times out false, threshold 66.67 per second, limit 100
 	//   simulated at 110 s: 150 in service, 2.5s, 60 served in time, 0 wasted
 }
+
+// gobreaker's defaults: the 6th failure in a row opens the breaker for 60 s; the first call
+// after that is the probe, and its success closes it.
+func ExampleNewBreaker() {
+	b := calc.NewBreaker(calc.BreakerGobreaker, calc.DefaultBreakerParams(), nil)
+	for i := range 6 {
+		at := time.Duration(i) * time.Second
+		b.Record(at, b.Allow(at), true, 0)
+	}
+	fmt.Println(b.State(), b.Allow(65*time.Second).Allowed)
+	probe := b.Allow(66 * time.Second)
+	fmt.Println(b.State(), probe.Allowed, probe.Probe, b.Allow(66*time.Second).Allowed)
+	b.Record(67*time.Second, probe, false, time.Second)
+	fmt.Println(b.State())
+	// Output:
+	// open false
+	// half-open true true false
+	// closed
+}
+
+// What one link's breaker does without a simulation: gobreaker at each attempt of the default
+// policy (its last attempt starts at most 3.1 s after the first), 50 requests per second
+// through 5 processes.
+func ExampleParams_BreakerFacts() {
+	p, _ := calc.Decode("rate=50&run=1m&processes=5&breaker=gobreaker")
+	f := p.BreakerFacts()
+	fmt.Println(f.FedPerCall, f.OpenPeriod, f.Schedule, f.OpenLonger, f.MinCalls, f.PerBreaker, f.Reach)
+	fmt.Println(f.Words)
+	// Output:
+	// 6 1m0s 3.1s true 6 10 600ms
+	// Every attempt asks the gobreaker breaker (one per client process) first: a rejected attempt fails at once without reaching the server, and the policy retries it after its wait as after any failure (the limiter is asked as usual), as most libraries do by default. One call that fails every attempt feeds the breaker 6 failed results. Its open period, 1 min, is longer than the policy's whole schedule (its last attempt starts at most 3.1 s after the first): the retries of a call that opened it meet it open. It can open after 6 failed results; the stream gives each breaker 10 new requests per second: 600 ms to get there from its first attempts alone.
+}
+
+// A retry storm after a 20 s outage at a server that slows under load (1 s + 10 ms per attempt
+// in service, 3 s timeout) with 60 requests per second from 100 client processes. AWS's quota
+// (500 tokens per process, 5 a retry, 10 after a timeout) is spread over 100 processes: the
+// storm keeps the server over its timeout until 137 s. go-zero's SRE throttling in each process
+// rejects calls at random once its calls over the last 10 s outnumber 1.5 × its successes + 5,
+// and the server is back at 28 s. gobreaker, open 60 s after 6 failures in a row, keeps every
+// process off the server until 69 s: later than sre, earlier than the quota alone. With grpc's
+// throttling the server is back at the outage's end, and gobreaker's open period delays that
+// by 49 s.
+func ExampleParams_Overload_breakers() {
+	for _, q := range []string{"limiter=aws", "limiter=grpc"} {
+		p, _ := calc.Decode("rate=60&run=3m&outage=20s&clients=1&timeout=3s&latency=1s&slope=10ms&capacity=0&window=1s&attempts=4&base=1s&processes=100&" + q)
+		for _, b := range []calc.BreakerKind{calc.BreakerNone, calc.BreakerSRE, calc.BreakerGobreaker} {
+			r, _ := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter, Breaker: b})
+			fmt.Printf("%s, breaker %s: recovered at %v, %d of %d succeeded, %d attempts rejected, %d trips\n",
+				r.Limiter, b, r.Recovered, r.Accepted, r.Requests, r.Rejected, r.Trips)
+		}
+	}
+	// Output:
+	// aws, breaker none: recovered at 2m17s, 2836 of 10801 succeeded, 0 attempts rejected, 0 trips
+	// aws, breaker sre: recovered at 28s, 9722 of 10801 succeeded, 2265 attempts rejected, 0 trips
+	// aws, breaker gobreaker: recovered at 1m9s, 6961 of 10801 succeeded, 13240 attempts rejected, 100 trips
+	// grpc, breaker none: recovered at 20s, 9600 of 10801 succeeded, 0 attempts rejected, 0 trips
+	// grpc, breaker sre: recovered at 20s, 9600 of 10801 succeeded, 28 attempts rejected, 0 trips
+	// grpc, breaker gobreaker: recovered at 1m9s, 6921 of 10801 succeeded, 3670 attempts rejected, 100 trips
+}

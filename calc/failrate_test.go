@@ -126,7 +126,7 @@ func TestErrorRateAgainstSimulation(t *testing.T) {
 		}
 		sdK := math.Sqrt(ek2 - e.Attempts*e.Attempts)
 		for _, b := range e.Limiters {
-			run, err := p.Overload(OverloadCase{Backoff(p.Jitter), b.Limiter})
+			run, err := p.Overload(OverloadCase{Mode: Backoff(p.Jitter), Limiter: b.Limiter})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func TestErrorRateAgainstModelLarge(t *testing.T) {
 	p.Clients, p.Rate, p.Run, p.Outage, p.Capacity, p.Queue = 500, 2000, 3*time.Second, 500*time.Millisecond, 180, 100
 	p.Timeout, p.Call, p.FailRate, p.Processes, p.Attempts, p.Seed = 250*time.Millisecond, 20*time.Millisecond, 0.2, 3, 4, 9
 	for _, l := range Limiters() {
-		c := OverloadCase{Backoff(p.Jitter), l}
+		c := OverloadCase{Mode: Backoff(p.Jitter), Limiter: l}
 		got, err := p.Overload(c)
 		if err != nil {
 			t.Fatal(err)

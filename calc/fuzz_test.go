@@ -56,6 +56,12 @@ func FuzzDecode(f *testing.F) {
 	for _, tt := range badQueries {
 		f.Add(tt.query)
 	}
+	for _, k := range breakerParamKeys {
+		f.Add(k.with + "&" + k.query)
+	}
+	for _, c := range breakerParamErrors {
+		f.Add(c.query)
+	}
 	f.Fuzz(func(t *testing.T, q string) {
 		p, err := Decode(q)
 		if verr := p.Validate(); verr != nil {

@@ -12,7 +12,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
 
-var zeroErrors = regexp.MustCompile(` (?:Errors|InService|MaxInService):0\b| (?:Latency|MaxLatency):0s\b`)
+var zeroErrors = regexp.MustCompile(` (?:Errors|InService|MaxInService|Blocked|Breakers|Rejected|Trips|Probes|MaxProbes|Closed|Open|HalfOpen):0\b| (?:Latency|MaxLatency|OpenTime):0s\b| Breaker:none\b`)
 
 // goldenQueries cover every mode, both cap placements, budgets, the grid, the overflow row and
 // the herd.
@@ -48,6 +48,10 @@ var goldenQueries = []string{
 	"rate=80&run=20s&clients=1&outage=0&attempts=1&capacity=0&window=1s&timeout=3s&latency=1s&slope=10ms",
 	"rate=60&run=20s&arrivals=poisson&attempts=3&capacity=0&window=500ms&timeout=3s&latency=1s&slope=10ms&limiter=adaptive&samples=100",
 	"rate=200&run=2s&arrivals=poisson&failrate=0.3&queue=10&timeout=300ms&outage=500ms&limiter=adaptive&processes=2&clients=20&capacity=30&seed=3&samples=100",
+	// Circuit breakers, every one beside the chosen: gobreaker at each attempt per process, and
+	// at the call shared, where sre's rejections draw from their own seeded stream.
+	"rate=100&run=3s&arrivals=poisson&failrate=0.2&timeout=300ms&outage=1s&breaker=gobreaker&processes=2&clients=20&capacity=40&window=50ms&seed=5&samples=100",
+	"rate=150&run=3s&failrate=0.4&queue=10&timeout=200ms&outage=700ms&breaker=sre&breakerat=call&breakers=shared&limiter=aws&clients=30&capacity=20&window=50ms&seed=9&samples=100",
 }
 
 func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -99,8 +103,8 @@ func goldenOverload(p Params) string {
 		}
 		fmt.Fprintf(&b, "overload %s %s %+v\n", c.Mode, c.Limiter, r)
 	}
-	// The error rate's and the load-dependent latency's figures are left out at 0, so that the
-	// lines of the runs without them stay as they were written before them.
+	// The error rate's, the load-dependent latency's and the breakers' figures are left out at 0,
+	// so that the lines of the runs without them stay as they were written before them.
 	return zeroErrors.ReplaceAllString(b.String(), "")
 }
 

@@ -20,6 +20,9 @@ type kind[P, T any] struct {
 	errorBound func(p Params) (retries float64, ok bool)
 	// errorsOnly says the kind is shown beside the others only with an error rate (Params.Shown).
 	errorsOnly bool
+	// gate is a breaker's threshold and open period as its parameters set them
+	// (Params.BreakerFacts); nil for every other kind, and for no breaker.
+	gate func(P) breakerGate
 }
 
 // kindNames are the names of a table's kinds, in its order.

@@ -28,11 +28,12 @@ func (s Spacing) String() string {
 	return fmt.Sprintf("Spacing(%d)", uint8(s))
 }
 
-// Open reports whether the herd is an open system: a stream, a queue, a timeout, a limiter or a
-// server that fails a share of attempts or slows under load. Processes alone changes nothing: without a limiter the
-// processes share nothing.
+// Open reports whether the herd is an open system: a stream, a queue, a timeout, a limiter, a
+// circuit breaker, or a server that fails a share of attempts or slows under load. Processes
+// alone changes nothing: without a limiter or a breaker the processes share nothing.
 func (o OverloadInputs) Open() bool {
-	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone || o.FailRate > 0 || o.Slow()
+	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone || o.FailRate > 0 || o.Slow() ||
+		o.Breaker != BreakerNone
 }
 
 // Slow reports whether an attempt's time in service grows with the load (Latency or Slope).
@@ -54,6 +55,12 @@ type OverloadWindow struct {
 	// attempt's start of service to its answer (Call + Latency + n × Slope) over those attempts.
 	InService int
 	Latency   time.Duration
+	// With a breaker only (else 0): Rejected is the attempts its breaker rejected in it (they
+	// fail at once and never reach the server), Probes the calls let through half-open; Closed,
+	// Open and HalfOpen count the run's breakers in each state at its end, each as of its last
+	// call (a breaker becomes half-open only when a call asks after its open period).
+	Rejected, Probes       int
+	Closed, Open, HalfOpen int
 }
 
 // OverloadRun is one mode with one limiter through the open system. The embedded HerdRun counts
@@ -63,6 +70,7 @@ type OverloadWindow struct {
 type OverloadRun struct {
 	HerdRun
 	Limiter LimiterKind
+	Breaker BreakerKind
 
 	Requests int // the crowd's clients and the stream's requests
 	Stream   int // the stream's requests
@@ -70,6 +78,7 @@ type OverloadRun struct {
 	OutOfAttempts int // requests whose last attempt failed
 	Refused       int // requests whose retry the limiter refused
 	OutOfBudget   int // requests whose next attempt would have started past the budget
+	Blocked       int // requests whose call the breaker rejected (BreakerAtCall): in GaveUp
 
 	Served   int // attempts served for a waiting client
 	Wasted   int // attempts served for a client that had stopped waiting
@@ -80,6 +89,16 @@ type OverloadRun struct {
 	// start, itself counted, and the longest time from a start of service to its answer.
 	MaxInService int
 	MaxLatency   time.Duration
+
+	// With a breaker only (else 0). Breakers is how many there are (one per process, or one
+	// shared); Rejected the attempts they rejected, a failure at once that never reaches the
+	// server (counted in Attempts, not in Failed); Trips how often one opened (from closed or
+	// half-open); Probes the calls let through half-open, and MaxProbes the most in one window;
+	// OpenTime the time the breakers spent open, summed over them, each from its trip to the call
+	// that found its open period over (or to the run's last event).
+	Breakers                           int
+	Rejected, Trips, Probes, MaxProbes int
+	OpenTime                           time.Duration
 
 	// Recovered is the start of the first window, at or after the outage's end, from which every
 	// window up to the last arrival is clean: each attempt arriving in it is served at once and
@@ -92,24 +111,37 @@ type OverloadRun struct {
 	Windows []OverloadWindow
 }
 
-// OverloadCase is one run of the overload view: a herd mode with a limiter.
+// OverloadCase is one run of the overload view: a herd mode with a limiter and a breaker.
 type OverloadCase struct {
 	Mode    HerdMode
 	Limiter LimiterKind
+	Breaker BreakerKind
 }
 
+// OwnCase is the run of p's own jitter mode with its limiter and its breaker: the one the
+// overload view's headline and window table show first.
+func (p Params) OwnCase() OverloadCase { return OverloadCase{Backoff(p.Jitter), p.Limiter, p.Breaker} }
+
 // OverloadCases lists the runs the overload view shows side by side: every mode of p.HerdModes
-// with p's limiter, then the policy's own mode with each other limiter p.Shown lists, in its
-// order.
+// with p's limiter and breaker, then the policy's own mode with each other limiter p.Shown lists,
+// in its order, then, with a breaker, the policy's own mode and limiter with every other breaker
+// (none first).
 func (p Params) OverloadCases() []OverloadCase {
 	var cases []OverloadCase
 	for _, m := range p.HerdModes() {
-		cases = append(cases, OverloadCase{m, p.Limiter})
+		cases = append(cases, OverloadCase{m, p.Limiter, p.Breaker})
 	}
 	own := Backoff(p.Jitter)
 	for _, l := range p.Shown() {
 		if l != p.Limiter {
-			cases = append(cases, OverloadCase{own, l})
+			cases = append(cases, OverloadCase{own, l, p.Breaker})
+		}
+	}
+	if p.Breaker != BreakerNone {
+		for _, b := range Breakers() {
+			if b != p.Breaker {
+				cases = append(cases, OverloadCase{own, p.Limiter, b})
+			}
 		}
 	}
 	return cases
@@ -141,6 +173,9 @@ func (p Params) OverloadPausing(c OverloadCase, pause func() bool) (run Overload
 	}
 	if int(c.Limiter) >= len(limiterNames) {
 		return OverloadRun{}, false, fmt.Errorf("calc: no limiter %d", uint8(c.Limiter))
+	}
+	if c.Breaker >= breakerCount {
+		return OverloadRun{}, false, fmt.Errorf("calc: no breaker %d", uint8(c.Breaker))
 	}
 	if err := p.Validate(); err != nil {
 		return OverloadRun{}, false, err

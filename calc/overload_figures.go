@@ -17,6 +17,13 @@ func (r OverloadRun) WastedShare() float64 {
 // time); false when the last window with an arrival was not clean.
 func (r OverloadRun) Recovers() bool { return r.Recovered >= 0 }
 
+// counts reports whether anything happened in w: the breakers' states, which every window of a
+// run with a breaker has, are not events.
+func (w OverloadWindow) counts() bool {
+	w.Closed, w.Open, w.HalfOpen = 0, 0, 0
+	return w != OverloadWindow{}
+}
+
 // Counts are w's numbers in the order the page and table show them: new, retries, served,
 // wasted, failed, timed out, refused, queue.
 func (w OverloadWindow) Counts() [8]int {

@@ -40,7 +40,7 @@ func TestOverloadAxes(t *testing.T) {
 	if time.End != p.Outage || count.End != 40 {
 		t.Errorf("axes to %v and %d, want %v and 40", time.End, count.End, p.Outage)
 	}
-	if got := (OverloadWindow{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}).Counts(); got != [8]int{1, 2, 3, 4, 5, 6, 7, 8} {
+	if got := (OverloadWindow{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0, 0}).Counts(); got != [8]int{1, 2, 3, 4, 5, 6, 7, 8} {
 		t.Errorf("Counts in the wrong order: %v", got)
 	}
 	p.Capacity = 50 // under twice the largest count: the axis holds it

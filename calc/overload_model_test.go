@@ -18,7 +18,9 @@ import (
 // struct per request and per attempt, the server's queue as a slice. It shares no code with the
 // simulation or the herd's: it uses only what is proven on its own, the limiters (NewLimiter,
 // compared with grpc-go and aws-sdk-go-v2 in limiter_test.go and calc/libs) and the waits
-// (Params.Wait, FirstState and Schedule, drawn where herdByHeap draws them).
+// (Params.Wait, FirstState and Schedule, drawn where herdByHeap draws them), and the circuit
+// breakers (NewBreaker, compared with their libraries in breaker_test.go and calc/libs): the
+// loop around them, when they are asked and told, is written here from the rules alone.
 //
 // Where the specification leaves a choice open, the reading taken is marked "Reading:".
 func overloadByHeap(p Params, c OverloadCase) OverloadRun {
@@ -88,6 +90,7 @@ type modelRequest struct {
 	held    int     // what the last allowed Retry returned
 	holding bool    // holds a retry (envoy's Retries)
 	ended   bool    // succeeded or gave up
+	permit  Permit  // breakerat=call: the breaker's answer to the call
 }
 
 type modelAttempt struct {
@@ -103,6 +106,15 @@ type modelAttempt struct {
 	known     bool          // its outcome reached its client (answer, failure or timeout)
 	errs      bool          // its answer, if its client waits for it, is a failure (FailRate)
 	seen      int           // with Latency or Slope: the attempts in service at its start, itself counted
+	rejected  bool          // its breaker rejected it: it never reached the server
+	permit    Permit        // breakerat=attempt: the breaker's answer to it
+}
+
+// modelChange is a breaker's change of state at a call to it.
+type modelChange struct {
+	at       time.Duration
+	brk      int
+	from, to BreakerState
 }
 
 type overloadModel struct {
@@ -124,6 +136,11 @@ type overloadModel struct {
 
 	run     OverloadRun
 	windows map[int]*OverloadWindow
+
+	brks    []Breaker     // one per process, or one shared; nil without a breaker
+	atCall  bool          // the breaker sits around the call, not each attempt
+	changes []modelChange // every change of a breaker's state, in time order
+	last    time.Duration // the last arrival or outcome known to a client: where open time ends
 }
 
 func (m *overloadModel) push(e modelEvent) {
@@ -196,6 +213,66 @@ func (m *overloadModel) requests() {
 	for range p.Processes {
 		m.limiters = append(m.limiters, NewLimiter(m.c.Limiter, p.Limits))
 	}
+	if m.c.Breaker != BreakerNone {
+		n := p.Processes
+		if p.Breakers == BreakerShared {
+			n = 1
+		}
+		for b := range n {
+			draws := rand.New(rand.NewPCG(p.Seed, 1<<33+uint64(b))) // SRE's, the breaker's own
+			m.brks = append(m.brks, NewBreaker(m.c.Breaker, p.BreakerParams, draws.Float64))
+		}
+		m.atCall = p.BreakerAt == BreakerAtCall
+	}
+}
+
+// breaker is request req's breaker: its process's, or the shared one.
+func (m *overloadModel) breaker(req int) int {
+	if m.p.Breakers == BreakerShared {
+		return 0
+	}
+	return m.reqs[req].proc
+}
+
+// ask asks request req's breaker for a permit at an arrival at t and counts its answer.
+func (m *overloadModel) ask(req int, t time.Duration) Permit {
+	b := m.breaker(req)
+	was := m.brks[b].State()
+	permit := m.brks[b].Allow(t)
+	m.changed(b, was, t)
+	w := m.window(t)
+	switch {
+	case !permit.Allowed:
+		w.Rejected++
+		m.run.Rejected++
+	case permit.Probe:
+		w.Probes++
+		m.run.Probes++
+	}
+	return permit
+}
+
+// tell hands request req's breaker the result of the attempt or call it permitted.
+func (m *overloadModel) tell(req int, t time.Duration, permit Permit, failed bool, took time.Duration) {
+	b := m.breaker(req)
+	was := m.brks[b].State()
+	m.brks[b].Record(t, permit, failed, took)
+	m.changed(b, was, t)
+}
+
+// changed logs breaker b's change of state at t, if its last call made one.
+func (m *overloadModel) changed(b int, was BreakerState, t time.Duration) {
+	if now := m.brks[b].State(); now != was {
+		m.changes = append(m.changes, modelChange{at: t, brk: b, from: was, to: now})
+	}
+}
+
+// endCall tells the breaker around the call (breakerat=call) how request req ended at t.
+func (m *overloadModel) endCall(t time.Duration, req int, failed bool) {
+	if m.atCall {
+		r := &m.reqs[req]
+		m.tell(req, t, r.permit, failed, t-r.start)
+	}
 }
 
 // wait is p with the jitter of the case's mode.
@@ -209,23 +286,48 @@ func (m *overloadModel) arrive(e modelEvent) {
 	p := m.p
 	r := &m.reqs[e.req]
 	r.made++
+	m.last = e.at
 	a := modelAttempt{req: e.req, at: e.at, first: r.made == 1, served: -1, answer: -1}
-	// Errors: an attempt arriving at or after the outage's end draws from its request's stream,
-	// before anything else of it, whether its answer will be a failure.
-	if p.FailRate > 0 && e.at >= p.Outage {
-		a.errs = r.rng.Float64() < p.FailRate
-	}
-	if a.first {
-		if l := m.limiters[r.proc]; l != nil {
-			l.Begin(e.at)
-		}
-	}
 	id := len(m.attempts)
 	w := m.window(e.at)
 	if a.first {
 		w.New++
 	} else {
 		w.Retries++
+	}
+	// A breaker is asked before anything else: around the call by its first attempt, before
+	// the limiter hears of the request; else by every attempt.
+	if m.brks != nil && (!m.atCall || a.first) {
+		permit := m.ask(e.req, e.at)
+		if m.atCall {
+			r.permit = permit
+		} else {
+			a.permit = permit
+		}
+		a.rejected = !permit.Allowed
+	}
+	if a.rejected && m.atCall { // the call ends here: no limiter, no attempt at the server
+		a.answer, a.known = e.at, true
+		m.attempts = append(m.attempts, a)
+		r.ended = true
+		m.run.Blocked++
+		return
+	}
+	if a.first {
+		if l := m.limiters[r.proc]; l != nil {
+			l.Begin(e.at)
+		}
+	}
+	if a.rejected { // a failure its client learns at once, never at the server
+		a.answer = e.at
+		m.attempts = append(m.attempts, a)
+		m.push(modelEvent{at: e.at, class: classOutcome, req: e.req, attempt: id})
+		return
+	}
+	// Errors: an attempt arriving at or after the outage's end draws from its request's stream,
+	// before anything else of it that reaches the server, whether its answer will be a failure.
+	if p.FailRate > 0 && e.at >= p.Outage {
+		a.errs = r.rng.Float64() < p.FailRate
 	}
 	k := int(e.at / p.Window)
 	switch {
@@ -345,9 +447,15 @@ func (m *overloadModel) outcome(e modelEvent) {
 		panic("overloadByHeap: two outcomes for one attempt")
 	}
 	a.known = true
+	m.last = e.at
 	r := &m.reqs[e.req]
 	r.holding = false // a retry is held until its attempt's outcome (envoy's resetRetry first)
+	if m.brks != nil && !m.atCall && !a.rejected {
+		m.tell(e.req, e.at, a.permit, e.timeout || a.failed || a.errs, e.at-a.at)
+	}
 	switch {
+	case a.rejected:
+		m.failed(e.at, e.req, false, false)
 	case e.timeout:
 		a.gaveUp = true
 		m.window(e.at).TimedOut++
@@ -364,6 +472,7 @@ func (m *overloadModel) outcome(e modelEvent) {
 		r.ended = true
 		m.run.Accepted++
 		m.run.LastAccepted = max(m.run.LastAccepted, a.at)
+		m.endCall(e.at, e.req, false)
 	}
 }
 
@@ -382,11 +491,13 @@ func (m *overloadModel) failed(now time.Duration, req int, timeout, throttled bo
 	case r.made == p.Attempts:
 		r.ended = true
 		m.run.OutOfAttempts++
+		m.endCall(now, req, true)
 		return
 	case !ok:
 		r.ended = true
 		m.run.Refused++
 		m.window(now).Refused++
+		m.endCall(now, req, true)
 		return
 	}
 	var w time.Duration
@@ -403,6 +514,7 @@ func (m *overloadModel) failed(now time.Duration, req int, timeout, throttled bo
 	if next := now - r.start + w; p.Budget > 0 && next >= p.Budget {
 		r.ended = true
 		m.run.OutOfBudget++
+		m.endCall(now, req, true)
 		return
 	}
 	r.state, r.held, r.holding = state, held, true
@@ -433,25 +545,29 @@ func (m *overloadModel) envoyCounts(proc int) (active, retries int) {
 func (m *overloadModel) result() OverloadRun {
 	p := m.p
 	run := m.run
-	run.Mode, run.Limiter = m.c.Mode, m.c.Limiter
+	run.Mode, run.Limiter, run.Breaker = m.c.Mode, m.c.Limiter, m.c.Breaker
 	run.Requests, run.Stream = len(m.reqs), m.stream
-	run.GaveUp = run.OutOfAttempts + run.Refused + run.OutOfBudget
+	run.GaveUp = run.OutOfAttempts + run.Refused + run.OutOfBudget + run.Blocked
 	if run.Accepted == 0 {
 		run.LastAccepted = -1
 	}
 	// The windows run from 0 to the last event, which the specification's choice makes the last
 	// window with a count that is not 0 (a success's answer later adds no window). Every count
 	// is in a window no later than its attempt's answer.
-	var times []time.Duration
+	var times, reached []time.Duration // every attempt's arrival; those of the attempts not rejected
 	var last time.Duration
 	for _, a := range m.attempts {
 		times = append(times, a.at)
+		if !a.rejected {
+			reached = append(reached, a.at)
+		}
 		last = max(last, a.answer)
 		if a.failed {
 			run.Failed++
 		}
 	}
 	slices.Sort(times)
+	slices.Sort(reached)
 	run.Attempts = len(times)
 	run.Windows = make([]OverloadWindow, last/p.Window+1)
 	for k, w := range m.windows {
@@ -494,9 +610,12 @@ func (m *overloadModel) result() OverloadRun {
 	// HerdRun.Arrivals keeps the herd's length, to the window of the last attempt; Windows may
 	// run further (serving, timeouts, refusals after the last arrival).
 	run.Arrivals = make([]int, times[len(times)-1]/p.Window+1)
-	for i, t := range times {
+	for _, t := range times {
 		run.Arrivals[t/p.Window]++
-		n, _ := slices.BinarySearch(times, t+p.Window)
+	}
+	// The peak counts the attempts that reach the server: a rejected one never does.
+	for i, t := range reached {
+		n, _ := slices.BinarySearch(reached, t+p.Window)
 		if n-i > run.Peak {
 			run.Peak, run.PeakAt = n-i, t
 		}
@@ -512,7 +631,58 @@ func (m *overloadModel) result() OverloadRun {
 	if run.Recovered >= 0 && run.Recovered < p.Run {
 		run.RecoveredInStream = true
 	}
+	if m.brks != nil {
+		m.breakerCounts(&run)
+	}
 	return run
+}
+
+// breakerCounts adds the breakers' states to the windows (each as of the window's end) and the
+// run's trips, time open and most probes in a window, from the log of changes.
+func (m *overloadModel) breakerCounts(run *OverloadRun) {
+	run.Breakers = len(m.brks)
+	states := make([]BreakerState, len(m.brks)) // all closed at 0
+	next := 0
+	for k := range run.Windows {
+		end := time.Duration(k+1) * m.p.Window
+		for ; next < len(m.changes) && m.changes[next].at < end; next++ {
+			states[m.changes[next].brk] = m.changes[next].to
+		}
+		w := &run.Windows[k]
+		for _, st := range states {
+			switch st {
+			case BreakerClosed:
+				w.Closed++
+			case BreakerOpen:
+				w.Open++
+			case BreakerHalfOpen:
+				w.HalfOpen++
+			}
+		}
+		run.MaxProbes = max(run.MaxProbes, w.Probes)
+	}
+	opened := make([]time.Duration, len(m.brks))
+	for b := range states {
+		states[b] = BreakerClosed
+	}
+	for _, c := range m.changes {
+		if c.from != states[c.brk] {
+			panic("overloadByHeap: a breaker's changes do not chain")
+		}
+		states[c.brk] = c.to
+		if c.to == BreakerOpen {
+			run.Trips++
+			opened[c.brk] = c.at
+		}
+		if c.from == BreakerOpen {
+			run.OpenTime += c.at - opened[c.brk]
+		}
+	}
+	for b, st := range states {
+		if st == BreakerOpen {
+			run.OpenTime += m.last - opened[b]
+		}
+	}
 }
 
 // recovered is the start of the first window at or after the outage's window from which every
@@ -553,7 +723,7 @@ var overloadModelTests = []struct {
 	{"capacity 1, queue 1, three requests", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call = 3, 0, 1, 1, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 50*ms, 1, 50*ms
-	}, OverloadCase{Backoff(None), LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 4, Accepted: 2, GaveUp: 1, Peak: 4, MaxPerClient: 2, Arrivals: []int{4}},
 		Requests: 3, OutOfAttempts: 1, Served: 2, Failed: 2, Recovered: -1,
 		Windows: []OverloadWindow{{New: 3, Retries: 1, Served: 1, Failed: 2, Queue: 1}, {Served: 1}},
@@ -565,7 +735,7 @@ var overloadModelTests = []struct {
 	{"a queued attempt outlives its timeout: wasted once", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call, p.Timeout = 2, 0, 1, 1, 10*ms, 50*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 20*ms, 1, 20*ms
-	}, OverloadCase{Backoff(None), LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 3, Accepted: 1, GaveUp: 1, Peak: 3, MaxPerClient: 2, Arrivals: []int{3}},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Wasted: 1, Failed: 1, TimedOut: 1, Recovered: -1,
 		Windows: []OverloadWindow{{New: 2, Retries: 1, Served: 1, Failed: 1, TimedOut: 1, Queue: 1}, {Wasted: 1}},
@@ -576,7 +746,7 @@ var overloadModelTests = []struct {
 	{"timeout shorter than the call: every served attempt wasted", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 100*ms, 50*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 20*ms, 1, 20*ms
-	}, OverloadCase{Backoff(None), LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 2, GaveUp: 1, Peak: 2, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{2}},
 		Requests: 1, OutOfAttempts: 1, Wasted: 2, TimedOut: 2, Recovered: -1,
 		Windows: []OverloadWindow{{New: 1, Retries: 1, Wasted: 2, TimedOut: 1}, {TimedOut: 1}},
@@ -584,7 +754,7 @@ var overloadModelTests = []struct {
 	// An answer exactly at the timeout is not later than it: no timeout, the request succeeds.
 	{"answer at the timeout", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 50*ms, 50*ms
-	}, OverloadCase{Immediate, LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 1, Accepted: 1, Peak: 1, MaxPerClient: 1, Arrivals: []int{1}},
 		Requests: 1, Served: 1, Recovered: 0,
 		Windows: []OverloadWindow{{New: 1, Served: 1}},
@@ -597,7 +767,7 @@ var overloadModelTests = []struct {
 	{"envoy: a retry is held until its outcome", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Backoff(None), LimiterEnvoy}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterEnvoy}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3}},
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: -1,
 		Windows: []OverloadWindow{{New: 5, Failed: 5, Refused: 2}, {Retries: 3, Failed: 3}, {Retries: 3, Failed: 3}},
@@ -609,7 +779,7 @@ var overloadModelTests = []struct {
 	{"grpc: one limiter per process", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Attempts = 2, time.Second, 0, 10*ms, 5
 		p.Processes, p.Limits.GRPCMaxTokens = 2, 3
-	}, OverloadCase{Immediate, LimiterGRPC}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: LimiterGRPC}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 4, GaveUp: 2, Peak: 4, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{4}},
 		Requests: 2, Refused: 2, Failed: 4, Recovered: -1,
 		Windows: []OverloadWindow{{New: 2, Retries: 2, Failed: 4, Refused: 2}},
@@ -620,7 +790,7 @@ var overloadModelTests = []struct {
 	{"a stream through an outage recovers", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Attempts = 1, 250*ms, 0, 0, 1
 		p.Rate, p.Run = 10, time.Second
-	}, OverloadCase{Immediate, LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 11, Accepted: 7, GaveUp: 4, Peak: 2, MaxPerClient: 1, LastAccepted: 900 * ms,
 			Arrivals: []int{2, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
 		Requests: 11, Stream: 10, OutOfAttempts: 4, Served: 7, Failed: 4, Recovered: 300 * ms, RecoveredInStream: true,
@@ -632,7 +802,7 @@ var overloadModelTests = []struct {
 	// so they are clean, but recovery counts from the window holding the outage's end, 2.
 	{"recovery starts at the outage's window", func(p *Params) {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call, p.Attempts = 2, 600*ms, 250*ms, 0, 0, 1
-	}, OverloadCase{Immediate, LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, Accepted: 1, GaveUp: 1, Peak: 1, MaxPerClient: 1, LastAccepted: 300 * ms,
 			Arrivals: []int{1, 0, 0, 1}},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Failed: 1, Recovered: 200 * ms,
@@ -672,7 +842,7 @@ func TestOverloadModelIsTheHerd(t *testing.T) {
 			}
 			for _, m := range p.HerdModes() {
 				want, _ := herdByHeap(p, m)
-				if got := overloadByHeap(p, OverloadCase{m, LimiterNone}).HerdRun; !reflect.DeepEqual(got, want) {
+				if got := overloadByHeap(p, OverloadCase{Mode: m, Limiter: LimiterNone}).HerdRun; !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s %s:\nmodel %+v\n herd %+v", p.Encode(), m, got, want)
 				}
 			}
@@ -764,13 +934,14 @@ var overloadCases = []struct {
 }
 
 func TestOverloadAgainstModel(t *testing.T) {
-	runs := 0
+	runs, tripped := 0, 0
 	for _, tt := range overloadCases {
 		p := Default()
 		tt.set(&p)
 		for seed := range uint64(3) {
 			p.Seed = seed
-			runs += compareOverloadCases(t, tt.name, p)
+			n, _ := compareOverloadCases(t, tt.name, p)
+			runs += n
 		}
 	}
 	r := rand.New(rand.NewPCG(15, 0))
@@ -780,51 +951,61 @@ func TestOverloadAgainstModel(t *testing.T) {
 	}
 	for i := range n {
 		p, _ := randomOverload(r.IntN)
-		runs += compareOverloadCases(t, fmt.Sprintf("random %d", i), p)
+		n, trips := compareOverloadCases(t, fmt.Sprintf("random %d", i), p)
+		runs, tripped = runs+n, tripped+trips
 	}
-	t.Logf("%d runs compared", runs)
+	t.Logf("%d runs compared, %d with a breaker that tripped", runs, tripped)
+	if tripped == 0 {
+		t.Error("no breaker tripped in the random cases")
+	}
 }
 
-// compareOverloadCases compares every mode of p with every limiter, and returns how many runs.
-func compareOverloadCases(t *testing.T, name string, p Params) int {
+// compareOverloadCases compares every mode of p with every limiter, with p's breaker, and
+// returns how many runs, and how many of them a breaker tripped in.
+func compareOverloadCases(t *testing.T, name string, p Params) (n, tripped int) {
 	t.Helper()
 	if err := p.ValidateHerd(); err != nil {
 		t.Fatalf("%s: %s: %v", name, describeOverload(p), err)
 	}
-	n := 0
 	for _, m := range p.HerdModes() {
 		for _, l := range Limiters() {
-			compareOverload(t, name, p, OverloadCase{m, l})
+			if compareOverload(t, name, p, OverloadCase{Mode: m, Limiter: l, Breaker: p.Breaker}).Trips > 0 {
+				tripped++
+			}
 			n++
 		}
 	}
-	return n
+	return n, tripped
 }
 
-func compareOverload(t *testing.T, name string, p Params, c OverloadCase) {
+// compareOverload compares case c of p, and returns the run.
+func compareOverload(t *testing.T, name string, p Params, c OverloadCase) OverloadRun {
 	t.Helper()
 	got, err := p.Overload(c)
 	if err != nil {
-		t.Fatalf("%s %s %s: %s: %v", name, c.Mode, c.Limiter, describeOverload(p), err)
+		t.Fatalf("%s %s %s %s: %s: %v", name, c.Mode, c.Limiter, c.Breaker, describeOverload(p), err)
 	}
 	if d := overloadDiff(got, overloadByHeap(p, c), "simulation", "model"); d != "" {
-		t.Fatalf("%s %s %s: %s:\n%s", name, c.Mode, c.Limiter, describeOverload(p), d)
+		t.Fatalf("%s %s %s %s: %s:\n%s", name, c.Mode, c.Limiter, c.Breaker, describeOverload(p), d)
 	}
 	paused, done, err := p.OverloadPausing(c, func() bool { return true })
 	if err != nil || !done || !reflect.DeepEqual(paused, got) {
-		t.Fatalf("%s %s %s: %s: pausing changes the run (done %v, %v)", name, c.Mode, c.Limiter, describeOverload(p), done, err)
+		t.Fatalf("%s %s %s %s: %s: pausing changes the run (done %v, %v)", name, c.Mode, c.Limiter, c.Breaker, describeOverload(p), done, err)
 	}
+	return got
 }
 
 // describeOverload is p's herd query and its overload fields (the query keys of the overload
 // are not all decoded yet).
 func describeOverload(p Params) string {
-	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limits=%+v failrate=%v latency=%v slope=%v",
-		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limits, p.FailRate, p.Latency, p.Slope)
+	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limits=%+v failrate=%v latency=%v slope=%v breakerat=%v breakers=%v breakerparams=%+v",
+		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limits, p.FailRate, p.Latency, p.Slope,
+		p.BreakerAt, p.Breakers, p.BreakerParams)
 }
 
 // randomOverload draws a small valid open system and one of its cases from next, which returns
-// a number in [0, n): a few clients, a stream of at most 300 requests, at most 6 attempts each.
+// a number in [0, n): a few clients, a stream of at most 300 requests, at most 6 attempts each,
+// half the time a breaker, with parameters small enough to trip within the run half of those.
 func randomOverload(next func(n int) int) (Params, OverloadCase) {
 	msn := func(n int) time.Duration { return time.Duration(next(n)) * ms }
 	p := Default()
@@ -867,8 +1048,15 @@ func randomOverload(next func(n int) int) (Params, OverloadCase) {
 	if next(3) == 0 { // load-dependent latency, a slope of up to 2ms an attempt
 		p.Latency, p.Slope = msn(40), time.Duration(next(2001))*time.Microsecond
 	}
+	if next(2) == 0 {
+		p.Breaker = Breakers()[1+next(int(breakerCount)-1)]
+		p.BreakerAt, p.Breakers = BreakerAt(next(2)), BreakerScope(next(2))
+		if next(2) == 0 {
+			p.BreakerParams = smallBreakerParams(next)
+		}
+	}
 	modes := p.HerdModes()
-	return p, OverloadCase{modes[next(len(modes))], Limiters()[next(len(Limiters()))]}
+	return p, OverloadCase{Mode: modes[next(len(modes))], Limiter: Limiters()[next(len(Limiters()))], Breaker: p.Breaker}
 }
 
 // FuzzOverload compares the simulation with the model on small open systems drawn from the

@@ -57,9 +57,37 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 	// An error rate a third of the time, from a stream of its own so that the systems drawn
 	// from r stay the ones drawn before it.
 	fr := rand.New(rand.NewPCG(15, 3))
-	n, runs, big, erring := 20, 0, 0, 0
+	// A quarter of the systems also run the policy's mode and p's limiter with every breaker, at
+	// a placement and scope drawn, with the libraries' defaults or parameters that act within
+	// the run; from a stream of its own too.
+	br := rand.New(rand.NewPCG(15, 4))
+	n, runs, big, erring, tripped := 20, 0, 0, 0, 0
 	if testing.Short() || runtime.GOARCH == "wasm" {
 		n = 5
+	}
+	compare := func(i int, p Params, c OverloadCase) {
+		want := overloadByHeap(p, c)
+		got, err := p.Overload(c)
+		if err != nil {
+			t.Fatalf("%s: %v", describeOpen(p), err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d %s %s %s: %s:\n%s", i, c.Mode, c.Limiter, c.Breaker, describeOpen(p), firstDiff("run", reflect.ValueOf(got), reflect.ValueOf(want), "engine", "model"))
+		}
+		paused, done, err := p.OverloadPausing(c, func() bool { return true })
+		if err != nil || !done || !reflect.DeepEqual(paused, got) {
+			t.Fatalf("%s %s %s: %s: pausing changes the run (done %v, %v)", c.Mode, c.Limiter, c.Breaker, describeOpen(p), done, err)
+		}
+		runs++
+		if want.Requests >= 1000 {
+			big++
+		}
+		if want.Errors > 0 {
+			erring++
+		}
+		if want.Trips > 0 {
+			tripped++
+		}
 	}
 	for i := 0; i < n; {
 		p := randomOpen(r)
@@ -75,31 +103,20 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 		i++
 		// The page's cases: every mode with p's limiter, p's own mode with every limiter.
 		for _, c := range p.OverloadCases() {
-			m, l := c.Mode, c.Limiter
-			{
-				want := overloadByHeap(p, c)
-				got, err := p.Overload(c)
-				if err != nil {
-					t.Fatalf("%s: %v", describeOpen(p), err)
-				}
-				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("%s %s %s: %s:\n%s", fmt.Sprint(i), m, l, describeOpen(p), firstDiff("run", reflect.ValueOf(got), reflect.ValueOf(want), "engine", "model"))
-				}
-				paused, done, err := p.OverloadPausing(c, func() bool { return true })
-				if err != nil || !done || !reflect.DeepEqual(paused, got) {
-					t.Fatalf("%s %s: %s: pausing changes the run (done %v, %v)", m, l, describeOpen(p), done, err)
-				}
-				runs++
-				if want.Requests >= 1000 {
-					big++
-				}
-				if want.Errors > 0 {
-					erring++
-				}
+			compare(i, p, c)
+		}
+		if br.IntN(4) == 0 {
+			p.BreakerAt, p.Breakers = BreakerAt(br.IntN(2)), BreakerScope(br.IntN(2))
+			if br.IntN(2) == 0 {
+				p.BreakerParams = smallBreakerParams(br.IntN)
+			}
+			for _, b := range Breakers()[1:] {
+				p.Breaker = b
+				compare(i, p, OverloadCase{Mode: Backoff(p.Jitter), Limiter: p.Limiter, Breaker: b})
 			}
 		}
 	}
-	t.Logf("%d runs compared, %d of 1000 requests or more, %d with errors", runs, big, erring)
+	t.Logf("%d runs compared, %d of 1000 requests or more, %d with errors, %d with a breaker that tripped", runs, big, erring, tripped)
 	if big == 0 && n == 20 { // the five cases of short runs may all be small
 		t.Error("no large run was compared")
 	}
@@ -107,8 +124,8 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 
 // describeOpen is p's query and its overload fields.
 func describeOpen(p Params) string {
-	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limiter=%v limits=%+v failrate=%v",
-		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limiter, p.Limits, p.FailRate)
+	return fmt.Sprintf("%s rate=%v run=%v arrivals=%v queue=%d timeout=%v processes=%d limiter=%v limits=%+v failrate=%v breakerparams=%+v",
+		p.Encode(), p.Rate, p.Run, p.Arrivals, p.Queue, p.Timeout, p.Processes, p.Limiter, p.Limits, p.FailRate, p.BreakerParams)
 }
 
 // TestOverloadAgainstModelLarge compares the engine with the model on BenchmarkOverload's cases

@@ -33,6 +33,7 @@ const (
 	outThrottled                    // failed at once: the server and its queue were full
 	outTimeout                      // the client stops waiting for it
 	outError                        // served while its client waits, and failed (FailRate)
+	outRejected                     // failed at once by its breaker, without reaching the server
 )
 
 // A request's slot: slotNew before its first attempt, slotDone after its end.
@@ -50,6 +51,7 @@ type overloadRequest struct {
 	kind       outcomeKind   // the current attempt's outcome
 	holds      bool          // it holds a retry (envoy's count) until its next outcome
 	errs       bool          // the current attempt fails if it is served (FailRate)
+	permit     Permit        // its breaker's answer: to the current attempt, or to the call
 	// due is when the current attempt's outcome event is, -1 while it has none. A queued
 	// attempt answered in time leaves its timeout's event in the calendar; with an error the
 	// request goes on, and that event, at another time or after the outcome, is not its outcome.
@@ -77,6 +79,9 @@ type overloadScratch struct {
 	dirty           []bool          // by window: an attempt arriving in it was not served at once, or timed out
 	busy            []time.Duration // with slow: the ends of service of the attempts in service, a min-heap
 	peak            eventq.PeakWindow
+	brks            []Breaker       // with a breaker: one per process, or one shared
+	opened          []time.Duration // by breaker: when it last opened
+	draws           []rand.PCG      // by breaker: SRE's draws
 }
 
 var overloadScratches reuse.Kept[overloadScratch]
@@ -103,6 +108,13 @@ type overloadSim struct {
 	// of attempts and retries in flight, and they are not kept. Every outcome may then be
 	// decided when its attempt is judged or served, without an event of its own (see arrive).
 	limited bool
+	// ordered says outcomes are decided in time order, as events: with a limiter or a breaker,
+	// which see results across requests.
+	ordered bool
+	// brk says the calls ask a breaker; atCall that it sits around the call, not each attempt.
+	brk, atCall bool
+	states      [3]int        // the breakers in each BreakerState
+	last        time.Duration // the time of the last arrival or outcome known to a client
 	// slow says an attempt's time in service grows with the load (Latency or Slope): the ends
 	// of service are kept (busy), and the window's sum and count of times in service.
 	slow  bool
@@ -116,9 +128,12 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	stream := newStreamSource(p)
 	requests := p.Clients + stream.n
 	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1,
-		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone, slow: p.Slow()}
+		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone, slow: p.Slow(),
+		brk: c.Breaker != BreakerNone, atCall: c.Breaker != BreakerNone && p.BreakerAt == BreakerAtCall}
+	sim.ordered = sim.limited || sim.brk
 	sim.waits, sim.first = p.modeWaits(c.Mode)
-	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Windows: make([]OverloadWindow, 0, windows)}
+	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Breaker: c.Breaker,
+		Windows: make([]OverloadWindow, 0, windows)}
 	s.slot = reuse.Grow(s.slot, requests)
 	for i := range s.slot {
 		s.slot[i] = slotNew
@@ -132,6 +147,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 		s.lims[i] = NewLimiter(c.Limiter, p.Limits)
 	}
 	s.dirty, s.busy = s.dirty[:0], s.busy[:0]
+	sim.newBreakers(c.Breaker)
 	s.pending.Reset(windows)
 	s.peak.Reset(p.Window)
 
@@ -194,6 +210,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 			switch {
 			case s.slot[i] == slotDone: // a timeout whose attempt was served in time
 			case key&arrivalBit != 0:
+				sim.last = at
 				if !sim.arrive(i, at) {
 					return sim.run, false
 				}
@@ -206,6 +223,10 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 			sim.run.Windows[sim.b].Latency = sim.inSum / time.Duration(sim.inN)
 			sim.inSum, sim.inN = 0, 0
 		}
+		if sim.brk {
+			w := &sim.run.Windows[sim.b]
+			w.Closed, w.Open, w.HalfOpen = sim.states[BreakerClosed], sim.states[BreakerOpen], sim.states[BreakerHalfOpen]
+		}
 	}
 	sim.finish(stream.n) // the stream's true count once it has ended
 	return sim.run, true
@@ -215,14 +236,17 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 func (sim *overloadSim) finish(streamed int) {
 	p, run := sim.p, &sim.run
 	run.Stream, run.Requests = streamed, p.Clients+streamed
-	for n := len(run.Windows); n > 0 && run.Windows[n-1] == (OverloadWindow{}); n-- {
+	for n := len(run.Windows); n > 0 && !run.Windows[n-1].counts(); n-- {
 		run.Windows = run.Windows[:n-1]
 	}
 	run.Arrivals = make([]int, sim.lastArr+1)
 	for k := range run.Arrivals {
 		run.Arrivals[k] = run.Windows[k].New + run.Windows[k].Retries
 	}
-	run.GaveUp = run.OutOfAttempts + run.Refused + run.OutOfBudget
+	run.GaveUp = run.OutOfAttempts + run.Refused + run.OutOfBudget + run.Blocked
+	if sim.brk {
+		sim.finishBreakers()
+	}
 	run.Peak, run.PeakAt = sim.s.peak.Finish()
 	run.MeanPerClient = float64(run.Attempts) / float64(run.Requests)
 	run.Recovered = -1
@@ -283,7 +307,7 @@ func (sim *overloadSim) serveQueue() {
 			sim.run.Served++
 			sim.run.LastAccepted = max(sim.run.LastAccepted, q.at)
 		}
-		if !sim.limited { // see arrive; its pending timeout, if any, finds it done or not due
+		if !sim.ordered { // see arrive; its pending timeout, if any, finds it done or not due
 			r.due = -1
 			if !sim.decide(i, r, sim.from+d) {
 				sim.end(i, sl)
@@ -330,6 +354,14 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		r.rng.Seed(p.Seed, stream)
 		r.start, r.state = at, sim.first
 		w.New++
+		if sim.atCall && !sim.ask(i, r, at) { // rejected: the call ends before its retries begin
+			run.Attempts++
+			run.Blocked++
+			sim.lastArr = sim.b
+			run.MaxPerClient = max(run.MaxPerClient, 1)
+			s.slot[i] = slotDone
+			return sim.pause == nil || run.Attempts%PauseEvery != 0 || sim.pause()
+		}
 		if sim.limited {
 			s.lims[sim.proc(i)].Begin(at)
 		}
@@ -339,20 +371,27 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	}
 	r.made++
 	r.at, r.due = at, -1
-	// Each attempt outside the outage draws whether it fails, at its arrival, from its request's
-	// own stream: the draws follow the request's attempts, whatever the others do.
-	r.errs = p.FailRate > 0 && at >= p.Outage && unit(&r.rng) < p.FailRate
 	run.Attempts++
 	if sim.pause != nil && run.Attempts%PauseEvery == 0 && !sim.pause() {
 		return false
 	}
-	s.peak.Add(at)
 	sim.lastArr = sim.b
 	if sim.limited {
 		s.active[sim.proc(i)]++
 	}
+	// At each attempt, the breaker is asked first: a rejected attempt never reaches the server
+	// (no draw, no peak) and fails at once.
+	rejected := sim.brk && !sim.atCall && !sim.ask(i, r, at)
+	// Each attempt outside the outage that reaches the server draws whether it fails, at its
+	// arrival, from its request's own stream: the draws follow the request's attempts.
+	r.errs = !rejected && p.FailRate > 0 && at >= p.Outage && unit(&r.rng) < p.FailRate
+	if !rejected {
+		s.peak.Add(at)
+	}
 	var outcomeAt time.Duration
 	switch {
+	case rejected:
+		r.kind, outcomeAt = outRejected, at
 	case at < p.Outage:
 		outcomeAt = sim.fail(r, at, outOutage)
 	case p.Capacity == 0 || sim.taken < p.Capacity:
@@ -387,7 +426,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	default:
 		outcomeAt = sim.fail(r, at, outThrottled)
 	}
-	if outcomeAt >= 0 && (outcomeAt == at || !sim.limited) {
+	if outcomeAt >= 0 && (outcomeAt == at || !sim.ordered) {
 		if sim.decide(i, r, outcomeAt) {
 			sim.keep(i, sl, r)
 		} else if sl == slotNew {
@@ -446,6 +485,8 @@ func (sim *overloadSim) outcome(i int, at time.Duration) {
 	if r.due != at {
 		return // a timeout's event after its attempt was answered in time with an error
 	}
+	// The run's last event for a breaker's open time: a timeout that does not happen is none.
+	sim.last = at
 	r.due = -1 // of two events at this key (a timeout and an answer), the other does nothing
 	if !sim.decide(i, r, at) {
 		sim.end(i, sl)
@@ -478,11 +519,17 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 		}
 		l = s.lims[proc]
 	}
+	if sim.brk && !sim.atCall && r.kind != outRejected {
+		sim.record(i, r.permit, at, r.kind != outSuccess, at-r.at)
+	}
 	if r.kind == outSuccess {
 		if l != nil {
 			l.Succeed(at, int(r.made), int(r.held))
 		}
 		run.Accepted++
+		if sim.atCall {
+			sim.record(i, r.permit, at, false, at-r.start)
+		}
 		return false
 	}
 	if r.kind == outTimeout {
@@ -524,6 +571,9 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 		}
 		run.OutOfBudget++
 	}
+	if sim.atCall {
+		sim.record(i, r.permit, at, true, at-r.start)
+	}
 	return false
 }
 
@@ -532,4 +582,96 @@ func (sim *overloadSim) end(i int, sl int32) {
 	sim.run.MaxPerClient = max(sim.run.MaxPerClient, int(sim.s.reqs[sl].made))
 	sim.s.slot[i] = slotDone
 	sim.s.free = append(sim.s.free, sl)
+}
+
+// newBreakers makes the run's breakers of kind k, all closed: one per process, or one shared.
+func (sim *overloadSim) newBreakers(k BreakerKind) {
+	s := sim.s
+	s.brks = s.brks[:0]
+	sim.states = [3]int{}
+	if !sim.brk {
+		return
+	}
+	n := sim.procs
+	if sim.p.Breakers == BreakerShared {
+		n = 1
+	}
+	s.draws = reuse.Grow(s.draws, n)
+	s.opened = reuse.Grow(s.opened, n)
+	for b := range n {
+		// SRE's rejections draw from a stream of the breaker's own, past the requests' streams.
+		s.draws[b].Seed(sim.p.Seed, 1<<33+uint64(b))
+		rng := &s.draws[b]
+		s.brks = append(s.brks, NewBreaker(k, sim.p.BreakerParams, func() float64 { return unit(rng) }))
+	}
+	sim.states[BreakerClosed] = n
+	sim.run.Breakers = n
+}
+
+// breaker is the index of request i's breaker.
+func (sim *overloadSim) breaker(i int) int {
+	if len(sim.s.brks) == 1 {
+		return 0
+	}
+	return sim.proc(i)
+}
+
+// ask asks request i's breaker for a permit for r's attempt (or call) at at, keeps it in r and
+// counts a rejection or a probe; it reports whether the attempt may go.
+func (sim *overloadSim) ask(i int, r *overloadRequest, at time.Duration) bool {
+	b := sim.breaker(i)
+	brk := sim.s.brks[b]
+	was := brk.State()
+	r.permit = brk.Allow(at)
+	sim.moved(b, was, at)
+	w := &sim.run.Windows[sim.b]
+	switch {
+	case !r.permit.Allowed:
+		w.Rejected++
+		sim.run.Rejected++
+		sim.s.dirty[sim.b] = true
+	case r.permit.Probe:
+		w.Probes++
+		sim.run.Probes++
+	}
+	return r.permit.Allowed
+}
+
+// record hands request i's breaker the result of the attempt (or call) it permitted.
+func (sim *overloadSim) record(i int, permit Permit, at time.Duration, failed bool, took time.Duration) {
+	b := sim.breaker(i)
+	brk := sim.s.brks[b]
+	was := brk.State()
+	brk.Record(at, permit, failed, took)
+	sim.moved(b, was, at)
+}
+
+// moved counts breaker b's change of state at at, if its last call made one.
+func (sim *overloadSim) moved(b int, was BreakerState, at time.Duration) {
+	now := sim.s.brks[b].State()
+	if now == was {
+		return
+	}
+	sim.states[was]--
+	sim.states[now]++
+	if was == BreakerOpen {
+		sim.run.OpenTime += at - sim.s.opened[b]
+	}
+	if now == BreakerOpen {
+		sim.run.Trips++
+		sim.s.opened[b] = at
+	}
+}
+
+// finishBreakers closes the open periods still running at the run's last event and finds the
+// window with the most probes.
+func (sim *overloadSim) finishBreakers() {
+	for b, brk := range sim.s.brks {
+		if brk.State() == BreakerOpen {
+			sim.run.OpenTime += sim.last - sim.s.opened[b]
+		}
+	}
+	for _, w := range sim.run.Windows {
+		sim.run.MaxProbes = max(sim.run.MaxProbes, w.Probes)
+	}
 }

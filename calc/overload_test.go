@@ -144,7 +144,7 @@ func TestOverloadLimiters(t *testing.T) {
 			if tt.success {
 				p.Outage = 0
 			}
-			run := mustOverload(t, p, OverloadCase{Immediate, tt.kind})
+			run := mustOverload(t, p, OverloadCase{Mode: Immediate, Limiter: tt.kind})
 			retries := 0
 			for _, w := range run.Windows {
 				retries += w.Retries
@@ -409,7 +409,7 @@ func TestOverloadMetastable(t *testing.T) {
 	}
 
 	p.Limiter = LimiterGRPC
-	throttled := mustOverload(t, p, OverloadCase{mode, LimiterGRPC})
+	throttled := mustOverload(t, p, OverloadCase{Mode: mode, Limiter: LimiterGRPC})
 	if throttled.Recovered < p.Outage || !throttled.RecoveredInStream || throttled.Refused == 0 || throttled.Accepted <= down.Accepted {
 		t.Errorf("grpc: recovered %v (in stream %v), refused %d, accepted %d (without: %d)",
 			throttled.Recovered, throttled.RecoveredInStream, throttled.Refused, throttled.Accepted, down.Accepted)
@@ -421,7 +421,7 @@ func TestOverloadMetastable(t *testing.T) {
 func TestOverloadPausing(t *testing.T) {
 	p := crowd(1000, 10)
 	p.Rate, p.Run, p.Queue, p.Timeout, p.Limiter = 5000, 2*time.Second, 50, 300*time.Millisecond, LimiterAWS
-	c := OverloadCase{Backoff(Full), LimiterAWS}
+	c := OverloadCase{Mode: Backoff(Full), Limiter: LimiterAWS}
 	want := mustOverload(t, p, c)
 	calls := 0
 	got, done, err := p.OverloadPausing(c, func() bool { calls++; return true })
@@ -481,7 +481,7 @@ func TestOverloadLimits(t *testing.T) {
 		p.Window, p.Base, p.Cap = 10*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond
 		tt.set(&p)
 		err := p.ValidateHerd()
-		_, oerr := p.Overload(OverloadCase{Backoff(Full), LimiterNone})
+		_, oerr := p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone})
 		if tt.msg == "" {
 			if err != nil || oerr != nil {
 				t.Errorf("%s: %v, %v", tt.name, err, oerr)

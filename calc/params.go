@@ -155,6 +155,13 @@ type OverloadInputs struct {
 	// itself counted, is answered Call + Latency + n × Slope later, fixed at its start. Both
 	// 0..MaxCall; zero and zero is the model without them (an answer Call after the start).
 	Latency, Slope time.Duration
+	// Breaker is the circuit breaker each call asks (breaker.go), BreakerAt where it sits around
+	// the retries and Breakers whose it is; zero values: none, at each attempt, per process.
+	Breaker   BreakerKind
+	BreakerAt BreakerAt
+	Breakers  BreakerScope
+	// BreakerParams are the breakers' parameters; the zero value is invalid (DefaultBreakerParams).
+	BreakerParams BreakerParams
 }
 
 // ContentionInputs are the AWS post's experiment's (see Params.Contention).
@@ -184,7 +191,7 @@ func Default() Params {
 			Window:   100 * time.Millisecond,
 			Capacity: 20,
 		},
-		OverloadInputs:   OverloadInputs{Processes: 1, Limits: DefaultLimiterParams()},
+		OverloadInputs:   OverloadInputs{Processes: 1, Limits: DefaultLimiterParams(), BreakerParams: DefaultBreakerParams()},
 		ContentionInputs: ContentionInputs{Contenders: DefaultContenders, Runs: DefaultRuns},
 	}
 }

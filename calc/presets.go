@@ -1,6 +1,6 @@
 package calc
 
-import "strings"
+import "strconv"
 
 // Preset is a policy known by a name, which a link gives as preset=NAME. calc knows no preset
 // of its own: whoever decodes links passes the ones it knows to Decode (package libs passes the
@@ -20,13 +20,22 @@ func presetByName(presets []Preset, name string) (Preset, bool) {
 	return Preset{}, false
 }
 
-// presetList names presets for an error message.
-func presetList(presets []Preset) string {
+// notAPreset says that name is none of presets, with the count and the name it is most likely
+// a typo of (as an unknown key's message does), else where they are listed: a list of every name
+// would grow with each preset past what one error line may take.
+func notAPreset(presets []Preset, name string) string {
 	names := make([]string, len(presets))
 	for i, pr := range presets {
 		names[i] = pr.Name
 	}
-	return strings.Join(names, ", ")
+	if len(presets) == 1 {
+		return "not the one preset, " + names[0]
+	}
+	msg := "not one of the " + strconv.Itoa(len(presets)) + " presets"
+	if near := nearestKey(name, names); near != "" {
+		return msg + "; did you mean " + near + "?"
+	}
+	return msg + " (docs/presets.md lists them)"
 }
 
 // WithPreset returns p with the preset's policy, keeping p's samples, seed, layers and herd.

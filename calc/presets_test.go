@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"cmp"
 	"testing"
 	"time"
 )
@@ -44,12 +45,16 @@ func TestDecodePreset(t *testing.T) {
 	for _, tt := range []struct {
 		presets []Preset
 		want    string
+		name    string // "" is nope
 	}{
-		{[]Preset{fast, slow}, `calc: preset "nope": must be one of fast, slow`},
-		{nil, `calc: preset "nope": no preset is known here`},
+		{[]Preset{fast, slow}, `calc: preset "nope": not one of the 2 presets (docs/presets.md lists them)`, ""},
+		{[]Preset{fast, slow}, `calc: preset "slwo": not one of the 2 presets; did you mean slow?`, "slwo"},
+		{[]Preset{slow}, `calc: preset "nope": not the one preset, slow`, ""},
+		{nil, `calc: preset "nope": no preset is known here`, ""},
 	} {
-		if _, err := Decode("preset=nope", tt.presets...); err == nil || err.Error() != tt.want {
-			t.Errorf("preset=nope with %d presets: %v, want %s", len(tt.presets), err, tt.want)
+		name := cmp.Or(tt.name, "nope")
+		if _, err := Decode("preset="+name, tt.presets...); err == nil || err.Error() != tt.want {
+			t.Errorf("preset=%s with %d presets: %v, want %s", name, len(tt.presets), err, tt.want)
 		}
 	}
 }

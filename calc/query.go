@@ -96,15 +96,8 @@ var keyTable = []keyRow{
 		"must be one of "+strings.Join(limiterNames[:], ", "))),
 	overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(MaxGRPCTokens))),
 	overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(MaxGRPCTokens))),
-	overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL }, func(p *Params, d time.Duration) error {
-		if err := within(time.Second, MaxFinagleTTL, "at least 1s")(p, d); err != nil {
-			return err
-		}
-		if d%time.Second != 0 {
-			return errors.New("must be whole seconds, as Finagle's ttl is")
-		}
-		return nil
-	})),
+	overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL },
+		wholeWithin(time.Second, MaxFinagleTTL, "at least 1s", time.Second, "must be whole seconds, as Finagle's ttl is"))),
 	overloadRow(intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, MaxLimiterCount))),
 	overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, MaxFinaglePercent))),
 	overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
@@ -114,6 +107,48 @@ var keyTable = []keyRow{
 	unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
 	unusedRow(durationKey("latency", func(p *Params) *time.Duration { return &p.Latency }, within(0, MaxCall, "0 or more"))),
 	unusedRow(durationKey("slope", func(p *Params) *time.Duration { return &p.Slope }, within(0, MaxCall, "0 or more"))),
+	unusedRow(wordKey("breaker", func(p *Params) *BreakerKind { return &p.Breaker }, breakerNames[:],
+		"must be one of "+strings.Join(breakerNames[:], ", "))),
+	unusedRow(wordKey("breakerat", func(p *Params) *BreakerAt { return &p.BreakerAt }, breakerAtNames[:],
+		"must be attempt (inside the retries: every attempt counts) or call (outside them: one call counts once)")),
+	unusedRow(wordKey("breakers", func(p *Params) *BreakerScope { return &p.Breakers }, breakerScopeNames[:],
+		"must be client (one breaker per client process) or shared (one for all)")),
+	// Each breaker's parameters, in the ranges its library accepts (breaker.go has the
+	// defaults); go-zero's SRE throttling has none that can be set.
+	unusedRow(intKey("gbfailures", func(p *Params) *int { return &p.BreakerParams.GobreakerFailures }, inRange(0, MaxBreakerCount))),
+	unusedRow(intKey("gbhalfopen", func(p *Params) *int { return &p.BreakerParams.GobreakerMaxRequests }, inRange(1, MaxBreakerCount))),
+	unusedRow(durationKey("gbopen", func(p *Params) *time.Duration { return &p.BreakerParams.GobreakerTimeout }, breakerTime)),
+	unusedRow(floatKey("r4jrate", func(p *Params) *float64 { return &p.BreakerParams.R4jFailurePercent }, positive(100))),
+	unusedRow(floatKey("r4jslowrate", func(p *Params) *float64 { return &p.BreakerParams.R4jSlowPercent }, positive(100))),
+	unusedRow(durationKey("r4jslowafter", func(p *Params) *time.Duration { return &p.BreakerParams.R4jSlowAfter }, breakerTime)),
+	unusedRow(intKey("r4jwindow", func(p *Params) *int { return &p.BreakerParams.R4jWindow }, inRange(1, MaxBreakerCount))),
+	unusedRow(intKey("r4jmincalls", func(p *Params) *int { return &p.BreakerParams.R4jMinCalls }, inRange(1, MaxBreakerCount))),
+	unusedRow(durationKey("r4jopen", func(p *Params) *time.Duration { return &p.BreakerParams.R4jWait },
+		wholeWithin(time.Millisecond, MaxBreakerTime, "at least 1ms", time.Millisecond, "must be whole milliseconds, as resilience4j keeps it"))),
+	unusedRow(intKey("r4jhalfopen", func(p *Params) *int { return &p.BreakerParams.R4jHalfOpen }, inRange(1, MaxBreakerCount))),
+	unusedRow(floatKey("pollyratio", func(p *Params) *float64 { return &p.BreakerParams.PollyRatio }, between(0, 1))),
+	unusedRow(intKey("pollythroughput", func(p *Params) *int { return &p.BreakerParams.PollyThroughput }, inRange(2, MaxBreakerCount))),
+	unusedRow(durationKey("pollysampling", func(p *Params) *time.Duration { return &p.BreakerParams.PollySampling }, pollyTime)),
+	unusedRow(durationKey("pollyopen", func(p *Params) *time.Duration { return &p.BreakerParams.PollyBreak }, pollyTime)),
+	// failsafe's thresholds are counts out of a capacity, which its half-open state subtracts
+	// in unsigned numbers: each capacity comes first, and its threshold is at most it.
+	unusedRow(intKey("fsof", func(p *Params) *int { return &p.BreakerParams.FailsafeOf }, inRange(1, MaxBreakerCount))),
+	unusedRow(intKey("fsfailures", func(p *Params) *int { return &p.BreakerParams.FailsafeFailures }, func(p *Params, n int) error {
+		return atMost(n, 1, "fsof", p.BreakerParams.FailsafeOf)
+	})),
+	unusedRow(intKey("fssuccessof", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccessOf }, inRange(0, MaxBreakerCount))),
+	unusedRow(intKey("fssuccesses", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccesses }, func(p *Params, n int) error {
+		return atMost(n, 0, "fssuccessof", p.BreakerParams.FailsafeSuccessOf)
+	})),
+	unusedRow(durationKey("fsopen", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafeDelay }, breakerTime)),
+	unusedRow(durationKey("fsperiod", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafePeriod }, func(_ *Params, d time.Duration) error {
+		if d != 0 && (d < time.Millisecond || d > MaxBreakerTime) {
+			return fmt.Errorf("must be 0 (count-based: the last results) or from 1ms to %s", FormatDuration(MaxBreakerTime))
+		}
+		return nil
+	})),
+	unusedRow(intKey("fsexecutions", func(p *Params) *int { return &p.BreakerParams.FailsafeExecutions }, inRange(0, MaxBreakerCount))),
+	unusedRow(floatKey("fsrate", func(p *Params) *float64 { return &p.BreakerParams.FailsafeRate }, between(0, 1))),
 	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
 	// them out at their defaults.
 	contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
@@ -147,6 +182,40 @@ func belowOne(_ *Params, x float64) error {
 		return errors.New("must be at least 0 and less than 1")
 	}
 	return nil
+}
+
+// breakerTime is the range of a breaker's open period and slow-call threshold.
+func breakerTime(p *Params, d time.Duration) error {
+	return within(time.Nanosecond, MaxBreakerTime, "more than 0")(p, d)
+}
+
+// pollyTime is the range of Polly's SamplingDuration and BreakDuration: its options' Range
+// attributes, in .NET's ticks of 100ns.
+func pollyTime(p *Params, d time.Duration) error {
+	return wholeWithin(500*time.Millisecond, MaxBreakerTime, "at least 500ms", 100, "must be whole multiples of 100ns, .NET's tick")(p, d)
+}
+
+// atMost is the range [lo, capacity] of a threshold n out of the key named capName.
+func atMost(n, lo int, capName string, capacity int) error {
+	if n < lo || n > capacity {
+		return fmt.Errorf("must be at least %d and at most %s (%d)", lo, capName, capacity)
+	}
+	return nil
+}
+
+// wholeWithin is within, of whole units only; wholeText says so.
+//
+//go:noinline
+func wholeWithin(lo, hi time.Duration, loText string, unit time.Duration, wholeText string) func(*Params, time.Duration) error {
+	return func(p *Params, d time.Duration) error {
+		if err := within(lo, hi, loText)(p, d); err != nil {
+			return err
+		}
+		if d%unit != 0 {
+			return errors.New(wholeText)
+		}
+		return nil
+	}
 }
 
 // durationKey is a key whose value is a duration, in range when check says so.
@@ -513,7 +582,7 @@ func presetDecoder(presets []Preset) func(p *Params, v string) error {
 		case !ok && len(presets) == 0:
 			return errors.New("no preset is known here")
 		case !ok:
-			return fmt.Errorf("must be one of %s", presetList(presets))
+			return errors.New(notAPreset(presets, v))
 		}
 		p.Policy = pr.Params.Policy
 		p.Preset = pr.Name

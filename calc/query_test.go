@@ -29,7 +29,7 @@ var decodeTests = []struct {
 					Ratio: 0.2, CapAt: CapAfter, Budget: time.Minute},
 				CallInputs: CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: SampleInputs{Samples: 500, Seed: 1<<64 - 1},
 				HerdInputs:     HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
-				OverloadInputs: OverloadInputs{Processes: 1, Limits: DefaultLimiterParams()}}
+				OverloadInputs: OverloadInputs{Processes: 1, Limits: DefaultLimiterParams(), BreakerParams: DefaultBreakerParams()}}
 		}},
 	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1" +
 		"&clients=2000&outage=24h&window=1h&capacity=1000000000&spread=24h",

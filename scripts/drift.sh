@@ -24,9 +24,11 @@ mods=(
 	github.com/aws/aws-sdk-go-v2
 	github.com/aws/aws-sdk-go-v2/config
 	google.golang.org/grpc
+	github.com/hashicorp/go-retryablehttp
+	go.temporal.io/sdk
 )
 # In calc/libs: presets_real_test.go (the presets) and exports_real_test.go (the exports).
-tests='^(TestCenkaltiBackoffV5|TestKubernetesWaitBackoff|TestKubernetesCapStops|TestAWSGoV2|TestExport.*Real)$'
+tests='^(TestCenkaltiBackoffV5|TestKubernetesWaitBackoff|TestKubernetesCapStops|TestAWSGoV2|TestRetryableHTTP|TestTemporalRetryPolicy|TestExport.*Real)$'
 
 (cd "$root" && tar --exclude=./.git --exclude=./bin --exclude=./web/app.wasm -cf - .) | (cd "$tmp" && tar -xf -)
 cd "$tmp"

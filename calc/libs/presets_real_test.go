@@ -11,8 +11,11 @@ package libs
 // proves calc gives the same numbers in both.)
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,6 +24,12 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/cenkalti/backoff/v5"
+	"github.com/hashicorp/go-retryablehttp"
+	"go.temporal.io/sdk/activity"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 	"k8s.io/apimachinery/pkg/util/wait"
 )
 
@@ -162,4 +171,90 @@ func TestKubernetesCapStops(t *testing.T) {
 	if attempts != 4 || len(sleeps) != attempts || !strings.Contains(strings.Join(pr.Notes, " "), want) {
 		t.Errorf("Cap 5 s, Steps 10: %d attempts, sleeps %v; the note should say %q:\n%q", attempts, sleeps, want, pr.Notes)
 	}
+}
+
+// checkExact asserts a preset without jitter: the library's waits are the rows' (Min = Max),
+// and its attempts the preset's.
+func checkExact(t *testing.T, name string, waits []time.Duration) {
+	t.Helper()
+	pr, _ := PresetByName(name)
+	rows := pr.Params.Schedule().Rows
+	if len(waits) != len(rows)-1 {
+		t.Errorf("%s: the library made %d attempts, the preset %d", name, len(waits)+1, len(rows))
+	}
+	for i, w := range waits[:min(len(waits), len(rows)-1)] {
+		if row := rows[i+1]; w != row.Min || w != row.Max {
+			t.Errorf("%s retry %d: the library waited %v, the preset [%v, %v]", name, row.Retry, w, row.Min, row.Max)
+		}
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestRetryableHTTP runs go-retryablehttp v0.7.8's DefaultBackoff alone, then its Client.Do loop
+// at NewClient's defaults against a server that always answers 500, on synctest's fake clock:
+// the gaps between the requests are the preset's waits. The server is a RoundTripper, not a
+// socket: an idle connection's goroutine waits on the socket, which synctest does not count as
+// blocked, so its clock would not move.
+func TestRetryableHTTP(t *testing.T) {
+	const name = "retryablehttp-default"
+	c := retryablehttp.NewClient()
+	var direct []time.Duration
+	for i := range c.RetryMax {
+		direct = append(direct, retryablehttp.DefaultBackoff(c.RetryWaitMin, c.RetryWaitMax, i, nil))
+	}
+	checkExact(t, name, direct)
+
+	synctest.Test(t, func(t *testing.T) {
+		var starts []time.Time
+		c.Logger = nil
+		c.HTTPClient = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			starts = append(starts, time.Now())
+			return &http.Response{StatusCode: http.StatusInternalServerError, Body: http.NoBody, Header: http.Header{}, Request: r}, nil
+		})}
+		resp, err := c.Get("http://127.0.0.1/")
+		if err == nil {
+			resp.Body.Close()
+			t.Error("Do succeeded against a server that always fails")
+		}
+		var waits []time.Duration
+		for i := 1; i < len(starts); i++ {
+			waits = append(waits, starts[i].Sub(starts[i-1]))
+		}
+		checkExact(t, name, waits)
+	})
+}
+
+// TestTemporalRetryPolicy runs a local activity that always fails in the Go SDK's test workflow
+// environment, on its mock clock: the SDK fills in the RetryPolicy's defaults
+// (applyRetryPolicyDefaultsForLocalActivity) and computes each wait
+// (getRetryBackoffWithNowTime), as the Temporal server does for an activity. MaximumAttempts is
+// the preset's count, only so that the run ends: by default it is 0, unlimited.
+func TestTemporalRetryPolicy(t *testing.T) {
+	const name = "temporal"
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(tlog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := suite.NewTestWorkflowEnvironment()
+	var starts []time.Time
+	env.SetOnLocalActivityStartedListener(func(*activity.Info, context.Context, []any) { starts = append(starts, env.Now()) })
+	fail := func(context.Context) error { return errors.New("always") }
+	env.ExecuteWorkflow(func(ctx workflow.Context) error {
+		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+			StartToCloseTimeout: time.Minute,
+			// Without it, StartToCloseTimeout ends the retries too.
+			ScheduleToCloseTimeout: time.Hour,
+			RetryPolicy:            &temporal.RetryPolicy{MaximumAttempts: temporalAttempts},
+		})
+		return workflow.ExecuteLocalActivity(ctx, fail).Get(ctx, nil)
+	})
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() == nil {
+		t.Errorf("the workflow should fail after its attempts: completed %v, %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+	}
+	var waits []time.Duration
+	for i := 1; i < len(starts); i++ {
+		waits = append(waits, starts[i].Sub(starts[i-1]))
+	}
+	checkExact(t, name, waits)
 }

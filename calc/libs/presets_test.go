@@ -4,6 +4,7 @@ import (
 	"backoffcalc/calc"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,8 +47,11 @@ func TestPresetQuery(t *testing.T) {
 	if p := mustDecode(t, "preset=aws-botocore&attempts=4"); p.Preset != "" || p.Attempts != 4 || p.Cap != 20*time.Second {
 		t.Errorf("editing attempts should leave the preset and keep its other values: %+v", p)
 	}
-	if _, err := Decode("preset=nope"); err == nil || !strings.Contains(err.Error(), `preset "nope": must be one of aws-botocore, aws-botocore-2026,`) {
+	if _, err := Decode("preset=nope"); err == nil || !strings.Contains(err.Error(), `preset "nope": not one of the `+strconv.Itoa(len(Presets()))+` presets (docs/presets.md lists them)`) {
 		t.Errorf("unknown preset: %v", err)
+	}
+	if _, err := Decode("preset=grpc-retyr"); err == nil || !strings.Contains(err.Error(), `presets; did you mean grpc-retry?`) {
+		t.Errorf("a typo of a preset: %v", err)
 	}
 }
 
@@ -113,6 +117,11 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	},
 	// google-api-core: random.uniform(0, min(initial * 2^(k-1), maximum))
 	"google-api-core": func(k int, u float64) float64 { return u * math.Min(1e9*math.Pow(2, float64(k-1)), 60e9) },
+	// go-retryablehttp DefaultBackoff: mult = 2^attemptNum * min, attemptNum = k-1; above max, max
+	"retryablehttp-default": func(k int, u float64) float64 { return math.Min(math.Pow(2, float64(k-1))*1e9, 30e9) },
+	// Temporal getRetryBackoffWithNowTime: InitialInterval * BackoffCoefficient^(attempt-1),
+	// attempt = k, capped at MaximumInterval
+	"temporal": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 100e9) },
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws

@@ -60,9 +60,8 @@ func OverloadCells(r calc.OverloadRun, run time.Duration) [][2]string {
 			recovered[1] = at + " (while the stream ran)"
 		}
 	}
-	count := func(n int) [2]string { s := strconv.Itoa(n); return [2]string{s, s} }
 	return [][2]string{
-		count(r.Requests), count(r.Accepted), count(r.OutOfAttempts), count(r.Refused), count(r.OutOfBudget),
+		countCell(r.Requests), countCell(r.Accepted), countCell(r.OutOfAttempts), countCell(r.Refused), countCell(r.OutOfBudget),
 		{Float(r.MeanPerClient), strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)},
 		{Float(r.WastedShare()), calc.Percent(r.WastedShare())},
 		recovered,
@@ -135,7 +134,7 @@ const overloadTextColumns = "mode\tlimiter\trequests\tsucceeded\tout of attempts
 // writeOverloadText writes the runs for a terminal: the load in words, each limiter's bound and
 // source, the runs side by side, then the policy's own run window by window.
 func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) error {
-	fmt.Fprintf(w, "\nOverload: %s\n%s\nUnder total failure, each limiter's rule bounds that to:\n", OverloadIntro, p.FailingLoadWords())
+	fmt.Fprintf(w, "\nOverload: %s\n%s\nUnder total failure, each limiter's rule bounds that to:\n", overloadIntro(p), p.FailingLoadWords())
 	for _, k := range p.Shown() {
 		fmt.Fprintln(w, "-", strings.TrimSpace(p.LimiterBoundWords(k)+" "+SourceWords(k)))
 	}
@@ -159,13 +158,36 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		fmt.Fprintln(w, words)
 		fmt.Fprintln(w)
 	}
+	brk := p.Breaker != calc.BreakerNone
+	if brk {
+		f := p.BreakerFacts()
+		fmt.Fprintln(w, BreakerIntro(f)+" "+BreakerSourceWords(f))
+		fmt.Fprintln(w, f.Words)
+		fmt.Fprintln(tw, strings.Join(Heads(BreakerFactsColumns), "\t")+"\t")
+		var cells []string
+		for _, c := range BreakerFactsCells(p, f) {
+			cells = append(cells, c[1])
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
 	head := overloadTextColumns
+	if brk {
+		head = strings.Replace(head, "limiter\t", "limiter\tbreaker\t", 1)
+	}
 	if slow {
 		head += strings.Join(Heads(LatencyColumns), "\t") + "\t"
+	}
+	if brk {
+		head += strings.Join(Heads(BreakerColumns), "\t") + "\t"
 	}
 	fmt.Fprintln(tw, head)
 	for _, r := range runs {
 		cells := []string{r.Mode.String(), r.Limiter.String()}
+		if brk {
+			cells = append(cells, r.Breaker.String())
+		}
 		for _, c := range OverloadCells(r, p.Run) {
 			cells = append(cells, c[1])
 		}
@@ -174,15 +196,20 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 				cells = append(cells, c[1])
 			}
 		}
+		if brk {
+			for _, c := range BreakerCells(r) {
+				cells = append(cells, c[1])
+			}
+		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
-	own := calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter}
+	own := p.OwnCase()
 	for _, r := range runs {
-		if r.Mode != own.Mode || r.Limiter != own.Limiter {
+		if caseOf(r) != own {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s with limiter %s, per %s window:\n", r.Mode, r.Limiter, calc.Human(float64(p.Window)))
+		fmt.Fprintf(w, "\n%s, per %s window:\n", CaseName(p, own), calc.Human(float64(p.Window)))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"window from"}
 		for _, s := range WindowSeries {
@@ -190,6 +217,9 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		}
 		if slow {
 			head = append(head, Heads(LatencySeries)...)
+		}
+		if brk {
+			head = append(head, Heads(BreakerSeries)...)
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 		for k, win := range r.Windows {
@@ -200,6 +230,11 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 			if slow {
 				for _, c := range LatencyWindowCells(win) {
 					line += "\t" + c[1]
+				}
+			}
+			if brk {
+				for _, n := range BreakerWindowCounts(win) {
+					line += "\t" + strconv.Itoa(n)
 				}
 			}
 			fmt.Fprintln(tw, line+"\t")
@@ -217,7 +252,26 @@ type jsonOverload struct {
 	Limiters  []jsonLimiter     `json:"limiters"`
 	ErrorRate *jsonErrorRate    `json:"error_rate,omitempty"` // with failrate only
 	Collapse  *jsonCollapse     `json:"collapse,omitempty"`   // with latency or slope only
+	Breaker   *jsonBreaker      `json:"breaker,omitempty"`    // with a breaker only
 	Runs      []jsonOverloadRun `json:"runs"`
+}
+
+// jsonBreaker is calc's BreakerFacts: the answers about the link's breaker from its inputs alone.
+type jsonBreaker struct {
+	Breaker    string       `json:"breaker"`
+	At         string       `json:"at"`
+	Scope      string       `json:"scope"`
+	Source     string       `json:"source"`
+	Rule       string       `json:"rule"`
+	FedPerCall int          `json:"fed_per_call"`
+	OpenPeriod json.Number  `json:"open_period_ms"` // 0: no open state (sre)
+	Schedule   json.Number  `json:"schedule_ms"`
+	OpenLonger bool         `json:"open_longer"`
+	MinCalls   int          `json:"min_calls"`
+	MinWithin  json.Number  `json:"min_within_ms"` // 0: no limit
+	PerBreaker float64      `json:"per_breaker"`
+	Reach      *json.Number `json:"reach_ms"` // null: the stream never gives it min_calls
+	Words      string       `json:"words"`
 }
 
 // jsonCollapse is calc's Collapse: the steady time in service without retries at the stream's
@@ -261,6 +315,7 @@ type jsonLimiter struct {
 type jsonOverloadRun struct {
 	Jitter            string       `json:"jitter"` // the mode: immediate or a jitter mode
 	Limiter           string       `json:"limiter"`
+	Breaker           string       `json:"breaker,omitempty"` // with a breaker only, as each below
 	Requests          int          `json:"requests"`
 	Stream            int          `json:"stream_requests"`
 	Succeeded         int          `json:"succeeded"`
@@ -278,6 +333,13 @@ type jsonOverloadRun struct {
 	Errors            *int         `json:"errors,omitempty"`         // with failrate only
 	MaxInService      *int         `json:"max_in_service,omitempty"` // with latency or slope only
 	MaxLatency        *json.Number `json:"max_latency_ms,omitempty"` // with latency or slope only
+	Breakers          *int         `json:"breakers,omitempty"`
+	Rejected          *int         `json:"rejected,omitempty"`
+	Blocked           *int         `json:"blocked,omitempty"`
+	Trips             *int         `json:"trips,omitempty"`
+	Probes            *int         `json:"probes,omitempty"`
+	MaxProbes         *int         `json:"max_probes,omitempty"`
+	OpenTime          *json.Number `json:"open_time_ms,omitempty"`
 	Peak              int          `json:"peak"`
 	PeakAt            json.Number  `json:"peak_at_ms"`
 	Recovered         *json.Number `json:"recovered_ms"`
@@ -301,6 +363,13 @@ type jsonWindow struct {
 	// itself counted, and the mean time in service of those attempts.
 	InService *int         `json:"in_service,omitempty"`
 	Latency   *json.Number `json:"latency_ms,omitempty"`
+	// With a breaker only: the attempts it rejected, the probes, and the breakers in each state
+	// at the window's end.
+	Rejected *int `json:"rejected,omitempty"`
+	Probes   *int `json:"probes,omitempty"`
+	Closed   *int `json:"closed,omitempty"`
+	Open     *int `json:"open,omitempty"`
+	HalfOpen *int `json:"half_open,omitempty"`
 }
 
 // overloadJSON is the runs for table -format json; nil without any.
@@ -357,6 +426,22 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 		}
 		return msp(d)
 	}
+	brk := p.Breaker != calc.BreakerNone
+	if brk {
+		f := p.BreakerFacts()
+		out.Breaker = &jsonBreaker{Breaker: f.Kind.String(), At: p.BreakerAt.String(), Scope: p.Breakers.String(), Source: f.Source, Rule: f.Rule,
+			FedPerCall: f.FedPerCall, OpenPeriod: ms(f.OpenPeriod), Schedule: ms(f.Schedule), OpenLonger: f.OpenLonger, MinCalls: f.MinCalls,
+			MinWithin: ms(f.MinWithin), PerBreaker: f.PerBreaker, Words: f.Words}
+		if f.Reach >= 0 {
+			out.Breaker.Reach = msp(f.Reach)
+		}
+	}
+	breakers := func(n int) *int {
+		if !brk {
+			return nil
+		}
+		return &n
+	}
 	for _, r := range runs {
 		j := jsonOverloadRun{Jitter: r.Mode.String(), Limiter: r.Limiter.String(), Requests: r.Requests, Stream: r.Stream,
 			Succeeded: r.Accepted, OutOfAttempts: r.OutOfAttempts, Refused: r.Refused, OutOfBudget: r.OutOfBudget,
@@ -368,9 +453,14 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 		}
 		j.Errors = count(r.Errors)
 		j.MaxInService, j.MaxLatency = busy(r.MaxInService), lat(r.MaxLatency)
+		if brk {
+			j.Breaker, j.OpenTime = r.Breaker.String(), msp(r.OpenTime)
+		}
+		j.Breakers, j.Rejected, j.Blocked, j.Trips = breakers(r.Breakers), breakers(r.Rejected), breakers(r.Blocked), breakers(r.Trips)
+		j.Probes, j.MaxProbes = breakers(r.Probes), breakers(r.MaxProbes)
 		for k, w := range r.Windows {
 			j.Windows[k] = jsonWindow{ms(p.WindowStart(k)), w.New, w.Retries, w.Served, w.Wasted, w.Failed, w.TimedOut, w.Refused, w.Queue, count(w.Errors),
-				busy(w.InService), lat(w.Latency)}
+				busy(w.InService), lat(w.Latency), breakers(w.Rejected), breakers(w.Probes), breakers(w.Closed), breakers(w.Open), breakers(w.HalfOpen)}
 		}
 		out.Runs = append(out.Runs, j)
 	}

@@ -262,10 +262,24 @@ var collapseCols = [][2]string{
 	{"no_steady_state_from_per_second", "no steady state from, per second"},
 }
 
+// breakerFactsCols are the columns of the breaker's facts (BreakerFactsColumns, durations in
+// ms), then its rule and source.
+var breakerFactsCols = func() [][2]string {
+	var out [][2]string
+	for _, c := range BreakerFactsColumns {
+		switch c[0] {
+		case "open_period", "schedule", "min_within", "reach":
+			c = [2]string{c[0] + "_ms", msHead(c[1])}
+		}
+		out = append(out, c)
+	}
+	return append(out, [2]string{"rule", "rule"}, [2]string{"source", "source"})
+}()
+
 // overloadTables are an open system's: each limiter's bound, the runs side by side, then the
 // policy's own run window by window, as the text format writes them.
 func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
-	limiters := reportTable{cols: limiterCols, words: []string{"Overload: " + OverloadIntro, p.FailingLoadWords(), "Under total failure, each limiter's rule bounds that to:"}}
+	limiters := reportTable{cols: limiterCols, words: []string{"Overload: " + overloadIntro(p), p.FailingLoadWords(), "Under total failure, each limiter's rule bounds that to:"}}
 	for _, k := range p.Shown() {
 		limiters.rows = append(limiters.rows, []string{k.String(), p.LimiterBoundWords(k), k.Source()})
 	}
@@ -297,7 +311,22 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		out = append(out, reportTable{cols: collapseCols, words: []string{words},
 			rows: [][]string{{calc.Millis(c.Base), calc.Millis(c.Slope), calc.Millis(c.Timeout), millionths(c.Rate), steady, strconv.FormatBool(c.TimesOut), threshold, limit}}})
 	}
+	brk := p.Breaker != calc.BreakerNone
+	if brk {
+		f := p.BreakerFacts()
+		facts := reportTable{cols: breakerFactsCols, words: []string{BreakerIntro(f) + " " + BreakerSourceWords(f), f.Words}}
+		var row []string
+		for _, c := range BreakerFactsCells(p, f) {
+			row = append(row, c[0])
+		}
+		facts.rows = [][]string{append(row, f.Rule, f.Source)}
+		out = append(out, facts)
+	}
 	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}}
+	if brk {
+		side.cols = append(side.cols, [2]string{"breaker", "breaker"})
+	}
+	labels := len(side.cols)
 	for _, c := range OverloadColumns {
 		side.cols = append(side.cols, c)
 	}
@@ -306,33 +335,48 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 	if slow {
 		side.cols = append(side.cols, [2]string{"max_in_service", "most attempts in service"}, [2]string{"max_latency_ms", msHead("longest time in service")})
 	}
+	if brk {
+		side.cols = append(side.cols, BreakerColumns[:len(BreakerColumns)-1]...)
+		side.cols = append(side.cols, [2]string{"open_time_ms", msHead(BreakerColumns[len(BreakerColumns)-1][1])})
+	}
 	for _, r := range runs {
 		row := []string{r.Mode.String(), r.Limiter.String()}
+		if brk {
+			row = append(row, r.Breaker.String())
+		}
 		for _, c := range OverloadCells(r, p.Run) {
 			row = append(row, c[0])
 		}
-		row[7], row[8] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share
+		row[labels+5], row[labels+6] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share
 		row = append(row, strconv.FormatBool(r.Recovers() && r.RecoveredInStream))
 		if slow {
 			for _, c := range LatencyCells(r) {
 				row = append(row, c[0])
 			}
 		}
+		if brk {
+			for _, c := range BreakerCells(r) {
+				row = append(row, c[0])
+			}
+		}
 		side.rows = append(side.rows, row)
 	}
 	out = append(out, side)
-	own := calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter}
+	own := p.OwnCase()
 	for _, r := range runs {
-		if r.Mode != own.Mode || r.Limiter != own.Limiter {
+		if caseOf(r) != own {
 			continue
 		}
 		win := reportTable{cols: [][2]string{{"window_from_ms", msHead("window from")}},
-			words: []string{fmt.Sprintf("%s with limiter %s, per %s ms window:", r.Mode, r.Limiter, calc.Millis(p.Window))}}
+			words: []string{fmt.Sprintf("%s, per %s ms window:", CaseName(p, own), calc.Millis(p.Window))}}
 		for _, s := range WindowSeries {
 			win.cols = append(win.cols, s)
 		}
 		if slow {
 			win.cols = append(win.cols, LatencySeries[0], [2]string{"latency_ms", msHead("latency")})
+		}
+		if brk {
+			win.cols = append(win.cols, BreakerSeries...)
 		}
 		for k, w := range r.Windows {
 			row := []string{calc.Millis(p.WindowStart(k))}
@@ -342,6 +386,11 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 			if slow {
 				for _, c := range LatencyWindowCells(w) {
 					row = append(row, c[0])
+				}
+			}
+			if brk {
+				for _, n := range BreakerWindowCounts(w) {
+					row = append(row, strconv.Itoa(n))
 				}
 			}
 			win.rows = append(win.rows, row)
