@@ -166,6 +166,7 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"retryablehttp-default": "go-retryablehttp has no exporter yet",
 		"temporal":              "Temporal has no exporter yet",
 		"failsafe-backoff":      "failsafe-go has no exporter yet",
+		"stepfunctions":         "Step Functions has no exporter yet",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

@@ -124,6 +124,9 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	"temporal": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 100e9) },
 	// failsafe-go getFixedOrRandomDelay: Delay first, then min(lastDelay * delayFactor, maxDelay)
 	"failsafe-backoff": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 30e9) },
+	// Step Functions (transcribed, see TestStepFunctionsTranscribed): IntervalSeconds *
+	// BackoffRate^(k-1), no MaxDelaySeconds, JitterStrategy NONE
+	"stepfunctions": func(k int, u float64) float64 { return 1e9 * math.Pow(2, float64(k-1)) },
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws

@@ -1,8 +1,11 @@
 package libs
 
 import (
+	"math"
 	"testing"
 	"time"
+
+	"backoffcalc/calc"
 )
 
 // workedByHand are presets' waits worked out by hand from their library's formula and
@@ -15,6 +18,10 @@ var workedByHand = []struct {
 	// jitter. Retry 1 waits delay = 1 s; retry 2 waits 1 × 2 = 2 s; retry 3 waits 2 × 2 = 4 s
 	// (below maxDelay 30 s). 1 + 2 + 4 = 7 s of waiting.
 	{"failsafe-backoff", [][2]time.Duration{{sec, sec}, {2 * sec, 2 * sec}, {4 * sec, 4 * sec}}},
+	// Step Functions IntervalSeconds 1, BackoffRate 2.0, MaxAttempts 3 (retries): 4 attempts,
+	// JitterStrategy NONE, no MaxDelaySeconds. Retry 1 waits 1 × 2^0 = 1 s, retry 2 1 × 2^1 = 2 s,
+	// retry 3 1 × 2^2 = 4 s. 1 + 2 + 4 = 7 s of waiting.
+	{"stepfunctions", [][2]time.Duration{{sec, sec}, {2 * sec, 2 * sec}, {4 * sec, 4 * sec}}},
 }
 
 func TestPresetsWorkedByHand(t *testing.T) {
@@ -32,6 +39,48 @@ func TestPresetsWorkedByHand(t *testing.T) {
 		for i, w := range c.waits {
 			if r := rows[i+1]; r.Min != w[0] || r.Max != w[1] {
 				t.Errorf("%s retry %d: [%v, %v], worked by hand [%v, %v]", c.name, r.Retry, r.Min, r.Max, w[0], w[1])
+			}
+		}
+	}
+}
+
+// TestStepFunctionsTranscribed transcribes the retrier of stepFunctionsPage (read 2026-12, in
+// aws-cdk-lib v2.275.0's RetryProps and JitterType, whose defaults are the page's): the
+// interval before retry k is IntervalSeconds × BackoffRate^(k−1), at most MaxDelaySeconds when
+// set; JitterStrategy FULL draws the wait uniformly between 0 and that interval ("a random number
+// between 0 and the computed backoff", aws-cdk-lib's JitterType.FULL). The preset, and the
+// preset with FULL and MaxDelaySeconds 3 set as its notes say, must wait as the page does.
+func TestStepFunctionsTranscribed(t *testing.T) {
+	asl := func(k int, u, interval, rate, maxDelay float64, full bool) float64 {
+		d := interval * math.Pow(rate, float64(k-1))
+		if maxDelay > 0 {
+			d = math.Min(d, maxDelay)
+		}
+		if full {
+			d *= u
+		}
+		return d * 1e9
+	}
+	pr, _ := PresetByName("stepfunctions")
+	withFull := pr.Params
+	withFull.Jitter, withFull.Cap, withFull.Attempts = calc.Full, 3*sec, 6
+	for _, c := range []struct {
+		name     string
+		p        calc.Params
+		maxDelay float64
+		full     bool
+	}{
+		{"defaults", pr.Params, 0, false},
+		{"FULL, MaxDelaySeconds 3, MaxAttempts 5", withFull, 3, true},
+	} {
+		for _, u := range []float64{0, 0.3, 0.5, 0.999} {
+			state := c.p.FirstState()
+			for k := 1; k < c.p.Attempts; k++ {
+				var got time.Duration
+				got, state = c.p.Wait(k, u, state)
+				if want := asl(k, u, 1, 2, c.maxDelay, c.full); math.Abs(float64(got)-want) > 1 {
+					t.Errorf("%s retry %d, u=%v: calc %v, the page %.0f ns", c.name, k, u, got, want)
+				}
 			}
 		}
 	}
