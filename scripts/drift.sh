@@ -26,9 +26,10 @@ mods=(
 	google.golang.org/grpc
 	github.com/hashicorp/go-retryablehttp
 	go.temporal.io/sdk
+	github.com/failsafe-go/failsafe-go
 )
 # In calc/libs: presets_real_test.go (the presets) and exports_real_test.go (the exports).
-tests='^(TestCenkaltiBackoffV5|TestKubernetesWaitBackoff|TestKubernetesCapStops|TestAWSGoV2|TestRetryableHTTP|TestTemporalRetryPolicy|TestExport.*Real)$'
+tests='^(TestCenkaltiBackoffV5|TestKubernetesWaitBackoff|TestKubernetesCapStops|TestAWSGoV2|TestRetryableHTTP|TestTemporalRetryPolicy|TestFailsafeRetryPolicy|TestExport.*Real)$'
 
 (cd "$root" && tar --exclude=./.git --exclude=./bin --exclude=./web/app.wasm -cf - .) | (cd "$tmp" && tar -xf -)
 cd "$tmp"

@@ -165,6 +165,9 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"google-api-core":       "google-api-core has no exporter yet",
 		"retryablehttp-default": "go-retryablehttp has no exporter yet",
 		"temporal":              "Temporal has no exporter yet",
+		"failsafe-backoff":      "failsafe-go has no exporter yet",
+		"stepfunctions":         "Step Functions has no exporter yet",
+		"backon":                "backon has no exporter yet",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

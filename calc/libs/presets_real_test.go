@@ -24,6 +24,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/cenkalti/backoff/v5"
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"github.com/hashicorp/go-retryablehttp"
 	"go.temporal.io/sdk/activity"
 	tlog "go.temporal.io/sdk/log"
@@ -257,4 +259,32 @@ func TestTemporalRetryPolicy(t *testing.T) {
 		waits = append(waits, starts[i].Sub(starts[i-1]))
 	}
 	checkExact(t, name, waits)
+}
+
+// TestFailsafeRetryPolicy runs failsafe-go v0.9.8's executor with a RetryPolicy against a call
+// that always fails, on synctest's fake clock: first at its defaults, whose 3 attempts come
+// without delay (why the preset is a builder call), then built as the failsafe-backoff preset
+// says, whose gaps between the calls are the preset's waits.
+func TestFailsafeRetryPolicy(t *testing.T) {
+	run := func(rp retrypolicy.RetryPolicy[any]) []time.Duration {
+		var starts []time.Time
+		_, err := failsafe.With(rp).Get(func() (any, error) {
+			starts = append(starts, time.Now())
+			return nil, errors.New("always")
+		})
+		if err == nil {
+			t.Error("the executor succeeded with a call that always fails")
+		}
+		var waits []time.Duration
+		for i := 1; i < len(starts); i++ {
+			waits = append(waits, starts[i].Sub(starts[i-1]))
+		}
+		return waits
+	}
+	synctest.Test(t, func(t *testing.T) {
+		if waits := run(retrypolicy.NewWithDefaults[any]()); len(waits) != 2 || waits[0] != 0 || waits[1] != 0 {
+			t.Errorf("failsafe-go's defaults: waits %v, the note says 3 attempts without delay", waits)
+		}
+		checkExact(t, "failsafe-backoff", run(retrypolicy.NewBuilder[any]().WithBackoff(time.Second, 30*time.Second).WithMaxRetries(3).Build()))
+	})
 }

@@ -122,6 +122,14 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	// Temporal getRetryBackoffWithNowTime: InitialInterval * BackoffCoefficient^(attempt-1),
 	// attempt = k, capped at MaximumInterval
 	"temporal": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 100e9) },
+	// failsafe-go getFixedOrRandomDelay: Delay first, then min(lastDelay * delayFactor, maxDelay)
+	"failsafe-backoff": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 30e9) },
+	// Step Functions (transcribed, see TestStepFunctionsTranscribed): IntervalSeconds *
+	// BackoffRate^(k-1), no MaxDelaySeconds, JitterStrategy NONE
+	"stepfunctions": func(k int, u float64) float64 { return 1e9 * math.Pow(2, float64(k-1)) },
+	// backon ExponentialBackoff::next (transcribed, see TestBackonTranscribed): min_delay, then
+	// cur * factor while under max_delay, at most max_delay
+	"backon": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 60e9) },
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws
