@@ -157,9 +157,10 @@ func TestSectionsOneStepAway(t *testing.T) {
 		}
 	}
 	// The page is at the last section: the layers' is skipped, and finding text still reaches it.
-	if evalJS[bool](tb, `document.querySelector("#layers-section > h2").checkVisibility({contentVisibilityAuto: true})`) {
-		t.Error("at the last section, the layers' section is not skipped")
-	}
+	// The browser skips it at a frame after the scroll, which a busy machine delays: the full
+	// suite, with calc's tests beside it, once found it not skipped yet.
+	tb.waitFor("the layers' section skipped at the last section",
+		`!document.querySelector("#layers-section > h2").checkVisibility({contentVisibilityAuto: true})`)
 	if !evalJS[bool](tb, `window.find("Retries across layers") && !!getSelection().anchorNode.parentElement.closest("#layers-section")`) {
 		t.Error("finding the layers' heading in the page, with the layers' section far from the viewport, failed")
 	}
