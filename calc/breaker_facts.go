@@ -88,7 +88,7 @@ func (f BreakerFacts) words(p Params) string {
 	if p.BreakerAt == BreakerAtCall {
 		s = fmt.Sprintf("Each call asks the %s breaker (%s) once, before its first attempt, and gives it one result when it ends: a rejected call fails at once and ends, since the breaker sits outside the retries. ", f.Kind, whose)
 	}
-	s += fmt.Sprintf("One call that fails every attempt feeds the breaker %s. ", results(f.FedPerCall))
+	s += fmt.Sprintf("One call that fails every attempt feeds the breaker %d failed %s. ", f.FedPerCall, Plural(f.FedPerCall, "result", "results"))
 	switch {
 	case f.OpenPeriod == 0:
 		s += "It has no open period: it rejects calls at random while too few succeed. "
@@ -99,7 +99,7 @@ func (f BreakerFacts) words(p Params) string {
 		s += fmt.Sprintf("Its open period, %s, is not longer than the policy's whole schedule (its last attempt starts at most %s after the first): a call's later retries can probe it. ",
 			Human(float64(f.OpenPeriod)), HumanBeside(float64(f.Schedule), f.OpenPeriod))
 	}
-	need := "It can open after " + results(f.MinCalls)
+	need := fmt.Sprintf("It can open after %d failed %s", f.MinCalls, Plural(f.MinCalls, "result", "results"))
 	if f.MinWithin > 0 {
 		need += " within " + Human(float64(f.MinWithin))
 	}
@@ -111,14 +111,6 @@ func (f BreakerFacts) words(p Params) string {
 	}
 	return s + need + fmt.Sprintf("; the stream gives each breaker %s new requests per second: %s to get there from its first attempts alone.",
 		formatFloat(f.PerBreaker), HumanBeside(float64(f.Reach), f.MinWithin))
-}
-
-// results is "n failed result(s)".
-func results(n int) string {
-	if n == 1 {
-		return "1 failed result"
-	}
-	return fmt.Sprintf("%d failed results", n)
 }
 
 // BreakerWords says in one sentence what run r's breakers did; "" without a breaker. "The 2
