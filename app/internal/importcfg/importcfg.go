@@ -1,0 +1,86 @@
+// Package importcfg reads the retry configuration people already have (a gRPC service config, an
+// Envoy route, ~/.aws/config, resilience4j's properties, …) and turns it into the link's inputs,
+// saying what it read, what it ignored and why. It only reads: the numbers are calc's, from the
+// link the import makes, so an import is shareable as that link.
+package importcfg
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// Limits on what an import reads: a configuration is a few kilobytes, and the page must stay
+// responsive whatever is pasted into it.
+const (
+	MaxSize  = 64 << 10 // bytes of text
+	MaxDepth = 32       // nesting of objects, arrays and mappings
+)
+
+// Result is what an import read.
+type Result struct {
+	Format string // the format it was read as, in words: "gRPC service config (JSON)"
+	// Values are the link's inputs the configuration sets, as query keys. An import sets every
+	// key of calc.Policy (a configuration says the whole policy, its library's defaults filling
+	// what it leaves out), and may set others (the budget, a limiter, a breaker).
+	Values  url.Values
+	Read    []string // what it read, one line each, naming the key and the input it set
+	Ignored []string // what it did not read, one line each, naming the key and why
+}
+
+// format is one kind of configuration: its name in words and its reader, which says ok=false,
+// with no error, when the text is not of its kind.
+type format struct {
+	name string
+	read func(text string) (r Result, ok bool, err error)
+}
+
+// formats are tried in order; the first that recognises the text reads it.
+var formats = []format{}
+
+// Read reads text as the first format that recognises it. An error names the line or key that
+// was wrong and the value found there.
+func Read(text string) (Result, error) {
+	if len(text) > MaxSize {
+		return Result{}, fmt.Errorf("import: %d bytes: at most %d", len(text), MaxSize)
+	}
+	if strings.TrimSpace(text) == "" {
+		return Result{}, errors.New("import: the text is empty: paste a configuration")
+	}
+	for _, f := range formats {
+		r, ok, err := f.read(text)
+		if err != nil {
+			return Result{}, fmt.Errorf("import (%s): %w", f.name, err)
+		}
+		if ok {
+			r.Format = f.name
+			return r, nil
+		}
+	}
+	return Result{}, errors.New("import: not a configuration this calculator reads: " + names())
+}
+
+// names lists the formats in words, for the message that none matched.
+func names() string {
+	n := make([]string, len(formats))
+	for i, f := range formats {
+		n[i] = f.name
+	}
+	return strings.Join(n, ", ")
+}
+
+// Link is the link's query after the import: the current link's keys that the import does not
+// set, and the import's.
+func (r Result) Link(current url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range current {
+		if _, set := r.Values[k]; !set {
+			out[k] = v
+		}
+	}
+	for k, v := range r.Values {
+		out[k] = v
+	}
+	return out
+}
