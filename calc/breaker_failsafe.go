@@ -127,6 +127,18 @@ func rate(part, all int) float64 {
 	return math.Round(float64(part)/float64(all)*100) / 100
 }
 
+// closesAt is the least success rate, in hundredths as rate gives them, over 1 − r: what closes
+// a half-open breaker with a Rate of r. Said as "at least", it is exact where "over 1 − r" is
+// not: 1 − 0.07 is 0.9299999999999999 in float64, so a success rate of exactly 93% closes.
+func closesAt(r float64) float64 {
+	for k := range 101 {
+		if h := float64(k) / 100; h > 1-r {
+			return h
+		}
+	}
+	return math.Inf(1)
+}
+
 func (b *failsafe) Allow(now time.Duration) Permit {
 	switch b.state {
 	case BreakerOpen:

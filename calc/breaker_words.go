@@ -69,8 +69,8 @@ func failsafeWords(p Params) string {
 		decides = fmt.Sprintf("%s, more than %s again", count(b.FailsafeSuccesses, "success among them closes", "successes among them close"),
 			count(b.FailsafeSuccessOf-b.FailsafeSuccesses, "failure opens", "failures open"))
 	case b.FailsafeRate != 0:
-		decides = fmt.Sprintf("a failure rate of at least %s among them opens again, a success rate over %s closes",
-			percent(b.FailsafeRate*100), percent(100-b.FailsafeRate*100))
+		decides = fmt.Sprintf("a failure rate of at least %s among them opens again, a success rate of at least %s closes",
+			percent(b.FailsafeRate*100), percent(closesAt(b.FailsafeRate)*100))
 	case probes == 1 && b.FailsafeFailures == 1 && b.FailsafeOf == 1:
 		decides = "its success closes, its failure opens again"
 	default:

@@ -21,7 +21,7 @@ func TestBreakerRuleWords(t *testing.T) {
 		{"fsof=4&fsfailures=2", BreakerFailsafe, "failsafe: opens on 2 failures of the last 4 results, stays open 1 min, then lets 4 calls through: 2 failures among them open again, more than 2 successes close."},
 		{"fsof=5&fsfailures=3&fsopen=10s&fsexecutions=4", BreakerFailsafe, "failsafe: opens on 3 failures of the last 4 results once 4 are in, stays open 10 s, then lets 4 calls through: 3 failures among them open again, more than 2 successes close."},
 		{"fsrate=0.25&fsperiod=10s&fsexecutions=20&fssuccesses=2&fssuccessof=3", BreakerFailsafe, "failsafe: opens when at least 25% of the results of the last 10 s failed once 20 are in, stays open 1 min, then lets 3 calls through: 2 successes among them close, more than 1 failure opens again."},
-		{"fsrate=0.5&fsperiod=10s&fsexecutions=20", BreakerFailsafe, "failsafe: opens when at least 50% of the results of the last 10 s failed once 20 are in, stays open 1 min, then lets 20 calls through: a failure rate of at least 50% among them opens again, a success rate over 50% closes."},
+		{"fsrate=0.5&fsperiod=10s&fsexecutions=20", BreakerFailsafe, "failsafe: opens when at least 50% of the results of the last 10 s failed once 20 are in, stays open 1 min, then lets 20 calls through: a failure rate of at least 50% among them opens again, a success rate of at least 51% closes."},
 	} {
 		p, err := Decode(c.query)
 		if err != nil {
@@ -38,5 +38,24 @@ func TestOrdinal(t *testing.T) {
 		if got := ordinal(n); got != want {
 			t.Errorf("ordinal(%d) = %s, want %s", n, got, want)
 		}
+	}
+}
+
+// The words' "a success rate of at least h closes" is the code's "over 1 − Rate" for every rate
+// in hundredths and every count of results a half-open breaker can hold.
+func TestFailsafeClosesAtIsTheCodesRule(t *testing.T) {
+	for k := 1; k <= 100; k++ {
+		r := float64(k) / 100
+		h := closesAt(r)
+		for all := 1; all <= 100; all++ {
+			for s := 0; s <= all; s++ {
+				if code, words := rate(s, all) > 1-r, rate(s, all) >= h; code != words {
+					t.Fatalf("rate %v, %d successes of %d: the code closes %v, the words (at least %v) say %v", r, s, all, code, h, words)
+				}
+			}
+		}
+	}
+	if got := closesAt(0.07); got != 0.93 {
+		t.Errorf("closesAt(0.07) = %v, want 0.93: 1 − 0.07 is under 0.93 in float64", got)
 	}
 }
