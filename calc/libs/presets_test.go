@@ -130,6 +130,8 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	// backon ExponentialBackoff::next (transcribed, see TestBackonTranscribed): min_delay, then
 	// cur * factor while under max_delay, at most max_delay
 	"backon": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 60e9) },
+	// Istio DefaultPolicy: num_retries 2, no retry_back_off, so Envoy's: random() % min(25 * 2^(k-1), 250) ms
+	"istio": func(k int, u float64) float64 { return math.Floor(u*math.Min(25*math.Pow(2, float64(k-1)), 250)) * 1e6 },
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws

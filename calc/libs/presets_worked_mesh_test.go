@@ -1,0 +1,113 @@
+package libs
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+// workedWait is one retry's wait worked out by hand: its bounds and its mean in nanoseconds.
+type workedWait struct {
+	retry    int
+	min, max time.Duration
+	mean     float64
+}
+
+// workedMesh are the mesh and Dapr presets' schedules worked out by hand from each one's source
+// (in the comments), not read from calc: some retries' waits, the totals over every retry
+// (without the budget), and with a budget how many attempts always and at most start. calc
+// rounds each interval to the nanosecond where the hand works in reals: a wait may differ by
+// 1 ns, a total by 1 ns a retry.
+var workedMesh = []struct {
+	name, query    string
+	attempts       int
+	waits          []workedWait
+	total          calc.Totals
+	always, atMost int // attempts that start within the budget; 0: no budget
+}{
+	// Istio: num_retries 2 (3 attempts), Envoy's 25 ms base. Retry 1: random() % 25 ms, 0..24 ms,
+	// mean 24/2 = 12 ms. 25 < 250/2, so the interval doubles: retry 2 in 0..49 ms, mean 24.5 ms.
+	// In all 0..73 ms, mean 36.5 ms.
+	{"istio", "preset=istio", 3, []workedWait{{1, 0, 24 * msec, 12e6}, {2, 0, 49 * msec, 24.5e6}},
+		calc.Totals{Min: 0, Max: 73 * msec, Mean: 36.5e6}, 0, 0},
+}
+
+func TestPresetsMeshWorkedByHand(t *testing.T) {
+	near := func(a, b float64, ns int) bool { return math.Abs(a-b) <= float64(ns) }
+	for _, c := range workedMesh {
+		p := mustDecode(t, c.query)
+		sc := p.Schedule()
+		if p.Attempts != c.attempts || len(sc.Rows) != c.attempts {
+			t.Errorf("%s: %d attempts, worked by hand %d", c.name, len(sc.Rows), c.attempts)
+			continue
+		}
+		for _, w := range c.waits {
+			r := sc.Rows[w.retry]
+			if !near(float64(r.Min), float64(w.min), 1) || !near(float64(r.Max), float64(w.max), 1) || !near(r.Mean, w.mean, 1) {
+				t.Errorf("%s retry %d: [%v, %v] mean %v, worked by hand [%v, %v] mean %v", c.name, w.retry, r.Min, r.Max, time.Duration(r.Mean), w.min, w.max, time.Duration(w.mean))
+			}
+		}
+		n := c.attempts - 1
+		if !near(float64(sc.Total.Min), float64(c.total.Min), n) || !near(float64(sc.Total.Max), float64(c.total.Max), n) || !near(sc.Total.Mean, c.total.Mean, n) {
+			t.Errorf("%s: total %v..%v mean %v, worked by hand %v..%v mean %v", c.name, sc.Total.Min, sc.Total.Max, time.Duration(sc.Total.Mean), c.total.Min, c.total.Max, time.Duration(c.total.Mean))
+		}
+		always, atMost := c.always, c.atMost
+		if always == 0 {
+			always, atMost = c.attempts, c.attempts
+		}
+		if sc.Always != always || sc.AtMost != atMost {
+			t.Errorf("%s: %d attempts always start, %d at most; worked by hand %d and %d", c.name, sc.Always, sc.AtMost, always, atMost)
+		}
+	}
+}
+
+// TestIstioIsEnvoy transcribes Istio 1.30.3's DefaultPolicy (pilot/pkg/networking/core/route/
+// retry/retry.go: NumRetries 2, no RetryBackOff) onto Envoy's defaults (base_interval 25 ms,
+// max_interval 10 × it): the istio preset must be the envoy preset with 2 retries, and its
+// schedule Envoy's own arithmetic (envoySchedule).
+func TestIstioIsEnvoy(t *testing.T) {
+	const numRetries = 2
+	istio, _ := PresetByName("istio")
+	envoy, _ := PresetByName("envoy")
+	want := envoy.Params
+	want.Attempts = numRetries + 1
+	if istio.Params != want {
+		t.Errorf("istio: %+v, Envoy's defaults with %d retries: %+v", istio.Params.Policy, numRetries, want.Policy)
+	}
+	if !sameWaits(istio.Params.Schedule(), envoySchedule(istio.Params)) {
+		t.Errorf("istio: calc's schedule is not Envoy's arithmetic")
+	}
+}
+
+// istioRetryBudget transcribes Istio 1.30.3's applyRetryBudget (pilot/pkg/networking/core/
+// cluster_traffic_policy.go): a DestinationRule's trafficPolicy.retryBudget becomes Envoy's
+// CircuitBreakers.Thresholds.RetryBudget, percent 20 when unset (nil), minRetryConcurrency 3
+// when unset or 0.
+func istioRetryBudget(percent *float64, minRetryConcurrency uint32) (budgetPercent float64, minConcurrency uint32) {
+	budgetPercent, minConcurrency = 20.0, 3
+	if percent != nil {
+		budgetPercent = *percent
+	}
+	if minRetryConcurrency > 0 {
+		minConcurrency = minRetryConcurrency
+	}
+	return budgetPercent, minConcurrency
+}
+
+// TestIstioRetryBudgetIsEnvoys: Istio's retry budget is Envoy's, so the envoy limiter with
+// budgetpct and minconcurrency is it: its defaults are calc's, and a DestinationRule's values
+// are the link's keys.
+func TestIstioRetryBudgetIsEnvoys(t *testing.T) {
+	def := calc.DefaultLimiterParams()
+	if pct, min := istioRetryBudget(nil, 0); pct != def.EnvoyPercent || int(min) != def.EnvoyMinConcurrency {
+		t.Errorf("Istio's defaults %v%%, %d; calc's envoy limiter %v%%, %d", pct, min, def.EnvoyPercent, def.EnvoyMinConcurrency)
+	}
+	set := 35.5
+	pct, min := istioRetryBudget(&set, 7)
+	p := mustDecode(t, "limiter=envoy&budgetpct=35.5&minconcurrency=7")
+	if p.Limiter != calc.LimiterEnvoy || p.Limits.EnvoyPercent != pct || p.Limits.EnvoyMinConcurrency != int(min) {
+		t.Errorf("retryBudget{percent: 35.5, minRetryConcurrency: 7}: Istio gives %v%%, %d; the link %v %v%%, %d", pct, min, p.Limiter, p.Limits.EnvoyPercent, p.Limits.EnvoyMinConcurrency)
+	}
+}
