@@ -169,6 +169,7 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"stepfunctions":         "Step Functions has no exporter yet",
 		"backon":                "backon has no exporter yet",
 		"istio":                 "Istio has no exporter yet",
+		"gateway-api":           "the Gateway API has no exporter yet",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

@@ -132,6 +132,8 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	"backon": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 60e9) },
 	// Istio DefaultPolicy: num_retries 2, no retry_back_off, so Envoy's: random() % min(25 * 2^(k-1), 250) ms
 	"istio": func(k int, u float64) float64 { return math.Floor(u*math.Min(25*math.Pow(2, float64(k-1)), 250)) * 1e6 },
+	// Gateway API HTTPRoute retry: no retry before backoff (100ms); the preset waits exactly that
+	"gateway-api": func(k int, u float64) float64 { return 1e8 },
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws

@@ -32,6 +32,16 @@ var workedMesh = []struct {
 	// In all 0..73 ms, mean 36.5 ms.
 	{"istio", "preset=istio", 3, []workedWait{{1, 0, 24 * msec, 12e6}, {2, 0, 49 * msec, 24.5e6}},
 		calc.Totals{Min: 0, Max: 73 * msec, Mean: 36.5e6}, 0, 0},
+	// GEP-1731's example, attempts 2 and backoff 100ms, at the least the spec allows: 100 ms before
+	// each of the 2 retries, 200 ms in all.
+	{"gateway-api", "preset=gateway-api", 3, []workedWait{{1, 100 * msec, 100 * msec, 1e8}, {2, 100 * msec, 100 * msec, 1e8}},
+		calc.Totals{Min: 200 * msec, Max: 200 * msec, Mean: 2e8}, 0, 0},
+	// The same example on Istio (its Envoy base_interval = backoff = 100 ms, max 1 s): retry 1 in
+	// 0..99 ms, mean 49.5 ms; 100 < 1000/2 doubles it: retry 2 in 0..199 ms, mean 99.5 ms; in all
+	// 0..298 ms, mean 149 ms, shorter than the spec's 100 ms minimum.
+	{"gateway-api on Istio", "base=100ms&factor=2&cap=1s&attempts=3&jitter=fullms", 3,
+		[]workedWait{{1, 0, 99 * msec, 49.5e6}, {2, 0, 199 * msec, 99.5e6}},
+		calc.Totals{Min: 0, Max: 298 * msec, Mean: 149e6}, 0, 0},
 }
 
 func TestPresetsMeshWorkedByHand(t *testing.T) {
@@ -109,5 +119,22 @@ func TestIstioRetryBudgetIsEnvoys(t *testing.T) {
 	p := mustDecode(t, "limiter=envoy&budgetpct=35.5&minconcurrency=7")
 	if p.Limiter != calc.LimiterEnvoy || p.Limits.EnvoyPercent != pct || p.Limits.EnvoyMinConcurrency != int(min) {
 		t.Errorf("retryBudget{percent: 35.5, minRetryConcurrency: 7}: Istio gives %v%%, %d; the link %v %v%%, %d", pct, min, p.Limiter, p.Limits.EnvoyPercent, p.Limits.EnvoyMinConcurrency)
+	}
+}
+
+// TestGatewayAPIMinimum transcribes GEP-1731's one rule on waits (Gateway API v1.6.1,
+// apis/v1/httproute_types.go, HTTPRouteRetry.Backoff: no retry "before the configured minimum
+// duration"): the preset makes attempts + 1 calls and never waits less than backoff.
+func TestGatewayAPIMinimum(t *testing.T) {
+	const attempts, backoff = 2, 100 * msec
+	pr, _ := PresetByName("gateway-api")
+	rows := pr.Params.Schedule().Rows
+	if len(rows) != attempts+1 {
+		t.Errorf("gateway-api: %d calls, attempts: %d retries", len(rows), attempts)
+	}
+	for _, r := range rows[1:] {
+		if r.Min < backoff {
+			t.Errorf("gateway-api retry %d waits from %v, under backoff %v", r.Retry, r.Min, backoff)
+		}
 	}
 }
