@@ -170,6 +170,7 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"backon":                "backon has no exporter yet",
 		"istio":                 "Istio has no exporter yet",
 		"gateway-api":           "the Gateway API has no exporter yet",
+		"linkerd":               "Linkerd has no exporter yet",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

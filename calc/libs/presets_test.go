@@ -134,6 +134,11 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	"istio": func(k int, u float64) float64 { return math.Floor(u*math.Min(25*math.Pow(2, float64(k-1)), 250)) * 1e6 },
 	// Gateway API HTTPRoute retry: no retry before backoff (100ms); the preset waits exactly that
 	"gateway-api": func(k int, u float64) float64 { return 1e8 },
+	// Linkerd exp-backoff: base = min(min * 2^(k-1), max); base + min(trunc(base * u * jitter), max - base)
+	"linkerd": func(k int, u float64) float64 {
+		base := math.Min(25e6*math.Pow(2, float64(k-1)), 250e6)
+		return base + math.Min(math.Trunc(base*u), 250e6-base)
+	},
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws

@@ -42,6 +42,18 @@ var workedMesh = []struct {
 	{"gateway-api on Istio", "base=100ms&factor=2&cap=1s&attempts=3&jitter=fullms", 3,
 		[]workedWait{{1, 0, 99 * msec, 49.5e6}, {2, 0, 199 * msec, 99.5e6}},
 		calc.Totals{Min: 0, Max: 298 * msec, Mean: 149e6}, 0, 0},
+	// Linkerd, retry.linkerd.io/limit 1 (2 attempts): base = 25 ms, the wait 25 ms + U × 25 ms,
+	// 25 to 50 ms, mean 37.5 ms.
+	{"linkerd", "preset=linkerd", 2, []workedWait{{1, 25 * msec, 50 * msec, 37.5e6}},
+		calc.Totals{Min: 25 * msec, Max: 50 * msec, Mean: 37.5e6}, 0, 0},
+	// Linkerd with limit 5 (6 attempts): base 25, 50, 100, 200, 250 ms, each wait base + U × base
+	// at most 250 ms: 25..50 (mean 37.5), 50..100 (75), 100..200 (150), 200..250 with
+	// P(U × 200 ≥ 50) = 3/4 at 250 (mean 1/4 × 225 + 3/4 × 250 = 243.75), then exactly 250. In
+	// all 625..850 ms, mean 37.5 + 75 + 150 + 243.75 + 250 = 756.25 ms.
+	{"linkerd limit 5", "preset=linkerd&attempts=6", 6, []workedWait{
+		{1, 25 * msec, 50 * msec, 37.5e6}, {2, 50 * msec, 100 * msec, 75e6}, {3, 100 * msec, 200 * msec, 150e6},
+		{4, 200 * msec, 250 * msec, 243.75e6}, {5, 250 * msec, 250 * msec, 250e6},
+	}, calc.Totals{Min: 625 * msec, Max: 850 * msec, Mean: 756.25e6}, 0, 0},
 }
 
 func TestPresetsMeshWorkedByHand(t *testing.T) {
@@ -135,6 +147,45 @@ func TestGatewayAPIMinimum(t *testing.T) {
 	for _, r := range rows[1:] {
 		if r.Min < backoff {
 			t.Errorf("gateway-api retry %d waits from %v, under backoff %v", r.Retry, r.Min, backoff)
+		}
+	}
+}
+
+// linkerdWait transcribes linkerd2-proxy's ExponentialBackoff (linkerd/exp-backoff/src/lib.rs,
+// proxy v2.359.0 of Linkerd's version-2.20 tag, the same in v2.246.0 of 2.16) for the wait
+// before retry k (iterations = k − 1) and a draw u: base = min(min × 2^(k−1), max); the jitter
+// multiplies base's whole seconds and its nanoseconds by u × jitter apart, truncates each, and is
+// at most max − base; the wait is base + jitter.
+func linkerdWait(k int, u float64, minB, maxB time.Duration, jitter float64) time.Duration {
+	base := maxB
+	if k-1 < 63 && minB <= maxB>>(k-1) {
+		base = min(minB<<(k-1), maxB)
+	}
+	r := u * jitter
+	secs := float64(base/time.Second) * r
+	nanos := float64(base%time.Second) * r
+	j := time.Duration(uint64(secs))*time.Second + time.Duration(uint32(nanos))
+	return base + min(j, maxB-base)
+}
+
+// TestLinkerdTranscribed runs the transcription with the backoff Linkerd's policy controller
+// sends for every HTTP retry (linkerd2 policy-controller/grpc/src/outbound/http.rs,
+// convert_retry: min 25 ms, max 250 ms, jitter_ratio 1.0) for the preset and for limit 8, past
+// the cap: calc must wait as the proxy does.
+func TestLinkerdTranscribed(t *testing.T) {
+	pr, _ := PresetByName("linkerd")
+	limit8 := pr.Params
+	limit8.Attempts = 9
+	for _, p := range []calc.Params{pr.Params, limit8} {
+		for _, u := range []float64{0, 0.1, 0.25, 0.5, 0.75, 0.999999} {
+			state := p.FirstState()
+			for k := 1; k < p.Attempts; k++ {
+				var got time.Duration
+				got, state = p.Wait(k, u, state)
+				if want := linkerdWait(k, u, 25*msec, 250*msec, 1.0); got-want < -1 || got-want > 1 {
+					t.Errorf("linkerd with %d attempts, retry %d, u=%v: calc %v, the proxy %v", p.Attempts, k, u, got, want)
+				}
+			}
 		}
 	}
 }
