@@ -171,6 +171,8 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"istio":                 "Istio has no exporter yet",
 		"gateway-api":           "the Gateway API has no exporter yet",
 		"linkerd":               "Linkerd has no exporter yet",
+		"dapr-constant":         "Dapr has no exporter yet",
+		"dapr-exponential":      "Dapr has no exporter yet",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

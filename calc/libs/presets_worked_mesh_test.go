@@ -54,6 +54,21 @@ var workedMesh = []struct {
 		{1, 25 * msec, 50 * msec, 37.5e6}, {2, 50 * msec, 100 * msec, 75e6}, {3, 100 * msec, 200 * msec, 150e6},
 		{4, 200 * msec, 250 * msec, 243.75e6}, {5, 250 * msec, 250 * msec, 250e6},
 	}, calc.Totals{Min: 625 * msec, Max: 850 * msec, Mean: 756.25e6}, 0, 0},
+	// Dapr constant: 5 s before each retry; the first 10 attempts: 9 × 5 = 45 s.
+	{"dapr-constant", "preset=dapr-constant", 10, []workedWait{{1, 5 * sec, 5 * sec, 5e9}, {9, 5 * sec, 5 * sec, 5e9}},
+		calc.Totals{Min: 45 * sec, Max: 45 * sec, Mean: 45e9}, 0, 0},
+	// Dapr exponential: interval 500 ms × 1.5^(k−1), the wait uniform in interval × (1 ± 0.5).
+	// Retry 1: 250..750 ms; 2: 750 ms, 375..1125 ms; 3: 1125 ms, 562.5..1687.5 ms; 12: 0.5 ×
+	// 1.5^11 = 43.248779296875 s, 21.6243896484375..64.8731689453125 s; from 13 on 0.5 × 1.5^12 =
+	// 64.87 s is over 60 s: 60 s, 30..90 s. Without the budget the intervals add up to
+	// (1.5^12 − 1) + 27 × 60 = 128.746337890625 + 1620 = 1748.746337890625 s, half that at least
+	// and 1.5 × it at most. Budget 15 min: attempt n ≥ 13 starts at the latest at 1.5 × 128.746…
+	// + 90 × (n − 13) = 193.12 + 90 (n − 13) s, within 900 s up to n = 20; at the earliest at
+	// 64.37 + 30 (n − 13) s, within 900 s up to n = 40 (874.37 s; attempt 41 would be 904.37 s).
+	{"dapr-exponential", "preset=dapr-exponential", 40, []workedWait{
+		{1, 250 * msec, 750 * msec, 5e8}, {2, 375 * msec, 1125 * msec, 7.5e8}, {3, 562500 * time.Microsecond, 1687500 * time.Microsecond, 1.125e9},
+		{12, 21624389648, 64873168945, 43248779296.875}, {13, 30 * sec, 90 * sec, 60e9}, {39, 30 * sec, 90 * sec, 60e9},
+	}, calc.Totals{Min: 874373168945, Max: 2623119506836, Mean: 1748746337890.625}, 20, 40},
 }
 
 func TestPresetsMeshWorkedByHand(t *testing.T) {
