@@ -168,6 +168,11 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"failsafe-backoff":      "failsafe-go has no exporter yet",
 		"stepfunctions":         "Step Functions has no exporter yet",
 		"backon":                "backon has no exporter yet",
+		"istio":                 "Istio has no exporter yet",
+		"gateway-api":           "the Gateway API has no exporter yet",
+		"linkerd":               "Linkerd has no exporter yet",
+		"dapr-constant":         "Dapr has no exporter yet",
+		"dapr-exponential":      "Dapr has no exporter yet",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

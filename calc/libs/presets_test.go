@@ -130,6 +130,22 @@ var libraryWait = map[string]func(k int, u float64) float64{
 	// backon ExponentialBackoff::next (transcribed, see TestBackonTranscribed): min_delay, then
 	// cur * factor while under max_delay, at most max_delay
 	"backon": func(k int, u float64) float64 { return math.Min(1e9*math.Pow(2, float64(k-1)), 60e9) },
+	// Istio DefaultPolicy: num_retries 2, no retry_back_off, so Envoy's: random() % min(25 * 2^(k-1), 250) ms
+	"istio": func(k int, u float64) float64 { return math.Floor(u*math.Min(25*math.Pow(2, float64(k-1)), 250)) * 1e6 },
+	// Gateway API HTTPRoute retry: no retry before backoff (100ms); the preset waits exactly that
+	"gateway-api": func(k int, u float64) float64 { return 1e8 },
+	// Linkerd exp-backoff: base = min(min * 2^(k-1), max); base + min(trunc(base * u * jitter), max - base)
+	"linkerd": func(k int, u float64) float64 {
+		base := math.Min(25e6*math.Pow(2, float64(k-1)), 250e6)
+		return base + math.Min(math.Trunc(base*u), 250e6-base)
+	},
+	// dapr/kit constant: backoff.NewConstantBackOff(Duration = 5s)
+	"dapr-constant": func(k int, u float64) float64 { return 5e9 },
+	// dapr/kit exponential: cenkalti/backoff v4's getRandomValueFromInterval, I = min(500ms * 1.5^(k-1), 60s)
+	"dapr-exponential": func(k int, u float64) float64 {
+		i := math.Min(5e8*math.Pow(1.5, float64(k-1)), 60e9)
+		return i - 0.5*i + u*(i+0.5*i-(i-0.5*i)+1)
+	},
 }
 
 // TestPresetsFollowTheirSource compares calc's wait with the library's formula for fixed draws
