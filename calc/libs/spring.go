@@ -77,7 +77,7 @@ var springPresets = []Preset{
 		Notes: []string{
 			"Retry k waits delay × multiplier^(k−1), each interval the last times multiplier truncated to whole ms, at most the cap: 1, 2 s over 3 attempts.",
 			"The hidden cap: BackOffPolicyBuilder ignores a maxDelay that is not above delay (the default, 0, included) and caps at ExponentialBackOffPolicy.DEFAULT_MAX_INTERVAL, 30 s. With maxAttempts = 8 the waits are 1, 2, 4, 8, 16, 30, 30 s; a delay above 30 s with a multiplier waits 30 s.",
-			"A multiplier above 0 but not above 1 is 1 (setMultiplier): a fixed delay, still at most 30 s.",
+			"A multiplier above 0 but not above 1 is 1 (setMultiplier): a fixed delay, still at most the cap (30 s unless maxDelay is above delay).",
 			"random = true (ExponentialRandomBackOffPolicy) multiplies each capped interval by 1 + U × (multiplier − 1), U a Java float, truncated to whole ms and at most the cap again: upward jitter with ratio multiplier − 1 and the cap applied after; each wait here is up to 1 ms longer than Spring's truncated one. A multiplier above 2 is a ratio above 1, which the calculator does not take.",
 			springRetryNotShown,
 		},
