@@ -1,6 +1,7 @@
 package libs
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -153,4 +154,19 @@ func TestNetSeconds(t *testing.T) {
 			t.Errorf("%v: %s, .NET writes %s", d, got, want)
 		}
 	}
+}
+
+// With the .NET handler's preset and an attempt timeout of 20 s, .NET's start-up validation
+// accepts the timeouts and refuses the breaker's 30 s sampling duration.
+func ExampleStartupChecks() {
+	p, _ := Decode("preset=dotnet-standard&timeout=20s")
+	fmt.Println(StartupChecksIntro)
+	for _, line := range StartupChecks(p) {
+		fmt.Println("-", line)
+	}
+	// Output:
+	// What .NET checks of these options when the host starts (HttpStandardResilienceOptionsCustomValidator), for the inputs:
+	// - Attempt timeout at most the total request timeout: 20 s (timeout) and 30 s (budget), which .NET accepts.
+	// - The breaker's sampling duration at least twice the attempt timeout: 30 s (pollysampling) and 2 × 20 s (timeout) = 40 s: the sampling duration is shorter, so .NET refuses to start: “The sampling duration of circuit breaker strategy needs to be at least double of an attempt timeout strategy’s timeout interval, in order to be effective. Sampling Duration: 30s,Attempt Timeout: 20s”.
+	// - The summed retry delays against the total request timeout: no released version checks them (only the previews before 8.0.0 did).
 }
