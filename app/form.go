@@ -300,6 +300,11 @@ func (p *page) renderPreset() app.UI {
 	var info app.UI = app.Div().ID("preset-info")
 	if ok {
 		hint = "sets every input to " + current.BasisWords() + "; editing any input leaves the preset"
+		// For the inputs shown: the last valid ones, which are still the preset's.
+		var checks []string
+		if p.report != nil && p.report.Params.Preset == current.Name {
+			checks = libs.StartupChecks(p.report.Params)
+		}
 		// One line in view, the rest one step away: the notes run to a screen of text, and the
 		// results' first sentence names the library and its version already.
 		info = app.Details().ID("preset-info").Body(
@@ -307,6 +312,10 @@ func (p *page) renderPreset() app.UI {
 			app.P().Body(app.Strong().Text(current.Library), app.Text(" — "+current.Version+".")),
 			app.P().Text("Its parameters: "+current.Theirs+"."),
 			app.P().Text("Its code: "+current.Source+"."),
+			app.If(len(checks) > 0,
+				app.P().Text(libs.StartupChecksIntro),
+				app.Ul().ID("preset-checks").Body(app.Range(checks).Slice(func(i int) app.UI { return app.Li().Text(checks[i]) })),
+			),
 			app.Ul().Body(app.Range(current.Notes).Slice(func(i int) app.UI { return app.Li().Text(current.Notes[i]) })),
 		)
 	}

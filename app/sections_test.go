@@ -141,6 +141,7 @@ func wordingGlitches(page string) []string {
 func textGlitches(runs []string) []string {
 	var out []string
 	for _, r := range runs {
+		r = strings.ReplaceAll(r, " .NET", " NET") // a name that starts with a dot, not a space before one
 		for _, m := range glitchRE.FindAllStringIndex(r, -1) {
 			out = append(out, "spacing or brackets: "+excerpt(r, m[0]))
 		}

@@ -161,18 +161,22 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 	}
 	// The presets without an exporter of their own, and why: a new preset must say which.
 	unexported := map[string]string{
-		"grpc-connect":          "gRPC's connection backoff is set in code, not in a service config",
-		"google-api-core":       "google-api-core has no exporter yet",
-		"retryablehttp-default": "go-retryablehttp has no exporter yet",
-		"temporal":              "Temporal has no exporter yet",
-		"failsafe-backoff":      "failsafe-go has no exporter yet",
-		"stepfunctions":         "Step Functions has no exporter yet",
-		"backon":                "backon has no exporter yet",
-		"istio":                 "Istio has no exporter yet",
-		"gateway-api":           "the Gateway API has no exporter yet",
-		"linkerd":               "Linkerd has no exporter yet",
-		"dapr-constant":         "Dapr has no exporter yet",
-		"dapr-exponential":      "Dapr has no exporter yet",
+		"grpc-connect":             "gRPC's connection backoff is set in code, not in a service config",
+		"google-api-core":          "google-api-core has no exporter yet",
+		"retryablehttp-default":    "go-retryablehttp has no exporter yet",
+		"temporal":                 "Temporal has no exporter yet",
+		"failsafe-backoff":         "failsafe-go has no exporter yet",
+		"stepfunctions":            "Step Functions has no exporter yet",
+		"backon":                   "backon has no exporter yet",
+		"dotnet-standard":          "the .NET handler has no exporter yet (polly's writes its retry and a total timeout)",
+		"spring-retry-exponential": "Spring Retry has no exporter yet",
+		"spring-retry-uniform":     "Spring Retry has no exporter yet",
+		"spring-core-retry":        "Spring Framework's retry has no exporter yet",
+		"istio":                    "Istio has no exporter yet",
+		"gateway-api":              "the Gateway API has no exporter yet",
+		"linkerd":                  "Linkerd has no exporter yet",
+		"dapr-constant":            "Dapr has no exporter yet",
+		"dapr-exponential":         "Dapr has no exporter yet",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

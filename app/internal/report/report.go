@@ -269,12 +269,8 @@ func textReport(w io.Writer, res Results) error {
 	beside := func(d time.Duration) string { return calc.HumanBeside(float64(d), p.Budget) }
 	besideMean := func(ns float64) string { return calc.HumanBeside(ns, p.Budget) }
 	fmt.Fprintf(w, "%s\n\n", Describe(r))
-	if pr, ok := libs.PresetByName(p.Preset); ok {
-		fmt.Fprintf(w, "%s computes it in %s.\n", pr.Library, pr.Source)
-		for _, n := range pr.Notes {
-			fmt.Fprintf(w, "- %s\n", n)
-		}
-		fmt.Fprintln(w)
+	if words := presetWords(p); len(words) > 0 {
+		fmt.Fprintln(w, strings.Join(words, "\n")+"\n")
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "attempt\tretry\tnominal\tmin wait\tmean wait\tmax wait\tearliest start\tlatest start\tp50 start\tp99 start\t"

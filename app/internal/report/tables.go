@@ -400,7 +400,8 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 	return out
 }
 
-// presetWords are what the text format says of a preset's library under the description.
+// presetWords are what the text format says of a preset's library under the description,
+// with what the library checks of the inputs when it starts.
 func presetWords(p calc.Params) []string {
 	pr, ok := libs.PresetByName(p.Preset)
 	if !ok {
@@ -409,6 +410,12 @@ func presetWords(p calc.Params) []string {
 	out := []string{fmt.Sprintf("%s computes it in %s.", pr.Library, pr.Source)}
 	for _, n := range pr.Notes {
 		out = append(out, "- "+n)
+	}
+	if checks := libs.StartupChecks(p); len(checks) > 0 {
+		out = append(out, libs.StartupChecksIntro)
+		for _, c := range checks {
+			out = append(out, "- "+c)
+		}
 	}
 	return out
 }
