@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 )
 
@@ -37,7 +38,7 @@ type format struct {
 }
 
 // formats are tried in order; the first that recognises the text reads it.
-var formats = []format{}
+var formats = []format{grpcFormat}
 
 // Read reads text as the first format that recognises it. An error names the line or key that
 // was wrong and the value found there.
@@ -57,6 +58,9 @@ func Read(text string) (Result, error) {
 			r.Format = f.name
 			return r, nil
 		}
+	}
+	if msg := yamlError(text); msg != "" && looksStructured(text) {
+		return Result{}, errors.New("import: not YAML or JSON: " + msg)
 	}
 	return Result{}, errors.New("import: not a configuration this calculator reads: " + names())
 }
@@ -84,3 +88,19 @@ func (r Result) Link(current url.Values) url.Values {
 	}
 	return out
 }
+
+// looksStructured says whether text starts as JSON or YAML would: a { or [, or a key and a
+// colon. Its parser's message then says what is wrong, where another format's text would get
+// a message about YAML it never meant to be.
+func looksStructured(text string) bool {
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") || t == "---" {
+			continue
+		}
+		return strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || yamlKey.MatchString(t)
+	}
+	return false
+}
+
+var yamlKey = regexp.MustCompile(`^["']?[A-Za-z_][A-Za-z0-9_.-]*["']?\s*:(\s|$)`)

@@ -1,0 +1,111 @@
+package importcfg
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+)
+
+// golden is one export golden file of calc/libs: its policy's query, and each block.
+type golden struct {
+	file, lib, query string
+	blocks           map[string]string // by language: json, yaml, ini, properties, …
+}
+
+func readGoldens(t testing.TB) []golden {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "calc", "libs", "testdata", "snippets", "*.golden"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	var out []golden
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		head, rest, _ := strings.Cut(text, "\n")
+		_, query, _ := strings.Cut(head, ": ")
+		if i := strings.LastIndex(head, ": "); i >= 0 {
+			query = head[i+2:]
+		}
+		base := filepath.Base(f)
+		name := strings.TrimSuffix(base, ".golden")
+		g := golden{file: base, lib: name[strings.Index(name, ".")+1:], query: query, blocks: map[string]string{}}
+		for _, block := range strings.Split("\n"+rest, "\n== ")[1:] {
+			lang, code, _ := strings.Cut(block, "\n")
+			if lang != "differences" {
+				g.blocks[lang] = code + "\n"
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// roundTrips are the blocks an import reads back, by library: the export's language.
+var roundTrips = map[string]string{
+	"grpc": "json",
+}
+
+// Every export whose snippet is a configuration imports back to the export's Model: the same
+// attempts, the same bounds and mean of every wait (within a millionth: where an exporter writes
+// the jitter in its library's terms it rounds the base to the nanosecond), and the same deadline
+// where the library has one.
+func TestImportEveryExport(t *testing.T) {
+	n := 0
+	for _, g := range readGoldens(t) {
+		lang, ok := roundTrips[g.lib]
+		code := g.blocks[lang]
+		if !ok || code == "" {
+			continue
+		}
+		n++
+		p, err := libs.Decode(g.query)
+		if err != nil {
+			t.Fatalf("%s: %v", g.file, err)
+		}
+		e, _ := libs.ExportOf(p, g.lib)
+		res, err := Read(code)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", g.file, err, code)
+			continue
+		}
+		got, err := libs.DecodeValues(res.Link(p.AllValues()))
+		if err != nil {
+			t.Errorf("%s: the import's link: %v", g.file, err)
+			continue
+		}
+		want := e.Model
+		if !strings.HasPrefix(g.lib, "grpc") && !strings.HasPrefix(g.lib, "envoy") {
+			got.Budget, want.Budget = 0, 0 // the library has no deadline: the import sets none
+		}
+		if got.Attempts != want.Attempts || got.Budget != want.Budget || !closeWaits(got.Schedule(), want.Schedule()) {
+			t.Errorf("%s: imported %+v, the export's Model %+v\n%s", g.file, got.Policy, want.Policy, code)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no golden file was imported")
+	}
+}
+
+// closeWaits says whether every wait of a and b has the same bounds and mean within a millionth.
+func closeWaits(a, b calc.Schedule) bool {
+	if len(a.Rows) != len(b.Rows) {
+		return false
+	}
+	near := func(x, y float64) bool { return math.Abs(x-y) <= math.Max(1, 1e-6*math.Abs(y)) }
+	for i := 1; i < len(a.Rows); i++ {
+		x, y := a.Rows[i], b.Rows[i]
+		if !near(float64(x.Min), float64(y.Min)) || !near(float64(x.Max), float64(y.Max)) || !near(x.Mean, y.Mean) {
+			return false
+		}
+	}
+	return true
+}
