@@ -51,7 +51,8 @@ func readGoldens(t testing.TB) []golden {
 
 // roundTrips are the blocks an import reads back, by library: the export's language.
 var roundTrips = map[string]string{
-	"grpc": "json",
+	"grpc":  "json",
+	"envoy": "yaml",
 }
 
 // Every export whose snippet is a configuration imports back to the export's Model: the same
