@@ -51,8 +51,9 @@ func readGoldens(t testing.TB) []golden {
 
 // roundTrips are the blocks an import reads back, by library: the export's language.
 var roundTrips = map[string]string{
-	"grpc":  "json",
-	"envoy": "yaml",
+	"grpc":         "json",
+	"envoy":        "yaml",
+	"aws-botocore": "ini", "aws-botocore-2026": "ini", "aws-go-v2": "ini", "aws-go-v2-2026": "ini",
 }
 
 // Every export whose snippet is a configuration imports back to the export's Model: the same
