@@ -38,7 +38,7 @@ type format struct {
 }
 
 // formats are tried in order; the first that recognises the text reads it.
-var formats = []format{grpcFormat, envoyFormat, awsFormat, r4jYAMLFormat, r4jPropertiesFormat}
+var formats = []format{grpcFormat, envoyFormat, awsFormat, r4jYAMLFormat, r4jPropertiesFormat, dotnetFormat}
 
 // Read reads text as the first format that recognises it. An error names the line or key that
 // was wrong and the value found there.

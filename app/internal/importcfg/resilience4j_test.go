@@ -51,7 +51,7 @@ management.endpoints.web.exposure.include=*
 var r4jCases = []readCase{
 	{name: "yaml", text: r4jYAML,
 		values: "attempts=5&base=200ms&factor=2&jitter=proportional&ratio=0.25&cap=2s&capat=after&breaker=resilience4j&breakerat=attempt&r4jrate=30&r4jwindow=20&r4jmincalls=10&r4jopen=10s&r4jhalfopen=10",
-		read: "configs.default: what backend leaves unset", ignored: "registerHealthIndicator: not about"},
+		read:   "configs.default: what backend leaves unset", ignored: "registerHealthIndicator: not about"},
 	{name: "yaml, the other instances", text: r4jYAML, ignored: "retry instance other: only the first retry instance is read (backend)"},
 	{name: "yaml, other modules", text: r4jYAML, ignored: "resilience4j.bulkhead: not modelled"},
 	{name: "yaml, not resilience4j's", text: r4jYAML, ignored: "spring: not resilience4j's"},

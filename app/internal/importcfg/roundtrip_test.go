@@ -1,11 +1,13 @@
 package importcfg
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
@@ -114,4 +116,55 @@ func closeWaits(a, b calc.Schedule) bool {
 		}
 	}
 	return true
+}
+
+// Polly's export is C#, not configuration: its Config, written as appsettings.json's
+// RetryStrategyOptions, imports back to the export's Model.
+func TestImportEveryPollyExport(t *testing.T) {
+	span := func(d time.Duration) string {
+		ticks := int64(d / 100)
+		return fmt.Sprintf("%d.%02d:%02d:%02d.%07d", ticks/864e9, ticks/36e9%24, ticks/6e8%60, ticks/1e7%60, ticks%1e7)
+	}
+	n := 0
+	for _, g := range readGoldens(t) {
+		if g.lib != "polly" {
+			continue
+		}
+		p, err := libs.Decode(g.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := libs.ExportOf(p, "polly")
+		c, ok := e.Config.(libs.PollyRetry)
+		if !ok || c.MaxRetryAttempts == 0 {
+			// Polly refuses MaxRetryAttempts 0 ([Range(1, MaxRetryCount)]), which the export
+			// writes for a single attempt; the import says so (dotnet_test.go).
+			continue
+		}
+		n++
+		text := fmt.Sprintf(`{"Retry": {"MaxRetryAttempts": %d, "Delay": %q, "BackoffType": %q, "UseJitter": %v`, c.MaxRetryAttempts, span(c.Delay), c.BackoffType, c.UseJitter)
+		if c.MaxDelay > 0 {
+			text += fmt.Sprintf(`, "MaxDelay": %q`, span(c.MaxDelay))
+		}
+		text += "}}"
+		// The Retry section alone would be the standard handler's: read as RetryStrategyOptions.
+		text = strings.Replace(text, `{"Retry": `, `{"Polly": `, 1)
+		res, err := Read(text)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", g.file, err, text)
+			continue
+		}
+		got, err := libs.DecodeValues(res.Link(p.AllValues()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := e.Model
+		got.Budget, want.Budget = 0, 0 // AddTimeout is code, not these options
+		if got.Attempts != want.Attempts || !closeWaits(got.Schedule(), want.Schedule()) {
+			t.Errorf("%s: imported %+v, the export's Model %+v\n%s", g.file, got.Policy, want.Policy, text)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no Polly export")
+	}
 }
