@@ -49,13 +49,19 @@ func Read(text string) (Result, error) {
 	if strings.TrimSpace(text) == "" {
 		return Result{}, errors.New("import: the text is empty: paste a configuration")
 	}
+	defer forgetParse()
 	for _, f := range formats {
 		r, ok, err := f.read(text)
 		if err != nil {
-			return Result{}, fmt.Errorf("import (%s): %w", f.name, err)
+			return Result{}, errors.New(cut("import ("+f.name+"): "+err.Error(), maxMessage))
 		}
 		if ok {
 			r.Format = f.name
+			for _, lines := range [][]string{r.Read, r.Ignored} {
+				for i, l := range lines {
+					lines[i] = cut(l, maxLine)
+				}
+			}
 			return r, nil
 		}
 	}
@@ -87,6 +93,23 @@ func (r Result) Link(current url.Values) url.Values {
 		out[k] = v
 	}
 	return out
+}
+
+// Lengths of what an import says: a key or value pasted 60 KB long is named, not repeated.
+const (
+	maxLine    = 300
+	maxMessage = 2000
+)
+
+// cut is s cut to at most n bytes, on a rune's start, with an ellipsis when cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8Start(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // looksStructured says whether text starts as JSON or YAML would: a { or [, or a key and a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -35,8 +36,32 @@ type value struct {
 // YAML or is a lone scalar (no configuration is), with no error; err is set when it is YAML
 // beyond a limit.
 func parseTree(text string) (root *value, ok bool, err error) {
-	var doc yaml.Node
-	if yaml.Unmarshal([]byte(text), &doc) != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+	parsed.Lock()
+	defer parsed.Unlock()
+	if parsed.built && parsed.text == text {
+		clearUsed(parsed.root)
+		return parsed.root, parsed.ok, parsed.buildErr
+	}
+	root, ok, err = buildTree(text)
+	parsed.built, parsed.root, parsed.ok, parsed.buildErr = true, root, ok, err
+	return root, ok, err
+}
+
+// clearUsed marks nothing under v read, for the next format.
+func clearUsed(v *value) {
+	if v == nil {
+		return
+	}
+	v.used = false
+	for _, item := range v.items {
+		clearUsed(item)
+	}
+}
+
+// buildTree is parseTree without the memory of the last text.
+func buildTree(text string) (root *value, ok bool, err error) {
+	doc, perr := parseYAMLLocked(text)
+	if perr != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, false, nil
 	}
 	top := doc.Content[0]
@@ -54,12 +79,50 @@ func parseTree(text string) (root *value, ok bool, err error) {
 // yamlError is the parser's message of a text that is not YAML, for the message that no
 // format read it: "line 3: did not find expected key".
 func yamlError(text string) string {
-	var doc yaml.Node
-	err := yaml.Unmarshal([]byte(text), &doc)
+	_, err := parseYAML(text)
 	if err == nil {
 		return ""
 	}
 	return strings.TrimPrefix(err.Error(), "yaml: ")
+}
+
+// parsed is the last text parsed and its YAML: every format of a Read parses the same text, and
+// the parse is most of their time. Read forgets it when done; nothing changes a parsed node.
+var parsed struct {
+	sync.Mutex
+	text string
+	doc  *yaml.Node
+	err  error
+	// The values built from doc, when built: readers mark them, and parseTree clears the marks.
+	built    bool
+	root     *value
+	ok       bool
+	buildErr error
+}
+
+// parseYAML is text's YAML, parsed once per Read.
+func parseYAML(text string) (*yaml.Node, error) {
+	parsed.Lock()
+	defer parsed.Unlock()
+	return parseYAMLLocked(text)
+}
+
+func parseYAMLLocked(text string) (*yaml.Node, error) {
+	if parsed.doc == nil || parsed.text != text {
+		var doc yaml.Node
+		parsed.err = yaml.Unmarshal([]byte(text), &doc)
+		parsed.text, parsed.doc = text, &doc
+		parsed.built, parsed.root, parsed.ok, parsed.buildErr = false, nil, false, nil
+	}
+	return parsed.doc, parsed.err
+}
+
+// forgetParse lets the last parse go.
+func forgetParse() {
+	parsed.Lock()
+	parsed.text, parsed.doc, parsed.err = "", nil, nil
+	parsed.built, parsed.root, parsed.ok, parsed.buildErr = false, nil, false, nil
+	parsed.Unlock()
 }
 
 // builder counts what build has made: the aliases met and the values built.
