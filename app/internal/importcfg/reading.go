@@ -6,7 +6,9 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"backoffcalc/calc"
@@ -21,7 +23,6 @@ var policyKeys = []string{"base", "factor", "cap", "attempts", "jitter", "ratio"
 type reading struct {
 	p       calc.Params
 	from    map[string]string // query key → `line 7: maxBackoff "1s"`
-	order   []string          // the keys of from, in the order read
 	extra   []string          // keys beyond the policy's that the import sets
 	read    []string
 	ignored []string
@@ -38,9 +39,9 @@ func (r *reading) setPolicy(pol calc.Policy) { r.p.Policy = pol }
 // source says that the query key got its value from v.
 func (r *reading) source(key string, v *value) {
 	if v != nil {
-		if _, seen := r.from[key]; !seen {
-			r.order = append(r.order, key)
-		}
+		// Its line of Read is written once the value is known; the last source of a key is it.
+		r.read = slices.DeleteFunc(r.read, func(l string) bool { return l == sourceMark+key })
+		r.read = append(r.read, sourceMark+key)
 		r.from[key] = fmt.Sprintf("line %d: %s %s", v.line, v.path, quoteShort(v.text))
 	}
 }
@@ -56,6 +57,9 @@ func (r *reading) skip(format string, args ...any) {
 	r.ignored = append(r.ignored, fmt.Sprintf(format, args...))
 }
 
+// sourceMark starts a line of Read that stands for a key's value until it is known.
+const sourceMark = "\x00"
+
 // result is the import's Result. calc checks every value's range, and a value out of it is
 // named by its configuration line and key.
 func (r *reading) result() (Result, error) {
@@ -67,11 +71,14 @@ func (r *reading) result() (Result, error) {
 	if _, err := calc.DecodeValues(vals); err != nil {
 		return Result{}, r.rangeError(err)
 	}
-	read := make([]string, 0, len(r.order)+len(r.read))
-	for _, k := range r.order {
-		read = append(read, r.from[k]+" → "+k+"="+vals.Get(k))
+	read := make([]string, len(r.read))
+	for i, l := range r.read {
+		if k, ok := strings.CutPrefix(l, sourceMark); ok {
+			l = r.from[k] + " → " + k + "=" + vals.Get(k)
+		}
+		read[i] = l
 	}
-	return Result{Values: vals, Read: append(read, r.read...), Ignored: r.ignored}, nil
+	return Result{Values: vals, Read: read, Ignored: r.ignored}, nil
 }
 
 // rangeError rewrites calc's messages about the values as messages about the configuration.
