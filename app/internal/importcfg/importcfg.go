@@ -46,6 +46,8 @@ func Read(text string) (Result, error) {
 	if len(text) > MaxSize {
 		return Result{}, fmt.Errorf("import: %d bytes: at most %d", len(text), MaxSize)
 	}
+	// Windows editors start a UTF-8 file with a byte order mark, which no reader expects.
+	text = strings.TrimPrefix(text, "\ufeff")
 	if strings.TrimSpace(text) == "" {
 		return Result{}, errors.New("import: the text is empty: paste a configuration")
 	}

@@ -21,3 +21,19 @@ func TestLinkKeepsWhatTheImportDoesNotSet(t *testing.T) {
 		t.Errorf("Link = %s, want %s", got, want)
 	}
 }
+
+// A file saved on Windows, with a byte order mark and CRLF line ends, reads as the same file
+// saved elsewhere.
+func TestReadWindowsText(t *testing.T) {
+	for _, cases := range [][]readCase{grpcCases, envoyCases, awsCases, r4jCases, dotnetCases} {
+		c := cases[0]
+		want, err := Read(c.text)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got, err := Read("\ufeff" + strings.ReplaceAll(c.text, "\n", "\r\n"))
+		if err != nil || got.Format != want.Format || got.Link(nil).Encode() != want.Link(nil).Encode() {
+			t.Errorf("%s with a BOM and CRLF: %v, %v; want %v", c.name, err, got.Values, want.Values)
+		}
+	}
+}
