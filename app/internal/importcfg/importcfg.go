@@ -51,6 +51,8 @@ func Read(text string) (Result, error) {
 	if strings.TrimSpace(text) == "" {
 		return Result{}, errors.New("import: the text is empty: paste a configuration")
 	}
+	readMu.Lock()
+	defer readMu.Unlock()
 	defer forgetParse()
 	for _, f := range formats {
 		r, ok, err := f.read(text)

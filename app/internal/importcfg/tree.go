@@ -36,8 +36,6 @@ type value struct {
 // YAML or is a lone scalar (no configuration is), with no error; err is set when it is YAML
 // beyond a limit.
 func parseTree(text string) (root *value, ok bool, err error) {
-	parsed.Lock()
-	defer parsed.Unlock()
 	if parsed.built && parsed.text == text {
 		clearUsed(parsed.root)
 		return parsed.root, parsed.ok, parsed.buildErr
@@ -60,7 +58,7 @@ func clearUsed(v *value) {
 
 // buildTree is parseTree without the memory of the last text.
 func buildTree(text string) (root *value, ok bool, err error) {
-	doc, perr := parseYAMLLocked(text)
+	doc, perr := parseYAML(text)
 	if perr != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, false, nil
 	}
@@ -87,9 +85,9 @@ func yamlError(text string) string {
 }
 
 // parsed is the last text parsed and its YAML: every format of a Read parses the same text, and
-// the parse is most of their time. Read forgets it when done; nothing changes a parsed node.
+// the parse is most of their time. Read holds readMu while it uses it, and forgets it when done;
+// nothing changes a parsed node.
 var parsed struct {
-	sync.Mutex
 	text string
 	doc  *yaml.Node
 	err  error
@@ -100,14 +98,11 @@ var parsed struct {
 	buildErr error
 }
 
+// readMu makes one Read at a time use parsed, whose values its readers mark.
+var readMu sync.Mutex
+
 // parseYAML is text's YAML, parsed once per Read.
 func parseYAML(text string) (*yaml.Node, error) {
-	parsed.Lock()
-	defer parsed.Unlock()
-	return parseYAMLLocked(text)
-}
-
-func parseYAMLLocked(text string) (*yaml.Node, error) {
 	if parsed.doc == nil || parsed.text != text {
 		var doc yaml.Node
 		parsed.err = yaml.Unmarshal([]byte(text), &doc)
@@ -119,10 +114,8 @@ func parseYAMLLocked(text string) (*yaml.Node, error) {
 
 // forgetParse lets the last parse go.
 func forgetParse() {
-	parsed.Lock()
 	parsed.text, parsed.doc, parsed.err = "", nil, nil
 	parsed.built, parsed.root, parsed.ok, parsed.buildErr = false, nil, false, nil
-	parsed.Unlock()
 }
 
 // builder counts what build has made: the aliases met and the values built.
