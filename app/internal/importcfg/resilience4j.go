@@ -147,7 +147,8 @@ func (m *r4jModule) add(kind, name, prop string, p springProp) {
 	(*list)[i].props[relaxed(prop)] = p.v
 }
 
-func find4j(list []*r4jInstance, name string) *r4jInstance {
+// byName is the instance or config of list named name, or nil.
+func byName(list []*r4jInstance, name string) *r4jInstance {
 	for _, in := range list {
 		if in.name == name {
 			return in
@@ -162,11 +163,11 @@ func (m *r4jModule) resolve(r *reading, in *r4jInstance, what string) (map[strin
 	props := map[string]*value{}
 	var base *r4jInstance
 	if b := in.props["baseconfig"]; b != nil {
-		if base = find4j(m.configs, b.text); base == nil {
+		if base = byName(m.configs, b.text); base == nil {
 			return nil, b.errorf("no %s config of that name: resilience4j refuses it (ConfigurationNotFoundException)", what)
 		}
 	} else if in.name != "default" {
-		base = find4j(m.configs, "default")
+		base = byName(m.configs, "default")
 	}
 	if base != nil {
 		r.note("line %d: %s configs.%s: what %s leaves unset", base.line, what, base.name, in.name)
@@ -238,7 +239,7 @@ func readR4j(props []springProp) (Result, error) {
 		r.note("no retry instance: 1 attempt")
 	}
 	if len(breaker.instances) > 0 {
-		in := find4j(breaker.instances, name)
+		in := byName(breaker.instances, name)
 		if in == nil {
 			in = breaker.instances[0]
 		}
@@ -314,7 +315,7 @@ func readR4jRetry(r *reading, ps map[string]*value) error {
 		r.note("line %d: %s true: the interval grows", exp.line, exp.path)
 		c.Multiplier = 1.5
 		if mult != nil {
-			if c.Multiplier, err = springNumber(mult); err != nil {
+			if c.Multiplier, err = number(mult); err != nil {
 				return err
 			}
 			r.source("factor", mult)
@@ -326,7 +327,7 @@ func readR4jRetry(r *reading, ps map[string]*value) error {
 		r.note("line %d: %s true: each wait is drawn interval × U[1 − f, 1 + f]", rnd.line, rnd.path)
 		c.RandomizationFactor = 0.5
 		if factor != nil {
-			f, err := springNumber(factor)
+			f, err := number(factor)
 			if err != nil {
 				return err
 			}
@@ -386,9 +387,9 @@ func readR4jBreaker(r *reading, ps map[string]*value) error {
 		var err error
 		switch k.key {
 		case "r4jrate":
-			b.R4jFailurePercent, err = springNumber(v)
+			b.R4jFailurePercent, err = number(v)
 		case "r4jslowrate":
-			b.R4jSlowPercent, err = springNumber(v)
+			b.R4jSlowPercent, err = number(v)
 		case "r4jslowafter":
 			b.R4jSlowAfter, err = springDuration(v)
 		case "r4jwindow":
@@ -445,9 +446,6 @@ func r4jWhy(prop string) string {
 	}
 	return "not about the waits or the breaker's thresholds"
 }
-
-// springNumber reads a Double property.
-func springNumber(v *value) (float64, error) { return number(v) }
 
 var (
 	springSimple = regexp.MustCompile(`^\+?([0-9]+)([a-zA-Z]{0,2})$`)
