@@ -199,6 +199,13 @@ func (b *builder) mapping(v *value, n *yaml.Node, depth int) error {
 		}
 		v.items = append(v.items, item)
 	}
+	if len(merged) == 0 {
+		return nil
+	}
+	has := make(map[string]bool, len(v.items))
+	for _, item := range v.items {
+		has[item.key] = true
+	}
 	for _, m := range merged {
 		sources := []*value{m}
 		if m.kind == yaml.SequenceNode {
@@ -209,7 +216,8 @@ func (b *builder) mapping(v *value, n *yaml.Node, depth int) error {
 				return fmt.Errorf("line %d: %s: a merge (<<) must name mappings", s.line, orTop(v.path))
 			}
 			for _, item := range s.items {
-				if v.get(func(k string) bool { return k == item.key }, false) == nil {
+				if !has[item.key] {
+					has[item.key] = true
 					moved := *item
 					moved.path = join(v.path, item.key)
 					v.items = append(v.items, &moved)
