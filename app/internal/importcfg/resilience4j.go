@@ -101,12 +101,15 @@ func parseProperties(text string) ([]springProp, error) {
 		if t == "" || t[0] == '#' || t[0] == '!' {
 			continue
 		}
-		for strings.HasSuffix(strings.TrimRight(t, "\r"), "\\") && i+1 < len(lines) {
-			t = strings.TrimSuffix(strings.TrimRight(t, "\r"), "\\")
+		// A line ending in \ goes on at the next, whose leading blanks are dropped.
+		var b strings.Builder
+		for t = strings.TrimRight(t, "\r"); strings.HasSuffix(t, "\\") && i+1 < len(lines); t = strings.TrimRight(t, "\r") {
+			b.WriteString(strings.TrimSuffix(t, "\\"))
 			i++
-			t += strings.TrimLeft(lines[i], " \t\f")
+			t = strings.TrimLeft(lines[i], " \t\f")
 		}
-		t = strings.TrimRight(t, "\r")
+		b.WriteString(t)
+		t = b.String()
 		end := strings.IndexAny(t, "=: \t")
 		key, val := t, ""
 		if end >= 0 {
