@@ -28,7 +28,8 @@ type reading struct {
 	ignored []string
 }
 
-// newReading starts an import whose policy is pol, the library's model of what it read.
+// newReading starts an import from calc's defaults; the reader sets the policy (setPolicy) once
+// it has read the configuration.
 func newReading() *reading {
 	return &reading{p: calc.Default(), from: map[string]string{}}
 }

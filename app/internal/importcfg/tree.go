@@ -278,8 +278,8 @@ func (v *value) scalar() (string, error) {
 	return v.text, nil
 }
 
-// ignored lists the keys under v that no reader marked, deepest first where a mapping was
-// read, each with why's reason.
+// ignored lists the keys under v that no reader marked, in the text's order, each with why's
+// reason: an unread mapping is one line, a read one has its unread keys listed.
 func (v *value) ignored(why func(v *value) string) []string {
 	var out []string
 	var walk func(v *value)
