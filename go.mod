@@ -18,6 +18,7 @@ require (
 	github.com/sony/gobreaker/v2 v2.4.0
 	github.com/zeromicro/go-zero v1.10.3
 	go.temporal.io/sdk v1.51.0
+	go.yaml.in/yaml/v3 v3.0.6
 	google.golang.org/grpc v1.85.0
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2

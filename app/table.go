@@ -6,16 +6,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
 	"strings"
 
+	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 )
 
-// runTable prints the report for a query: `table [-format text|csv|md|json] [-contention] [-sweep] QUERY`, where QUERY
-// is a query string with or without '?', or a whole URL. Bad fields go to stderr, one a line,
-// with exit code 2. With a vs key, policy B follows, beside A (report.Compared).
+// runTable prints the report for a query: `table [-format text|csv|md|json] [-contention] [-sweep] [-import FILE|-] QUERY`,
+// where QUERY is a query string with or without '?', or a whole URL. Bad fields go to stderr, one
+// a line, with exit code 2. With a vs key, policy B follows, beside A (report.Compared). With
+// -import, the policy is a configuration's (importcfg.Read), the query's other keys kept: what
+// it read and ignored, and the link, go to stderr.
 func runTable(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -24,8 +29,9 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	// sweep seconds of it.
 	withContention := fs.Bool("contention", false, "the contention experiment's table too (a tenth of a second of work at the defaults)")
 	sweep := fs.Bool("sweep", false, "with -format json, the contention table and its sweep over 10..200 clients (seconds of work)")
+	importFile := fs.String("import", "", "read the policy from a configuration `file` (- reads stdin): a gRPC service config, an Envoy route, ~/.aws/config, resilience4j's properties or YAML, Polly's options (docs/import.md)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] [-contention] [-sweep] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
+		fmt.Fprintln(stderr, "usage: backoffcalc table [-format text|csv|md|json] [-contention] [-sweep] [-import FILE|-] QUERY\n\nQUERY is a link's query, e.g. 'base=100ms&cap=1s&attempts=6&jitter=full', or a whole link.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -46,8 +52,16 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "table: %d queries given (%s); give one, quoted: 'base=1s&jitter=full'\n", fs.NArg(), quotedArgs(fs.Args()))
 		return 2
 	}
+	query := queryOf(fs.Arg(0))
+	if *importFile != "" {
+		q, ok := importQuery(*importFile, query, stderr)
+		if !ok {
+			return 2
+		}
+		query = q
+	}
 	// The link's export key too: the table shows no library, but a bad key is bad everywhere.
-	link, err := libs.DecodeLink(queryOf(fs.Arg(0)))
+	link, err := libs.DecodeLink(query)
 	p := link.Params
 	if err != nil {
 		for _, fe := range calc.FieldErrors(err) {
@@ -69,8 +83,8 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the contention experiment is not simulated:", err)
 	}
 	r := p.Report()
-	r.AddSolveSamples(nil)                           // the sampled fit to the budget: the page runs it after the paint
-	solve, _ := calc.DecodeSolve(queryOf(fs.Arg(0))) // its error was DecodeLink's
+	r.AddSolveSamples(nil)              // the sampled fit to the budget: the page runs it after the paint
+	solve, _ := calc.DecodeSolve(query) // its error was DecodeLink's
 	res := report.Results{Report: r, Herd: herd, Over: over, Cont: c, Solve: solve}
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
@@ -95,6 +109,52 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// tableStdin is what -import - reads.
+var tableStdin io.Reader = os.Stdin
+
+// importQuery is query with the policy of the configuration in file (- for stdin), as the page's
+// Import control makes it (importcfg.Result.Link); it writes what it read and ignored, and the
+// link, to stderr. ok is false, with the error written, when the file cannot be read.
+func importQuery(file, query string, stderr io.Writer) (string, bool) {
+	var in io.Reader = tableStdin
+	name := "stdin"
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			fmt.Fprintf(stderr, "table: -import: %v\n", err)
+			return "", false
+		}
+		defer f.Close()
+		in, name = f, file
+	}
+	// One byte past the limit is enough for Read to refuse it, whatever the file's size.
+	text, err := io.ReadAll(io.LimitReader(in, importcfg.MaxSize+1))
+	if err != nil {
+		fmt.Fprintf(stderr, "table: -import %s: %v\n", name, err)
+		return "", false
+	}
+	res, err := importcfg.Read(string(text))
+	if err != nil {
+		fmt.Fprintf(stderr, "table: -import %s: %v\n", name, err)
+		return "", false
+	}
+	current, err := url.ParseQuery(query)
+	if err != nil {
+		fmt.Fprintf(stderr, "table: the query: %v\n", err)
+		return "", false
+	}
+	fmt.Fprintf(stderr, "import: %s read as %s\n", name, res.Format)
+	for _, line := range res.Read {
+		fmt.Fprintln(stderr, "read:", line)
+	}
+	for _, line := range res.Ignored {
+		fmt.Fprintln(stderr, "ignored:", line)
+	}
+	q := res.Link(current).Encode()
+	fmt.Fprintf(stderr, "link: ?%s\n", q)
+	return q, true
 }
 
 // ownContention is the result of p's own mode in a contention table, or nil.

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -468,5 +470,59 @@ func TestTableContention(t *testing.T) {
 	_, errOut, code := runTableOut(t, "contenders=501&runs=0")
 	if code != 2 || errOut != "calc: contenders \"501\": must be between 1 and 500\ncalc: runs \"0\": must be between 1 and 1000\n" {
 		t.Errorf("bad keys: code %d, %q", code, errOut)
+	}
+}
+
+// -import reads a configuration's policy, keeps the query's other keys, says what it read on
+// stderr with the link, and prints the table of that link; a bad file is named, exit 2.
+func TestTableImport(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "service.json")
+	config := `{"methodConfig": [{"name": [{"service": "a.B"}], "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s",
+  "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}, "waitForReady": true}]}`
+	if err := os.WriteFile(file, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runTableOut(t, "-format", "json", "-import", file, "attempts=9&layers=3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"import: " + file + " read as gRPC service config (JSON)\n",
+		`read: line 1: methodConfig[0].retryPolicy.maxAttempts "4" → attempts=4` + "\n",
+		"ignored: line 2: methodConfig[0].waitForReady: waiting for the channel to be ready is not modelled\n",
+		"link: ?add=0&attempts=4&base=100ms&budget=0&cap=1s&capat=before&factor=2&first=jittered&growth=exponential&jitter=proportional&layers=3&ratio=0.2\n"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	var r tableJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	// gRPC's ±20% around 100 ms, 200 ms, 400 ms; the query's layers kept.
+	if len(r.Attempts) != 4 || r.Attempts[1].Min != 80 || r.Attempts[3].Max != 480 || r.Layers.Layers != 3 {
+		t.Errorf("attempts %+v, layers %d", r.Attempts, r.Layers.Layers)
+	}
+
+	tableStdin = strings.NewReader("[default]\nretry_mode = standard\nmax_attempts = 2\n")
+	defer func() { tableStdin = os.Stdin }()
+	if out, errOut, code := runTableOut(t, "-import", "-"); code != 0 || !strings.Contains(errOut, "import: stdin read as AWS shared config") ||
+		!strings.Contains(out, "2 attempts = first call + 1 retry.") {
+		t.Errorf("stdin: exit %d\n%s\n%s", code, errOut, out)
+	}
+
+	for _, tt := range []struct{ stdin, file, want string }{
+		{stdin: "[default]\nretry_mode = legacy\n", want: `table: -import stdin: import (AWS shared config (~/.aws/config)): line 2: retry_mode "legacy": the legacy mode's waits are not modelled here: set retry_mode = standard` + "\n"},
+		{stdin: strings.Repeat("#", 1<<20), want: "table: -import stdin: import: 65537 bytes: at most 65536\n"},
+		{stdin: "hello", want: "table: -import stdin: import: not a configuration this calculator reads: "},
+		{file: filepath.Join(t.TempDir(), "missing.json"), want: "table: -import: open "},
+	} {
+		tableStdin = strings.NewReader(tt.stdin)
+		name := tt.file
+		if name == "" {
+			name = "-"
+		}
+		if out, errOut, code := runTableOut(t, "-import", name); code != 2 || out != "" || !strings.HasPrefix(errOut, tt.want) {
+			t.Errorf("-import %s %.20q: exit %d, stdout %.40q, stderr %q; want exit 2 and %q", name, tt.stdin, code, out, errOut, tt.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package libs
 
 import (
 	"strconv"
+	"strings"
 
 	"backoffcalc/calc"
 )
@@ -117,6 +118,30 @@ func exportAWS(s *subject, preset string) Export {
 type AWSRetryConfig struct {
 	RetryMode   string // retry_mode: standard
 	MaxAttempts int    // max_attempts: attempts, the first call included
+}
+
+// Policy is what the SDK of the AWS preset named preset does with c, in calc's terms, as
+// exportAWS's Model says: the preset's waits, c's attempts, no deadline. ok is false for a preset
+// that is not one of the AWS SDKs'.
+func (c AWSRetryConfig) Policy(preset string) (pol calc.Policy, ok bool) {
+	pr, found := PresetByName(preset)
+	if _, aws := awsExports[preset]; !aws || !found {
+		return calc.Policy{}, false
+	}
+	pol = pr.Params.Policy
+	pol.Attempts, pol.Budget = c.MaxAttempts, 0
+	return pol, true
+}
+
+// AWSConfigPresets are the AWS presets, each with the first line the Export panel writes in its
+// shared config file, which names the SDK and version whose waits it means: the file itself
+// cannot say which SDK reads it.
+func AWSConfigPresets() (presets, headers []string) {
+	for _, name := range []string{"aws-botocore", "aws-botocore-2026", "aws-go-v2", "aws-go-v2-2026"} {
+		presets = append(presets, name)
+		headers = append(headers, strings.TrimSuffix(awsExports[name].header, "\n"))
+	}
+	return presets, headers
 }
 
 // INI is c as the [default] profile of ~/.aws/config.

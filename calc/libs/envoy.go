@@ -57,6 +57,7 @@ func exportEnvoy(s *subject) Export {
 			") and jumps to max_interval, one step before min(base_interval × 2^(k−1), max_interval) would reach it."
 	}
 	e.Diffs = compareExact(s, "Envoy", lib, ls, exact, why)
+	e.Model = lib
 	if why["jump"] != "" && len(e.Diffs) > 0 {
 		e.Diffs = append([]string{why["jump"]}, e.Diffs...)
 	}
@@ -80,6 +81,14 @@ type EnvoyRetryPolicy struct {
 	NumRetries   int           // retries after the first call
 	BaseInterval time.Duration // whole milliseconds, at least 1 ms
 	MaxInterval  time.Duration // whole milliseconds, at least 1 ms
+}
+
+// Policy is what Envoy does with c, in calc's terms, as exportEnvoy's Model says: whole
+// milliseconds, doubling, random() % the capped interval, the route's timeout as the budget.
+// (Envoy stops doubling one step early: exportEnvoy's differences say when that changes a wait.)
+func (c EnvoyRetryPolicy) Policy() calc.Policy {
+	return calc.Policy{Base: floorMs(c.BaseInterval), Factor: 2, Cap: floorMs(c.MaxInterval), Attempts: c.NumRetries + 1,
+		Jitter: calc.FullMs, CapAt: calc.CapBefore, Budget: c.Timeout}
 }
 
 // YAML is c as an Envoy route, the timeout only when set.

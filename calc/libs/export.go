@@ -36,7 +36,9 @@ type Export struct {
 	Diffs    []string  // what the library does differently, with numbers; none when exact
 	// Model is what the library does with the snippet, in calc's terms: the policy itself when
 	// Diffs is empty, else the waits and attempts whose numbers Diffs quotes. Set for the Go
-	// libraries, whose tests draw from the real modules and compare.
+	// libraries, whose tests draw from the real modules and compare, and for those whose Config
+	// has a Policy method, the same model from the configuration alone (what an import reads);
+	// zero for tenacity.
 	Model calc.Params
 	// Config is the typed configuration the snippet is written from, in the library's own
 	// names and units: GRPCRetryPolicy, CenkaltiConfig, WaitBackoff, PollyRetry, TenacityRetry,

@@ -55,7 +55,6 @@ func exportGRPC(s *subject) Export {
 			"NewClient fails with \"invalid retry policy\")."}
 		return e
 	}
-	const grpcLimit = 5
 	attempts := min(p.Attempts, grpcLimit)
 	c := GRPCRetryPolicy{Timeout: p.Budget, MaxAttempts: attempts, InitialBackoff: p.Base, MaxBackoff: p.Cap, BackoffMultiplier: p.Factor}
 	e.Config = c
@@ -78,6 +77,10 @@ func exportGRPC(s *subject) Export {
 	return e
 }
 
+// grpcLimit is the most attempts gRPC clients make, whatever maxAttempts says, unless the client
+// raises it (grpc-go: grpc.WithMaxCallAttempts).
+const grpcLimit = 5
+
 // GRPCRetryPolicy is a gRPC method config's timeout and retryPolicy in gRFC A6's own terms.
 // JSON writes it as a service config.
 type GRPCRetryPolicy struct {
@@ -87,6 +90,17 @@ type GRPCRetryPolicy struct {
 	MaxBackoff        time.Duration
 	BackoffMultiplier float64
 }
+
+// Policy is what a gRPC client does with c, in calc's terms, as exportGRPC's Model says: at
+// most 5 attempts, waits drawn ±20% around the capped delay, the timeout as the budget.
+func (c GRPCRetryPolicy) Policy() calc.Policy {
+	return calc.Policy{Base: c.InitialBackoff, Factor: c.BackoffMultiplier, Cap: c.MaxBackoff, Attempts: min(c.MaxAttempts, grpcLimit),
+		Jitter: calc.Proportional, Ratio: 0.2, CapAt: calc.CapBefore, Budget: c.Timeout}
+}
+
+// GRPCMaxAttempts is the most attempts a gRPC client makes unless it raises its limit: a
+// maxAttempts above it counts as it.
+const GRPCMaxAttempts = grpcLimit
 
 // JSON is c as a service config for one service, retrying UNAVAILABLE, the timeout only when set.
 func (c GRPCRetryPolicy) JSON() string {

@@ -165,6 +165,7 @@ func exportPolly(s *subject) Export {
 		diffs = append(diffs, budgetDiffs(s, "Polly", budgetNone, "", lib)...)
 	}
 	e.Diffs = diffs
+	e.Model = lib
 	return e
 }
 
@@ -177,6 +178,30 @@ type PollyRetry struct {
 	BackoffType      string        // DelayBackoffType: Constant, Linear or Exponential
 	UseJitter        bool
 	MaxDelay         time.Duration // 100 ns ticks, at most a day; 0: not set
+}
+
+// Policy is what Polly does with c, in calc's terms, as exportPolly's Model says: Delay in
+// whole ticks; Constant, Linear or doubling; UseJitter ±25% for Constant and Linear and
+// DecorrelatedJitterBackoffV2 for Exponential; MaxDelay clamping after the draw (none: calc's
+// largest cap); the timeout as the budget.
+func (c PollyRetry) Policy() calc.Policy {
+	pol := calc.Policy{Base: wholeTicks(c.Delay), Factor: 2, Cap: capNone, Attempts: c.MaxRetryAttempts + 1, CapAt: calc.CapAfter, Budget: c.Timeout}
+	switch c.BackoffType {
+	case "Constant":
+		pol.Factor = 1
+	case "Linear":
+		pol.Growth = calc.Linear
+	}
+	if c.MaxDelay > 0 {
+		pol.Cap = wholeTicks(c.MaxDelay)
+	}
+	switch {
+	case c.UseJitter && c.BackoffType == "Exponential":
+		pol.Jitter = calc.DecorrelatedV2
+	case c.UseJitter:
+		pol.Jitter, pol.Ratio = calc.Proportional, 0.25
+	}
+	return pol
 }
 
 // CSharp is c as a ResiliencePipelineBuilder, the timeout and MaxDelay only when set.

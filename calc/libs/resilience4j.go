@@ -98,6 +98,7 @@ func exportResilience4j(s *subject) Export {
 		e.Diffs = r4jMillis(s, interval, ratio, top, lib.Factor)
 	}
 	e.Diffs = append(e.Diffs, budgetDiffs(s, "resilience4j's Retry", budgetNone, "", lib)...)
+	e.Model = lib
 	return e
 }
 
@@ -110,6 +111,21 @@ type Resilience4jRetry struct {
 	Multiplier          float64
 	RandomizationFactor float64       // 0: ofExponentialBackoff, no randomization
 	MaxInterval         time.Duration // whole milliseconds; 0: none
+}
+
+// Policy is what resilience4j does with c, in calc's terms, as exportResilience4j's Model says
+// in its own jitter's terms: interval × multiplier^(k−1) × U[1 − f, 1 + f], clamped after the
+// draw at maxInterval (none: calc's largest cap). Its whole milliseconds are not in the model:
+// exportResilience4j's differences say when they change a wait.
+func (c Resilience4jRetry) Policy() calc.Policy {
+	pol := calc.Policy{Base: c.InitialInterval, Factor: c.Multiplier, Cap: capNone, Attempts: c.MaxAttempts, CapAt: calc.CapAfter}
+	if c.MaxInterval > 0 {
+		pol.Cap = c.MaxInterval
+	}
+	if c.RandomizationFactor > 0 {
+		pol.Jitter, pol.Ratio = calc.Proportional, c.RandomizationFactor
+	}
+	return pol
 }
 
 // Java is c as a RetryConfig built in Java.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 )
 
@@ -37,7 +38,7 @@ type format struct {
 }
 
 // formats are tried in order; the first that recognises the text reads it.
-var formats = []format{}
+var formats = []format{grpcFormat, envoyFormat, awsFormat, r4jYAMLFormat, r4jPropertiesFormat, dotnetFormat}
 
 // Read reads text as the first format that recognises it. An error names the line or key that
 // was wrong and the value found there.
@@ -45,18 +46,31 @@ func Read(text string) (Result, error) {
 	if len(text) > MaxSize {
 		return Result{}, fmt.Errorf("import: %d bytes: at most %d", len(text), MaxSize)
 	}
+	// Windows editors start a UTF-8 file with a byte order mark, which no reader expects.
+	text = strings.TrimPrefix(text, "\ufeff")
 	if strings.TrimSpace(text) == "" {
 		return Result{}, errors.New("import: the text is empty: paste a configuration")
 	}
+	readMu.Lock()
+	defer readMu.Unlock()
+	defer forgetParse()
 	for _, f := range formats {
 		r, ok, err := f.read(text)
 		if err != nil {
-			return Result{}, fmt.Errorf("import (%s): %w", f.name, err)
+			return Result{}, errors.New(cut("import ("+f.name+"): "+err.Error(), maxMessage))
 		}
 		if ok {
 			r.Format = f.name
+			for _, lines := range [][]string{r.Read, r.Ignored} {
+				for i, l := range lines {
+					lines[i] = cut(l, maxLine)
+				}
+			}
 			return r, nil
 		}
+	}
+	if msg := yamlError(text); msg != "" && looksStructured(text) {
+		return Result{}, errors.New("import: not YAML or JSON: " + msg)
 	}
 	return Result{}, errors.New("import: not a configuration this calculator reads: " + names())
 }
@@ -84,3 +98,36 @@ func (r Result) Link(current url.Values) url.Values {
 	}
 	return out
 }
+
+// Lengths of what an import says: a key or value pasted 60 KB long is named, not repeated.
+const (
+	maxLine    = 300
+	maxMessage = 2000
+)
+
+// cut is s cut to at most n bytes, on a rune's start, with an ellipsis when cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8Start(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// looksStructured says whether text starts as JSON or YAML would: a { or [, or a key and a
+// colon. Its parser's message then says what is wrong, where another format's text would get
+// a message about YAML it never meant to be.
+func looksStructured(text string) bool {
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") || t == "---" {
+			continue
+		}
+		return strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || yamlKey.MatchString(t)
+	}
+	return false
+}
+
+var yamlKey = regexp.MustCompile(`^["']?[A-Za-z_][A-Za-z0-9_.-]*["']?\s*:(\s|$)`)

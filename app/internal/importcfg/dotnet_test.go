@@ -1,0 +1,54 @@
+package importcfg
+
+import (
+	"strings"
+	"testing"
+)
+
+const standardHandler = `{
+  "Logging": { "LogLevel": { "Default": "Information" } },
+  "HttpClients": {
+    "Catalog": {
+      "Retry": {
+        "MaxRetryAttempts": 5,
+        "Delay": "00:00:00.500",
+        "BackoffType": "exponential",
+        "UseJitter": true,
+        "MaxDelay": "00:00:10"
+      },
+      "AttemptTimeout": { "Timeout": "00:00:05" },
+      "TotalRequestTimeout": { "Timeout": "00:01:00" },
+      "CircuitBreaker": { "FailureRatio": 0.2, "MinimumThroughput": 50, "SamplingDuration": "00:00:20", "BreakDuration": "00:00:15" },
+      "RateLimiter": { "DefaultRateLimiterOptions": { "PermitLimit": 1000 } }
+    }
+  }
+}`
+
+var dotnetCases = []readCase{
+	{name: "standard handler", text: standardHandler,
+		values:  "attempts=6&base=500ms&cap=10s&jitter=decorrelatedv2&capat=after&budget=1m&timeout=5s&breaker=polly&breakerat=attempt&pollyratio=0.2&pollythroughput=50&pollysampling=20s&pollyopen=15s",
+		ignored: "HttpClients.Catalog.RateLimiter: the handler's rate limiter"},
+	{name: "standard handler's defaults", text: `{"Resilience": {"AttemptTimeout": {"Timeout": "00:00:02"}}}`,
+		values: "attempts=4&base=2s&jitter=decorrelatedv2&budget=30s&timeout=2s&pollysampling=30s&pollyratio=0.1"},
+	{name: "retry options", text: `{"MaxRetryAttempts": 2, "Delay": "00:00:01", "BackoffType": "Linear", "UseJitter": true}`,
+		values: "attempts=3&base=1s&growth=linear&jitter=proportional&ratio=0.25&cap=168h&budget=0"},
+	{name: "retry options' defaults", text: `{"MyRetry": {"MaxRetryAttempts": 3}}`, values: "attempts=4&base=2s&factor=1&jitter=none"},
+	{name: "keys in any case, enum by number", text: `{"maxretryattempts": "4", "backofftype": "2"}`, values: "attempts=5&factor=2&jitter=none"},
+	{name: "d.hh:mm:ss and ticks", text: `{"MaxRetryAttempts": 1, "Delay": "0.00:00:00.0000015", "MaxDelay": "1.00:00:00"}`, values: "base=1500ns&cap=24h"},
+	{name: "d:hh:mm:ss", text: `{"MaxRetryAttempts": 1, "MaxDelay": "0:01:00:00", "Delay": "0:02"}`, values: "base=2m&cap=1h"},
+
+	{name: "a bare number is days", text: `{"MaxRetryAttempts": 1, "Delay": 2}`, err: `line 1: Delay "2": must be at most 1.00:00:00`},
+	{name: "negative", text: `{"MaxRetryAttempts": 1, "Delay": "-00:00:01"}`, err: "must not be negative"},
+	{name: "minutes over 59", text: `{"MaxRetryAttempts": 1, "Delay": "00:60:00"}`, err: "out of range"},
+	{name: "eight digits", text: `{"MaxRetryAttempts": 1, "Delay": "00:00:00.12345678"}`, err: "not a TimeSpan"},
+	{name: "a Go duration", text: `{"MaxRetryAttempts": 1, "Delay": "2s"}`, err: `Delay "2s": not a TimeSpan`},
+	{name: "huge days", text: `{"MaxRetryAttempts": 1, "Delay": "` + strings.Repeat("9", 25) + `"}`, err: "at most 1.00:00:00"},
+	{name: "zero retries", text: `{"MaxRetryAttempts": 0}`, err: "must be between 1 and"},
+	{name: "unknown backoff", text: `{"BackoffType": "Fibonacci"}`, err: "must be Constant, Linear or Exponential"},
+	{name: "attempt over total", text: `{"AttemptTimeout": {"Timeout": "00:00:40"}}`, err: "AttemptTimeout's Timeout (40s) is over TotalRequestTimeout's (30s)"},
+	{name: "sampling under twice the attempt", text: `{"AttemptTimeout": {"Timeout": "00:00:20"}}`, err: "the default SamplingDuration (30s): the sampling duration (30s) is under twice the attempt timeout (20s)"},
+	{name: "ratio over 1", text: `{"CircuitBreaker": {"FailureRatio": 2}}`, err: `FailureRatio "2" (pollyratio 2)`},
+	{name: "a Step Functions Retry is not Polly's", text: `{"Retry": [{"ErrorEquals": ["States.ALL"]}]}`, err: "not a configuration this calculator reads"},
+}
+
+func TestReadDotnet(t *testing.T) { checkReads(t, dotnetFormat.name, dotnetCases) }

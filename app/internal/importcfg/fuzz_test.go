@@ -1,0 +1,91 @@
+package importcfg
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"backoffcalc/calc/libs"
+)
+
+// mergeKeys are 5,000 keys of a mapping: merged 5 times, within the values' limit, each merge
+// looks a key up once, not in every key before it (125 million comparisons).
+var mergeKeys = func() string {
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "k%d: 1, ", i)
+	}
+	return b.String()
+}()
+
+// hostile are texts built to hurt a reader (err: what its error says; "": it reads): nesting
+// past the limit, aliases that multiply, merges of large mappings,
+// an alias to itself, numbers past float64 and int64, NaN and Inf, negative durations.
+var hostile = []struct{ name, text, err string }{
+	{"nested lists", strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2), "nested more than 32 deep"},
+	{"nested objects", strings.Repeat(`{"methodConfig": `, MaxDepth+2) + "1" + strings.Repeat("}", MaxDepth+2), "nested more than 32 deep"},
+	{"billion laughs", "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n", "more than 16 aliases"},
+	{"aliases within the count", "a: &a [" + strings.Repeat("x, ", 3000) + "x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\nretry_policy: {}\n", "more than 32768 values"},
+	{"merges of a large mapping", "a: &a {" + mergeKeys + "}\nb:\n  <<: [*a, *a, *a, *a, *a]\nretry_policy: {}\n", ""},
+	{"continued lines", "resilience4j.retry.instances.a.max-attempts=\\\n" + strings.Repeat("\\\n", 30000) + "3\n", ""},
+	{"an alias to itself", "retry_policy: &a\n  x: *a\n", "nested more than 32 deep"},
+	{"1e400", `{"retryThrottling": {"maxTokens": 1e400, "tokenRatio": 0.1}}`, "out of range"},
+	{"a huge whole number", `{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 99999999999999999999}}]}`, "must be between"},
+	{"NaN", "retry_budget:\n  budget_percent: {value: .NaN}\n", "not a number"},
+	{"Inf", "retry_budget:\n  budget_percent: {value: .inf}\n", "not a number"},
+	{"negative duration", "retry_policy:\n  per_try_timeout: -1s\n", "must not be negative"},
+	{"a key that is a list", "? [a, b]\n: 1\nretry_policy: {}\n", "a key must be a word"},
+	{"oversize", strings.Repeat(" ", MaxSize) + "{}", "at most 65536"},
+}
+
+func TestReadRefusesHostileText(t *testing.T) {
+	for _, h := range hostile {
+		_, err := Read(h.text)
+		if h.err == "" {
+			if err != nil {
+				t.Errorf("%s: %v", h.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), h.err) {
+			t.Errorf("%s: error %v, want one with %q", h.name, err, h.err)
+		}
+	}
+}
+
+// FuzzRead holds that no text makes Read panic, that what it reads is a link calc decodes,
+// and that its messages stay short whatever the text.
+func FuzzRead(f *testing.F) {
+	for _, g := range readGoldens(f) {
+		for _, code := range g.blocks {
+			f.Add(code)
+		}
+	}
+	for _, cases := range [][]readCase{grpcCases, envoyCases, awsCases, r4jCases, dotnetCases} {
+		for _, c := range cases {
+			f.Add(c.text)
+		}
+	}
+	for _, h := range hostile {
+		if len(h.text) < 4096 {
+			f.Add(h.text)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		res, err := Read(text)
+		if err != nil {
+			if len(err.Error()) > maxMessage+len("…") {
+				t.Fatalf("a message of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		if _, err := libs.DecodeValues(res.Values); err != nil {
+			t.Fatalf("the import's values do not decode: %v\n%v", err, res.Values)
+		}
+		for _, line := range append(res.Read, res.Ignored...) {
+			if len(line) > maxLine+len("…") {
+				t.Fatalf("a line of %d bytes", len(line))
+			}
+		}
+	})
+}

@@ -1,0 +1,170 @@
+package importcfg
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+)
+
+// golden is one export golden file of calc/libs: its policy's query, and each block.
+type golden struct {
+	file, lib, query string
+	blocks           map[string]string // by language: json, yaml, ini, properties, …
+}
+
+func readGoldens(t testing.TB) []golden {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "calc", "libs", "testdata", "snippets", "*.golden"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	var out []golden
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		head, rest, _ := strings.Cut(text, "\n")
+		_, query, _ := strings.Cut(head, ": ")
+		if i := strings.LastIndex(head, ": "); i >= 0 {
+			query = head[i+2:]
+		}
+		base := filepath.Base(f)
+		name := strings.TrimSuffix(base, ".golden")
+		g := golden{file: base, lib: name[strings.Index(name, ".")+1:], query: query, blocks: map[string]string{}}
+		for _, block := range strings.Split("\n"+rest, "\n== ")[1:] {
+			lang, code, _ := strings.Cut(block, "\n")
+			if lang != "differences" {
+				g.blocks[lang] = code + "\n"
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// roundTrips are the blocks an import reads back, by library: the export's language.
+var roundTrips = map[string]string{
+	"grpc":         "json",
+	"envoy":        "yaml",
+	"resilience4j": "properties",
+	"aws-botocore": "ini", "aws-botocore-2026": "ini", "aws-go-v2": "ini", "aws-go-v2-2026": "ini",
+}
+
+// Every export whose snippet is a configuration imports back to the export's Model: the same
+// attempts, the same bounds and mean of every wait (within a millionth: where an exporter writes
+// the jitter in its library's terms it rounds the base to the nanosecond), and the same deadline
+// where the library has one.
+func TestImportEveryExport(t *testing.T) {
+	n := map[string]int{}
+	for _, g := range readGoldens(t) {
+		lang, ok := roundTrips[g.lib]
+		code := g.blocks[lang]
+		if !ok || code == "" {
+			continue
+		}
+		n[g.lib]++
+		p, err := libs.Decode(g.query)
+		if err != nil {
+			t.Fatalf("%s: %v", g.file, err)
+		}
+		e, _ := libs.ExportOf(p, g.lib)
+		res, err := Read(code)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", g.file, err, code)
+			continue
+		}
+		got, err := libs.DecodeValues(res.Link(p.AllValues()))
+		if err != nil {
+			t.Errorf("%s: the import's link: %v", g.file, err)
+			continue
+		}
+		want := e.Model
+		if !strings.HasPrefix(g.lib, "grpc") && !strings.HasPrefix(g.lib, "envoy") {
+			got.Budget, want.Budget = 0, 0 // the library has no deadline: the import sets none
+		}
+		if got.Attempts != want.Attempts || got.Budget != want.Budget || !closeWaits(got.Schedule(), want.Schedule()) {
+			t.Errorf("%s: imported %+v, the export's Model %+v\n%s", g.file, got.Policy, want.Policy, code)
+		}
+	}
+	for lib := range roundTrips {
+		if n[lib] == 0 {
+			t.Errorf("%s: no golden file was imported", lib)
+		}
+	}
+	t.Logf("imported %v", n)
+}
+
+// closeWaits says whether every wait of a and b has the same bounds and mean within a millionth.
+func closeWaits(a, b calc.Schedule) bool {
+	if len(a.Rows) != len(b.Rows) {
+		return false
+	}
+	near := func(x, y float64) bool { return math.Abs(x-y) <= math.Max(1, 1e-6*math.Abs(y)) }
+	for i := 1; i < len(a.Rows); i++ {
+		x, y := a.Rows[i], b.Rows[i]
+		if !near(float64(x.Min), float64(y.Min)) || !near(float64(x.Max), float64(y.Max)) || !near(x.Mean, y.Mean) {
+			return false
+		}
+	}
+	return true
+}
+
+// Polly's export is C#, not configuration: its Config, written as appsettings.json's
+// RetryStrategyOptions, imports back to the export's Model.
+func TestImportEveryPollyExport(t *testing.T) {
+	span := func(d time.Duration) string {
+		ticks := int64(d / 100)
+		return fmt.Sprintf("%d.%02d:%02d:%02d.%07d", ticks/864e9, ticks/36e9%24, ticks/6e8%60, ticks/1e7%60, ticks%1e7)
+	}
+	n := 0
+	for _, g := range readGoldens(t) {
+		if g.lib != "polly" {
+			continue
+		}
+		p, err := libs.Decode(g.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := libs.ExportOf(p, "polly")
+		c, ok := e.Config.(libs.PollyRetry)
+		if !ok || c.MaxRetryAttempts == 0 {
+			// Polly refuses MaxRetryAttempts 0 ([Range(1, MaxRetryCount)]), which the export
+			// writes for a single attempt; the import says so (dotnet_test.go).
+			continue
+		}
+		n++
+		text := fmt.Sprintf(`{"Retry": {"MaxRetryAttempts": %d, "Delay": %q, "BackoffType": %q, "UseJitter": %v`, c.MaxRetryAttempts, span(c.Delay), c.BackoffType, c.UseJitter)
+		if c.MaxDelay > 0 {
+			text += fmt.Sprintf(`, "MaxDelay": %q`, span(c.MaxDelay))
+		}
+		text += "}}"
+		// The Retry section alone would be the standard handler's: read as RetryStrategyOptions.
+		text = strings.Replace(text, `{"Retry": `, `{"Polly": `, 1)
+		res, err := Read(text)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", g.file, err, text)
+			continue
+		}
+		got, err := libs.DecodeValues(res.Link(p.AllValues()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := e.Model
+		got.Budget, want.Budget = 0, 0 // AddTimeout is code, not these options
+		if got.Attempts != want.Attempts || !closeWaits(got.Schedule(), want.Schedule()) {
+			t.Errorf("%s: imported %+v, the export's Model %+v\n%s", g.file, got.Policy, want.Policy, text)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no Polly export")
+	}
+}

@@ -1,0 +1,313 @@
+package importcfg
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits on a YAML or JSON text beyond MaxSize and MaxDepth: aliases (*name) repeat what their
+// anchor holds, so a few of them nested can stand for billions of values (the "billion laughs");
+// a configuration needs few of them, and its values stay far under maxValues.
+const (
+	maxAliases = 16
+	maxValues  = 1 << 15
+)
+
+// value is one value of a YAML or JSON text, with the line it is on: a scalar, a sequence or a
+// mapping, aliases expanded and merge keys (<<) merged. Readers mark what they read, so that
+// what is left can be listed as ignored.
+type value struct {
+	line   int
+	key    string    // its key in its mapping; "" in a sequence and at the top
+	path   string    // where it is, for messages: methodConfig[0].retryPolicy.maxAttempts
+	kind   yaml.Kind // ScalarNode, SequenceNode or MappingNode
+	text   string    // a scalar's text
+	quoted bool      // a scalar written as a string: "5", not 5
+	null   bool      // a scalar that is null: ~, null or nothing
+	items  []*value  // a sequence's items, or a mapping's values in order (each with its key)
+	used   bool
+}
+
+// parseTree reads text as YAML (JSON is YAML) within the limits. ok is false when text is not
+// YAML or is a lone scalar (no configuration is), with no error; err is set when it is YAML
+// beyond a limit.
+func parseTree(text string) (root *value, ok bool, err error) {
+	if parsed.built && parsed.text == text {
+		clearUsed(parsed.root)
+		return parsed.root, parsed.ok, parsed.buildErr
+	}
+	root, ok, err = buildTree(text)
+	parsed.built, parsed.root, parsed.ok, parsed.buildErr = true, root, ok, err
+	return root, ok, err
+}
+
+// clearUsed marks nothing under v read, for the next format.
+func clearUsed(v *value) {
+	if v == nil {
+		return
+	}
+	v.used = false
+	for _, item := range v.items {
+		clearUsed(item)
+	}
+}
+
+// buildTree is parseTree without the memory of the last text.
+func buildTree(text string) (root *value, ok bool, err error) {
+	doc, perr := parseYAML(text)
+	if perr != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, false, nil
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode && top.Kind != yaml.SequenceNode {
+		return nil, false, nil
+	}
+	b := builder{}
+	if err := b.countAliases(top, 0); err != nil {
+		return nil, true, err
+	}
+	root, err = b.build(top, "", "", 0)
+	return root, true, err
+}
+
+// yamlError is the parser's message of a text that is not YAML, for the message that no
+// format read it: "line 3: did not find expected key".
+func yamlError(text string) string {
+	_, err := parseYAML(text)
+	if err == nil {
+		return ""
+	}
+	return strings.TrimPrefix(err.Error(), "yaml: ")
+}
+
+// parsed is the last text parsed and its YAML: every format of a Read parses the same text, and
+// the parse is most of their time. Read holds readMu while it uses it, and forgets it when done;
+// nothing changes a parsed node.
+var parsed struct {
+	text string
+	doc  *yaml.Node
+	err  error
+	// The values built from doc, when built: readers mark them, and parseTree clears the marks.
+	built    bool
+	root     *value
+	ok       bool
+	buildErr error
+}
+
+// readMu makes one Read at a time use parsed, whose values its readers mark.
+var readMu sync.Mutex
+
+// parseYAML is text's YAML, parsed once per Read.
+func parseYAML(text string) (*yaml.Node, error) {
+	if parsed.doc == nil || parsed.text != text {
+		var doc yaml.Node
+		parsed.err = yaml.Unmarshal([]byte(text), &doc)
+		parsed.text, parsed.doc = text, &doc
+		parsed.built, parsed.root, parsed.ok, parsed.buildErr = false, nil, false, nil
+	}
+	return parsed.doc, parsed.err
+}
+
+// forgetParse lets the last parse go.
+func forgetParse() {
+	parsed.text, parsed.doc, parsed.err = "", nil, nil
+	parsed.built, parsed.root, parsed.ok, parsed.buildErr = false, nil, false, nil
+}
+
+// builder counts what build has made: the aliases met and the values built.
+type builder struct{ aliases, values int }
+
+// countAliases refuses more than maxAliases aliases, before any is expanded, and nesting
+// beyond MaxDepth.
+func (b *builder) countAliases(n *yaml.Node, depth int) error {
+	if depth > MaxDepth {
+		return fmt.Errorf("line %d: nested more than %d deep", n.Line, MaxDepth)
+	}
+	if n.Kind == yaml.AliasNode {
+		b.aliases++
+		if b.aliases > maxAliases {
+			return fmt.Errorf("line %d: more than %d aliases (*%s): a configuration needs few, and each repeats what its anchor holds", n.Line, maxAliases, n.Value)
+		}
+	}
+	for _, c := range n.Content {
+		if err := b.countAliases(c, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// build converts n, following aliases, within MaxDepth and maxValues.
+func (b *builder) build(n *yaml.Node, key, path string, depth int) (*value, error) {
+	for hops := 0; n.Kind == yaml.AliasNode; hops++ {
+		if n.Alias == nil || hops > maxAliases {
+			return nil, fmt.Errorf("line %d: alias *%s: refers to nothing", n.Line, n.Value)
+		}
+		n = n.Alias
+	}
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("line %d: %s: nested more than %d deep", n.Line, orTop(path), MaxDepth)
+	}
+	b.values++
+	if b.values > maxValues {
+		return nil, fmt.Errorf("line %d: more than %d values: aliases (*name) repeat too much", n.Line, maxValues)
+	}
+	v := &value{line: n.Line, key: key, path: path, kind: n.Kind}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		v.text = n.Value
+		v.quoted = n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+		v.null = !v.quoted && n.ShortTag() == "!!null"
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			item, err := b.build(c, "", path+"["+strconv.Itoa(i)+"]", depth+1)
+			if err != nil {
+				return nil, err
+			}
+			v.items = append(v.items, item)
+		}
+	case yaml.MappingNode:
+		if err := b.mapping(v, n, depth); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("line %d: %s: not a value", n.Line, orTop(path))
+	}
+	return v, nil
+}
+
+// mapping fills v with n's pairs; a merge key (<<) adds its mappings' keys that n does not
+// have itself.
+func (b *builder) mapping(v *value, n *yaml.Node, depth int) error {
+	var merged []*value
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, c := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return fmt.Errorf("line %d: %s: a key must be a word, not a list or mapping", k.Line, orTop(v.path))
+		}
+		item, err := b.build(c, k.Value, join(v.path, k.Value), depth+1)
+		if err != nil {
+			return err
+		}
+		if k.Value == "<<" && k.Style == 0 {
+			merged = append(merged, item)
+			continue
+		}
+		v.items = append(v.items, item)
+	}
+	if len(merged) == 0 {
+		return nil
+	}
+	has := make(map[string]bool, len(v.items))
+	for _, item := range v.items {
+		has[item.key] = true
+	}
+	for _, m := range merged {
+		sources := []*value{m}
+		if m.kind == yaml.SequenceNode {
+			sources = m.items
+		}
+		for _, s := range sources {
+			if s.kind != yaml.MappingNode {
+				return fmt.Errorf("line %d: %s: a merge (<<) must name mappings", s.line, orTop(v.path))
+			}
+			for _, item := range s.items {
+				if !has[item.key] {
+					has[item.key] = true
+					moved := *item
+					moved.path = join(v.path, item.key)
+					v.items = append(v.items, &moved)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func orTop(path string) string {
+	if path == "" {
+		return "the top"
+	}
+	return path
+}
+
+// get is v's value at the last key that match says is its, marking every such key read when
+// mark is set; nil when there is none or v is no mapping. The last one wins, as with
+// encoding/json and YAML decoders that allow a key twice.
+func (v *value) get(match func(string) bool, mark bool) *value {
+	if v == nil || v.kind != yaml.MappingNode {
+		return nil
+	}
+	var found *value
+	for _, item := range v.items {
+		if match(item.key) {
+			found = item
+			if mark {
+				item.used = true
+			}
+		}
+	}
+	return found
+}
+
+// errorf is a message about v: its line, its key and its text.
+func (v *value) errorf(format string, args ...any) error {
+	what := v.path
+	if v.kind == yaml.ScalarNode {
+		what += " " + quoteShort(v.text)
+	}
+	return fmt.Errorf("line %d: %s: %s", v.line, what, fmt.Sprintf(format, args...))
+}
+
+// scalar is v's text when it is a scalar, or an error naming it.
+func (v *value) scalar() (string, error) {
+	if v.kind != yaml.ScalarNode || v.null {
+		return "", fmt.Errorf("line %d: %s: must be a single value", v.line, v.path)
+	}
+	return v.text, nil
+}
+
+// ignored lists the keys under v that no reader marked, in the text's order, each with why's
+// reason: an unread mapping is one line, a read one has its unread keys listed.
+func (v *value) ignored(why func(v *value) string) []string {
+	var out []string
+	var walk func(v *value)
+	walk = func(v *value) {
+		for _, item := range v.items {
+			switch {
+			case v.kind == yaml.MappingNode && !item.used:
+				out = append(out, fmt.Sprintf("line %d: %s: %s", item.line, item.path, why(item)))
+			case item.kind != yaml.ScalarNode:
+				walk(item)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// quoteShort quotes s, cut to 40 bytes: a pasted 60 KB value must not become a 60 KB message.
+func quoteShort(s string) string {
+	const most = 40
+	if len(s) > most {
+		cut := most
+		for cut > 0 && !utf8Start(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
