@@ -204,12 +204,19 @@ func (c PollyRetry) Policy() calc.Policy {
 	return pol
 }
 
-// CSharp is c as a ResiliencePipelineBuilder, the timeout and MaxDelay only when set.
+// CSharp is c as a ResiliencePipelineBuilder, the timeout and MaxDelay only when set, and the
+// retry only when it retries.
 func (c PollyRetry) CSharp() string {
 	var b strings.Builder
 	b.WriteString("var pipeline = new ResiliencePipelineBuilder()\n")
 	if c.Timeout > 0 {
 		b.WriteString("    // Outermost, so that it is a deadline over every attempt.\n    .AddTimeout(" + timeSpan(c.Timeout) + ")\n")
+	}
+	if c.MaxRetryAttempts == 0 {
+		// Polly refuses MaxRetryAttempts = 0 ([Range(1, int.MaxValue)]): one attempt is a
+		// pipeline without a retry strategy.
+		b.WriteString("    // One attempt: no retry strategy (RetryStrategyOptions' MaxRetryAttempts must be at least 1).\n    .Build();\n")
+		return b.String()
 	}
 	b.WriteString("    .AddRetry(new RetryStrategyOptions\n    {\n")
 	b.WriteString("        MaxRetryAttempts = " + strconv.Itoa(c.MaxRetryAttempts) + ", // retries after the first call: " + inAllText(c.MaxRetryAttempts+1) + "\n")

@@ -137,8 +137,8 @@ func TestImportEveryPollyExport(t *testing.T) {
 		e, _ := libs.ExportOf(p, "polly")
 		c, ok := e.Config.(libs.PollyRetry)
 		if !ok || c.MaxRetryAttempts == 0 {
-			// Polly refuses MaxRetryAttempts 0 ([Range(1, MaxRetryCount)]), which the export
-			// writes for a single attempt; the import says so (dotnet_test.go).
+			// A single attempt is exported as a pipeline without AddRetry: Polly refuses
+			// MaxRetryAttempts 0 ([Range(1, MaxRetryCount)]), and so does the import (dotnet_test.go).
 			continue
 		}
 		n++
