@@ -324,5 +324,6 @@ func (p *page) renderPreset() app.UI {
 		app.Span().ID("in-preset-hint").Class("hint").Text(hint),
 		app.Span().ID("in-preset-error").Class("field-error").Text(problem),
 		info,
+		p.renderImport(),
 	)
 }
