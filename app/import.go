@@ -69,6 +69,7 @@ func (p *page) importText(ctx app.Context, text string) {
 	}
 	p.imp.err, p.imp.result = "", &r
 	p.raw = r.Link(p.raw)
+	p.raw.Del("preset")                    // the import says the whole policy
 	p.edit(ctx, "base", p.raw.Get("base")) // an input the import sets: the link is read again whole
 }
 
