@@ -16,12 +16,17 @@ type importView struct {
 }
 
 // renderImport is the control, one step away under the preset picker: a closed summary line
-// on the first screen, the textarea and what the last import read once opened.
+// on the first screen, the textarea and what the last import read once opened. It is outside
+// the preset's fieldset, whose hint shows while the focus is in it (on a phone): a tap on the
+// summary would move the summary away under the finger.
 func (p *page) renderImport() app.UI {
 	var format string
 	var read, ignored []string
 	if r := p.imp.result; r != nil {
 		format, read, ignored = "Read as "+r.Format+". The link now has its inputs: share it to share this import.", r.Read, r.Ignored
+		if p.imp.err != "" {
+			format = "The inputs are still the last import's, read as " + r.Format + "."
+		}
 	}
 	d := app.Details().ID("import").Body(
 		app.Summary().Text("Import a configuration"),

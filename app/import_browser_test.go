@@ -81,10 +81,12 @@ func TestImportSetsTheLink(t *testing.T) {
 }
 
 // A configuration that is refused names its line, key and value; the inputs, the link and the
-// numbers stay the last valid ones, and the textarea keeps what was pasted.
+// numbers stay the last valid ones, and the textarea keeps what was pasted. On a phone: a tap
+// opens the control.
 func TestImportRefusedKeepsTheResult(t *testing.T) {
 	srv := startServe(t)
 	tb := newTab(t)
+	tb.emulate(firstScreens[2])
 	const query = "attempts=4&base=200ms"
 	tb.navigate(srv.URL + "/?" + query)
 	tb.waitWasm()
@@ -113,5 +115,23 @@ func TestImportRefusedKeepsTheResult(t *testing.T) {
 		t.Errorf("the message stays: %q", got)
 	}
 	checkNumbers(tb, strings.TrimPrefix(evalJS[string](tb, "location.search"), "?"))
+	tb.requireNoConsoleProblems()
+}
+
+// TestImportAxe runs axe-core's WCAG rules with the control open, after an import and after a
+// refused one.
+func TestImportAxe(t *testing.T) {
+	source := axeSource(t)
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/")
+	tb.waitWasm()
+	importInto(tb, stepFunctionsState)
+	tb.waitFor("the import's account", `document.getElementById("import-said").textContent.includes("Retry[1]")`)
+	tb.waitWasm()
+	reportViolations(t, "after an import", tb.axeRun(source))
+	importInto(tb, "@Retryable(maxAttempts = x)")
+	tb.waitFor("the import's message", `document.getElementById("import-error").textContent !== ""`)
+	reportViolations(t, "after a refused import", tb.axeRun(source))
 	tb.requireNoConsoleProblems()
 }
