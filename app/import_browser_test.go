@@ -135,3 +135,22 @@ func TestImportAxe(t *testing.T) {
 	reportViolations(t, "after a refused import", tb.axeRun(source))
 	tb.requireNoConsoleProblems()
 }
+
+// TestImportPastedBeforeWasm pastes into serve's page before the wasm runs: the wasm's page,
+// which replaces it, keeps the control open with the text, and the text imports.
+func TestImportPastedBeforeWasm(t *testing.T) {
+	srv, release := heldServe(t)
+	tb := newTab(t, chromedp.WithNewBrowserContext())
+	tb.navigate(srv.URL + "/?attempts=4")
+	evalJS[bool](tb, `document.getElementById("import").open = true`)
+	tb.setInput("#import-text", stepFunctionsState)
+	release()
+	tb.waitWasm()
+	got := evalJS[map[string]any](tb, `({open: document.getElementById("import").open, text: document.getElementById("import-text").value})`)
+	if got["open"] != true || got["text"] != stepFunctionsState {
+		t.Fatalf("after the wasm took over: %v", got)
+	}
+	tb.run(chromedp.Click(chromedp.CSS("#import-button")))
+	tb.waitFor("the imported link", `location.search.includes("jitter=full") && location.search.includes("base=3s")`)
+	tb.requireNoConsoleProblems()
+}
