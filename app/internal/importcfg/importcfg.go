@@ -37,7 +37,7 @@ type format struct {
 }
 
 // formats are tried in order; the first that recognises the text reads it.
-var formats = []format{temporalJSON, cenkaltiGo, clientGo, temporalGo, stepFunctions, istio, spring, tenacity, pollyCode}
+var formats = []format{temporalJSON, cenkaltiGo, clientGo, temporalGo, stepFunctions, istio, spring, tenacity, pollyCode, r4jCode}
 
 // Read reads text as the first format that recognises it. An error names the line or key that
 // was wrong and the value found there.

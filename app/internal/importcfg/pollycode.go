@@ -159,7 +159,7 @@ func splitTop(s string) []string {
 			depth++
 		case c == ')':
 			depth--
-		case c == ',' && depth <= 0:
+		case c == ',' && (depth <= 0 || i == len(s)):
 			if p := strings.TrimSpace(s[from:min(i, len(s))]); p != "" {
 				parts = append(parts, p)
 			}

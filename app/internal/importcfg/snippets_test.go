@@ -16,11 +16,12 @@ const snippetDir = "../../../calc/libs/testdata/snippets"
 
 // TestImportEveryCodeExport: every golden export whose snippet is Go code of cenkalti/backoff or
 // client-go imports back to the export's Model: the same attempts, the same bounds and mean of
-// every wait, and for cenkalti the same budget; tenacity's Python and Polly's C# import, and
+// every wait, and for cenkalti the same budget; tenacity's Python, Polly's C# and resilience4j's
+// Java import, and
 // where the export says no difference, back to the policy itself.
 func TestImportEveryCodeExport(t *testing.T) {
 	n := 0
-	for _, lib := range []string{"cenkalti", "client-go", "tenacity", "polly"} {
+	for _, lib := range []string{"cenkalti", "client-go", "tenacity", "polly", "resilience4j"} {
 		files, _ := filepath.Glob(filepath.Join(snippetDir, "*."+lib+".golden"))
 		if len(files) == 0 {
 			t.Fatalf("no golden files of %s in %s", lib, snippetDir)
@@ -36,6 +37,7 @@ func TestImportEveryCodeExport(t *testing.T) {
 				continue // the library cannot express this policy
 			}
 			code, diffs, _ := strings.Cut(rest, "== differences\n")
+			code, _, _ = strings.Cut(code, "== properties\n")   // resilience4j's Java, whose properties are another format
 			query := header[strings.LastIndex(header, ": ")+2:] // "# Title, for name: query"
 			p, err := libs.Decode(query)
 			if err != nil {
@@ -53,7 +55,7 @@ func TestImportEveryCodeExport(t *testing.T) {
 				continue
 			}
 			model, budget := e.Model, lib == "cenkalti"
-			if lib == "tenacity" || lib == "polly" {
+			if lib == "tenacity" || lib == "polly" || lib == "resilience4j" {
 				// The export keeps no Model of these: where it says no difference, the policy
 				// is the model.
 				if diffs != "" {

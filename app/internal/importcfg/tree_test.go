@@ -114,7 +114,7 @@ func FuzzRead(f *testing.F) {
 	for _, text := range hostile {
 		f.Add(text)
 	}
-	for _, cases := range [][]importCase{temporalCases, stepFunctionsCases, istioCases, springCases, goCodeCases, tenacityCases, pollyCodeCases} {
+	for _, cases := range [][]importCase{temporalCases, stepFunctionsCases, istioCases, springCases, goCodeCases, tenacityCases, pollyCodeCases, r4jCodeCases} {
 		for _, c := range cases {
 			f.Add(c.text)
 		}
