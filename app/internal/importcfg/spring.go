@@ -40,6 +40,37 @@ var springWhy = map[string]string{
 	"interceptor": "a bean whose own policy replaces this annotation's: not read", "listeners": "what is told of each retry: not modelled",
 }
 
+// springMaxLen is the longest annotation read: one @Retryable is a few hundred bytes, and the
+// page must stay responsive whatever is pasted.
+const springMaxLen = 4096
+
+// springExtent is where the annotation at the start of text ends: after the ) that closes its
+// attribute list, skipping string literals; len(text) when it does not close.
+func springExtent(text string) int {
+	i := len(springAnnotation.FindString(text))
+	j := i + len(text[i:]) - len(strings.TrimLeft(text[i:], " \t\r\n"))
+	if j >= len(text) || text[j] != '(' {
+		return i // @Retryable alone
+	}
+	depth, quoted := 0, false
+	for k := j; k < len(text); k++ {
+		switch c := text[k]; {
+		case quoted && c == '\\':
+			k++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return k + 1
+			}
+		}
+	}
+	return len(text)
+}
+
 // springTok is one token of the annotation.
 type springTok struct {
 	text string
@@ -53,9 +84,13 @@ func readSpring(text string) (Result, bool, error) {
 	if !springAnnotation.MatchString(text) {
 		return Result{}, false, nil
 	}
+	end := springExtent(text)
+	if end > springMaxLen {
+		return Result{}, false, fmt.Errorf("line 1: the annotation is over %d bytes: the calculator reads one @Retryable", springMaxLen)
+	}
 	var toks []springTok
 	line := 1
-	for _, t := range springToken.FindAllString(text, -1) {
+	for _, t := range springToken.FindAllString(text[:end], -1) {
 		if s := strings.TrimSpace(t); s != "" && !strings.HasPrefix(s, "//") && !strings.HasPrefix(s, "/*") {
 			toks = append(toks, springTok{s, line})
 		}
@@ -68,7 +103,10 @@ func readSpring(text string) (Result, bool, error) {
 	}
 	var ignored []string
 	if len(r.toks) > 0 {
-		ignored = append(ignored, fmt.Sprintf("line %d: what follows the annotation", r.toks[0].line))
+		return Result{}, false, fmt.Errorf("line %d: %q: expected the annotation to end", r.toks[0].line, shorten(r.toks[0].text))
+	}
+	if rest := strings.TrimLeft(text[end:], " \t\r\n"); rest != "" {
+		ignored = append(ignored, fmt.Sprintf("line %d: what follows the annotation", strings.Count(text[:len(text)-len(rest)], "\n")+1))
 	}
 	return springResult(attrs, ignored)
 }

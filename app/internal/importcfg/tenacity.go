@@ -222,7 +222,7 @@ func tenacityPolicy(pol *calc.Policy, waits []tenacityWait) error {
 		}
 		pol.Base, pol.Cap, pol.Growth = get(w, "start", 0), get(w, "max", calc.MaxCap), calc.Linear
 	default:
-		return fmt.Errorf("wait=%s: not a wait the calculator reads (one wait function, or a fixed and a random one added)", strings.TrimPrefix(strings.ReplaceAll(kinds, "+", " + "), " + "))
+		return fmt.Errorf("wait=%s: not a wait the calculator reads (one wait function, or a fixed and a random one added)", shorten(strings.TrimPrefix(strings.ReplaceAll(kinds, "+", " + "), " + ")))
 	}
 	if pol.Base <= 0 || pol.Base > calc.MaxBase {
 		return fmt.Errorf("the first wait, %s: must be more than 0 and at most %s", secs(pol.Base), secs(calc.MaxBase))

@@ -95,6 +95,14 @@ var hostile = []string{
 	"kind: VirtualService\nspec:\n  http:\n  - retries:\n      attempts: 99999999999999999999\n",
 	"\xff\xfe@Retryable",
 	"@Retryable(backoff = @Backoff(multiplier = 0x1p3))",
+	"@Retryable(" + strings.Repeat("a = {", 10000),
+	"@Retryable(maxAttempts = 2)\n" + strings.Repeat("class A { void f() { g(); } }\n", 2000),
+	"RetryConfig.custom()" + strings.Repeat(".maxAttempts(", 5000),
+	"RetryConfig.custom().intervalFunction(IntervalFunction.ofExponentialBackoff(" + strings.Repeat("(", 30000),
+	"wait.Backoff{" + strings.Repeat("Steps: 1,\n", 6000),
+	"@retry(stop=stop_after_attempt(3), wait=" + strings.Repeat("wait_fixed(1) + ", 4000) + ")",
+	"new RetryStrategyOptions {" + strings.Repeat("A = (", 10000),
+	strings.Repeat("InitialInterval: time.Second,\n", 2000),
 }
 
 func TestHostileInputs(t *testing.T) {
