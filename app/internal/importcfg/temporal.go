@@ -53,7 +53,7 @@ func readTemporalJSON(text string) (Result, bool, error) {
 	var t temporalPolicy
 	if e, ok, err := pick(m, "retryPolicy", "retry_policy"); err != nil {
 		return Result{}, false, err
-	} else if ok {
+	} else if ok && hasKey(e.val, names...) {
 		for _, o := range entries(m) {
 			if o.key != e.key {
 				t.ignored = append(t.ignored, o.keyLine(temporalOutside(o.key.Value)))
@@ -62,9 +62,6 @@ func readTemporalJSON(text string) (Result, bool, error) {
 		m = e.val
 	} else if !hasKey(m, names...) {
 		return Result{}, false, nil
-	}
-	if m.Kind != yaml.MappingNode {
-		return Result{}, false, fmt.Errorf("line %d: the retry policy must be an object", m.Line)
 	}
 	if err := t.readJSON(m); err != nil {
 		return Result{}, false, err

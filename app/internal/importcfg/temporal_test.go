@@ -32,7 +32,7 @@ func TestTemporalRefuses(t *testing.T) {
 		{"coefficient a string", `{"backoffCoefficient": "two"}`, []string{"backoffCoefficient", `"two"`}},
 		{"maximum under initial", `{"initialInterval": "10s", "maximumInterval": "1s"}`, []string{"maximumInterval", "1s", "at least initialInterval (10s)"}},
 		{"given twice", "{\"initialInterval\": \"1s\",\n\"initialInterval\": \"2s\"}", []string{"line 2", "initialInterval given twice"}},
-		{"retry policy not an object", `{"retryPolicy": 5}`, []string{"line 1", "must be an object"}},
+		{"gRPC's retry policy is not Temporal's", `{"name": [{}], "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s"}}`, []string{"not a configuration this calculator reads"}},
 		{"broken json", "{\"initialInterval\": \"1s\",\n\"maximumAttempts\": 3", []string{"line 2"}},
 		{"go: a variable", "InitialInterval: base,\nMaximumAttempts: 3", []string{"line 1", "InitialInterval", `"base"`, "literal"}},
 		{"go: a fraction of a nanosecond", "InitialInterval: 1.5 * time.Nanosecond", []string{"InitialInterval", "whole nanoseconds"}},
