@@ -51,8 +51,9 @@ func readStepFunctions(text string) (Result, bool, error) {
 // machine's States, a bare array of retriers, or one retrier (a mapping). It returns nil when
 // root is none of them.
 func sfnRetriers(root *yaml.Node) (retry *yaml.Node, where string, ignored []string, err error) {
+	// MaxAttempts alone does not say Step Functions: grpc-go reads it as gRPC's maxAttempts.
 	isRetrier := func(n *yaml.Node) bool {
-		return hasKey(n, "ErrorEquals", "IntervalSeconds", "BackoffRate", "MaxAttempts", "MaxDelaySeconds", "JitterStrategy")
+		return hasKey(n, "ErrorEquals", "IntervalSeconds", "BackoffRate", "MaxDelaySeconds", "JitterStrategy")
 	}
 	switch {
 	case root.Kind == yaml.SequenceNode && len(root.Content) > 0 && isRetrier(root.Content[0]):
