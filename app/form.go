@@ -83,8 +83,8 @@ func jitterOptions() []string {
 	return names
 }
 
-// renderForm is the inputs: the preset and the essential ones, then the others in a group that
-// is one step away.
+// renderForm is the inputs: the preset, the Import control, and the essential ones, then the
+// others in a group that is one step away.
 func (p *page) renderForm() app.UI {
 	essential, more := formGroups[0], formGroups[1:]
 	set, wrong := p.moreInputs()
@@ -108,6 +108,7 @@ func (p *page) renderForm() app.UI {
 	}
 	return app.Form().ID("inputs").Aria("label", "Inputs").Body(
 		p.renderPreset(),
+		p.renderImport(),
 		p.renderGroup(essential.legend, essential.fields),
 		details,
 	)

@@ -30,6 +30,7 @@ type page struct {
 	moreOpen bool         // the group of inputs one step away is open (renderForm)
 	herd     herdView     // many clients through an outage, for the report's inputs
 	fit      fitView      // what fits in the budget (fit.go)
+	imp      importView   // the Import control (import.go)
 
 	experiment                              experimentView // the contention section's state: the AWS post's experiment (contention.go)
 	experimentResults, experimentStatusLine *island
@@ -112,6 +113,7 @@ func (p *page) showReport() {
 func (p *page) OnInit() {
 	if app.IsClient {
 		p.load(app.Window().URL().RawQuery)
+		p.takeOverImport()
 		// What was typed into the server's page, before it is replaced; else its numbers stay.
 		if p.kept = !p.takeOver() && p.keepServerNumbers(); !p.kept && p.sampleSmall() {
 			// The schedule's percentiles are part of the first screen's answer; the other

@@ -48,7 +48,14 @@ var dotnetCases = []readCase{
 	{name: "attempt over total", text: `{"AttemptTimeout": {"Timeout": "00:00:40"}}`, err: "AttemptTimeout's Timeout (40s) is over TotalRequestTimeout's (30s)"},
 	{name: "sampling under twice the attempt", text: `{"AttemptTimeout": {"Timeout": "00:00:20"}}`, err: "the default SamplingDuration (30s): the sampling duration (30s) is under twice the attempt timeout (20s)"},
 	{name: "ratio over 1", text: `{"CircuitBreaker": {"FailureRatio": 2}}`, err: `FailureRatio "2" (pollyratio 2)`},
-	{name: "a Step Functions Retry is not Polly's", text: `{"Retry": [{"ErrorEquals": ["States.ALL"]}]}`, err: "not a configuration this calculator reads"},
 }
 
 func TestReadDotnet(t *testing.T) { checkReads(t, dotnetFormat.name, dotnetCases) }
+
+// A Step Functions Retry array is not the standard handler's Retry section.
+func TestStepFunctionsRetryIsNotDotnet(t *testing.T) {
+	r, err := Read(`{"Retry": [{"ErrorEquals": ["States.ALL"]}]}`)
+	if err != nil || r.Format != stepFunctions.name {
+		t.Errorf("read as %q (%v), want %q", r.Format, err, stepFunctions.name)
+	}
+}

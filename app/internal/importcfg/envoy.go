@@ -61,6 +61,9 @@ func readEnvoy(text string) (Result, bool, error) {
 	if len(policies) == 0 && len(budgets) == 0 {
 		return Result{}, false, nil
 	}
+	if len(policies) > 0 && !envoyFields(policies[0].v) {
+		return Result{}, false, nil
+	}
 	r := newReading()
 	c := libs.EnvoyRetryPolicy{NumRetries: envoyRetries, BaseInterval: envoyBaseInterval, MaxInterval: 10 * envoyBaseInterval}
 	if len(policies) == 0 {
@@ -75,6 +78,25 @@ func readEnvoy(text string) (Result, bool, error) {
 	}
 	res, err := r.result()
 	return res, true, err
+}
+
+// envoyRetryFields are the fields of Envoy's RetryPolicy (config/route/v3/route_components.proto).
+var envoyRetryFields = []string{"retry_on", "num_retries", "per_try_timeout", "per_try_idle_timeout", "retry_priority",
+	"retry_host_predicate", "retry_options_predicates", "host_selection_retry_max_attempts", "retriable_status_codes",
+	"retry_back_off", "rate_limited_retry_back_off", "retriable_headers", "retriable_request_headers"}
+
+// envoyFields says whether rp can be Envoy's retry_policy: empty, or with a field of Envoy's.
+// gRPC's and Temporal's retryPolicy have none, and are theirs to read.
+func envoyFields(rp *value) bool {
+	if rp.kind != yaml.MappingNode || len(rp.items) == 0 {
+		return true
+	}
+	for _, f := range envoyRetryFields {
+		if rp.get(proto(f), false) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func readEnvoyPolicy(r *reading, policies []entry, c *libs.EnvoyRetryPolicy) error {

@@ -66,9 +66,19 @@ func FuzzRead(f *testing.F) {
 			f.Add(c.text)
 		}
 	}
+	for _, cases := range [][]importCase{temporalCases, stepFunctionsCases, istioCases, springCases, goCodeCases, tenacityCases, pollyCodeCases, r4jCodeCases} {
+		for _, c := range cases {
+			f.Add(c.text)
+		}
+	}
 	for _, h := range hostile {
 		if len(h.text) < 4096 {
 			f.Add(h.text)
+		}
+	}
+	for _, text := range hostileCode {
+		if len(text) < 4096 {
+			f.Add(text)
 		}
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -38,7 +38,11 @@ type format struct {
 }
 
 // formats are tried in order; the first that recognises the text reads it.
-var formats = []format{grpcFormat, envoyFormat, awsFormat, r4jYAMLFormat, r4jPropertiesFormat, dotnetFormat}
+// Step Functions' array and Temporal's retryPolicy come before the AWS file and Envoy, which would
+// take them for a section header and a retry_policy; cenkalti's and client-go's Go before
+// Temporal's, whose reader would take their InitialInterval.
+var formats = []format{grpcFormat, temporalJSON, stepFunctions, envoyFormat, awsFormat, r4jYAMLFormat, r4jPropertiesFormat,
+	dotnetFormat, cenkaltiGo, clientGo, temporalGo, istio, spring, tenacity, pollyCode, r4jCode}
 
 // Read reads text as the first format that recognises it. An error names the line or key that
 // was wrong and the value found there.

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"backoffcalc/app/internal/importcfg"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// importView is the Import control's state: a configuration pasted in sets the inputs, through
+// the link, so that an import is shared as its link.
+type importView struct {
+	open   bool              // the control is open
+	text   string            // what was pasted, as the textarea's content: kept whatever the import says
+	result *importcfg.Result // the last import that was read; nil before one
+	err    string            // why the last import was refused; "" when it was read
+}
+
+// renderImport is the control, one step away under the preset picker: a closed summary line
+// on the first screen, the textarea and what the last import read once opened. It is outside
+// the preset's fieldset, whose hint shows while the focus is in it (on a phone): a tap on the
+// summary would move the summary away under the finger.
+func (p *page) renderImport() app.UI {
+	var format string
+	var read, ignored []string
+	if r := p.imp.result; r != nil {
+		format, read, ignored = "Read as "+r.Format+". The link now has its inputs: share it to share this import.", r.Read, r.Ignored
+		if p.imp.err != "" {
+			format = "The inputs are still the last import's, read as " + r.Format + "."
+		}
+	}
+	d := app.Details().ID("import").Body(
+		app.Summary().Text("Import a configuration"),
+		app.Label().For("import-text").Text("Paste a retry configuration: a Temporal RetryPolicy, a Step Functions Retry, an Istio VirtualService, a Spring @Retryable…"),
+		app.Textarea().ID("import-text").Rows(6).Spellcheck(false).Attr("autocomplete", "off").
+			Aria("describedby", "import-error import-said").Text(p.imp.text),
+		app.Button().ID("import-button").Type("button").Text("Import").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
+			p.importText(ctx, app.Window().GetElementByID("import-text").Get("value").String())
+		})),
+		app.P().ID("import-error").Class("field-error").Role("alert").Text(p.imp.err),
+		app.Div().ID("import-said").Role("status").Body(
+			app.P().Text(format),
+			saidList("What it read:", read),
+			saidList("What it ignored, and why:", ignored),
+		),
+	).On("toggle", p.recovering(func(ctx app.Context, e app.Event) {
+		p.imp.open = ctx.JSSrc().Get("open").Bool()
+	}))
+	if p.imp.open {
+		d = d.Open(true) // only then: pre-rendered HTML writes open="false" as open
+	}
+	return d
+}
+
+// saidList is one list of what an import said, under its title; nothing when empty.
+func saidList(title string, lines []string) app.UI {
+	if len(lines) == 0 {
+		return app.Div()
+	}
+	return app.Div().Body(
+		app.P().Text(title),
+		app.Ul().Body(app.Range(lines).Slice(func(i int) app.UI { return app.Li().Text(lines[i]) })),
+	)
+}
+
+// importText reads text as a configuration. Read, its inputs replace the link's (Result.Link)
+// as an edit's would, and the page shows their numbers; refused, the message names the line,
+// key and value, and the inputs and the numbers stay. The text stays in the textarea either way.
+func (p *page) importText(ctx app.Context, text string) {
+	p.imp.text = text
+	r, err := importcfg.Read(text)
+	if err != nil {
+		p.imp.err = err.Error()
+		return
+	}
+	p.imp.err, p.imp.result = "", &r
+	p.raw = r.Link(p.raw)
+	p.raw.Del("preset")                    // the import says the whole policy
+	p.edit(ctx, "base", p.raw.Get("base")) // an input the import sets: the link is read again whole
+}
+
+// takeOverImport keeps what was pasted into the server's page before the wasm ran: its first
+// render replaces that page (see takeOver).
+func (p *page) takeOverImport() {
+	el := app.Window().Get("document").Call("querySelector", `#app[data-render="server"] #import-text`)
+	if el.Truthy() {
+		p.imp.text = el.Get("value").String()
+		p.imp.open = el.Call("closest", "details").Get("open").Bool()
+	}
+}

@@ -1,0 +1,235 @@
+package importcfg
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Go code as the Export panel writes it (calc/libs: CenkaltiConfig.Go, WaitBackoff.Go), read
+// back strictly: a struct literal whose fields are simple literals, and for cenkalti/backoff the
+// options of Retry. The policy is the export's Model: what the library does with that code.
+
+var cenkaltiGo = format{"cenkalti/backoff v5 (Go)", readCenkalti}
+var clientGo = format{"Kubernetes client-go wait.Backoff (Go)", readWaitBackoff}
+
+// goLiteral is the struct literal that starts with open ("backoff.ExponentialBackOff{"), its
+// fields each with its line; ok is false when text has none.
+func goLiteral(text, open string) (fields []kv, rest string, ok bool, err error) {
+	start := strings.Index(text, open)
+	if start < 0 {
+		return nil, "", false, nil
+	}
+	body := text[start+len(open):]
+	end := strings.IndexByte(body, '}')
+	if end < 0 {
+		return nil, "", true, fmt.Errorf("line %d: %s has no closing }", strings.Count(text[:start], "\n")+1, strings.TrimSuffix(open, "{"))
+	}
+	line := strings.Count(text[:start+len(open)], "\n") + 1
+	seen := map[string]bool{}
+	for _, f := range strings.Split(body[:end], "\n") {
+		for _, part := range strings.Split(strings.SplitN(f, "//", 2)[0], ",") {
+			if strings.TrimSpace(part) == "" {
+				continue
+			}
+			name, value, found := strings.Cut(part, ":")
+			name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+			if !found || !goName.MatchString(name) {
+				return nil, "", true, fmt.Errorf("line %d: %q: expected Field: value", line, shorten(strings.TrimSpace(part)))
+			}
+			if seen[name] {
+				return nil, "", true, fmt.Errorf("line %d: %s given twice: give it once", line, name)
+			}
+			seen[name] = true
+			fields = append(fields, kv{&yaml.Node{Value: name, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line}})
+		}
+		line++
+	}
+	return fields, body[end+1:], true, nil
+}
+
+var goName = regexp.MustCompile(`^[A-Z][A-Za-z]*$`)
+
+// goCall finds name(arg) in text, with the line it is on.
+func goCall(text, name string) (kv, bool) {
+	m := regexp.MustCompile(regexp.QuoteMeta(name) + `\(([^()]*)\)`).FindStringSubmatchIndex(text)
+	if m == nil {
+		return kv{}, false
+	}
+	line := strings.Count(text[:m[0]], "\n") + 1
+	return kv{&yaml.Node{Value: name, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: strings.TrimSpace(text[m[2]:m[3]]), Line: line}}, true
+}
+
+// goFloat reads a float literal within [lo, hi].
+func goFloat(e kv, lo, hi float64, why string) (float64, error) {
+	if strings.ContainsAny(e.val.Value, "xXpP_") {
+		return 0, e.bad(why)
+	}
+	return e.number(lo, hi, why)
+}
+
+// readCenkalti reads an ExponentialBackOff and Retry's options. Its Model (calc/libs
+// cenkalti.go): base InitialInterval, factor Multiplier, cap MaxInterval before the jitter,
+// jitter proportional RandomizationFactor; WithMaxTries the attempts and WithMaxElapsedTime the
+// budget (Retry's defaults without them: no limit on tries, 15 minutes).
+func readCenkalti(text string) (Result, bool, error) {
+	fields, rest, ok, err := goLiteral(text, "backoff.ExponentialBackOff{")
+	if !ok || err != nil {
+		return Result{}, ok, err
+	}
+	pol := presetPolicy("cenkalti-v5")
+	pol.Ratio, pol.Jitter = 0, calc.None // a literal's zero RandomizationFactor
+	var read, ignored []string
+	var interval, maxInterval bool
+	for _, e := range fields {
+		switch e.key.Value {
+		case "InitialInterval":
+			pol.Base, err = goDurationValue(e)
+			if err == nil && (pol.Base <= 0 || pol.Base > calc.MaxBase) {
+				err = e.bad("must be more than 0 and at most " + secs(calc.MaxBase))
+			}
+			interval = true
+		case "MaxInterval":
+			pol.Cap, err = goDurationValue(e)
+			maxInterval = true
+		case "Multiplier":
+			pol.Factor, err = goFloat(e, 1, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d", calc.MaxFactor))
+		case "RandomizationFactor":
+			pol.Ratio, err = goFloat(e, 0, 1, "must be a number from 0 to 1: the calculator's proportional jitter")
+			if pol.Ratio > 0 {
+				pol.Jitter = calc.Proportional
+			}
+		default:
+			ignored = append(ignored, e.keyLine("not read"))
+			continue
+		}
+		if err != nil {
+			return Result{}, false, err
+		}
+		read = append(read, e.line("read"))
+	}
+	if !interval || !maxInterval {
+		return Result{}, false, fmt.Errorf("backoff.ExponentialBackOff: give InitialInterval and MaxInterval (a struct literal leaves them 0)")
+	}
+	if pol.Cap < pol.Base || pol.Cap > calc.MaxCap {
+		return Result{}, false, fmt.Errorf("MaxInterval %s: must be at least InitialInterval (%s) and at most %s", secs(pol.Cap), secs(pol.Base), secs(calc.MaxCap))
+	}
+	if e, ok := goCall(rest, "backoff.WithMaxTries"); ok {
+		n, err := e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
+		if err != nil {
+			return Result{}, false, err
+		}
+		pol.Attempts = int(n)
+		read = append(read, e.line("attempts, the first call included"))
+	} else {
+		read = append(read, fmt.Sprintf("no WithMaxTries: Retry has no limit on tries; the table shows %d attempts, as the cenkalti-v5 preset does", pol.Attempts))
+	}
+	if e, ok := goCall(rest, "backoff.WithMaxElapsedTime"); ok {
+		if pol.Budget, err = goDurationValue(e); err != nil {
+			return Result{}, false, err
+		}
+		if pol.Budget > calc.MaxBudget {
+			return Result{}, false, e.bad("at most " + secs(calc.MaxBudget))
+		}
+		read = append(read, e.line("the budget (0: none)"))
+	} else {
+		read = append(read, "no WithMaxElapsedTime: Retry stops after 15 minutes, the budget")
+	}
+	return policyResult(pol, read, ignored)
+}
+
+// readWaitBackoff reads a wait.Backoff. Its Model (calc/libs k8s.go): base Duration, factor
+// Factor, jitter upward Jitter, Steps the attempts; with a Cap, wait.ExponentialBackoff stops at
+// the first step whose next delay would pass it, so the waits never reach the cap and the
+// attempts end there.
+func readWaitBackoff(text string) (Result, bool, error) {
+	fields, _, ok, err := goLiteral(text, "wait.Backoff{")
+	if !ok || err != nil {
+		return Result{}, ok, err
+	}
+	pol := calc.Policy{Factor: 1, Cap: calc.MaxCap} // wait.Backoff has no cap of the delay and no deadline
+	var stepCap time.Duration
+	var jitter float64
+	var read, ignored []string
+	for _, e := range fields {
+		switch e.key.Value {
+		case "Duration":
+			pol.Base, err = goDurationValue(e)
+			if err == nil && (pol.Base <= 0 || pol.Base > calc.MaxBase) {
+				err = e.bad("must be more than 0 and at most " + secs(calc.MaxBase))
+			}
+		case "Factor":
+			pol.Factor, err = goFloat(e, 0, calc.MaxFactor, fmt.Sprintf("must be a number from 0 to %d (under 1: no growth)", calc.MaxFactor))
+			pol.Factor = max(pol.Factor, 1)
+		case "Jitter":
+			jitter, err = goFloat(e, 0, calc.MaxFactor, fmt.Sprintf("must be a number from 0 to %d", calc.MaxFactor))
+		case "Steps":
+			var n int64
+			n, err = e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
+			pol.Attempts = int(n)
+		case "Cap":
+			stepCap, err = goDurationValue(e)
+		default:
+			ignored = append(ignored, e.keyLine("not read"))
+			continue
+		}
+		if err != nil {
+			return Result{}, false, err
+		}
+		read = append(read, e.line("read"))
+	}
+	if pol.Base == 0 || pol.Attempts == 0 {
+		return Result{}, false, fmt.Errorf("wait.Backoff: give Duration and Steps (a struct literal leaves them 0)")
+	}
+	base := pol.Base
+	switch {
+	case jitter > 1:
+		// Duration × U[1, 1 + Jitter] is beyond the upward jitter's ratio of 1: it is the
+		// proportional jitter around the middle of that range.
+		pol.Jitter, pol.Ratio = calc.Proportional, jitter/(2+jitter)
+		pol.Base = time.Duration(math.Round(float64(pol.Base) * (1 + jitter/2)))
+		if pol.Base > calc.MaxBase {
+			return Result{}, false, fmt.Errorf("Duration %s with Jitter %s: its middle wait is past the calculator's largest base, %s", secs(base), fnum(jitter), secs(calc.MaxBase))
+		}
+		read = append(read, fmt.Sprintf("Jitter %s: a wait from Duration to %s × it, the proportional jitter around %s", fnum(jitter), fnum(1+jitter), secs(pol.Base)))
+	case jitter > 0:
+		pol.Jitter, pol.Ratio = calc.Upward, jitter
+	}
+	if stepCap > 0 {
+		next := base
+		for i := 1; i < pol.Attempts; i++ {
+			next = time.Duration(float64(next) * pol.Factor)
+			if next > stepCap {
+				read = append(read, fmt.Sprintf("the next delay passes Cap after %d attempts: wait.ExponentialBackoff stops there", i))
+				pol.Attempts = i
+				break
+			}
+		}
+	}
+	return policyResult(pol, read, ignored)
+}
+
+// policyResult is the import of pol, with a last read line that says it in calc's terms.
+func policyResult(pol calc.Policy, read, ignored []string) (Result, bool, error) {
+	v, err := policyValues(pol)
+	if err != nil {
+		return Result{}, false, err
+	}
+	read = append(read, "base "+secs(pol.Base)+", factor "+fnum(pol.Factor)+", cap "+secs(pol.Cap)+", attempts "+strconv.Itoa(pol.Attempts)+
+		", jitter "+pol.Jitter.String()+budgetWords(pol.Budget))
+	return Result{Values: v, Read: read, Ignored: ignored}, true, nil
+}
+
+func budgetWords(d time.Duration) string {
+	if d == 0 {
+		return ", no budget"
+	}
+	return ", budget " + secs(d)
+}

@@ -1,0 +1,94 @@
+package importcfg
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
+)
+
+// snippetDir holds the Export panel's golden files (calc/libs TestSnippetGolden).
+const snippetDir = "../../../calc/libs/testdata/snippets"
+
+// TestImportEveryCodeExport: every golden export whose snippet is Go code of cenkalti/backoff or
+// client-go imports back to the export's Model: the same attempts, the same bounds and mean of
+// every wait, and for cenkalti the same budget; tenacity's Python, Polly's C# and resilience4j's
+// Java import, and
+// where the export says no difference, back to the policy itself.
+func TestImportEveryCodeExport(t *testing.T) {
+	n, read := 0, 0
+	for _, lib := range []string{"cenkalti", "client-go", "tenacity", "polly", "resilience4j"} {
+		files, _ := filepath.Glob(filepath.Join(snippetDir, "*."+lib+".golden"))
+		if len(files) == 0 {
+			t.Fatalf("no golden files of %s in %s", lib, snippetDir)
+		}
+		for _, file := range files {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			header, body, _ := strings.Cut(string(b), "\n")
+			lang, rest, _ := strings.Cut(body, "\n")
+			if lang == "== differences" {
+				continue // the library cannot express this policy
+			}
+			code, diffs, _ := strings.Cut(rest, "== differences\n")
+			code, _, _ = strings.Cut(code, "== properties\n")   // resilience4j's Java, whose properties are another format
+			query := header[strings.LastIndex(header, ": ")+2:] // "# Title, for name: query"
+			p, err := libs.Decode(query)
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			e, _ := libs.ExportOf(p, lib)
+			read++
+			r, err := Read(code)
+			if err != nil {
+				t.Errorf("%s: %v", file, err)
+				continue
+			}
+			got, err := libs.DecodeValues(r.Values)
+			if err != nil {
+				t.Errorf("%s: %v", file, err)
+				continue
+			}
+			model, budget := e.Model, lib == "cenkalti"
+			if lib == "tenacity" || lib == "polly" || lib == "resilience4j" {
+				// The export keeps no Model of these: where it says no difference, the policy
+				// is the model.
+				if diffs != "" {
+					continue
+				}
+				model, budget = p, true
+			}
+			sameModel(t, file, got, model, budget)
+			n++
+		}
+	}
+	t.Logf("%d exports imported, %d of them compared with their model", read, n)
+}
+
+// sameModel fails unless got's schedule is model's: attempts, and each wait's bounds and mean
+// to within a nanosecond per retry (the export rounds a scaled interval to whole nanoseconds).
+func sameModel(t *testing.T, name string, got, model calc.Params, budget bool) {
+	t.Helper()
+	gs, ms := got.Schedule(), model.Schedule()
+	if len(gs.Rows) != len(ms.Rows) {
+		t.Errorf("%s: %d attempts, the export's Model %d", name, len(gs.Rows), len(ms.Rows))
+		return
+	}
+	for i := range gs.Rows {
+		g, m := gs.Rows[i], ms.Rows[i]
+		tol := float64(i + 1)
+		if math.Abs(float64(g.Min-m.Min)) > tol || math.Abs(float64(g.Max-m.Max)) > tol || math.Abs(g.Mean-m.Mean) > tol {
+			t.Errorf("%s: attempt %d waits %v–%v (mean %v), the export's Model %v–%v (mean %v)", name, g.Attempt, g.Min, g.Max, g.Mean, m.Min, m.Max, m.Mean)
+			return
+		}
+	}
+	if budget && got.Budget != model.Budget {
+		t.Errorf("%s: budget %v, the export's Model %v", name, got.Budget, model.Budget)
+	}
+}

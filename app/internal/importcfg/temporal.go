@@ -1,0 +1,243 @@
+package importcfg
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Temporal's RetryPolicy, as its API's JSON writes it (initialInterval "1s", backoffCoefficient,
+// maximumInterval, maximumAttempts; protobuf's JSON also takes initial_interval) or as the Go
+// SDK's struct literal (InitialInterval: time.Second). Its defaults are the temporal preset's
+// (calc/libs/temporal.go): 1 s, 2.0, 100 × the initial interval, unlimited attempts.
+
+var temporalJSON = format{"Temporal RetryPolicy (JSON)", readTemporalJSON}
+var temporalGo = format{"Temporal RetryPolicy (Go)", readTemporalGo}
+
+// temporalFields are the RetryPolicy's fields, JSON's lowerCamel name first.
+var temporalFields = [][]string{
+	{"initialInterval", "initial_interval"},
+	{"backoffCoefficient", "backoff_coefficient"},
+	{"maximumInterval", "maximum_interval"},
+	{"maximumAttempts", "maximum_attempts"},
+	{"nonRetryableErrorTypes", "non_retryable_error_types"},
+}
+
+// temporalPolicy is what a RetryPolicy sets; zero is Temporal's default.
+type temporalPolicy struct {
+	initial, maximum time.Duration
+	coefficient      float64
+	attempts         int64
+	read, ignored    []string
+}
+
+func readTemporalJSON(text string) (Result, bool, error) {
+	var names []string
+	for _, f := range temporalFields[:4] {
+		names = append(names, f...)
+	}
+	roots, err := parseDocs(text, 1)
+	if err != nil || len(roots) == 0 {
+		if err != nil && mentions(text, names...) {
+			return Result{}, false, err
+		}
+		return Result{}, false, nil
+	}
+	m := roots[0]
+	var t temporalPolicy
+	if e, ok, err := pick(m, "retryPolicy", "retry_policy"); err != nil {
+		return Result{}, false, err
+	} else if ok && hasKey(e.val, names...) {
+		for _, o := range entries(m) {
+			if o.key != e.key {
+				t.ignored = append(t.ignored, o.keyLine(temporalOutside(o.key.Value)))
+			}
+		}
+		m = e.val
+	} else if !hasKey(m, names...) {
+		return Result{}, false, nil
+	}
+	if err := t.readJSON(m); err != nil {
+		return Result{}, false, err
+	}
+	return t.result()
+}
+
+// temporalOutside is why a key beside the retry policy is not read.
+func temporalOutside(key string) string {
+	if strings.Contains(strings.ToLower(key), "scheduletoclose") {
+		return "it ends the retries whose start would pass it: not modelled (the temporal preset says so too)"
+	}
+	return "not part of the retry policy"
+}
+
+func (t *temporalPolicy) readJSON(m *yaml.Node) error {
+	var err error
+	for _, e := range entries(m) {
+		switch k := e.key.Value; {
+		case oneOf(k, temporalFields[0]):
+			t.initial, err = e.duration(0, calc.MaxBase, "must be a duration such as \"1s\", at most "+secs(calc.MaxBase)+" (0 or unset: 1s)")
+		case oneOf(k, temporalFields[1]):
+			t.coefficient, err = e.number(0, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0 or unset: 2.0)", calc.MaxFactor))
+		case oneOf(k, temporalFields[2]):
+			t.maximum, err = e.duration(0, calc.MaxCap, "must be a duration such as \"100s\", at most "+secs(calc.MaxCap)+" (0 or unset: 100 × initialInterval)")
+		case oneOf(k, temporalFields[3]):
+			t.attempts, err = e.whole(0, calc.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(calc.MaxAttempts)+": "+attemptsWhy)
+		case oneOf(k, temporalFields[4]):
+			t.ignored = append(t.ignored, e.keyLine("which errors end the retries: the calculator retries every failure"))
+			continue
+		default:
+			t.ignored = append(t.ignored, e.keyLine("not a field of Temporal's RetryPolicy"))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		t.read = append(t.read, e.line("read"))
+	}
+	return nil
+}
+
+// goField is one `Name: value` of a Go struct literal.
+var goField = regexp.MustCompile(`(?m)\b([A-Z][A-Za-z]*)\s*:\s*([^,\n}]*)`)
+
+// goDuration is a duration as a simple Go literal: time.Second, 5 * time.Second,
+// time.Second * 5, time.Duration(5) * time.Second, 1.5 * time.Second.
+var goDuration = regexp.MustCompile(`^(?:([0-9]+(?:\.[0-9]+)?)\s*\*\s*|time\.Duration\(([0-9]+)\)\s*\*\s*)?time\.(Nanosecond|Microsecond|Millisecond|Second|Minute|Hour)(?:\s*\*\s*([0-9]+(?:\.[0-9]+)?))?$`)
+
+var goUnits = map[string]time.Duration{"Nanosecond": time.Nanosecond, "Microsecond": time.Microsecond, "Millisecond": time.Millisecond, "Second": time.Second, "Minute": time.Minute, "Hour": time.Hour}
+
+func readTemporalGo(text string) (Result, bool, error) {
+	fields := goField.FindAllStringSubmatchIndex(text, -1)
+	known := 0
+	for _, f := range fields {
+		if oneOf(text[f[2]:f[3]], []string{"InitialInterval", "BackoffCoefficient", "MaximumInterval", "MaximumAttempts"}) {
+			known++
+		}
+	}
+	if known == 0 || strings.HasPrefix(strings.TrimSpace(text), "{") {
+		return Result{}, false, nil
+	}
+	var t temporalPolicy
+	seen := map[string]bool{}
+	for _, f := range fields {
+		name, value := text[f[2]:f[3]], strings.TrimSpace(text[f[4]:f[5]])
+		value = strings.TrimSpace(strings.SplitN(value, "//", 2)[0])
+		line := strings.Count(text[:f[0]], "\n") + 1
+		e := kv{&yaml.Node{Value: name, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line}}
+		if seen[name] {
+			return Result{}, false, fmt.Errorf("line %d: %s given twice: give it once", line, name)
+		}
+		seen[name] = true
+		var err error
+		switch name {
+		case "InitialInterval", "MaximumInterval":
+			var d time.Duration
+			d, err = goDurationValue(e)
+			if err == nil && d > calc.MaxCap {
+				err = e.bad("at most " + secs(calc.MaxCap))
+			}
+			if name == "InitialInterval" {
+				if d > calc.MaxBase {
+					err = e.bad("at most " + secs(calc.MaxBase))
+				}
+				t.initial = d
+			} else {
+				t.maximum = d
+			}
+		case "BackoffCoefficient":
+			t.coefficient, err = e.number(0, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0: 2.0)", calc.MaxFactor))
+		case "MaximumAttempts":
+			t.attempts, err = e.whole(0, calc.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(calc.MaxAttempts)+": "+attemptsWhy)
+		case "NonRetryableErrorTypes":
+			t.ignored = append(t.ignored, e.keyLine("which errors end the retries: the calculator retries every failure"))
+			continue
+		default:
+			t.ignored = append(t.ignored, e.keyLine("not a field of Temporal's RetryPolicy"))
+			continue
+		}
+		if err != nil {
+			return Result{}, false, err
+		}
+		t.read = append(t.read, e.line("read"))
+	}
+	return t.result()
+}
+
+// goDurationValue reads a duration written as a simple Go literal, or 0.
+func goDurationValue(e kv) (time.Duration, error) {
+	if e.val.Value == "0" {
+		return 0, nil
+	}
+	m := goDuration.FindStringSubmatch(e.val.Value)
+	if m == nil {
+		return 0, e.bad("must be a literal such as time.Second or 500 * time.Millisecond")
+	}
+	n := 1.0
+	for _, s := range []string{m[1], m[2], m[4]} {
+		if s != "" {
+			x, _ := strconv.ParseFloat(s, 64)
+			n *= x
+		}
+	}
+	d := n * float64(goUnits[m[3]])
+	if d > float64(calc.MaxCap) || d != float64(int64(d)) {
+		return 0, e.bad("must be whole nanoseconds, at most " + secs(calc.MaxCap))
+	}
+	return time.Duration(d), nil
+}
+
+// result applies Temporal's defaults and checks, as the SDK and server do, and maps the policy
+// onto calc's inputs as the temporal preset does.
+func (t *temporalPolicy) result() (Result, bool, error) {
+	pol := presetPolicy("temporal")
+	if t.initial > 0 {
+		pol.Base = t.initial
+	}
+	if t.coefficient != 0 && t.coefficient < 1 {
+		return Result{}, false, fmt.Errorf("backoffCoefficient %s: must be at least 1 (Temporal refuses less)", fnum(t.coefficient))
+	}
+	if t.coefficient != 0 {
+		pol.Factor = t.coefficient
+	}
+	pol.Cap = 100 * pol.Base
+	if t.maximum > 0 {
+		if t.maximum < pol.Base {
+			return Result{}, false, fmt.Errorf("maximumInterval %s: must be at least initialInterval (%s), as Temporal requires", secs(t.maximum), secs(pol.Base))
+		}
+		pol.Cap = t.maximum
+	}
+	pol.Cap = min(pol.Cap, calc.MaxCap)
+	if t.attempts > 0 {
+		pol.Attempts = int(t.attempts)
+	} else {
+		t.read = append(t.read, fmt.Sprintf("maximumAttempts 0 or unset: Temporal never gives up; the table shows the first %d attempts, as the temporal preset does", pol.Attempts))
+	}
+	v, err := policyValues(pol)
+	if err != nil {
+		return Result{}, false, err
+	}
+	t.read = append(t.read, fmt.Sprintf("base %s, factor %s, cap %s, attempts %d, no jitter (Temporal draws none)",
+		secs(pol.Base), fnum(pol.Factor), secs(pol.Cap), pol.Attempts))
+	return Result{Values: v, Read: t.read, Ignored: t.ignored}, true, nil
+}
+
+// mentions reports whether text has one of words: a text that names a format's keys but does
+// not parse is that format's, badly written, and its parse error is the answer.
+func mentions(text string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// fnum writes x for a line of Read or an error.
+func fnum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
