@@ -168,6 +168,12 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"failsafe-backoff":      "failsafe-go has no exporter yet",
 		"stepfunctions":         "Step Functions has no exporter yet",
 		"backon":                "backon has no exporter yet",
+		"sidekiq":               "the job queues have no exporter",
+		"sidekiq7":              "the job queues have no exporter",
+		"activejob-polynomial":  "the job queues have no exporter",
+		"activejob-default":     "the job queues have no exporter",
+		"celery":                "the job queues have no exporter",
+		"bullmq":                "the job queues have no exporter",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

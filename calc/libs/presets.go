@@ -38,7 +38,7 @@ func (pr Preset) Named() calc.Preset { return calc.Preset{Name: pr.Name, Params:
 // presets lists the library presets in the picker's order, each library's in its own file.
 var presets = concat(awsPresets, grpcPresets, cenkaltiPresets, k8sPresets, pollyPresets,
 	tenacityPresets, envoyPresets, resilience4jPresets, googleAPIPresets, retryableHTTPPresets, temporalPresets,
-	failsafePresets, stepFunctionsPresets, backonPresets)
+	failsafePresets, stepFunctionsPresets, backonPresets, jobQueuePresets)
 
 // named is presets as calc's Decode reads them.
 var named = func() []calc.Preset {
