@@ -83,10 +83,19 @@ func TestPolynomialWholePower(t *testing.T) {
 // wholeValues enumerates every value retry k of p can wait in a mode of whole steps, each as
 // likely, from the libraries' formulas: Envoy's random() % d ms, Celery's randrange(d + 1) s,
 // Sidekiq's d + rand(10k) s and Sidekiq 7's d + rand(10) × k s, plus the offset; d is the
-// nominal delay, worked out here from base, factor and cap in integers.
+// nominal delay, worked out here from base, factor, growth and cap in integers; first=exact
+// waits exactly base, and capat=fixed exactly the cap once the delay is over it.
 func wholeValues(p Params, k int) []time.Duration {
+	x, n := int64(p.Factor), int64(k-1) // base × x^n
+	switch p.Growth {
+	case Polynomial:
+		x, n = int64(k), int64(p.Factor)
+	case Polynomial0:
+		x, n = int64(k-1), int64(p.Factor)
+	}
 	d := p.Cap
-	if raw := new(big.Int).Mul(big.NewInt(int64(p.Base)), new(big.Int).Exp(big.NewInt(int64(p.Factor)), big.NewInt(int64(k-1)), nil)); raw.Cmp(big.NewInt(int64(p.Cap))) < 0 {
+	raw := new(big.Int).Mul(big.NewInt(int64(p.Base)), new(big.Int).Exp(big.NewInt(x), big.NewInt(n), nil))
+	if raw.Cmp(big.NewInt(int64(p.Cap))) < 0 {
 		d = time.Duration(raw.Int64())
 	}
 	var out []time.Duration
@@ -94,6 +103,8 @@ func wholeValues(p Params, k int) []time.Duration {
 	switch {
 	case p.FirstExact && k == 1:
 		add(p.Base)
+	case p.CapAt == CapFixed && raw.Cmp(big.NewInt(int64(p.Cap))) > 0: // exactly the cap
+		add(p.Cap)
 	case p.Jitter == FullMs:
 		for r := range max(1, d/time.Millisecond) {
 			add(r * time.Millisecond * min(1, d/time.Millisecond))
@@ -128,6 +139,10 @@ func TestWholeDraws(t *testing.T) {
 		"jitter=sidekiq&base=2s&factor=2&cap=10s&attempts=8&first=exact",
 		"jitter=sidekiq7&base=1s&factor=2&cap=1h&attempts=12&offset=15s",
 		"jitter=sidekiq7&base=100ms&factor=3&cap=2s&attempts=9&capat=after",
+		"jitter=sidekiq&growth=polynomial0&factor=4&base=1s&cap=168h&attempts=26&offset=15s",
+		"jitter=sidekiq&growth=polynomial0&factor=4&base=1s&cap=168h&attempts=6&offset=15s&first=exact",
+		"jitter=sidekiq7&growth=polynomial&factor=2&base=1s&cap=20s&attempts=9&capat=fixed",
+		"jitter=fullsec&growth=polynomial&factor=3&base=1500ms&cap=600s&attempts=12",
 	} {
 		p := mustDecode(t, q)
 		rows := p.Schedule().Rows

@@ -213,7 +213,11 @@ func (p Params) law(k int, raw float64) law {
 	nominal := p.nominal(raw)
 	d, clamp, off := float64(nominal), math.Inf(1), p.Offset
 	switch {
-	case p.FirstExact && k == 1, p.CapAt == CapFixed && raw > float64(p.Cap):
+	case p.FirstExact && k == 1:
+		// Exactly base, which is the nominal delay of retry 1 but for polynomial0's 0.
+		nominal, d = p.Base, float64(p.Base)
+		fallthrough
+	case p.CapAt == CapFixed && raw > float64(p.Cap):
 		return law{lo: d, hi: d, clamp: clamp, off: off, min: nominal + off, max: nominal + off}
 	case p.CapAt == CapAfter && m.step == nil:
 		d, clamp = raw, float64(p.Cap)
