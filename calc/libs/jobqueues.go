@@ -47,7 +47,7 @@ var jobQueuePresets = []Preset{
 	},
 	{
 		Name: "activejob-polynomial", Library: "Rails ActiveJob retry_on with the wait polynomially_longer",
-		Short:   "ActiveJob polynomially_longer",
+		Short:   "ActiveJob k⁴ + 2 s",
 		Basis:   "retry_on with the wait polynomially_longer, and retry_on's other defaults (attempts: 5) and retry_jitter 0.15, the default of applications made with Rails 6.1 or later (load_defaults); retry_on's own default wait is 3 s (preset activejob-default)",
 		Version: "rails v8.0.5 (the same formula since v7.1.0, which named it polynomially_longer)",
 		Source:  "activejob/lib/active_job/exceptions.rb: retry_on, determine_delay and determine_jitter_for_delay",
