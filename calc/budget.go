@@ -23,16 +23,18 @@ type WithinBudget struct {
 	// paths, and 0 until they are sampled.
 	Min, Max time.Duration
 	Mean     float64 // the mean over the sampled paths, in nanoseconds; 0 until they are sampled
-	Exact    bool    // Min and Max are exact (every mode but decorrelatedv2)
+	Exact    bool    // Min and Max are exact (every mode but decorrelatedv2, and sidekiq7 where sumStep says)
 }
 
 // WithinBudget returns the exact least and most total wait within p's budget (see the type),
 // or a zero WithinBudget when p has no budget. Mean is filled in by sampling (Report.AddSamples).
 //
 // Exact means over every path the model allows: each wait takes every whole nanosecond between
-// its bounds (whole milliseconds for fullms), decorrelated jitter's between base and
-// min(cap, 3 × the previous wait). Polly's decorrelatedv2 truncates a difference of floats to
-// ticks, whose reachable sums have no such simple form: its Min and Max come from the samples.
+// its bounds (every whole step for fullms, fullsec, sidekiq and sidekiq7), decorrelated
+// jitter's between base and min(cap, 3 × the previous wait). Polly's decorrelatedv2 truncates a
+// difference of floats to ticks, whose reachable sums have no such simple form, and sidekiq7's
+// steps of k seconds leave gaps in the sums after a first retry that draws nothing: their Min
+// and Max come from the samples.
 func (p Params) WithinBudget() WithinBudget {
 	if p.Budget <= 0 {
 		return WithinBudget{}
@@ -49,10 +51,9 @@ func (p Params) WithinBudget() WithinBudget {
 
 // independentWithin is WithinBudget's Min and Max for the modes whose waits are drawn
 // independently, retry k's from a_k to b_k in steps of s (1 ns, or the mode's whole unit), and
-// whether they are exact: false where the sums of the waits skip some multiples of s
-// (sumStep). b_k is the
-// wait of the largest draw, 1 - 2^-53: a bound that ends in half a nanosecond (proportional
-// jitter on 3ns reaches 4.5ns) rounds up in Row.Max, but no draw rounds up to it.
+// whether they are exact: false where the sums of the waits skip some multiples of s (sumStep).
+// b_k is the wait of the largest draw, 1 - 2^-53: a bound that ends in half a nanosecond
+// (proportional jitter on 3ns reaches 4.5ns) rounds up in Row.Max, but no draw rounds up to it.
 //
 // A path that makes exactly M attempts has waited T, the sum of its first m = M-1 waits, with
 // T + m·c < B (attempt M starts within the budget) and, when M < Attempts, T + (m+1)·c + w_M >= B
@@ -106,7 +107,7 @@ func (p Params) independentWithin() (lo, hi time.Duration, exact bool) {
 // takes every multiple of its own step between its bounds, so this holds when each retry that
 // draws steps by a multiple of s no longer than the span the retries before it reach, plus one
 // s. It fails only for Sidekiq 7's steps of k seconds after a first retry that draws nothing
-// (first=exact): retries 2 and 3 alone never sum to 1 s.
+// (first=exact, or capat=fixed past the cap): retries 2 and 3 alone never sum to 1 s.
 func sumStep(laws []law) (step time.Duration, ok bool) {
 	step = 0
 	var span time.Duration // the sums so far reach every multiple of step up to span above the least
