@@ -40,9 +40,10 @@ var formGroups = []struct {
 		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
 	}},
 	{"What some libraries do", []formField{
-		{key: "growth", label: "Growth", options: []string{"exponential", "linear"}, hint: "exponential: base × factor^(k−1); linear: base × k"},
+		{key: "growth", label: "Growth", options: []string{"exponential", "linear", "polynomial", "polynomial0"}, hint: "exponential: base × factor^(k−1); linear: base × k; polynomial: base × k^factor; polynomial0: base × (k−1)^factor (factor whole)"},
 		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects); " + fromPrevious + " jitter it"},
 		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: modeList(calc.Jitter.UsesAdd, calc.Jitter.String) + " jitter only: waits in [d, d + this]"},
+		{key: "offset", label: "Offset", unit: "ms, or a duration", hint: "added to every wait, after the draw and the cap (Sidekiq's 15 s); " + fromPrevious + " ignore it"},
 	}},
 	{"Herd", herdFields},
 	{overloadLegend, overloadFields},

@@ -14,11 +14,12 @@ import (
 func TestFormHintsNameModes(t *testing.T) {
 	want := map[string]string{
 		"factor": "growth per retry (decorrelated and decorrelatedv2 ignore it)",
-		"jitter": "upward, fullms, additive and decorrelatedv2 are what k8s, Envoy, tenacity and Polly do",
+		"jitter": "upward, fullms, additive, decorrelatedv2, sidekiq, sidekiq7 and fullsec are what k8s, Envoy, tenacity, Polly, Sidekiq, Sidekiq 7 and Celery do",
 		"ratio":  "proportional and upward jitter: 0.2 is 20%",
 		"capat":  "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it (decorrelated and decorrelatedv2 always clamp the drawn wait)",
 		"first":  "exact: the first retry waits exactly base (gRPC reconnects); decorrelated and decorrelatedv2 jitter it",
 		"add":    "additive jitter only: waits in [d, d + this]",
+		"offset": "added to every wait, after the draw and the cap (Sidekiq's 15 s); decorrelated and decorrelatedv2 ignore it",
 	}
 	for _, g := range formGroups {
 		for _, f := range g.fields {

@@ -280,8 +280,17 @@ func (p *page) applyPreset(name string) bool {
 	if p.report != nil {
 		params = p.report.Params
 	}
-	for key, v := range params.WithPreset(pr.Named()).Values() {
+	next := params.WithPreset(pr.Named())
+	values, was, all := next.Values(), params.AllValues(), next.AllValues()
+	for key, v := range values {
 		p.raw[key] = v
+	}
+	// A key that a link leaves out at its default (offset) and that the preset sets back to it
+	// goes, or the previous preset's value would stay on top of this one.
+	for key := range all {
+		if !values.Has(key) && all.Get(key) != was.Get(key) {
+			p.raw.Del(key)
+		}
 	}
 	if lib, ok := libs.HomeOf(pr.Name); ok {
 		p.raw.Set(libs.ExportKey, lib) // the export panel shows the preset's own library

@@ -23,16 +23,18 @@ type WithinBudget struct {
 	// paths, and 0 until they are sampled.
 	Min, Max time.Duration
 	Mean     float64 // the mean over the sampled paths, in nanoseconds; 0 until they are sampled
-	Exact    bool    // Min and Max are exact (every mode but decorrelatedv2)
+	Exact    bool    // Min and Max are exact (every mode but decorrelatedv2, and sidekiq7 where sumStep says)
 }
 
 // WithinBudget returns the exact least and most total wait within p's budget (see the type),
 // or a zero WithinBudget when p has no budget. Mean is filled in by sampling (Report.AddSamples).
 //
 // Exact means over every path the model allows: each wait takes every whole nanosecond between
-// its bounds (whole milliseconds for fullms), decorrelated jitter's between base and
-// min(cap, 3 × the previous wait). Polly's decorrelatedv2 truncates a difference of floats to
-// ticks, whose reachable sums have no such simple form: its Min and Max come from the samples.
+// its bounds (every whole step for fullms, fullsec, sidekiq and sidekiq7), decorrelated
+// jitter's between base and min(cap, 3 × the previous wait). Polly's decorrelatedv2 truncates a
+// difference of floats to ticks, whose reachable sums have no such simple form, and sidekiq7's
+// steps of k seconds leave gaps in the sums after a first retry that draws nothing: their Min
+// and Max come from the samples.
 func (p Params) WithinBudget() WithinBudget {
 	if p.Budget <= 0 {
 		return WithinBudget{}
@@ -40,14 +42,18 @@ func (p Params) WithinBudget() WithinBudget {
 	if c := modes[p.Jitter].chain; c != nil {
 		return c.within(p)
 	}
-	lo, hi := p.independentWithin()
+	lo, hi, ok := p.independentWithin()
+	if !ok {
+		return WithinBudget{}
+	}
 	return WithinBudget{Min: lo, Max: hi, Exact: true}
 }
 
 // independentWithin is WithinBudget's Min and Max for the modes whose waits are drawn
-// independently, retry k's from a_k to b_k in steps of s (1 ns, or 1 ms for fullms). b_k is the
-// wait of the largest draw, 1 - 2^-53: a bound that ends in half a nanosecond (proportional
-// jitter on 3ns reaches 4.5ns) rounds up in Row.Max, but no draw rounds up to it.
+// independently, retry k's from a_k to b_k in steps of s (1 ns, or the mode's whole unit), and
+// whether they are exact: false where the sums of the waits skip some multiples of s (sumStep).
+// b_k is the wait of the largest draw, 1 - 2^-53: a bound that ends in half a nanosecond
+// (proportional jitter on 3ns reaches 4.5ns) rounds up in Row.Max, but no draw rounds up to it.
 //
 // A path that makes exactly M attempts has waited T, the sum of its first m = M-1 waits, with
 // T + m·c < B (attempt M starts within the budget) and, when M < Attempts, T + (m+1)·c + w_M >= B
@@ -57,14 +63,14 @@ func (p Params) WithinBudget() WithinBudget {
 //     largest of these over M.
 //   - The least: M = Attempts gives A; M < Attempts needs T >= B - (m+1)·c - b_M, the retry after
 //     waiting its longest, and T + m·c < B: the least such sum, if any, over M.
-func (p Params) independentWithin() (lo, hi time.Duration) {
+func (p Params) independentWithin() (lo, hi time.Duration, exact bool) {
 	w := p.waits()
-	step := time.Duration(1)
+	step, exact := sumStep(w.laws)
+	if !exact {
+		return 0, 0, false
+	}
 	longest := make([]time.Duration, p.Attempts) // b_k
 	for k, l := range w.laws {
-		if l.step > 0 && l.max > l.min {
-			step = time.Duration(l.step)
-		}
 		longest[k] = l.at(maxDraw)
 	}
 	B, c := p.Budget, p.Call
@@ -93,7 +99,36 @@ func (p Params) independentWithin() (lo, hi time.Duration) {
 			lo = min(lo, t)
 		}
 	}
-	return lo, hi
+	return lo, hi, true
+}
+
+// sumStep is the step s of the sums of the waits of laws[1:], and whether, for every m, the
+// sums of the first m waits are every multiple of s from their least to their most: each wait
+// takes every multiple of its own step between its bounds, so this holds when each retry that
+// draws steps by a multiple of s no longer than the span the retries before it reach, plus one
+// s. It fails only for Sidekiq 7's steps of k seconds after a first retry that draws nothing
+// (first=exact, or capat=fixed past the cap): retries 2 and 3 alone never sum to 1 s.
+func sumStep(laws []law) (step time.Duration, ok bool) {
+	step = 0
+	var span time.Duration // the sums so far reach every multiple of step up to span above the least
+	for k := 1; k < len(laws); k++ {
+		l := laws[k]
+		if l.max == l.min {
+			continue
+		}
+		s := time.Duration(1)
+		if l.step > 0 {
+			s = time.Duration(l.step)
+		}
+		if step == 0 {
+			step = s
+		}
+		if s%step != 0 || s > span+step {
+			return step, false
+		}
+		span += l.max - l.min
+	}
+	return max(step, 1), true
 }
 
 // maxDraw is the largest u a draw takes: unit53's largest, 1 - 2^-53.

@@ -286,7 +286,7 @@ func TestContentionErrors(t *testing.T) {
 		{501, 1, nil, `calc: contenders "501": must be between 1 and 500`},
 		{1, 0, nil, `calc: runs "0": must be between 1 and 1000`},
 		{1, 1001, nil, `calc: runs "1001": must be between 1 and 1000`},
-		{1, 1, []ContentionMode{ContentionPolicy(jitterCount)}, "calc: no contention mode 14"},
+		{1, 1, []ContentionMode{ContentionPolicy(jitterCount)}, "calc: no contention mode 17"},
 	} {
 		_, err := p.Contention(tt.n, tt.runs, tt.modes...)
 		if err == nil || err.Error() != tt.want {
@@ -308,7 +308,7 @@ func TestContentionModeNames(t *testing.T) {
 	if got := strings.Join(names, ", "); got != want {
 		t.Errorf("modes %s\nwant %s", got, want)
 	}
-	if s := ContentionPolicy(jitterCount).String(); s != "ContentionMode(14)" {
+	if s := ContentionPolicy(jitterCount).String(); s != "ContentionMode(17)" {
 		t.Errorf("a mode that does not exist: %s", s)
 	}
 }

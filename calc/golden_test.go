@@ -52,6 +52,13 @@ var goldenQueries = []string{
 	// at the call shared, where sre's rejections draw from their own seeded stream.
 	"rate=100&run=3s&arrivals=poisson&failrate=0.2&timeout=300ms&outage=1s&breaker=gobreaker&processes=2&clients=20&capacity=40&window=50ms&seed=5&samples=100",
 	"rate=150&run=3s&failrate=0.4&queue=10&timeout=200ms&outage=700ms&breaker=sre&breakerat=call&breakers=shared&limiter=aws&clients=30&capacity=20&window=50ms&seed=9&samples=100",
+	// The job queues' whole-second draws, polynomial growths and offset: Sidekiq over 20 days
+	// with a herd in hour windows; Sidekiq 7's steps of k seconds with a budget whose sums are
+	// sampled; Celery's whole seconds in a herd and in an open system.
+	"growth=polynomial0&factor=4&base=1s&cap=168h&attempts=26&jitter=sidekiq&offset=15s&samples=1000&clients=50&outage=1h&window=1h&capacity=10",
+	"growth=polynomial&factor=2&base=1s&cap=1h&attempts=12&jitter=sidekiq7&first=exact&offset=2s&budget=10m&samples=1000&window=1s&outage=30s",
+	"base=1s&cap=600s&attempts=13&jitter=fullsec&budget=15m&clients=200&window=1s&outage=20s&capacity=30&samples=1000",
+	"rate=5&run=60s&jitter=fullsec&base=1s&cap=10s&attempts=4&window=1s&outage=10s&clients=10&capacity=5&timeout=2s&seed=6&samples=100",
 }
 
 func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

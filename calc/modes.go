@@ -26,6 +26,14 @@ const (
 	// (g(k-1+U) - g(previous t)) × base/1.4, g(t) = 2^t·tanh(√(4t)), clamped to cap after the
 	// draw; ignores factor (see pollyv2.go).
 	DecorrelatedV2
+	// Sidekiq 8's: d plus a whole number of seconds from 0 up to, not including, 10·k (Ruby's
+	// rand(10 * (count + 1)), count = k-1).
+	Sidekiq
+	// Sidekiq 7's: d plus k × a whole number of seconds from 0 to 9 (rand(10) * (count + 1)).
+	Sidekiq7
+	// FullSec is a whole number of seconds from 0 up to and including d: Celery's
+	// random.randrange(countdown + 1).
+	FullSec
 
 	jitterCount // the number of modes: the length of modes
 )
@@ -46,12 +54,17 @@ type jitterMode struct {
 	// ending with the mode's name in brackets.
 	words func(p Params, d string) string
 
-	// bounds is the range [lo, hi] of the wait for the nominal delay d, drawn uniformly.
-	bounds func(p Params, d float64) (lo, hi float64)
-	// step, when not 0, makes the wait a whole number of steps from 0 up to, not including, hi
-	// (lo must be 0): Envoy's whole milliseconds. Such a mode takes the nominal delay as
-	// capped even where capat says after: Envoy does.
-	step time.Duration
+	// bounds is the range [lo, hi] of the wait before retry k for the nominal delay d, drawn
+	// uniformly.
+	bounds func(p Params, k int, d float64) (lo, hi float64)
+	// step, when set, makes the wait before retry k lo plus i × step(k), for i a whole number
+	// from 0 up to, not including, (hi-lo)/step(k), each as likely: Envoy's whole milliseconds,
+	// Celery's and Sidekiq's whole seconds. Such a mode takes the nominal delay as capped even
+	// where capat says after: Envoy does.
+	step func(k int) time.Duration
+	// byRetry says bounds and step depend on the retry's number k, not on d alone: two retries
+	// with the same delay can wait differently (Sidekiq's jitter grows with k).
+	byRetry bool
 
 	// chain is the law of a mode whose wait depends on the previous one.
 	chain chain
@@ -85,21 +98,21 @@ var modes = [jitterCount]jitterMode{
 		words: func(p Params, d string) string {
 			return "Retry k waits exactly " + d + " (no jitter)"
 		},
-		bounds: func(p Params, d float64) (float64, float64) { return d, d },
+		bounds: func(p Params, _ int, d float64) (float64, float64) { return d, d },
 	},
 	Full: {
 		name: "full", title: "Full jitter", classic: true, factor: true,
 		words: func(p Params, d string) string {
 			return "Retry k waits a random time between 0 and " + d + " (full jitter)"
 		},
-		bounds: func(p Params, d float64) (float64, float64) { return 0, d },
+		bounds: func(p Params, _ int, d float64) (float64, float64) { return 0, d },
 	},
 	Equal: {
 		name: "equal", title: "Equal jitter", classic: true, factor: true,
 		words: func(p Params, d string) string {
 			return "Retry k waits a random time between d/2 and d, " + d + " (equal jitter)"
 		},
-		bounds: func(p Params, d float64) (float64, float64) { return d / 2, d },
+		bounds: func(p Params, _ int, d float64) (float64, float64) { return d / 2, d },
 	},
 	Decorrelated: {
 		name: "decorrelated", title: "Decorrelated jitter", classic: true,
@@ -115,29 +128,29 @@ var modes = [jitterCount]jitterMode{
 			r := formatFloat(p.Ratio)
 			return "Retry k waits a random time between d × (1 − " + r + ") and d × (1 + " + r + "), " + d + " (proportional jitter)"
 		},
-		bounds: func(p Params, d float64) (float64, float64) { return d * (1 - p.Ratio), d * (1 + p.Ratio) },
+		bounds: func(p Params, _ int, d float64) (float64, float64) { return d * (1 - p.Ratio), d * (1 + p.Ratio) },
 	},
 	Upward: {
 		name: "upward", title: "Upward jitter", library: "k8s", factor: true, ratio: true,
 		words: func(p Params, d string) string {
 			return "Retry k waits a random time between d and d × (1 + " + formatFloat(p.Ratio) + "), " + d + " (upward jitter)"
 		},
-		bounds: func(p Params, d float64) (float64, float64) { return d, d * (1 + p.Ratio) },
+		bounds: func(p Params, _ int, d float64) (float64, float64) { return d, d * (1 + p.Ratio) },
 	},
 	FullMs: {
 		name: "fullms", title: "Full jitter in whole milliseconds", library: "Envoy", factor: true,
 		words: func(p Params, d string) string {
 			return "Retry k waits a random whole number of milliseconds from 0 up to, not including, " + d + " (full jitter in whole ms)"
 		},
-		bounds: func(p Params, d float64) (float64, float64) { return 0, d },
-		step:   time.Millisecond,
+		bounds: func(p Params, _ int, d float64) (float64, float64) { return 0, d },
+		step:   wholeMs,
 	},
 	Additive: {
 		name: "additive", title: "Additive jitter", library: "tenacity", factor: true, add: true,
 		words: func(p Params, d string) string {
 			return "Retry k waits a random time between d and d + " + human(p.Add) + ", " + d + " (additive jitter)"
 		},
-		bounds: func(p Params, d float64) (float64, float64) { return d, d + float64(p.Add) },
+		bounds: func(p Params, _ int, d float64) (float64, float64) { return d, d + float64(p.Add) },
 	},
 	DecorrelatedV2: {
 		name: "decorrelatedv2", title: "Polly's decorrelated jitter (DecorrelatedJitterBackoffV2)", library: "Polly",
@@ -148,7 +161,35 @@ var modes = [jitterCount]jitterMode{
 		},
 		chain: pollyChain{},
 	},
+	Sidekiq: {
+		name: "sidekiq", title: "Sidekiq's jitter", library: "Sidekiq", factor: true, byRetry: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits d plus a random whole number of seconds from 0 up to, not including, 10 × k, " + d + " (Sidekiq's jitter)"
+		},
+		bounds: func(p Params, k int, d float64) (float64, float64) { return d, d + float64(10*k)*1e9 },
+		step:   wholeSeconds,
+	},
+	Sidekiq7: {
+		name: "sidekiq7", title: "Sidekiq 7's jitter", library: "Sidekiq 7", factor: true, byRetry: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits d plus k × a random whole number of seconds from 0 to 9, " + d + " (Sidekiq 7's jitter)"
+		},
+		bounds: func(p Params, k int, d float64) (float64, float64) { return d, d + float64(10*k)*1e9 },
+		step:   func(k int) time.Duration { return time.Duration(k) * time.Second },
+	},
+	FullSec: {
+		name: "fullsec", title: "Full jitter in whole seconds, d included", library: "Celery", factor: true,
+		words: func(p Params, d string) string {
+			return "Retry k waits a random whole number of seconds from 0 up to and including " + d + " (full jitter in whole seconds)"
+		},
+		// Whole seconds below d + 1 s: 0, 1, …, d in seconds, rounded down.
+		bounds: func(p Params, _ int, d float64) (float64, float64) { return 0, d + 1e9 },
+		step:   wholeSeconds,
+	},
 }
+
+func wholeMs(int) time.Duration      { return time.Millisecond }
+func wholeSeconds(int) time.Duration { return time.Second }
 
 // jitterNames are the modes' names, by Jitter.
 var jitterNames = func() (names [jitterCount]string) {
@@ -200,6 +241,10 @@ func (j Jitter) Library() string { return modes[j].library }
 // and first say.
 func (j Jitter) FromPrevious() bool { return modes[j].chain != nil }
 
+// ByRetry reports whether a wait's range depends on the retry's number, not on its delay alone
+// (Sidekiq's jitter, which grows with k): Bounds has no range for such a mode.
+func (j Jitter) ByRetry() bool { return modes[j].byRetry }
+
 // UsesFactor, UsesRatio and UsesAdd report whether the mode reads factor, ratio and add; every
 // mode reads base and cap.
 func (j Jitter) UsesFactor() bool { return modes[j].factor }
@@ -211,20 +256,30 @@ func (j Jitter) UsesAdd() bool    { return modes[j].add }
 // d = min(10 s, 100 ms × 2^(k−1)) (full jitter)." p must be valid.
 func (p Params) WaitWords() string {
 	m := &modes[p.Jitter]
-	d := fmt.Sprintf("d = min(%s, %s × %s^(k−1))", human(p.Cap), human(p.Base), formatFloat(p.Factor))
-	if p.Growth == Linear {
-		d = fmt.Sprintf("d = min(%s, %s × k)", human(p.Cap), human(p.Base))
+	grows := [...]string{
+		Exponential: formatFloat(p.Factor) + "^(k−1)",
+		Linear:      "k",
+		Polynomial:  "k^" + formatFloat(p.Factor),
+		Polynomial0: "(k−1)^" + formatFloat(p.Factor),
 	}
+	d := fmt.Sprintf("d = min(%s, %s × %s)", human(p.Cap), human(p.Base), grows[p.Growth])
 	s := m.words(p, d)
 	switch {
 	case m.chain != nil:
-	case p.CapAt == CapAfter && m.step == 0:
+	case p.CapAt == CapAfter && m.step == nil:
 		s += fmt.Sprintf(", drawn without the cap and then clamped to %s", human(p.Cap))
 	case p.CapAt == CapFixed:
 		s += fmt.Sprintf("; once the nominal delay is over %s, it waits exactly %s, without jitter", human(p.Cap), human(p.Cap))
 	}
 	if p.FirstExact && m.chain == nil {
 		s += fmt.Sprintf("; the first retry waits exactly %s", human(p.Base))
+	}
+	switch {
+	case p.Offset == 0:
+	case m.chain != nil:
+		s += "; offset is not used"
+	default:
+		s += fmt.Sprintf("; every wait is %s longer (offset)", human(p.Offset))
 	}
 	return s + "."
 }

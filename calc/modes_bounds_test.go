@@ -13,7 +13,11 @@ func ExampleJitter_Bounds() {
 	d := float64(100 * time.Millisecond)
 	for _, j := range calc.AllJitters() {
 		lo, hi, step, ok := j.Bounds(p, d)
-		if !ok {
+		switch {
+		case !ok && j.ByRetry():
+			fmt.Printf("%s: by the retry's number\n", j)
+			continue
+		case !ok:
 			fmt.Printf("%s: from the previous wait\n", j)
 			continue
 		}
@@ -29,4 +33,7 @@ func ExampleJitter_Bounds() {
 	// fullms: [0s, 100ms] step 1ms
 	// additive: [100ms, 1.1s] step 0s
 	// decorrelatedv2: from the previous wait
+	// sidekiq: by the retry's number
+	// sidekiq7: by the retry's number
+	// fullsec: [0s, 1.1s] step 1s
 }

@@ -23,8 +23,11 @@ func TestModesComplete(t *testing.T) {
 		if (m.bounds == nil) == (m.chain == nil) {
 			t.Errorf("%s: needs exactly one of bounds and chain", m.name)
 		}
-		if m.step > 0 && (m.bounds == nil || firstOf(m.bounds(Default(), 1e9)) != 0) {
-			t.Errorf("%s: a step needs bounds from 0", m.name)
+		if m.step != nil && (m.bounds == nil || m.step(1) <= 0) {
+			t.Errorf("%s: a step needs bounds and a length", m.name)
+		}
+		if m.byRetry && m.bounds == nil {
+			t.Errorf("%s: a range by retry needs bounds", m.name)
 		}
 		if m.chain != nil && m.factor {
 			t.Errorf("%s: a chain reads only base and cap, not factor", m.name)
@@ -46,12 +49,10 @@ func TestModesComplete(t *testing.T) {
 	if got := Jitters(); !slices.Equal(got, want) {
 		t.Errorf("Jitters() = %v, want %v", got, want)
 	}
-	if got := AllJitters(); len(got) != int(jitterCount) || !slices.Equal(got[:5], want) || got[len(got)-1] != DecorrelatedV2 {
+	if got := AllJitters(); len(got) != int(jitterCount) || !slices.Equal(got[:5], want) || got[len(got)-1] != jitterCount-1 {
 		t.Errorf("AllJitters() = %v", got)
 	}
 }
-
-func firstOf(lo, _ float64) float64 { return lo }
 
 // modeLaws is the wait before retry 3 of base 100ms, factor 2, cap 10s, ratio 0.2, add 50ms in
 // every mode, worked out by hand: d = 400ms.
@@ -74,6 +75,12 @@ var modeLaws = []struct {
 	// From 0 to (g(3) - g(1)) × 100ms/1.4 truncated to 100 ns ticks, g(t) = 2^t·tanh(√(4t)); the
 	// mean is 100ms/1.4 × (∫_2^3 g - ∫_1^2 g), both by Python's midpoint rule on 200000 cells.
 	{DecorrelatedV2, 0, 432.5917, 207.79146, true},
+	// d plus 0, 1, …, 29 whole seconds (10 × 3 values): 400 ms to 29.4 s, mean 400 ms + 14.5 s.
+	{Sidekiq, 400, 29400, 14900, false},
+	// d plus 3 × (0, 1, …, 9) s: 400 ms to 27.4 s, mean 400 ms + 3 × 4.5 s.
+	{Sidekiq7, 400, 27400, 13900, false},
+	// Whole seconds from 0 up to and including 400 ms: only 0.
+	{FullSec, 0, 0, 0, false},
 }
 
 func TestModeLaws(t *testing.T) {

@@ -18,6 +18,9 @@ func randomClosed(r *rand.Rand) Params {
 	p.Clients = 1 + r.IntN(300)
 	p.Attempts = 1 + r.IntN(10)
 	p.Jitter = Jitter(r.IntN(int(jitterCount)))
+	for modes[p.Jitter].step != nil && modes[p.Jitter].step(1) >= time.Second {
+		p.Jitter = Jitter(r.IntN(int(jitterCount))) // whole seconds: far too long for these windows
+	}
 	p.Base = 1 + ns(50)
 	p.Cap = p.Base + ns(200)
 	p.Factor = 1 + 2*r.Float64()

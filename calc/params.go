@@ -36,9 +36,18 @@ type Growth uint8
 const (
 	Exponential Growth = iota // base*factor^(k-1)
 	Linear                    // base*k: Polly's DelayBackoffType.Linear; factor is not used
+	// Polynomial is base*k^factor: ActiveJob's executions^4. factor is the power, a whole number
+	// (a whole power is repeated squaring, the same bits natively and in wasm).
+	Polynomial
+	// Polynomial0 is base*(k-1)^factor, counting retries from 0 as Sidekiq's count^4 does: the
+	// first retry's delay is 0.
+	Polynomial0
 )
 
-var growthNames = [...]string{"exponential", "linear"}
+var growthNames = [...]string{"exponential", "linear", "polynomial", "polynomial0"}
+
+// polynomial reports whether g reads factor as its power.
+func (g Growth) polynomial() bool { return g == Polynomial || g == Polynomial0 }
 
 func (g Growth) String() string {
 	if int(g) < len(growthNames) {
@@ -53,6 +62,7 @@ const (
 	MaxCap      = 168 * time.Hour
 	MaxCall     = 24 * time.Hour
 	MaxAdd      = 24 * time.Hour
+	MaxOffset   = 24 * time.Hour
 	MaxBudget   = 720 * time.Hour
 	MaxFactor   = 100
 	MaxAttempts = 1000
@@ -99,7 +109,7 @@ type Params struct {
 // Attempts must be set).
 type Policy struct {
 	Base     time.Duration // nominal delay of the first retry; more than 0, at most MaxBase; zero is invalid
-	Factor   float64       // growth per retry; 1..MaxFactor, zero is invalid; Linear growth does not read it
+	Factor   float64       // growth per retry, or the power of polynomial growth (a whole number); 1..MaxFactor, zero is invalid; Linear growth does not read it
 	Cap      time.Duration // ceiling of the nominal delay (CapBefore) or of the wait (CapAfter, CapFixed); Base..MaxCap; zero is invalid
 	Attempts int           // calls in total, the first included; 1..MaxAttempts; zero is invalid
 	Jitter   Jitter        // how waits are drawn; zero is None, the nominal delay exactly
@@ -111,6 +121,10 @@ type Policy struct {
 	FirstExact bool          // the first retry waits exactly base, unjittered (gRPC's connection backoff); false jitters it
 	Add        time.Duration // the jitter of Additive: waits in [d, d+Add]; 0..MaxAdd; zero adds none
 	Budget     time.Duration // total time from the first attempt's start; 0..MaxBudget; zero means none
+	// Offset is added to every wait after the draw and the cap (Sidekiq's 15 s, ActiveJob's
+	// 2 s); 0..MaxOffset; zero adds none. The modes whose wait depends on the previous one do
+	// not read it.
+	Offset time.Duration
 }
 
 // CallInputs are the calls the policy retries.

@@ -3,6 +3,7 @@ package calc
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -38,7 +39,7 @@ type keyRow struct {
 // limit depends on them.
 var keyTable = []keyRow{
 	durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, MaxBase, "more than 0")),
-	floatKey("factor", func(p *Params) *float64 { return &p.Factor }, between(1, MaxFactor)),
+	floatKey("factor", func(p *Params) *float64 { return &p.Factor }, factorRange),
 	durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
 		if d < p.Base || d > MaxCap {
 			return fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
@@ -50,8 +51,8 @@ var keyTable = []keyRow{
 	floatKey("ratio", func(p *Params) *float64 { return &p.Ratio }, between(0, 1)),
 	wordKey("capat", func(p *Params) *CapAt { return &p.CapAt }, capAtNames[:],
 		"must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)"),
-	wordKey("growth", func(p *Params) *Growth { return &p.Growth }, growthNames[:],
-		"must be exponential (base × factor^(k-1)) or linear (base × k)"),
+	growthRow(wordKey("growth", func(p *Params) *Growth { return &p.Growth }, growthNames[:],
+		"must be exponential (base × factor^(k-1)), linear (base × k), polynomial (base × k^factor) or polynomial0 (base × (k-1)^factor)")),
 	{name: "first", decode: func(p *Params, v string) error {
 		// A bad value leaves the first retry jittered, the default, whatever a preset said.
 		i := indexOf(firstNames[:], v)
@@ -62,6 +63,8 @@ var keyTable = []keyRow{
 		return nil
 	}, encode: func(p *Params) string { return firstNames[b2i(p.FirstExact)] }},
 	durationKey("add", func(p *Params) *time.Duration { return &p.Add }, within(0, MaxAdd, "0 or more")),
+	// Left out at its default, so that the links written before it stay the same.
+	unusedRow(durationKey("offset", func(p *Params) *time.Duration { return &p.Offset }, within(0, MaxOffset, "0 or more"))),
 	durationKey("call", func(p *Params) *time.Duration { return &p.Call }, within(0, MaxCall, "0 or more")),
 	durationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, within(0, MaxBudget, "0 (none) or more")),
 	intKey("layers", func(p *Params) *int { return &p.Layers }, inRange(1, MaxLayers)),
@@ -159,6 +162,36 @@ var keyTable = []keyRow{
 		_, err := parseSolve(v)
 		return err
 	}},
+}
+
+// factorRange is factor's range: 1..MaxFactor, and a whole number where it is the power of a
+// polynomial growth (a whole power is computed the same everywhere).
+func factorRange(p *Params, x float64) error {
+	if err := between(1, MaxFactor)(p, x); err != nil {
+		return err
+	}
+	if p.Growth.polynomial() && x != math.Trunc(x) {
+		return fmt.Errorf("must be a whole number with growth %s (factor is its power)", p.Growth)
+	}
+	return nil
+}
+
+// growthRow is k, the growth key, which refuses a polynomial growth while factor is not whole:
+// factor comes first, and checks its value against the growth it sees then (factorRange).
+func growthRow(k keyRow) keyRow {
+	decode := k.decode
+	k.decode = func(p *Params, v string) error {
+		was := p.Growth
+		if err := decode(p, v); err != nil {
+			return err
+		}
+		if err := factorRange(p, p.Factor); err != nil {
+			p.Growth = was
+			return fmt.Errorf("needs a whole factor, its power, where factor is %s", formatFloat(p.Factor))
+		}
+		return nil
+	}
+	return k
 }
 
 // overloadRow is k, a key of the overload model, which a link uses only with a stream.

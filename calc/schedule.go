@@ -24,7 +24,7 @@ func (b BudgetStatus) String() string {
 type Row struct {
 	Attempt  int           // 1-based
 	Retry    int           // Attempt-1: the retry this attempt is; 0 for the first call
-	Nominal  time.Duration // min(cap, base*factor^(Retry-1)) in every mode, for reference; 0 for attempt 1
+	Nominal  time.Duration // min(cap, base*factor^(Retry-1)) (or as growth says) plus offset in every mode, for reference; 0 for attempt 1
 	Min, Max time.Duration // bounds of the wait before this attempt
 	Mean     float64       // expected wait before this attempt, in nanoseconds
 	AtCap    float64       // share of waits exactly at cap: decorrelated and decorrelatedv2 pile mass there; 0 otherwise
@@ -51,10 +51,11 @@ type Schedule struct {
 }
 
 // Schedule computes the bounds and means of every attempt. p must be valid (see Validate). The
-// sums cannot overflow: at most 999 waits of at most 2*MaxCap plus calls of at most MaxCall.
+// sums cannot overflow: at most 999 waits of at most 2*MaxCap plus MaxAdd, MaxOffset and
+// Sidekiq's 9990 s, plus calls of at most MaxCall.
 func (p Params) Schedule() Schedule {
 	rows := make([]Row, p.Attempts)
-	chain := modes[p.Jitter].chain
+	chain, byRetry := modes[p.Jitter].chain, modes[p.Jitter].byRetry
 	if chain != nil {
 		chain.rows(p, rows)
 	}
@@ -65,10 +66,10 @@ func (p Params) Schedule() Schedule {
 		r.Attempt, r.Retry = k+1, k
 		if k > 0 {
 			raw := raws[k]
-			r.Nominal = p.nominal(raw)
+			r.Nominal = p.nominal(raw) + p.Offset
 			switch {
 			case chain != nil: // its rows are set
-			case k > 1 && raw == raws[k-1]:
+			case k > 1 && raw == raws[k-1] && !byRetry:
 				// Past the cap every retry has the same law: most rows of a long schedule.
 				prev := &rows[k-1]
 				r.Min, r.Max, r.Mean = prev.Min, prev.Max, prev.Mean
@@ -149,14 +150,21 @@ func (p Params) maxWait(k int) time.Duration {
 	return p.law(k, p.rawNominal(k)).max
 }
 
-// rawNominal is base*factor^(k-1) (base*k for linear growth) in nanoseconds, unclamped but kept
-// finite: factor 100 over 999 retries overflows float64, and 1e300 is far beyond any cap while
-// still safe to multiply by u.
+// rawNominal is base*factor^(k-1) (base*k for linear growth, base*k^factor and
+// base*(k-1)^factor for the polynomial ones) in nanoseconds, unclamped but kept finite: factor
+// 100 over 999 retries overflows float64, and 1e300 is far beyond any cap while still safe to
+// multiply by u.
 func (p Params) rawNominal(k int) float64 {
-	if p.Growth == Linear {
+	// math.Pow with a whole exponent is repeated squaring: the same bits on every platform
+	// (Validate keeps a polynomial's power whole).
+	switch p.Growth {
+	case Linear:
 		return float64(p.Base) * float64(k)
+	case Polynomial:
+		return min(1e300, float64(p.Base)*math.Pow(float64(k), p.Factor))
+	case Polynomial0:
+		return min(1e300, float64(p.Base)*math.Pow(float64(k-1), p.Factor))
 	}
-	// math.Pow with a whole exponent is repeated squaring: the same bits on every platform.
 	return min(1e300, float64(p.Base)*math.Pow(p.Factor, float64(k-1)))
 }
 
@@ -188,12 +196,14 @@ func (p Params) nominal(raw float64) time.Duration {
 }
 
 // law is the wait of one retry of a mode without a chain (see jitterMode): min(clamp, lo +
-// u*(hi-lo)) for u uniform in [0, 1), rounded to the nanosecond, with its bounds. With a step,
-// the wait is floor(u*n) steps for n = hi/step instead (Envoy's whole milliseconds).
+// u*(hi-lo)) for u uniform in [0, 1), rounded to the nanosecond, plus off, with its bounds.
+// With a step, the wait is lo plus floor(u*n) steps for n = hi/step instead (hi is then the
+// width: Envoy's whole milliseconds, Sidekiq's and Celery's whole seconds), plus off.
 type law struct {
 	lo, hi, clamp float64
 	step          float64
-	min, max      time.Duration
+	off           time.Duration // the offset, added after the draw and the clamp
+	min, max      time.Duration // with off
 }
 
 // law returns the law of retry k, whose raw nominal delay is raw = rawNominal(k) (passed in: it
@@ -201,23 +211,27 @@ type law struct {
 func (p Params) law(k int, raw float64) law {
 	m := &modes[p.Jitter]
 	nominal := p.nominal(raw)
-	d, clamp := float64(nominal), math.Inf(1)
+	d, clamp, off := float64(nominal), math.Inf(1), p.Offset
 	switch {
-	case p.FirstExact && k == 1, p.CapAt == CapFixed && raw > float64(p.Cap):
-		return law{lo: d, hi: d, clamp: clamp, min: nominal, max: nominal}
-	case p.CapAt == CapAfter && m.step == 0:
+	case p.FirstExact && k == 1:
+		// Exactly base, which is the nominal delay of retry 1 but for polynomial0's 0.
+		nominal, d = p.Base, float64(p.Base)
+		fallthrough
+	case p.CapAt == CapFixed && raw > float64(p.Cap):
+		return law{lo: d, hi: d, clamp: clamp, off: off, min: nominal + off, max: nominal + off}
+	case p.CapAt == CapAfter && m.step == nil:
 		d, clamp = raw, float64(p.Cap)
 	}
-	l := law{clamp: clamp}
-	lo, hi := m.bounds(p, d)
-	if m.step > 0 {
-		l.step = float64(m.step)
-		l.hi = math.Floor(hi/l.step) * l.step
-		l.min, l.max = 0, roundNs(max(0, l.hi-l.step))
+	l := law{clamp: clamp, off: off}
+	lo, hi := m.bounds(p, k, d)
+	if m.step != nil {
+		l.lo, l.step = lo, float64(m.step(k))
+		l.hi = math.Floor((hi-lo)/l.step) * l.step
+		l.min, l.max = roundNs(lo)+off, roundNs(lo+max(0, l.hi-l.step))+off
 		return l
 	}
 	l.lo, l.hi = lo, hi
-	l.min, l.max = roundNs(min(clamp, l.lo)), roundNs(min(clamp, l.hi))
+	l.min, l.max = roundNs(min(clamp, l.lo))+off, roundNs(min(clamp, l.hi))+off
 	return l
 }
 
@@ -225,23 +239,26 @@ func (p Params) law(k int, raw float64) law {
 // half a nanosecond past a bound.
 func (l law) at(u float64) time.Duration {
 	if l.step > 0 {
-		return roundNs(math.Floor(float64(u*l.hi)/l.step) * l.step)
+		// u*hi rounds up to hi for the largest draws of a long range: that is the last step.
+		i := min(math.Floor(float64(u*l.hi)/l.step), max(0, l.hi/l.step-1))
+		return roundNs(l.lo+float64(i*l.step)) + l.off
 	}
 	return l.linear(u)
 }
 
 // linear is at for a law without a step, small enough to inline into the sampling's loop.
 func (l law) linear(u float64) time.Duration {
-	w := roundNs(min(l.clamp, l.lo+float64(u*(l.hi-l.lo))))
+	w := roundNs(min(l.clamp, l.lo+float64(u*(l.hi-l.lo)))) + l.off
 	return max(l.min, min(l.max, w))
 }
 
-// mean is E[min(clamp, X)] for X uniform on [lo, hi]: with lo < c < hi it is
+// mean is E[min(clamp, X)] for X uniform on [lo, hi], plus off: with lo < c < hi it is
 // c - (c-lo)^2 / (2(hi-lo)), a form that does not overflow when hi is huge. With a step, the
-// wait is 0, 1, ..., n-1 steps, each as likely: the mean is (n-1)/2 steps.
+// wait is lo plus 0, 1, ..., n-1 steps, each as likely: the mean is lo plus (n-1)/2 steps, the
+// middle of min and max.
 func (l law) mean() float64 {
 	if l.step > 0 {
-		return float64(l.max) / 2
+		return float64(l.min) + float64(l.max-l.min)/2
 	}
 	lo, hi, c := l.lo, l.hi, l.clamp
 	var m float64
@@ -254,7 +271,7 @@ func (l law) mean() float64 {
 		m = c - (c-lo)*(c-lo)/(2*(hi-lo))
 	}
 	// Rounding the bounds can move them past the exact mean by under half a nanosecond.
-	return max(float64(l.min), min(float64(l.max), m))
+	return max(float64(l.min), min(float64(l.max), m+float64(l.off)))
 }
 
 // roundNs rounds x nanoseconds to the nearest, ties away from zero, saturating.

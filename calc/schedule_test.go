@@ -181,7 +181,8 @@ func TestSaturation(t *testing.T) {
 			if math.IsNaN(s.Total.Mean) || s.Total.Max <= 0 || s.Total.Max < s.Rows[len(s.Rows)-2].Latest {
 				t.Errorf("%s/%s: totals %+v", capat, j, s.Total)
 			}
-			if capat == "after" && s.ExceedsCap {
+			// A mode of whole steps takes the nominal delay as capped, and Sidekiq's adds to it.
+			if capat == "after" && s.ExceedsCap && modes[p.Jitter].step == nil {
 				t.Errorf("%s/%s: a clamped wait exceeds cap", capat, j)
 			}
 		}

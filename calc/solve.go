@@ -218,7 +218,7 @@ func (p Params) axes() []axis {
 			set: func(q *Params, x int64) { q.Base = time.Duration(x) }},
 		{key: "factor", lo: int64(math.Float64bits(1)), hi: int64(math.Float64bits(MaxFactor)), grows: true,
 			set:    func(q *Params, x int64) { q.Factor = math.Float64frombits(uint64(x)) },
-			unused: !modes[p.Jitter].factor || p.Growth == Linear},
+			unused: !modes[p.Jitter].factor || p.Growth != Exponential},
 		{key: "cap", lo: int64(p.Base), hi: int64(MaxCap),
 			set: func(q *Params, x int64) { q.Cap = time.Duration(x) }},
 	}
@@ -262,14 +262,20 @@ func (p Params) worstFit(a axis) (FitKind, int64) {
 }
 
 // longerThanNominal reports whether a wait can be longer than its nominal delay (proportional,
-// upward and additive jitter): only then can capat=fixed's exact cap shorten the longest wait.
+// upward, additive and Sidekiq's jitter): only then can capat=fixed's exact cap shorten the longest wait.
 func (p Params) longerThanNominal() bool {
 	m := &modes[p.Jitter]
-	if m.chain != nil || m.step > 0 {
+	switch {
+	case m.chain != nil:
 		return false
+	case m.step == nil:
+		_, hi := m.bounds(p, 1, float64(time.Hour))
+		return hi > float64(time.Hour)
 	}
-	_, hi := m.bounds(p, float64(time.Hour))
-	return hi > float64(time.Hour)
+	// Whole steps stop short of hi: the largest wait is the law's.
+	q := p
+	q.Cap, q.CapAt, q.FirstExact, q.Offset = MaxCap, CapBefore, false, 0
+	return q.law(1, float64(time.Hour)).max > time.Hour
 }
 
 // capCrossings are, for each retry, the least position of a at which its raw nominal delay is

@@ -164,10 +164,10 @@ func (p Params) sampledMonotone(a axis, lo, hi Params) bool {
 // or add of 0.
 func (p Params) neverDraws() bool {
 	m := &modes[p.Jitter]
-	if m.chain != nil || m.step > 0 {
+	if m.chain != nil || m.step != nil {
 		return false
 	}
-	lo, hi := m.bounds(p, float64(time.Hour))
+	lo, hi := m.bounds(p, 1, float64(time.Hour))
 	return lo == hi
 }
 

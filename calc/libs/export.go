@@ -64,8 +64,7 @@ func Exports(p calc.Params) []Export {
 	s := &subject{p: p}
 	out := make([]Export, len(exporters))
 	for i, x := range exporters {
-		out[i] = x.export(s)
-		out[i].Library = x.Library
+		out[i] = exportOne(x.export, s, x.Library)
 	}
 	return out
 }
@@ -74,12 +73,22 @@ func Exports(p calc.Params) []Export {
 func ExportOf(p calc.Params, lib string) (Export, bool) {
 	for _, x := range exporters {
 		if x.Lib == lib {
-			e := x.export(&subject{p: p})
-			e.Library = x.Library
-			return e, true
+			return exportOne(x.export, &subject{p: p}, x.Library), true
 		}
 	}
 	return Export{}, false
+}
+
+// exportOne renders s for one library, unless the policy is beyond every exporter.
+func exportOne(export func(*subject) Export, s *subject, l Library) Export {
+	var e Export
+	if why := beyondExports(s.p, l.Title); why != "" {
+		e.Diffs = []string{why}
+	} else {
+		e = export(s)
+	}
+	e.Library = l
+	return e
 }
 
 // Libraries lists the Export panel's libraries in its order, without rendering any policy.

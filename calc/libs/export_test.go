@@ -177,6 +177,12 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"linkerd":                  "Linkerd has no exporter yet",
 		"dapr-constant":            "Dapr has no exporter yet",
 		"dapr-exponential":         "Dapr has no exporter yet",
+		"sidekiq":                  "the job queues have no exporter",
+		"sidekiq7":                 "the job queues have no exporter",
+		"activejob-polynomial":     "the job queues have no exporter",
+		"activejob-default":        "the job queues have no exporter",
+		"celery":                   "the job queues have no exporter",
+		"bullmq":                   "the job queues have no exporter",
 	}
 	for _, pr := range Presets() {
 		if _, listed := unexported[pr.Name]; claimed[pr.Name] == listed {

@@ -39,7 +39,7 @@ func (pr Preset) Named() calc.Preset { return calc.Preset{Name: pr.Name, Params:
 var presets = concat(awsPresets, grpcPresets, cenkaltiPresets, k8sPresets, pollyPresets,
 	tenacityPresets, envoyPresets, resilience4jPresets, googleAPIPresets, retryableHTTPPresets, temporalPresets,
 	failsafePresets, stepFunctionsPresets, backonPresets, dotnetPresets, springPresets,
-	istioPresets, gatewayAPIPresets, linkerdPresets, daprPresets)
+	istioPresets, gatewayAPIPresets, linkerdPresets, daprPresets, jobQueuePresets)
 
 // named is presets as calc's Decode reads them.
 var named = func() []calc.Preset {

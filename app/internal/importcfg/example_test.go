@@ -46,5 +46,5 @@ func ExampleRead() {
 	// read: line 10: methodConfig[0].retryPolicy.retryableStatusCodes: retried on "UNAVAILABLE"; the calculator's attempts all fail with one of them
 	// read: each wait is drawn ±20% around min(initialBackoff × backoffMultiplier^(k−1), maxBackoff): jitter proportional, ratio 0.2, the cap before it (gRFC A6 as revised in 2024)
 	// ignored: line 12: methodConfig[0].waitForReady: waiting for the channel to be ready is not modelled
-	// add=0&attempts=4&base=200ms&budget=2s&cap=1s&capat=before&clients=50&factor=2&first=jittered&growth=exponential&jitter=proportional&ratio=0.2
+	// add=0&attempts=4&base=200ms&budget=2s&cap=1s&capat=before&clients=50&factor=2&first=jittered&growth=exponential&jitter=proportional&offset=0&ratio=0.2
 }

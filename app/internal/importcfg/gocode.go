@@ -75,6 +75,9 @@ func goFloat(e kv, lo, hi float64, why string) (float64, error) {
 	return e.number(lo, hi, why)
 }
 
+// maxGoInterval bounds a MaxInterval read: twice calc's largest cap, past the Export panel's own.
+const maxGoInterval = 2 * calc.MaxCap
+
 // readCenkalti reads an ExponentialBackOff and Retry's options. Its Model (calc/libs
 // cenkalti.go): base InitialInterval, factor Multiplier, cap MaxInterval before the jitter,
 // jitter proportional RandomizationFactor; WithMaxTries the attempts and WithMaxElapsedTime the
@@ -97,8 +100,15 @@ func readCenkalti(text string) (Result, bool, error) {
 			}
 			interval = true
 		case "MaxInterval":
-			pol.Cap, err = goDurationValue(e)
+			// The Export panel writes calc's largest cap scaled for the jitter (× 1 + r/2), past
+			// it: that cap stands in, as for a library without one.
+			pol.Cap, err = goDurationUpTo(e, maxGoInterval)
 			maxInterval = true
+			if err == nil && pol.Cap > calc.MaxCap {
+				read = append(read, e.line("past the calculator's largest cap, "+secs(calc.MaxCap)+", which stands in for it"))
+				pol.Cap = calc.MaxCap
+				continue
+			}
 		case "Multiplier":
 			pol.Factor, err = goFloat(e, 1, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d", calc.MaxFactor))
 		case "RandomizationFactor":
@@ -118,8 +128,8 @@ func readCenkalti(text string) (Result, bool, error) {
 	if !interval || !maxInterval {
 		return Result{}, false, fmt.Errorf("backoff.ExponentialBackOff: give InitialInterval and MaxInterval (a struct literal leaves them 0)")
 	}
-	if pol.Cap < pol.Base || pol.Cap > calc.MaxCap {
-		return Result{}, false, fmt.Errorf("MaxInterval %s: must be at least InitialInterval (%s) and at most %s", secs(pol.Cap), secs(pol.Base), secs(calc.MaxCap))
+	if pol.Cap < pol.Base {
+		return Result{}, false, fmt.Errorf("MaxInterval %s: must be at least InitialInterval (%s)", secs(pol.Cap), secs(pol.Base))
 	}
 	if e, ok := goCall(rest, "backoff.WithMaxTries"); ok {
 		n, err := e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))

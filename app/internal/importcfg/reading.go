@@ -15,7 +15,7 @@ import (
 )
 
 // policyKeys are the query keys of calc.Policy: an import sets them all.
-var policyKeys = []string{"base", "factor", "cap", "attempts", "jitter", "ratio", "capat", "growth", "first", "add", "budget"}
+var policyKeys = []string{"base", "factor", "cap", "attempts", "jitter", "ratio", "capat", "growth", "first", "add", "offset", "budget"}
 
 // reading is an import under way: the inputs as the library's model says them, where each value
 // came from (so that calc's range messages can name the configuration's line and key), and

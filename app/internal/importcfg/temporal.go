@@ -170,8 +170,11 @@ func readTemporalGo(text string) (Result, bool, error) {
 	return t.result()
 }
 
-// goDurationValue reads a duration written as a simple Go literal, or 0.
-func goDurationValue(e kv) (time.Duration, error) {
+// goDurationValue reads a duration written as a simple Go literal, or 0, at most calc's largest cap.
+func goDurationValue(e kv) (time.Duration, error) { return goDurationUpTo(e, calc.MaxCap) }
+
+// goDurationUpTo is goDurationValue up to hi.
+func goDurationUpTo(e kv, hi time.Duration) (time.Duration, error) {
 	if e.val.Value == "0" {
 		return 0, nil
 	}
@@ -187,8 +190,8 @@ func goDurationValue(e kv) (time.Duration, error) {
 		}
 	}
 	d := n * float64(goUnits[m[3]])
-	if d > float64(calc.MaxCap) || d != float64(int64(d)) {
-		return 0, e.bad("must be whole nanoseconds, at most " + secs(calc.MaxCap))
+	if d > float64(hi) || d != float64(int64(d)) {
+		return 0, e.bad("must be whole nanoseconds, at most " + secs(hi))
 	}
 	return time.Duration(d), nil
 }
