@@ -30,7 +30,7 @@ func (p *page) renderImport() app.UI {
 	}
 	d := app.Details().ID("import").Body(
 		app.Summary().Text("Import a configuration"),
-		app.Label().For("import-text").Text("Paste a retry configuration: a Temporal RetryPolicy, a Step Functions Retry, an Istio VirtualService, a Spring @Retryable…"),
+		app.Label().For("import-text").Text("Paste a retry configuration: a gRPC service config, an Envoy retry_policy, ~/.aws/config, resilience4j or Polly options, a Temporal RetryPolicy, a Step Functions Retry, an Istio VirtualService, a Spring @Retryable, or the Export panel's code"),
 		app.Textarea().ID("import-text").Rows(6).Spellcheck(false).Attr("autocomplete", "off").
 			Aria("describedby", "import-error import-said").Text(p.imp.text),
 		app.Button().ID("import-button").Type("button").Text("Import").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
