@@ -109,8 +109,10 @@ func (p *page) renderForm() app.UI {
 	}
 	return app.Form().ID("inputs").Aria("label", "Inputs").Body(
 		p.renderPreset(),
-		p.renderImport(),
 		p.renderGroup(essential.legend, essential.fields),
+		// After the policy, not before it: its summary line would push budget, the first
+		// screen's last input, below a 1280×720 window once a preset's hint shows.
+		p.renderImport(),
 		details,
 	)
 }

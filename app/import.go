@@ -36,7 +36,9 @@ func (p *page) renderImport() app.UI {
 		app.Button().ID("import-button").Type("button").Text("Import").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
 			p.importText(ctx, app.Window().GetElementByID("import-text").Get("value").String())
 		})),
-		app.P().ID("import-error").Class("field-error").Role("alert").Text(p.imp.err),
+		// Announced as it changes, but not role="alert": that is the page's one alert, the
+		// inputs' errors, which a person (and a test) finds as the first [role="alert"].
+		app.P().ID("import-error").Class("field-error").Aria("live", "assertive").Text(p.imp.err),
 		app.Div().ID("import-said").Role("status").Body(
 			app.P().Text(format),
 			saidList("What it read:", read),

@@ -31,7 +31,7 @@ const (
 var dotnetPresets = []Preset{
 	{
 		Name: dotnetStandard, Library: ".NET Microsoft.Extensions.Http.Resilience standard handler (AddStandardResilienceHandler)",
-		Short:   ".NET standard handler",
+		Short:   ".NET standard",
 		Version: "Microsoft.Extensions.Http.Resilience 8.0.0 (2023-11) to 10.9.0 (2026-08), the newest (read in " + dotnetRead + ", the same in v10.9.0; its retry is Polly v8's, read in Polly 8.7.0)",
 		Source:  "Polly/HttpRetryStrategyOptions.cs; Resilience/HttpStandardResilienceOptions.cs; Resilience/Internal/Validators/HttpStandardResilienceOptionsCustomValidator.cs; Polly's src/Polly.Core/Retry/RetryHelper.cs: DecorrelatedJitterBackoffV2",
 		Theirs: "Retry: MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = true, ShouldRetryAfterHeader = true; " +

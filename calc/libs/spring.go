@@ -69,7 +69,7 @@ func springCoreRetry(maxRetries int, delay int64, multiplier float64, maxDelay t
 var springPresets = []Preset{
 	{
 		Name: "spring-retry-exponential", Library: "Spring Retry @Retryable with an exponential @Backoff (ExponentialBackOffPolicy)",
-		Short: "Spring Retry, exponential", Basis: "@Retryable's defaults (maxAttempts = 3) with @Backoff(delay = 1000, multiplier = 2): maxDelay left at 0, so the hidden 30 s cap",
+		Short: "Spring Retry, exp.", Basis: "@Retryable's defaults (maxAttempts = 3) with @Backoff(delay = 1000, multiplier = 2): maxDelay left at 0, so the hidden 30 s cap",
 		Version: springRetryVersion,
 		Source:  springRetrySource + "ExponentialBackOffPolicy.java: ExponentialBackOffContext.getSleepAndIncrement, DEFAULT_MAX_INTERVAL",
 		Theirs:  "maxAttempts = 3 (calls, the first included), delay = 1000 ms, multiplier = 2, maxDelay = 0 (not above delay, so ExponentialBackOffPolicy.DEFAULT_MAX_INTERVAL = 30000 ms), random = false",
@@ -84,7 +84,7 @@ var springPresets = []Preset{
 	},
 	{
 		Name: "spring-retry-uniform", Library: "Spring Retry @Retryable with @Backoff(delay, maxDelay) and no multiplier (UniformRandomBackOffPolicy)",
-		Short: "Spring Retry, uniform", Basis: "@Retryable's defaults (maxAttempts = 3) with @Backoff(delay = 1000, maxDelay = 3000)",
+		Short: "Spring Retry, unif.", Basis: "@Retryable's defaults (maxAttempts = 3) with @Backoff(delay = 1000, maxDelay = 3000)",
 		Version: springRetryVersion,
 		Source:  springRetrySource + "UniformRandomBackOffPolicy.java: doBackOff",
 		Theirs:  "maxAttempts = 3 (calls, the first included), delay = 1000 ms (minBackOffPeriod), maxDelay = 3000 ms (maxBackOffPeriod), multiplier = 0 (none)",
@@ -98,7 +98,7 @@ var springPresets = []Preset{
 	},
 	{
 		Name: "spring-core-retry", Library: "Spring Framework 7 core retry: RetryTemplate with RetryPolicy.builder() (and org.springframework.resilience's @Retryable)",
-		Short:   "Spring Framework 7 retry",
+		Short:   "Spring 7 retry",
 		Version: "Spring Framework 7.0.0 (2025-11) to 7.0.9 (2026-08) (read in 7.0.9)",
 		Source:  "spring-core src/main/java/org/springframework/core/retry/RetryPolicy.java: Builder.build; org/springframework/util/backoff/ExponentialBackOff.java: computeNextInterval, applyJitter",
 		Theirs:  "maxRetries = 3 (retries: 4 calls), delay = 1000 ms, multiplier = 1.0, jitter = 0, maxDelay = Long.MAX_VALUE ms (none), timeout = 0 (none)",
