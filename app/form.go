@@ -28,7 +28,7 @@ var formGroups = []struct {
 }{
 	{"Policy", []formField{
 		{key: "base", label: "Base delay", unit: "ms, or 250ms, 1.5s, 2m", hint: "nominal wait before the first retry"},
-		{key: "factor", label: "Factor", unit: "×", inputMode: "decimal", hint: "growth per retry (" + modeList(func(j calc.Jitter) bool { return !j.UsesFactor() }, calc.Jitter.String) + " ignore it)"},
+		{key: "factor", label: "Factor", unit: "×, or a power", inputMode: "decimal", hint: "growth per retry (" + modeList(func(j calc.Jitter) bool { return !j.UsesFactor() }, calc.Jitter.String) + " ignore it)"},
 		{key: "cap", label: "Cap", unit: "ms, or a duration", hint: "ceiling of the nominal delay, or of the drawn wait"},
 		{key: "attempts", label: "Attempts", unit: "calls", inputMode: "numeric", hint: ""}, // hint from the schedule, see attemptsHint
 		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: modeList(libraryMode, calc.Jitter.String) + " are what " + modeList(libraryMode, calc.Jitter.Library) + " do"},
