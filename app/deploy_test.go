@@ -90,6 +90,7 @@ const readVisit = `({
 })`
 
 func TestDeployReachesReturningVisitors(t *testing.T) {
+	t.Parallel()
 	browser(t)
 	sites, err := stampedSites()
 	if err != nil {
@@ -188,6 +189,7 @@ func TestDeployReachesReturningVisitors(t *testing.T) {
 // TestDeploySwitchNow checks the notice's button: it switches the open page to the new version,
 // keeping the link's inputs.
 func TestDeploySwitchNow(t *testing.T) {
+	t.Parallel()
 	browser(t)
 	sites, err := stampedSites()
 	if err != nil {

@@ -484,15 +484,38 @@ func (r *hostileRun) check(t *testing.T, l hostileLink) {
 // with go-app's in-page navigation (as following a link inside the page does); then loads a
 // sample of them as new pages on serve, with the service worker bypassed so that each page is
 // serve's pre-render of its link; then a sample on the static site, whose HTML is the same for
-// every link and comes from the service worker.
+// every link and comes from the service worker. The in-page run is split between two tabs,
+// each with its own server, and the runs go two at a time: a tab's wasm keeps one core busy,
+// and the machine has two. Each section of the corpus (lines between comments) goes whole and
+// in order to the tab with fewer links so far, as one link after another can matter: go-app
+// only scrolls for a link that differs from the one it last opened by its fragment alone.
 func TestHostileLinks(t *testing.T) {
+	t.Parallel()
 	links := readHostileLinks(t)
+	var halves [2][]hostileLink
+	for start := 0; start < len(links); {
+		end := start + 1
+		for end < len(links) && links[end].line == links[end-1].line+1 {
+			end++
+		}
+		h := &halves[0]
+		if len(halves[1]) < len(*h) {
+			h = &halves[1]
+		}
+		*h = append(*h, links[start:end]...)
+		start = end
+	}
 	for _, where := range []struct {
 		name          string
 		static, inApp bool
+		links         []hostileLink
 		every         int // test every n-th link
-	}{{"serve-in-page", false, true, 1}, {"serve-load", false, false, 20}, {"static-load", true, false, 30}} {
+	}{
+		{"serve-in-page-1", false, true, halves[0], 1}, {"serve-in-page-2", false, true, halves[1], 1},
+		{"serve-load", false, false, links, 20}, {"static-load", true, false, links, 30},
+	} {
 		t.Run(where.name, func(t *testing.T) {
+			t.Parallel()
 			start := time.Now()
 			browser(t)
 			canary := &canaryServer{}
@@ -518,7 +541,7 @@ func TestHostileLinks(t *testing.T) {
 				r.tb.waitWasm()
 			}
 			n := 0
-			for i, l := range links {
+			for i, l := range where.links {
 				if i%where.every != 0 {
 					continue
 				}
@@ -621,6 +644,7 @@ func TestHostilePreRender(t *testing.T) {
 // once the rest is valid (the herd needs valid inputs); as on the page, the table is then
 // printed and stderr says why the herd is missing.
 func TestHostileTable(t *testing.T) {
+	t.Parallel()
 	const herdMissing = "the herd is not simulated: "
 	for _, l := range readHostileLinks(t) {
 		out, errOut, code := runTableOut(t, "-format", "csv", l.query)
