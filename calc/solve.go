@@ -179,7 +179,7 @@ func (p Params) retryRanges(visit func(k, times int, lo, hi time.Duration) bool)
 		var done bool
 		if c != nil {
 			lo, hi = c.least(p, k), c.top(p, k)
-			done = hi == p.Cap // decorrelated's and Polly's longest waits only grow, up to the cap
+			done = hi == p.Cap // decorrelated's longest waits only grow, up to the cap
 		} else {
 			raw := p.rawNominal(k)
 			l := p.law(k, raw)
