@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math"
+	"sync"
 	"time"
 
 	"backoffcalc/calc/internal/mathx"
@@ -46,6 +47,22 @@ func pollyG(t float64) float64 {
 	return mathx.Exp2(t) * mathx.Tanh(math.Sqrt(pollyPFactor*t))
 }
 
+// pollyWhole is pollyG(k) for a whole k in [0, MaxAttempts): the ends of the retries' ranges,
+// which every schedule and every step of a fit's search reads, tabulated on first use.
+func pollyWhole(k int) float64 {
+	pollyWholeOnce.Do(func() {
+		for i := range pollyWholeG {
+			pollyWholeG[i] = pollyG(float64(i))
+		}
+	})
+	return pollyWholeG[k]
+}
+
+var (
+	pollyWholeOnce sync.Once
+	pollyWholeG    [MaxAttempts]float64
+)
+
 // pollyV2 is what turning Polly's g into waits needs, worked out once.
 type pollyV2 struct {
 	ticks float64       // Delay in ticks: base/100, exact for any base up to MaxBase
@@ -85,9 +102,9 @@ func (v pollyV2) draw(k int, u, prev float64, top time.Duration) (time.Duration,
 func (v pollyV2) max(k int) time.Duration {
 	prev := 0.0
 	if k >= 2 {
-		prev = pollyG(float64(k - 2))
+		prev = pollyWhole(k - 2)
 	}
-	return v.wait(pollyG(float64(k)) - prev)
+	return v.wait(pollyWhole(k) - prev)
 }
 
 // sums returns lo[k] and hi[k], the least and the most total wait of retries 1..k, for k in
@@ -134,10 +151,11 @@ func (v pollyV2) sums(n int) (lo, hi []time.Duration) {
 	var g2, g1 float64           // g(k-2), g(k-1)
 	var u, m, l, h time.Duration // u_k, m_k, l_k and h_k in nanoseconds
 	for k := 1; k <= n; k++ {
-		g0 := pollyG(float64(k))
+		g0 := pollyWhole(k)
 		u, m = v.line(u, g1-g2, m+v.cap), v.line(u, g0-g2, m+v.cap)
 		l, h = min(l+v.below(g1-g2), h), min(l+v.below(g0-g2), h+v.below(g0-g1))
-		hk, lk := min(m, hi[k-1]+v.max(k)), max(lo[k-1], min(l, h)-time.Duration(k)*100)
+		// v.wait(g0-g2) is v.max(k), retry k's longest wait.
+		hk, lk := min(m, hi[k-1]+v.wait(g0-g2)), max(lo[k-1], min(l, h)-time.Duration(k)*100)
 		if v.cap%100 == 0 { // every wait is whole ticks, and so is every total
 			hk -= hk % 100
 			lk += (100 - lk%100) % 100

@@ -460,7 +460,8 @@ var pollySumsQueries = []string{
 func TestPollyV2SumsBruteForce(t *testing.T) {
 	const top = 1 - 1.0/(1<<53)
 	for _, q := range pollySumsQueries {
-		p := mustDecode(t, q)
+		p := mustDecode(t, q+"&samples=500")
+		checkInvariants(t, p)
 		n := p.Attempts - 1
 		s := p.Schedule()
 		rows := s.Rows
