@@ -115,7 +115,7 @@ func (v pollyV2) max(k int) time.Duration {
 // The most. S_k is concave in x, and its largest value over the box comes from
 // V_i(x) = max over x' in box i-1 of V_(i-1)(x') + h(x - x'), h(d) = min(C, d), V_1 = h on
 // [0, g(1)]: the max-plus convolution of two concave functions, whose hypograph is the sum of
-// theirs, so its pieces are theirs sorted by slope. h has slopes 1 (over C) and 0; if V_(i-1)
+// theirs, so its pieces are theirs sorted by slope. h has slopes 1 (on [0, C]) and 0; if V_(i-1)
 // has only slopes 1 then 0 on its box [a, b] (V_1 does), the convolution starts at V_(i-1)(a)
 // with slope 1 for V_(i-1)'s stretch plus h's, then is flat at V_(i-1)(b) + C:
 // V_i(x) = min(V_(i-1)(a) + x - a, V_(i-1)(b) + C), again slopes 1 then 0, which box i keeps.
