@@ -161,6 +161,11 @@ func (decorrelatedChain) rows(p Params, rows []Row) {
 	}
 }
 
+// sums is nil: the path whose every draw is the least waits base each time, and the one whose
+// every draw is the largest waits top_k at every retry k, so the totals' bounds are the sums of
+// the rows'.
+func (decorrelatedChain) sums(p Params, n int) (lo, hi []time.Duration) { return nil, nil }
+
 // draws is false only when base is cap: every wait is then base.
 func (decorrelatedChain) draws(p Params, k int) bool { return p.Base < p.Cap }
 

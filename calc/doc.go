@@ -90,4 +90,7 @@
 // from 0 up to (g(k) - g(k-2)) × base/1.4; its mean, and the share of waits at cap, come from a
 // quadrature over the two draws (see pollyv2.go), within about 1e-5 of a brute-force integral,
 // and are those of the untruncated wait: the truncated one's mean is lower by under 100 ns.
+// These ranges do not add up, as one draw ends a wait and starts the next: without the clamp the
+// first k waits total g(t_k) × base/1.4, from g(k-1) to g(k) × base/1.4 (less the truncation),
+// and the earliest and latest starts and the totals are these exact ranges (pollyV2.sums).
 package calc

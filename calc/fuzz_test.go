@@ -40,6 +40,14 @@ func checkInvariants(t *testing.T, p Params) {
 	if q := sm.Total; !(floor <= q.P50 && q.P50 <= q.P90 && q.P90 <= q.P99 && q.P99 <= s.Total.Max) {
 		t.Fatalf("%s: total %+v outside [%d, %d]", p.Encode(), q, s.Total.Min, s.Total.Max)
 	}
+	// Without a budget every path makes every attempt: its total lies within the policy's, and so
+	// does the mean (up to the rounding of a sum of floats).
+	if p.Budget == 0 && (sm.TotalMin < s.Total.Min || sm.TotalMax > s.Total.Max) {
+		t.Fatalf("%s: sampled totals [%d, %d] outside [%d, %d]", p.Encode(), sm.TotalMin, sm.TotalMax, s.Total.Min, s.Total.Max)
+	}
+	if m, slack := s.Total.Mean, 1e-12*float64(s.Total.Max); m < float64(s.Total.Min)-slack || m > float64(s.Total.Max)+slack {
+		t.Fatalf("%s: mean total %v outside [%d, %d]", p.Encode(), m, s.Total.Min, s.Total.Max)
+	}
 	// Within the budget, every sampled path lies between the exact least and most.
 	if w := p.WithinBudget(); w.Exact && !(w.Min <= sm.TotalMin && sm.TotalMax <= w.Max && w.Max <= s.Total.Max) {
 		t.Fatalf("%s: sampled totals [%d, %d] outside the budget's exact [%d, %d]", p.Encode(), sm.TotalMin, sm.TotalMax, w.Min, w.Max)

@@ -81,6 +81,10 @@ type chain interface {
 	least(p Params, k int) time.Duration
 	// rows sets Min, Max, Mean and AtCap of rows[1:], the retries of p's schedule.
 	rows(p Params, rows []Row)
+	// sums returns lo[k] and hi[k], the least and the most total wait of retries 1..k for k in
+	// 0..n, where these are not the sums of each retry's least and longest wait (no one path
+	// takes every retry's extremes); nil, nil where they are.
+	sums(p Params, n int) (lo, hi []time.Duration)
 	// draws reports whether retry k draws a u.
 	draws(p Params, k int) bool
 	// wait is the wait before retry k for the draw u and the state of retry k-1, and the state

@@ -2,6 +2,7 @@ package calc
 
 import (
 	"math"
+	"sync"
 	"time"
 
 	"backoffcalc/calc/internal/mathx"
@@ -27,7 +28,11 @@ import (
 //
 // Retry k waits between 0 (t just after a, the previous t just before it) and
 // (g(k) - g(k-2)) · base/1.4 (g(1) · base/1.4 for retry 1), clamped to cap: with base 2s,
-// retry 1 waits up to trunc(2·tanh(2)/1.4 · 2e7) = 27543645 ticks, 2.7543645s.
+// retry 1 waits up to trunc(2·tanh(2)/1.4 · 2e7) = 27543645 ticks, 2.7543645s. These ranges do
+// not add up: one draw's t ends one wait and starts the next, so the total of the first k waits
+// is far narrower than the sum of their ranges (see pollyV2.sums). Without the clamp it is
+// s·g(t_k) less the truncations, s = base/1.4: with base 2s, 3 retries wait in total from
+// s·g(2) = 5.67s to s·g(3) = 11.41s, not from 0 to the 17.08s their ranges add up to.
 
 const (
 	pollyPFactor = 4.0
@@ -41,6 +46,22 @@ const (
 func pollyG(t float64) float64 {
 	return mathx.Exp2(t) * mathx.Tanh(math.Sqrt(pollyPFactor*t))
 }
+
+// pollyWhole is pollyG(k) for a whole k in [0, MaxAttempts): the ends of the retries' ranges,
+// which every schedule and every step of a fit's search reads, tabulated on first use.
+func pollyWhole(k int) float64 {
+	pollyWholeOnce.Do(func() {
+		for i := range pollyWholeG {
+			pollyWholeG[i] = pollyG(float64(i))
+		}
+	})
+	return pollyWholeG[k]
+}
+
+var (
+	pollyWholeOnce sync.Once
+	pollyWholeG    [MaxAttempts]float64
+)
 
 // pollyV2 is what turning Polly's g into waits needs, worked out once.
 type pollyV2 struct {
@@ -81,9 +102,88 @@ func (v pollyV2) draw(k int, u, prev float64, top time.Duration) (time.Duration,
 func (v pollyV2) max(k int) time.Duration {
 	prev := 0.0
 	if k >= 2 {
-		prev = pollyG(float64(k - 2))
+		prev = pollyWhole(k - 2)
 	}
-	return v.wait(pollyG(float64(k)) - prev)
+	return v.wait(pollyWhole(k) - prev)
+}
+
+// sums returns lo[k] and hi[k], the least and the most total wait of retries 1..k, for k in
+// 0..n. Write x_i = g(t_i), in [g(i-1), g(i)] (g(-1) = g(0) = 0) and x_0 = 0, C = cap/s in units
+// of g, and S_k = Σ_(i<=k) min(C, x_i - x_(i-1)), the total wait in units of g before Polly
+// truncates each wait to ticks. Every difference is at least 0: the boxes of the x_i only touch.
+//
+// The most. S_k is concave in x, and its largest value over the box comes from
+// V_i(x) = max over x' in box i-1 of V_(i-1)(x') + h(x - x'), h(d) = min(C, d), V_1 = h on
+// [0, g(1)]: the max-plus convolution of two concave functions, whose hypograph is the sum of
+// theirs, so its pieces are theirs sorted by slope. h has slopes 1 (on [0, C]) and 0; if V_(i-1)
+// has only slopes 1 then 0 on its box [a, b] (V_1 does), the convolution starts at V_(i-1)(a)
+// with slope 1 for V_(i-1)'s stretch plus h's, then is flat at V_(i-1)(b) + C:
+// V_i(x) = min(V_(i-1)(a) + x - a, V_(i-1)(b) + C), again slopes 1 then 0, which box i keeps.
+// So two numbers per retry carry it, u_i = V_i(g(i-1)) and m_i = V_i(g(i)), the largest:
+//
+//	u_i = min(u_(i-1) + g(i-1) - g(i-2), m_(i-1) + C)
+//	m_i = min(u_(i-1) + g(i)   - g(i-2), m_(i-1) + C),   u_0 = m_0 = 0.
+//
+// Without the clamp m_k = g(k). Truncating each wait to ticks only shortens it, so s·m_k bounds
+// every reachable total; each step is rounded up to the nanosecond (line), and hi[k] is also
+// kept within hi[k-1] plus retry k's longest wait, which no draw passes (draw keeps to it).
+// g(k) is pollyV2.max's convention: the top of the last range counts as reached.
+//
+// The least. A concave function's least value over a box is at a corner: each x_i at g(i-1)
+// or g(i). Two states per retry, l_i and h_i, the least S_i with x_i at either end:
+//
+//	l_i = min(l_(i-1) + min(C, g(i-1) - g(i-2)), h_(i-1))              // x_(i-1) = x_i = g(i-1): waits 0
+//	h_i = min(l_(i-1) + min(C, g(i) - g(i-2)), h_(i-1) + min(C, g(i) - g(i-1)))
+//
+// and the least S_k is min(l_k, h_k): s·g(k-1) without the clamp. Once the clamp binds, waits
+// alternate between 0 and cap along it. The truncation takes less than a tick off each wait
+// (trunc(y) > y - 1, and clamped to cap the loss is no larger), and draws near the corners use
+// it: two waits that share a t can each lose almost a tick. So lo[k] is the continuous least,
+// each step rounded down (below), less one tick per retry: never above a reachable total, and
+// within k ticks of the least one. It never falls from one retry to the next (a total only
+// grows), nor below 0. When cap is whole ticks, so is every wait and every total: hi is then
+// rounded down to whole ticks and lo up.
+//
+// With base 2s and no clamp in reach (cap 168h), 3 retries: hi = s·g(3) = 114061988.4 ticks,
+// 11.4061988s, and lo = s·g(2) less 3 ticks, 56744988.2 ticks up to 5.6744989s.
+func (v pollyV2) sums(n int) (lo, hi []time.Duration) {
+	lo, hi = make([]time.Duration, n+1), make([]time.Duration, n+1)
+	var g2, g1 float64           // g(k-2), g(k-1)
+	var u, m, l, h time.Duration // u_k, m_k, l_k and h_k in nanoseconds
+	for k := 1; k <= n; k++ {
+		g0 := pollyWhole(k)
+		u, m = v.line(u, g1-g2, m+v.cap), v.line(u, g0-g2, m+v.cap)
+		l, h = min(l+v.below(g1-g2), h), min(l+v.below(g0-g2), h+v.below(g0-g1))
+		// v.wait(g0-g2) is v.max(k), retry k's longest wait.
+		hk, lk := min(m, hi[k-1]+v.wait(g0-g2)), max(lo[k-1], min(l, h)-time.Duration(k)*100)
+		if v.cap%100 == 0 { // every wait is whole ticks, and so is every total
+			hk -= hk % 100
+			lk += (100 - lk%100) % 100
+		}
+		hi[k], lo[k] = hk, lk
+		g2, g1 = g1, g0
+	}
+	return lo, hi
+}
+
+// line is min(top, a + s·diff) in nanoseconds, the product as wait computes it but neither
+// clamped to cap nor truncated to ticks: rounded up to the nanosecond, never below wait's.
+func (v pollyV2) line(a time.Duration, diff float64, top time.Duration) time.Duration {
+	x := float64(diff*pollyScaling) * v.ticks * 100
+	if x >= float64(top-a) {
+		return top
+	}
+	return min(top, a+time.Duration(math.Ceil(x)))
+}
+
+// below is the wait for a difference of g values, as wait computes it, clamped to cap but not
+// truncated to ticks: rounded down to the nanosecond.
+func (v pollyV2) below(diff float64) time.Duration {
+	x := float64(diff*pollyScaling) * v.ticks
+	if x >= v.over {
+		return v.cap
+	}
+	return min(v.cap, time.Duration(math.Floor(x*100)))
 }
 
 // pollyChain is decorrelatedv2's entry in the table of modes (see DecorrelatedV2, above).
@@ -114,6 +214,8 @@ func (pollyChain) rows(p Params, rows []Row) {
 
 // draws is always true, as in Polly: the next wait depends on this draw's t even when this wait
 // can only be 0 (a base of a few ns).
+func (pollyChain) sums(p Params, n int) (lo, hi []time.Duration) { return p.pollyV2().sums(n) }
+
 func (pollyChain) draws(p Params, k int) bool { return true }
 
 func (pollyChain) wait(base, cap time.Duration, k int, u, state float64, top time.Duration) (time.Duration, float64) {

@@ -407,3 +407,195 @@ func TestPollyGMonotonic(t *testing.T) {
 		}
 	}
 }
+
+// TestPollyV2SumsByHand: with Polly's defaults (Delay 2 s, no MaxDelay: cap 168h) the first k
+// waits total s·x_k, s = 2 s / 1.4 and x_k = g(t_k) in [g(k-1), g(k)], less each wait's
+// truncation to ticks. In ticks, s·g(1) = 2·tanh(2) × 2e7/1.4 = 27543645.15, s·g(2) =
+// 4·tanh(√8) × 2e7/1.4 = 56744991.17, s·g(3) = 8·tanh(√12) × 2e7/1.4 = 114061988.4 (g with
+// math.Pow and math.Tanh here). Latest is s·g(k) rounded down to whole ticks (truncation only
+// shortens a wait); Earliest s·g(k-1) less a tick per retry, rounded up to whole ticks.
+func TestPollyV2SumsByHand(t *testing.T) {
+	g := func(t float64) float64 { return math.Pow(2, t) * math.Tanh(math.Sqrt(4*t)) }
+	ticks := func(x float64) float64 { return x / 1.4 * 2e7 }
+	for _, call := range []time.Duration{0, 250 * time.Millisecond} {
+		p := mustDecode(t, "preset=polly-exponential-jitter")
+		p.Call = call
+		s := p.Schedule()
+		for k := 1; k < p.Attempts; k++ {
+			r := s.Rows[k]
+			calls := time.Duration(k) * call
+			latest := time.Duration(math.Floor(ticks(g(float64(k)))))*100 + calls
+			earliest := time.Duration(math.Ceil(ticks(g(float64(k-1)))-float64(k)))*100 + calls
+			if k == 1 {
+				earliest = calls
+			}
+			if r.Latest != latest || r.Earliest != earliest {
+				t.Errorf("call %v, attempt %d starts in [%v, %v], want [%v, %v]", call, k+1, r.Earliest, r.Latest, earliest, latest)
+			}
+		}
+		if s.Total.Min != 5674498900 || s.Total.Max != 11406198800 {
+			t.Errorf("call %v: total [%v, %v], want [5.6744989s, 11.4061988s]", call, s.Total.Min, s.Total.Max)
+		}
+	}
+}
+
+// pollySumsQueries are where the totals' bounds are checked by brute force: no cap in reach;
+// a cap that binds from retry 9 on (dapr-exponential's); one that binds from retry 2 on, with
+// many retries; a cap and a base that are not whole ticks; calls between the attempts.
+var pollySumsQueries = []string{
+	"jitter=decorrelatedv2&base=2s&cap=168h&attempts=9",
+	"jitter=decorrelatedv2&base=500ms&cap=1m&attempts=14",
+	"jitter=decorrelatedv2&base=10ms&cap=15ms&attempts=30",
+	"jitter=decorrelatedv2&base=150ns&cap=1234ns&attempts=12",
+	"jitter=decorrelatedv2&base=100ms&cap=1s&attempts=12&call=30ms",
+}
+
+// TestPollyV2SumsBruteForce: no path's start falls outside its attempt's [Earliest, Latest],
+// over random draws, draws at and next to the ends of each range, and every corner of the
+// first 11 retries; the waits come from calc (Params.Wait) and, where base is whole ticks as
+// Polly's Delay is, from the C# transcription. Both
+// bounds are approached within a tick per retry: Earliest by the corners (a concave function's
+// least is at one), Latest by the path that maximizes the total without truncation, found by
+// a search over its own candidates (below), whose draws are then run through Params.Wait.
+func TestPollyV2SumsBruteForce(t *testing.T) {
+	const top = 1 - 1.0/(1<<53)
+	for _, q := range pollySumsQueries {
+		p := mustDecode(t, q+"&samples=500")
+		checkInvariants(t, p)
+		n := p.Attempts - 1
+		s := p.Schedule()
+		rows := s.Rows
+		if s.Total.Min != rows[n].Earliest-time.Duration(n)*p.Call || s.Total.Max != rows[n].Latest-time.Duration(n)*p.Call {
+			t.Errorf("%s: totals %+v, last row [%v, %v]", q, s.Total, rows[n].Earliest, rows[n].Latest)
+		}
+		least := make([]time.Duration, n+1) // the least start seen at the corners
+		for k := range least {
+			least[k] = math.MaxInt64
+		}
+		// run walks a path of draws us through calc and, when cs, the transcription, checking
+		// every start; it returns calc's starts.
+		run := func(us []float64, cs bool) []time.Duration {
+			starts := make([]time.Duration, len(us)+1)
+			state := p.FirstState()
+			tr := pollyCS{delayTicks: int64(p.Base / 100), maxDelay: int64(p.Cap / 100)}
+			var trStart time.Duration
+			for i, u := range us {
+				k := i + 1
+				var w time.Duration
+				w, state = p.Wait(k, u, state)
+				starts[k] = starts[k-1] + p.Call + w
+				if r := rows[k]; starts[k] < r.Earliest || starts[k] > r.Latest {
+					t.Fatalf("%s: draws %v start attempt %d at %v, outside [%v, %v]", q, us[:k], k+1, starts[k], r.Earliest, r.Latest)
+				}
+				if !cs {
+					continue
+				}
+				trw := time.Duration(tr.retryDelay(k-1, u)) * 100
+				if trw > p.Cap {
+					trw = p.Cap // Polly's MaxDelay in ticks, as the cap in nanoseconds
+				}
+				trStart += p.Call + trw
+				if r := rows[k]; trStart < r.Earliest || trStart > r.Latest {
+					t.Fatalf("%s: transcribed, draws %v start attempt %d at %v, outside [%v, %v]", q, us[:k], k+1, trStart, r.Earliest, r.Latest)
+				}
+			}
+			return starts
+		}
+		rng := rand.New(rand.NewPCG(7, uint64(len(q))))
+		edges := []float64{0, top, 1e-12, 1 - 1e-12}
+		us := make([]float64, n)
+		for range 20000 {
+			for i := range us {
+				if rng.IntN(2) == 0 {
+					us[i] = edges[rng.IntN(len(edges))]
+				} else {
+					us[i] = rng.Float64()
+				}
+			}
+			run(us, p.Base%100 == 0) // Polly's Delay is whole ticks
+		}
+		corners := min(n, 11)
+		for c := range 1 << corners {
+			for i := range corners {
+				us[i] = top * float64(c>>i&1)
+			}
+			for k, s := range run(us[:corners], false) {
+				least[k] = min(least[k], s)
+			}
+		}
+		for k := 1; k <= n; k++ {
+			tick := time.Duration(k) * 100
+			if k <= corners && least[k]-rows[k].Earliest > tick {
+				t.Errorf("%s attempt %d: Earliest %v, the least corner %v: over a tick per retry apart", q, k+1, rows[k].Earliest, least[k])
+			}
+			most := run(pollyArgmax(p, k), false)[k]
+			if rows[k].Latest-most > tick {
+				t.Errorf("%s attempt %d: Latest %v, the best path %v: over a tick per retry apart", q, k+1, rows[k].Latest, most)
+			}
+		}
+	}
+}
+
+// pollyArgmax returns the draws of a path whose first k waits, without the truncation to
+// ticks, total the most: max Σ min(C, x_i - x_(i-1)) over x_i in [g(i-1), g(i)], a linear
+// program in x and y_i <= min(C, x_i - x_(i-1)). At a vertex each y_i is C or x_i - x_(i-1),
+// and every x_i is pinned by a bound or by a difference of exactly C from its neighbour, so
+// x_i = g(j) + m·C for some j <= k and |m| <= k: a search over those candidates in each range,
+// with g from math.Pow, finds it. Each x_i is then drawn as the u whose g(i-1+u) is nearest
+// below it, by bisection.
+func pollyArgmax(p Params, k int) []float64 {
+	g := func(t float64) float64 { return math.Pow(2, t) * math.Tanh(math.Sqrt(4*t)) }
+	C := float64(p.Cap) / (float64(p.Base) / 1.4)
+	cands := make([][]float64, k+1)
+	cands[0] = []float64{0}
+	for i := 1; i <= k; i++ {
+		lo, hi := g(float64(i-1)), g(float64(i))
+		if i == 1 {
+			lo = 0
+		}
+		xs := []float64{lo, hi}
+		for j := 0; j <= k; j++ {
+			for m := -k; m <= k; m++ {
+				if x := g(float64(j)) + float64(m)*C; x > lo && x < hi {
+					xs = append(xs, x)
+				}
+			}
+		}
+		cands[i] = xs
+	}
+	best := [][]float64{{0}}
+	from := make([][]int, k+1)
+	for i := 1; i <= k; i++ {
+		best = append(best, make([]float64, len(cands[i])))
+		from[i] = make([]int, len(cands[i]))
+		for a, x := range cands[i] {
+			best[i][a] = math.Inf(-1)
+			for b, y := range cands[i-1] {
+				if v := best[i-1][b] + math.Min(C, x-y); v > best[i][a] {
+					best[i][a], from[i][a] = v, b
+				}
+			}
+		}
+	}
+	a := 0
+	for b := range best[k] {
+		if best[k][b] > best[k][a] {
+			a = b
+		}
+	}
+	us := make([]float64, k)
+	for i := k; i >= 1; i-- {
+		x := cands[i][a]
+		lo, hi := 0.0, 1.0
+		for range 80 {
+			if mid := (lo + hi) / 2; pollyG(float64(i-1)+mid) <= x {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		us[i-1] = lo
+		a = from[i][a]
+	}
+	return us
+}

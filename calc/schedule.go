@@ -28,13 +28,16 @@ type Row struct {
 	Min, Max time.Duration // bounds of the wait before this attempt
 	Mean     float64       // expected wait before this attempt, in nanoseconds
 	AtCap    float64       // share of waits exactly at cap: decorrelated and decorrelatedv2 pile mass there; 0 otherwise
-	Earliest time.Duration // earliest start: the sum of minimum waits and calls before it
-	Latest   time.Duration // latest start: the sum of maximum waits and calls before it
-	Budget   BudgetStatus
+	// Earliest and Latest bound this attempt's start: the calls before it plus the least and the
+	// most total wait before it. That total is the sum of the waits' Min and of their Max in
+	// every mode but decorrelatedv2, whose waits share draws, so that no path takes every
+	// retry's extremes (see pollyV2.sums).
+	Earliest, Latest time.Duration
+	Budget           BudgetStatus
 }
 
 // Totals are the best-case (Min), expected (Mean, in nanoseconds) and worst-case (Max) total wait
-// of a whole policy, ignoring any budget.
+// of a whole policy, ignoring any budget: the last row's Earliest and Latest less its calls.
 type Totals struct {
 	Min, Max time.Duration
 	Mean     float64
@@ -56,8 +59,10 @@ type Schedule struct {
 func (p Params) Schedule() Schedule {
 	rows := make([]Row, p.Attempts)
 	chain, byRetry := modes[p.Jitter].chain, modes[p.Jitter].byRetry
+	var lo, hi []time.Duration // the totals' bounds, where they are not sums of the rows'
 	if chain != nil {
 		chain.rows(p, rows)
+		lo, hi = chain.sums(p, p.Attempts-1)
 	}
 	raws := p.raws()
 	s := Schedule{Always: p.Attempts, AtMost: p.Attempts}
@@ -78,10 +83,14 @@ func (p Params) Schedule() Schedule {
 				r.Min, r.Max = l.min, l.max
 				r.Mean = l.mean()
 			}
-			r.Earliest = rows[k-1].Earliest + p.Call + r.Min
-			r.Latest = rows[k-1].Latest + p.Call + r.Max
-			s.Total.Min += r.Min
-			s.Total.Max += r.Max
+			least, most := r.Min, r.Max // what this retry adds to the least and the most total
+			if lo != nil {
+				least, most = lo[k]-lo[k-1], hi[k]-hi[k-1]
+			}
+			r.Earliest = rows[k-1].Earliest + p.Call + least
+			r.Latest = rows[k-1].Latest + p.Call + most
+			s.Total.Min += least
+			s.Total.Max += most
 			s.Total.Mean += r.Mean
 			s.ExceedsCap = s.ExceedsCap || r.Max > p.Cap
 		}

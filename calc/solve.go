@@ -11,8 +11,8 @@ import (
 // Fitting a deadline turns the question round: not what a policy does within its
 // budget, but what fits in it. "Starts within the budget" is calc/budget.go's rule: attempt n is
 // made when its start is strictly before the budget, S_n < B. In the worst case every path fits
-// when the last attempt's latest start (the sum of the calls and the longest waits before it,
-// Row.Latest) is before B; in the best case when its earliest start is.
+// when the last attempt's latest start (the calls before it plus the most the waits before it
+// can total, Row.Latest) is before B; in the best case when its earliest start is.
 //
 // The worst-case answers are exact: a search over whole nanoseconds (base, cap) or over the bits
 // of a float64 (factor), which order positive floats as their values, so that the answer fits and
@@ -154,12 +154,22 @@ func attemptsFit(n int) Fit[int] {
 	return Fit[int]{Kind: FitFound, Value: n, Typed: n, Largest: true}
 }
 
-// retryRanges calls visit with the shortest and the longest wait (as the schedule's rows have
-// them, without their means) of retries k to k+times-1 of p, from retry 1 to the last, until
-// visit returns false. Once the waits have settled at the cap every later retry waits the same,
-// and the rest come in one call: a walk over 999 retries takes as long as one up to the cap.
+// retryRanges calls visit with what each of retries k to k+times-1 of p adds to the least and
+// the most total wait (as the schedule's Earliest and Latest have them): the retry's shortest
+// and longest wait, but for a chain whose totals are not their sums (decorrelatedv2, see
+// chain.sums), whose every retry comes in a call of its own. It goes from retry 1 to the last,
+// until visit returns false. Once the waits have settled at the cap every later retry waits the
+// same, and the rest come in one call: a walk over 999 retries takes as long as one up to the
+// cap.
 func (p Params) retryRanges(visit func(k, times int, lo, hi time.Duration) bool) {
 	c := modes[p.Jitter].chain
+	if c != nil {
+		if lo, hi := c.sums(p, p.Attempts-1); lo != nil {
+			for k := 1; k < p.Attempts && visit(k, 1, lo[k]-lo[k-1], hi[k]-hi[k-1]); k++ {
+			}
+			return
+		}
+	}
 	var settled law
 	if c == nil {
 		settled = p.law(p.Attempts, 1e300)
@@ -169,7 +179,7 @@ func (p Params) retryRanges(visit func(k, times int, lo, hi time.Duration) bool)
 		var done bool
 		if c != nil {
 			lo, hi = c.least(p, k), c.top(p, k)
-			done = hi == p.Cap // decorrelated's and Polly's longest waits only grow, up to the cap
+			done = hi == p.Cap // decorrelated's longest waits only grow, up to the cap
 		} else {
 			raw := p.rawNominal(k)
 			l := p.law(k, raw)
