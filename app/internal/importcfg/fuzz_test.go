@@ -29,6 +29,8 @@ var hostile = []struct{ name, text, err string }{
 	{"aliases within the count", "a: &a [" + strings.Repeat("x, ", 3000) + "x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\nretry_policy: {}\n", "more than 32768 values"},
 	{"merges of a large mapping", "a: &a {" + mergeKeys + "}\nb:\n  <<: [*a, *a, *a, *a, *a]\nretry_policy: {}\n", ""},
 	{"continued lines", "resilience4j.retry.instances.a.max-attempts=\\\n" + strings.Repeat("\\\n", 30000) + "3\n", ""},
+	{"billion laughs in a later document", "kind: DestinationRule\n---\nkind: VirtualService\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n", "more than 16 aliases"},
+	{"aliases counted over every document", strings.Repeat("kind: VirtualService\na: &a [x]\nb: [*a, *a]\n---\n", 9), "more than 16 aliases"},
 	{"an alias to itself", "retry_policy: &a\n  x: *a\n", "nested more than 32 deep"},
 	{"1e400", `{"retryThrottling": {"maxTokens": 1e400, "tokenRatio": 0.1}}`, "out of range"},
 	{"a huge whole number", `{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 99999999999999999999}}]}`, "must be between"},

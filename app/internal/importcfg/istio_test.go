@@ -38,6 +38,9 @@ spec:
 		text:    "kind: DestinationRule\nspec: {}\n---\nkind: VirtualService\nspec:\n  http:\n  - retries: {attempts: 5}\n---\nkind: VirtualService\nspec: {}\n",
 		want:    "attempts=6",
 		ignored: []string{"line 1: document 1, kind DestinationRule", "line 9: document 3"}},
+	{name: "an anchor and an alias", format: istioFormat,
+		text: "kind: VirtualService\nspec:\n  http:\n  - retries: &r {attempts: 4, backoff: 50ms}\n    timeout: 2s\n  - retries: *r\n",
+		want: "attempts=5&base=50ms&cap=500ms&budget=2s", ignored: []string{"line 6: http[1]"}},
 	{name: "one route on its own", format: istioFormat,
 		text: "retries:\n  attempts: 1\ntimeout: 3s\n", want: "attempts=2&budget=3s"},
 }
