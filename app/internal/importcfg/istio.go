@@ -22,9 +22,12 @@ var istio = format{"Istio VirtualService retries (YAML)", readIstio}
 const istioDefaultRetries = 2
 
 func readIstio(text string) (Result, bool, error) {
-	docs, err := strictDocs(text, "VirtualService", "retries:", "perTryTimeout")
+	docs, err := parseDocs(text)
 	if err != nil {
-		return Result{}, false, err
+		if mentions(text, "VirtualService", "retries:", "perTryTimeout") {
+			return Result{}, false, err
+		}
+		return Result{}, false, nil
 	}
 	var route *value
 	var read, ignored []string
@@ -60,6 +63,11 @@ func readIstio(text string) (Result, bool, error) {
 	}
 	if route == nil {
 		return Result{}, false, nil
+	}
+	for _, doc := range docs {
+		if err := doc.twice(); err != nil {
+			return Result{}, false, err
+		}
 	}
 	return istioRoute(route, read, ignored)
 }

@@ -41,6 +41,8 @@ spec:
 	{name: "an anchor and an alias", format: istioFormat,
 		text: "kind: VirtualService\nspec:\n  http:\n  - retries: &r {attempts: 4, backoff: 50ms}\n    timeout: 2s\n  - retries: *r\n",
 		want: "attempts=5&base=50ms&cap=500ms&budget=2s", ignored: []string{"line 6: http[1]"}},
+	{name: "empty documents", format: istioFormat,
+		text: "---\n---\nkind: VirtualService\nspec:\n  http:\n  - retries: {attempts: 1}\n---\n", want: "attempts=2"},
 	{name: "one route on its own", format: istioFormat,
 		text: "retries:\n  attempts: 1\ntimeout: 3s\n", want: "attempts=2&budget=3s"},
 }

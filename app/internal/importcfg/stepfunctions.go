@@ -1,6 +1,7 @@
 package importcfg
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -27,13 +28,16 @@ const (
 var sfnKeys = []string{"ErrorEquals", "IntervalSeconds", "BackoffRate", "MaxDelaySeconds", "JitterStrategy"}
 
 func readStepFunctions(text string) (Result, bool, error) {
-	root, err := strictTree(text, sfnKeys...)
-	if root == nil || err != nil {
-		return Result{}, false, err
+	root, ok, err := parseTree(text)
+	if !ok || err != nil {
+		return Result{}, false, cmp.Or(err, notYAML(text, sfnKeys...))
 	}
 	retry, where, ignored := sfnRetriers(root)
 	if retry == nil {
 		return Result{}, false, nil
+	}
+	if err := root.twice(); err != nil {
+		return Result{}, false, err
 	}
 	if retry.kind == yaml.MappingNode && where == "the retrier" {
 		return sfnRetrier(retry, nil, ignored)

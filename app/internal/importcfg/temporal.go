@@ -1,6 +1,7 @@
 package importcfg
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -41,10 +42,11 @@ func readTemporalJSON(text string) (Result, bool, error) {
 	for _, f := range temporalFields[:4] {
 		names = append(names, f...)
 	}
-	m, err := strictTree(text, names...)
-	if m == nil || err != nil {
-		return Result{}, false, err
+	root, ok, err := parseTree(text)
+	if !ok || err != nil {
+		return Result{}, false, cmp.Or(err, notYAML(text, names...))
 	}
+	m := root
 	var t temporalPolicy
 	if rp, err := only(m, "retryPolicy", "retry_policy"); err != nil {
 		return Result{}, false, err
@@ -57,6 +59,9 @@ func readTemporalJSON(text string) (Result, bool, error) {
 		m = rp
 	} else if m.at(names...) == nil {
 		return Result{}, false, nil
+	}
+	if err := root.twice(); err != nil {
+		return Result{}, false, err
 	}
 	if err := t.readJSON(m); err != nil {
 		return Result{}, false, err

@@ -64,8 +64,7 @@ func parseDocs(text string) ([]*value, error) {
 	if parsed.err != nil {
 		return nil, errors.New(yamlError(text))
 	}
-	if !parsed.docsBuilt {
-		parsed.docsBuilt = true
+	if parsed.docs == nil {
 		parsed.docs = []*value{first}
 		for len(parsed.docs) < maxDocs {
 			var doc yaml.Node
@@ -86,36 +85,13 @@ func parseDocs(text string) ([]*value, error) {
 	return parsed.docs, parsed.docsErr
 }
 
-// strictTree is text's first document for a reader that refuses a key given twice (Temporal's,
-// Step Functions'). A text that is not YAML, or gives a key twice, is that reader's to refuse
-// only when it mentions one of words, its keys; else it is another format's: nil, no error.
-func strictTree(text string, words ...string) (*value, error) {
-	root, ok, err := parseTree(text)
-	switch {
-	case err != nil:
-	case ok:
-		err = root.twice()
-	case parsed.err != nil:
-		err = errors.New(yamlError(text))
+// notYAML is the parser's message for a text that is not YAML and mentions one of words, a
+// format's keys: that format's, badly written. It is nil for any other text.
+func notYAML(text string, words ...string) error {
+	if msg := yamlError(text); msg != "" && mentions(text, words...) {
+		return errors.New(msg)
 	}
-	if err != nil && !mentions(text, words...) {
-		return nil, nil
-	}
-	return root, err
-}
-
-// strictDocs is strictTree for every document, as parseDocs reads them.
-func strictDocs(text string, words ...string) ([]*value, error) {
-	docs, err := parseDocs(text)
-	for _, d := range docs {
-		if d != nil && err == nil {
-			err = d.twice()
-		}
-	}
-	if err != nil && !mentions(text, words...) {
-		return nil, nil
-	}
-	return docs, err
+	return nil
 }
 
 // mentions reports whether text has one of words: a text that names a format's keys but does
@@ -183,9 +159,8 @@ type parse struct {
 	ok       bool
 	buildErr error
 	// Every document's, once parseDocs has built them.
-	docsBuilt bool
-	docs      []*value
-	docsErr   error
+	docs    []*value
+	docsErr error
 }
 
 // readMu makes one Read at a time use parsed, whose values its readers mark.
@@ -357,14 +332,23 @@ func (v *value) at(keys ...string) *value {
 }
 
 // twice refuses a key given twice in a mapping under v: YAML forbids it, and readers differ on
-// which value counts (gRPC's and Envoy's take the last, as their libraries do).
+// which value counts (gRPC's and Envoy's take the last, as their libraries do). The Temporal,
+// Step Functions and Istio readers refuse it in a text they recognise as theirs.
 func (v *value) twice() error {
-	lines := map[string]int{}
+	if v == nil {
+		return nil
+	}
+	var lines map[string]int
+	if v.kind == yaml.MappingNode {
+		lines = make(map[string]int, len(v.items))
+	}
 	for _, item := range v.items {
-		if line, ok := lines[item.key]; ok && v.kind == yaml.MappingNode {
+		if line, ok := lines[item.key]; ok {
 			return fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path, line)
 		}
-		lines[item.key] = item.line
+		if lines != nil {
+			lines[item.key] = item.line
+		}
 		if err := item.twice(); err != nil {
 			return err
 		}
