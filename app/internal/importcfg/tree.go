@@ -94,8 +94,7 @@ func notYAML(text string, words ...string) error {
 	return nil
 }
 
-// mentions reports whether text has one of words: a text that names a format's keys but does
-// not parse is that format's, badly written, and its parse error is the answer.
+// mentions reports whether text has one of words.
 func mentions(text string, words ...string) bool {
 	for _, w := range words {
 		if strings.Contains(text, w) {
