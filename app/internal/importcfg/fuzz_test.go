@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"backoffcalc/calc/libs"
 )
@@ -28,6 +29,8 @@ var hostile = []struct{ name, text, err string }{
 	{"aliases within the count", "a: &a [" + strings.Repeat("x, ", 3000) + "x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\nretry_policy: {}\n", "more than 32768 values"},
 	{"merges of a large mapping", "a: &a {" + mergeKeys + "}\nb:\n  <<: [*a, *a, *a, *a, *a]\nretry_policy: {}\n", ""},
 	{"continued lines", "resilience4j.retry.instances.a.max-attempts=\\\n" + strings.Repeat("\\\n", 30000) + "3\n", ""},
+	{"billion laughs in a later document", "kind: DestinationRule\n---\nkind: VirtualService\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n", "more than 16 aliases"},
+	{"aliases counted over every document", strings.Repeat("kind: VirtualService\na: &a [x]\nb: [*a, *a]\n---\n", 9), "more than 16 aliases"},
 	{"an alias to itself", "retry_policy: &a\n  x: *a\n", "nested more than 32 deep"},
 	{"1e400", `{"retryThrottling": {"maxTokens": 1e400, "tokenRatio": 0.1}}`, "out of range"},
 	{"a huge whole number", `{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 99999999999999999999}}]}`, "must be between"},
@@ -98,4 +101,49 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// hostileCode are texts made to hurt a reader of code or of the strict YAML readers: each is refused or read, quickly, without a panic.
+var hostileCode = []string{
+	strings.Repeat("[", 60000),
+	strings.Repeat("- ", 30000) + "x",
+	strings.Repeat(`{"Retry":`, 5000),
+	"a: &a [1,2]\nb: *a\nIntervalSeconds: 1",
+	`{"Retry": [{"IntervalSeconds": 1}], "Retry": []}`,
+	"kind: VirtualService\nspec:\n  http:\n  - retries: &r {attempts: 1}\n  - retries: *r\n",
+	strings.Repeat("---\nkind: VirtualService\n", 5000),
+	"@Retryable(" + strings.Repeat("backoff = @Backoff(", 3000),
+	"@Retryable(maxAttempts = 4, " + strings.Repeat("label = \"x\", ", 100) + ")",
+	"@Retryable(value = {" + strings.Repeat("A.class, ", 2000),
+	"@Retryable(/* " + strings.Repeat("x", 60000),
+	"InitialInterval: " + strings.Repeat("9", 5000) + " * time.Second",
+	"InitialInterval: 1e400 * time.Second",
+	`{"initialInterval": "9223372036854775807s"}`,
+	`{"IntervalSeconds": 1e308, "MaxAttempts": 1}`,
+	`{"IntervalSeconds": 1, "BackoffRate": NaN}`,
+	`{"IntervalSeconds": 1, "BackoffRate": .nan}`,
+	"kind: VirtualService\nspec:\n  http:\n  - retries:\n      attempts: 99999999999999999999\n",
+	"\xff\xfe@Retryable",
+	"@Retryable(backoff = @Backoff(multiplier = 0x1p3))",
+	"@Retryable(" + strings.Repeat("a = {", 10000),
+	"@Retryable(maxAttempts = 2)\n" + strings.Repeat("class A { void f() { g(); } }\n", 2000),
+	"RetryConfig.custom()" + strings.Repeat(".maxAttempts(", 5000),
+	"RetryConfig.custom().intervalFunction(IntervalFunction.ofExponentialBackoff(" + strings.Repeat("(", 30000),
+	"wait.Backoff{" + strings.Repeat("Steps: 1,\n", 6000),
+	"@retry(stop=stop_after_attempt(3), wait=" + strings.Repeat("wait_fixed(1) + ", 4000) + ")",
+	"new RetryStrategyOptions {" + strings.Repeat("A = (", 10000),
+	strings.Repeat("InitialInterval: time.Second,\n", 2000),
+}
+
+func TestHostileInputs(t *testing.T) {
+	for i, text := range hostileCode {
+		start := time.Now()
+		r, err := Read(text)
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("hostile[%d]: %v", i, d)
+		}
+		if err == nil && r.Values.Get("attempts") == "" {
+			t.Errorf("hostile[%d]: no error and no attempts: %+v", i, r)
+		}
+	}
 }

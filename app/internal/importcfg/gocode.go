@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"backoffcalc/calc"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Go code as the Export panel writes it (calc/libs: CenkaltiConfig.Go, WaitBackoff.Go), read
@@ -22,7 +20,7 @@ var clientGo = format{"Kubernetes client-go wait.Backoff (Go)", readWaitBackoff}
 
 // goLiteral is the struct literal that starts with open ("backoff.ExponentialBackOff{"), its
 // fields each with its line; ok is false when text has none.
-func goLiteral(text, open string) (fields []kv, rest string, ok bool, err error) {
+func goLiteral(text, open string) (fields []literal, rest string, ok bool, err error) {
 	start := strings.Index(text, open)
 	if start < 0 {
 		return nil, "", false, nil
@@ -48,7 +46,7 @@ func goLiteral(text, open string) (fields []kv, rest string, ok bool, err error)
 				return nil, "", true, fmt.Errorf("line %d: %s given twice: give it once", line, name)
 			}
 			seen[name] = true
-			fields = append(fields, kv{&yaml.Node{Value: name, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line}})
+			fields = append(fields, literal{line: line, name: name, text: value})
 		}
 		line++
 	}
@@ -58,18 +56,18 @@ func goLiteral(text, open string) (fields []kv, rest string, ok bool, err error)
 var goName = regexp.MustCompile(`^[A-Z][A-Za-z]*$`)
 
 // goCall finds name(arg) in text, with the line it is on.
-func goCall(text, name string) (kv, bool) {
+func goCall(text, name string) (literal, bool) {
 	m := regexp.MustCompile(regexp.QuoteMeta(name) + `\(([^()]*)\)`).FindStringSubmatchIndex(text)
 	if m == nil {
-		return kv{}, false
+		return literal{}, false
 	}
 	line := strings.Count(text[:m[0]], "\n") + 1
-	return kv{&yaml.Node{Value: name, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: strings.TrimSpace(text[m[2]:m[3]]), Line: line}}, true
+	return literal{line: line, name: name, text: strings.TrimSpace(text[m[2]:m[3]])}, true
 }
 
 // goFloat reads a float literal within [lo, hi].
-func goFloat(e kv, lo, hi float64, why string) (float64, error) {
-	if strings.ContainsAny(e.val.Value, "xXpP_") {
+func goFloat(e literal, lo, hi float64, why string) (float64, error) {
+	if strings.ContainsAny(e.text, "xXpP_") {
 		return 0, e.bad(why)
 	}
 	return e.number(lo, hi, why)
@@ -92,7 +90,7 @@ func readCenkalti(text string) (Result, bool, error) {
 	var read, ignored []string
 	var interval, maxInterval bool
 	for _, e := range fields {
-		switch e.key.Value {
+		switch e.name {
 		case "InitialInterval":
 			pol.Base, err = goDurationValue(e)
 			if err == nil && (pol.Base <= 0 || pol.Base > calc.MaxBase) {
@@ -105,7 +103,7 @@ func readCenkalti(text string) (Result, bool, error) {
 			pol.Cap, err = goDurationUpTo(e, maxGoInterval)
 			maxInterval = true
 			if err == nil && pol.Cap > calc.MaxCap {
-				read = append(read, e.line("past the calculator's largest cap, "+secs(calc.MaxCap)+", which stands in for it"))
+				read = append(read, e.valueLine("past the calculator's largest cap, "+secs(calc.MaxCap)+", which stands in for it"))
 				pol.Cap = calc.MaxCap
 				continue
 			}
@@ -123,7 +121,7 @@ func readCenkalti(text string) (Result, bool, error) {
 		if err != nil {
 			return Result{}, false, err
 		}
-		read = append(read, e.line("read"))
+		read = append(read, e.valueLine("read"))
 	}
 	if !interval || !maxInterval {
 		return Result{}, false, fmt.Errorf("backoff.ExponentialBackOff: give InitialInterval and MaxInterval (a struct literal leaves them 0)")
@@ -137,7 +135,7 @@ func readCenkalti(text string) (Result, bool, error) {
 			return Result{}, false, err
 		}
 		pol.Attempts = int(n)
-		read = append(read, e.line("attempts, the first call included"))
+		read = append(read, e.valueLine("attempts, the first call included"))
 	} else {
 		read = append(read, fmt.Sprintf("no WithMaxTries: Retry has no limit on tries; the table shows %d attempts, as the cenkalti-v5 preset does", pol.Attempts))
 	}
@@ -148,7 +146,7 @@ func readCenkalti(text string) (Result, bool, error) {
 		if pol.Budget > calc.MaxBudget {
 			return Result{}, false, e.bad("at most " + secs(calc.MaxBudget))
 		}
-		read = append(read, e.line("the budget (0: none)"))
+		read = append(read, e.valueLine("the budget (0: none)"))
 	} else {
 		read = append(read, "no WithMaxElapsedTime: Retry stops after 15 minutes, the budget")
 	}
@@ -169,7 +167,7 @@ func readWaitBackoff(text string) (Result, bool, error) {
 	var jitter float64
 	var read, ignored []string
 	for _, e := range fields {
-		switch e.key.Value {
+		switch e.name {
 		case "Duration":
 			pol.Base, err = goDurationValue(e)
 			if err == nil && (pol.Base <= 0 || pol.Base > calc.MaxBase) {
@@ -193,7 +191,7 @@ func readWaitBackoff(text string) (Result, bool, error) {
 		if err != nil {
 			return Result{}, false, err
 		}
-		read = append(read, e.line("read"))
+		read = append(read, e.valueLine("read"))
 	}
 	if pol.Base == 0 || pol.Attempts == 0 {
 		return Result{}, false, fmt.Errorf("wait.Backoff: give Duration and Steps (a struct literal leaves them 0)")

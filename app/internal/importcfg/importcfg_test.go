@@ -63,3 +63,70 @@ func TestReadConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// importCase is a configuration that imports: want is the keys it must set, as a query, and
+// ignored the words each of which must start or be in one line of Ignored.
+type importCase struct {
+	name, text, format, want string
+	ignored                  []string
+}
+
+// badCase is a configuration refused with a message that has each of want: the line, the key
+// and the value.
+type badCase struct {
+	name, text string
+	want       []string
+}
+
+func checkImports(t *testing.T, cases []importCase) {
+	t.Helper()
+	for _, c := range cases {
+		r, err := Read(c.text)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if r.Format != c.format {
+			t.Errorf("%s: read as %q, want %q", c.name, r.Format, c.format)
+		}
+		for _, kv := range strings.Split(c.want, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			if got := r.Values.Get(k); got != v {
+				t.Errorf("%s: %s = %q, want %q (all: %s)", c.name, k, got, v, r.Values.Encode())
+			}
+		}
+		for _, k := range policyKeys {
+			if _, ok := r.Values[k]; !ok {
+				t.Errorf("%s: sets no %s: an import sets every key of the policy", c.name, k)
+			}
+		}
+		all := strings.Join(r.Ignored, "\n")
+		for _, w := range c.ignored {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: Ignored has no %q:\n%s", c.name, w, all)
+			}
+		}
+		if len(r.Ignored) != len(c.ignored) {
+			t.Errorf("%s: Ignored has %d lines, want %d:\n%s", c.name, len(r.Ignored), len(c.ignored), all)
+		}
+		if len(r.Read) == 0 {
+			t.Errorf("%s: Read says nothing", c.name)
+		}
+	}
+}
+
+func checkRefuses(t *testing.T, cases []badCase) {
+	t.Helper()
+	for _, c := range cases {
+		r, err := Read(c.text)
+		if err == nil {
+			t.Errorf("%s: no error; read %s as %s", c.name, r.Values.Encode(), r.Format)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q does not say %q", c.name, err, w)
+			}
+		}
+	}
+}

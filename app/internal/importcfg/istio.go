@@ -21,103 +21,109 @@ var istio = format{"Istio VirtualService retries (YAML)", readIstio}
 // istioDefaultRetries is the retries of a route that says none (retry.go, DefaultPolicy).
 const istioDefaultRetries = 2
 
-// istioMaxDocs is how many YAML documents are looked through for a VirtualService.
-const istioMaxDocs = 64
-
 func readIstio(text string) (Result, bool, error) {
-	roots, err := parseDocs(text, istioMaxDocs)
+	docs, err := parseDocs(text)
 	if err != nil {
 		if mentions(text, "VirtualService", "retries:", "perTryTimeout") {
 			return Result{}, false, err
 		}
 		return Result{}, false, nil
 	}
-	var route *yaml.Node
+	var route *value
 	var read, ignored []string
-	for i, root := range roots {
-		kind, _, _ := pick(root, "kind")
-		spec, _, _ := pick(root, "spec")
-		http, _, err := pick(spec.val, "http")
-		if err != nil {
-			return Result{}, false, err
+	for i, root := range docs {
+		if root == nil {
+			continue // an empty document, or a lone value
 		}
+		kind, http := root.at("kind"), root.at("spec").at("http")
 		switch {
 		case route != nil:
-			ignored = append(ignored, fmt.Sprintf("line %d: document %d: the calculator shows one route, the first VirtualService's first", root.Line, i+1))
+			ignored = append(ignored, fmt.Sprintf("line %d: document %d: the calculator shows one route, the first VirtualService's first", root.line, i+1))
 			continue
-		case kind.val != nil && kind.val.Value != "VirtualService":
-			ignored = append(ignored, fmt.Sprintf("line %d: document %d, kind %s: not a VirtualService", root.Line, i+1, shorten(kind.val.Value)))
+		case kind != nil && kind.text != "VirtualService":
+			ignored = append(ignored, fmt.Sprintf("line %d: document %d, kind %s: not a VirtualService", root.line, i+1, shorten(kind.text)))
 			continue
-		case http.val == nil && hasKey(root, "retries") && kind.val == nil:
+		case http == nil && root.at("retries") != nil && kind == nil:
 			route = root // an HTTP route on its own
 			continue
-		case http.val == nil:
-			if kind.val != nil {
-				return Result{}, false, fmt.Errorf("line %d: the VirtualService has no spec.http routes", root.Line)
+		case http == nil:
+			if kind != nil {
+				return Result{}, false, fmt.Errorf("line %d: the VirtualService has no spec.http routes", root.line)
 			}
 			continue
 		}
-		if http.val.Kind != yaml.SequenceNode || len(http.val.Content) == 0 {
-			return Result{}, false, http.bad("must be a list of HTTP routes, at least one")
+		if http.kind != yaml.SequenceNode || len(http.items) == 0 {
+			return Result{}, false, http.errorf("must be a list of HTTP routes, at least one")
 		}
-		route = http.val.Content[0]
-		read = append(read, fmt.Sprintf("line %d: http[0]: the first HTTP route", route.Line))
-		for j, other := range http.val.Content[1:] {
-			ignored = append(ignored, fmt.Sprintf("line %d: http[%d]: its own retries and timeout; the calculator shows the first route's", other.Line, j+1))
+		route = http.items[0]
+		read = append(read, fmt.Sprintf("line %d: http[0]: the first HTTP route", route.line))
+		for j, other := range http.items[1:] {
+			ignored = append(ignored, fmt.Sprintf("line %d: http[%d]: its own retries and timeout; the calculator shows the first route's", other.line, j+1))
 		}
 	}
 	if route == nil {
 		return Result{}, false, nil
 	}
+	for _, doc := range docs {
+		if err := doc.twice(); err != nil {
+			return Result{}, false, err
+		}
+	}
 	return istioRoute(route, read, ignored)
 }
 
 // istioRoute maps a route's retries and timeout onto calc's inputs.
-func istioRoute(route *yaml.Node, read, ignored []string) (Result, bool, error) {
+func istioRoute(route *value, read, ignored []string) (Result, bool, error) {
 	pol := presetPolicy("envoy")
 	pol.Attempts = istioDefaultRetries + 1
-	timeout, ok, err := pick(route, "timeout")
-	if err != nil {
-		return Result{}, false, err
-	}
-	if ok {
-		if pol.Budget, err = timeout.duration(0, calc.MaxBudget, "must be a duration such as 10s, at most "+secs(calc.MaxBudget)+" (0s: none)"); err != nil {
+	if timeout := route.at("timeout"); timeout != nil {
+		l, err := timeout.literal()
+		if err == nil {
+			pol.Budget, err = l.duration(0, calc.MaxBudget, "must be a duration such as 10s, at most "+secs(calc.MaxBudget)+" (0s: none)")
+		}
+		if err != nil {
 			return Result{}, false, err
 		}
-		read = append(read, timeout.line("the route's timeout, over every attempt: the budget"))
+		read = append(read, l.valueLine("the route's timeout, over every attempt: the budget"))
 	}
-	retries, ok, err := pick(route, "retries")
+	retries := route.at("retries")
 	switch {
-	case err != nil:
-		return Result{}, false, err
-	case !ok:
+	case retries == nil:
 		read = append(read, fmt.Sprintf("no retries: Istio's default, %d retries", istioDefaultRetries))
-	case retries.val.Kind != yaml.MappingNode:
-		return Result{}, false, retries.bad("must be a mapping (attempts, perTryTimeout, retryOn)")
+	case retries.kind != yaml.MappingNode:
+		return Result{}, false, retries.errorf("must be a mapping (attempts, perTryTimeout, retryOn)")
 	}
-	for _, e := range entries(retries.val) {
-		switch e.key.Value {
+	var fields []*value
+	if retries != nil {
+		fields = retries.items
+	}
+	for _, e := range fields {
+		l, err := e.literal()
+		if err != nil && (e.key == "attempts" || e.key == "backoff") {
+			return Result{}, false, err
+		}
+		switch e.key {
 		case "attempts":
-			n, err := e.whole(0, calc.MaxAttempts-1, fmt.Sprintf("must be a whole number from 0 (no retries) to %d: %s", calc.MaxAttempts-1, attemptsWhy))
+			n, err := l.whole(0, calc.MaxAttempts-1, fmt.Sprintf("must be a whole number from 0 (no retries) to %d: %s", calc.MaxAttempts-1, attemptsWhy))
 			if err != nil {
 				return Result{}, false, err
 			}
 			pol.Attempts = int(n) + 1
-			read = append(read, e.line("retries after the first call"))
+			read = append(read, l.valueLine("retries after the first call"))
 		case "backoff":
-			d, err := e.duration(time.Millisecond, calc.MaxCap/10, "must be a duration such as 25ms, from 1ms to "+secs(calc.MaxCap/10))
+			d, err := l.duration(time.Millisecond, calc.MaxCap/10, "must be a duration such as 25ms, from 1ms to "+secs(calc.MaxCap/10))
 			if err != nil {
 				return Result{}, false, err
 			}
 			pol.Base = d / time.Millisecond * time.Millisecond // Envoy keeps whole milliseconds
 			pol.Cap = 10 * pol.Base
-			read = append(read, e.line("Envoy's base_interval; its max_interval is 10 × it"))
+			read = append(read, l.valueLine("Envoy's base_interval; its max_interval is 10 × it"))
 		case "perTryTimeout":
-			ignored = append(ignored, e.line("the longest one try lasts: when your failures are timeouts, set the call duration to it"))
+			ignored = append(ignored, e.valueLine("the longest one try lasts: when your failures are timeouts, set the call duration to it"))
 		case "retryOn":
-			ignored = append(ignored, e.line("which failures are retried: the calculator retries every failure"))
+			ignored = append(ignored, e.valueLine("which failures are retried: the calculator retries every failure"))
 		case "retryRemoteLocalities", "retryIgnorePreviousHosts":
-			ignored = append(ignored, e.line("which host a retry goes to: not modelled"))
+			ignored = append(ignored, e.valueLine("which host a retry goes to: not modelled"))
 		default:
 			ignored = append(ignored, e.keyLine("not a field of Istio's HTTPRetry"))
 		}

@@ -27,7 +27,7 @@ spec:
     - destination: {host: other}
 `,
 		want:    "base=25ms&factor=2&cap=250ms&attempts=4&jitter=fullms&budget=10s&capat=before&first=jittered",
-		ignored: []string{"line 18: http[1]", "line 13: perTryTimeout 2s", "line 14: retryOn", "line 15: retryRemoteLocalities", "line 16: retryIgnorePreviousHosts", "line 17: hedge: not a field"}},
+		ignored: []string{"line 18: http[1]", "line 13: spec.http[0].retries.perTryTimeout 2s", "line 14: spec.http[0].retries.retryOn", "line 15: spec.http[0].retries.retryRemoteLocalities", "line 16: spec.http[0].retries.retryIgnorePreviousHosts", "line 17: spec.http[0].retries.hedge: not a field"}},
 	{name: "no retries is Istio's default", format: istioFormat,
 		text: "kind: VirtualService\nspec:\n  http:\n  - route: []\n", want: "attempts=3&budget=0&base=25ms"},
 	{name: "attempts 0 disables retrying", format: istioFormat,
@@ -38,6 +38,11 @@ spec:
 		text:    "kind: DestinationRule\nspec: {}\n---\nkind: VirtualService\nspec:\n  http:\n  - retries: {attempts: 5}\n---\nkind: VirtualService\nspec: {}\n",
 		want:    "attempts=6",
 		ignored: []string{"line 1: document 1, kind DestinationRule", "line 9: document 3"}},
+	{name: "an anchor and an alias", format: istioFormat,
+		text: "kind: VirtualService\nspec:\n  http:\n  - retries: &r {attempts: 4, backoff: 50ms}\n    timeout: 2s\n  - retries: *r\n",
+		want: "attempts=5&base=50ms&cap=500ms&budget=2s", ignored: []string{"line 6: http[1]"}},
+	{name: "empty documents", format: istioFormat,
+		text: "---\n---\nkind: VirtualService\nspec:\n  http:\n  - retries: {attempts: 1}\n---\n", want: "attempts=2"},
 	{name: "one route on its own", format: istioFormat,
 		text: "retries:\n  attempts: 1\ntimeout: 3s\n", want: "attempts=2&budget=3s"},
 }

@@ -3,12 +3,11 @@ package importcfg
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"backoffcalc/calc"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Polly v8's C# as the Export panel writes it (calc/libs polly.go): new RetryStrategyOptions { … }
@@ -26,8 +25,8 @@ var timeSpanCall = regexp.MustCompile(`^TimeSpan\.From(Ticks|Milliseconds|Second
 
 var timeSpanUnits = map[string]time.Duration{"Ticks": 100, "Milliseconds": time.Millisecond, "Seconds": time.Second, "Minutes": time.Minute, "Hours": time.Hour, "Days": 24 * time.Hour}
 
-func timeSpanValue(e kv, hi time.Duration) (time.Duration, error) {
-	m := timeSpanCall.FindStringSubmatch(e.val.Value)
+func timeSpanValue(e literal, hi time.Duration) (time.Duration, error) {
+	m := timeSpanCall.FindStringSubmatch(e.text)
 	why := "must be TimeSpan.FromMilliseconds(n) (or FromTicks, FromSeconds, … of a whole n), at most " + secs(hi)
 	if m == nil {
 		return 0, e.bad(why)
@@ -43,7 +42,7 @@ func readPollyCode(text string) (Result, bool, error) {
 	pol := calc.Policy{Base: 2 * time.Second, Factor: 1, Cap: calc.MaxCap, Attempts: 4, CapAt: calc.CapAfter}
 	backoff, jitter := "Constant", false
 	var read, ignored []string
-	var fields []kv
+	var fields []literal
 	open := strings.Index(text, "new RetryStrategyOptions")
 	builder := strings.Index(text, "new ResiliencePipelineBuilder")
 	switch {
@@ -62,7 +61,7 @@ func readPollyCode(text string) (Result, bool, error) {
 	}
 	var err error
 	for _, e := range fields {
-		switch e.key.Value {
+		switch e.name {
 		case "MaxRetryAttempts":
 			n, err := e.whole(1, calc.MaxAttempts-1, fmt.Sprintf("must be a whole number from 1 (Polly's least) to %d: %s", calc.MaxAttempts-1, attemptsWhy))
 			if err != nil {
@@ -81,20 +80,20 @@ func readPollyCode(text string) (Result, bool, error) {
 				return Result{}, false, err
 			}
 		case "BackoffType":
-			backoff = strings.TrimPrefix(e.val.Value, "DelayBackoffType.")
-			if !oneOf(backoff, []string{"Constant", "Linear", "Exponential"}) {
+			backoff = strings.TrimPrefix(e.text, "DelayBackoffType.")
+			if !slices.Contains([]string{"Constant", "Linear", "Exponential"}, backoff) {
 				return Result{}, false, e.bad("must be DelayBackoffType.Constant, Linear or Exponential")
 			}
 		case "UseJitter":
-			if !oneOf(e.val.Value, []string{"true", "false"}) {
+			if !slices.Contains([]string{"true", "false"}, e.text) {
 				return Result{}, false, e.bad("must be true or false")
 			}
-			jitter = e.val.Value == "true"
+			jitter = e.text == "true"
 		default:
 			ignored = append(ignored, e.keyLine("not read: the calculator retries every failure, with the delays above"))
 			continue
 		}
-		read = append(read, e.line("read"))
+		read = append(read, e.valueLine("read"))
 	}
 	switch backoff {
 	case "Linear":
@@ -114,22 +113,22 @@ func readPollyCode(text string) (Result, bool, error) {
 	retry := strings.Index(text, ".AddRetry(")
 	for _, m := range regexp.MustCompile(`\.AddTimeout\(([^()]*\([^()]*\))\)`).FindAllStringSubmatchIndex(text, 8) {
 		line := strings.Count(text[:m[0]], "\n") + 1
-		e := kv{&yaml.Node{Value: "AddTimeout", Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: text[m[2]:m[3]], Line: line}}
+		e := literal{line: line, name: "AddTimeout", text: text[m[2]:m[3]]}
 		if retry >= 0 && m[0] > retry {
-			ignored = append(ignored, e.line("after AddRetry it times each attempt: set the call duration to it if your failures are timeouts"))
+			ignored = append(ignored, e.valueLine("after AddRetry it times each attempt: set the call duration to it if your failures are timeouts"))
 			continue
 		}
 		if pol.Budget, err = timeSpanValue(e, calc.MaxBudget); err != nil {
 			return Result{}, false, err
 		}
-		read = append(read, e.line("before AddRetry, a deadline over every attempt: the budget"))
+		read = append(read, e.valueLine("before AddRetry, a deadline over every attempt: the budget"))
 	}
 	return policyResult(pol, read, ignored)
 }
 
 // csInitializer reads the object initializer after text[at:]'s first {: Name = value, one a
 // line or several, with // comments.
-func csInitializer(text string, at int) (fields []kv, end int, ok bool, err error) {
+func csInitializer(text string, at int) (fields []literal, end int, ok bool, err error) {
 	open := strings.IndexByte(text[at:], '{')
 	if open < 0 {
 		return nil, 0, true, fmt.Errorf("line %d: new RetryStrategyOptions has no { … }", strings.Count(text[:at], "\n")+1)
@@ -152,7 +151,7 @@ func csInitializer(text string, at int) (fields []kv, end int, ok bool, err erro
 				return nil, 0, true, fmt.Errorf("line %d: %s given twice: give it once", line, name)
 			}
 			seen[name] = true
-			fields = append(fields, kv{&yaml.Node{Value: name, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line}})
+			fields = append(fields, literal{line: line, name: name, text: value})
 		}
 		line++
 	}

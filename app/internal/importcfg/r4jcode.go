@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"backoffcalc/calc"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // resilience4j's Java RetryConfig builder as the Export panel writes it (calc/libs
@@ -28,8 +26,8 @@ var (
 
 var javaUnits = map[string]time.Duration{"Millis": time.Millisecond, "Seconds": time.Second, "Minutes": time.Minute, "Hours": time.Hour}
 
-func javaDurationValue(e kv, hi time.Duration) (time.Duration, error) {
-	m := javaDuration.FindStringSubmatch(e.val.Value)
+func javaDurationValue(e literal, hi time.Duration) (time.Duration, error) {
+	m := javaDuration.FindStringSubmatch(e.text)
 	why := "must be Duration.ofMillis(n) (or ofSeconds, ofMinutes, ofHours of a whole n), more than 0 and at most " + secs(hi)
 	if m == nil {
 		return 0, e.bad(why)
@@ -57,25 +55,25 @@ func readR4jCode(text string) (Result, bool, error) {
 			if end < 0 {
 				return Result{}, false, fmt.Errorf("line %d: maxAttempts( has no )", line(at))
 			}
-			e := kv{&yaml.Node{Value: name, Line: line(at)}, &yaml.Node{Kind: yaml.ScalarNode, Value: strings.TrimSpace(text[at : at+end]), Line: line(at)}}
+			e := literal{line: line(at), name: name, text: strings.TrimSpace(text[at : at+end])}
 			n, err := e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
 			if err != nil {
 				return Result{}, false, err
 			}
 			pol.Attempts = int(n)
-			read = append(read, e.line("attempts, the first call included"))
+			read = append(read, e.valueLine("attempts, the first call included"))
 		case "waitDuration":
 			end := strings.Index(text[at:], "))")
 			if end < 0 {
 				return Result{}, false, fmt.Errorf("line %d: waitDuration( has no )", line(at))
 			}
-			e := kv{&yaml.Node{Value: name, Line: line(at)}, &yaml.Node{Kind: yaml.ScalarNode, Value: strings.TrimSpace(text[at : at+end+1]), Line: line(at)}}
+			e := literal{line: line(at), name: name, text: strings.TrimSpace(text[at : at+end+1])}
 			d, err := javaDurationValue(e, calc.MaxBase)
 			if err != nil {
 				return Result{}, false, err
 			}
 			pol.Base, pol.Cap = d, d
-			read = append(read, e.line("every wait"))
+			read = append(read, e.valueLine("every wait"))
 		case "intervalFunction":
 			f := javaInterval.FindStringSubmatchIndex(text[at:])
 			if f == nil || f[0] != strings.Index(text[at:], "IntervalFunction") {
@@ -102,9 +100,9 @@ func r4jInterval(pol *calc.Policy, fn string, args []string, line int) error {
 	if len(args) < lo || len(args) > hi {
 		return fmt.Errorf("line %d: %s takes %d or %d arguments, not %d", line, fn, lo, hi, len(args))
 	}
-	arg := func(name string, i int) kv {
+	arg := func(name string, i int) literal {
 		v := strings.TrimRight(strings.TrimSpace(args[i]), "dD")
-		return kv{&yaml.Node{Value: fn + " " + name, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: v, Line: line}}
+		return literal{line: line, name: fn + " " + name, text: v}
 	}
 	var err error
 	if pol.Base, err = javaDurationValue(arg("initialInterval", 0), calc.MaxBase); err != nil {

@@ -12,10 +12,40 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 )
 
 // policyKeys are the query keys of calc.Policy: an import sets them all.
 var policyKeys = []string{"base", "factor", "cap", "attempts", "jitter", "ratio", "capat", "growth", "first", "add", "offset", "budget"}
+
+// policyValues are pol's keys as the link writes them. calc checks pol as it checks a link: a
+// reader names its own key for what it refuses, so that an error here is the reader's bug.
+func policyValues(pol calc.Policy) (url.Values, error) {
+	p := calc.Default()
+	p.Policy = pol
+	all := p.AllValues()
+	v := url.Values{}
+	for _, k := range policyKeys {
+		v[k] = all[k]
+	}
+	if _, err := calc.DecodeValues(v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// presetPolicy is the policy of the preset named name, which an import of its library starts
+// from, so that the import and the preset read the library alike.
+func presetPolicy(name string) calc.Policy {
+	pr, _ := libs.PresetByName(name)
+	return pr.Params.Policy
+}
+
+// secs writes d for a Read line.
+func secs(d time.Duration) string { return calc.FormatDuration(d) }
+
+// attemptsWhy is why an attempts count is refused past the calculator's table.
+var attemptsWhy = "the calculator shows at most " + strconv.Itoa(calc.MaxAttempts) + " attempts"
 
 // reading is an import under way: the inputs as the library's model says them, where each value
 // came from (so that calc's range messages can name the configuration's line and key), and

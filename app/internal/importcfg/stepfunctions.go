@@ -1,6 +1,7 @@
 package importcfg
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -23,90 +24,98 @@ const (
 	sfnMaxDelay    = int64(calc.MaxCap / time.Second)
 )
 
+// sfnKeys say a retrier: MaxAttempts alone does not, as grpc-go reads it as gRPC's maxAttempts.
+var sfnKeys = []string{"ErrorEquals", "IntervalSeconds", "BackoffRate", "MaxDelaySeconds", "JitterStrategy"}
+
 func readStepFunctions(text string) (Result, bool, error) {
-	roots, err := parseDocs(text, 1)
-	if err != nil || len(roots) == 0 {
-		if err != nil && mentions(text, "ErrorEquals", "IntervalSeconds", "BackoffRate", "MaxDelaySeconds", "JitterStrategy") {
-			return Result{}, false, err
-		}
+	root, ok, err := parseTree(text)
+	if !ok || err != nil {
+		return Result{}, false, cmp.Or(err, notYAML(text, sfnKeys...))
+	}
+	retry, where, ignored := sfnRetriers(root)
+	if retry == nil {
 		return Result{}, false, nil
 	}
-	retry, where, ignored, err := sfnRetriers(roots[0])
-	if retry == nil || err != nil {
+	if err := root.twice(); err != nil {
 		return Result{}, false, err
 	}
-	if retry.Kind == yaml.MappingNode && where == "the retrier" {
+	if retry.kind == yaml.MappingNode && where == "the retrier" {
 		return sfnRetrier(retry, nil, ignored)
 	}
-	if retry.Kind != yaml.SequenceNode || len(retry.Content) == 0 {
-		return Result{}, false, fmt.Errorf("line %d: %s must be an array of retriers, at least one", retry.Line, where)
+	if retry.kind != yaml.SequenceNode || len(retry.items) == 0 {
+		return Result{}, false, fmt.Errorf("line %d: %s must be an array of retriers, at least one", retry.line, where)
 	}
-	for i, other := range retry.Content[1:] {
-		ignored = append(ignored, fmt.Sprintf("line %d: Retry[%d]: Step Functions uses the first retrier whose ErrorEquals names the error; the calculator shows the first, Retry[0]", other.Line, i+1))
+	for i, other := range retry.items[1:] {
+		ignored = append(ignored, fmt.Sprintf("line %d: Retry[%d]: Step Functions uses the first retrier whose ErrorEquals names the error; the calculator shows the first, Retry[0]", other.line, i+1))
 	}
-	return sfnRetrier(retry.Content[0], nil, ignored)
+	return sfnRetrier(retry.items[0], nil, ignored)
 }
 
 // sfnRetriers finds the retriers in root: a state's Retry, the first state with one in a state
 // machine's States, a bare array of retriers, or one retrier (a mapping). It returns nil when
 // root is none of them.
-func sfnRetriers(root *yaml.Node) (retry *yaml.Node, where string, ignored []string, err error) {
-	// MaxAttempts alone does not say Step Functions: grpc-go reads it as gRPC's maxAttempts.
-	isRetrier := func(n *yaml.Node) bool {
-		return hasKey(n, "ErrorEquals", "IntervalSeconds", "BackoffRate", "MaxDelaySeconds", "JitterStrategy")
-	}
+func sfnRetriers(root *value) (retry *value, where string, ignored []string) {
 	switch {
-	case root.Kind == yaml.SequenceNode && len(root.Content) > 0 && isRetrier(root.Content[0]):
-		return root, "the array", nil, nil
-	case isRetrier(root):
-		return root, "the retrier", nil, nil
+	case root.kind == yaml.SequenceNode && len(root.items) > 0 && root.items[0].at(sfnKeys...) != nil:
+		return root, "the array", nil
+	case root.at(sfnKeys...) != nil:
+		return root, "the retrier", nil
+	case root.at("Retry") != nil:
+		return root.at("Retry"), "Retry", sfnState(root)
 	}
-	if e, ok, err := pick(root, "Retry"); err != nil || ok {
-		return e.val, "Retry", sfnState(root), err
+	states := root.at("States")
+	if states == nil || states.kind != yaml.MappingNode {
+		return nil, "", nil
 	}
-	states, ok, err := pick(root, "States")
-	if err != nil || !ok {
-		return nil, "", nil, err
-	}
-	for _, s := range entries(states.val) {
-		e, ok, err := pick(s.val, "Retry")
-		if err != nil {
-			return nil, "", nil, err
-		}
-		if !ok {
-			continue
-		}
-		if retry != nil {
+	for _, s := range states.items {
+		r := s.at("Retry")
+		switch {
+		case r == nil:
+		case retry != nil:
 			ignored = append(ignored, s.keyLine("this state's Retry: the calculator shows one state's, the first's"))
-			continue
+		default:
+			retry, where = r, "the Retry of state "+s.key
+			ignored = append(ignored, sfnState(s)...)
 		}
-		retry, where = e.val, "the Retry of state "+s.key.Value
-		ignored = append(ignored, sfnState(s.val)...)
 	}
-	return retry, where, ignored, nil
+	return retry, where, ignored
 }
 
 // sfnState is what the calculator does not read of a state that changes when its retries end.
-func sfnState(state *yaml.Node) []string {
+func sfnState(state *value) []string {
 	var ignored []string
-	for _, e := range entries(state) {
-		if e.key.Value == "TimeoutSeconds" || e.key.Value == "TimeoutSecondsPath" {
-			ignored = append(ignored, e.line("the state's timeout, which ends its retries: not modelled"))
+	for _, e := range state.items {
+		if e.key == "TimeoutSeconds" || e.key == "TimeoutSecondsPath" {
+			ignored = append(ignored, e.valueLine("the state's timeout, which ends its retries: not modelled"))
 		}
 	}
 	return ignored
 }
 
 // sfnRetrier maps one retrier onto calc's inputs as the stepfunctions preset does.
-func sfnRetrier(m *yaml.Node, read, ignored []string) (Result, bool, error) {
-	if m.Kind != yaml.MappingNode {
-		return Result{}, false, fmt.Errorf("line %d: a retrier must be an object", m.Line)
+func sfnRetrier(m *value, read, ignored []string) (Result, bool, error) {
+	if m.kind != yaml.MappingNode {
+		return Result{}, false, fmt.Errorf("line %d: a retrier must be an object", m.line)
 	}
 	pol := presetPolicy("stepfunctions")
 	interval, maxDelay, retries := int64(1), int64(0), int64(pol.Attempts-1)
-	for _, e := range entries(m) {
-		var err error
-		switch e.key.Value {
+	for _, v := range m.items {
+		switch v.key {
+		case "ErrorEquals":
+			ignored = append(ignored, v.keyLine("which errors this retrier retries: the calculator retries every failure"))
+			continue
+		case "Comment":
+			continue
+		case "IntervalSeconds", "BackoffRate", "MaxAttempts", "MaxDelaySeconds", "JitterStrategy":
+		default:
+			ignored = append(ignored, v.keyLine("not a field of a retrier"))
+			continue
+		}
+		e, err := v.literal()
+		if err != nil {
+			return Result{}, false, err
+		}
+		switch v.key {
 		case "IntervalSeconds":
 			interval, err = e.whole(1, sfnMaxInterval, fmt.Sprintf("must be whole seconds from 1 to %d: the calculator's base is at most %s", sfnMaxInterval, secs(calc.MaxBase)))
 		case "BackoffRate":
@@ -116,7 +125,7 @@ func sfnRetrier(m *yaml.Node, read, ignored []string) (Result, bool, error) {
 		case "MaxDelaySeconds":
 			maxDelay, err = e.whole(1, sfnMaxDelay, fmt.Sprintf("must be whole seconds from 1 to %d: the calculator's cap is at most %s", sfnMaxDelay, secs(calc.MaxCap)))
 		case "JitterStrategy":
-			switch e.val.Value {
+			switch e.text {
 			case "FULL":
 				pol.Jitter = calc.Full
 			case "NONE":
@@ -124,19 +133,11 @@ func sfnRetrier(m *yaml.Node, read, ignored []string) (Result, bool, error) {
 			default:
 				err = e.bad("must be FULL or NONE")
 			}
-		case "ErrorEquals":
-			ignored = append(ignored, e.keyLine("which errors this retrier retries: the calculator retries every failure"))
-			continue
-		case "Comment":
-			continue
-		default:
-			ignored = append(ignored, e.keyLine("not a field of a retrier"))
-			continue
 		}
 		if err != nil {
 			return Result{}, false, err
 		}
-		read = append(read, e.line("read"))
+		read = append(read, e.valueLine("read"))
 	}
 	pol.Base = time.Duration(interval) * time.Second
 	pol.Cap = calc.MaxCap

@@ -1,15 +1,15 @@
 package importcfg
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"backoffcalc/calc"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Temporal's RetryPolicy, as its API's JSON writes it (initialInterval "1s", backoffCoefficient,
@@ -42,31 +42,46 @@ func readTemporalJSON(text string) (Result, bool, error) {
 	for _, f := range temporalFields[:4] {
 		names = append(names, f...)
 	}
-	roots, err := parseDocs(text, 1)
-	if err != nil || len(roots) == 0 {
-		if err != nil && mentions(text, names...) {
-			return Result{}, false, err
-		}
-		return Result{}, false, nil
+	root, ok, err := parseTree(text)
+	if !ok || err != nil {
+		return Result{}, false, cmp.Or(err, notYAML(text, names...))
 	}
-	m := roots[0]
+	m := root
 	var t temporalPolicy
-	if e, ok, err := pick(m, "retryPolicy", "retry_policy"); err != nil {
+	if rp, err := only(m, "retryPolicy", "retry_policy"); err != nil {
 		return Result{}, false, err
-	} else if ok && hasKey(e.val, names...) {
-		for _, o := range entries(m) {
-			if o.key != e.key {
-				t.ignored = append(t.ignored, o.keyLine(temporalOutside(o.key.Value)))
+	} else if rp != nil && rp.at(names...) != nil {
+		for _, o := range m.items {
+			if o != rp {
+				t.ignored = append(t.ignored, o.keyLine(temporalOutside(o.key)))
 			}
 		}
-		m = e.val
-	} else if !hasKey(m, names...) {
+		m = rp
+	} else if m.at(names...) == nil {
 		return Result{}, false, nil
+	}
+	if err := root.twice(); err != nil {
+		return Result{}, false, err
 	}
 	if err := t.readJSON(m); err != nil {
 		return Result{}, false, err
 	}
 	return t.result()
+}
+
+// only is m's value at one of names, refusing two of them (initialInterval and
+// initial_interval): nil when there is none.
+func only(m *value, names ...string) (*value, error) {
+	var found *value
+	for _, item := range m.items {
+		if slices.Contains(names, item.key) {
+			if found != nil {
+				return nil, fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path, found.line)
+			}
+			found = item
+		}
+	}
+	return found, nil
 }
 
 // temporalOutside is why a key beside the retry policy is not read.
@@ -77,29 +92,40 @@ func temporalOutside(key string) string {
 	return "not part of the retry policy"
 }
 
-func (t *temporalPolicy) readJSON(m *yaml.Node) error {
-	var err error
-	for _, e := range entries(m) {
-		switch k := e.key.Value; {
-		case oneOf(k, temporalFields[0]):
-			t.initial, err = e.duration(0, calc.MaxBase, "must be a duration such as \"1s\", at most "+secs(calc.MaxBase)+" (0 or unset: 1s)")
-		case oneOf(k, temporalFields[1]):
-			t.coefficient, err = e.number(0, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0 or unset: 2.0)", calc.MaxFactor))
-		case oneOf(k, temporalFields[2]):
-			t.maximum, err = e.duration(0, calc.MaxCap, "must be a duration such as \"100s\", at most "+secs(calc.MaxCap)+" (0 or unset: 100 × initialInterval)")
-		case oneOf(k, temporalFields[3]):
-			t.attempts, err = e.whole(0, calc.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(calc.MaxAttempts)+": "+attemptsWhy)
-		case oneOf(k, temporalFields[4]):
+func (t *temporalPolicy) readJSON(m *value) error {
+	for _, names := range temporalFields {
+		if _, err := only(m, names...); err != nil {
+			return err
+		}
+	}
+	for _, e := range m.items {
+		field := slices.IndexFunc(temporalFields, func(names []string) bool { return slices.Contains(names, e.key) })
+		switch field {
+		case 4:
 			t.ignored = append(t.ignored, e.keyLine("which errors end the retries: the calculator retries every failure"))
 			continue
-		default:
+		case -1:
 			t.ignored = append(t.ignored, e.keyLine("not a field of Temporal's RetryPolicy"))
 			continue
+		}
+		l, err := e.literal()
+		if err != nil {
+			return err
+		}
+		switch field {
+		case 0:
+			t.initial, err = l.duration(0, calc.MaxBase, "must be a duration such as \"1s\", at most "+secs(calc.MaxBase)+" (0 or unset: 1s)")
+		case 1:
+			t.coefficient, err = l.number(0, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0 or unset: 2.0)", calc.MaxFactor))
+		case 2:
+			t.maximum, err = l.duration(0, calc.MaxCap, "must be a duration such as \"100s\", at most "+secs(calc.MaxCap)+" (0 or unset: 100 × initialInterval)")
+		case 3:
+			t.attempts, err = l.whole(0, calc.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(calc.MaxAttempts)+": "+attemptsWhy)
 		}
 		if err != nil {
 			return err
 		}
-		t.read = append(t.read, e.line("read"))
+		t.read = append(t.read, l.valueLine("read"))
 	}
 	return nil
 }
@@ -117,7 +143,7 @@ func readTemporalGo(text string) (Result, bool, error) {
 	fields := goField.FindAllStringSubmatchIndex(text, -1)
 	known := 0
 	for _, f := range fields {
-		if oneOf(text[f[2]:f[3]], []string{"InitialInterval", "BackoffCoefficient", "MaximumInterval", "MaximumAttempts"}) {
+		if slices.Contains([]string{"InitialInterval", "BackoffCoefficient", "MaximumInterval", "MaximumAttempts"}, text[f[2]:f[3]]) {
 			known++
 		}
 	}
@@ -130,7 +156,7 @@ func readTemporalGo(text string) (Result, bool, error) {
 		name, value := text[f[2]:f[3]], strings.TrimSpace(text[f[4]:f[5]])
 		value = strings.TrimSpace(strings.SplitN(value, "//", 2)[0])
 		line := strings.Count(text[:f[0]], "\n") + 1
-		e := kv{&yaml.Node{Value: name, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line}}
+		e := literal{line: line, name: name, text: value}
 		if seen[name] {
 			return Result{}, false, fmt.Errorf("line %d: %s given twice: give it once", line, name)
 		}
@@ -165,20 +191,20 @@ func readTemporalGo(text string) (Result, bool, error) {
 		if err != nil {
 			return Result{}, false, err
 		}
-		t.read = append(t.read, e.line("read"))
+		t.read = append(t.read, e.valueLine("read"))
 	}
 	return t.result()
 }
 
 // goDurationValue reads a duration written as a simple Go literal, or 0, at most calc's largest cap.
-func goDurationValue(e kv) (time.Duration, error) { return goDurationUpTo(e, calc.MaxCap) }
+func goDurationValue(e literal) (time.Duration, error) { return goDurationUpTo(e, calc.MaxCap) }
 
 // goDurationUpTo is goDurationValue up to hi.
-func goDurationUpTo(e kv, hi time.Duration) (time.Duration, error) {
-	if e.val.Value == "0" {
+func goDurationUpTo(e literal, hi time.Duration) (time.Duration, error) {
+	if e.text == "0" {
 		return 0, nil
 	}
-	m := goDuration.FindStringSubmatch(e.val.Value)
+	m := goDuration.FindStringSubmatch(e.text)
 	if m == nil {
 		return 0, e.bad("must be a literal such as time.Second or 500 * time.Millisecond")
 	}
@@ -229,17 +255,6 @@ func (t *temporalPolicy) result() (Result, bool, error) {
 	t.read = append(t.read, fmt.Sprintf("base %s, factor %s, cap %s, attempts %d, no jitter (Temporal draws none)",
 		secs(pol.Base), fnum(pol.Factor), secs(pol.Cap), pol.Attempts))
 	return Result{Values: v, Read: t.read, Ignored: t.ignored}, true, nil
-}
-
-// mentions reports whether text has one of words: a text that names a format's keys but does
-// not parse is that format's, badly written, and its parse error is the answer.
-func mentions(text string, words ...string) bool {
-	for _, w := range words {
-		if strings.Contains(text, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // fnum writes x for a line of Read or an error.

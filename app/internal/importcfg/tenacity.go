@@ -3,12 +3,11 @@ package importcfg
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"backoffcalc/calc"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // tenacity's @retry(stop=…, wait=…) as the Export panel writes it (calc/libs tenacity.go,
@@ -46,7 +45,7 @@ func readTenacity(text string) (Result, bool, error) {
 	stopped := false
 	for _, m := range pyCallRE.FindAllStringSubmatchIndex(body, 64) {
 		fn, args, ln := body[m[2]:m[3]], body[m[4]:m[5]], line(m[0])
-		e := kv{&yaml.Node{Value: fn, Line: ln}, &yaml.Node{Kind: yaml.ScalarNode, Value: args, Line: ln}}
+		e := literal{line: ln, name: fn, text: args}
 		switch fn {
 		case "stop_after_attempt":
 			n, err := e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
@@ -54,14 +53,14 @@ func readTenacity(text string) (Result, bool, error) {
 				return Result{}, false, err
 			}
 			pol.Attempts, stopped = int(n), true
-			read = append(read, e.line("attempts, the first call included"))
+			read = append(read, e.valueLine("attempts, the first call included"))
 		case "stop_before_delay":
 			d, err := pySecondsValue(e, calc.MaxBudget)
 			if err != nil {
 				return Result{}, false, err
 			}
 			pol.Budget = d
-			read = append(read, e.line("the budget"))
+			read = append(read, e.valueLine("the budget"))
 		case "wait_fixed":
 			if chain == 0 && strings.Contains(body[:m[0]], "wait_chain(") && len(waits) == 0 {
 				d, err := pySecondsValue(e, calc.MaxBase)
@@ -69,7 +68,7 @@ func readTenacity(text string) (Result, bool, error) {
 					return Result{}, false, err
 				}
 				chain = d
-				read = append(read, e.line("wait_chain's first wait: the first retry waits exactly it"))
+				read = append(read, e.valueLine("wait_chain's first wait: the first retry waits exactly it"))
 				continue
 			}
 			fallthrough
@@ -79,7 +78,7 @@ func readTenacity(text string) (Result, bool, error) {
 				return Result{}, false, err
 			}
 			waits = append(waits, w)
-			read = append(read, e.line("read"))
+			read = append(read, e.valueLine("read"))
 		case "retry", "wait_chain", "call":
 		case "retry_if_exception_type", "retry_if_result", "retry_if_not_result", "retry_if_exception", "retry_unless_exception_type":
 			ignored = append(ignored, e.keyLine("which failures are retried: the calculator retries every failure"))
@@ -114,7 +113,7 @@ func tenacityArgs(fn, args string, line int) (tenacityWait, error) {
 			k, v, ok = "wait", a, true // wait_fixed(1.0)
 		}
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		e := kv{&yaml.Node{Value: fn + " " + k, Line: line}, &yaml.Node{Kind: yaml.ScalarNode, Value: v, Line: line}}
+		e := literal{line: line, name: fn + " " + k, text: v}
 		if !ok {
 			return w, fmt.Errorf("line %d: %s(%s): give its arguments by name", line, fn, shorten(args))
 		}
@@ -126,7 +125,7 @@ func tenacityArgs(fn, args string, line int) (tenacityWait, error) {
 			w.base = x
 			continue
 		}
-		if _, twice := w.args[k]; twice || !oneOf(k, tenacityArgNames[fn]) {
+		if _, twice := w.args[k]; twice || !slices.Contains(tenacityArgNames[fn], k) {
 			return w, e.bad("not an argument the calculator reads, or given twice")
 		}
 		d, err := pySecondsValue(e, calc.MaxCap)
@@ -147,9 +146,9 @@ var tenacityArgNames = map[string][]string{
 }
 
 // pySecondsValue reads a decimal number of seconds, at most hi.
-func pySecondsValue(e kv, hi time.Duration) (time.Duration, error) {
-	d, err := time.ParseDuration(e.val.Value + "s")
-	if err != nil || d < 0 || d > hi || strings.ContainsAny(e.val.Value, "_eE+") {
+func pySecondsValue(e literal, hi time.Duration) (time.Duration, error) {
+	d, err := time.ParseDuration(e.text + "s")
+	if err != nil || d < 0 || d > hi || strings.ContainsAny(e.text, "_eE+") {
 		return 0, e.bad("must be a number of seconds from 0 to " + secs(hi))
 	}
 	return d, nil

@@ -1,7 +1,10 @@
 package importcfg
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,17 +35,73 @@ type value struct {
 	used   bool
 }
 
-// parseTree reads text as YAML (JSON is YAML) within the limits. ok is false when text is not
-// YAML or is a lone scalar (no configuration is), with no error; err is set when it is YAML
-// beyond a limit.
+// maxDocs is how many YAML documents (--- between them) parseDocs reads: Istio's reader looks
+// through a manifest's documents for its VirtualService.
+const maxDocs = 64
+
+// parseTree reads text's first YAML document (JSON is YAML) within the limits. ok is false when
+// text is not YAML or is a lone scalar (no configuration is), with no error; err is set when it
+// is YAML beyond a limit.
 func parseTree(text string) (root *value, ok bool, err error) {
-	if parsed.built && parsed.text == text {
+	doc, perr := parseYAML(text)
+	if parsed.built {
 		clearUsed(parsed.root)
-		return parsed.root, parsed.ok, parsed.buildErr
+	} else {
+		parsed.built = true
+		parsed.root, parsed.ok, parsed.buildErr = parsed.b.document(doc, perr)
 	}
-	root, ok, err = buildTree(text)
-	parsed.built, parsed.root, parsed.ok, parsed.buildErr = true, root, ok, err
-	return root, ok, err
+	return parsed.root, parsed.ok, parsed.buildErr
+}
+
+// parseDocs is every document of text, at most maxDocs, as parseTree reads the first: nil for one
+// that is no mapping or sequence. The limits count over them all. err is a document's parse
+// error or a limit passed.
+func parseDocs(text string) ([]*value, error) {
+	first, _, err := parseTree(text)
+	if err != nil {
+		return nil, err
+	}
+	if parsed.err != nil {
+		return nil, errors.New(yamlError(text))
+	}
+	if parsed.docs == nil {
+		parsed.docs = []*value{first}
+		for len(parsed.docs) < maxDocs {
+			var doc yaml.Node
+			if err := parsed.dec.Decode(&doc); err != nil {
+				if !errors.Is(err, io.EOF) {
+					parsed.docsErr = errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+				}
+				break
+			}
+			v, _, err := parsed.b.document(&doc, nil)
+			if err != nil {
+				parsed.docsErr = err
+				break
+			}
+			parsed.docs = append(parsed.docs, v)
+		}
+	}
+	return parsed.docs, parsed.docsErr
+}
+
+// notYAML is the parser's message for a text that is not YAML and mentions one of words, a
+// format's keys: that format's, badly written. It is nil for any other text.
+func notYAML(text string, words ...string) error {
+	if msg := yamlError(text); msg != "" && mentions(text, words...) {
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// mentions reports whether text has one of words.
+func mentions(text string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // clearUsed marks nothing under v read, for the next format.
@@ -56,9 +115,8 @@ func clearUsed(v *value) {
 	}
 }
 
-// buildTree is parseTree without the memory of the last text.
-func buildTree(text string) (root *value, ok bool, err error) {
-	doc, perr := parseYAML(text)
+// document is doc's values; ok is false when doc is not YAML (perr) or is a lone scalar.
+func (b *builder) document(doc *yaml.Node, perr error) (root *value, ok bool, err error) {
 	if perr != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return nil, false, nil
 	}
@@ -66,7 +124,6 @@ func buildTree(text string) (root *value, ok bool, err error) {
 	if top.Kind != yaml.MappingNode && top.Kind != yaml.SequenceNode {
 		return nil, false, nil
 	}
-	b := builder{}
 	if err := b.countAliases(top, 0); err != nil {
 		return nil, true, err
 	}
@@ -87,36 +144,43 @@ func yamlError(text string) string {
 // parsed is the last text parsed and its YAML: every format of a Read parses the same text, and
 // the parse is most of their time. Read holds readMu while it uses it, and forgets it when done;
 // nothing changes a parsed node.
-var parsed struct {
+var parsed parse
+
+type parse struct {
 	text string
+	dec  *yaml.Decoder // it has read the first document; parseDocs reads on
 	doc  *yaml.Node
 	err  error
+	b    builder // counts over every document built
 	// The values built from doc, when built: readers mark them, and parseTree clears the marks.
 	built    bool
 	root     *value
 	ok       bool
 	buildErr error
+	// Every document's, once parseDocs has built them.
+	docs    []*value
+	docsErr error
 }
 
 // readMu makes one Read at a time use parsed, whose values its readers mark.
 var readMu sync.Mutex
 
-// parseYAML is text's YAML, parsed once per Read.
+// parseYAML is text's first YAML document, parsed once per Read.
 func parseYAML(text string) (*yaml.Node, error) {
 	if parsed.doc == nil || parsed.text != text {
+		forgetParse()
 		var doc yaml.Node
-		parsed.err = yaml.Unmarshal([]byte(text), &doc)
+		parsed.dec = yaml.NewDecoder(strings.NewReader(text))
+		if err := parsed.dec.Decode(&doc); !errors.Is(err, io.EOF) {
+			parsed.err = err
+		}
 		parsed.text, parsed.doc = text, &doc
-		parsed.built, parsed.root, parsed.ok, parsed.buildErr = false, nil, false, nil
 	}
 	return parsed.doc, parsed.err
 }
 
 // forgetParse lets the last parse go.
-func forgetParse() {
-	parsed.text, parsed.doc, parsed.err = "", nil, nil
-	parsed.built, parsed.root, parsed.ok, parsed.buildErr = false, nil, false, nil
-}
+func forgetParse() { parsed = parse{} }
 
 // builder counts what build has made: the aliases met and the values built.
 type builder struct{ aliases, values int }
@@ -259,6 +323,55 @@ func (v *value) get(match func(string) bool, mark bool) *value {
 		}
 	}
 	return found
+}
+
+// at is v's value at one of keys, nil when there is none or v is no mapping.
+func (v *value) at(keys ...string) *value {
+	return v.get(func(k string) bool { return slices.Contains(keys, k) }, false)
+}
+
+// twice refuses a key given twice in a mapping under v: YAML forbids it, and readers differ on
+// which value counts (gRPC's and Envoy's take the last, as their libraries do). The Temporal,
+// Step Functions and Istio readers refuse it in a text they recognise as theirs.
+func (v *value) twice() error {
+	if v == nil {
+		return nil
+	}
+	var lines map[string]int
+	if v.kind == yaml.MappingNode {
+		lines = make(map[string]int, len(v.items))
+	}
+	for _, item := range v.items {
+		if line, ok := lines[item.key]; ok {
+			return fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path, line)
+		}
+		if lines != nil {
+			lines[item.key] = item.line
+		}
+		if err := item.twice(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// literal is v's text as a literal named by its path, or an error when v is no single value.
+func (v *value) literal() (literal, error) {
+	s, err := v.scalar()
+	return literal{line: v.line, name: v.path, text: s}, err
+}
+
+// keyLine is a line of Read or Ignored about v, by its path: "line 3: retryPolicy.jitter: …".
+func (v *value) keyLine(what string) string {
+	return fmt.Sprintf("line %d: %s: %s", v.line, v.path, what)
+}
+
+// valueLine is keyLine with v's text when v is a single value: "line 3: maximumAttempts 5: …".
+func (v *value) valueLine(what string) string {
+	if l, err := v.literal(); err == nil {
+		return l.valueLine(what)
+	}
+	return v.keyLine(what)
 }
 
 // errorf is a message about v: its line, its key and its text.
