@@ -46,6 +46,8 @@ var overloadFields = []formField{
 	{key: "retrypct", label: "Retry share", unit: "fraction: 0.2 = 20%", inputMode: "decimal", hint: "finagle reads this: retries each request pays for"},
 	{key: "budgetpct", label: "Budget percent", unit: "%", inputMode: "decimal", hint: "envoy reads this: retries in flight, as a share of the requests in flight"},
 	{key: "minconcurrency", label: "Min concurrency", unit: "retries", inputMode: "numeric", hint: "envoy reads this: retries in flight always allowed"},
+	{key: "fsmaxrate", label: "failsafe max rate", unit: "fraction: 0.2 = 20%", inputMode: "decimal", hint: "failsafe reads this: its budget's WithMaxRate, retries in flight as a share of the requests under way plus those retries"},
+	{key: "fsminconcurrency", label: "failsafe min concurrency", unit: "retries", inputMode: "numeric", hint: "failsafe reads this: its budget's WithMinConcurrency, retries in flight always allowed"},
 	{key: "gbfailures", label: "gobreaker failures", unit: "in a row", inputMode: "numeric", hint: "gobreaker reads this: ReadyToTrip opens once consecutive failures exceed it"},
 	{key: "gbhalfopen", label: "gobreaker half-open calls", unit: "calls", inputMode: "numeric", hint: "gobreaker reads this: MaxRequests, the calls let through while half-open, all of which must succeed to close"},
 	{key: "gbopen", label: "gobreaker open", unit: "ms, or a duration", hint: "gobreaker reads this: Timeout, how long it stays open"},

@@ -56,6 +56,8 @@ func TestErrorBounds(t *testing.T) {
 			// 10 per second over 100 requests per second, plus 0.2 of each: 0.3.
 			LimiterFinagle: {true, 0.3},
 			LimiterEnvoy:   {false, 0},
+			// A cap on retries in flight, as envoy's: no bound on their number.
+			LimiterFailsafe: {false, 0},
 			// 0.1 per start.
 			LimiterAdaptive: {true, 0.1},
 			// f ≥ 0.1: first attempts alone fail over 10%.
@@ -67,7 +69,7 @@ func TestErrorBounds(t *testing.T) {
 			LimiterGRPC: {false, 0},
 			// 0.95/(5 × 0.05) = 3.8; 0.95/(14 × 0.05) = 1.357.
 			LimiterAWS: {true, 3.8}, LimiterAWS2026: {true, 0.95 / 0.7},
-			LimiterFinagle: {true, 0.3}, LimiterEnvoy: {false, 0}, LimiterAdaptive: {true, 0.1},
+			LimiterFinagle: {true, 0.3}, LimiterEnvoy: {false, 0}, LimiterFailsafe: {false, 0}, LimiterAdaptive: {true, 0.1},
 			// 0.1/0.05 − 1 = 1.
 			LimiterRetryBreaker: {true, 1},
 		}},

@@ -7,7 +7,8 @@ import (
 
 // A retry limiter is what real clients put between a failed attempt and its retry so that
 // retries cannot multiply the load on a failing server: a token bucket (grpc, aws),
-// a budget of retries per request over time (finagle) or a cap on concurrent retries (envoy).
+// a budget of retries per request over time (finagle) or a cap on concurrent retries (envoy,
+// failsafe).
 // One Limiter is shared by all the requests of one client process. Each type below follows one
 // library's source and says which file and version; docs/overload-model.md says when the
 // overload simulation calls them.
@@ -25,6 +26,7 @@ const (
 	LimiterAWS2026                  // the same quota with the 2026 costs: 14 per retry, 5 after throttling
 	LimiterFinagle                  // Finagle's RetryBudget (twitter/util's leaky token bucket)
 	LimiterEnvoy                    // Envoy's cluster retry budget: a cap on concurrent retries
+	LimiterFailsafe                 // failsafe-go's retry budget: a cap on retries in flight, asked at each retry's start
 	LimiterAdaptive                 // Brooker's adaptive retries: a bucket of 5 refilled 0.1 per call
 	LimiterRetryBreaker             // Brooker's retry breaker: no retries once failures/calls > 10%
 
@@ -91,6 +93,17 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 		words: func(p Params) string {
 			return fmt.Sprintf("envoy: a cap on retries in flight, not on their rate: per process, fewer than the larger of %s%% of its attempts in flight or queued and %d; how many attempts per second that lets through depends on how long each attempt stays in flight.",
 				formatFloat(p.Limits.EnvoyPercent), p.Limits.EnvoyMinConcurrency)
+		},
+	},
+	LimiterFailsafe: {
+		name: "failsafe", source: "failsafe-go v0.9.8, budget/budget.go (TryAcquirePermit, Rate) as retrypolicy/retryexecutor.go calls it, budget.New()",
+		fresh: func(p LimiterParams) Limiter {
+			return failsafeBudget{maxRate: p.FailsafeMaxRate, min: p.FailsafeMinConcurrency}
+		},
+		words: func(p Params) string {
+			b := failsafeBudget{maxRate: p.Limits.FailsafeMaxRate, min: p.Limits.FailsafeMinConcurrency}
+			return fmt.Sprintf("failsafe: a cap on retries in flight, asked when each is about to start, after its wait: per process, a retry starts while fewer than %d are in flight or they are at most %s of its requests under way (waiting between attempts too) plus those retries, so with 20 requests %d run at once, with 100 %d; a refused retry ends its request; how many attempts per second that lets through depends on how long each attempt stays in flight.",
+				b.min, formatFloat(b.maxRate), b.atOnce(20), b.atOnce(100))
 		},
 	},
 	LimiterAdaptive: {
@@ -163,17 +176,27 @@ type Failure struct {
 	// Throttled says the server answered "slow down": aws2026 charges 5, not 14.
 	Throttled bool
 	// Active is the number of attempts in flight or queued at the server, retries included
-	// (Envoy's requests + pending requests); Retries is how many of them are retries.
+	// (Envoy's requests + pending requests); Retries is how many requests hold a retry, from
+	// the failure that allowed it to that retry's outcome (Envoy's retries).
 	Active, Retries int
+	// Requests is the number of requests under way, from Begin to their end, waiting between
+	// attempts too, the asking one included (failsafe's executions without its permits);
+	// ActiveRetries is how many of Active are retries (failsafe's permits in flight).
+	Requests, ActiveRetries int
 }
 
 // Limiter decides whether a failed request may retry. Calls come in time order. A request calls
 // Begin once before its first attempt; after each failed attempt it calls Retry, and after the
-// attempt that succeeds it calls Succeed. held is what the request got from its last allowed Retry
-// (the aws quota's cost, to give back on success); 0 when it has not retried.
+// attempt that succeeds it calls Succeed. A retry Retry allowed calls Start when it is about to
+// start, after its wait: a false ends the request then. held is what the request got from its last
+// allowed Retry (the aws quota's cost, to give back on success); 0 when it has not retried.
 type Limiter interface {
 	Begin(now time.Duration)
 	Retry(f Failure) (ok bool, held int)
+	// Start is told what Failure says at the retry's start: Now is that start, the counts are
+	// taken then (the retry not counted), and Last, Timeout and Throttled are false. Only
+	// failsafe decides here; the others decide at the failure and allow every start.
+	Start(f Failure) bool
 	Succeed(now time.Duration, attempt, held int)
 }
 
@@ -192,6 +215,10 @@ type LimiterParams struct {
 	// 20 and 3.
 	EnvoyPercent        float64
 	EnvoyMinConcurrency int
+	// FailsafeMaxRate (0 to 1) and FailsafeMinConcurrency are failsafe-go's budget WithMaxRate
+	// and WithMinConcurrency: 0.2 and 3 (budget.New()).
+	FailsafeMaxRate        float64
+	FailsafeMinConcurrency int
 }
 
 // DefaultLimiterParams returns each library's defaults (grpc's are gRFC A6's example).
@@ -200,6 +227,7 @@ func DefaultLimiterParams() LimiterParams {
 		GRPCMaxTokens: 10, GRPCTokenRatio: 0.1,
 		FinagleTTL: 10 * time.Second, FinagleMinRetries: 10, FinaglePercent: 0.2,
 		EnvoyPercent: 20, EnvoyMinConcurrency: 3,
+		FailsafeMaxRate: 0.2, FailsafeMinConcurrency: 3,
 	}
 }
 

@@ -40,6 +40,8 @@ func (b *adaptiveBucket) Retry(f Failure) (bool, int) {
 	return true, 0
 }
 
+func (*adaptiveBucket) Start(Failure) bool { return true }
+
 func (b *adaptiveBucket) Succeed(time.Duration, int, int) {}
 
 // retryBreaker is CircuitBreakerRetryStrategy: it counts the calls started and the failures seen
@@ -55,5 +57,7 @@ func (b *retryBreaker) Retry(Failure) (bool, int) {
 	b.failures++
 	return b.failures*breakerRate <= b.calls, 0
 }
+
+func (*retryBreaker) Start(Failure) bool { return true }
 
 func (b *retryBreaker) Succeed(time.Duration, int, int) {}

@@ -141,6 +141,9 @@ type overloadModel struct {
 	atCall  bool          // the breaker sits around the call, not each attempt
 	changes []modelChange // every change of a breaker's state, in time order
 	last    time.Duration // the last arrival or outcome known to a client: where open time ends
+	// refusedLast is the last retry refused at its start: a count in a window after its
+	// request's last answer.
+	refusedLast time.Duration
 }
 
 func (m *overloadModel) push(e modelEvent) {
@@ -285,8 +288,22 @@ func (m *overloadModel) wait() Params {
 func (m *overloadModel) arrive(e modelEvent) {
 	p := m.p
 	r := &m.reqs[e.req]
-	r.made++
 	m.last = e.at
+	// A retry's start asks the limiter first: refused, the request ends here, without an
+	// attempt.
+	if l := m.limiters[r.proc]; l != nil && r.made > 0 {
+		f := m.limiterCounts(r.proc)
+		f.Now = e.at
+		if !l.Start(f) {
+			r.ended, r.holding = true, false
+			m.run.Refused++
+			m.window(e.at).Refused++
+			m.refusedLast = max(m.refusedLast, e.at)
+			m.endCall(e.at, e.req, true)
+			return
+		}
+	}
+	r.made++
 	a := modelAttempt{req: e.req, at: e.at, first: r.made == 1, served: -1, answer: -1}
 	id := len(m.attempts)
 	w := m.window(e.at)
@@ -483,9 +500,9 @@ func (m *overloadModel) failed(now time.Duration, req int, timeout, throttled bo
 	r := &m.reqs[req]
 	ok, held := true, 0
 	if l := m.limiters[r.proc]; l != nil {
-		active, retries := m.envoyCounts(r.proc)
-		ok, held = l.Retry(Failure{Now: now, Last: r.made == p.Attempts, Timeout: timeout,
-			Throttled: throttled, Active: active, Retries: retries})
+		f := m.limiterCounts(r.proc)
+		f.Now, f.Last, f.Timeout, f.Throttled = now, r.made == p.Attempts, timeout, throttled
+		ok, held = l.Retry(f)
 	}
 	switch {
 	case r.made == p.Attempts:
@@ -521,24 +538,32 @@ func (m *overloadModel) failed(now time.Duration, req int, timeout, throttled bo
 	m.push(modelEvent{at: now + w, class: classArrival, req: req})
 }
 
-// envoyCounts are the process's attempts whose outcome has not reached their client (queued,
-// served or failed and not yet answered) and its requests holding a retry. The failing attempt
-// is already known, so it is not counted.
+// limiterCounts are the process's counts a limiter is told: its attempts whose outcome has not
+// reached their client (queued, served or failed and not yet answered) and how many of them are
+// retries, its requests holding a retry, and its requests under way (begun and not ended). The
+// failing attempt is already known, so it is not counted; the request deciding is under way.
 //
 // Reading: an attempt whose client timed out is no longer active, even while it sits in the
 // server's queue: its outcome (the timeout) is known to its client.
-func (m *overloadModel) envoyCounts(proc int) (active, retries int) {
+func (m *overloadModel) limiterCounts(proc int) Failure {
+	var f Failure
 	for _, a := range m.attempts {
 		if !a.known && m.reqs[a.req].proc == proc {
-			active++
+			f.Active++
+			if !a.first {
+				f.ActiveRetries++
+			}
 		}
 	}
 	for _, r := range m.reqs {
 		if r.holding && r.proc == proc {
-			retries++
+			f.Retries++
+		}
+		if r.made > 0 && !r.ended && r.proc == proc {
+			f.Requests++
 		}
 	}
-	return active, retries
+	return f
 }
 
 // result adds up the run from the attempts and the windows.
@@ -553,9 +578,9 @@ func (m *overloadModel) result() OverloadRun {
 	}
 	// The windows run from 0 to the last event, which the specification's choice makes the last
 	// window with a count that is not 0 (a success's answer later adds no window). Every count
-	// is in a window no later than its attempt's answer.
+	// is in a window no later than its attempt's answer, or than a retry refused at its start.
 	var times, reached []time.Duration // every attempt's arrival; those of the attempts not rejected
-	var last time.Duration
+	last := m.refusedLast
 	for _, a := range m.attempts {
 		times = append(times, a.at)
 		if !a.rejected {
@@ -772,6 +797,32 @@ var overloadModelTests = []struct {
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: -1,
 		Windows: []OverloadWindow{{New: 5, Failed: 5, Refused: 2}, {Retries: 3, Failed: 3}, {Retries: 3, Failed: 3}},
 	}},
+	// failsafe (0.2, at least 3) asks at a retry's start, not at the failure: all 5 fail in the
+	// outage, learn it at 10ms and are allowed to wait. At 110ms, in index order, 0, 1 and 2 find
+	// 0, 1 and 2 retries in flight, fewer than 3: they start. 3 finds 3 of 5 requests + 3 retries,
+	// 0.375 > 0.2: refused, its request ends there, in window 1 (envoy refuses at 10ms, in window
+	// 0); 4 finds 3 of 4 + 3: refused. At 120ms 0, 1 and 2 fail and release their permits; at
+	// 220ms they start again with 0, 1, 2 in flight, and fail for the last time at 230ms.
+	{"failsafe: a retry is refused at its start", func(p *Params) {
+		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterFailsafe}, OverloadRun{
+		HerdRun:  HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3}},
+		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: -1,
+		Windows: []OverloadWindow{{New: 5, Failed: 5}, {Retries: 3, Failed: 3, Refused: 2}, {Retries: 3, Failed: 3}},
+	}},
+	// The boundary: 20 requests fail at once and all ask at 110ms. Up to k = 5 retries in
+	// flight, k/(20 + k) <= 0.2 (5/25 is exactly 0.2, not more): 6 start, where envoy's 20% of 20
+	// attempts lets 4. The 7th finds 6/26 > 0.2; each refusal ends a request, and the next finds
+	// 6 of one request fewer, ever more over 0.2: 14 refused.
+	{"failsafe: 6 retries of 20 requests at once", func(p *Params) {
+		p.Clients, p.Outage, p.Capacity, p.Call = 20, time.Second, 0, 10*ms
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 100*ms, 1, 100*ms
+	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterFailsafe}, OverloadRun{
+		HerdRun:  HerdRun{Attempts: 26, GaveUp: 20, Peak: 20, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{20, 6}},
+		Requests: 20, OutOfAttempts: 6, Refused: 14, Failed: 26, Recovered: -1,
+		Windows: []OverloadWindow{{New: 20, Failed: 20}, {Retries: 6, Failed: 6, Refused: 14}},
+	}},
 	// grpc with 3 tokens refuses a retry once the count is at or below 1.5, so each process
 	// allows one retry. Two processes: requests 0 and 1 each have one (with one process, 1's
 	// first failure would be refused: 3 attempts). They retry at once, at 10ms, and are refused
@@ -897,7 +948,8 @@ var overloadCases = []struct {
 		p.Clients, p.Rate, p.Run, p.Outage, p.Capacity, p.Queue = 4, 80, 2*time.Second, 700*ms, 6, 6
 		p.Processes, p.Timeout, p.Call = 2, 120*ms, 40*ms
 		p.Limits = LimiterParams{GRPCMaxTokens: 3, GRPCTokenRatio: 0.5, FinagleTTL: time.Second,
-			FinagleMinRetries: 0, FinaglePercent: 0.5, EnvoyPercent: 50, EnvoyMinConcurrency: 1}
+			FinagleMinRetries: 0, FinaglePercent: 0.5, EnvoyPercent: 50, EnvoyMinConcurrency: 1,
+			FailsafeMaxRate: 0.1, FailsafeMinConcurrency: 1}
 	}},
 	{"finagle's reserve only", func(p *Params) {
 		p.Clients, p.Rate, p.Run, p.Outage, p.Capacity = 10, 50, time.Second, 600*ms, 3
@@ -934,14 +986,14 @@ var overloadCases = []struct {
 }
 
 func TestOverloadAgainstModel(t *testing.T) {
-	runs, tripped := 0, 0
+	runs, tripped, startRefused := 0, 0, 0
 	for _, tt := range overloadCases {
 		p := Default()
 		tt.set(&p)
 		for seed := range uint64(3) {
 			p.Seed = seed
-			n, _ := compareOverloadCases(t, tt.name, p)
-			runs += n
+			n, _, refused := compareOverloadCases(t, tt.name, p)
+			runs, startRefused = runs+n, startRefused+refused
 		}
 	}
 	r := rand.New(rand.NewPCG(15, 0))
@@ -951,31 +1003,39 @@ func TestOverloadAgainstModel(t *testing.T) {
 	}
 	for i := range n {
 		p, _ := randomOverload(r.IntN)
-		n, trips := compareOverloadCases(t, fmt.Sprintf("random %d", i), p)
-		runs, tripped = runs+n, tripped+trips
+		n, trips, refused := compareOverloadCases(t, fmt.Sprintf("random %d", i), p)
+		runs, tripped, startRefused = runs+n, tripped+trips, startRefused+refused
 	}
-	t.Logf("%d runs compared, %d with a breaker that tripped", runs, tripped)
+	t.Logf("%d runs compared, %d with a breaker that tripped, %d with failsafe refusing at a retry's start", runs, tripped, startRefused)
 	if tripped == 0 {
 		t.Error("no breaker tripped in the random cases")
+	}
+	if startRefused == 0 {
+		t.Error("failsafe refused no retry at its start: the comparison saw only one branch")
 	}
 }
 
 // compareOverloadCases compares every mode of p with every limiter, with p's breaker, and
-// returns how many runs, and how many of them a breaker tripped in.
-func compareOverloadCases(t *testing.T, name string, p Params) (n, tripped int) {
+// returns how many runs, how many of them a breaker tripped in, and in how many failsafe's
+// budget refused a retry (which it does only at a retry's start).
+func compareOverloadCases(t *testing.T, name string, p Params) (n, tripped, startRefused int) {
 	t.Helper()
 	if err := p.ValidateHerd(); err != nil {
 		t.Fatalf("%s: %s: %v", name, describeOverload(p), err)
 	}
 	for _, m := range p.HerdModes() {
 		for _, l := range Limiters() {
-			if compareOverload(t, name, p, OverloadCase{Mode: m, Limiter: l, Breaker: p.Breaker}).Trips > 0 {
+			run := compareOverload(t, name, p, OverloadCase{Mode: m, Limiter: l, Breaker: p.Breaker})
+			if run.Trips > 0 {
 				tripped++
+			}
+			if l == LimiterFailsafe && run.Refused > 0 {
+				startRefused++
 			}
 			n++
 		}
 	}
-	return n, tripped
+	return n, tripped, startRefused
 }
 
 // compareOverload compares case c of p, and returns the run.
@@ -1040,6 +1100,7 @@ func randomOverload(next func(n int) int) (Params, OverloadCase) {
 			GRPCMaxTokens: float64(1 + next(10)), GRPCTokenRatio: float64(1+next(10)) / 10,
 			FinagleTTL: time.Duration(1+next(3)) * time.Second, FinagleMinRetries: next(3),
 			FinaglePercent: float64(next(5)) / 10, EnvoyPercent: float64(next(60)), EnvoyMinConcurrency: next(4),
+			FailsafeMaxRate: float64(next(6)) / 10, FailsafeMinConcurrency: next(4),
 		}
 	}
 	if next(3) == 0 {

@@ -44,6 +44,7 @@ func randomOpen(r *rand.Rand) Params {
 			GRPCMaxTokens: float64(1 + r.IntN(20)), GRPCTokenRatio: float64(1+r.IntN(10)) / 10,
 			FinagleTTL: time.Duration(1+r.IntN(3)) * time.Second, FinagleMinRetries: r.IntN(3),
 			FinaglePercent: float64(r.IntN(5)) / 10, EnvoyPercent: float64(r.IntN(60)), EnvoyMinConcurrency: r.IntN(4),
+			FailsafeMaxRate: float64(r.IntN(6)) / 10, FailsafeMinConcurrency: r.IntN(4),
 		}
 	}
 	return p

@@ -19,7 +19,8 @@ func TestOverloadKeys(t *testing.T) {
 	want.Rate, want.Run, want.Arrivals, want.Queue, want.Timeout, want.Processes, want.Limiter =
 		250.5, 30*time.Second, Poisson, 40, 2*time.Second, 4, LimiterFinagle
 	want.Limits = LimiterParams{GRPCMaxTokens: 100, GRPCTokenRatio: 0.5, FinagleTTL: 20 * time.Second,
-		FinagleMinRetries: 0, FinaglePercent: 0.5, EnvoyPercent: 12.5, EnvoyMinConcurrency: 1}
+		FinagleMinRetries: 0, FinaglePercent: 0.5, EnvoyPercent: 12.5, EnvoyMinConcurrency: 1,
+		FailsafeMaxRate: 0.2, FailsafeMinConcurrency: 3}
 	if p != want {
 		t.Fatalf("Decode(%q)\n got %+v\nwant %+v", q, p, want)
 	}
@@ -82,6 +83,16 @@ func TestOverloadKeys(t *testing.T) {
 			t.Errorf("%s: %+v, %v, %q", q, f, err, f.Encode())
 		}
 	}
+	// failsafe's budget keys likewise: left out at their defaults even with a stream, written
+	// when set.
+	if q := stream.Encode(); strings.Contains(q, "fsmaxrate") || strings.Contains(q, "fsminconcurrency") {
+		t.Errorf("rate=0.5: Encode() = %q has failsafe's budget keys at their defaults", q)
+	}
+	f, err := Decode("limiter=failsafe&fsmaxrate=0.35&fsminconcurrency=7")
+	if err != nil || f.Limits.FailsafeMaxRate != 0.35 || f.Limits.FailsafeMinConcurrency != 7 || !f.Open() ||
+		!strings.Contains(f.Encode(), "&fsmaxrate=0.35&fsminconcurrency=7&") {
+		t.Errorf("limiter=failsafe&fsmaxrate=0.35&fsminconcurrency=7: %+v, %v, %q", f.Limits, err, f.Encode())
+	}
 	// A stream needs both its rate and its length; processes alone share nothing.
 	for _, q := range []string{"rate=10", "run=10s", "processes=8", "arrivals=poisson"} {
 		if p, _ := Decode(q); p.Open() {
@@ -114,6 +125,10 @@ func TestOverloadKeyErrors(t *testing.T) {
 		{"retrypct=1001", "between 0 and 1000"},
 		{"budgetpct=100.5", "between 0 and 100"},
 		{"minconcurrency=x", "whole number"},
+		{"fsmaxrate=1.5", `calc: fsmaxrate "1.5": must be between 0 and 1`},
+		{"fsmaxrate=-0.1", `calc: fsmaxrate "-0.1": must not be negative`},
+		{"fsminconcurrency=-1", `calc: fsminconcurrency "-1": must be between 0 and 1000000`},
+		{"fsminconcurrency=2.5", "whole number"},
 		{"limiter=grpc&limiter=aws", "given 2 times"},
 		{"failrate=1", `calc: failrate "1": must be at least 0 and less than 1`},
 		{"failrate=-0.1", "must not be negative"},

@@ -75,6 +75,8 @@ type overloadScratch struct {
 	late            []eventq.Late
 	queue           []queuedAttempt // queue[qhead:] wait, in arrival order
 	active, retries []int32         // by process: attempts awaiting their outcome, requests holding a retry
+	underway        []int32         // by process: requests from Begin to their end
+	activeRetries   []int32         // by process: the retries among active
 	lims            []Limiter
 	dirty           []bool          // by window: an attempt arriving in it was not served at once, or timed out
 	busy            []time.Duration // with slow: the ends of service of the attempts in service, a min-heap
@@ -140,8 +142,11 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	}
 	s.reqs, s.free, s.queue, s.late = s.reqs[:0], s.free[:0], s.queue[:0], s.late[:0]
 	s.active, s.retries = reuse.Grow(s.active, sim.procs), reuse.Grow(s.retries, sim.procs)
+	s.underway, s.activeRetries = reuse.Grow(s.underway, sim.procs), reuse.Grow(s.activeRetries, sim.procs)
 	clear(s.active)
 	clear(s.retries)
+	clear(s.underway)
+	clear(s.activeRetries)
 	s.lims = reuse.Grow(s.lims, sim.procs)
 	for i := range s.lims {
 		s.lims[i] = NewLimiter(c.Limiter, p.Limits)
@@ -364,9 +369,13 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		}
 		if sim.limited {
 			s.lims[sim.proc(i)].Begin(at)
+			s.underway[sim.proc(i)]++
 		}
 	} else {
 		r = &s.reqs[sl]
+		if sim.limited && !sim.start(i, sl, r, at) {
+			return true
+		}
 		w.Retries++
 	}
 	r.made++
@@ -378,6 +387,9 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	sim.lastArr = sim.b
 	if sim.limited {
 		s.active[sim.proc(i)]++
+		if r.made > 1 {
+			s.activeRetries[sim.proc(i)]++
+		}
 	}
 	// At each attempt, the breaker is asked first: a rejected attempt never reaches the server
 	// (no draw, no peak) and fails at once.
@@ -443,6 +455,26 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	}
 	sim.keep(i, sl, r)
 	return true
+}
+
+// start asks request i's limiter whether its retry r, arriving at at, may start. A refused
+// retry ends its request then, refused, before anything else of it: it is no attempt.
+func (sim *overloadSim) start(i int, sl int32, r *overloadRequest, at time.Duration) bool {
+	s, proc := sim.s, sim.proc(i)
+	if s.lims[proc].Start(Failure{Now: at, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
+		Requests: int(s.underway[proc]), ActiveRetries: int(s.activeRetries[proc])}) {
+		return true
+	}
+	sim.run.Refused++
+	sim.run.Windows[sim.b].Refused++
+	s.underway[proc]--
+	s.retries[proc]-- // its hold, taken at the failure that allowed it (r.holds)
+	r.holds = false
+	if sim.atCall {
+		sim.record(i, r.permit, at, true, at-r.start)
+	}
+	sim.end(i, sl)
+	return false
 }
 
 // proc is request i's process.
@@ -513,6 +545,9 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 	if sim.limited {
 		proc = sim.proc(i)
 		s.active[proc]--
+		if r.made > 1 {
+			s.activeRetries[proc]--
+		}
 		if r.holds { // released before its own decision, as Envoy's resetRetry
 			s.retries[proc]--
 			r.holds = false
@@ -525,6 +560,7 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 	if r.kind == outSuccess {
 		if l != nil {
 			l.Succeed(at, int(r.made), int(r.held))
+			s.underway[proc]--
 		}
 		run.Accepted++
 		if sim.atCall {
@@ -539,7 +575,8 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 	ok, held := true, 0
 	if l != nil {
 		ok, held = l.Retry(Failure{Now: at, Last: int(r.made) == p.Attempts, Timeout: r.kind == outTimeout,
-			Throttled: r.kind == outThrottled, Active: int(s.active[proc]), Retries: int(s.retries[proc])})
+			Throttled: r.kind == outThrottled, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
+			Requests: int(s.underway[proc]), ActiveRetries: int(s.activeRetries[proc])})
 	}
 	switch {
 	case int(r.made) == p.Attempts:
@@ -570,6 +607,9 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 			return true
 		}
 		run.OutOfBudget++
+	}
+	if l != nil {
+		s.underway[proc]--
 	}
 	if sim.atCall {
 		sim.record(i, r.permit, at, true, at-r.start)

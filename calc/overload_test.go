@@ -132,6 +132,12 @@ func TestOverloadLimiters(t *testing.T) {
 		// held (3 again), and so are 14 and 15 (each releases one, takes one). 19 retries, 97
 		// refused, and the 3 third attempts run out at 3ms.
 		{"envoy", LimiterEnvoy, 1, false, 119, 19, 97, 3},
+		// failsafe (0.2, at least 3) asks at each retry's start, here at once: at 1ms, 100
+		// requests under way, retries start while k/(100 + k) <= 0.2, k <= 25: 26 start; the
+		// 27th finds 26/126 > 0.2 and each refusal leaves one request fewer: 74 refused. At 2ms
+		// the 26 fail (releasing their permits) before any starts again; of the 26 requests left
+		// k <= 6 (6/32 <= 0.2 < 7/33): 7 start, 19 refused; they run out of attempts at 3ms.
+		{"failsafe", LimiterFailsafe, 1, false, 133, 33, 93, 7},
 		// Under total success (no outage, no capacity limit) no limiter has anything to refuse.
 		{"none success", LimiterNone, 1, true, 100, 0, 0, 0},
 		{"grpc success", LimiterGRPC, 1, true, 100, 0, 0, 0},
@@ -139,6 +145,7 @@ func TestOverloadLimiters(t *testing.T) {
 		{"aws2026 success", LimiterAWS2026, 1, true, 100, 0, 0, 0},
 		{"finagle success", LimiterFinagle, 1, true, 100, 0, 0, 0},
 		{"envoy success", LimiterEnvoy, 1, true, 100, 0, 0, 0},
+		{"failsafe success", LimiterFailsafe, 1, true, 100, 0, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

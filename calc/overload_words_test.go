@@ -128,6 +128,9 @@ func TestLimiterBoundWords(t *testing.T) {
 		// 2 × 10 + 50 × 0.2 = 30 retries per second, 80 attempts per second.
 		LimiterFinagle: {"up to 30 retries per second, 80 attempts per second"},
 		LimiterEnvoy:   {"not on their rate", "20% of its attempts in flight or queued and 3"},
+		// k retries in flight let one more start while k < 3 or k/(20 + k) <= 0.2: k <= 5, 6
+		// at once; k/(100 + k) <= 0.2: k <= 25, 26.
+		LimiterFailsafe: {"fewer than 3 are in flight or they are at most 0.2 of its requests", "with 20 requests 6 run at once, with 100 26", "a refused retry ends its request"},
 	}
 	for _, k := range Limiters() {
 		got := p.LimiterBoundWords(k)

@@ -105,6 +105,11 @@ var keyTable = []keyRow{
 	overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, MaxFinaglePercent))),
 	overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
 	overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, MaxLimiterCount))),
+	// failsafe-go's budget: its own keys, as its rate is of requests and retries in flight, not
+	// Envoy's percent of attempts; left out at their defaults even with a stream, so that the
+	// links written before them stay the same.
+	unusedRow(floatKey("fsmaxrate", func(p *Params) *float64 { return &p.Limits.FailsafeMaxRate }, between(0, 1))),
+	unusedRow(intKey("fsminconcurrency", func(p *Params) *int { return &p.Limits.FailsafeMinConcurrency }, inRange(0, MaxLimiterCount))),
 	// Left out at its default even with a stream, so that the links written before it stay
 	// the same.
 	unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
