@@ -114,7 +114,7 @@ func TestChartsReadable(t *testing.T) {
 	// Starts within 200 ms, whose last tick label is at the chart's right edge, and a short
 	// outage, whose line is under the herd's titles.
 	tb.emulate(a11yViewports[0])
-	tb.navigate(srv.URL + "/?base=5ms&cap=2s&jitter=decorrelatedv2&outage=100ms&seed=4")
+	tb.navigate(srv.URL + "/?base=8ms&cap=2s&jitter=decorrelatedv2&outage=100ms&seed=4")
 	tb.waitWasm()
 	tb.waitFor("the herd", `document.querySelector("#herd-results[data-pending]") === null && document.getElementById("herd-status").textContent === ""`)
 	checkCharts(t, tb, 2, "chart 200 ms")
