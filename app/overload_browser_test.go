@@ -36,9 +36,11 @@ func TestOverloadLink(t *testing.T) {
 		const frame = () => {
 			if (w.wasm < 0 && document.querySelector('#app[data-render="wasm"]')) w.wasm = performance.now();
 			// The server's HTML has the runs already, and the wasm's first render keeps its
-			// section, inert, until it renders its own: count those the wasm wrote.
+			// section, inert, until it renders its own: count those the wasm wrote. The
+			// sections below the first screen follow the wasm's first paint: until then there
+			// may be no herd results at all.
 			const results = document.getElementById("herd-results");
-			if (w.wasm >= 0 && !results.hasAttribute("data-pending") && !results.closest("[inert]") &&
+			if (w.wasm >= 0 && results && !results.hasAttribute("data-pending") && !results.closest("[inert]") &&
 				document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases))+`) {
 				w.filled = performance.now();
 				return;
@@ -137,6 +139,7 @@ func TestOverloadLink(t *testing.T) {
 // TestAxeOverload runs axe-core's rules (as TestAxe does) on the overload view once every run is
 // in, with another case picked and the shared scale on.
 func TestAxeOverload(t *testing.T) {
+	t.Parallel()
 	source := axeSource(t)
 	p, err := libs.Decode(overloadBrowserLink)
 	if err != nil {
