@@ -33,7 +33,7 @@ FUZZTIME_LONG ?= 10m
 # in make test that stretched a 10 s target to 67 s. make fuzz keeps go test's default.
 FUZZMINIMIZE  ?= 5s
 
-.PHONY: run static test fuzz-short fuzz drift wasm native wasm_exec.js bench npm lighthouse screenshots
+.PHONY: run static test test-native test-beside fuzz-short fuzz drift wasm native wasm_exec.js bench npm lighthouse screenshots
 
 run: wasm_exec.js wasm native
 	$(BIN) serve -addr $(ADDR)
@@ -56,15 +56,22 @@ native:
 
 # test leaves wasm_exec.js alone, so that a stale committed copy fails
 # TestWasmExecJS instead of being fixed behind CI's back. app's tests take about
-# 5 minutes on an idle 2-core machine and over 10 on a busy one: go test's
-# default timeout of 10 minutes a package would end them half way.
+# 10 minutes on an idle 2-core machine and 20 on a busy one: go test's default
+# timeout of 10 minutes a package would end them half way. Most of them drive
+# one browser tab at a time, which keeps one core busy: calc's tests in wasm and
+# the short fuzzing (one worker) run beside them on the other.
 test: npm
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
+	@$(MAKE) --no-print-directory -j2 test-native test-beside
+
+test-native:
 	$(GO) test -timeout 30m ./...
+
+test-beside:
 	GOOS=js GOARCH=wasm $(GO) test -exec "$(GOROOT)/lib/wasm/go_js_wasm_exec" ./calc/...
-	@$(MAKE) --no-print-directory fuzz-short
+	@$(MAKE) --no-print-directory fuzz-short FUZZWORKERS=1
 
 # npm installs axe-core, which the browser tests inject into the page, as
 # scripts/npm/package-lock.json pins it; lighthouse, a dev dependency there, only
@@ -80,7 +87,8 @@ define fuzz
 		pkg=$${target%%:*}; rest=$${target#*:}; name=$${rest%%:*}; count=$${rest#*:}; \
 		time=$(or $(1),$$count); \
 		echo "fuzz $$pkg:$$name for $$time"; \
-		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$time -fuzzminimizetime $(FUZZMINIMIZE) "$$pkg"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$time -fuzzminimizetime $(FUZZMINIMIZE) \
+			$(if $(FUZZWORKERS),-parallel $(FUZZWORKERS)) "$$pkg"; \
 	done
 endef
 

@@ -99,6 +99,7 @@ func checkCharts(t *testing.T, tb *tab, want int, texts ...string) {
 // The start chart with its budget marked, the herd's and the contention section's charts, and
 // every table caption, readable at 1366x768 and 390x844.
 func TestChartsReadable(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.emulate(a11yViewports[0])

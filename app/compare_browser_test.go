@@ -107,6 +107,7 @@ func TestUnknownKeysOfBInBrowser(t *testing.T) {
 // The Compare section's controls and table pass axe-core's WCAG 2.1 A and AA rules, as the rest
 // of the page does (TestAxe).
 func TestCompareAxe(t *testing.T) {
+	t.Parallel()
 	source := axeSource(t)
 	srv := startServe(t)
 	tb := newTab(t)

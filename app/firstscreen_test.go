@@ -54,6 +54,7 @@ func offScreen(tb *tab, selectors []string) []string {
 }
 
 func TestFirstScreen(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	links := []struct{ query, note string }{
 		{"", "the defaults"},

@@ -54,10 +54,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// The longest tests (the hostile corpus, natively and in the browser, and the deploys) call
-// t.Parallel: they run last, two at a time, each in its own tab with its own server. A tab's
-// wasm keeps one core busy and the machine has two; the other tests stay sequential because
-// they measure time, move focus or type.
+// The longest tests that only load pages, read them and set inputs from JavaScript (the hostile
+// corpus, natively and in the browser, the deploys, the user agents, the layouts and the axe
+// checks) call t.Parallel: they run last, two at a time, each in its own tab with its own
+// server. A tab's wasm keeps one core busy and the machine has two. The tests that measure
+// time, move focus or type keys stay sequential.
 
 // shared is the one browser of the run: starting Chromium costs about a
 // second, a tab a few milliseconds.

@@ -121,6 +121,7 @@ func TestImportRefusedKeepsTheResult(t *testing.T) {
 // TestImportAxe runs axe-core's WCAG rules with the control open, after an import and after a
 // refused one.
 func TestImportAxe(t *testing.T) {
+	t.Parallel()
 	source := axeSource(t)
 	srv := startServe(t)
 	tb := newTab(t)

@@ -104,6 +104,7 @@ const sharedQuery = "base=250ms&factor=1.5&cap=3s&attempts=8&jitter=equal&budget
 // TestSharedLink opens a link with a non-default query on every way the page is served and
 // compares every number on screen with calc's result for that query.
 func TestSharedLink(t *testing.T) {
+	t.Parallel()
 	want := wantNumbers(t, sharedQuery)
 	for _, site := range []struct{ name, prefix string }{{"serve", ""}, {"static", ""}, {"static-prefix", "backoffcalc"}} {
 		t.Run(site.name, func(t *testing.T) {
@@ -244,6 +245,7 @@ func TestBadInput(t *testing.T) {
 // numbers: the static site's index.html (made for no query) shows a loading line instead, while
 // serve's HTML for the link itself shows its numbers at once.
 func TestNoNumbersForOtherInputs(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, prefix string
 		static       bool

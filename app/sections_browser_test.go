@@ -46,6 +46,7 @@ func fontPx(tb *tab, css string) float64 {
 // first, at the page's text size, and fits the width; at 1366×768 the runs side by side fit
 // without scrolling (no cell cut at the box's edge); the limiters' rules are one step away.
 func TestOverloadSectionLayout(t *testing.T) {
+	t.Parallel()
 	p, err := libs.Decode(overloadBrowserLink)
 	if err != nil {
 		t.Fatal(err)
@@ -146,6 +147,7 @@ func visibleOptionsJS(css string) string {
 // The preset picker and the compare section's picker show each option's text whole, and no two
 // alike: a closed select shows only as much of the chosen one as fits.
 func TestPresetSelectShowsWhole(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	for _, vp := range layoutScreens {
 		t.Run(vp.name, func(t *testing.T) {
@@ -221,6 +223,7 @@ const captionsCutJS = `[...document.querySelectorAll(".scroll caption")].filter(
 // and the server's copy of the sections until then) has none of the glitches the native
 // wording test looks for, nor a caption that says "(scrolls)".
 func TestWordingInBrowser(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	for _, link := range []string{"", "budget=2s&vs=base%3D1s", overloadBrowserLink, "clients=60&attempts=6&outage=500ms&capacity=10&seed=2"} {

@@ -15,6 +15,7 @@ import (
 // TestOddUserAgents loads the page with each user agent of testdata/user-agents.txt, on serve
 // and on the static site: the calculator must run and show the link's numbers.
 func TestOddUserAgents(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("testdata/user-agents.txt")
 	if err != nil {
 		t.Fatal(err)
