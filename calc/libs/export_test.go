@@ -214,6 +214,8 @@ func TestSnippetAttempts(t *testing.T) {
 		"aws-go-v2":         `max_attempts = 4`,
 		"aws-botocore-2026": `max_attempts = 4`,
 		"aws-go-v2-2026":    `max_attempts = 4`,
+		"temporal":          `MaximumAttempts:    4,`,
+		"stepfunctions":     `"MaxAttempts": 3,`,
 	} {
 		if !strings.Contains(four[lib], want) {
 			t.Errorf("attempts=4: %s has no %q:\n%s", lib, want, four[lib])
