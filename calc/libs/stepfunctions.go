@@ -35,7 +35,7 @@ var stepFunctionsPresets = []Preset{
 
 // stepFunctionsLibrary is the Export panel's entry for the service; exportStepFunctions fills in
 // the rest.
-var stepFunctionsLibrary = Library{Lib: "stepfunctions", Title: "AWS Step Functions: a state's Retry (JSON)", Presets: []string{"stepfunctions"}}
+var stepFunctionsLibrary = Library{Lib: "stepfunctions", Title: "AWS Step Functions: a Retry field (JSON)", Presets: []string{"stepfunctions"}}
 
 func exportStepFunctions(s *subject) Export {
 	p := s.p
