@@ -103,6 +103,8 @@ func TestPanelDefault(t *testing.T) {
 		{"preset=tenacity-exponential-jitter&attempts=3", "grpc"}, // attempts leaves the preset
 		{"preset=grpc-connect", "grpc"},
 		{"preset=aws-go-v2", "aws-go-v2"},
+		{"preset=temporal", "temporal"},
+		{"preset=stepfunctions", "stepfunctions"},
 	} {
 		p, d := navPage(t, c.query)
 		html := app.HTMLString(p)

@@ -42,7 +42,8 @@ type Export struct {
 	Model calc.Params
 	// Config is the typed configuration the snippet is written from, in the library's own
 	// names and units: GRPCRetryPolicy, CenkaltiConfig, WaitBackoff, PollyRetry, TenacityRetry,
-	// Resilience4jRetry, EnvoyRetryPolicy or AWSRetryConfig; nil when there is no snippet.
+	// Resilience4jRetry, EnvoyRetryPolicy, AWSRetryConfig, TemporalRetryPolicy or
+	// StepFunctionsRetrier; nil when there is no snippet.
 	Config any
 }
 
@@ -57,6 +58,7 @@ var exporters = []struct {
 	{envoyLibrary, exportEnvoy},
 	{awsLibrary("aws-botocore"), awsExporter("aws-botocore")}, {awsLibrary("aws-botocore-2026"), awsExporter("aws-botocore-2026")},
 	{awsLibrary("aws-go-v2-2026"), awsExporter("aws-go-v2-2026")}, {awsLibrary("aws-go-v2"), awsExporter("aws-go-v2")},
+	{temporalLibrary, exportTemporal}, {stepFunctionsLibrary, exportStepFunctions},
 }
 
 // Exports renders p for every library, in the panel's order.

@@ -164,9 +164,7 @@ func TestSnippetPresetsRoundTrip(t *testing.T) {
 		"grpc-connect":             "gRPC's connection backoff is set in code, not in a service config",
 		"google-api-core":          "google-api-core has no exporter yet",
 		"retryablehttp-default":    "go-retryablehttp has no exporter yet",
-		"temporal":                 "Temporal has no exporter yet",
 		"failsafe-backoff":         "failsafe-go has no exporter yet",
-		"stepfunctions":            "Step Functions has no exporter yet",
 		"backon":                   "backon has no exporter yet",
 		"dotnet-standard":          "the .NET handler has no exporter yet (polly's writes its retry and a total timeout)",
 		"spring-retry-exponential": "Spring Retry has no exporter yet",
@@ -216,6 +214,8 @@ func TestSnippetAttempts(t *testing.T) {
 		"aws-go-v2":         `max_attempts = 4`,
 		"aws-botocore-2026": `max_attempts = 4`,
 		"aws-go-v2-2026":    `max_attempts = 4`,
+		"temporal":          `MaximumAttempts:    4,`,
+		"stepfunctions":     `"MaxAttempts": 3,`,
 	} {
 		if !strings.Contains(four[lib], want) {
 			t.Errorf("attempts=4: %s has no %q:\n%s", lib, want, four[lib])

@@ -30,6 +30,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/cenkalti/backoff/v5"
+	"go.temporal.io/sdk/temporal"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -352,5 +353,43 @@ func TestExportGRPCReal(t *testing.T) {
 	said := mustExportOf(t, snippetParams(t, "attempts=1"), "grpc").Diffs
 	if len(said) != 1 || !strings.Contains(said[0], `NewClient fails with "invalid retry policy"`) {
 		t.Errorf("attempts=1: the panel says %q", said)
+	}
+}
+
+// TestTemporalExport runs the export's TemporalRetryPolicy through the Go SDK (go.temporal.io/sdk,
+// pinned in go.mod), whose getRetryBackoffWithNowTime computes each wait: a local activity that
+// always fails makes the attempts of the export's Model, each wait exactly the Model's (Temporal
+// draws no jitter), for a jitter it cannot draw, sub-millisecond and odd values, factor 1, one
+// attempt, a cap it never reaches and a delay whose float overflows before the cap.
+func TestTemporalExport(t *testing.T) {
+	for _, q := range []string{
+		"", "preset=temporal", "attempts=1", "jitter=none&cap=1s&attempts=8",
+		"base=150us&factor=3&cap=20ms&jitter=full&attempts=5",
+		"base=25.5ms&factor=1.5&cap=1s&attempts=12&jitter=proportional&ratio=0.2",
+		"factor=1&jitter=equal&base=250ms&cap=250ms",
+		"base=1s&factor=7&cap=168h&attempts=8&jitter=none",
+		"factor=100&attempts=12&cap=168h&jitter=none",
+	} {
+		p, err := Decode(q)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		e := mustExportOf(t, p, "temporal")
+		c, ok := e.Config.(TemporalRetryPolicy)
+		if !ok {
+			t.Fatalf("%q: no TemporalRetryPolicy: %q", q, e.Diffs)
+		}
+		waits := temporalWaits(t, &temporal.RetryPolicy{InitialInterval: c.InitialInterval, BackoffCoefficient: c.BackoffCoefficient,
+			MaximumInterval: c.MaximumInterval, MaximumAttempts: c.MaximumAttempts})
+		rows := e.Model.Schedule().Rows
+		if len(waits) != len(rows)-1 {
+			t.Errorf("%q: Temporal made %d attempts, the Model %d", q, len(waits)+1, len(rows))
+			continue
+		}
+		for i, w := range waits {
+			if r := rows[i+1]; r.Min != r.Max || !near(float64(w), float64(r.Max)) {
+				t.Errorf("%q: retry %d waits %v with Temporal, %v–%v with the Model", q, i+1, w, r.Min, r.Max)
+			}
+		}
 	}
 }

@@ -30,6 +30,10 @@ func TestConfigPolicyIsTheModel(t *testing.T) {
 				pol = cfg.Policy()
 			case Resilience4jRetry:
 				pol, deadline = cfg.Policy(), false
+			case TemporalRetryPolicy:
+				pol, deadline = cfg.Policy(), false
+			case StepFunctionsRetrier:
+				pol, deadline = cfg.Policy(), false
 			case AWSRetryConfig:
 				var ok bool
 				if pol, ok = cfg.Policy(e.Lib); !ok {
@@ -50,7 +54,7 @@ func TestConfigPolicyIsTheModel(t *testing.T) {
 			}
 		}
 	}
-	for _, lib := range []string{"grpc", "envoy", "polly", "resilience4j", "aws-botocore", "aws-botocore-2026", "aws-go-v2", "aws-go-v2-2026"} {
+	for _, lib := range []string{"grpc", "envoy", "polly", "resilience4j", "aws-botocore", "aws-botocore-2026", "aws-go-v2", "aws-go-v2-2026", "temporal", "stepfunctions"} {
 		if checked[lib] == 0 {
 			t.Errorf("%s: no export had its Config", lib)
 		}

@@ -235,7 +235,13 @@ func TestRetryableHTTP(t *testing.T) {
 // (getRetryBackoffWithNowTime), as the Temporal server does for an activity. MaximumAttempts is
 // the preset's count, only so that the run ends: by default it is 0, unlimited.
 func TestTemporalRetryPolicy(t *testing.T) {
-	const name = "temporal"
+	checkExact(t, "temporal", temporalWaits(t, &temporal.RetryPolicy{MaximumAttempts: temporalAttempts}))
+}
+
+// temporalWaits runs a local activity that always fails with rp in the Go SDK's test workflow
+// environment, on its mock clock, and returns the waits between its attempts.
+func temporalWaits(t *testing.T, rp *temporal.RetryPolicy) []time.Duration {
+	t.Helper()
 	var suite testsuite.WorkflowTestSuite
 	suite.SetLogger(tlog.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	env := suite.NewTestWorkflowEnvironment()
@@ -245,9 +251,9 @@ func TestTemporalRetryPolicy(t *testing.T) {
 	env.ExecuteWorkflow(func(ctx workflow.Context) error {
 		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 			StartToCloseTimeout: time.Minute,
-			// Without it, StartToCloseTimeout ends the retries too.
-			ScheduleToCloseTimeout: time.Hour,
-			RetryPolicy:            &temporal.RetryPolicy{MaximumAttempts: temporalAttempts},
+			// Without it, StartToCloseTimeout ends the retries too; longer than any policy's waits.
+			ScheduleToCloseTimeout: 100000 * time.Hour,
+			RetryPolicy:            rp,
 		})
 		return workflow.ExecuteLocalActivity(ctx, fail).Get(ctx, nil)
 	})
@@ -258,7 +264,7 @@ func TestTemporalRetryPolicy(t *testing.T) {
 	for i := 1; i < len(starts); i++ {
 		waits = append(waits, starts[i].Sub(starts[i-1]))
 	}
-	checkExact(t, name, waits)
+	return waits
 }
 
 // TestFailsafeRetryPolicy runs failsafe-go v0.9.8's executor with a RetryPolicy against a call

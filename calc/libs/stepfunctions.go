@@ -1,6 +1,13 @@
 package libs
 
-import "backoffcalc/calc"
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+)
 
 // stepFunctionsPage is where the preset's formula and defaults are read: Step Functions is a
 // service, not a library, so the preset transcribes its documentation.
@@ -22,7 +29,93 @@ var stepFunctionsPresets = []Preset{
 			"MaxDelaySeconds, unset by default, caps that interval: set the cap to it (the preset's cap is the calculator's largest, 168 h, as there is none).",
 			"JitterStrategy FULL waits a uniform draw between 0 and the capped interval: the calculator's full jitter, with the cap before it.",
 			"IntervalSeconds and MaxDelaySeconds are whole seconds. A state's several retriers, each matching its own errors (ErrorEquals) with its own count, and the state's TimeoutSeconds: not modelled.",
-			"The Export panel has no exporter for Step Functions yet.",
 		},
 	},
+}
+
+// stepFunctionsLibrary is the Export panel's entry for the service; exportStepFunctions fills in
+// the rest.
+var stepFunctionsLibrary = Library{Lib: "stepfunctions", Title: "AWS Step Functions: a Retry field (JSON)", Presets: []string{"stepfunctions"}}
+
+func exportStepFunctions(s *subject) Export {
+	p := s.p
+	var e Export
+	if why := cannotExpress(p, "Step Functions", false); why != "" {
+		e.Diffs = []string{why}
+		return e
+	}
+	// IntervalSeconds × BackoffRate^(k−1), capped at MaxDelaySeconds, then JitterStrategy FULL
+	// draws uniformly below it; both intervals are whole seconds, at least 1 s.
+	lib := p
+	lib.Base, lib.Cap = sfnSeconds(p.Base), sfnSeconds(p.Cap)
+	lib.Ratio, lib.Add, lib.CapAt, lib.FirstExact = 0, 0, calc.CapBefore, false
+	jitter := "NONE"
+	switch p.Jitter {
+	case calc.Full, calc.FullMs: // FullMs: the nearest, not in whole milliseconds
+		lib.Jitter, jitter = calc.Full, "FULL"
+	default:
+		lib.Jitter = calc.None
+	}
+	lib, capped := pickCap(s, lib)
+	c := StepFunctionsRetrier{IntervalSeconds: int64(lib.Base / time.Second), BackoffRate: p.Factor, MaxAttempts: p.Attempts - 1, JitterStrategy: jitter}
+	if capped {
+		c.MaxDelaySeconds = int64(lib.Cap / time.Second)
+	}
+	e.Config = c
+	e.Snippets = []Snippet{{"json", c.JSON()}}
+	why := map[string]string{
+		"base":   "(IntervalSeconds is whole seconds, at least 1.)",
+		"jitter": "(JitterStrategy is FULL, uniform in [0, d], or NONE.)",
+		"capat":  "(MaxDelaySeconds caps the interval before the jitter.)",
+		"first":  "(JitterStrategy FULL draws every retry.)",
+	}
+	if capped {
+		why["cap"] = "(MaxDelaySeconds is whole seconds, at least 1.)"
+	}
+	e.Diffs = compare(s, "Step Functions", lib, why)
+	e.Diffs = append(e.Diffs, budgetDiffs(s, "Step Functions", budgetNone, "", lib)...)
+	e.Model = lib
+	return e
+}
+
+// sfnSeconds is d in whole seconds, rounded to the nearest, at least 1 s.
+func sfnSeconds(d time.Duration) time.Duration {
+	return max(time.Second, time.Duration(math.Round(d.Seconds()))*time.Second)
+}
+
+// StepFunctionsRetrier is one retrier of a Step Functions state's Retry, in the Amazon States
+// Language's own terms. JSON writes it as a state's Retry field.
+type StepFunctionsRetrier struct {
+	IntervalSeconds int64 // at least 1
+	BackoffRate     float64
+	MaxAttempts     int    // retries, the first attempt not counted
+	MaxDelaySeconds int64  // 0: not written, no cap
+	JitterStrategy  string // FULL or NONE
+}
+
+// Policy is what Step Functions does with c, in calc's terms, as exportStepFunctions's Model
+// says: whole seconds, the cap before the jitter, no time limit.
+func (c StepFunctionsRetrier) Policy() calc.Policy {
+	pol := calc.Policy{Base: time.Duration(c.IntervalSeconds) * time.Second, Factor: c.BackoffRate, Cap: calc.MaxCap, Attempts: c.MaxAttempts + 1}
+	if c.MaxDelaySeconds > 0 {
+		pol.Cap = time.Duration(c.MaxDelaySeconds) * time.Second
+	}
+	if c.JitterStrategy == "FULL" {
+		pol.Jitter = calc.Full
+	}
+	return pol
+}
+
+// JSON is c as a state's Retry field, retrying every error.
+func (c StepFunctionsRetrier) JSON() string {
+	var b strings.Builder
+	b.WriteString("{\n  \"Retry\": [\n    {\n      \"ErrorEquals\": [\"States.ALL\"],\n")
+	b.WriteString("      \"IntervalSeconds\": " + strconv.FormatInt(c.IntervalSeconds, 10) + ",\n")
+	b.WriteString("      \"BackoffRate\": " + strconv.FormatFloat(c.BackoffRate, 'f', -1, 64) + ",\n")
+	b.WriteString("      \"MaxAttempts\": " + strconv.Itoa(c.MaxAttempts) + ",\n")
+	if c.MaxDelaySeconds > 0 {
+		b.WriteString("      \"MaxDelaySeconds\": " + strconv.FormatInt(c.MaxDelaySeconds, 10) + ",\n")
+	}
+	b.WriteString("      \"JitterStrategy\": \"" + c.JitterStrategy + "\"\n    }\n  ]\n}\n")
+	return b.String()
 }

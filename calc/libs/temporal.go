@@ -1,6 +1,12 @@
 package libs
 
-import "backoffcalc/calc"
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+)
 
 // temporalAttempts is how many attempts the temporal preset shows: Temporal retries without
 // limit by default, and a table needs an end.
@@ -21,7 +27,78 @@ var temporalPresets = []Preset{
 			"Retry k waits min(InitialInterval × BackoffCoefficient^(k−1), MaximumInterval), without jitter: 1, 2, 4, 8, 16, 32, 64, 100, 100 s.",
 			"The Temporal server computes an activity's retries and can have other defaults in its dynamic config; the SDK computes a local activity's itself: not modelled.",
 			"An ApplicationError's NextRetryDelay replaces the computed wait, and a ScheduleToCloseTimeout ends the retries whose start would pass it: not modelled.",
-			"The Export panel has no exporter for Temporal yet.",
 		},
 	},
+}
+
+// temporalLibrary is the Export panel's entry for the library; exportTemporal fills in the rest.
+var temporalLibrary = Library{Lib: "temporal", Title: "Temporal RetryPolicy (Go SDK, JSON)", Presets: []string{"temporal"}}
+
+func exportTemporal(s *subject) Export {
+	p := s.p
+	var e Export
+	if why := cannotExpress(p, "Temporal", false); why != "" {
+		e.Diffs = []string{why}
+		return e
+	}
+	// Temporal waits min(InitialInterval × BackoffCoefficient^(k−1), MaximumInterval), exactly.
+	// MaximumInterval is always written: unset, it is 100 × InitialInterval.
+	c := TemporalRetryPolicy{InitialInterval: p.Base, BackoffCoefficient: p.Factor, MaximumInterval: p.Cap, MaximumAttempts: int32(p.Attempts)}
+	lib := p
+	lib.Jitter, lib.Ratio, lib.Add, lib.CapAt, lib.FirstExact = calc.None, 0, 0, calc.CapBefore, false
+	e.Config = c
+	e.Snippets = []Snippet{{"go", c.Go()}, {"json", c.JSON()}}
+	e.Diffs = compare(s, "Temporal", lib, map[string]string{
+		"jitter": "(Temporal draws no jitter.)",
+		"capat":  "(MaximumInterval caps the interval.)",
+	})
+	if d := budgetDiffs(s, "Temporal", budgetNone, "", lib); len(d) > 0 {
+		e.Diffs = append(e.Diffs, d[0]+" (An activity's ScheduleToCloseTimeout, outside the RetryPolicy, ends the retries whose start would pass it, and also an attempt still running then.)")
+	}
+	e.Model = lib
+	return e
+}
+
+// TemporalRetryPolicy is a Temporal RetryPolicy in the SDK's own terms. Go writes it as the Go
+// SDK's struct, JSON as the API's JSON.
+type TemporalRetryPolicy struct {
+	InitialInterval    time.Duration
+	BackoffCoefficient float64
+	MaximumInterval    time.Duration // 0: 100 × InitialInterval
+	MaximumAttempts    int32         // attempts, the first included; 0 retries without limit
+}
+
+// Policy is what Temporal does with c, in calc's terms, as exportTemporal's Model says: no
+// jitter, no time limit; MaximumAttempts 0 (unlimited) shows the temporal preset's 10 attempts.
+func (c TemporalRetryPolicy) Policy() calc.Policy {
+	pol := calc.Policy{Base: c.InitialInterval, Factor: c.BackoffCoefficient, Cap: c.MaximumInterval, Attempts: int(c.MaximumAttempts), Jitter: calc.None}
+	if pol.Cap == 0 {
+		pol.Cap = min(100*pol.Base, calc.MaxCap)
+	}
+	if pol.Attempts == 0 {
+		pol.Attempts = temporalAttempts
+	}
+	return pol
+}
+
+// Go is c as the Go SDK's RetryPolicy, for an activity's or a local activity's options.
+func (c TemporalRetryPolicy) Go() string {
+	var b strings.Builder
+	b.WriteString("// MaximumAttempts counts the first attempt; 0 would retry without limit.\nretryPolicy := &temporal.RetryPolicy{\n")
+	goStruct(&b, "\t", [][2]string{
+		{"InitialInterval", goDurationExpr(c.InitialInterval, false)},
+		{"BackoffCoefficient", strconv.FormatFloat(c.BackoffCoefficient, 'f', -1, 64)},
+		{"MaximumInterval", goDurationExpr(c.MaximumInterval, false)},
+		{"MaximumAttempts", strconv.Itoa(int(c.MaximumAttempts))},
+	})
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// JSON is c as the API's JSON (an activity's retryPolicy).
+func (c TemporalRetryPolicy) JSON() string {
+	return "{\n  \"initialInterval\": \"" + protoDuration(c.InitialInterval) + "\",\n" +
+		"  \"backoffCoefficient\": " + strconv.FormatFloat(c.BackoffCoefficient, 'f', -1, 64) + ",\n" +
+		"  \"maximumInterval\": \"" + protoDuration(c.MaximumInterval) + "\",\n" +
+		"  \"maximumAttempts\": " + strconv.Itoa(int(c.MaximumAttempts)) + "\n}\n"
 }

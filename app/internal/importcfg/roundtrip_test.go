@@ -51,12 +51,14 @@ func readGoldens(t testing.TB) []golden {
 	return out
 }
 
-// roundTrips are the blocks an import reads back, by library: the export's language.
-var roundTrips = map[string]string{
-	"grpc":         "json",
-	"envoy":        "yaml",
-	"resilience4j": "properties",
-	"aws-botocore": "ini", "aws-botocore-2026": "ini", "aws-go-v2": "ini", "aws-go-v2-2026": "ini",
+// roundTrips are the blocks an import reads back, by library: the export's languages.
+var roundTrips = map[string][]string{
+	"grpc":         {"json"},
+	"envoy":        {"yaml"},
+	"resilience4j": {"properties"},
+	"aws-botocore": {"ini"}, "aws-botocore-2026": {"ini"}, "aws-go-v2": {"ini"}, "aws-go-v2-2026": {"ini"},
+	"temporal":      {"go", "json"},
+	"stepfunctions": {"json"},
 }
 
 // Every export whose snippet is a configuration imports back to the export's Model: the same
@@ -66,33 +68,34 @@ var roundTrips = map[string]string{
 func TestImportEveryExport(t *testing.T) {
 	n := map[string]int{}
 	for _, g := range readGoldens(t) {
-		lang, ok := roundTrips[g.lib]
-		code := g.blocks[lang]
-		if !ok || code == "" {
-			continue
-		}
-		n[g.lib]++
-		p, err := libs.Decode(g.query)
-		if err != nil {
-			t.Fatalf("%s: %v", g.file, err)
-		}
-		e, _ := libs.ExportOf(p, g.lib)
-		res, err := Read(code)
-		if err != nil {
-			t.Errorf("%s: %v\n%s", g.file, err, code)
-			continue
-		}
-		got, err := libs.DecodeValues(res.Link(p.AllValues()))
-		if err != nil {
-			t.Errorf("%s: the import's link: %v", g.file, err)
-			continue
-		}
-		want := e.Model
-		if !strings.HasPrefix(g.lib, "grpc") && !strings.HasPrefix(g.lib, "envoy") {
-			got.Budget, want.Budget = 0, 0 // the library has no deadline: the import sets none
-		}
-		if got.Attempts != want.Attempts || got.Budget != want.Budget || !closeWaits(got.Schedule(), want.Schedule()) {
-			t.Errorf("%s: imported %+v, the export's Model %+v\n%s", g.file, got.Policy, want.Policy, code)
+		for _, lang := range roundTrips[g.lib] {
+			code := g.blocks[lang]
+			if code == "" {
+				continue
+			}
+			n[g.lib]++
+			p, err := libs.Decode(g.query)
+			if err != nil {
+				t.Fatalf("%s: %v", g.file, err)
+			}
+			e, _ := libs.ExportOf(p, g.lib)
+			res, err := Read(code)
+			if err != nil {
+				t.Errorf("%s: %v\n%s", g.file, err, code)
+				continue
+			}
+			got, err := libs.DecodeValues(res.Link(p.AllValues()))
+			if err != nil {
+				t.Errorf("%s: the import's link: %v", g.file, err)
+				continue
+			}
+			want := e.Model
+			if !strings.HasPrefix(g.lib, "grpc") && !strings.HasPrefix(g.lib, "envoy") {
+				got.Budget, want.Budget = 0, 0 // the library has no deadline: the import sets none
+			}
+			if got.Attempts != want.Attempts || got.Budget != want.Budget || !closeWaits(got.Schedule(), want.Schedule()) {
+				t.Errorf("%s (%s): imported %+v, the export's Model %+v\n%s", g.file, lang, got.Policy, want.Policy, code)
+			}
 		}
 	}
 	for lib := range roundTrips {
