@@ -30,10 +30,12 @@ func (l literal) keyLine(what string) string {
 	return fmt.Sprintf("line %d: %s: %s", l.line, l.name, what)
 }
 
-// number reads a decimal within [lo, hi]; why says what is expected.
+// number reads a decimal within [lo, hi]; why says what is expected. The decimal is JSON's
+// form, as the engine's numbers are: ParseFloat alone would also take hex ("0x1p3"), "Inf" and
+// "NaN".
 func (l literal) number(lo, hi float64, why string) (float64, error) {
 	x, err := strconv.ParseFloat(l.text, 64)
-	if err != nil || x != x || x < lo || x > hi {
+	if err != nil || !decimalNumber.MatchString(l.text) || x < lo || x > hi {
 		return 0, l.bad(why)
 	}
 	return x, nil
