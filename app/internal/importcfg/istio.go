@@ -128,7 +128,7 @@ func istioRoute(route *value, read, ignored []string) (Result, bool, error) {
 			ignored = append(ignored, e.keyLine("not a field of Istio's HTTPRetry"))
 		}
 	}
-	v, err := policyValues(pol)
+	res, err := policyOnly(pol)
 	if err != nil {
 		return Result{}, false, err
 	}
@@ -138,5 +138,6 @@ func istioRoute(route *value, read, ignored []string) (Result, bool, error) {
 	}
 	read = append(read, fmt.Sprintf("base %s, factor 2, cap %s, attempts %d, jitter %s (Envoy draws whole milliseconds), %s",
 		secs(pol.Base), secs(pol.Cap), pol.Attempts, pol.Jitter, budget))
-	return Result{Values: v, Read: read, Ignored: ignored}, true, nil
+	res.Read, res.Ignored = read, ignored
+	return res, true, nil
 }
