@@ -2,6 +2,8 @@ package importcfg
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"backoffcalc/calc"
@@ -18,13 +20,17 @@ import (
 
 var istio = format{"Istio VirtualService retries (YAML)", readIstio}
 
+// istioKey is a key of Istio's route that says the text is one, though not YAML: retries, not
+// Envoy's num_retries.
+var istioKey = regexp.MustCompile(`(?m)(^|[\s{,])(retries|perTryTimeout)\s*:`)
+
 // istioDefaultRetries is the retries of a route that says none (retry.go, DefaultPolicy).
 const istioDefaultRetries = 2
 
 func readIstio(text string) (Result, bool, error) {
 	docs, err := parseDocs(text)
 	if err != nil {
-		if mentions(text, "VirtualService", "retries:", "perTryTimeout") {
+		if strings.Contains(text, "VirtualService") || istioKey.MatchString(text) {
 			return Result{}, false, err
 		}
 		return Result{}, false, nil
