@@ -36,6 +36,9 @@ func readStepFunctions(text string) (Result, bool, error) {
 	if retry == nil {
 		return Result{}, false, nil
 	}
+	if err := strictJSON(text, "Step Functions refuses the state machine"); err != nil {
+		return Result{}, false, err
+	}
 	if err := root.twice(); err != nil {
 		return Result{}, false, err
 	}

@@ -60,6 +60,9 @@ func readTemporalJSON(text string) (Result, bool, error) {
 	} else if m.at(names...) == nil {
 		return Result{}, false, nil
 	}
+	if err := strictJSON(text, "Temporal's JSON (protobuf's, protojson) refuses it"); err != nil {
+		return Result{}, false, err
+	}
 	if err := root.twice(); err != nil {
 		return Result{}, false, err
 	}
