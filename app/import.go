@@ -9,10 +9,11 @@ import (
 // importView is the Import control's state: a configuration pasted in sets the inputs, through
 // the link, so that an import is shared as its link.
 type importView struct {
-	open   bool              // the control is open
-	text   string            // what was pasted, as the textarea's content: kept whatever the import says
-	result *importcfg.Result // the last import that was read; nil before one
-	err    string            // why the last import was refused; "" when it was read
+	open    bool              // the control is open
+	text    string            // what was pasted, as the textarea's content: kept whatever the import says
+	result  *importcfg.Result // the last import that was read; nil before one
+	err     string            // why the last import was refused; "" when it was read
+	applied []string          // the defaults the last import read applied that changed an input (Result.Applied)
 }
 
 // renderImport is the control, one step away under the preset picker: a closed summary line
@@ -21,9 +22,9 @@ type importView struct {
 // summary would move the summary away under the finger.
 func (p *page) renderImport() app.UI {
 	var format string
-	var read, ignored []string
+	var read, ignored, applied []string
 	if r := p.imp.result; r != nil {
-		format, read, ignored = "Read as "+r.Format+". The link now has its inputs: share it to share this import.", r.Read, r.Ignored
+		format, read, ignored, applied = "Read as "+r.Format+". The link now has its inputs: share it to share this import.", r.Read, r.Ignored, p.imp.applied
 		if p.imp.err != "" {
 			format = "The inputs are still the last import's, read as " + r.Format + "."
 		}
@@ -42,6 +43,7 @@ func (p *page) renderImport() app.UI {
 		app.Div().ID("import-said").Role("status").Body(
 			app.P().Text(format),
 			saidList("What it read:", read),
+			saidList("What it set that the configuration does not say, changing the inputs the page had:", applied),
 			saidList("What it ignored, and why:", ignored),
 		),
 	).On("toggle", p.recovering(func(ctx app.Context, e app.Event) {
@@ -65,7 +67,8 @@ func saidList(title string, lines []string) app.UI {
 }
 
 // importText reads text as a configuration. Read, its inputs replace the link's (Result.Link)
-// as an edit's would, and the page shows their numbers; refused, the message names the line,
+// as an edit's would, whatever the link had of them before, and the page shows their numbers
+// and the defaults it applied that changed an input; refused, the message names the line,
 // key and value, and the inputs and the numbers stay. The text stays in the textarea either way.
 func (p *page) importText(ctx app.Context, text string) {
 	p.imp.text = text
@@ -74,9 +77,8 @@ func (p *page) importText(ctx app.Context, text string) {
 		p.imp.err = err.Error()
 		return
 	}
-	p.imp.err, p.imp.result = "", &r
-	p.raw = r.Link(p.raw)
-	p.raw.Del("preset")                    // the import says the whole policy
+	p.imp.err, p.imp.result, p.imp.applied = "", &r, r.Applied(p.raw)
+	p.raw = r.Link(p.raw)                  // every input of the policy and of the models it speaks for, its preset gone
 	p.edit(ctx, "base", p.raw.Get("base")) // an input the import sets: the link is read again whole
 }
 

@@ -115,8 +115,9 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 var tableStdin io.Reader = os.Stdin
 
 // importQuery is query with the policy of the configuration in file (- for stdin), as the page's
-// Import control makes it (importcfg.Result.Link); it writes what it read and ignored, and the
-// link, to stderr. ok is false, with the error written, when the file cannot be read.
+// Import control makes it (importcfg.Result.Query); it writes what it read and ignored, the
+// defaults it applied that change the query's inputs, and the link, to stderr. ok is false,
+// with the error written, when the file cannot be read.
 func importQuery(file, query string, stderr io.Writer) (string, bool) {
 	var in io.Reader = tableStdin
 	name := "stdin"
@@ -152,7 +153,10 @@ func importQuery(file, query string, stderr io.Writer) (string, bool) {
 	for _, line := range res.Ignored {
 		fmt.Fprintln(stderr, "ignored:", line)
 	}
-	q := res.Link(current).Encode()
+	for _, line := range res.Applied(current) {
+		fmt.Fprintln(stderr, "default:", line)
+	}
+	q := res.Query(current)
 	fmt.Fprintf(stderr, "link: ?%s\n", q)
 	return q, true
 }

@@ -489,7 +489,7 @@ func TestTableImport(t *testing.T) {
 	for _, want := range []string{"import: " + file + " read as gRPC service config (JSON)\n",
 		`read: line 1: methodConfig[0].retryPolicy.maxAttempts "4" → attempts=4` + "\n",
 		"ignored: line 2: methodConfig[0].waitForReady: waiting for the channel to be ready is not modelled\n",
-		"link: ?add=0&attempts=4&base=100ms&budget=0&cap=1s&capat=before&factor=2&first=jittered&growth=exponential&jitter=proportional&layers=3&offset=0&ratio=0.2\n"} {
+		"link: ?add=0&attempts=4&base=100ms&budget=0&call=0&cap=1s&capacity=20&capat=before&clients=100&export=grpc&factor=2&first=jittered&growth=exponential&jitter=proportional&layers=3&outage=1s&ratio=0.2&samples=10000&seed=1&spread=0&window=100ms\n"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}

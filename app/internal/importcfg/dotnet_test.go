@@ -35,6 +35,8 @@ var dotnetCases = []readCase{
 	{name: "retry options' defaults", text: `{"MyRetry": {"MaxRetryAttempts": 3}}`, values: "attempts=4&base=2s&factor=1&jitter=none"},
 	{name: "keys in any case, enum by number", text: `{"maxretryattempts": "4", "backofftype": "2"}`, values: "attempts=5&factor=2&jitter=none"},
 	{name: "d.hh:mm:ss and ticks", text: `{"MaxRetryAttempts": 1, "Delay": "0.00:00:00.0000015", "MaxDelay": "1.00:00:00"}`, values: "base=1500ns&cap=24h"},
+	// .NET's configuration reads JSON with AllowTrailingCommas (JsonConfigurationFileParser).
+	{name: "a trailing comma, as .NET takes it", text: "{\"MaxRetryAttempts\": 2,\n\"Delay\": \"00:00:01\",\n}", values: "attempts=3&base=1s"},
 	{name: "d:hh:mm:ss", text: `{"MaxRetryAttempts": 1, "MaxDelay": "0:01:00:00", "Delay": "0:02"}`, values: "base=2m&cap=1h"},
 
 	{name: "a bare number is days", text: `{"MaxRetryAttempts": 1, "Delay": 2}`, err: `line 1: Delay "2": must be at most 1.00:00:00`},

@@ -33,7 +33,11 @@ func ExampleRead() {
 	for _, line := range r.Ignored {
 		fmt.Println("ignored:", line)
 	}
-	fmt.Println(r.Link(url.Values{"clients": {"50"}}).Encode())
+	before := url.Values{"clients": {"50"}, "timeout": {"3s"}}
+	for _, line := range r.Applied(before) {
+		fmt.Println("default:", line)
+	}
+	fmt.Println(r.Query(before))
 	// Output:
 	// gRPC service config (JSON)
 	// read: line 2: methodConfig[0]: the method config read, for shop.Cart
@@ -46,5 +50,6 @@ func ExampleRead() {
 	// read: line 10: methodConfig[0].retryPolicy.retryableStatusCodes: retried on "UNAVAILABLE"; the calculator's attempts all fail with one of them
 	// read: each wait is drawn ±20% around min(initialBackoff × backoffMultiplier^(k−1), maxBackoff): jitter proportional, ratio 0.2, the cap before it (gRFC A6 as revised in 2024)
 	// ignored: line 12: methodConfig[0].waitForReady: waiting for the channel to be ready is not modelled
-	// add=0&attempts=4&base=200ms&budget=2s&cap=1s&capat=before&clients=50&factor=2&first=jittered&growth=exponential&jitter=proportional&offset=0&ratio=0.2
+	// default: timeout=0 (was 3s): the configuration sets no attempt timeout
+	// add=0&attempts=4&base=200ms&budget=2s&call=0&cap=1s&capacity=20&capat=before&clients=50&export=grpc&factor=2&first=jittered&growth=exponential&jitter=proportional&layers=1&outage=1s&ratio=0.2&samples=10000&seed=1&spread=0&window=100ms
 }

@@ -226,13 +226,14 @@ func readWaitBackoff(text string) (Result, bool, error) {
 
 // policyResult is the import of pol, with a last read line that says it in calc's terms.
 func policyResult(pol calc.Policy, read, ignored []string) (Result, bool, error) {
-	v, err := policyValues(pol)
+	res, err := policyOnly(pol)
 	if err != nil {
 		return Result{}, false, err
 	}
 	read = append(read, "base "+secs(pol.Base)+", factor "+fnum(pol.Factor)+", cap "+secs(pol.Cap)+", attempts "+strconv.Itoa(pol.Attempts)+
 		", jitter "+pol.Jitter.String()+budgetWords(pol.Budget))
-	return Result{Values: v, Read: read, Ignored: ignored}, true, nil
+	res.Read, res.Ignored = read, ignored
+	return res, true, nil
 }
 
 func budgetWords(d time.Duration) string {

@@ -1,6 +1,7 @@
 package importcfg
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -28,12 +29,26 @@ func readGRPC(text string) (Result, bool, error) {
 		return Result{}, ok, err
 	}
 	mcs, throttling := root.get(fold("methodConfig"), true), root.get(fold("retryThrottling"), true)
-	if mcs == nil && throttling == nil {
+	alone := mcs == nil && throttling == nil
+	if alone && !grpcRetryPolicy(root) && !grpcRetryPolicy(root.get(fold("retryPolicy"), false)) {
 		return Result{}, false, nil
+	}
+	if err := strictJSON(text, "grpc-go refuses the whole service config"); err != nil {
+		return Result{}, true, err
 	}
 	r := newReading()
 	c := libs.GRPCRetryPolicy{MaxAttempts: 1}
-	if err := readMethodConfigs(r, mcs, &c); err != nil {
+	switch {
+	case !alone:
+		err = readMethodConfigs(r, mcs, &c)
+	case grpcRetryPolicy(root):
+		r.note("line %d: a retry policy on its own: read as a method config's; grpc-go reads one only inside a method config with a name: {\"methodConfig\": [{\"name\": [{}], \"retryPolicy\": …}]}", root.line)
+		err = readRetryPolicy(r, root, &c)
+	default:
+		r.note("line %d: a method config on its own: read as the first of methodConfig; grpc-go reads one only inside the list, with a name: {\"methodConfig\": [{\"name\": [{}], \"retryPolicy\": …}]}", root.line)
+		err = readMethodConfig(r, root, &c)
+	}
+	if err != nil {
 		return Result{}, true, err
 	}
 	if c.MaxAttempts > 1 {
@@ -81,9 +96,29 @@ func readMethodConfigs(r *reading, mcs *value, c *libs.GRPCRetryPolicy) error {
 		r.note("no method config with a name: gRPC makes 1 attempt")
 		return nil
 	}
-	name := mc.get(fold("name"), true)
-	markAll(name)
-	r.note("line %d: %s: the method config read, for %s", mc.line, mc.path, grpcNames(name))
+	return readMethodConfig(r, mc, c)
+}
+
+// grpcRetryFields are the fields of a retryPolicy that are gRPC's alone: Temporal's and
+// Envoy's have other names.
+var grpcRetryFields = []string{"initialBackoff", "maxBackoff", "backoffMultiplier", "retryableStatusCodes"}
+
+// grpcRetryPolicy says whether v is a mapping with a field of gRPC's retry policy alone.
+func grpcRetryPolicy(v *value) bool {
+	for _, f := range grpcRetryFields {
+		if v.get(fold(f), false) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// readMethodConfig reads one method config into c: its timeout and its retryPolicy.
+func readMethodConfig(r *reading, mc *value, c *libs.GRPCRetryPolicy) error {
+	if name := mc.get(fold("name"), true); name != nil {
+		markAll(name)
+		r.note("line %d: %s: the method config read, for %s", mc.line, orTop(mc.path), grpcNames(name))
+	}
 	if t := mc.get(fold("timeout"), true); t != nil && !t.null {
 		d, err := protoDuration(t)
 		if err != nil {
@@ -158,7 +193,7 @@ func readRetryPolicy(r *reading, rp *value, c *libs.GRPCRetryPolicy) error {
 	}
 	if len(invalid) > 0 {
 		c.MaxAttempts = attempts
-		return fmt.Errorf("line %d: %s: %s: grpc-go refuses the whole service config (invalid retry policy)", rp.line, rp.path, invalid[0])
+		return fmt.Errorf("line %d: %s: %s: grpc-go refuses the whole service config (invalid retry policy)", rp.line, cmp.Or(rp.path, "the retry policy"), invalid[0])
 	}
 	r.note("line %d: %s: retried on %s; the calculator's attempts all fail with one of them", codes.line, codes.path, scalarsText(codes))
 	if c.MaxAttempts > libs.GRPCMaxAttempts {

@@ -39,6 +39,31 @@ func TestReadWindowsText(t *testing.T) {
 	}
 }
 
+// A tab that indents a line of any YAML format is named as that, on its line, not as the
+// parser's "found character that cannot start any token" (whose line is the one before, where
+// the parser says the tab "violates indentation"); an Envoy route with a tab is not named
+// Istio's. A tab after a key, and in JSON, is no error.
+func TestReadSaysTabsIndent(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"apiVersion: networking.istio.io/v1\nkind: VirtualService\nspec:\n\thttp:\n\t- retries:\n\t\tattempts: 3\n",
+			"import (Istio VirtualService retries (YAML)): line 4: a tab indents it: YAML indents with spaces, not tabs"},
+		{"route:\n  retry_policy:\n\tnum_retries: 3\n", "import: not YAML or JSON: line 3: a tab indents it: YAML indents with spaces, not tabs"},
+		{"resilience4j:\n  retry:\n    instances:\n      a:\n        max-attempts: 3\n\twait-duration: 1s\n",
+			"import: not YAML or JSON: line 6: a tab indents it: YAML indents with spaces, not tabs"},
+		{"retryPolicy:\n  initialInterval: 1s\n\t\n", "line 3: a tab indents it"},
+		{"kind: VirtualService\nspec:\n  http:\n  - retries:\n  \t  attempts: 3\n", "line 5: a tab indents it"},
+	} {
+		if _, err := Read(c.text); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+	for _, text := range []string{"retry_policy:\t{num_retries: 3}\n", "{\n\t\"retryThrottling\": {\n\t\t\"maxTokens\": 10,\n\t\t\"tokenRatio\": 0.1\n\t}\n}\n"} {
+		if _, err := Read(text); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+}
+
 // Reads at the same time of the same text, which share its parse, each say what they read
 // (go test -race checks that they do not share it at once).
 func TestReadConcurrently(t *testing.T) {

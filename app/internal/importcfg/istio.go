@@ -2,6 +2,8 @@ package importcfg
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"backoffcalc/calc"
@@ -18,13 +20,17 @@ import (
 
 var istio = format{"Istio VirtualService retries (YAML)", readIstio}
 
+// istioKey is a key of Istio's route that says the text is one, though not YAML: retries, not
+// Envoy's num_retries.
+var istioKey = regexp.MustCompile(`(?m)(^|[\s{,])(retries|perTryTimeout)\s*:`)
+
 // istioDefaultRetries is the retries of a route that says none (retry.go, DefaultPolicy).
 const istioDefaultRetries = 2
 
 func readIstio(text string) (Result, bool, error) {
 	docs, err := parseDocs(text)
 	if err != nil {
-		if mentions(text, "VirtualService", "retries:", "perTryTimeout") {
+		if strings.Contains(text, "VirtualService") || istioKey.MatchString(text) {
 			return Result{}, false, err
 		}
 		return Result{}, false, nil
@@ -128,7 +134,7 @@ func istioRoute(route *value, read, ignored []string) (Result, bool, error) {
 			ignored = append(ignored, e.keyLine("not a field of Istio's HTTPRetry"))
 		}
 	}
-	v, err := policyValues(pol)
+	res, err := policyOnly(pol)
 	if err != nil {
 		return Result{}, false, err
 	}
@@ -138,5 +144,6 @@ func istioRoute(route *value, read, ignored []string) (Result, bool, error) {
 	}
 	read = append(read, fmt.Sprintf("base %s, factor 2, cap %s, attempts %d, jitter %s (Envoy draws whole milliseconds), %s",
 		secs(pol.Base), secs(pol.Cap), pol.Attempts, pol.Jitter, budget))
-	return Result{Values: v, Read: read, Ignored: ignored}, true, nil
+	res.Read, res.Ignored = read, ignored
+	return res, true, nil
 }

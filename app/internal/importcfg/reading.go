@@ -18,20 +18,64 @@ import (
 // policyKeys are the query keys of calc.Policy: an import sets them all.
 var policyKeys = []string{"base", "factor", "cap", "attempts", "jitter", "ratio", "capat", "growth", "first", "add", "offset", "budget"}
 
-// policyValues are pol's keys as the link writes them. calc checks pol as it checks a link: a
-// reader names its own key for what it refuses, so that an error here is the reader's bug.
-func policyValues(pol calc.Policy) (url.Values, error) {
-	p := calc.Default()
-	p.Policy = pol
-	all := p.AllValues()
-	v := url.Values{}
-	for _, k := range policyKeys {
-		v[k] = all[k]
+// modelKeys are the inputs, beyond the policy's, of the models every import speaks for: the
+// attempt timeout, the retry limiter and the circuit breaker, with every kind's parameters. An
+// import sets them all, a model the configuration does not say at its default (no timeout, no
+// limiter, no breaker, a kind's default parameters), so that importing a configuration gives the
+// same inputs whatever the page had before. The other keys (the call, the herd, the stream, the
+// server, the samples) are the person's: no configuration of a client's retries says them
+// (TestEveryKeyIsTheImportsOrThePersons).
+var modelKeys = slices.Concat([]modelKey{
+	{"timeout", always, "the configuration sets no attempt timeout"},
+	{"limiter", always, "the configuration sets no retry limiter"},
+	{"breaker", always, "the configuration sets no circuit breaker"},
+	{"breakerat", func(p calc.Params) bool { return p.Breaker != calc.BreakerNone }, "the breaker's default placement"},
+},
+	limiterKeys(calc.LimiterGRPC, "maxtokens", "tokenratio"),
+	limiterKeys(calc.LimiterFinagle, "ttl", "minretries", "retrypct"),
+	limiterKeys(calc.LimiterEnvoy, "budgetpct", "minconcurrency"),
+	limiterKeys(calc.LimiterFailsafe, "fsmaxrate", "fsminconcurrency"),
+	breakerKeys(calc.BreakerGobreaker, "gbfailures", "gbhalfopen", "gbopen"),
+	breakerKeys(calc.BreakerResilience4j, "r4jrate", "r4jslowrate", "r4jslowafter", "r4jwindow", "r4jmincalls", "r4jopen", "r4jhalfopen"),
+	breakerKeys(calc.BreakerPolly, "pollyratio", "pollythroughput", "pollysampling", "pollyopen"),
+	breakerKeys(calc.BreakerFailsafe, "fsof", "fsfailures", "fssuccessof", "fssuccesses", "fsopen", "fsperiod", "fsexecutions", "fsrate"),
+)
+
+// modelKey is one of modelKeys: reads says whether a number reads it, given the import's
+// inputs; why is why the import sets it where the configuration does not say it.
+type modelKey struct {
+	key   string
+	reads func(p calc.Params) bool
+	why   string
+}
+
+func always(calc.Params) bool { return true }
+
+// limiterKeys are the parameters of limiter k, which only it reads.
+func limiterKeys(k calc.LimiterKind, keys ...string) []modelKey {
+	var out []modelKey
+	for _, key := range keys {
+		out = append(out, modelKey{key, func(p calc.Params) bool { return p.Limiter == k }, "limiter " + k.String() + "'s default"})
 	}
-	if _, err := calc.DecodeValues(v); err != nil {
-		return nil, err
+	return out
+}
+
+// breakerKeys are the parameters of breaker k, which only it reads.
+func breakerKeys(k calc.BreakerKind, keys ...string) []modelKey {
+	var out []modelKey
+	for _, key := range keys {
+		out = append(out, modelKey{key, func(p calc.Params) bool { return p.Breaker == k }, "breaker " + k.String() + "'s default"})
 	}
-	return v, nil
+	return out
+}
+
+// policyOnly is the Result of a configuration that says the policy alone, pol: the models it
+// speaks for at their defaults. calc checks pol as it checks a link: a reader names its own key
+// for what it refuses, so that an error here is the reader's bug.
+func policyOnly(pol calc.Policy) (Result, error) {
+	r := newReading()
+	r.setPolicy(pol)
+	return r.result()
 }
 
 // presetPolicy is the policy of the preset named name, which an import of its library starts
@@ -96,11 +140,25 @@ const sourceMark = "\x00"
 func (r *reading) result() (Result, error) {
 	all := r.p.AllValues()
 	vals := url.Values{}
-	for _, k := range append(policyKeys, r.extra...) {
+	for _, k := range policyKeys {
 		vals[k] = all[k]
+	}
+	var defaults []Default
+	for _, m := range modelKeys {
+		vals[m.key] = all[m.key]
+		if !slices.Contains(r.extra, m.key) && m.reads(r.p) {
+			defaults = append(defaults, Default{Key: m.key, Value: all[m.key][0], Why: m.why})
+		}
 	}
 	if _, err := calc.DecodeValues(vals); err != nil {
 		return Result{}, r.rangeError(err)
+	}
+	// What the policy's own waits do not read, the modes table's other rows do.
+	if j := r.p.Jitter; !j.UsesRatio() {
+		defaults = append(defaults, Default{Key: "ratio", Value: all.Get("ratio"), Why: "jitter " + j.String() + " reads no ratio; the modes table's proportional row does"})
+	}
+	if j := r.p.Jitter; !j.UsesFactor() && r.p.Growth != calc.Linear {
+		defaults = append(defaults, Default{Key: "factor", Value: all.Get("factor"), Why: "jitter " + j.String() + " reads no factor; the modes table's other rows do"})
 	}
 	read := make([]string, len(r.read))
 	for i, l := range r.read {
@@ -109,7 +167,7 @@ func (r *reading) result() (Result, error) {
 		}
 		read[i] = l
 	}
-	return Result{Values: vals, Read: read, Ignored: r.ignored}, nil
+	return Result{Values: vals, Read: read, Ignored: r.ignored, Defaults: defaults}, nil
 }
 
 // rangeError rewrites calc's messages about the values as messages about the configuration.

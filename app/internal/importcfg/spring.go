@@ -256,12 +256,13 @@ func springResult(attrs []springAttr, ignored []string) (Result, bool, error) {
 	}
 	ignored = append(ignored, bignored...)
 	pol.Attempts = int(attempts)
-	v, err := policyValues(pol)
+	res, err := policyOnly(pol)
 	if err != nil {
 		return Result{}, false, err
 	}
 	read = append(append(read, bread...), fmt.Sprintf("attempts %d", pol.Attempts))
-	return Result{Values: v, Read: read, Ignored: ignored}, true, nil
+	res.Read, res.Ignored = read, ignored
+	return res, true, nil
 }
 
 // springBackoff is the policy @Backoff's attributes build.

@@ -36,6 +36,9 @@ func readStepFunctions(text string) (Result, bool, error) {
 	if retry == nil {
 		return Result{}, false, nil
 	}
+	if err := strictJSON(text, "Step Functions refuses the state machine"); err != nil {
+		return Result{}, false, err
+	}
 	if err := root.twice(); err != nil {
 		return Result{}, false, err
 	}
@@ -150,7 +153,7 @@ func sfnRetrier(m *value, read, ignored []string) (Result, bool, error) {
 		pol.Base = pol.Cap
 	}
 	pol.Attempts = int(retries) + 1
-	v, err := policyValues(pol)
+	res, err := policyOnly(pol)
 	if err != nil {
 		return Result{}, false, err
 	}
@@ -160,5 +163,6 @@ func sfnRetrier(m *value, read, ignored []string) (Result, bool, error) {
 	}
 	read = append(read, fmt.Sprintf("base %s, factor %s, cap %s, attempts %d (MaxAttempts counts retries), jitter %s",
 		secs(pol.Base), fnum(pol.Factor), capText, pol.Attempts, pol.Jitter))
-	return Result{Values: v, Read: read, Ignored: ignored}, true, nil
+	res.Read, res.Ignored = read, ignored
+	return res, true, nil
 }

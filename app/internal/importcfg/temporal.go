@@ -60,6 +60,9 @@ func readTemporalJSON(text string) (Result, bool, error) {
 	} else if m.at(names...) == nil {
 		return Result{}, false, nil
 	}
+	if err := strictJSON(text, "Temporal's JSON (protobuf's, protojson) refuses it"); err != nil {
+		return Result{}, false, err
+	}
 	if err := root.twice(); err != nil {
 		return Result{}, false, err
 	}
@@ -248,13 +251,14 @@ func (t *temporalPolicy) result() (Result, bool, error) {
 	} else {
 		t.read = append(t.read, fmt.Sprintf("maximumAttempts 0 or unset: Temporal never gives up; the table shows the first %d attempts, as the temporal preset does", pol.Attempts))
 	}
-	v, err := policyValues(pol)
+	res, err := policyOnly(pol)
 	if err != nil {
 		return Result{}, false, err
 	}
 	t.read = append(t.read, fmt.Sprintf("base %s, factor %s, cap %s, attempts %d, no jitter (Temporal draws none)",
 		secs(pol.Base), fnum(pol.Factor), secs(pol.Cap), pol.Attempts))
-	return Result{Values: v, Read: t.read, Ignored: t.ignored}, true, nil
+	res.Read, res.Ignored = t.read, t.ignored
+	return res, true, nil
 }
 
 // fnum writes x for a line of Read or an error.

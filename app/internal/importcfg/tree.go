@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +71,7 @@ func parseDocs(text string) ([]*value, error) {
 			var doc yaml.Node
 			if err := parsed.dec.Decode(&doc); err != nil {
 				if !errors.Is(err, io.EOF) {
-					parsed.docsErr = errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+					parsed.docsErr = errors.New(yamlMessage(text, err))
 				}
 				break
 			}
@@ -138,8 +139,33 @@ func yamlError(text string) string {
 	if err == nil {
 		return ""
 	}
-	return strings.TrimPrefix(err.Error(), "yaml: ")
+	return yamlMessage(text, err)
 }
+
+// yamlMessage is the parser's message of err about text, but where a tab indents a line: the
+// parser then says "found character that cannot start any token", or that a tab "violates
+// indentation" on the line before, where a person needs to read that YAML indents with spaces.
+func yamlMessage(text string, err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	m := yamlLine.FindStringSubmatch(msg)
+	if m == nil || !strings.Contains(msg, "cannot start any token") && !strings.Contains(msg, "tab character") {
+		return msg
+	}
+	n, _ := strconv.Atoi(m[1])
+	i := 0
+	for line := range strings.Lines(text) {
+		if i++; i > n+1 {
+			break
+		}
+		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+		if i >= n && strings.Contains(indent, "\t") {
+			return fmt.Sprintf("line %d: a tab indents it: YAML indents with spaces, not tabs", i)
+		}
+	}
+	return msg
+}
+
+var yamlLine = regexp.MustCompile(`^line ([0-9]+): `)
 
 // parsed is the last text parsed and its YAML: every format of a Read parses the same text, and
 // the parse is most of their time. Read holds readMu while it uses it, and forgets it when done;

@@ -1,0 +1,41 @@
+package importcfg
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// A gRPC service config, a Temporal RetryPolicy in protobuf's JSON and a Step Functions state
+// are JSON, which their libraries read strictly (encoding/json, protojson, the States
+// Language's parser). The YAML parser every format is read with takes more, which they refuse:
+// a comma before } or ], # comments, unquoted keys and strings. .NET's configuration reader
+// takes trailing commas and comments (System.Text.Json with AllowTrailingCommas and
+// CommentHandling.Skip), and YAML's formats are YAML.
+
+// strictJSON refuses text when it starts as JSON (a { or a [) and is not JSON, naming the line
+// and saying who refuses it: `line 3: a trailing comma before }: JSON has none, and grpc-go
+// refuses the whole service config: remove it`.
+func strictJSON(text, who string) error {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if t == "" || t[0] != '{' && t[0] != '[' || json.Valid([]byte(text)) {
+		return nil
+	}
+	var v any
+	var se *json.SyntaxError
+	if err := json.Unmarshal([]byte(text), &v); !errors.As(err, &se) {
+		return nil
+	}
+	at := min(int(se.Offset), len(text)) - 1 // the byte it stopped at
+	if at >= 0 && (text[at] == '}' || text[at] == ']') {
+		comma := strings.TrimRight(text[:at], " \t\r\n")
+		if strings.HasSuffix(comma, ",") {
+			return fmt.Errorf("line %d: a trailing comma before %c: JSON has none, and %s: remove it", lineOf(text, len(comma)-1), text[at], who)
+		}
+	}
+	return fmt.Errorf("line %d: not JSON (%s), and %s", lineOf(text, max(at, 0)), se.Error(), who)
+}
+
+// lineOf is the line of text that byte i is on, from 1.
+func lineOf(text string, i int) int { return strings.Count(text[:i], "\n") + 1 }
