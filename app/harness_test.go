@@ -195,9 +195,10 @@ func argsText(args []*runtime.RemoteObject) string {
 	return strings.Join(parts, " ")
 }
 
-// timeout bounds one step of a test: only a hang reaches it. A cold wasm start takes about
-// two seconds on an idle 2-core machine, several times that on one that runs another make test beside
-// this one; how long a step took is never asserted (docs/testing.md), make bench measures it.
+// timeout bounds one step of a test: only a hang reaches it. A cold wasm start takes about two
+// seconds on an idle 2-core machine, several times that beside another make test; how long a
+// step took is never asserted (docs/testing.md), make bench measures it. The service worker's
+// activation waits 5 s less, so that it says what it saw.
 const timeout = time.Minute
 
 // run runs actions in the tab, failing the test on error or timeout.
