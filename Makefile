@@ -105,9 +105,10 @@ drift:
 	GO='$(GO)' bash scripts/drift.sh
 
 # bench measures app.wasm's size against an empty go-app page, page loads (cold, warm, offline;
-# serve and static), input-to-screen latency, the herd, and calc's benchmarks natively and in
-# wasm, in headless Chromium on 127.0.0.1; see docs/performance.md. It prints a table
-# and writes it to bench/results-TIME.csv and bench/latest.csv. Flags go in BENCHFLAGS, e.g.
+# serve and static), input-to-screen latency, the herd, the code cache's warm-up, and the Go
+# benchmarks of calc and the import reader natively and in wasm, in headless Chromium on
+# 127.0.0.1; see docs/performance.md. A time measured here is never asserted by test. It
+# prints a table and writes it to bench/results-TIME.csv and bench/latest.csv. Flags go in BENCHFLAGS, e.g.
 # make bench BENCHFLAGS='-only loads,input -runs 9'; go run ./bench -h lists them.
 bench: wasm_exec.js wasm native
 	$(GO) run ./bench -go '$(GO)' -bin $(BIN) $(BENCHFLAGS)

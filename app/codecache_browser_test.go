@@ -12,8 +12,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// warmMarks is a script for the tab: the times of the warm-up's slice marks, the time of its
-// end (-1: not yet), and the long tasks since the page started (start, duration).
+// warmMarks is a script for the tab: the times of the warm-up's slice marks and the time of its
+// end (-1: not yet).
 const warmMarks = `({
 	slices: performance.getEntriesByName("backoffcalc:warm-code").map((m) => m.startTime),
 	done: (performance.getEntriesByName("backoffcalc:warm-code-done")[0] || { startTime: -1 }).startTime,
@@ -24,16 +24,38 @@ type warmState struct {
 	Done   float64   `json:"done"`
 }
 
+// watchYields is a script for every document of the tab: at each of the warm-up's slice marks,
+// which it makes just before it hands the thread back (yieldToBrowser), it posts a message of
+// its own; window.__yields gets, for each, when its task ran: [the slice it followed, the slices
+// marked by then, whether the warm-up had ended]. A warm-up that hands the thread back lets it
+// run before its next slice, or the one after; one that holds the thread runs all of them after
+// its end. Ordering, not time: a loaded machine changes neither.
+const watchYields = `window.__yields = [];
+(() => {
+	const mark = performance.mark.bind(performance);
+	let slices = 0, ended = false;
+	performance.mark = (name, ...rest) => {
+		if (name === "backoffcalc:warm-code") {
+			const after = ++slices, ch = new MessageChannel();
+			ch.port1.onmessage = () => { window.__yields.push([after, slices, ended]); ch.port1.close(); };
+			ch.port2.postMessage(null);
+		} else if (name.startsWith("backoffcalc:warm-code-")) {
+			ended = true;
+		}
+		return mark(name, ...rest);
+	};
+})();`
+
 // The code cache's warm-up (codecache.go) runs on a visit the service worker answers, once per
-// version, in short slices, without changing the page; an edit stops it at once.
+// version, in slices that hand the thread back, without changing the page; an edit stops it at
+// once. How long its slices or tasks took is not asserted: make bench's coldstart phase
+// measures them ("the warm-up" rows).
 func TestWarmCode(t *testing.T) {
 	srv := startServe(t)
 	url := srv.URL + "/?base=250ms&attempts=8&jitter=equal"
 	tb := newTab(t)
-	// The page records long tasks from its start.
-	if _, err := chromedp.Call(tb.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
-		Source: `window.__longTasks = []; new PerformanceObserver((l) => l.getEntries().forEach((e) =>
-			window.__longTasks.push([e.startTime, e.duration]))).observe({ type: "longtask", buffered: true });`}); err != nil {
+	if _, err := chromedp.Call(tb.ctx, cdppage.AddScriptToEvaluateOnNewDocument,
+		cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: watchYields}); err != nil {
 		t.Fatal(err)
 	}
 	warm := func() warmState { return evalJS[warmState](tb, warmMarks) }
@@ -57,7 +79,11 @@ func TestWarmCode(t *testing.T) {
 	const page = `document.getElementById("app").outerHTML + location.href + (document.activeElement ? document.activeElement.id : "")`
 	before := evalJS[string](tb, page)
 	tb.waitFor("the warm-up's end", `performance.getEntriesByType("mark").some((m) => m.name.startsWith("backoffcalc:warm-code-"))`)
-	if stop := evalJS[string](tb, `performance.getEntriesByType("mark").find((m) => m.name.startsWith("backoffcalc:warm-code-")).name`); stop != "backoffcalc:warm-code-done" {
+	// It ends done, or at its time bound (warmFor) on a machine loaded enough to stretch its
+	// 1–2 s of slices past it: what it does then is TestWarmUpSlices's.
+	stop := evalJS[string](tb, `performance.getEntriesByType("mark").find((m) => m.name.startsWith("backoffcalc:warm-code-")).name`)
+	done := stop == "backoffcalc:warm-code-done"
+	if !done && stop != "backoffcalc:warm-code-stopped-by-time" {
 		t.Fatalf("the warm-up ended with %s, not done", stop)
 	}
 	if after := evalJS[string](tb, page); after != before {
@@ -67,36 +93,39 @@ func TestWarmCode(t *testing.T) {
 	if len(w.Slices) < 5 {
 		t.Errorf("warm visit: %d slices before the warm-up's end, want %d renders in slices of %v", len(w.Slices), warmRenders, workSlice)
 	}
-	// A slice is about a workSlice, far from a long task: a long task that holds one of the
-	// warm-up's marks is the warm-up's. A busy machine stretches a few slices past 50 ms, the
-	// thread waiting for a CPU (58–76 ms, 1 to 3 of about 150 slices, at a load average of 8 on
-	// 2 cores): more than one slice in 20, or one over 100 ms, is the warm-up's own.
-	var long []string
-	for _, lt := range evalJS[[][2]float64](tb, "window.__longTasks") {
-		for _, s := range append(w.Slices, w.Done) {
-			if s >= lt[0] && s <= lt[0]+lt[1] {
-				long = append(long, fmt.Sprintf("%.0f ms at %.0f ms", lt[1], lt[0]))
-				if lt[1] >= 100 {
-					long = append(long, "(over 100 ms)")
-				}
-				break
-			}
+	// It hands the thread back after each slice: the task posted at each slice mark ran before
+	// the warm-up's end, but for the last slice's, which may follow it.
+	var late []string
+	most := 0
+	yields := evalJS[[][3]any](tb, "window.__yields")
+	if len(yields) < len(w.Slices)-1 {
+		t.Errorf("of the tasks posted at %d slice marks, %d ran", len(w.Slices), len(yields))
+	}
+	for _, y := range yields {
+		after, by, ended := int(y[0].(float64)), int(y[1].(float64)), y[2].(bool)
+		most = max(most, by-after)
+		if ended && after < len(w.Slices) {
+			late = append(late, fmt.Sprintf("after slice %d", after))
 		}
 	}
-	if len(long) > 1 && (len(long)*20 > len(w.Slices) || strings.Contains(fmt.Sprint(long), "over 100")) {
-		t.Errorf("long tasks ended with a warm-up slice (slices from %.0f to %.0f ms): %v", w.Slices[0], w.Done, long)
+	if len(late) > 0 {
+		t.Errorf("the warm-up held the thread: of %d slices, the tasks posted %d times (%v…) ran only after its end", len(w.Slices), len(late), late[:min(len(late), 3)])
 	}
-	if got, want := evalJS[string](tb, `localStorage.getItem("backoffcalc:code-cache") || ""`),
-		evalJS[string](tb, `goappGetenv("GOAPP_VERSION")`); got != want || want == "" {
-		t.Errorf("the warmed version is %q, want %q", got, want)
+	t.Logf("%d slices, ended %s; a task posted at a slice mark ran at most %d slices later", len(w.Slices), stop, most)
+	want := ""
+	if done {
+		want = evalJS[string](tb, `goappGetenv("GOAPP_VERSION")`)
+	}
+	if got := evalJS[string](tb, `localStorage.getItem("backoffcalc:code-cache") || ""`); got != want || done && want == "" {
+		t.Errorf("the warm-up ended with %s; the warmed version is %q, want %q", stop, got, want)
 	}
 	tb.requireNoConsoleProblems()
 
-	// Warm again: this version is warmed up already.
+	// Warm again: this version is warmed up already (a warm-up stopped at its bound runs again).
 	tb.navigate(url)
 	tb.waitWasm()
 	time.Sleep(2 * time.Second)
-	if w := warm(); len(w.Slices) != 0 {
+	if w := warm(); done && len(w.Slices) != 0 {
 		t.Errorf("third visit: the warm-up ran again (%d slices)", len(w.Slices))
 	}
 

@@ -43,19 +43,17 @@ func TestWarmUpStopsForNewerWork(t *testing.T) {
 	}
 }
 
-// Its slices hand the thread back: a slow render yields after each one, and the time bound
-// holds.
+// Its time is bounded: renders that each hold the thread for a workSlice (a slice each) stop
+// once their slices add up to warmFor (600 of them, half of warmRenders), and it reports that it did not
+// finish. A loaded machine only makes each render longer, and the renders fewer; how long the
+// warm-up took is not asserted (make bench's coldstart phase measures its slices).
 func TestWarmUpSlices(t *testing.T) {
 	var gen atomic.Int64
 	gen.Store(1)
 	n := 0
-	start := time.Now()
 	done := warmUp(func() { n++; time.Sleep(workSlice) }, roomy, &gen, 1)
-	if done || n >= warmRenders {
-		t.Errorf("warmUp made %d renders of %v, beyond its bound of %v", n, workSlice, warmFor)
-	}
-	if d := time.Since(start); d > warmFor+time.Second {
-		t.Errorf("warmUp took %v, bound %v", d, warmFor)
+	if most := int(warmFor/workSlice) + 2; done || n > most {
+		t.Errorf("warmUp made %d renders of %v (done: %v), beyond its bound of %v: %d at most", n, workSlice, done, warmFor, most)
 	}
 }
 

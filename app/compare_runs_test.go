@@ -116,7 +116,7 @@ func TestPageCompareContention(t *testing.T) {
 		t.Fatal("contention headlines before the button")
 	}
 	p.computeVsContention(d.Context(), app.Event{})
-	for deadline := time.Now().Add(20 * time.Second); p.vs.contGen != 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); p.vs.contGen != 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		d.Consume()
 	}
 	d.Consume() // the island's render

@@ -102,10 +102,11 @@ func typeInto(p *page, d app.ClientDispatcher, key, value string) {
 	settleIn(p, d)
 }
 
-// settleIn waits up to 10 s for the work off the input path (sampling, herd), for helpers
-// without a *testing.T.
+// settleIn waits for the work off the input path (sampling, herd), for helpers without a
+// *testing.T: up to a minute, which only a hang reaches (the test then fails on what the page
+// shows).
 func settleIn(p *page, d app.ClientDispatcher) {
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		d.Consume()
 		if !p.working() {
 			d.Consume()

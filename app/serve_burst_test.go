@@ -20,9 +20,10 @@ import (
 )
 
 // TestServeBurst sends 10000 requests from 16 concurrent clients over loopback to serve's
-// handler: every one must be answered in full, and the server's memory must come back to where
-// it was. One request in burstPageEvery is the page, which serve pre-renders for its link (a
-// report per request); the rest are its files.
+// handler: every one must be answered in full, and the server's memory and goroutines must come
+// back to where they were. One request in burstPageEvery is the page, which serve pre-renders
+// for its link (a report per request); the rest are its files. How fast is not asserted (it is
+// logged): the waits below are there for a hang only.
 func TestServeBurst(t *testing.T) {
 	const (
 		requests       = 10000
@@ -36,7 +37,7 @@ func TestServeBurst(t *testing.T) {
 	srv := httptest.NewServer(h) // listens on 127.0.0.1
 	defer srv.Close()
 	transport := &http.Transport{MaxIdleConnsPerHost: workers}
-	client := &http.Client{Transport: transport, Timeout: 30 * time.Second}
+	client := &http.Client{Transport: transport, Timeout: 2 * time.Minute}
 	defer transport.CloseIdleConnections()
 
 	files := []string{"/app.js", "/app.css", "/app-worker.js", "/manifest.webmanifest", "/wasm_exec.js",
@@ -118,8 +119,9 @@ func TestServeBurst(t *testing.T) {
 	if grew := int64(heapAfter) - int64(heapBefore); grew > bound {
 		t.Errorf("live heap grew by %d KB over the burst (from %d KB to %d KB), bound %d KB", grew>>10, heapBefore>>10, heapAfter>>10, bound>>10)
 	}
-	// Connections closed, the server's goroutines must end too.
-	deadline := time.Now().Add(5 * time.Second)
+	// Connections closed, the server's goroutines must end too, in milliseconds on an idle
+	// machine: a minute is for a hang.
+	deadline := time.Now().Add(time.Minute)
 	for runtime.NumGoroutine() > goroutinesBefore+2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

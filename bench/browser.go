@@ -216,6 +216,8 @@ type loadResult struct {
 	// codeCache and cacheStorage are the bytes of the profile's Code Cache/wasm and of its
 	// service workers' Cache Storage after the visit (see coldWarm); set by the bench, not the page.
 	codeCache, cacheStorage float64
+	// warm is what the code cache's warm-up did on a warm visit (see coldWarm); nil when not read.
+	warm *warmUp
 }
 
 // editResult is one input-to-screen measurement.

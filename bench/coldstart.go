@@ -9,13 +9,18 @@ package main
 // the Go program started, its page in the DOM, and the first frame with the right numbers. Each
 // run makes three visits in one profile: cold, warm (the service worker installed) and warm
 // again once the warm page has had time to get V8's wasm code cache written (app/codecache.go),
-// with what the profile's caches hold after each.
+// with what the profile's caches hold after each, and what the warm page's warm-up did in that
+// time: its slices, how long they took, and the long tasks among them (TestWarmCode checks that
+// it hands the thread back after each slice, and times nothing).
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -112,6 +117,9 @@ func measureColdStart(cfg *config, res *results, base *baseline, staticDir strin
 				func(r *loadResult) float64 { return r.codeCache })
 			add("Cache Storage after the visit", "B", "the service worker's copies with their code cache (side data), measured as the row above",
 				func(r *loadResult) float64 { return r.cacheStorage })
+			if c == visitWarm && s.name != "baseline" {
+				addWarmUp(res, sec, s.name+" "+c, l)
+			}
 		}
 	}
 	// The ratios: of the medians, and run by run (each run loads both pages side by side).
@@ -180,6 +188,14 @@ func coldWarm(cfg *config, s coldSite) []*loadResult {
 	}
 	time.Sleep(cfg.cacheAfter)
 	sized(loads[1])
+	if s.name != "baseline" {
+		w, err := eval[warmUp](b, warmUpJS, 10*time.Second)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", s.name, "the warm-up:", err)
+		} else {
+			loads[1].warm = &w
+		}
+	}
 	if loads[2] = get(); loads[2] != nil {
 		sized(loads[2])
 	}
@@ -213,4 +229,61 @@ func failed(l []*loadResult) string {
 		return ""
 	}
 	return fmt.Sprintf("; %d of %d loads failed", n, len(l))
+}
+
+// warmUp is what the page's code cache warm-up (app/codecache.go) did on a warm visit, read from
+// its performance marks and measureJS's long tasks; times in ms.
+type warmUp struct {
+	Slices  int     `json:"slices"`  // its slice marks (backoffcalc:warm-code)
+	Span    float64 `json:"span"`    // from its first slice mark to its end mark; -1: it did not end
+	End     string  `json:"end"`     // how it ended: done, stopped-by-work, -time, -heap; "" not begun or not ended
+	Longest float64 `json:"longest"` // the longest task that holds one of its marks (0: none over 50 ms)
+	Long    int     `json:"long"`    // how many tasks over 50 ms hold one of its marks
+}
+
+// warmUpJS reads warmUp in the page. A slice ends with its mark, and then hands the thread back:
+// a long task that holds a mark is one of the warm-up's slices.
+const warmUpJS = `(() => {
+	const slices = performance.getEntriesByName("backoffcalc:warm-code").map((m) => m.startTime);
+	const end = performance.getEntriesByType("mark").find((m) => m.name.startsWith("backoffcalc:warm-code-"));
+	const marks = end ? slices.concat([end.startTime]) : slices;
+	const held = ((window.__bench && window.__bench.lt) || []).filter(([s, d]) => marks.some((m) => m >= s && m <= s + d));
+	return {
+		slices: slices.length,
+		span: end && slices.length ? end.startTime - slices[0] : -1,
+		end: end ? end.name.slice("backoffcalc:warm-code-".length) : "",
+		longest: held.reduce((m, [, d]) => Math.max(m, d), 0),
+		long: held.length,
+	};
+})()`
+
+// addWarmUp adds the rows of the warm-up of every load of l that read one.
+func addWarmUp(res *results, sec, name string, l []*loadResult) {
+	var count, span, longest, long []float64
+	ends := map[string]int{}
+	for _, r := range l {
+		if r == nil || r.warm == nil {
+			continue
+		}
+		w := r.warm
+		count = append(count, float64(w.Slices))
+		if w.Span >= 0 {
+			span = append(span, w.Span)
+		}
+		longest = append(longest, w.Longest)
+		long = append(long, float64(w.Long))
+		ends[cmp.Or(w.End, "none")]++
+	}
+	var how []string
+	for _, k := range slices.Sorted(maps.Keys(ends)) {
+		how = append(how, fmt.Sprintf("%s %d", k, ends[k]))
+	}
+	note := "ended: " + strings.Join(how, ", ")
+	res.add(row{section: sec, metric: name + ": the warm-up's slices", value: median(count), unit: "", runs: count, note: note})
+	res.add(row{section: sec, metric: name + ": the warm-up, first slice to its end", value: median(span), unit: "ms", runs: span,
+		note: "its 1,200 renders (warmRenders), in slices of about 10 ms (workSlice)"})
+	res.add(row{section: sec, metric: name + ": the warm-up's longest task", value: median(longest), unit: "ms", runs: longest,
+		note: "a task over 50 ms that holds one of its marks (Long Tasks API; 0 = none)"})
+	res.add(row{section: sec, metric: name + ": the warm-up's long tasks", value: median(long), unit: "", runs: long,
+		note: "tasks over 50 ms that hold one of its marks: a slice the machine stretched, or the warm-up's own"})
 }

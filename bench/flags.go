@@ -66,7 +66,7 @@ func parseFlags() *config {
 	flag.Float64Var(&cfg.quietBusy, "quiet", 60, "before each measurement, wait for a second with the CPUs at most this `percent` busy…")
 	flag.DurationVar(&cfg.quietWait, "quiet-wait", 10*time.Second, "… but no longer than this (0: do not wait), and no longer than -quiet-total in all")
 	flag.DurationVar(&cfg.quietTotal, "quiet-total", time.Minute, "longest wait for a quiet machine over the whole bench")
-	flag.StringVar(&cfg.benchRE, "bench", "Schedule1000|Sample200000|Herd", "calc benchmarks to run")
+	flag.StringVar(&cfg.benchRE, "bench", "Schedule1000|Sample200000|Herd|ReadHostile", "Go benchmarks to run, of calc and app/internal/importcfg")
 	flag.IntVar(&cfg.benchCount, "count", 5, "go test -count of the benchmarks")
 	flag.StringVar(&cfg.benchTime, "benchtime", "200ms", "go test -benchtime of the benchmarks")
 	only := flag.String("only", strings.Join(phases, ","), "phases to run, of "+strings.Join(phases, ","))

@@ -2,8 +2,9 @@
 
 // Command bench measures the page and the calculator: app.wasm's size against an empty go-app
 // page, the time from navigation to the right numbers on screen (cold, warm, offline; serve and
-// the static site), input-to-screen latency, the herd's time and longest main-thread task, and
-// calc's Go benchmarks natively and under WebAssembly. Run it from the repository root after
+// the static site), input-to-screen latency, the herd's time and longest main-thread task, the
+// code cache's warm-up, and the Go benchmarks of calc and the import reader natively and under
+// WebAssembly. Run it from the repository root after
 // `make wasm native`, as `make bench` does; it prints a table and writes it as CSV under bench/.
 //
 // Every browser figure is taken in headless Chromium on 127.0.0.1 by a script the page runs

@@ -22,3 +22,14 @@ func BenchmarkReadLargest(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReadHostile reads every one of hostileCode, the texts made to hurt a reader: the
+// bench's go phase reports it, with a target of under a second for all of them (the slowest
+// took about 120 ms on an idle 2-core machine, 300 ms for all).
+func BenchmarkReadHostile(b *testing.B) {
+	for b.Loop() {
+		for _, text := range hostileCode {
+			_, _ = Read(text)
+		}
+	}
+}

@@ -14,7 +14,8 @@ import (
 )
 
 // TestServeClosesIdleConnections opens a keep-alive connection to the serve command, makes one
-// request and then sends nothing: serve must close it within seconds, or idle clients pile up.
+// request and then sends nothing: serve must close it (after serveIdleTimeout), or idle clients
+// pile up. The bound is for a connection never closed, not for when: a loaded machine delays it.
 func TestServeClosesIdleConnections(t *testing.T) {
 	t.Parallel()
 	addr := startRunServe(t, fakeRoot(t))
@@ -24,7 +25,7 @@ func TestServeClosesIdleConnections(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "GET /web/app.css HTTP/1.1\r\nHost: %s\r\n\r\n", addr)
-	const bound = 15 * time.Second
+	const bound = time.Minute
 	conn.SetReadDeadline(time.Now().Add(bound))
 	start := time.Now()
 	// The answer, then the server's close: EOF.
