@@ -76,8 +76,8 @@ func TestOverloadSectionLayout(t *testing.T) {
 				t.Fatal(err)
 			}
 			head := evalJS[string](tb, `document.getElementById("overload-headline").textContent`)
-			if !strings.HasSuffix(head, run.HeadlineWords(p.Run)) {
-				t.Errorf("headline %q, want calc's %q", head, run.HeadlineWords(p.Run))
+			if !strings.HasSuffix(head, run.HeadlineWords(p.StreamEnd())) {
+				t.Errorf("headline %q, want calc's %q", head, run.HeadlineWords(p.StreamEnd()))
 			}
 			// First in the section: above the runs, the model and the rules.
 			if !evalJS[bool](tb, `(() => {
