@@ -127,6 +127,7 @@ var wideScreen = func() bool {
 func (p *page) renderGroup(legend string, fields []formField) app.UI {
 	return app.FieldSet().Body(
 		app.Legend().Text(legend),
+		app.If(legend == overloadLegend, p.overloadCrowd()), // who else arrives: the herd's clients
 		app.Range(fields).Slice(func(j int) app.UI { return p.renderField(fields[j]) }),
 	)
 }

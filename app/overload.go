@@ -72,6 +72,29 @@ var overloadFields = []formField{
 	{key: "fsrate", label: "failsafe failure rate", unit: "fraction; 0 = none", inputMode: "decimal", hint: "failsafe reads this: WithFailureRateThreshold's rate, which decides in place of the failure count"},
 }
 
+// overloadCrowd says, at the top of the overload inputs, that the herd's crowd arrives too: with
+// a stream its clients retry through the outage beside the new requests, which a link that sets
+// only rate and run would otherwise hide. The count is the last valid one, the one computed.
+func (p *page) overloadCrowd() app.UI {
+	params := calc.Default()
+	if p.report != nil {
+		params = p.report.Params
+	}
+	n := params.Clients
+	clients := fmt.Sprintf("%d %s", n, calc.Plural(n, "client", "clients"))
+	var before, after string
+	if params.HasStream() {
+		before, after = "Beside this stream, the herd's ", " also retry through the outage (Clients, in Herd above; 1 at least)."
+	} else {
+		before, after = "With a stream (rate and run over 0), the herd's ", " would retry through the outage beside it (Clients, in Herd above); without one they are all that arrives."
+	}
+	return app.P().ID("stream-crowd").Class("hint").Body(
+		app.Text(before),
+		app.A().Href("#in-clients").Text(clients),
+		app.Text(after),
+	)
+}
+
 func breakerOptions() []string {
 	var names []string
 	for _, k := range calc.Breakers() {
@@ -117,7 +140,7 @@ func (h *herdView) overloadHeadline(params calc.Params) string {
 	words := "being computed."
 	for i, c := range h.cases {
 		if c == shown && i < len(h.over) {
-			words = h.over[i].HeadlineWords(params.Run)
+			words = h.over[i].HeadlineWords(params.StreamEnd())
 		}
 	}
 	return `<p id="overload-headline"><strong>` + html.EscapeString(name) + `:</strong> ` + html.EscapeString(words) + `</p>`
@@ -134,7 +157,7 @@ func (p *page) renderOverloadRules() app.UI {
 	}
 	return app.Details().ID("overload-rules").Body(
 		app.Summary().Text(summary),
-		app.P().Text(report.OverloadModel),
+		app.P().Text(report.OverloadModelWords(params)),
 		app.P().ID("overload-load").Text(params.FailingLoadWords()),
 		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
 		app.Ul().ID("overload-limiters").Body(app.Range(params.Shown()).Slice(func(i int) app.UI {
@@ -182,13 +205,13 @@ func errorRateHTML(params calc.Params) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(`<div id="error-rate"><p id="error-rate-words">` + html.EscapeString(words) + `</p><div class="scroll" tabindex="0" role="region" aria-label="The error rate's closed form, by limiter"><table id="error-rate-table"><caption>From the inputs alone, not the simulation</caption><thead><tr>`)
+	b.WriteString(`<div id="error-rate"><p id="error-rate-words">` + html.EscapeString(words) + `</p><div class="scroll" tabindex="0" role="region" aria-label="The error rate's closed form, by limiter"><table id="error-rate-table"><caption>` + html.EscapeString(report.ErrorRateCaption) + `</caption><thead><tr>`)
 	for _, c := range report.ErrorRateColumns {
 		b.WriteString(`<th scope="col">` + html.EscapeString(c[1]) + `</th>`)
 	}
 	b.WriteString(`</tr></thead><tbody>`)
 	for _, eb := range params.ErrorRate().Limiters {
-		cells := report.ErrorRateCells(eb)
+		cells := report.ErrorRateCells(eb, params.HasStream())
 		fmt.Fprintf(&b, `<tr data-limiter="%s"><th scope="row">%s</th>`, eb.Limiter, eb.Limiter)
 		for j, cell := range cells[1:] {
 			fmt.Fprintf(&b, `<td data-col="%s" data-value="%s">%s</td>`, report.ErrorRateColumns[j+1][0], cell[0], html.EscapeString(cell[1]))
@@ -319,6 +342,8 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 	if brk {
 		caption = fmt.Sprintf("Every mode with limiter %s and breaker %s, then %s with every other limiter, then with every other breaker", params.Limiter, params.Breaker, calc.Backoff(params.Jitter))
 	}
+	// What the runs answer, beside the closed forms above them, which answer other questions.
+	caption = report.SimulationWords(params) + " " + caption
 	b.WriteString(`<div id="overload-box" class="scroll" tabindex="0" role="region" aria-label="The overload runs, side by side"><table id="overload"><caption>` +
 		html.EscapeString(caption) + `</caption><thead><tr><th scope="col" rowspan="2">mode</th><th scope="col" rowspan="2">limiter</th>`)
 	if brk {
@@ -336,7 +361,10 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 			b.WriteString(`<th scope="col" rowspan="2">` + c[1] + `</th>`)
 		}
 	}
-	b.WriteString(`<th scope="col" rowspan="2">stream then</th>`)
+	stream := params.HasStream()
+	if stream {
+		b.WriteString(`<th scope="col" rowspan="2">stream then</th>`)
+	}
 	slow := params.Slow()
 	if slow {
 		for _, c := range report.LatencyColumns {
@@ -353,7 +381,10 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 	for i, r := range runs {
 		writeOverloadRow(&b, params, cases[i], r)
 	}
-	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted share: of the attempts the server served, the share served for a client that had stopped waiting. Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; stream then: whether new requests still arrived at that time (running) or no longer (ended).`)
+	b.WriteString(`</tbody></table></div><p class="hint" id="overload-recovered-note">Wasted, of served: of the attempts the server served, the share served for a client that had stopped waiting; attempts that failed at once or with an error, or were refused, are not in it ("none served": it served none). Recovered at: the start of the first window, at or after the outage's end, from which every attempt was served at once until the last arrival; idle: no attempt arrived after the outage, so nothing kept the server from recovering when it ended.`)
+	if stream {
+		b.WriteString(` Stream then: whether new requests still arrived at that time (running) or no longer (ended).`)
+	}
 	if brk {
 		b.WriteString(` Circuit breaker: attempts rejected failed at once without reaching the server; calls blocked are the requests whose call it rejected (at call placement), which gave up; probes are the calls let through half-open; time open is summed over the breakers.`)
 	}
@@ -373,8 +404,8 @@ func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCas
 	} else {
 		fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s"><th scope="row">%s</th><td data-col="limiter">%s</td>`, c.Mode, c.Limiter, c.Mode, c.Limiter)
 	}
-	cells := report.OverloadCells(r, params.Run)
-	_, at, when := report.RecoveredWords(r, params.Run)
+	cells := report.OverloadCells(r, params.StreamEnd())
+	_, at, when := report.RecoveredWords(r, params.StreamEnd())
 	cells[len(cells)-1][1] = at
 	for j, cell := range cells {
 		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.OverloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
@@ -382,7 +413,9 @@ func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCas
 	if when == "" {
 		when = "–"
 	}
-	fmt.Fprintf(b, `<td data-col="recovered_when">%s</td>`, html.EscapeString(when))
+	if params.HasStream() {
+		fmt.Fprintf(b, `<td data-col="recovered_when">%s</td>`, html.EscapeString(when))
+	}
 	if params.Slow() {
 		for j, cell := range report.LatencyCells(r) {
 			fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.LatencyColumns[j][0], cell[0], html.EscapeString(cell[1]))

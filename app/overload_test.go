@@ -177,7 +177,7 @@ func TestPageClosedHerdUnchanged(t *testing.T) {
 	useFakeOverload(t)
 	p, _ := navPage(t, "clients=60&attempts=6&outage=500ms&capacity=10&seed=2")
 	html := app.HTMLString(p)
-	if !strings.Contains(html, `id="herd"`) || strings.Contains(html, `id="overload`) || strings.Contains(html, report.OverloadIntro) {
+	if !strings.Contains(html, `id="herd"`) || strings.Contains(html, `id="overload`) || strings.Contains(html, "The server fails everything until the outage ends") {
 		t.Error("a closed herd shows the overload view")
 	}
 }
@@ -284,5 +284,43 @@ func TestPageOverloadPick(t *testing.T) {
 	}
 	if ran != 0 {
 		t.Errorf("picking ran %d simulations", ran)
+	}
+}
+
+// An error rate alone (issue 37), on the page: the section's heading names no stream, the runs
+// have no "stream then" column, the closed form and the runs each say which question they
+// answer, and the overload inputs say the herd's clients would join a stream. With a stream the
+// inputs say that they do, linking to the Clients field.
+func TestPageOverloadAnswersItsQuestion(t *testing.T) {
+	p, _ := navPage(t, "failrate=0.1")
+	params := p.report.Params
+	html := app.HTMLString(p)
+	if !strings.Contains(html, ">"+overloadNoStreamHeading+"</h2>") || strings.Contains(html, overloadSection.heading) {
+		t.Error("the heading of an error rate alone speaks of a stream")
+	}
+	for _, no := range []string{"stream then", `data-col="recovered_when"`, "stream ended", "while the stream ran", "while the stream still ran", "From the inputs alone, not the simulation</caption>"} {
+		if strings.Contains(html, no) {
+			t.Errorf("the page says %q", no)
+		}
+	}
+	for _, want := range []string{report.ErrorRateCaption, report.SimulationWords(params), report.OverloadModelWords(params),
+		"With a stream (rate and run over 0), the herd's ", `<a href="#in-clients">100 clients</a>`} {
+		if !strings.Contains(html, attrEscape(want)) && !strings.Contains(html, want) {
+			t.Errorf("the page does not say %q", want)
+		}
+	}
+	cells := cellsOf(html, "error-rate-table", "data-limiter")
+	if cells["none/attempts_per_second"] != "0" || !strings.Contains(html, `data-col="attempts_per_second" data-value="0">no stream</td>`) {
+		t.Errorf("the closed form's attempts per second without a stream: %q", cells["none/attempts_per_second"])
+	}
+
+	p, _ = navPage(t, "rate=80&run=60s")
+	html = app.HTMLString(p)
+	if !strings.Contains(html, "Beside this stream, the herd&#39;s \n<a href=\"#in-clients\">100 clients</a>\n also retry through the outage") {
+		t.Error("the overload inputs do not say that the herd's 100 clients join the stream")
+	}
+	if !strings.Contains(html, ">"+overloadSection.heading+"</h2>") || !strings.Contains(html, "stream then") ||
+		!strings.Contains(html, attrEscape(report.SimulationWords(p.report.Params))) {
+		t.Error("a stream's overload view lost its heading, its stream column or what it simulates")
 	}
 }

@@ -108,6 +108,9 @@ var overloadSection = section{
 	body: (*page).renderHerd,
 }
 
+// overloadNoStreamHeading is the overload section's heading when no stream runs.
+const overloadNoStreamHeading = "Overload: many clients through an outage, and no stream of new requests"
+
 // sectionByID is the section of sections, or an open system's in its place, whose id is id.
 func sectionByID(id string) (section, bool) {
 	for _, s := range sections {
@@ -121,10 +124,15 @@ func sectionByID(id string) (section, bool) {
 	return section{}, false
 }
 
-// shownFor is s as the page shows it for params.
+// shownFor is s as the page shows it for params. An open system without a stream (an error
+// rate, a limiter or a queue alone) has no new requests to keep arriving: its heading says so.
 func (s section) shownFor(params calc.Params) section {
 	if s.open != nil && params.Open() {
-		return *s.open
+		open := *s.open
+		if !params.HasStream() {
+			open.heading = overloadNoStreamHeading
+		}
+		return open
 	}
 	return s
 }

@@ -76,8 +76,8 @@ func TestOverloadSectionLayout(t *testing.T) {
 				t.Fatal(err)
 			}
 			head := evalJS[string](tb, `document.getElementById("overload-headline").textContent`)
-			if !strings.HasSuffix(head, run.HeadlineWords(p.Run)) {
-				t.Errorf("headline %q, want calc's %q", head, run.HeadlineWords(p.Run))
+			if !strings.HasSuffix(head, run.HeadlineWords(p.StreamEnd())) {
+				t.Errorf("headline %q, want calc's %q", head, run.HeadlineWords(p.StreamEnd()))
 			}
 			// First in the section: above the runs, the model and the rules.
 			if !evalJS[bool](tb, `(() => {
@@ -250,7 +250,8 @@ func TestOverloadSectionOnEdit(t *testing.T) {
 	tb.waitWasm()
 	tb.waitFor("the herd section", `!!document.querySelector("#herd-section > h2") && !document.querySelector("[inert]")`)
 	tb.setInput("#in-limiter", "grpc")
-	tb.waitFor("the overload section", `document.querySelector("#overload-section > h2")?.textContent === `+jsString(overloadSection.heading)+` &&
+	// A limiter alone, with no stream: the heading says there is none.
+	tb.waitFor("the overload section", `document.querySelector("#overload-section > h2")?.textContent === `+jsString(overloadNoStreamHeading)+` &&
 		!!document.querySelector('#toc a[href="#overload-section"]') && !document.getElementById("herd-section")`)
 	tb.setInput("#in-limiter", "none")
 	tb.waitFor("the herd section again", `document.querySelector("#herd-section > h2")?.textContent === `+jsString(sectionNamed(t, "herd-section").heading)+` &&

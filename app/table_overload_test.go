@@ -38,6 +38,7 @@ type overloadTableJSON struct {
 			TimedOut          int          `json:"timed_out"`
 			Recovered         *json.Number `json:"recovered_ms"`
 			RecoveredInStream bool         `json:"recovered_in_stream"`
+			Idle              bool         `json:"idle_after_outage"`
 			Windows           []struct {
 				Start                                                          json.Number `json:"start_ms"`
 				New, Retries, Served, Wasted, Failed, TimedOut, Refused, Queue int
@@ -108,5 +109,74 @@ func TestTableOverloadFormats(t *testing.T) {
 				t.Errorf("%s lacks %q", format, w)
 			}
 		}
+	}
+}
+
+// An error rate alone (issue 37): no stream, so nothing "after the stream ended" or per second
+// of one; the closed form and the simulation each say which question they answer; a limiter
+// that refuses every retry of the outage leaves the server idle from its end, recovered then,
+// and a run that served nothing says so, not "0%" wasted.
+func TestTableErrorRateAlone(t *testing.T) {
+	out, errOut, code := runTableOut(t, "?failrate=0.1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, no := range []string{"stream ended", "while the stream", "0 attempts per second", "New requests keep arriving", "probability 1;"} {
+		if strings.Contains(out, no) {
+			t.Errorf("table says %q", no)
+		}
+	}
+	for _, want := range []string{
+		"no new requests arrive (no stream: rate or run is 0)",
+		"Error rate, in closed form (from the inputs alone, not the simulation)",
+		"succeeds with probability over 0.9999", // 1 − 0.1⁶
+		"Simulated: the herd's 100 clients through a 1 s outage, then a server of 20 attempts per 100 ms window that fails each attempt with probability 0.1.",
+		"no stream\n", // the closed form's attempts per second
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table does not say %q", want)
+		}
+	}
+	var grpc string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "full" && f[1] == "grpc" {
+			grpc = line
+		}
+	}
+	if !strings.Contains(grpc, "none served") || !strings.Contains(grpc, "1 s, idle") || strings.Contains(grpc, "not recovered") {
+		t.Errorf("grpc's run: %q", grpc)
+	}
+	out, _, _ = runTableOut(t, "-format", "json", "?failrate=0.1")
+	var got overloadTableJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Overload == nil {
+		t.Fatal(err)
+	}
+	for _, r := range got.Overload.Runs {
+		if r.RecoveredInStream {
+			t.Errorf("%s %s: recovered in a stream that does not exist", r.Jitter, r.Limiter)
+		}
+		if r.Limiter == "grpc" && (r.Recovered == nil || *r.Recovered != "1000" || !r.Idle) {
+			t.Errorf("grpc: recovered_ms %v, idle %v; want 1000, true", r.Recovered, r.Idle)
+		}
+	}
+}
+
+// A stream without clients= (issue 37): the herd's default 100 clients join it, and the words
+// say so, beside the simulation's numbers, which count them (80 × 60 + 100 = 4900 requests).
+func TestTableStreamNamesTheCrowd(t *testing.T) {
+	out, errOut, code := runTableOut(t, "?rate=80&run=60s")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"The herd's crowd of 100 clients (the clients input) retries through the outage; beside it, new requests keep arriving (the stream).",
+		"Simulated: the herd's 100 clients and a stream of 80 new requests per second for 1 min, through a 1 s outage, then a server of 20 attempts per 100 ms window.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table does not say %q", want)
+		}
+	}
+	if f := strings.Fields(out[strings.Index(out, "\n     immediate "):]); len(f) < 3 || f[2] != "4900" {
+		t.Errorf("requests of the first run: %q, want 4900", f[:3])
 	}
 }

@@ -31,7 +31,7 @@ type ErrorBound struct {
 	// Bound is the most retries per request its rule allows in the long run (0 when not Bounded).
 	Bound float64
 	// Retries is the fewer of the policy's retries per request and Bound; Attempts is 1 + Retries,
-	// AttemptsPerSecond that times the stream's rate.
+	// AttemptsPerSecond that times the stream's rate (0 without a stream).
 	Retries, Attempts, AttemptsPerSecond float64
 }
 
@@ -48,7 +48,11 @@ func (p Params) ErrorRate() ErrorRate {
 	}
 	e.Success = 1 - fk
 	e.Retries = e.Attempts - 1
-	e.RetriesPerSecond = e.Retries * p.Rate
+	rate := 0.0 // of the stream; without one there is nothing per second
+	if p.HasStream() {
+		rate = p.Rate
+	}
+	e.RetriesPerSecond = e.Retries * rate
 	for _, k := range p.Shown() {
 		b := ErrorBound{Limiter: k, Retries: e.Retries}
 		if eb := k.entry().errorBound; eb != nil {
@@ -60,7 +64,7 @@ func (p Params) ErrorRate() ErrorRate {
 			}
 		}
 		b.Attempts = 1 + b.Retries
-		b.AttemptsPerSecond = b.Attempts * p.Rate
+		b.AttemptsPerSecond = b.Attempts * rate
 		e.Limiters = append(e.Limiters, b)
 	}
 	return e

@@ -42,7 +42,7 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 		name: "none", source: "no limiter: every retry the policy allows is made",
 		words: func(p Params) string {
 			offered, _ := p.FailingLoad()
-			return fmt.Sprintf("none: every request makes all its attempts: %s attempts per second.", perSecond(offered))
+			return "none: every request makes all its attempts" + p.withStream(": "+perSecond(offered)+" attempts per second") + "."
 		},
 	},
 	LimiterGRPC: {
@@ -82,8 +82,9 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 		},
 		words: func(p Params) string {
 			retries := p.FinagleRetriesPerSecond()
-			return fmt.Sprintf("finagle: at most %d retries per second per process from the reserve plus %s of the requests, expiring after %s: up to %s retries per second, %s attempts per second in all.",
-				p.Limits.FinagleMinRetries, formatFloat(p.Limits.FinaglePercent), human(p.Limits.FinagleTTL), perSecond(retries), perSecond(p.Rate+retries))
+			return fmt.Sprintf("finagle: at most %d retries per second per process from the reserve plus %s of the requests, expiring after %s%s.",
+				p.Limits.FinagleMinRetries, formatFloat(p.Limits.FinaglePercent), human(p.Limits.FinagleTTL),
+				p.withStream(fmt.Sprintf(": up to %s retries per second, %s attempts per second in all", perSecond(retries), perSecond(p.Rate+retries))))
 		},
 		errorBound: finagleErrorBound,
 	},
@@ -111,8 +112,9 @@ var limiters = [limiterCount]kind[LimiterParams, Limiter]{
 		fresh:      func(LimiterParams) Limiter { return newAdaptiveBucket() },
 		errorsOnly: true,
 		words: func(p Params) string {
-			return fmt.Sprintf("adaptive: a bucket of %d that each request's start refills by %s; a retry needs more than 1 and takes 1: %s, then 1 retry per 10 requests: %s retries per second, %s attempts per second in all.",
-				adaptiveSize, formatFloat(adaptiveFill), p.retriesInAll(adaptiveSize-1), perSecond(adaptiveFill*p.Rate), perSecond((1+adaptiveFill)*p.Rate))
+			return fmt.Sprintf("adaptive: a bucket of %d that each request's start refills by %s; a retry needs more than 1 and takes 1: %s, then 1 retry per 10 requests%s.",
+				adaptiveSize, formatFloat(adaptiveFill), p.retriesInAll(adaptiveSize-1),
+				p.withStream(fmt.Sprintf(": %s retries per second, %s attempts per second in all", perSecond(adaptiveFill*p.Rate), perSecond((1+adaptiveFill)*p.Rate))))
 		},
 		errorBound: func(Params) (float64, bool) { return adaptiveFill, true },
 	},

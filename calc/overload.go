@@ -36,6 +36,18 @@ func (o OverloadInputs) Open() bool {
 		o.Breaker != BreakerNone
 }
 
+// HasStream reports whether new requests keep arriving: Rate and Run both over 0. Without it
+// the crowd of Clients is all that arrives, and nothing is per second of a stream.
+func (o OverloadInputs) HasStream() bool { return o.Rate > 0 && o.Run > 0 }
+
+// StreamEnd is when the stream stops: Run with a stream, 0 without one.
+func (o OverloadInputs) StreamEnd() time.Duration {
+	if !o.HasStream() {
+		return 0
+	}
+	return o.Run
+}
+
 // Slow reports whether an attempt's time in service grows with the load (Latency or Slope).
 func (o OverloadInputs) Slow() bool { return o.Latency > 0 || o.Slope > 0 }
 
@@ -100,12 +112,19 @@ type OverloadRun struct {
 	Rejected, Trips, Probes, MaxProbes int
 	OpenTime                           time.Duration
 
-	// Recovered is the start of the first window, at or after the outage's end, from which every
-	// window up to the last arrival is clean: each attempt arriving in it is served at once and
-	// does not time out. It is -1 when the last window with an arrival is not clean.
+	// Recovered is the start of the first window, at or after the one holding the outage's end,
+	// from which every window up to the last arrival is clean: each attempt arriving in it is
+	// served at once and does not time out. It is -1 when the last window with an arrival is not
+	// clean and comes at or after the outage's window (not recovered when the run ended).
 	Recovered time.Duration
-	// RecoveredInStream says that Recovered is before Run: the server came back while the
-	// stream still ran, not because it stopped.
+	// Idle says that no attempt arrived from the window holding the outage's end on: every
+	// request had ended before (succeeded, gave up or was refused), so nothing tested the server
+	// after the outage, and Recovered is that window's start (every window from it up to the
+	// last arrival, none, is clean). A healthy server with nothing to do is not "not recovered".
+	Idle bool
+	// RecoveredInStream says that Recovered is before the stream's end (StreamEnd): the server
+	// came back while new requests still arrived, not because they stopped. False without a
+	// stream.
 	RecoveredInStream bool
 
 	Windows []OverloadWindow

@@ -223,6 +223,7 @@ var overloadBreakerTests = []struct {
 	// attempts at i + 0.5 s. Around the call, gobreaker hears one failure per call, not three:
 	// the 6th, client 5's at 5.5 s, trips it; client 6's call at 6 s is rejected and ends
 	// (blocked), so no limiter or server hears of it. Open from 5.5 s to the last event, 6 s.
+	// Nothing arrives after the outage: the server is idle from its end, 10 s, recovered then.
 	{"gobreaker around the call: one failure per call, three attempts each", func(p *Params) {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call = 7, 7*time.Second, 10*time.Second, 0, 100*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
@@ -230,7 +231,7 @@ var overloadBreakerTests = []struct {
 	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerGobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 19, GaveUp: 7, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
 			Arrivals: breakerArrivals(61, append(steps(0, 6, 0, 2, 4), 60)...)},
-		Requests: 7, OutOfAttempts: 6, Blocked: 1, Failed: 18, Recovered: -1,
+		Requests: 7, OutOfAttempts: 6, Blocked: 1, Failed: 18, Recovered: 10 * time.Second, Idle: true,
 		Breakers: 1, Rejected: 1, Trips: 1, OpenTime: 500 * ms,
 		Windows: breakerWindows(61, func(k int, w *OverloadWindow) {
 			switch {
@@ -257,7 +258,7 @@ var overloadBreakerTests = []struct {
 	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerGobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 21, GaveUp: 7, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
 			Arrivals: breakerArrivals(63, append(steps(0, 2, 0, 2, 4), steps(2, 7, 0, 1, 2)...)...)},
-		Requests: 7, OutOfAttempts: 7, Failed: 6, Recovered: -1,
+		Requests: 7, OutOfAttempts: 7, Failed: 6, Recovered: 10 * time.Second, Idle: true,
 		Breakers: 1, Rejected: 15, Trips: 1, OpenTime: 4700 * ms,
 		Windows: breakerWindows(63, func(k int, w *OverloadWindow) {
 			switch {
@@ -319,7 +320,7 @@ var overloadBreakerTests = []struct {
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 5, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterGRPC, Breaker: BreakerFailsafe}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 2, GaveUp: 1, Peak: 1, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{1, 0, 1}},
-		Requests: 1, Refused: 1, Failed: 1, Recovered: -1,
+		Requests: 1, Refused: 1, Failed: 1, Recovered: time.Second, Idle: true,
 		Breakers: 1, Rejected: 1, Trips: 1, OpenTime: 100 * ms,
 		Windows: []OverloadWindow{{New: 1, Failed: 1, Closed: 1}, {Open: 1}, {Retries: 1, Rejected: 1, Refused: 1, Open: 1}},
 	}},

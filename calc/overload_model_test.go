@@ -653,7 +653,8 @@ func (m *overloadModel) result() OverloadRun {
 	}
 	run.MeanPerClient = float64(run.Attempts) / float64(run.Requests)
 	run.Recovered, run.RecoveredInStream = m.recovered(len(run.Arrivals)-1), false
-	if run.Recovered >= 0 && run.Recovered < p.Run {
+	run.Idle = len(run.Arrivals)-1 < int(p.Outage/p.Window)
+	if run.Recovered >= 0 && p.Rate > 0 && run.Recovered < p.Run {
 		run.RecoveredInStream = true
 	}
 	if m.brks != nil {
@@ -711,8 +712,12 @@ func (m *overloadModel) breakerCounts(run *OverloadRun) {
 }
 
 // recovered is the start of the first window at or after the outage's window from which every
-// window up to last (the last with an arrival) is clean, or -1 when last is not.
+// window up to last (the last with an arrival) is clean, or -1 when last is not. When last comes
+// before the outage's window, that window qualifies: from it up to last there is no window.
 func (m *overloadModel) recovered(last int) time.Duration {
+	if from := int(m.p.Outage / m.p.Window); last < from {
+		return time.Duration(from) * m.p.Window
+	}
 	clean := make([]bool, last+1)
 	for k := range clean {
 		clean[k] = true
@@ -788,13 +793,14 @@ var overloadModelTests = []struct {
 	// 0: 4 others active, 0 retries held, max(⌊0.8⌋, 3) = 3: allowed; 1 and 2 likewise (1 and 2
 	// held); 3 and 4 see 3 held: refused. At 120ms each of 0, 1, 2 releases its own hold before
 	// its decision and sees 2 held: allowed. Their third attempts, at 220ms, are their last.
-	// (Without releasing its own hold first, 0 would see 3 and be refused.)
+	// (Without releasing its own hold first, 0 would see 3 and be refused.) Nothing arrives from
+	// window 10, which holds the outage's end (1s): the server is idle from 1s, recovered then.
 	{"envoy: a retry is held until its outcome", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterEnvoy}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3}},
-		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: -1,
+		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: time.Second, Idle: true,
 		Windows: []OverloadWindow{{New: 5, Failed: 5, Refused: 2}, {Retries: 3, Failed: 3}, {Retries: 3, Failed: 3}},
 	}},
 	// failsafe (0.2, at least 3) asks at a retry's start, not at the failure: all 5 fail in the
@@ -808,7 +814,7 @@ var overloadModelTests = []struct {
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterFailsafe}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3}},
-		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: -1,
+		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: time.Second, Idle: true,
 		Windows: []OverloadWindow{{New: 5, Failed: 5}, {Retries: 3, Failed: 3, Refused: 2}, {Retries: 3, Failed: 3}},
 	}},
 	// The boundary: 20 requests fail at once and all ask at 110ms. Up to k = 5 retries in
@@ -820,7 +826,7 @@ var overloadModelTests = []struct {
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterFailsafe}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 26, GaveUp: 20, Peak: 20, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{20, 6}},
-		Requests: 20, OutOfAttempts: 6, Refused: 14, Failed: 26, Recovered: -1,
+		Requests: 20, OutOfAttempts: 6, Refused: 14, Failed: 26, Recovered: time.Second, Idle: true,
 		Windows: []OverloadWindow{{New: 20, Failed: 20}, {Retries: 6, Failed: 6, Refused: 14}},
 	}},
 	// grpc with 3 tokens refuses a retry once the count is at or below 1.5, so each process
@@ -832,7 +838,7 @@ var overloadModelTests = []struct {
 		p.Processes, p.Limits.GRPCMaxTokens = 2, 3
 	}, OverloadCase{Mode: Immediate, Limiter: LimiterGRPC}, OverloadRun{
 		HerdRun:  HerdRun{Attempts: 4, GaveUp: 2, Peak: 4, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{4}},
-		Requests: 2, Refused: 2, Failed: 4, Recovered: -1,
+		Requests: 2, Refused: 2, Failed: 4, Recovered: time.Second, Idle: true,
 		Windows: []OverloadWindow{{New: 2, Retries: 2, Failed: 4, Refused: 2}},
 	}},
 	// One crowd client at 0 and a stream of 10 per second for 1s, at 0, 100, ..., 900ms. The

@@ -255,8 +255,11 @@ func (sim *overloadSim) finish(streamed int) {
 	run.Peak, run.PeakAt = sim.s.peak.Finish()
 	run.MeanPerClient = float64(run.Attempts) / float64(run.Requests)
 	run.Recovered = -1
-	if !sim.s.dirty[sim.lastArr] {
-		k := int(p.Outage / p.Window)
+	k := int(p.Outage / p.Window)
+	switch {
+	case sim.lastArr < k: // nothing arrived after the outage: idle, and nothing unclean from k
+		run.Recovered, run.Idle = p.WindowStart(k), true
+	case !sim.s.dirty[sim.lastArr]:
 		for b := sim.lastArr; b >= k; b-- {
 			if sim.s.dirty[b] {
 				k = b + 1
@@ -264,8 +267,8 @@ func (sim *overloadSim) finish(streamed int) {
 			}
 		}
 		run.Recovered = p.WindowStart(k)
-		run.RecoveredInStream = run.Recovered < p.Run
 	}
+	run.RecoveredInStream = run.Recovered >= 0 && run.Recovered < p.StreamEnd()
 }
 
 // growCalendar makes room for events up to window b. The horizon (overloadWindows) makes this

@@ -504,3 +504,33 @@ func TestOverloadLimits(t *testing.T) {
 		}
 	}
 }
+
+// A limiter that refuses every retry of the outage leaves nothing to arrive after it: the
+// server, idle and healthy from the outage's end, recovered then (it is not "not recovered").
+// grpc's 10 tokens allow 4 retries of the 100 clients that fail at 0; every other failure is
+// refused, and every retry waits at most 200 ms (full jitter of 100 ms, then 200 ms): nothing
+// arrives after 1 s, the default outage. Without a stream, run alone does not make the recovery
+// "while the stream ran".
+func TestOverloadIdleAfterOutage(t *testing.T) {
+	p := Default()
+	p.FailRate, p.Run = 0.1, time.Minute // run without rate: no stream
+	r, err := p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: LimiterGRPC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Accepted != 0 || r.Refused != 100 || r.Recovered != time.Second || !r.Idle || r.RecoveredInStream {
+		t.Errorf("grpc: %d succeeded, %d refused, recovered %v, idle %v, in stream %v; want 0, 100, 1s, true, false",
+			r.Accepted, r.Refused, r.Recovered, r.Idle, r.RecoveredInStream)
+	}
+	if last := len(r.Arrivals) - 1; p.WindowStart(last) >= time.Second {
+		t.Errorf("an arrival in window %d, after the outage", last)
+	}
+	// Without a limiter the retries reach the server after the outage: not idle.
+	r, err = p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Idle || !r.Recovers() || r.RecoveredInStream {
+		t.Errorf("none: idle %v, recovered %v, in stream %v; want false, a time, false", r.Idle, r.Recovered, r.RecoveredInStream)
+	}
+}

@@ -14,11 +14,13 @@ import (
 // and each limiter's sentence is its entry's words in the table of limiters (limiter.go).
 
 // FailingLoad returns the attempts per second the stream would send if every attempt failed and
-// every request made all its attempts (Rate × Attempts), and the attempts per second the server
+// every request made all its attempts (Rate × Attempts; 0 without a stream), and the attempts per second the server
 // serves (Capacity per Window; 0 for no limit). 50 requests per second with 4 attempts: 200,
 // against 200 per second for 20 per 100ms.
 func (p Params) FailingLoad() (offered, capacity float64) {
-	offered = p.Rate * float64(p.Attempts)
+	if p.HasStream() {
+		offered = p.Rate * float64(p.Attempts)
+	}
 	if p.Capacity > 0 {
 		capacity = float64(p.Capacity) / p.Window.Seconds()
 	}
@@ -93,9 +95,19 @@ func (p Params) retriesInAll(n int) string {
 	return fmt.Sprintf("%d per process, %d in all over %d processes", n, n*p.Processes, p.Processes)
 }
 
-// firstAttemptsOnly says what is left once a limiter refuses every retry.
+// firstAttemptsOnly says what is left once a limiter refuses every retry: with a stream, at its
+// rate; without one, only the crowd's first attempts, which no rate describes.
 func (p Params) firstAttemptsOnly() string {
-	return "then only first attempts: " + perSecond(p.Rate) + " attempts per second"
+	return "then only first attempts" + p.withStream(": "+perSecond(p.Rate)+" attempts per second")
+}
+
+// withStream is s with a stream, and "" without one: a rate per second of a stream that does
+// not exist (0) answers no question of the crowd's.
+func (p Params) withStream(s string) string {
+	if p.HasStream() {
+		return s
+	}
+	return ""
 }
 
 // perSecond writes a rate with at most three decimals: 0.5, 200, 33.333.
@@ -106,18 +118,31 @@ func perSecond(x float64) string {
 // HeadlineWords says in one sentence how run r ended, what the overload view shows first:
 // whether and when the server recovered (Recovered), how many requests succeeded, and the share
 // of served attempts that were wasted. "The server recovered at 2 s, while the stream still ran;
-// 300 of 600 requests succeeded; 0% of the attempts it served were wasted." The time of the
-// recovery never reads across run, the stream's end, which the sentence says it came before or
-// after: recovered at 119.9 s in a 2 min stream is "< 2 min", not "2 min".
+// 300 of 600 requests succeeded; 25% of the 40 attempts it served went to a client that had
+// stopped waiting (wasted)." run is the stream's end (StreamEnd: 0 without a stream, and the sentence
+// then names none). The time of the recovery never reads across run, which the sentence says it
+// came before or after: recovered at 119.9 s in a 2 min stream is "< 2 min", not "2 min". A
+// server that nothing reached after the outage (Idle) recovered when it ended, and the sentence
+// says it was idle; a run that served nothing says so, not "0% wasted".
 func (r OverloadRun) HeadlineWords(run time.Duration) string {
 	recovered := "The server had not recovered when the run ended: in its last window with an arrival, an attempt failed, waited or timed out"
 	if r.Recovers() {
-		when := "after the stream ended"
-		if r.RecoveredInStream {
-			when = "while the stream still ran"
+		when := ""
+		switch {
+		case r.Idle:
+			when = ", when the outage ended: no attempt arrived after it, and it stayed idle"
+		case run == 0:
+		case r.RecoveredInStream:
+			when = ", while the stream still ran"
+		default:
+			when = ", after the stream ended"
 		}
-		recovered = fmt.Sprintf("The server recovered at %s, %s", HumanBeside(float64(r.Recovered), run), when)
+		recovered = fmt.Sprintf("The server recovered at %s%s", HumanBeside(float64(r.Recovered), run), when)
 	}
-	return fmt.Sprintf("%s; %d of %d %s succeeded; %s of the attempts it served were wasted.",
-		recovered, r.Accepted, r.Requests, Plural(r.Requests, "request", "requests"), Percent(r.WastedShare()))
+	served := r.Served + r.Wasted
+	wasted := "it served no attempt"
+	if served > 0 {
+		wasted = fmt.Sprintf("%s of the %d %s it served went to a client that had stopped waiting (wasted)", Percent(r.WastedShare()), served, Plural(served, "attempt", "attempts"))
+	}
+	return fmt.Sprintf("%s; %d of %d %s succeeded; %s.", recovered, r.Accepted, r.Requests, Plural(r.Requests, "request", "requests"), wasted)
 }

@@ -172,21 +172,70 @@ func TestDefaultValues(t *testing.T) {
 // what was wasted, for each way a run can end.
 func TestOverloadHeadlineWords(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		run  OverloadRun
-		want string
+		name   string
+		run    OverloadRun
+		stream time.Duration // StreamEnd
+		want   string
 	}{
-		{"in the stream", OverloadRun{HerdRun: HerdRun{Accepted: 300}, Requests: 600, Served: 30, Wasted: 10, Recovered: 2 * time.Second, RecoveredInStream: true},
-			"The server recovered at 2 s, while the stream still ran; 300 of 600 requests succeeded; 25% of the attempts it served were wasted."},
-		{"after the stream", OverloadRun{HerdRun: HerdRun{Accepted: 1}, Requests: 1, Served: 1, Recovered: 64 * time.Second},
-			"The server recovered at 1.07 min, after the stream ended; 1 of 1 request succeeded; 0% of the attempts it served were wasted."},
-		{"not recovered", OverloadRun{Requests: 5, Recovered: -1},
-			"The server had not recovered when the run ended: in its last window with an arrival, an attempt failed, waited or timed out; 0 of 5 requests succeeded; 0% of the attempts it served were wasted."},
-		{"just before the stream's end", OverloadRun{HerdRun: HerdRun{Accepted: 1}, Requests: 1, Served: 1, Recovered: 9999 * time.Millisecond, RecoveredInStream: true},
-			"The server recovered at < 10 s, while the stream still ran; 1 of 1 request succeeded; 0% of the attempts it served were wasted."},
+		{"in the stream", OverloadRun{HerdRun: HerdRun{Accepted: 300}, Requests: 600, Served: 30, Wasted: 10, Recovered: 2 * time.Second, RecoveredInStream: true}, 10 * time.Second,
+			"The server recovered at 2 s, while the stream still ran; 300 of 600 requests succeeded; 25% of the 40 attempts it served went to a client that had stopped waiting (wasted)."},
+		{"after the stream", OverloadRun{HerdRun: HerdRun{Accepted: 1}, Requests: 1, Served: 1, Recovered: 64 * time.Second}, 10 * time.Second,
+			"The server recovered at 1.07 min, after the stream ended; 1 of 1 request succeeded; 0% of the 1 attempt it served went to a client that had stopped waiting (wasted)."},
+		// Nothing served: not "0% wasted" of nothing.
+		{"not recovered", OverloadRun{Requests: 5, Recovered: -1}, 10 * time.Second,
+			"The server had not recovered when the run ended: in its last window with an arrival, an attempt failed, waited or timed out; 0 of 5 requests succeeded; it served no attempt."},
+		{"just before the stream's end", OverloadRun{HerdRun: HerdRun{Accepted: 1}, Requests: 1, Served: 1, Recovered: 9999 * time.Millisecond, RecoveredInStream: true}, 10 * time.Second,
+			"The server recovered at < 10 s, while the stream still ran; 1 of 1 request succeeded; 0% of the 1 attempt it served went to a client that had stopped waiting (wasted)."},
+		// Without a stream (run 0: StreamEnd) the sentence names none.
+		{"no stream", OverloadRun{HerdRun: HerdRun{Accepted: 76}, Requests: 100, Served: 91, Recovered: time.Second}, 0,
+			"The server recovered at 1 s; 76 of 100 requests succeeded; 0% of the 91 attempts it served went to a client that had stopped waiting (wasted)."},
+		// Every request ended in the outage (a limiter refused their retries): the server, idle
+		// from the outage's end, recovered then; it is not "not recovered".
+		{"idle after the outage", OverloadRun{Requests: 100, Refused: 100, Recovered: time.Second, Idle: true}, 0,
+			"The server recovered at 1 s, when the outage ended: no attempt arrived after it, and it stayed idle; 0 of 100 requests succeeded; it served no attempt."},
 	} {
-		if got := tc.run.HeadlineWords(10 * time.Second); got != tc.want {
+		if got := tc.run.HeadlineWords(tc.stream); got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// Without a stream nothing is per second: the words under total failure name no rate, and the
+// closed form of an error rate and the failing load have none, even when rate is set without a
+// run (a rate of 80 for no time is no stream). With 80 per second and 6 attempts "none" said
+// "480 attempts per second" of a stream that never runs.
+func TestNoStreamNoRate(t *testing.T) {
+	for _, rate := range []float64{0, 80} {
+		p := Default()
+		p.FailRate, p.Rate = 0.1, rate
+		if p.HasStream() || p.StreamEnd() != 0 {
+			t.Fatalf("rate %v without a run: a stream", rate)
+		}
+		for _, k := range Limiters() {
+			w := p.LimiterBoundWords(k)
+			for _, rated := range []string{" attempts per second.", " attempts per second in all", " retries per second,", "480", "80 attempts"} {
+				if strings.Contains(w, rated) {
+					t.Errorf("rate %v, %s: %q says %q", rate, k, w, rated)
+				}
+			}
+		}
+		if offered, _ := p.FailingLoad(); offered != 0 {
+			t.Errorf("rate %v: offered %v attempts per second without a stream", rate, offered)
+		}
+		e := p.ErrorRate()
+		if e.RetriesPerSecond != 0 {
+			t.Errorf("rate %v: %v retries per second without a stream", rate, e.RetriesPerSecond)
+		}
+		for _, b := range e.Limiters {
+			if b.AttemptsPerSecond != 0 {
+				t.Errorf("rate %v, %s: %v attempts per second without a stream", rate, b.Limiter, b.AttemptsPerSecond)
+			}
+		}
+	}
+	// With a stream the rates stay: 80 requests of 6 attempts, 480 per second if all failed.
+	p := Default()
+	p.Rate, p.Run = 80, time.Minute
+	if w := p.LimiterBoundWords(LimiterNone); w != "none: every request makes all its attempts: 480 attempts per second." {
+		t.Errorf("with a stream: %q", w)
 	}
 }

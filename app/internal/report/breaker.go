@@ -59,14 +59,6 @@ func caseOf(r calc.OverloadRun) calc.OverloadCase {
 	return calc.OverloadCase{Mode: r.Mode, Limiter: r.Limiter, Breaker: r.Breaker}
 }
 
-// overloadIntro is the model in words and which runs follow, for the text and the tables.
-func overloadIntro(p calc.Params) string {
-	if p.Breaker == calc.BreakerNone {
-		return OverloadIntro
-	}
-	return OverloadModel + " Every mode with the chosen limiter and breaker, then the policy's mode with every other limiter, then with every other breaker:"
-}
-
 // countCell is a count's cell: the same for scripts and people.
 func countCell(n int) [2]string { s := strconv.Itoa(n); return [2]string{s, s} }
 

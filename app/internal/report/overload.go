@@ -15,12 +15,56 @@ import (
 // The overload runs in the report's formats: with an open system (calc.Params.Open)
 // the report carries them in place of the closed herd's. The JSON field names are in docs/overload.md.
 
-// OverloadModel says what the overload view models; OverloadIntro adds which runs follow, for
-// the copied text report.
-const (
-	OverloadModel = "New requests keep arriving (the stream) while the crowd retries; the server fails everything until the outage ends, then serves at most the capacity per window, first come first served, and queues up to the queue. Each client process asks its limiter before a retry."
-	OverloadIntro = OverloadModel + " Every mode with the chosen limiter, then the policy's mode with every other limiter:"
-)
+// OverloadModelWords says what the overload view models for p: the herd's crowd, with the
+// stream of new requests beside it or without one, and the server's rules.
+func OverloadModelWords(p calc.Params) string {
+	crowd := fmt.Sprintf("The herd's crowd of %d %s (the clients input) retries through the outage", p.Clients, calc.Plural(p.Clients, "client", "clients"))
+	if p.HasStream() {
+		crowd += "; beside it, new requests keep arriving (the stream)"
+	} else {
+		crowd += "; no new requests arrive (no stream: rate or run is 0)"
+	}
+	return crowd + ". The server fails everything until the outage ends, then serves at most the capacity per window, first come first served, and queues up to the queue. Each client process asks its limiter before a retry."
+}
+
+// overloadIntro is the model in words, then which runs follow.
+func overloadIntro(p calc.Params) string {
+	if p.Breaker == calc.BreakerNone {
+		return OverloadModelWords(p) + " Every mode with the chosen limiter, then the policy's mode with every other limiter:"
+	}
+	return OverloadModelWords(p) + " Every mode with the chosen limiter and breaker, then the policy's mode with every other limiter, then with every other breaker:"
+}
+
+// SimulationWords says which question the runs answer: who arrives (the herd's crowd, and the
+// stream beside it), through which outage, at which server; beside the closed forms, which
+// answer other questions, it labels the simulation's numbers. "Simulated: the herd's 100 clients
+// and a stream of 80 new requests per second for 1 min, through a 1 s outage, then a server of
+// 20 attempts per 100 ms window."
+func SimulationWords(p calc.Params) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Simulated: the herd's %d %s", p.Clients, calc.Plural(p.Clients, "client", "clients"))
+	if p.HasStream() {
+		fmt.Fprintf(&b, " and a stream of %s new requests per second for %s", Short(p.Rate), calc.Human(float64(p.Run)))
+	}
+	if p.HasStream() {
+		b.WriteString(",")
+	}
+	if p.Outage > 0 {
+		fmt.Fprintf(&b, " through a %s outage, then", calc.Human(float64(p.Outage)))
+	} else {
+		b.WriteString(" with no outage, at")
+	}
+	if p.Capacity > 0 {
+		fmt.Fprintf(&b, " a server of %d %s per %s window", p.Capacity, calc.Plural(p.Capacity, "attempt", "attempts"), calc.Human(float64(p.Window)))
+	} else {
+		b.WriteString(" a server with no capacity limit")
+	}
+	if p.FailRate > 0 {
+		fmt.Fprintf(&b, " that fails each attempt with probability %s", Float(p.FailRate))
+	}
+	b.WriteString(".")
+	return b.String()
+}
 
 // OverloadColumns are the side by side table's numbers: data-col, heading. The three from
 // out_of_attempts are under the page's heading "gave up" (the page's overloadTable).
@@ -31,39 +75,55 @@ var OverloadColumns = [][2]string{
 	{"refused", "refused by the limiter"},
 	{"out_of_budget", "out of budget"},
 	{"per_request", "attempts per request"},
-	{"wasted_share", "wasted share"},
+	{"wasted_share", "wasted, of served"},
 	{"recovered", "recovered at"},
 }
 
 // RecoveredWords are run r's recovery: its time for scripts ("" when it did not recover), the
-// time or that it did not, for people, and whether the stream was running or had ended then (""
-// when it did not recover). The page's table shows the last two in columns of their own, to
-// stay narrow. The time never reads across the stream's end, run, which the words state beside it.
+// time or that it did not, for people ("idle" beside the time when nothing arrived after the
+// outage), and whether the stream was running or had ended then ("" when it did not recover or
+// there is no stream). The page's table shows the last two in columns of their own, to stay
+// narrow. run is the stream's end (calc's StreamEnd: 0 without a stream); the time never reads
+// across it, which the words state beside it.
 func RecoveredWords(r calc.OverloadRun, run time.Duration) (value, at, when string) {
 	if !r.Recovers() {
 		return "", "not recovered", ""
 	}
-	when = "ended"
-	if r.RecoveredInStream {
-		when = "running"
+	at = calc.HumanBeside(float64(r.Recovered), run)
+	if r.Idle {
+		at += ", idle"
 	}
-	return calc.Millis(r.Recovered), calc.HumanBeside(float64(r.Recovered), run), when
+	switch {
+	case run == 0:
+	case r.RecoveredInStream:
+		when = "running"
+	default:
+		when = "ended"
+	}
+	return calc.Millis(r.Recovered), at, when
 }
 
 // OverloadCells are run's cells: its value for scripts (data-value) and its text for people.
+// run is the stream's end, as RecoveredWords takes it.
 func OverloadCells(r calc.OverloadRun, run time.Duration) [][2]string {
 	value, at, when := RecoveredWords(r, run)
-	recovered := [2]string{value, at + " when the run ended"}
-	if when != "" {
+	recovered := [2]string{value, at}
+	switch {
+	case !r.Recovers():
+		recovered[1] = at + " when the run ended"
+	case when == "running":
+		recovered[1] = at + " (while the stream ran)"
+	case when == "ended":
 		recovered[1] = at + " (after the stream ended)"
-		if r.RecoveredInStream {
-			recovered[1] = at + " (while the stream ran)"
-		}
+	}
+	wasted := [2]string{Float(r.WastedShare()), calc.Percent(r.WastedShare())}
+	if r.Served+r.Wasted == 0 {
+		wasted[1] = "none served" // not "0%" of nothing
 	}
 	return [][2]string{
 		countCell(r.Requests), countCell(r.Accepted), countCell(r.OutOfAttempts), countCell(r.Refused), countCell(r.OutOfBudget),
 		{Float(r.MeanPerClient), strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)},
-		{Float(r.WastedShare()), calc.Percent(r.WastedShare())},
+		wasted,
 		recovered,
 	}
 }
@@ -89,11 +149,15 @@ func ErrorRateWords(p calc.Params) string {
 	}
 	e := p.ErrorRate()
 	stream := ""
-	if p.Rate > 0 && p.Run > 0 {
+	if p.HasStream() {
 		stream = fmt.Sprintf(", %s per second at %s requests per second", Short(e.RetriesPerSecond), Short(p.Rate))
 	}
-	return fmt.Sprintf("Error rate: outside the outage the server fails each attempt with probability %s. From the policy alone, a request of %d %s makes %s of them on average and succeeds with probability %s; the retries add %s attempts per request%s. In the long run, with no outage, no capacity limit and no timeout, each limiter's rule bounds the retries to:",
-		Float(p.FailRate), p.Attempts, calc.Plural(p.Attempts, "attempt", "attempts"), Short(e.Attempts), Short(e.Success), Short(e.Retries), stream)
+	success := Short(e.Success)
+	if e.Success < 1 && success == "1" {
+		success = "over 0.9999" // 1 − 0.1⁶ is not certain
+	}
+	return fmt.Sprintf("Error rate, in closed form (from the inputs alone, not the simulation): outside the outage the server fails each attempt with probability %s. From the policy alone, a request of %d %s makes %s of them on average and succeeds with probability %s; the retries add %s attempts per request%s. In the long run, with no outage, no capacity limit and no timeout, each limiter's rule bounds the retries to:",
+		Float(p.FailRate), p.Attempts, calc.Plural(p.Attempts, "attempt", "attempts"), Short(e.Attempts), success, Short(e.Retries), stream)
 }
 
 // ErrorRateColumns are the columns of the error rate's table: data-col, heading.
@@ -107,15 +171,24 @@ var ErrorRateColumns = [][2]string{
 
 // ErrorRateCells are limiter b's cells of that table: its value for scripts and its text for
 // people. A limiter whose rule puts no bound on the retries at this error rate has no bound
-// value, and the policy's retries.
-func ErrorRateCells(b calc.ErrorBound) [][2]string {
+// value, and the policy's retries. Without a stream (stream false) nothing is per second: that
+// cell says so.
+func ErrorRateCells(b calc.ErrorBound, stream bool) [][2]string {
 	bound := [2]string{"", "no bound"}
 	if b.Bounded {
 		bound = [2]string{Float(b.Bound), Short(b.Bound)}
 	}
 	num := func(x float64) [2]string { return [2]string{Float(x), Short(x)} }
-	return [][2]string{{b.Limiter.String(), b.Limiter.String()}, bound, num(b.Retries), num(b.Attempts), num(b.AttemptsPerSecond)}
+	perSecond := num(b.AttemptsPerSecond)
+	if !stream {
+		perSecond[1] = "no stream"
+	}
+	return [][2]string{{b.Limiter.String(), b.Limiter.String()}, bound, num(b.Retries), num(b.Attempts), perSecond}
 }
+
+// ErrorRateCaption labels the error rate's table: its closed form answers another question than
+// the simulation's runs beside it.
+const ErrorRateCaption = "Closed form: the error rate alone, with no outage, no capacity limit and no timeout (from the inputs, not the simulation)"
 
 // Short writes x with at most 4 significant digits, for people: 1.875, 0.07143, 87.5.
 func Short(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
@@ -129,7 +202,7 @@ func SourceWords(k calc.LimiterKind) string {
 }
 
 // overloadTextColumns head the text table of runs, in the order of OverloadCells.
-const overloadTextColumns = "mode\tlimiter\trequests\tsucceeded\tout of attempts\trefused\tout of budget\tattempts per request\twasted share\trecovered\t"
+const overloadTextColumns = "mode\tlimiter\trequests\tsucceeded\tout of attempts\trefused\tout of budget\tattempts per request\twasted, of served\trecovered\t"
 
 // writeOverloadText writes the runs for a terminal: the load in words, each limiter's bound and
 // source, the runs side by side, then the policy's own run window by window.
@@ -145,7 +218,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		fmt.Fprintln(tw, strings.Join(Heads(ErrorRateColumns), "\t")+"\t")
 		for _, b := range p.ErrorRate().Limiters {
 			var cells []string
-			for _, c := range ErrorRateCells(b) {
+			for _, c := range ErrorRateCells(b, p.HasStream()) {
 				cells = append(cells, c[1])
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
@@ -182,13 +255,14 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 	if brk {
 		head += strings.Join(Heads(BreakerColumns), "\t") + "\t"
 	}
+	fmt.Fprintln(w, SimulationWords(p))
 	fmt.Fprintln(tw, head)
 	for _, r := range runs {
 		cells := []string{r.Mode.String(), r.Limiter.String()}
 		if brk {
 			cells = append(cells, r.Breaker.String())
 		}
-		for _, c := range OverloadCells(r, p.Run) {
+		for _, c := range OverloadCells(r, p.StreamEnd()) {
 			cells = append(cells, c[1])
 		}
 		if slow {
@@ -344,6 +418,7 @@ type jsonOverloadRun struct {
 	PeakAt            json.Number  `json:"peak_at_ms"`
 	Recovered         *json.Number `json:"recovered_ms"`
 	RecoveredInStream bool         `json:"recovered_in_stream"`
+	Idle              bool         `json:"idle_after_outage,omitempty"` // nothing arrived after the outage: recovered at its end
 	Windows           []jsonWindow `json:"windows"`
 }
 
@@ -447,7 +522,7 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 			Succeeded: r.Accepted, OutOfAttempts: r.OutOfAttempts, Refused: r.Refused, OutOfBudget: r.OutOfBudget,
 			Attempts: r.Attempts, PerRequest: r.MeanPerClient, MaxPerRequest: r.MaxPerClient, Served: r.Served,
 			Wasted: r.Wasted, WastedShare: r.WastedShare(), Failed: r.Failed, TimedOut: r.TimedOut, Peak: r.Peak,
-			PeakAt: ms(r.PeakAt), RecoveredInStream: r.RecoveredInStream, Windows: make([]jsonWindow, len(r.Windows))}
+			PeakAt: ms(r.PeakAt), RecoveredInStream: r.RecoveredInStream, Idle: r.Idle, Windows: make([]jsonWindow, len(r.Windows))}
 		if r.Recovers() {
 			j.Recovered = msp(r.Recovered)
 		}

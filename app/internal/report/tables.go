@@ -322,7 +322,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		facts.rows = [][]string{append(row, f.Rule, f.Source)}
 		out = append(out, facts)
 	}
-	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}}
+	side := reportTable{cols: [][2]string{{"mode", "mode"}, {"limiter", "limiter"}}, words: []string{SimulationWords(p)}}
 	if brk {
 		side.cols = append(side.cols, [2]string{"breaker", "breaker"})
 	}
@@ -344,7 +344,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		if brk {
 			row = append(row, r.Breaker.String())
 		}
-		for _, c := range OverloadCells(r, p.Run) {
+		for _, c := range OverloadCells(r, p.StreamEnd()) {
 			row = append(row, c[0])
 		}
 		row[labels+5], row[labels+6] = millionths(r.MeanPerClient), millionths(r.WastedShare()) // per_request, wasted_share
