@@ -254,10 +254,8 @@ func (p *page) renderHerdResults() app.UI {
 		scrollBox("herd-box", "The herd, per mode (scrolls)", app.Table().ID("herd").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("mode"),
-				app.Th().Scope("col").Text("peak once back: attempts in a "+window+" window ("+capacity+")"),
-				app.Th().Scope("col").Text("once back, at"),
-				app.Th().Scope("col").Text("peak while down: attempts in a "+window+" window"),
-				app.Th().Scope("col").Text("while down, at"),
+				app.Th().Scope("col").Text("peak once back, per "+window+" window ("+capacity+")"),
+				app.Th().Scope("col").Text("peak while down, per "+window+" window"),
 				app.Th().Scope("col").Text("attempts received"),
 				app.Th().Scope("col").Text("clients accepted"),
 				app.Th().Scope("col").Text("clients that gave up"),
@@ -272,10 +270,8 @@ func (p *page) renderHerdResults() app.UI {
 				}
 				return app.Tr().DataSet("mode", r.Mode.String()).Body(
 					app.Th().Scope("row").Text(r.Mode.String()),
-					countCell("peak_back", r.PeakBack),
-					peakAtCell("peak_back_at", params, r.PeakBackAt),
-					countCell("peak_down", r.PeakDown),
-					peakAtCell("peak_down_at", params, r.PeakDownAt),
+					peakCell("peak_back", params, r.PeakBack, r.PeakBackAt),
+					peakCell("peak_down", params, r.PeakDown, r.PeakDownAt),
 					countCell("attempts", r.Attempts),
 					countCell("accepted", r.Accepted),
 					countCell("gave_up", r.GaveUp),
@@ -288,14 +284,15 @@ func (p *page) renderHerdResults() app.UI {
 	)
 }
 
-// peakAtCell is the time of a herd's peak while down or once back: "none" (and an empty
-// value) when no attempt came on its side.
-func peakAtCell(col string, params calc.Params, at time.Duration) app.UI {
-	value := ""
-	if at >= 0 {
-		value = calc.Millis(at)
+// peakCell is a herd's peak once back or while down with its time, "60 at 2 s", or "none" when
+// no attempt came on its side; data-value is the count and data-at the time in milliseconds
+// ("" for none).
+func peakCell(col string, params calc.Params, n int, at time.Duration) app.UI {
+	if at < 0 {
+		return app.Td().DataSet("col", col).DataSet("value", n).DataSet("at", "").Text("none")
 	}
-	return app.Td().DataSet("col", col).DataSet("value", value).Text(report.HerdPeakTime(params, at))
+	return app.Td().DataSet("col", col).DataSet("value", n).DataSet("at", calc.Millis(at)).
+		Text(strconv.Itoa(n) + " at " + report.HerdTime(params, at))
 }
 
 func countCell(col string, n int) app.UI {
