@@ -81,7 +81,8 @@ type HerdRun struct {
 	// the others toward PeakBack. PeakDownAt is the start of the earliest window holding
 	// PeakDown; PeakBackAt the start of the earliest window's part once back holding PeakBack,
 	// that is the window's start or, for the window the outage ends in, the outage's end. Each
-	// time is -1 when no attempt arrived on its side (its peak 0). With 1,000 clients, a 2s
+	// time is -1 when no attempt arrived on its side (its peak 0). An OverloadRun's count its
+	// Arrivals, which with a breaker hold the attempts it rejected too. With 1,000 clients, a 2s
 	// outage and 100ms windows, full jitter's 2,275 attempts at 0 are its PeakDown (at 0) and
 	// its 60 in [2s, 2.1s) its PeakBack (at 2s).
 	PeakDown, PeakBack     int
