@@ -3,7 +3,9 @@ package main
 import (
 	"strconv"
 	"strings"
+	"time"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -20,16 +22,23 @@ const (
 // renderArrivals draws the attempts the server receives per window, one small chart per mode on
 // the same axes, with the end of the outage and the capacity marked. The count axis is one for
 // every mode (calc.HerdCountAxis), so that heights compare across modes: a mode whose peak is a
-// tenth of another's draws a tenth as tall, as a reader comparing the charts will assume.
+// tenth of another's draws a tenth as tall, as a reader comparing the charts will assume. It is
+// set by the peaks once back, so that what the recovering server receives can be read against
+// the capacity; a window past it (the burst while down) is drawn cut at the top, and each chart's
+// title says its peak while down and once back, with the one the scale cuts.
 func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 	if len(runs) == 0 {
 		return app.Figure().ID("arrivals")
 	}
 	timeAxis, _ := calc.HerdAxes(params, runs)
 	countAxis := calc.HerdCountAxis(params, runs)
-	y := func(top float64, n int) float64 { return top + arrivalsHeight - countAxis.Y(n, arrivalsHeight) }
+	y := func(top float64, n int) float64 {
+		h, _ := countAxis.YCut(n, arrivalsHeight)
+		return top + arrivalsHeight - h
+	}
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
 	outage := arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth)
+	capacityShown := params.Capacity > 0 && params.Capacity <= countAxis.End
 	var charts []app.UI
 	for i, r := range runs {
 		top := arrivalsGap + float64(i)*(arrivalsHeight+arrivalsGap)
@@ -40,7 +49,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 		}
 		d.WriteString("V" + f1(y(top, 0)) + "Z")
 		charts = append(charts,
-			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).Text(r.Mode.String()+": attempts per "+calc.Human(float64(params.Window))+" window"),
+			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).DataSet("mode", r.Mode.String()).Text(arrivalsTitle(params, r, countAxis)),
 			svg("line").Attr("x1", arrivalsLeft).Attr("x2", arrivalsLeft+arrivalsWidth).Attr("y1", y(top, 0)).Attr("y2", y(top, 0)),
 			svg("path").Attr("data-series", "arrivals").DataSet("mode", r.Mode.String()).Attr("d", d.String()),
 			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, countAxis.End)+4).Attr("text-anchor", "end").Text(countAxis.End),
@@ -48,9 +57,13 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			// The outage's end, within the strip only: across the gaps it would cross the titles.
 			svg("line").Attr("data-series", "outage").Attr("x1", outage).Attr("x2", outage).Attr("y1", top).Attr("y2", y(top, 0)),
 		)
-		if params.Capacity > 0 && params.Capacity <= countAxis.End {
+		if capacityShown {
+			cy := y(top, params.Capacity)
 			charts = append(charts, svg("line").Attr("data-series", "capacity").
-				Attr("x1", arrivalsLeft).Attr("x2", arrivalsLeft+arrivalsWidth).Attr("y1", y(top, params.Capacity)).Attr("y2", y(top, params.Capacity)))
+				Attr("x1", arrivalsLeft).Attr("x2", arrivalsLeft+arrivalsWidth).Attr("y1", cy).Attr("y2", cy),
+				// Named in text at its right end, above the line (below it when at the top).
+				svg("text").Attr("data-label", "capacity").Attr("x", arrivalsLeft+arrivalsWidth).Attr("y", f1(max(top+10, cy-3))).
+					Attr("text-anchor", "end").Text("capacity "+strconv.Itoa(params.Capacity)))
 		}
 	}
 	bottom := arrivalsGap + float64(len(runs))*(arrivalsHeight+arrivalsGap)
@@ -59,9 +72,17 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 		tx := arrivalsLeft + timeAxis.X(t, arrivalsWidth)
 		marks = append(marks, svg("text").Attr("x", tx).Attr("y", bottom).Attr("text-anchor", "middle").Text(calc.Human(float64(t))))
 	}
-	capacity := "no capacity limit"
-	if params.Capacity > 0 {
-		capacity = "dashed line: capacity, " + strconv.Itoa(params.Capacity) + " per window"
+	capacity := "No capacity limit."
+	switch {
+	case capacityShown:
+		capacity = "Dashed line: the capacity, " + strconv.Itoa(params.Capacity) + " per window."
+	case params.Capacity > 0:
+		capacity = "The capacity, " + strconv.Itoa(params.Capacity) + " per window, is above the scale."
+	}
+	scale := "Same scale for every mode: 0 to " + strconv.Itoa(countAxis.End) + " attempts per window. "
+	if calc.HerdScaleOnceBack(runs) {
+		scale = "Same scale for every mode: 0 to " + strconv.Itoa(countAxis.End) + " attempts per window, set by the peaks once back; " +
+			"a window above it (the burst while down) is cut at the top, and the chart's title gives its peak. "
 	}
 	return app.Figure().ID("arrivals").Body(
 		chartBox("Chart of the attempts per window", svg("svg").Attr("viewBox", app.FormatString("0 0 %v %v", chartViewWidth, bottom+26)).
@@ -74,12 +95,28 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			app.Text("Attempts the server receives in each "+calc.Human(float64(params.Window))+" window, per mode: the runs of "),
 			app.A().Href("#herd").Text("the herd table"),
 			app.Text(", one chart per row. "),
-			app.Span().ID("arrivals-scale").Text("Same scale for every mode: 0 to "+strconv.Itoa(countAxis.End)+" attempts per window. "),
+			app.Span().ID("arrivals-scale").Text(scale),
 			app.Span().Class("key key-bar").Text("filled"), app.Text(": attempts per window. "),
 			app.Span().Class("key key-p50").Text("vertical line"), app.Text(": the outage ends ("+calc.Human(float64(params.Outage))+"). "),
-			app.Text(capacity+"."),
+			app.Text(capacity),
 		)),
 	)
+}
+
+// arrivalsTitle names a mode's chart with its peaks once back and while down, saying which the
+// scale cuts: "full: once back, peak 60 at 2 s; while down, peak 2275 at 0 (cut at 200)".
+func arrivalsTitle(params calc.Params, r calc.HerdRun, axis calc.CountAxis) string {
+	peak := func(n int, at time.Duration) string {
+		if n == 0 {
+			return "none"
+		}
+		s := "peak " + strconv.Itoa(n) + " at " + report.HerdTime(params, at)
+		if _, cut := axis.YCut(n, arrivalsHeight); cut {
+			s += " (cut at " + strconv.Itoa(axis.End) + ")"
+		}
+		return s
+	}
+	return r.Mode.String() + ": once back, " + peak(r.PeakBack, r.PeakBackAt) + "; while down, " + peak(r.PeakDown, r.PeakDownAt)
 }
 
 // f1 writes an SVG coordinate with one decimal.

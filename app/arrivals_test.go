@@ -72,34 +72,88 @@ func TestArrivalsShareOneScale(t *testing.T) {
 	}
 }
 
-// With the herd of the defaults, the axis's end is the largest count of any mode, and every
-// bar's height is its count on that one scale.
-func TestArrivalsScaleIsTheMostOfAnyMode(t *testing.T) {
+// With the herd of the defaults, the axis's end is set by the peaks once back: without jitter
+// all 100 clients make their 5th attempt at 1.5s, the first after the 1s outage, so 100 in
+// one window, which the jittered modes' peaks once back (at most 35) do not dwarf. Every bar's
+// height is its count on that one scale, cut at its top: immediate's 600 at 0, while down, is
+// drawn 100 high, and its title says 600.
+func TestArrivalsScaleIsThePeakOnceBack(t *testing.T) {
 	p := calc.Default()
 	runs, err := p.Herd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	most := 0
-	for _, r := range runs {
-		for _, n := range r.Arrivals {
-			most = max(most, n)
-		}
-	}
-	end := calc.HerdCountAxis(p, runs).End
-	if end != calc.NewCountAxis(most).End {
-		t.Fatalf("axis to %d; the most of any mode is %d", end, most)
+	const end = 100
+	if got := calc.HerdCountAxis(p, runs).End; got != end {
+		t.Fatalf("axis to %d, want %d", got, end)
 	}
 	html := app.HTMLString(renderArrivals(p, runs))
-	if !strings.Contains(html, "0 to "+strconv.Itoa(end)+" attempts per window") {
+	if !strings.Contains(html, "0 to "+strconv.Itoa(end)+" attempts per window, set by the peaks once back") {
 		t.Errorf("the caption does not say 0 to %d", end)
 	}
 	h := barHeights(t, html)
+	cut := 0
 	for _, r := range runs {
 		for k, n := range r.Arrivals {
+			if n > end {
+				n, cut = end, cut+1
+			}
 			if w := float64(n) / float64(end) * arrivalsHeight; h[r.Mode.String()][k]-w > 0.1 || w-h[r.Mode.String()][k] > 0.1 {
 				t.Errorf("%s window %d: %d attempts drawn %.1f high, want %.1f", r.Mode, k, n, h[r.Mode.String()][k], w)
 			}
 		}
+	}
+	if cut == 0 {
+		t.Error("no window was cut; immediate's 600 at 0 should be")
+	}
+	if !strings.Contains(html, "immediate: once back, none; while down, peak 600 at 0 (cut at 100)") {
+		t.Errorf("immediate's title does not give its peak while down:\n%s", html)
+	}
+}
+
+// The link: the chart's scale is set by what the recovering server receives (0 to
+// 200: proportional's 164 once back, no jitter's 1,000 dwarfing it is cut), so that full
+// jitter's 60 against the capacity of 50 can be read: the capacity's line is 50/200 of the
+// strip high and named in text; the 2,275 at 0 while down is cut and written in the title.
+func TestArrivalsReadOnceBack(t *testing.T) {
+	p, err := calc.Decode("clients=1000&outage=2s&capacity=50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := p.Herd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := app.HTMLString(renderArrivals(p, runs))
+	for _, want := range []string{
+		"full: once back, peak 60 at 2 s; while down, peak 2275 at 0 (cut at 200)",
+		"none: once back, peak 1000 at 3.1 s (cut at 200); while down, peak 1000 at 0 (cut at 200)",
+		"0 to 200 attempts per window", "Dashed line: the capacity, 50 per window.",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the chart does not say %q", want)
+		}
+	}
+	lines, labels := 0, 0
+	for _, l := range elements(html, "line") {
+		if l["data-series"] != "capacity" {
+			continue
+		}
+		lines++
+		base, _ := strconv.ParseFloat(l["y1"], 64)
+		// The strip of chart i starts at gap + i*(height+gap); its baseline is height lower.
+		i := lines - 1
+		bottom := arrivalsGap + float64(i)*(arrivalsHeight+arrivalsGap) + arrivalsHeight
+		if d := bottom - base - arrivalsHeight*50/200; d > 0.1 || d < -0.1 {
+			t.Errorf("chart %d: the capacity's line is %.1f above the baseline, want %.1f", i, bottom-base, arrivalsHeight*50/200)
+		}
+	}
+	for _, l := range elements(html, "text") {
+		if l["data-label"] == "capacity" {
+			labels++
+		}
+	}
+	if lines != len(runs) || labels != len(runs) || strings.Count(html, ">capacity 50<") != len(runs) {
+		t.Errorf("%d capacity lines, %d labels, for %d charts", lines, labels, len(runs))
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
@@ -137,14 +138,21 @@ func (p *page) computeVsContention(ctx app.Context, e app.Event) {
 // headCell is one headline number: its column, its exact value (data-value) and its text.
 type headCell struct{ col, value, text string }
 
-var herdHeadColumns = []string{"peak attempts in a window", "peak at", "clients accepted", "clients that gave up", "last client through at"}
+var herdHeadColumns = []string{"peak once back, per window", "peak while down, per window", "clients accepted", "clients that gave up", "last client through at"}
 
 func herdHeadCells(h calc.HerdRun) []headCell {
 	last := headCell{"last_accepted", "", "none got through"}
 	if h.Accepted > 0 {
 		last = headCell{"last_accepted", calc.Millis(h.LastAccepted), calc.Human(float64(h.LastAccepted))}
 	}
-	return []headCell{{"peak", strconv.Itoa(h.Peak), strconv.Itoa(h.Peak)}, {"peak_at", calc.Millis(h.PeakAt), calc.Human(float64(h.PeakAt))},
+	// A peak with its time, "60 at 2 s", or "none" when no attempt came on its side.
+	peak := func(col string, n int, at time.Duration) headCell {
+		if n == 0 {
+			return headCell{col, "0", "none"}
+		}
+		return headCell{col, strconv.Itoa(n), strconv.Itoa(n) + " at " + calc.Human(float64(at))}
+	}
+	return []headCell{peak("peak_back", h.PeakBack, h.PeakBackAt), peak("peak_down", h.PeakDown, h.PeakDownAt),
 		{"accepted", strconv.Itoa(h.Accepted), strconv.Itoa(h.Accepted)}, {"gave_up", strconv.Itoa(h.GaveUp), strconv.Itoa(h.GaveUp)}, last}
 }
 

@@ -50,7 +50,7 @@ func wantHerdHead(t *testing.T, side string, p calc.Params) map[string]string {
 	if h.Accepted > 0 {
 		last = calc.Millis(h.LastAccepted)
 	}
-	for col, v := range map[string]string{"peak": strconv.Itoa(h.Peak), "peak_at": calc.Millis(h.PeakAt),
+	for col, v := range map[string]string{"peak_back": strconv.Itoa(h.PeakBack), "peak_down": strconv.Itoa(h.PeakDown),
 		"accepted": strconv.Itoa(h.Accepted), "gave_up": strconv.Itoa(h.GaveUp), "last_accepted": last} {
 		out[side+"/"+col] = v
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
@@ -243,15 +244,21 @@ func (p *page) renderHerdResults() app.UI {
 	if p.report.Params.Open() {
 		return p.renderOverload()
 	}
+	params := p.report.Params
+	capacity := "no capacity limit"
+	if params.Capacity > 0 {
+		capacity = "capacity " + strconv.Itoa(params.Capacity)
+	}
+	window := calc.Human(float64(params.Window))
 	return app.Div().Body(
 		scrollBox("herd-box", "The herd, per mode (scrolls)", app.Table().ID("herd").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("mode"),
+				app.Th().Scope("col").Text("peak once back, per "+window+" window ("+capacity+")"),
+				app.Th().Scope("col").Text("peak while down, per "+window+" window"),
 				app.Th().Scope("col").Text("attempts received"),
 				app.Th().Scope("col").Text("clients accepted"),
 				app.Th().Scope("col").Text("clients that gave up"),
-				app.Th().Scope("col").Text("peak attempts in a window"),
-				app.Th().Scope("col").Text("peak at"),
 				app.Th().Scope("col").Text("attempts per client, mean / max"),
 				app.Th().Scope("col").Text("last client through at"),
 			)),
@@ -259,22 +266,33 @@ func (p *page) renderHerdResults() app.UI {
 				r := h.runs[i]
 				last := app.Td().DataSet("col", "last_accepted").DataSet("value", "").Text("none got through")
 				if r.Accepted > 0 {
-					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(report.HerdTime(p.report.Params, r.LastAccepted))
+					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(report.HerdTime(params, r.LastAccepted))
 				}
 				return app.Tr().DataSet("mode", r.Mode.String()).Body(
 					app.Th().Scope("row").Text(r.Mode.String()),
+					peakCell("peak_back", params, r.PeakBack, r.PeakBackAt),
+					peakCell("peak_down", params, r.PeakDown, r.PeakDownAt),
 					countCell("attempts", r.Attempts),
 					countCell("accepted", r.Accepted),
 					countCell("gave_up", r.GaveUp),
-					countCell("peak", r.Peak),
-					app.Td().DataSet("col", "peak_at").DataSet("value", calc.Millis(r.PeakAt)).Text(report.HerdTime(p.report.Params, r.PeakAt)),
 					app.Td().DataSet("col", "per_client").Text(strconv.FormatFloat(r.MeanPerClient, 'f', -1, 64)+" / "+strconv.Itoa(r.MaxPerClient)),
 					last,
 				)
 			})),
 		)),
-		renderArrivals(p.report.Params, h.runs),
+		renderArrivals(params, h.runs),
 	)
+}
+
+// peakCell is a herd's peak once back or while down with its time, "60 at 2 s", or "none" when
+// no attempt came on its side; data-value is the count and data-at the time in milliseconds
+// ("" for none).
+func peakCell(col string, params calc.Params, n int, at time.Duration) app.UI {
+	if at < 0 {
+		return app.Td().DataSet("col", col).DataSet("value", n).DataSet("at", "").Text("none")
+	}
+	return app.Td().DataSet("col", col).DataSet("value", n).DataSet("at", calc.Millis(at)).
+		Text(strconv.Itoa(n) + " at " + report.HerdTime(params, at))
 }
 
 func countCell(col string, n int) app.UI {

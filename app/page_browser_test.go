@@ -311,7 +311,8 @@ func checkHerdLink(t *testing.T, q string) {
 			Attempts     int          `json:"attempts"`
 			Accepted     int          `json:"accepted"`
 			GaveUp       int          `json:"gave_up"`
-			Peak         int          `json:"peak"`
+			PeakBack     int          `json:"peak_back"`
+			PeakDown     int          `json:"peak_down"`
 			LastAccepted *json.Number `json:"last_accepted_ms"`
 		} `json:"herd"`
 	}
@@ -335,7 +336,8 @@ func checkHerdLink(t *testing.T, q string) {
 			last = h.LastAccepted.String()
 		}
 		for col, want := range map[string]string{"attempts": strconv.Itoa(h.Attempts), "accepted": strconv.Itoa(h.Accepted),
-			"gave_up": strconv.Itoa(h.GaveUp), "peak": strconv.Itoa(h.Peak), "last_accepted": last} {
+			"gave_up": strconv.Itoa(h.GaveUp), "peak_back": strconv.Itoa(h.PeakBack), "peak_down": strconv.Itoa(h.PeakDown),
+			"last_accepted": last} {
 			if got := shown[h.Jitter+"/"+col]; got != want {
 				t.Errorf("%s %s: page %q, table %q", h.Jitter, col, got, want)
 			}

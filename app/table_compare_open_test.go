@@ -26,8 +26,8 @@ func TestTableCompareOpenHerd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("Herd, each in its own jitter mode: A peak %d attempts per window at %s, %d accepted, %d gave up,",
-		run.Peak, calc.Human(float64(run.PeakAt)), run.Accepted, run.GaveUp)
+	want := fmt.Sprintf("Herd, each in its own jitter mode: A peak once back %d attempts per window at %s, peak while down %d attempts per window at %s, %d accepted, %d gave up,",
+		run.PeakBack, calc.Human(float64(run.PeakBackAt)), run.PeakDown, calc.Human(float64(run.PeakDownAt)), run.Accepted, run.GaveUp)
 	if !strings.Contains(out, want) {
 		t.Errorf("table does not say %q:\n%s", want, out)
 	}

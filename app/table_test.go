@@ -132,6 +132,68 @@ func TestTableFormats(t *testing.T) {
 	}
 }
 
+// Every format of table carries the herd's peak once back and peak while down, named, at the
+// issue's link: no jitter's 1,000 at 3.1 s once back and at 0 while down (by hand: every client's
+// 6th attempt is the first after the 2 s outage, see TestPageHerdPeaks), full jitter's 60 at 2 s
+// and 2,275 at 0; immediate has none once back (no time: "none", empty, null).
+func TestTableHerdPeaks(t *testing.T) {
+	const q = "clients=1000&outage=2s&capacity=50"
+	text, _, _ := runTableOut(t, q)
+	for _, want := range []string{"peak once back  once back at  peak while down  while down at",
+		"Peak once back: the most attempts in one 100 ms window at or after the outage's end", "the capacity, 50 per window, judges it",
+		"none            1000         3.1 s             1000              0", "full              60           2 s             2275              0",
+		"immediate               0          none             6000              0"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	csv, _, _ := runTableOut(t, "-format", "csv", q)
+	for _, want := range []string{",peak_back,peak_back_at_ms,peak_down,peak_down_at_ms\n", ",1000,3100,1000,0\n", ",60,2000,2275,0\n", ",0,,6000,0\n"} {
+		if !strings.Contains(csv, want) {
+			t.Errorf("csv lacks %q:\n%s", want, csv)
+		}
+	}
+	md, _, _ := runTableOut(t, "-format", "md", q)
+	for _, want := range []string{"| peak once back, attempts per window | once back, at (ms) | peak while down, attempts per window | while down, at (ms) |",
+		"| 1000 | 3100 | 1000 | 0 |", "| 60 | 2000 | 2275 | 0 |", "| 0 |  | 6000 | 0 |", "Peak once back: the most attempts"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	out, _, _ := runTableOut(t, "-format", "json", q)
+	var r struct {
+		Herd []struct {
+			Jitter     string   `json:"jitter"`
+			Peak       int      `json:"peak"`
+			PeakBack   int      `json:"peak_back"`
+			PeakBackAt *float64 `json:"peak_back_at_ms"`
+			PeakDown   int      `json:"peak_down"`
+			PeakDownAt *float64 `json:"peak_down_at_ms"`
+		} `json:"herd"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Herd) != 6 {
+		t.Fatalf("%v, %d modes", err, len(r.Herd))
+	}
+	for i, want := range []struct {
+		jitter       string
+		back, down   int
+		backAt, peak float64
+	}{{"immediate", 0, 6000, -1, 6000}, {"none", 1000, 1000, 3100, 1000}, {"full", 60, 2275, 2000, 2275}} {
+		h := r.Herd[i]
+		backAt := -1.0
+		if h.PeakBackAt != nil {
+			backAt = *h.PeakBackAt
+		}
+		if h.Jitter != want.jitter || h.PeakBack != want.back || backAt != want.backAt || h.PeakDown != want.down ||
+			h.PeakDownAt == nil || *h.PeakDownAt != 0 || float64(h.Peak) != want.peak {
+			t.Errorf("json %s: %+v, want %+v", h.Jitter, h, want)
+		}
+	}
+	if !strings.Contains(out, `"peak_back_at_ms": null`) {
+		t.Error("immediate's time once back is not null")
+	}
+}
+
 func TestTableErrors(t *testing.T) {
 	out, errOut, code := runTableOut(t, "base=20s&cap=10s&attempts=0&jitter=x")
 	if code != 2 || out != "" {

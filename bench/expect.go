@@ -34,7 +34,8 @@ type tableJSON struct {
 		Attempts int    `json:"attempts"`
 		Accepted int    `json:"accepted"`
 		GaveUp   int    `json:"gave_up"`
-		Peak     int    `json:"peak"`
+		PeakBack int    `json:"peak_back"`
+		PeakDown int    `json:"peak_down"`
 	} `json:"herd"`
 	Overload *struct {
 		Runs []struct {
@@ -121,7 +122,8 @@ func heavyWant(query string) (want, error) {
 	return w, nil
 }
 
-// herdWantFor is the herd table of the query: attempts, accepted, gave up and peak per mode.
+// herdWantFor is the herd table of the query: attempts, accepted, gave up and the peaks once
+// back and while down per mode.
 func herdWantFor(cfg *config, query string) (herdWant, error) {
 	t, err := table(cfg, query)
 	if err != nil {
@@ -134,7 +136,7 @@ func herdWantFor(cfg *config, query string) (herdWant, error) {
 	for _, h := range t.Herd {
 		w.Modes[h.Jitter] = map[string]string{
 			"attempts": strconv.Itoa(h.Attempts), "accepted": strconv.Itoa(h.Accepted),
-			"gave_up": strconv.Itoa(h.GaveUp), "peak": strconv.Itoa(h.Peak),
+			"gave_up": strconv.Itoa(h.GaveUp), "peak_back": strconv.Itoa(h.PeakBack), "peak_down": strconv.Itoa(h.PeakDown),
 		}
 	}
 	return w, nil

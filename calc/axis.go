@@ -1,6 +1,9 @@
 package calc
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Axis is a time axis from 0 to End with ticks at round steps, for charts: the page draws where
 // calc says, so even the axis labels are calc's numbers.
@@ -101,15 +104,53 @@ func HerdAxes(p Params, runs []HerdRun) (Axis, []CountAxis) {
 	return NewAxis(end), counts
 }
 
-// HerdCountAxis is one count axis for all of runs, so that their charts' heights compare: from
-// 0 to the most arrivals in one window of any run, stretched to the capacity as in HerdAxes.
-// With the defaults: 0 to 600, immediate's scale.
+// HerdCountAxis is one count axis for all of runs, so that their charts' heights compare. It is
+// set by what the recovering server receives, so that the load after the outage and the
+// capacity can be read: from 0 to the most attempts once back in one window (HerdRun.PeakBack)
+// of the runs whose peak once back the others' do not dwarf (Dwarfed: a mode without jitter
+// brings every client back in one window), stretched to the capacity as in HerdAxes. The burst
+// while down is often many times that (2,275 at 0 against 60 once back with full jitter at
+// clients=1000&outage=2s&capacity=50, on an axis to 200 that the 1,000 of no jitter would flatten):
+// windows past the end are cut there (YCut) and the chart says the peaks it cuts. When no run
+// has an attempt once back, the axis runs from 0 to the most arrivals in one window of any run,
+// stretched alike. With the defaults: 0 to 100, set by none's 100 once back.
 func HerdCountAxis(p Params, runs []HerdRun) CountAxis {
-	var all []int
+	var back, all []int
 	for _, r := range runs {
+		back = append(back, r.PeakBack)
 		all = append(all, herdMost(p, r.Arrivals))
 	}
-	return NewCountAxis(herdMost(p, all))
+	if !HerdScaleOnceBack(runs) {
+		return NewCountAxis(herdMost(p, all))
+	}
+	slices.Sort(back)
+	ascending := make([]float64, len(back))
+	for i, n := range back {
+		ascending[i] = float64(n)
+	}
+	if k := Dwarfed(ascending); k > 0 && back[k-1] > 0 {
+		back = back[:k]
+	}
+	return NewCountAxis(herdMost(p, back))
+}
+
+// HerdScaleOnceBack reports whether HerdCountAxis sets its axis by the peaks once back, that is
+// whether any of runs has an attempt at or after the outage's end.
+func HerdScaleOnceBack(runs []HerdRun) bool {
+	for _, r := range runs {
+		if r.PeakBack > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// YCut places n like Y, but no higher than the axis's end; cut says that n is past it.
+func (a CountAxis) YCut(n int, height float64) (y float64, cut bool) {
+	if n > a.End {
+		return height, true
+	}
+	return a.Y(n, height), false
 }
 
 // herdMost is the largest of counts, or the capacity when that is larger but at most twice it

@@ -108,6 +108,28 @@ func ExampleParams_Herd() {
 	// proportional 525 attempts, 100 clients through, peak 148 per 100ms at 0s
 }
 
+// The burst while the server is down and what it receives once back, per 100ms window, at
+// 1,000 clients, a 2s outage and a capacity of 50: with full jitter 60 once back, more than the
+// capacity; without jitter every client comes back in one window.
+func ExampleHerdRun() {
+	p, _ := calc.Decode("clients=1000&outage=2s&capacity=50")
+	runs, _ := p.Herd()
+	for _, r := range runs {
+		back := "none"
+		if r.PeakBack > 0 {
+			back = fmt.Sprintf("%d at %v", r.PeakBack, r.PeakBackAt)
+		}
+		fmt.Printf("%-12s while down %4d at %v, once back %s\n", r.Mode, r.PeakDown, r.PeakDownAt, back)
+	}
+	// Output:
+	// immediate    while down 6000 at 0s, once back none
+	// none         while down 1000 at 0s, once back 1000 at 3.1s
+	// full         while down 2275 at 0s, once back 60 at 2s
+	// equal        while down 2000 at 0s, once back 133 at 2.3s
+	// decorrelated while down 1000 at 0s, once back 68 at 2s
+	// proportional while down 1499 at 0s, once back 164 at 3s
+}
+
 func ExampleParams_HerdModes() {
 	// Polly's exponential backoff with jitter is no classic mode: its herd runs it last.
 	p, _ := calc.Decode("base=2s&factor=2&cap=168h&attempts=4&jitter=decorrelatedv2&ratio=0")

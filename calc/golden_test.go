@@ -89,8 +89,8 @@ func goldenHerd(p Params) string {
 	}
 	var b strings.Builder
 	for _, r := range runs {
-		fmt.Fprintf(&b, "herd %s %d %d %d %d %d %s %d %d %v\n", r.Mode, r.Attempts, r.Accepted, r.GaveUp, r.Peak, r.PeakAt,
-			fmtF(r.MeanPerClient), r.MaxPerClient, r.LastAccepted, r.Arrivals)
+		fmt.Fprintf(&b, "herd %s %d %d %d %d %d %s %d %d %v down %d %d back %d %d\n", r.Mode, r.Attempts, r.Accepted, r.GaveUp, r.Peak, r.PeakAt,
+			fmtF(r.MeanPerClient), r.MaxPerClient, r.LastAccepted, r.Arrivals, r.PeakDown, r.PeakDownAt, r.PeakBack, r.PeakBackAt)
 	}
 	return b.String()
 }

@@ -71,6 +71,22 @@ type HerdRun struct {
 	// arrival time t whose window holds Peak attempts.
 	Peak   int
 	PeakAt time.Duration
+	// PeakDown and PeakBack split the fixed windows of Arrivals at the outage's end. PeakDown is
+	// the most attempts that arrived before the outage ended in one window, the burst the
+	// server meets while down; PeakBack the most that arrived at or after its end in one window,
+	// what the recovering server receives and what the capacity judges: of a window's n attempts
+	// once back, the server accepts min(n, Capacity), so PeakBack > Capacity says that some
+	// window turned attempts away once back. The window the outage ends in, when the end is not
+	// on a window's boundary, counts on both sides: its attempts before the end toward PeakDown,
+	// the others toward PeakBack. PeakDownAt is the start of the earliest window holding
+	// PeakDown; PeakBackAt the start of the earliest window's part once back holding PeakBack,
+	// that is the window's start or, for the window the outage ends in, the outage's end. Each
+	// time is -1 when no attempt arrived on its side (its peak 0). An OverloadRun's count its
+	// Arrivals, which with a breaker hold the attempts it rejected too. With 1,000 clients, a 2s
+	// outage and 100ms windows, full jitter's 2,275 attempts at 0 are its PeakDown (at 0) and
+	// its 60 in [2s, 2.1s) its PeakBack (at 2s).
+	PeakDown, PeakBack     int
+	PeakDownAt, PeakBackAt time.Duration
 	// MeanPerClient is Attempts/Clients; MaxPerClient the most attempts one client made.
 	MeanPerClient float64
 	MaxPerClient  int

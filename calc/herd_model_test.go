@@ -74,6 +74,7 @@ func herdByHeap(p Params, m HerdMode) (HerdRun, []int) {
 			run.Peak, run.PeakAt = n-i, t
 		}
 	}
+	run.PeakDown, run.PeakDownAt, run.PeakBack, run.PeakBackAt = peaksByWindow(p, times)
 	made := make([]int, p.Clients)
 	for i, c := range clients {
 		made[i] = c.made
@@ -81,6 +82,33 @@ func herdByHeap(p Params, m HerdMode) (HerdRun, []int) {
 	}
 	run.MeanPerClient = float64(run.Attempts) / float64(p.Clients)
 	return run, made
+}
+
+// peaksByWindow counts times (in order) again, window by window, those before the outage's end
+// and the others apart, and returns the most of each in one window with its time (HerdRun).
+func peaksByWindow(p Params, times []time.Duration) (down int, downAt time.Duration, back int, backAt time.Duration) {
+	downAt, backAt = -1, -1
+	if len(times) == 0 {
+		return
+	}
+	downs, backs := make([]int, times[len(times)-1]/p.Window+1), make([]int, times[len(times)-1]/p.Window+1)
+	for _, t := range times {
+		if t < p.Outage {
+			downs[t/p.Window]++
+		} else {
+			backs[t/p.Window]++
+		}
+	}
+	for k := range downs {
+		start := time.Duration(k) * p.Window
+		if downs[k] > down {
+			down, downAt = downs[k], start
+		}
+		if backs[k] > back {
+			back, backAt = backs[k], max(start, p.Outage)
+		}
+	}
+	return
 }
 
 type event struct {

@@ -52,6 +52,7 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 		return HerdRun{Mode: m}, false
 	}
 	run := HerdRun{Mode: m, LastAccepted: -1}
+	down := 0 // attempts before the outage's end
 	s.peak.Reset(p.Window)
 	for b := range windows {
 		keys := s.pending.Take(b, s.keys[:0])
@@ -86,6 +87,7 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 				return run, false
 			}
 			s.peak.Add(at)
+			down += b2i(at < p.Outage)
 			accepted := at >= p.Outage && (p.Capacity == 0 || taken < p.Capacity)
 			taken += b2i(accepted)
 			if hooks.seen != nil {
@@ -128,6 +130,32 @@ func (p Params) herd(m HerdMode, windows int, s *herdScratch, hooks herdHooks) (
 		s.keys, s.batch, s.late = keys, batch, late
 	}
 	run.Peak, run.PeakAt = s.peak.Finish()
+	p.splitPeaks(&run, down)
 	run.MeanPerClient = float64(run.Attempts) / float64(p.Clients)
 	return run, true
+}
+
+// splitPeaks sets run's PeakDown and PeakBack, and their times, from its Arrivals and down, how
+// many of its attempts arrived before the outage's end: the windows before the one the outage
+// ends in hold only those, the windows after it none, and that window the rest of them.
+func (p Params) splitPeaks(run *HerdRun, down int) {
+	run.PeakDown, run.PeakBack, run.PeakDownAt, run.PeakBackAt = 0, 0, -1, -1
+	end := p.Outage / p.Window // the window the outage ends in, or the first after it
+	for k, n := range run.Arrivals {
+		d := 0
+		switch {
+		case time.Duration(k) < end:
+			d = n
+			down -= n
+		case time.Duration(k) == end:
+			d = down
+		}
+		from := p.WindowStart(k)
+		if d > run.PeakDown {
+			run.PeakDown, run.PeakDownAt = d, from
+		}
+		if n-d > run.PeakBack {
+			run.PeakBack, run.PeakBackAt = n-d, max(from, p.Outage)
+		}
+	}
 }

@@ -18,6 +18,7 @@ var herdQueries = []string{
 	"clients=60&attempts=6&spread=300ms&outage=400ms&capacity=10&call=5ms",
 	"clients=20&attempts=15&base=1ms&factor=1.5&cap=80ms&outage=10ms&window=1ms&capacity=1&budget=200ms",
 	"clients=10&attempts=30&base=3ns&factor=1.3&cap=7ns&outage=20ns&window=2ns&capacity=1",
+	"clients=40&attempts=8&base=30ms&cap=1s&call=7ms&outage=250ms&capacity=4", // the outage ends inside a window
 }
 
 // herdSeeds is how many seeds each property tries.

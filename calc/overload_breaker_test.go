@@ -197,7 +197,7 @@ var overloadBreakerTests = []struct {
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 13, None, 10*time.Second, 1, 10*time.Second
 	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerGobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 13, Accepted: 1, Peak: 1, MaxPerClient: 13, LastAccepted: 120600 * ms,
-			Arrivals: breakerArrivals(121, steps(0, 13, 0)...)},
+			Arrivals: breakerArrivals(121, steps(0, 13, 0)...), PeakDown: 1, PeakBack: 1, PeakBackAt: 120 * time.Second},
 		Requests: 1, Served: 1, Failed: 6, Recovered: 115 * time.Second,
 		Breakers: 1, Rejected: 6, Trips: 1, Probes: 1, MaxProbes: 1, OpenTime: 70 * time.Second,
 		Windows: breakerWindows(121, func(k int, w *OverloadWindow) {
@@ -230,7 +230,7 @@ var overloadBreakerTests = []struct {
 		p.BreakerAt = BreakerAtCall
 	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerGobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 19, GaveUp: 7, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
-			Arrivals: breakerArrivals(61, append(steps(0, 6, 0, 2, 4), 60)...)},
+			Arrivals: breakerArrivals(61, append(steps(0, 6, 0, 2, 4), 60)...), PeakDown: 1, PeakBackAt: -1},
 		Requests: 7, OutOfAttempts: 6, Blocked: 1, Failed: 18, Recovered: 10 * time.Second, Idle: true,
 		Breakers: 1, Rejected: 1, Trips: 1, OpenTime: 500 * ms,
 		Windows: breakerWindows(61, func(k int, w *OverloadWindow) {
@@ -257,7 +257,7 @@ var overloadBreakerTests = []struct {
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerGobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 21, GaveUp: 7, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
-			Arrivals: breakerArrivals(63, append(steps(0, 2, 0, 2, 4), steps(2, 7, 0, 1, 2)...)...)},
+			Arrivals: breakerArrivals(63, append(steps(0, 2, 0, 2, 4), steps(2, 7, 0, 1, 2)...)...), PeakDown: 1, PeakBackAt: -1},
 		Requests: 7, OutOfAttempts: 7, Failed: 6, Recovered: 10 * time.Second, Idle: true,
 		Breakers: 1, Rejected: 15, Trips: 1, OpenTime: 4700 * ms,
 		Windows: breakerWindows(63, func(k int, w *OverloadWindow) {
@@ -289,7 +289,7 @@ var overloadBreakerTests = []struct {
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerFailsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 4, Accepted: 1, GaveUp: 1, Peak: 1, MaxPerClient: 3, LastAccepted: 500 * ms,
-			Arrivals: []int{1, 0, 1, 1, 0, 1}},
+			Arrivals: []int{1, 0, 1, 1, 0, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 200 * ms},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Failed: 1, Recovered: 400 * ms,
 		Breakers: 2, Rejected: 2, Trips: 1, OpenTime: 500 * ms,
 		Windows: []OverloadWindow{{New: 1, Failed: 1, Closed: 2}, {Closed: 1, Open: 1},
@@ -304,7 +304,7 @@ var overloadBreakerTests = []struct {
 		p.Breakers = BreakerShared
 	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerFailsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 6, GaveUp: 2, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
-			Arrivals: []int{1, 0, 1, 1, 0, 1, 1, 1}},
+			Arrivals: []int{1, 0, 1, 1, 0, 1, 1, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 200 * ms},
 		Requests: 2, OutOfAttempts: 2, Failed: 1, Recovered: -1,
 		Breakers: 1, Rejected: 5, Trips: 1, OpenTime: 600 * ms,
 		Windows: []OverloadWindow{{New: 1, Failed: 1, Closed: 1}, {Open: 1},
@@ -319,7 +319,8 @@ var overloadBreakerTests = []struct {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Limits.GRPCMaxTokens = 1, time.Second, 0, 100*ms, 3
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 5, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterGRPC, Breaker: BreakerFailsafe}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 2, GaveUp: 1, Peak: 1, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{1, 0, 1}},
+		HerdRun: HerdRun{Attempts: 2, GaveUp: 1, Peak: 1, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{1, 0, 1},
+			PeakDown: 1, PeakBackAt: -1},
 		Requests: 1, Refused: 1, Failed: 1, Recovered: time.Second, Idle: true,
 		Breakers: 1, Rejected: 1, Trips: 1, OpenTime: 100 * ms,
 		Windows: []OverloadWindow{{New: 1, Failed: 1, Closed: 1}, {Open: 1}, {Retries: 1, Rejected: 1, Refused: 1, Open: 1}},
@@ -335,7 +336,7 @@ var overloadBreakerTests = []struct {
 		p.BreakerAt, p.BreakerParams.FailsafeDelay = BreakerAtCall, 300*ms
 	}, OverloadCase{Mode: Immediate, Breaker: BreakerFailsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 3, Accepted: 1, GaveUp: 2, Peak: 1, MaxPerClient: 1, LastAccepted: 400 * ms,
-			Arrivals: []int{1, 0, 1, 0, 1}},
+			Arrivals: []int{1, 0, 1, 0, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 200 * ms},
 		Requests: 3, OutOfAttempts: 1, Blocked: 1, Served: 1, Failed: 1, Recovered: 300 * ms,
 		Breakers: 1, Rejected: 1, Trips: 1, Probes: 1, MaxProbes: 1, OpenTime: 300 * ms,
 		Windows: []OverloadWindow{{New: 1, Failed: 1, Closed: 1}, {Open: 1}, {New: 1, Rejected: 1, Open: 1}, {Open: 1},

@@ -638,6 +638,7 @@ func (m *overloadModel) result() OverloadRun {
 	for _, t := range times {
 		run.Arrivals[t/p.Window]++
 	}
+	run.PeakDown, run.PeakDownAt, run.PeakBack, run.PeakBackAt = peaksByWindow(p, times)
 	// The peak counts the attempts that reach the server: a rejected one never does.
 	for i, t := range reached {
 		n, _ := slices.BinarySearch(reached, t+p.Window)
@@ -754,7 +755,8 @@ var overloadModelTests = []struct {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call = 3, 0, 1, 1, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 50*ms, 1, 50*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 4, Accepted: 2, GaveUp: 1, Peak: 4, MaxPerClient: 2, Arrivals: []int{4}},
+		HerdRun: HerdRun{Attempts: 4, Accepted: 2, GaveUp: 1, Peak: 4, MaxPerClient: 2, Arrivals: []int{4},
+			PeakDownAt: -1, PeakBack: 4},
 		Requests: 3, OutOfAttempts: 1, Served: 2, Failed: 2, Recovered: -1,
 		Windows: []OverloadWindow{{New: 3, Retries: 1, Served: 1, Failed: 2, Queue: 1}, {Served: 1}},
 	}},
@@ -766,7 +768,8 @@ var overloadModelTests = []struct {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call, p.Timeout = 2, 0, 1, 1, 10*ms, 50*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 20*ms, 1, 20*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 3, Accepted: 1, GaveUp: 1, Peak: 3, MaxPerClient: 2, Arrivals: []int{3}},
+		HerdRun: HerdRun{Attempts: 3, Accepted: 1, GaveUp: 1, Peak: 3, MaxPerClient: 2, Arrivals: []int{3},
+			PeakDownAt: -1, PeakBack: 3},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Wasted: 1, Failed: 1, TimedOut: 1, Recovered: -1,
 		Windows: []OverloadWindow{{New: 2, Retries: 1, Served: 1, Failed: 1, TimedOut: 1, Queue: 1}, {Wasted: 1}},
 	}},
@@ -777,7 +780,8 @@ var overloadModelTests = []struct {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 100*ms, 50*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 20*ms, 1, 20*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 2, GaveUp: 1, Peak: 2, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{2}},
+		HerdRun: HerdRun{Attempts: 2, GaveUp: 1, Peak: 2, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{2},
+			PeakDownAt: -1, PeakBack: 2},
 		Requests: 1, OutOfAttempts: 1, Wasted: 2, TimedOut: 2, Recovered: -1,
 		Windows: []OverloadWindow{{New: 1, Retries: 1, Wasted: 2, TimedOut: 1}, {TimedOut: 1}},
 	}},
@@ -785,7 +789,8 @@ var overloadModelTests = []struct {
 	{"answer at the timeout", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 50*ms, 50*ms
 	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 1, Accepted: 1, Peak: 1, MaxPerClient: 1, Arrivals: []int{1}},
+		HerdRun: HerdRun{Attempts: 1, Accepted: 1, Peak: 1, MaxPerClient: 1, Arrivals: []int{1},
+			PeakDownAt: -1, PeakBack: 1},
 		Requests: 1, Served: 1, Recovered: 0,
 		Windows: []OverloadWindow{{New: 1, Served: 1}},
 	}},
@@ -799,7 +804,8 @@ var overloadModelTests = []struct {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterEnvoy}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3}},
+		HerdRun: HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3},
+			PeakDown: 5, PeakBackAt: -1},
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: time.Second, Idle: true,
 		Windows: []OverloadWindow{{New: 5, Failed: 5, Refused: 2}, {Retries: 3, Failed: 3}, {Retries: 3, Failed: 3}},
 	}},
@@ -813,7 +819,8 @@ var overloadModelTests = []struct {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterFailsafe}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3}},
+		HerdRun: HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3},
+			PeakDown: 5, PeakBackAt: -1},
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: time.Second, Idle: true,
 		Windows: []OverloadWindow{{New: 5, Failed: 5}, {Retries: 3, Failed: 3, Refused: 2}, {Retries: 3, Failed: 3}},
 	}},
@@ -825,7 +832,8 @@ var overloadModelTests = []struct {
 		p.Clients, p.Outage, p.Capacity, p.Call = 20, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 100*ms, 1, 100*ms
 	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterFailsafe}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 26, GaveUp: 20, Peak: 20, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{20, 6}},
+		HerdRun: HerdRun{Attempts: 26, GaveUp: 20, Peak: 20, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{20, 6},
+			PeakDown: 20, PeakBackAt: -1},
 		Requests: 20, OutOfAttempts: 6, Refused: 14, Failed: 26, Recovered: time.Second, Idle: true,
 		Windows: []OverloadWindow{{New: 20, Failed: 20}, {Retries: 6, Failed: 6, Refused: 14}},
 	}},
@@ -837,7 +845,8 @@ var overloadModelTests = []struct {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Attempts = 2, time.Second, 0, 10*ms, 5
 		p.Processes, p.Limits.GRPCMaxTokens = 2, 3
 	}, OverloadCase{Mode: Immediate, Limiter: LimiterGRPC}, OverloadRun{
-		HerdRun:  HerdRun{Attempts: 4, GaveUp: 2, Peak: 4, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{4}},
+		HerdRun: HerdRun{Attempts: 4, GaveUp: 2, Peak: 4, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{4},
+			PeakDown: 4, PeakBackAt: -1},
 		Requests: 2, Refused: 2, Failed: 4, Recovered: time.Second, Idle: true,
 		Windows: []OverloadWindow{{New: 2, Retries: 2, Failed: 4, Refused: 2}},
 	}},
@@ -849,7 +858,7 @@ var overloadModelTests = []struct {
 		p.Rate, p.Run = 10, time.Second
 	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 11, Accepted: 7, GaveUp: 4, Peak: 2, MaxPerClient: 1, LastAccepted: 900 * ms,
-			Arrivals: []int{2, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+			Arrivals: []int{2, 1, 1, 1, 1, 1, 1, 1, 1, 1}, PeakDown: 2, PeakBack: 1, PeakBackAt: 300 * ms},
 		Requests: 11, Stream: 10, OutOfAttempts: 4, Served: 7, Failed: 4, Recovered: 300 * ms, RecoveredInStream: true,
 		Windows: []OverloadWindow{{New: 2, Failed: 2}, {New: 1, Failed: 1}, {New: 1, Failed: 1},
 			{New: 1, Served: 1}, {New: 1, Served: 1}, {New: 1, Served: 1}, {New: 1, Served: 1},
@@ -861,7 +870,7 @@ var overloadModelTests = []struct {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call, p.Attempts = 2, 600*ms, 250*ms, 0, 0, 1
 	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, Accepted: 1, GaveUp: 1, Peak: 1, MaxPerClient: 1, LastAccepted: 300 * ms,
-			Arrivals: []int{1, 0, 0, 1}},
+			Arrivals: []int{1, 0, 0, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 300 * ms},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Failed: 1, Recovered: 200 * ms,
 		Windows: []OverloadWindow{{New: 1, Failed: 1}, {}, {}, {New: 1, Served: 1}},
 	}},

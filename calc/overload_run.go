@@ -104,6 +104,7 @@ type overloadSim struct {
 	pending int           // events in the calendar
 	qhead   int
 	lastArr int // the window of the last arrival
+	down    int // the attempts in Arrivals that arrived before the outage's end
 	// late says an answer at once comes after the timeout (Timeout > 0 and Call > Timeout).
 	late bool
 	// limited says the processes have limiters; without, nothing reads the processes' counts
@@ -253,6 +254,7 @@ func (sim *overloadSim) finish(streamed int) {
 		sim.finishBreakers()
 	}
 	run.Peak, run.PeakAt = sim.s.peak.Finish()
+	p.splitPeaks(&run.HerdRun, sim.down)
 	run.MeanPerClient = float64(run.Attempts) / float64(run.Requests)
 	run.Recovered = -1
 	k := int(p.Outage / p.Window)
@@ -362,6 +364,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 		r.rng.Seed(p.Seed, stream)
 		r.start, r.state = at, sim.first
 		w.New++
+		sim.down += b2i(at < p.Outage)
 		if sim.atCall && !sim.ask(i, r, at) { // rejected: the call ends before its retries begin
 			run.Attempts++
 			run.Blocked++
@@ -380,6 +383,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 			return true
 		}
 		w.Retries++
+		sim.down += b2i(at < p.Outage)
 	}
 	r.made++
 	r.at, r.due = at, -1

@@ -71,20 +71,24 @@ var compareFitCols = [][2]string{{"policy", "policy"}, {"query", "query"}, {"bud
 	{"most_attempts_every_path", "most attempts that would fit, every path"}, {"most_attempts_best_path", "best path"}}
 
 // compareHerdCols are the herd's headline of each policy in its own jitter mode (empty when
-// not simulated).
-var compareHerdCols = [][2]string{{"policy", "policy"}, {"jitter", "jitter"}, {"peak", "peak attempts in a window"},
-	{"peak_at_ms", msHead("peak at")}, {"accepted", "clients accepted"}, {"gave_up", "clients that gave up"},
-	{"last_accepted_ms", msHead("last client through at")}}
+// not simulated); the peaks once back and while down come last, after the columns it had before
+// them.
+var compareHerdCols = [][2]string{{"policy", "policy"}, {"jitter", "jitter"}, {"peak", "peak attempts in any sliding window, down or back"},
+	{"peak_at_ms", msHead("sliding peak at")}, {"accepted", "clients accepted"}, {"gave_up", "clients that gave up"},
+	{"last_accepted_ms", msHead("last client through at")},
+	{"peak_back", "peak once back, attempts per window"}, {"peak_back_at_ms", msHead("once back, at")},
+	{"peak_down", "peak while down, attempts per window"}, {"peak_down_at_ms", msHead("while down, at")}}
 
 func compareHerdCells(name string, h *calc.HerdRun) []string {
 	if h == nil {
-		return []string{name, "", "", "", "", "", ""}
+		return []string{name, "", "", "", "", "", "", "", "", "", ""}
 	}
 	last := ""
 	if h.Accepted > 0 {
 		last = calc.Millis(h.LastAccepted)
 	}
-	return []string{name, h.Mode.String(), strconv.Itoa(h.Peak), calc.Millis(h.PeakAt), strconv.Itoa(h.Accepted), strconv.Itoa(h.GaveUp), last}
+	return []string{name, h.Mode.String(), strconv.Itoa(h.Peak), calc.Millis(h.PeakAt), strconv.Itoa(h.Accepted), strconv.Itoa(h.GaveUp), last,
+		strconv.Itoa(h.PeakBack), peakAtMillis(h.PeakBackAt), strconv.Itoa(h.PeakDown), peakAtMillis(h.PeakDownAt)}
 }
 
 // compareContentionCols are the contention experiment's headline of each policy's own mode.
@@ -162,7 +166,14 @@ func herdLineOf(h *calc.HerdRun) string {
 	if h.Accepted > 0 {
 		last = "the last got through at " + calc.Human(float64(h.LastAccepted))
 	}
-	return fmt.Sprintf("peak %d attempts per window at %s, %d accepted, %d gave up, %s.", h.Peak, calc.Human(float64(h.PeakAt)), h.Accepted, h.GaveUp, last)
+	peak := func(side string, n int, at time.Duration) string {
+		if n == 0 {
+			return "none " + side
+		}
+		return fmt.Sprintf("peak %s %d attempts per window at %s", side, n, calc.Human(float64(at)))
+	}
+	return fmt.Sprintf("%s, %s, %d accepted, %d gave up, %s.", peak("once back", h.PeakBack, h.PeakBackAt),
+		peak("while down", h.PeakDown, h.PeakDownAt), h.Accepted, h.GaveUp, last)
 }
 
 // writeCompareText prints the comparison for a terminal: the waits, then the starts, then the
@@ -273,6 +284,10 @@ type jsonHerdHead struct {
 	Accepted     int          `json:"accepted"`
 	GaveUp       int          `json:"gave_up"`
 	LastAccepted *json.Number `json:"last_accepted_ms"`
+	PeakBack     int          `json:"peak_back"`
+	PeakBackAt   *json.Number `json:"peak_back_at_ms"`
+	PeakDown     int          `json:"peak_down"`
+	PeakDownAt   *json.Number `json:"peak_down_at_ms"`
 }
 
 func compareJSON(c Compared) *jsonCompare {
@@ -293,9 +308,16 @@ func compareJSON(c Compared) *jsonCompare {
 		if h == nil {
 			return nil
 		}
-		out := &jsonHerdHead{Jitter: h.Mode.String(), Peak: h.Peak, PeakAt: ms(h.PeakAt), Accepted: h.Accepted, GaveUp: h.GaveUp}
+		out := &jsonHerdHead{Jitter: h.Mode.String(), Peak: h.Peak, PeakAt: ms(h.PeakAt), Accepted: h.Accepted, GaveUp: h.GaveUp,
+			PeakBack: h.PeakBack, PeakDown: h.PeakDown}
 		if h.Accepted > 0 {
 			out.LastAccepted = msp(h.LastAccepted)
+		}
+		if h.PeakBackAt >= 0 {
+			out.PeakBackAt = msp(h.PeakBackAt)
+		}
+		if h.PeakDownAt >= 0 {
+			out.PeakDownAt = msp(h.PeakDownAt)
 		}
 		return out
 	}

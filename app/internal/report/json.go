@@ -90,6 +90,12 @@ type jsonHerd struct {
 	MaxPerClient  int          `json:"max_attempts_per_client"`
 	LastAccepted  *json.Number `json:"last_accepted_ms"`
 	Arrivals      []int        `json:"arrivals"`
+	// The peaks once back and while down (calc.HerdRun.PeakBack, PeakDown); a time is null when
+	// no attempt came on its side.
+	PeakBack   int          `json:"peak_back"`
+	PeakBackAt *json.Number `json:"peak_back_at_ms"`
+	PeakDown   int          `json:"peak_down"`
+	PeakDownAt *json.Number `json:"peak_down_at_ms"`
 }
 
 func ms(d time.Duration) json.Number { return json.Number(calc.Millis(d)) }
@@ -150,9 +156,16 @@ func reportJSON(res Results) jsonReport {
 	out.FitBudget = solutionsJSON(r)
 	for _, h := range herd {
 		j := jsonHerd{Jitter: h.Mode.String(), Attempts: h.Attempts, Accepted: h.Accepted, GaveUp: h.GaveUp,
-			Peak: h.Peak, PeakAt: ms(h.PeakAt), MeanPerClient: h.MeanPerClient, MaxPerClient: h.MaxPerClient, Arrivals: h.Arrivals}
+			Peak: h.Peak, PeakAt: ms(h.PeakAt), MeanPerClient: h.MeanPerClient, MaxPerClient: h.MaxPerClient, Arrivals: h.Arrivals,
+			PeakBack: h.PeakBack, PeakDown: h.PeakDown}
 		if h.Accepted > 0 {
 			j.LastAccepted = msp(h.LastAccepted)
+		}
+		if h.PeakBackAt >= 0 {
+			j.PeakBackAt = msp(h.PeakBackAt)
+		}
+		if h.PeakDownAt >= 0 {
+			j.PeakDownAt = msp(h.PeakDownAt)
 		}
 		out.Herd = append(out.Herd, j)
 	}

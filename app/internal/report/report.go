@@ -150,7 +150,37 @@ func herdCells(r calc.HerdRun) []string {
 		last = calc.Millis(r.LastAccepted)
 	}
 	return []string{r.Mode.String(), strconv.Itoa(r.Attempts), strconv.Itoa(r.Accepted), strconv.Itoa(r.GaveUp),
-		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), millionths(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last}
+		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), millionths(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last,
+		strconv.Itoa(r.PeakBack), peakAtMillis(r.PeakBackAt), strconv.Itoa(r.PeakDown), peakAtMillis(r.PeakDownAt)}
+}
+
+// peakAtMillis is a peak's time in milliseconds, or "" when no attempt came on its side (-1).
+func peakAtMillis(d time.Duration) string {
+	if d < 0 {
+		return ""
+	}
+	return calc.Millis(d)
+}
+
+// HerdPeakWords says what the herd's two peaks count, with the capacity that judges the one
+// once back.
+func HerdPeakWords(p calc.Params) string {
+	capacity := "no capacity limit"
+	if p.Capacity > 0 {
+		capacity = fmt.Sprintf("the capacity, %d per window, judges it", p.Capacity)
+	}
+	return fmt.Sprintf("Peak once back: the most attempts in one %s window at or after the outage's end, what the recovering server receives (%s); "+
+		"peak while down: the most in one window before it. The window the outage ends in counts on both sides.",
+		calc.Human(float64(p.Window)), capacity)
+}
+
+// HerdPeakTime writes the time of a peak of the herd, or "none" when no attempt came on its
+// side (-1).
+func HerdPeakTime(p calc.Params, d time.Duration) string {
+	if d < 0 {
+		return "none"
+	}
+	return HerdTime(p, d)
 }
 
 // totalCells are a mode's rows of totalCols: with a budget, a row of the policy's totals (scope
@@ -341,16 +371,17 @@ func textReport(w io.Writer, res Results) error {
 	writeSolveText(w, r)
 	_, err := fmt.Fprintf(w, "\n%s\n", LayersLine(r))
 	if len(herd) > 0 {
-		fmt.Fprintf(w, "\n%s\n", herdLine(p))
+		fmt.Fprintf(w, "\n%s\n%s\n", herdLine(p), HerdPeakWords(p))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "mode\tattempts\taccepted\tgave up\tpeak per window\tpeak at\tper client mean\tper client max\tlast through\t")
+		fmt.Fprintln(tw, "mode\tpeak once back\tonce back at\tpeak while down\twhile down at\tattempts\taccepted\tgave up\tper client mean\tper client max\tlast through\t")
 		for _, h := range herd {
 			last := "none"
 			if h.Accepted > 0 {
 				last = HerdTime(p, h.LastAccepted)
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%s\t\n", h.Mode, h.Attempts, h.Accepted, h.GaveUp, h.Peak,
-				HerdTime(p, h.PeakAt), strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%d\t%d\t%d\t%s\t%d\t%s\t\n", h.Mode, h.PeakBack, HerdPeakTime(p, h.PeakBackAt),
+				h.PeakDown, HerdPeakTime(p, h.PeakDownAt), h.Attempts, h.Accepted, h.GaveUp,
+				strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
 		}
 		err = tw.Flush()
 	}

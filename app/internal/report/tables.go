@@ -156,11 +156,15 @@ var fitLargestCols = [][2]string{{"jitter", "jitter"}, {"base_every_path_ms", ms
 	{"factor_every_path", "factor, every path"}, {"factor_p99_paths", "factor, 99% of paths"},
 	{"cap_every_path_ms", msHead("cap, every path")}, {"cap_p99_paths_ms", msHead("cap, 99% of paths")}}
 
-// HerdCols are the herd's, in the order of herdCells.
+// HerdCols are the herd's, in the order of herdCells. The peaks while down and once back
+// (HerdPeakWords) come last, after the columns the herd had before them; "peak" is the most in
+// any window [t, t+window), down or back.
 var HerdCols = [][2]string{{"mode", "mode"}, {"attempts", "attempts received"}, {"accepted", "clients accepted"},
-	{"gave_up", "clients that gave up"}, {"peak", "peak attempts in a window"}, {"peak_at_ms", msHead("peak at")},
+	{"gave_up", "clients that gave up"}, {"peak", "peak attempts in any sliding window, down or back"}, {"peak_at_ms", msHead("sliding peak at")},
 	{"mean_per_client", "attempts per client, mean"}, {"max_per_client", "attempts per client, max"},
-	{"last_accepted_ms", msHead("last client through at")}}
+	{"last_accepted_ms", msHead("last client through at")},
+	{"peak_back", "peak once back, attempts per window"}, {"peak_back_at_ms", msHead("once back, at")},
+	{"peak_down", "peak while down, attempts per window"}, {"peak_down_at_ms", msHead("while down, at")}}
 
 var limiterCols = [][2]string{{"limiter", "limiter"}, {"under_total_failure", "under total failure"}, {"source", "source"}}
 
@@ -207,7 +211,7 @@ func reportTables(res Results) []reportTable {
 	}
 	out = append(out, reportTable{words: append(sentences, LayersLine(r)), cols: summaryCols, rows: [][]string{row}})
 	if len(herd) > 0 {
-		h := reportTable{words: []string{herdLine(p)}, cols: HerdCols}
+		h := reportTable{words: []string{herdLine(p), HerdPeakWords(p)}, cols: HerdCols}
 		for _, run := range herd {
 			h.rows = append(h.rows, herdCells(run))
 		}

@@ -1,0 +1,54 @@
+//go:build !js
+
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The herd's table leads with what the recovering server receives, beside the capacity, and
+// the burst while down after it, each named. At the issue's link, by hand: without jitter all
+// 1,000 clients make their 6th attempt at 3.1 s (waits of 100 ms doubling: 0, 0.1, 0.3, 0.7,
+// 1.5 s in the 2 s outage), so 1,000 once back in that window and 1,000 while down at 0;
+// immediate retries make all 6,000 attempts at 0, none once back. Full jitter's 60 once back
+// at 2 s and 2,275 at 0 are the issue's (calc's TestHerdPeakDownAndBack counts them again).
+func TestPageHerdPeaks(t *testing.T) {
+	p, _ := navPage(t, "clients=1000&outage=2s&capacity=50")
+	html := app.HTMLString(p)
+	cells, at := tableCells(html, `id="herd"`, "data-mode", "data-value"), tableCells(html, `id="herd"`, "data-mode", "data-at")
+	for k, want := range map[string]string{
+		"none/peak_back": "1000", "none/peak_down": "1000", "immediate/peak_back": "0", "immediate/peak_down": "6000",
+		"full/peak_back": "60", "full/peak_down": "2275",
+	} {
+		if got, ok := cells[k]; !ok || got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
+	}
+	for k, want := range map[string]string{"none/peak_back": "3100", "none/peak_down": "0", "immediate/peak_back": "", "full/peak_back": "2000", "full/peak_down": "0"} {
+		if got, ok := at[k]; !ok || got != want {
+			t.Errorf("%s at: %q, want %q", k, got, want)
+		}
+	}
+	table := html[strings.Index(html, `id="herd"`):]
+	table = table[:strings.Index(table, "</table>")]
+	var heads []string
+	for _, th := range strings.Split(table, `<th scope="col">`)[1:] {
+		heads = append(heads, th[:strings.Index(th, "<")])
+	}
+	if len(heads) < 3 || heads[1] != "peak once back, per 100 ms window (capacity 50)" || heads[2] != "peak while down, per 100 ms window" {
+		t.Errorf("the herd's heads: %q", heads)
+	}
+	for mode, want := range map[string][]string{"immediate": {">none</td>", ">6000 at 0</td>"}, "none": {">1000 at 3.1 s</td>", ">1000 at 0</td>"},
+		"full": {">60 at 2 s</td>", ">2275 at 0</td>"}} {
+		row := table[strings.Index(table, `data-mode="`+mode+`"`):]
+		row = row[:strings.Index(row, "</tr>")]
+		for _, w := range want {
+			if !strings.Contains(row, w) {
+				t.Errorf("%s's row lacks %q: %s", mode, w, row)
+			}
+		}
+	}
+}
