@@ -144,7 +144,7 @@ func readAWS(text string) (Result, bool, error) {
 	pr, _ := libs.PresetByName(preset)
 	c.MaxAttempts = pr.Params.Attempts
 	if attemptsLine != nil {
-		v := &value{line: attemptsLine.line, path: attemptsLine.key, text: attemptsLine.value, kind: yaml.ScalarNode}
+		v := &value{line: attemptsLine.line, key: attemptsLine.key, text: attemptsLine.value, kind: yaml.ScalarNode}
 		n, err := whole(v, 1, 1<<31-1)
 		if err != nil {
 			return Result{}, true, err

@@ -103,7 +103,7 @@ func readEnvoyPolicy(r *reading, policies []entry, c *libs.EnvoyRetryPolicy) err
 	route, rp := policies[0].holder, policies[0].v
 	rp.used = true
 	for _, other := range policies[1:] {
-		r.skip("line %d: %s: only the first retry_policy is read (%s's)", other.v.line, other.v.path, rp.path)
+		r.skip("line %d: %s: only the first retry_policy is read (%s's)", other.v.line, other.v.path(), rp.path())
 	}
 	if t := route.get(proto("timeout"), true); t != nil && !t.null {
 		d, err := protoDuration(t)
@@ -113,7 +113,7 @@ func readEnvoyPolicy(r *reading, policies []entry, c *libs.EnvoyRetryPolicy) err
 		c.Timeout = d
 		r.source("budget", t)
 		if d == 0 {
-			r.note("line %d: %s 0s: the route has no timeout", t.line, t.path)
+			r.note("line %d: %s 0s: the route has no timeout", t.line, t.path())
 		} else {
 			r.note("the route's timeout is a deadline over every attempt: the budget")
 		}
@@ -137,7 +137,7 @@ func readEnvoyPolicy(r *reading, policies []entry, c *libs.EnvoyRetryPolicy) err
 		r.note("no num_retries: Envoy's default, 1 retry (2 attempts)")
 	}
 	if v := rp.get(proto("retry_on"), true); v != nil {
-		r.note("line %d: %s %s: the calculator's attempts all fail with one of them", v.line, v.path, quoteShort(v.text))
+		r.note("line %d: %s %s: the calculator's attempts all fail with one of them", v.line, v.path(), quoteShort(v.text))
 	}
 	if v := rp.get(proto("per_try_timeout"), true); v != nil && !v.null {
 		d, err := protoDuration(v)
@@ -166,7 +166,7 @@ func readBackOff(r *reading, b *value, c *libs.EnvoyRetryPolicy) error {
 	}
 	base := b.get(proto("base_interval"), true)
 	if base == nil || base.null {
-		return fmt.Errorf("line %d: %s has no base_interval: Envoy refuses it", b.line, b.path)
+		return fmt.Errorf("line %d: %s has no base_interval: Envoy refuses it", b.line, b.path())
 	}
 	d, err := protoDuration(base)
 	if err != nil {
@@ -199,12 +199,12 @@ func readRetryBudget(r *reading, budgets []entry) error {
 	b := budgets[0].v
 	b.used = true
 	for _, other := range budgets[1:] {
-		r.skip("line %d: %s: only the first retry_budget is read (%s's)", other.v.line, other.v.path, b.path)
+		r.skip("line %d: %s: only the first retry_budget is read (%s's)", other.v.line, other.v.path(), b.path())
 	}
 	r.p.Limiter = calc.LimiterEnvoy
 	r.p.Limits.EnvoyPercent, r.p.Limits.EnvoyMinConcurrency = envoyBudgetPercent, envoyMinConcurrency
 	r.also("limiter", "budgetpct", "minconcurrency")
-	r.note("line %d: %s → limiter=envoy (retries in flight at most budget_percent of the requests in flight, or min_retry_concurrency)", b.line, b.path)
+	r.note("line %d: %s → limiter=envoy (retries in flight at most budget_percent of the requests in flight, or min_retry_concurrency)", b.line, b.path())
 	if b.null {
 		return nil
 	}

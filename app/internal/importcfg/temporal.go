@@ -79,7 +79,7 @@ func only(m *value, names ...string) (*value, error) {
 	for _, item := range m.items {
 		if slices.Contains(names, item.key) {
 			if found != nil {
-				return nil, fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path, found.line)
+				return nil, fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path(), found.line)
 			}
 			found = item
 		}
