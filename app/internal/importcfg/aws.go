@@ -96,17 +96,17 @@ func readAWS(text string) (Result, bool, error) {
 		}
 	}
 	if chosen == nil {
-		return Result{}, true, fmt.Errorf("line %d: [%s]: no profile ([default] or [profile NAME]) in the file", profiles[0].line, profiles[0].name)
+		return Result{}, true, fmt.Errorf("line %d: [%s]: no profile ([default] or [profile NAME]) in the file", profiles[0].line, quoteName(profiles[0].name))
 	}
 	name, _ := profileName(chosen.name)
 	which := "the default profile"
 	if name != "default" {
 		which = "the file has no [default]: its first profile"
 	}
-	r.note("line %d: [%s]: the profile read (%s)", chosen.line, chosen.name, which)
+	r.note("line %d: [%s]: the profile read (%s)", chosen.line, quoteName(chosen.name), which)
 	for i := range profiles {
 		if p := &profiles[i]; p != chosen {
-			r.skip("line %d: [%s]: only one profile is read ([%s])", p.line, p.name, chosen.name)
+			r.skip("line %d: [%s]: only one profile is read ([%s])", p.line, quoteName(p.name), quoteName(chosen.name))
 		}
 	}
 
@@ -119,7 +119,7 @@ func readAWS(text string) (Result, bool, error) {
 		case "max_attempts":
 			attemptsLine = l
 		default:
-			r.skip("line %d: %s: not about retries", l.line, l.key)
+			r.skip("line %d: %s: not about retries", l.line, quoteKey(l.key))
 		}
 	}
 	mode := defaultMode(preset)

@@ -172,6 +172,10 @@ func readBackOff(r *reading, b *value, c *libs.EnvoyRetryPolicy) error {
 	if err != nil {
 		return err
 	}
+	if d == math.MaxInt64 {
+		// Blamed here, not at a max_interval that is less than it.
+		return base.errorf("past the largest duration the calculator holds (%s)", d)
+	}
 	if d < time.Millisecond {
 		return base.errorf("must be at least 1ms: Envoy refuses less")
 	}

@@ -37,7 +37,9 @@ func readTenacity(text string) (Result, bool, error) {
 		return Result{}, false, nil
 	}
 	body := pyComment.ReplaceAllString(text[at:], "")
-	line := func(i int) int { return strings.Count(text[:at+i], "\n") + 1 }
+	// body keeps each comment's newline: a line is counted in it, not in text, where a comment
+	// moves what follows further than its offset in body.
+	line := func(i int) int { return strings.Count(text[:at], "\n") + strings.Count(body[:i], "\n") + 1 }
 	pol := calc.Policy{Factor: 1, Cap: calc.MaxCap}
 	var read, ignored []string
 	var waits []tenacityWait

@@ -158,7 +158,10 @@ func yamlError(text string) string {
 func yamlMessage(text string, err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	m := yamlLine.FindStringSubmatch(msg)
-	if m == nil || !strings.Contains(msg, "cannot start any token") && !strings.Contains(msg, "tab character") {
+	if m == nil {
+		return unplaced(text, msg)
+	}
+	if !strings.Contains(msg, "cannot start any token") && !strings.Contains(msg, "tab character") {
 		return msg
 	}
 	n, _ := strconv.Atoi(m[1])
@@ -176,6 +179,67 @@ func yamlMessage(text string, err error) string {
 }
 
 var yamlLine = regexp.MustCompile(`^line ([0-9]+): `)
+
+// unplaced is the parser's message msg, which names no line, with its line and the key before
+// it there: a byte that is not UTF-8, a control character and an unknown anchor are found in
+// text; any other message the parser gives without a line is about the first (its lines count
+// from 0, and it writes none for 0).
+func unplaced(text, msg string) string {
+	at := -1
+	switch {
+	case strings.Contains(msg, "UTF-8") || strings.Contains(msg, "Unicode"):
+		for i, r := range text {
+			if r == utf8.RuneError {
+				at, msg = i, fmt.Sprintf("%s (byte %#02x): YAML and JSON are UTF-8 text", msg, text[i])
+				break
+			}
+		}
+	case strings.Contains(msg, "control characters"):
+		if i := strings.IndexFunc(text, yamlControl); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(text[i:])
+			at, msg = i, fmt.Sprintf("%s (%U)", msg, r)
+		}
+	case yamlAnchor.MatchString(msg):
+		name := yamlAnchor.FindStringSubmatch(msg)[1]
+		for i := strings.Index(text, "*"+name); i >= 0; {
+			if end := i + 1 + len(name); end == len(text) || !yamlAnchorChar(text[end]) {
+				at, msg = i, fmt.Sprintf("alias *%s: no anchor &%s before it", quoteKey(name), quoteKey(name))
+				break
+			}
+			next := strings.Index(text[i+1:], "*"+name)
+			if next < 0 {
+				break
+			}
+			i += 1 + next
+		}
+	}
+	if at < 0 {
+		return "line 1: " + msg
+	}
+	line := strings.Count(text[:at], "\n") + 1
+	start := strings.LastIndexByte(text[:at], '\n') + 1
+	if keys := keyBefore.FindAllStringSubmatch(text[start:at], -1); keys != nil {
+		return fmt.Sprintf("line %d: %s: %s", line, quoteKey(keys[len(keys)-1][1]), msg)
+	}
+	return fmt.Sprintf("line %d: %s", line, msg)
+}
+
+var (
+	yamlAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+	// keyBefore is a key and its colon, quoted or not, as JSON and YAML write them.
+	keyBefore = regexp.MustCompile(`["']?([A-Za-z_][A-Za-z0-9_.-]*)["']?\s*:`)
+)
+
+// yamlControl is a character YAML does not allow in a text: a control character but tab, line
+// feed, carriage return and next line.
+func yamlControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f && r != 0x85 || r == 0xfffe || r == 0xffff
+}
+
+// yamlAnchorChar is a byte an anchor's name may go on with.
+func yamlAnchorChar(c byte) bool {
+	return !strings.ContainsRune(" \t\r\n,[]{}", rune(c))
+}
 
 // parsed is the last text parsed and its YAML: every format of a Read parses the same text, and
 // the parse is most of their time. Read holds readMu while it uses it, and forgets it when done;
@@ -461,7 +525,8 @@ func quoteShort(s string) string {
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // Lengths of a path in a message: each key cut to maxKey bytes, and a path longer than maxPath
-// keeps its first key and its last ones, "…" between, so that the message's reason stays whole.
+// keeps its first key and its last ones, how many are left out between ("a.(13 more).b.c"), so
+// that the message's reason stays whole.
 const (
 	maxKey  = 64
 	maxPath = 200
@@ -496,16 +561,21 @@ func (v *value) path() string {
 	for n = len(segs[0]); tail > 1 && n+len(segs[tail-1]) <= maxPath; tail-- {
 		n += len(segs[tail-1])
 	}
-	return segs[0] + "…" + strings.Join(segs[tail:], "")
+	return segs[0] + fmt.Sprintf(".(%d more)", tail-1) + strings.Join(segs[tail:], "")
 }
 
 // quoteKey is a key of a configuration as a message writes it: as it is when it is a word of
 // printable characters, else quoted as Go quotes a string (its control characters escaped,
 // never written to a terminal or the page as they are), cut to maxKey bytes with "…".
-func quoteKey(k string) string {
+func quoteKey(k string) string { return quoteWord(k, false) }
+
+// quoteName is quoteKey for a name that may have spaces: an AWS profile's, "profile prod".
+func quoteName(k string) string { return quoteWord(k, true) }
+
+func quoteWord(k string, spaces bool) string {
 	word := k != ""
 	for _, r := range k {
-		if r == utf8.RuneError || !unicode.IsPrint(r) || unicode.IsSpace(r) || r == '"' || r == '\\' {
+		if r == utf8.RuneError || !unicode.IsPrint(r) || unicode.IsSpace(r) && !(spaces && r == ' ') || r == '"' || r == '\\' {
 			word = false
 			break
 		}
