@@ -309,6 +309,7 @@ func (b *builder) countAliases(n *yaml.Node, depth int) error {
 // maxValues and maxBytes.
 func (b *builder) build(n *yaml.Node, parent *value, key string, index, depth int) (*value, error) {
 	v := &value{key: key, parent: parent, index: index}
+	at := n.Line // an alias's, not its anchor's
 	for hops := 0; n.Kind == yaml.AliasNode; hops++ {
 		if n.Alias == nil || hops > maxAliases {
 			return nil, fmt.Errorf("line %d: alias *%s refers to nothing: %s", n.Line, quoteKey(n.Value), orTop(v.path()))
@@ -321,11 +322,11 @@ func (b *builder) build(n *yaml.Node, parent *value, key string, index, depth in
 	}
 	b.values++
 	if b.values > maxValues {
-		return nil, fmt.Errorf("line %d: more than %d values: aliases (*name) repeat too much: %s", n.Line, maxValues, orTop(v.path()))
+		return nil, fmt.Errorf("line %d: more than %d values: aliases (*name) repeat too much: %s", at, maxValues, orTop(v.path()))
 	}
 	b.bytes += len(key) + len(n.Value)
 	if b.bytes > maxBytes {
-		return nil, fmt.Errorf("line %d: %d bytes of keys and values with aliases (*name) expanded, past the limit of %d: %s", n.Line, b.bytes, maxBytes, orTop(v.path()))
+		return nil, fmt.Errorf("line %d: %d bytes of keys and values with aliases (*name) expanded, past the limit of %d: %s", at, b.bytes, maxBytes, orTop(v.path()))
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
