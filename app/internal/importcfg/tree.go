@@ -283,7 +283,9 @@ func parseYAML(text string) (*yaml.Node, error) {
 func forgetParse() { parsed = parse{} }
 
 // builder counts what build has made: the aliases met, the values built and their bytes.
-type builder struct{ aliases, values, bytes int }
+// via is the line of the alias whose anchor is being built, 0 outside any: a limit passed
+// there names the alias's line.
+type builder struct{ aliases, values, bytes, via int }
 
 // countAliases refuses more than maxAliases aliases, before any is expanded, and nesting
 // beyond MaxDepth.
@@ -309,12 +311,19 @@ func (b *builder) countAliases(n *yaml.Node, depth int) error {
 // maxValues and maxBytes.
 func (b *builder) build(n *yaml.Node, parent *value, key string, index, depth int) (*value, error) {
 	v := &value{key: key, parent: parent, index: index}
-	at := n.Line // an alias's, not its anchor's
 	for hops := 0; n.Kind == yaml.AliasNode; hops++ {
 		if n.Alias == nil || hops > maxAliases {
 			return nil, fmt.Errorf("line %d: alias *%s refers to nothing: %s", n.Line, quoteKey(n.Value), orTop(v.path()))
 		}
+		if b.via == 0 {
+			b.via = n.Line
+			defer func() { b.via = 0 }()
+		}
 		n = n.Alias
+	}
+	at := n.Line
+	if b.via != 0 {
+		at = b.via // where the text repeats its anchor, not the anchor
 	}
 	v.line, v.kind = n.Line, n.Kind
 	if depth > MaxDepth {
