@@ -132,7 +132,7 @@ func readAWS(text string) (Result, bool, error) {
 	case "adaptive":
 		r.note("line %d: retry_mode adaptive: the standard mode's waits and quota; its client-side rate limiter on throttling errors is not modelled", modeLine.line)
 	case "legacy":
-		where := "no retry_mode: " + preset + "'s default is legacy"
+		where := fmt.Sprintf("line %d: [%s]: no retry_mode: %s's default is legacy", chosen.line, quoteName(chosen.name), preset)
 		if modeLine != nil {
 			where = fmt.Sprintf("line %d: retry_mode %s", modeLine.line, quoteShort(modeLine.value))
 		}

@@ -125,6 +125,16 @@ func TestRefusalsNameTheirLine(t *testing.T) {
 			`line 3: retry_policy.retry_back_off.base_interval "99999999999999999999s": past the largest duration the calculator holds`},
 		{"tenacity after comments", "@retry(\n    # a comment that is longer than the rest\n    # and another one\n    stop=stop_after_attempt(-1))\n",
 			`line 4: stop_after_attempt "-1": must be a whole number`},
+		{"Temporal's coefficient", "{\n  \"initialInterval\": \"1s\",\n  \"backoffCoefficient\": 0.5\n}", `line 3: backoffCoefficient "0.5": must be at least 1`},
+		{"Temporal's maximum", "{\n  \"initialInterval\": \"10s\",\n  \"maximumInterval\": \"1s\"\n}", `line 3: maximumInterval "1s": must be at least initialInterval (10s)`},
+		{"cenkalti's MaxInterval", "b := &backoff.ExponentialBackOff{\n\tInitialInterval: time.Minute,\n\tMaxInterval: time.Second,\n}\n", "line 3: MaxInterval 1s: must be at least InitialInterval (1m)"},
+		{"cenkalti without MaxInterval", "\nb := &backoff.ExponentialBackOff{\n\tInitialInterval: time.Minute,\n}\n", "line 2: backoff.ExponentialBackOff: give InitialInterval and MaxInterval"},
+		{"client-go's Jitter", "wait.Backoff{\n  Duration: 20 * time.Hour,\n  Steps: 3,\n  Jitter: 5,\n}\n", "line 4: Duration 20h with Jitter 5: its middle wait is past"},
+		{"Polly's MaxDelay", "new RetryStrategyOptions {\n  Delay = TimeSpan.FromSeconds(2),\n  MaxDelay = TimeSpan.FromSeconds(1)\n}", "line 3: MaxDelay 1s: must be at least Delay (2s)"},
+		{"Spring's multiplier", "@Retryable(maxAttempts = 3,\n  backoff = @Backoff(delay = 100,\n    multiplier = 3, random = true))", "line 3: multiplier 3 with random = true"},
+		{"tenacity's max", "# a comment\n@retry(stop=stop_after_attempt(3),\n  wait=wait_exponential(multiplier=2, max=1))\n", "line 3: max 1s: must be at least the first wait, 2s"},
+		{"tenacity's wait_chain", "@retry(stop=stop_after_attempt(3),\n  wait=wait_chain(wait_fixed(2), wait_fixed(1)))\n", "line 2: wait_chain(wait_fixed(2s), …)"},
+		{"AWS's legacy default", "[profile a]\nmax_attempts = 3\n", "line 1: [profile a]: no retry_mode"},
 		{"a key nested deep under long keys", nested, `line 16: ` + long[:maxKey] + `….(13 more).` + long[:maxKey] + `…​.retry_policy.num_retries "x": not a whole number`},
 	} {
 		_, err := readCost(t, c.text)
