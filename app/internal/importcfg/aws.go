@@ -2,7 +2,6 @@ package importcfg
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -19,10 +18,29 @@ import (
 // the SDK, else botocore's (the AWS CLI's) without AWS_NEW_RETRIES_2026.
 var awsFormat = format{name: "AWS shared config (~/.aws/config)", read: readAWS}
 
-var (
-	iniSection = regexp.MustCompile(`^\[\s*([^\]]*?)\s*\]$`)
-	iniPair    = regexp.MustCompile(`^([^=\s][^=]*?)\s*=\s*(.*)$`)
-)
+// iniSpace is what the INI readers trim around a section's name, a key and a value.
+const iniSpace = " \t\n\f\r" // RE2's \s, which they matched before
+
+// iniSection is the name of a section header line ([ profile a ] is "profile a"); ok is false
+// for any other line. iniPair is a key = value line's key and value. Both are a line's own
+// work, without a regular expression: a file is up to 16,000 lines, and in the page's wasm a
+// match per line took most of a second.
+func iniSection(t string) (name string, ok bool) {
+	inner, ok := strings.CutPrefix(t, "[")
+	if inner, ok = strings.CutSuffix(inner, "]"); !ok || strings.Contains(inner, "]") {
+		return "", false
+	}
+	return strings.Trim(inner, iniSpace), true
+}
+
+func iniPair(t string) (key, value string, ok bool) {
+	key, value, ok = strings.Cut(t, "=")
+	key = strings.TrimRight(key, iniSpace)
+	if !ok || key == "" || strings.ContainsRune(iniSpace, rune(key[0])) {
+		return "", "", false
+	}
+	return key, strings.Trim(value, iniSpace), true
+}
 
 // iniLine is one key = value of a profile.
 type iniLine struct {
@@ -44,23 +62,24 @@ func parseINI(text string) (profiles []iniProfile, comments []string, ok bool, e
 	for line := range strings.Lines(text) {
 		n++
 		t := strings.TrimSpace(line)
+		name, section := iniSection(t)
 		switch {
 		case t == "":
 		case strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";"):
 			comments = append(comments, t)
-		case iniSection.MatchString(t):
-			profiles = append(profiles, iniProfile{line: n, name: iniSection.FindStringSubmatch(t)[1]})
+		case section:
+			profiles = append(profiles, iniProfile{line: n, name: name})
 		case len(profiles) == 0:
 			return nil, nil, false, nil
 		case line[0] == ' ' || line[0] == '\t':
 			// A nested setting of the key above (s3 =, then indented lines): not about retries.
 		default:
-			m := iniPair.FindStringSubmatch(t)
-			if m == nil {
+			key, value, ok := iniPair(t)
+			if !ok {
 				return nil, nil, true, fmt.Errorf("line %d: %s: not a key = value line", n, quoteShort(t))
 			}
 			p := &profiles[len(profiles)-1]
-			p.pairs = append(p.pairs, iniLine{n, m[1], m[2]})
+			p.pairs = append(p.pairs, iniLine{n, key, value})
 		}
 	}
 	return profiles, comments, len(profiles) > 0, nil

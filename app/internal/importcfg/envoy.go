@@ -241,15 +241,24 @@ func readRetryBudget(r *reading, budgets []entry) error {
 
 // envoyWhy says why a key of a retry_policy or retry_budget is not read.
 func envoyWhy(v *value) string {
-	switch {
-	case proto("rate_limited_retry_back_off")(v.key):
-		return "waits from the server's rate-limit headers: not modelled"
-	case proto("retriable_status_codes")(v.key), proto("retriable_headers")(v.key), proto("retriable_request_headers")(v.key):
-		return "which failures are retried: the calculator's attempts all fail with one of them"
-	case proto("retry_host_predicate")(v.key), proto("retry_priority")(v.key), proto("host_selection_retry_max_attempts")(v.key):
-		return "which host a retry goes to: not modelled"
-	case proto("per_try_idle_timeout")(v.key):
-		return "an idle stream's timeout: not modelled"
+	for _, w := range envoyWhys {
+		for _, match := range w.keys {
+			if match(v.key) {
+				return w.why
+			}
+		}
 	}
 	return "not a key this calculator reads"
+}
+
+// envoyWhys are the keys envoyWhy knows, matched once made: a route can have thousands of keys.
+var envoyWhys = []struct {
+	keys []func(string) bool
+	why  string
+}{
+	{[]func(string) bool{proto("rate_limited_retry_back_off")}, "waits from the server's rate-limit headers: not modelled"},
+	{[]func(string) bool{proto("retriable_status_codes"), proto("retriable_headers"), proto("retriable_request_headers")},
+		"which failures are retried: the calculator's attempts all fail with one of them"},
+	{[]func(string) bool{proto("retry_host_predicate"), proto("retry_priority"), proto("host_selection_retry_max_attempts")}, "which host a retry goes to: not modelled"},
+	{[]func(string) bool{proto("per_try_idle_timeout")}, "an idle stream's timeout: not modelled"},
 }
