@@ -189,7 +189,7 @@ func unplaced(text, msg string) string {
 	switch {
 	case strings.Contains(msg, "UTF-8") || strings.Contains(msg, "Unicode"):
 		for i, r := range text {
-			if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(text[i:]); r == utf8.RuneError && size == 1 {
 				at, msg = i, fmt.Sprintf("%s (byte %#02x): YAML and JSON are UTF-8 text", msg, text[i])
 				break
 			}
