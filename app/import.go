@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"backoffcalc/app/internal/importcfg"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -55,14 +57,25 @@ func (p *page) renderImport() app.UI {
 	return d
 }
 
-// saidList is one list of what an import said, under its title; nothing when empty.
+// maxSaid is how many lines of a list of what an import said the page shows: a valid 64 KB
+// file can have 16,000 keys it ignores, and as many items would freeze the page for seconds.
+const maxSaid = 200
+
+// saidList is one list of what an import said, under its title, its first maxSaid lines and how
+// many more (table -import prints them all); nothing when empty.
 func saidList(title string, lines []string) app.UI {
 	if len(lines) == 0 {
 		return app.Div()
 	}
+	more := ""
+	if len(lines) > maxSaid {
+		more = fmt.Sprintf("… and %d more (table -import lists them all)", len(lines)-maxSaid)
+		lines = lines[:maxSaid]
+	}
 	return app.Div().Body(
 		app.P().Text(title),
 		app.Ul().Body(app.Range(lines).Slice(func(i int) app.UI { return app.Li().Text(lines[i]) })),
+		app.If(more != "", app.P().Text(more)),
 	)
 }
 

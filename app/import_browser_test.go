@@ -118,6 +118,26 @@ func TestImportRefusedKeepsTheResult(t *testing.T) {
 	tb.requireNoConsoleProblems()
 }
 
+// A valid 64 KB AWS file of 16,300 keys the import ignores lists 200 of them and how many more,
+// where it rendered 16,305 list items and froze the page for 3.3 s; a key that would set the
+// terminal's title is shown escaped.
+func TestImportOfManyKeys(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?clients=2&samples=100")
+	tb.waitWasm()
+	importInto(tb, "[default]\nretry_mode = standard\n\u202ekey = 1\n"+strings.Repeat("k=1\n", 16299))
+	tb.waitFor("the import's account", `document.getElementById("import-said").innerText.includes("… and 16100 more")`)
+	said := evalJS[string](tb, `document.getElementById("import-said").innerText`)
+	if n := evalJS[int](tb, `document.querySelectorAll("#import-said li").length`); n > 220 {
+		t.Errorf("%d list items", n)
+	}
+	if !strings.Contains(said, `line 3: "\u202ekey": not about retries`) || strings.ContainsRune(said, 0x202e) {
+		t.Errorf("the key is not escaped:\n%.600s", said)
+	}
+	tb.requireNoConsoleProblems()
+}
+
 // TestImportAxe runs axe-core's WCAG rules with the control open, after an import and after a
 // refused one.
 func TestImportAxe(t *testing.T) {

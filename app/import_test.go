@@ -135,3 +135,23 @@ func TestImportShowsTheDefaultsItApplied(t *testing.T) {
 		t.Errorf("after the gRPC import: timeout %v, limiter %v, clients %d", p.report.Params.Timeout, p.report.Params.Limiter, p.report.Params.Clients)
 	}
 }
+
+// A valid 64 KB AWS file of 16,300 keys the import ignores shows 200 of them and how many
+// more: each was a list item, 16,305 of them, and the page froze for seconds.
+func TestImportListsAreCapped(t *testing.T) {
+	p, d := navPage(t, "clients=2&samples=100")
+	p.importText(d.Context(), "[default]\nretry_mode = standard\n"+strings.Repeat("k=1\n", 16300))
+	settle(t, p, d)
+	p.Update()
+	d.Consume()
+	html := app.HTMLString(p)
+	if p.imp.err != "" || len(p.imp.result.Ignored) != 16300 {
+		t.Fatalf("err %q, %d ignored", p.imp.err, len(p.imp.result.Ignored))
+	}
+	if n := strings.Count(html, "not about retries"); n != maxSaid {
+		t.Errorf("%d ignored keys shown, want %d", n, maxSaid)
+	}
+	if want := "… and 16100 more (table -import lists them all)"; !strings.Contains(html, want) {
+		t.Errorf("the control does not show %q", want)
+	}
+}

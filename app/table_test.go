@@ -572,6 +572,14 @@ func TestTableImport(t *testing.T) {
 		t.Errorf("stdin: exit %d\n%s\n%s", code, errOut, out)
 	}
 
+	// A configuration's text reaches the terminal escaped: this key set its title and cleared
+	// it. Every key it ignored is listed, however many (the page shows the first 200).
+	tableStdin = strings.NewReader("[default]\nretry_mode = standard\n\033]0;PWNED\007\033[2Jkey = 1\n" + strings.Repeat("k=1\n", 500))
+	if _, errOut, code := runTableOut(t, "-import", "-"); code != 0 || strings.ContainsAny(errOut, "\033\007") ||
+		!strings.Contains(errOut, `ignored: line 3: "\x1b]0;PWNED\a\x1b[2Jkey": not about retries`+"\n") || strings.Count(errOut, "ignored: ") != 501 {
+		t.Errorf("control characters: exit %d\n%.600q", code, errOut)
+	}
+
 	for _, tt := range []struct{ stdin, file, want string }{
 		{stdin: "[default]\nretry_mode = legacy\n", want: `table: -import stdin: import (AWS shared config (~/.aws/config)): line 2: retry_mode "legacy": the legacy mode's waits are not modelled here: set retry_mode = standard` + "\n"},
 		{stdin: strings.Repeat("#", 1<<20), want: "table: -import stdin: import: 65537 bytes: at most 65536\n"},

@@ -2,7 +2,6 @@ package importcfg
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -19,10 +18,29 @@ import (
 // the SDK, else botocore's (the AWS CLI's) without AWS_NEW_RETRIES_2026.
 var awsFormat = format{name: "AWS shared config (~/.aws/config)", read: readAWS}
 
-var (
-	iniSection = regexp.MustCompile(`^\[\s*([^\]]*?)\s*\]$`)
-	iniPair    = regexp.MustCompile(`^([^=\s][^=]*?)\s*=\s*(.*)$`)
-)
+// iniSpace is what the INI readers trim around a section's name, a key and a value.
+const iniSpace = " \t\n\f\r" // RE2's \s, which they matched before
+
+// iniSection is the name of a section header line ([ profile a ] is "profile a"); ok is false
+// for any other line. iniPair is a key = value line's key and value. Both are a line's own
+// work, without a regular expression: a file is up to 16,000 lines, and in the page's wasm a
+// match per line took most of a second.
+func iniSection(t string) (name string, ok bool) {
+	inner, ok := strings.CutPrefix(t, "[")
+	if inner, ok = strings.CutSuffix(inner, "]"); !ok || strings.Contains(inner, "]") {
+		return "", false
+	}
+	return strings.Trim(inner, iniSpace), true
+}
+
+func iniPair(t string) (key, value string, ok bool) {
+	key, value, ok = strings.Cut(t, "=")
+	key = strings.TrimRight(key, iniSpace)
+	if !ok || key == "" || strings.ContainsRune(iniSpace, rune(key[0])) {
+		return "", "", false
+	}
+	return key, strings.Trim(value, iniSpace), true
+}
 
 // iniLine is one key = value of a profile.
 type iniLine struct {
@@ -44,23 +62,24 @@ func parseINI(text string) (profiles []iniProfile, comments []string, ok bool, e
 	for line := range strings.Lines(text) {
 		n++
 		t := strings.TrimSpace(line)
+		name, section := iniSection(t)
 		switch {
 		case t == "":
 		case strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";"):
 			comments = append(comments, t)
-		case iniSection.MatchString(t):
-			profiles = append(profiles, iniProfile{line: n, name: iniSection.FindStringSubmatch(t)[1]})
+		case section:
+			profiles = append(profiles, iniProfile{line: n, name: name})
 		case len(profiles) == 0:
 			return nil, nil, false, nil
 		case line[0] == ' ' || line[0] == '\t':
 			// A nested setting of the key above (s3 =, then indented lines): not about retries.
 		default:
-			m := iniPair.FindStringSubmatch(t)
-			if m == nil {
+			key, value, ok := iniPair(t)
+			if !ok {
 				return nil, nil, true, fmt.Errorf("line %d: %s: not a key = value line", n, quoteShort(t))
 			}
 			p := &profiles[len(profiles)-1]
-			p.pairs = append(p.pairs, iniLine{n, m[1], m[2]})
+			p.pairs = append(p.pairs, iniLine{n, key, value})
 		}
 	}
 	return profiles, comments, len(profiles) > 0, nil
@@ -96,17 +115,17 @@ func readAWS(text string) (Result, bool, error) {
 		}
 	}
 	if chosen == nil {
-		return Result{}, true, fmt.Errorf("line %d: [%s]: no profile ([default] or [profile NAME]) in the file", profiles[0].line, profiles[0].name)
+		return Result{}, true, fmt.Errorf("line %d: [%s]: no profile ([default] or [profile NAME]) in the file", profiles[0].line, quoteName(profiles[0].name))
 	}
 	name, _ := profileName(chosen.name)
 	which := "the default profile"
 	if name != "default" {
 		which = "the file has no [default]: its first profile"
 	}
-	r.note("line %d: [%s]: the profile read (%s)", chosen.line, chosen.name, which)
+	r.note("line %d: [%s]: the profile read (%s)", chosen.line, quoteName(chosen.name), which)
 	for i := range profiles {
 		if p := &profiles[i]; p != chosen {
-			r.skip("line %d: [%s]: only one profile is read ([%s])", p.line, p.name, chosen.name)
+			r.skip("line %d: [%s]: only one profile is read ([%s])", p.line, quoteName(p.name), quoteName(chosen.name))
 		}
 	}
 
@@ -119,7 +138,7 @@ func readAWS(text string) (Result, bool, error) {
 		case "max_attempts":
 			attemptsLine = l
 		default:
-			r.skip("line %d: %s: not about retries", l.line, l.key)
+			r.skip("line %d: %s: not about retries", l.line, quoteKey(l.key))
 		}
 	}
 	mode := defaultMode(preset)
@@ -132,7 +151,7 @@ func readAWS(text string) (Result, bool, error) {
 	case "adaptive":
 		r.note("line %d: retry_mode adaptive: the standard mode's waits and quota; its client-side rate limiter on throttling errors is not modelled", modeLine.line)
 	case "legacy":
-		where := "no retry_mode: " + preset + "'s default is legacy"
+		where := fmt.Sprintf("line %d: [%s]: no retry_mode: %s's default is legacy", chosen.line, quoteName(chosen.name), preset)
 		if modeLine != nil {
 			where = fmt.Sprintf("line %d: retry_mode %s", modeLine.line, quoteShort(modeLine.value))
 		}
@@ -144,7 +163,7 @@ func readAWS(text string) (Result, bool, error) {
 	pr, _ := libs.PresetByName(preset)
 	c.MaxAttempts = pr.Params.Attempts
 	if attemptsLine != nil {
-		v := &value{line: attemptsLine.line, path: attemptsLine.key, text: attemptsLine.value, kind: yaml.ScalarNode}
+		v := &value{line: attemptsLine.line, key: attemptsLine.key, text: attemptsLine.value, kind: yaml.ScalarNode}
 		n, err := whole(v, 1, 1<<31-1)
 		if err != nil {
 			return Result{}, true, err

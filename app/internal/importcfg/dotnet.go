@@ -86,7 +86,7 @@ func readDotnet(text string) (Result, bool, error) {
 	opts.used = true
 	r := newReading()
 	if !standard {
-		r.note("line %d: %s: Polly's RetryStrategyOptions (Polly 8.7.0's defaults for what it leaves out)", opts.line, orTop(opts.path))
+		r.note("line %d: %s: Polly's RetryStrategyOptions (Polly 8.7.0's defaults for what it leaves out)", opts.line, orTop(opts.path()))
 		c := libs.PollyRetry{MaxRetryAttempts: 3, Delay: 2 * time.Second, BackoffType: "Constant"}
 		if err := readPollyRetry(r, opts, &c); err != nil {
 			return Result{}, true, err
@@ -96,7 +96,7 @@ func readDotnet(text string) (Result, bool, error) {
 		res, err := r.result()
 		return res, true, err
 	}
-	r.note("line %d: %s: the standard resilience handler's options (Microsoft.Extensions.Http.Resilience; its defaults for what they leave out)", opts.line, orTop(opts.path))
+	r.note("line %d: %s: the standard resilience handler's options (Microsoft.Extensions.Http.Resilience; its defaults for what they leave out)", opts.line, orTop(opts.path()))
 	c := libs.PollyRetry{MaxRetryAttempts: 3, Delay: 2 * time.Second, BackoffType: "Exponential", UseJitter: true, Timeout: 30 * time.Second}
 	if retry := opts.get(fold("Retry"), true); retry != nil {
 		if err := readPollyRetry(r, retry, &c); err != nil {
@@ -164,7 +164,7 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 			return err
 		}
 		c.BackoffType = t
-		r.note("line %d: %s %s", v.line, v.path, t)
+		r.note("line %d: %s %s", v.line, v.path(), t)
 	}
 	if v := o.get(fold("UseJitter"), true); v != nil {
 		b, err := boolean(v)
@@ -172,7 +172,7 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 			return err
 		}
 		c.UseJitter = b
-		r.note("line %d: %s %v", v.line, v.path, b)
+		r.note("line %d: %s %v", v.line, v.path(), b)
 	}
 	switch {
 	case c.UseJitter && c.BackoffType == "Exponential":
@@ -224,7 +224,7 @@ func sectionTimeout(r *reading, opts *value, section string, def time.Duration, 
 		return out, v.errorf("must be from 00:00:00.010 to 1.00:00:00: Polly's timeout refuses it")
 	}
 	r.source(key, v)
-	return timeoutRead{d, fmt.Sprintf("line %d: %s", v.line, v.path)}, nil
+	return timeoutRead{d, fmt.Sprintf("line %d: %s", v.line, v.path())}, nil
 }
 
 // readPollyBreaker reads the standard handler's CircuitBreaker onto breaker=polly, every
@@ -277,7 +277,7 @@ func readPollyBreaker(r *reading, s *value, attempt time.Duration) error {
 	if b.PollySampling < 2*attempt {
 		where := "the default SamplingDuration (30s)"
 		if sampling != nil {
-			where = fmt.Sprintf("line %d: %s", sampling.line, sampling.path)
+			where = fmt.Sprintf("line %d: %s", sampling.line, sampling.path())
 		}
 		return fmt.Errorf("%s: the sampling duration (%s) is under twice the attempt timeout (%s): the standard handler refuses it",
 			where, calc.FormatDuration(b.PollySampling), calc.FormatDuration(attempt))

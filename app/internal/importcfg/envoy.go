@@ -103,7 +103,7 @@ func readEnvoyPolicy(r *reading, policies []entry, c *libs.EnvoyRetryPolicy) err
 	route, rp := policies[0].holder, policies[0].v
 	rp.used = true
 	for _, other := range policies[1:] {
-		r.skip("line %d: %s: only the first retry_policy is read (%s's)", other.v.line, other.v.path, rp.path)
+		r.skip("line %d: %s: only the first retry_policy is read (%s's)", other.v.line, other.v.path(), rp.path())
 	}
 	if t := route.get(proto("timeout"), true); t != nil && !t.null {
 		d, err := protoDuration(t)
@@ -113,7 +113,7 @@ func readEnvoyPolicy(r *reading, policies []entry, c *libs.EnvoyRetryPolicy) err
 		c.Timeout = d
 		r.source("budget", t)
 		if d == 0 {
-			r.note("line %d: %s 0s: the route has no timeout", t.line, t.path)
+			r.note("line %d: %s 0s: the route has no timeout", t.line, t.path())
 		} else {
 			r.note("the route's timeout is a deadline over every attempt: the budget")
 		}
@@ -137,7 +137,7 @@ func readEnvoyPolicy(r *reading, policies []entry, c *libs.EnvoyRetryPolicy) err
 		r.note("no num_retries: Envoy's default, 1 retry (2 attempts)")
 	}
 	if v := rp.get(proto("retry_on"), true); v != nil {
-		r.note("line %d: %s %s: the calculator's attempts all fail with one of them", v.line, v.path, quoteShort(v.text))
+		r.note("line %d: %s %s: the calculator's attempts all fail with one of them", v.line, v.path(), quoteShort(v.text))
 	}
 	if v := rp.get(proto("per_try_timeout"), true); v != nil && !v.null {
 		d, err := protoDuration(v)
@@ -166,11 +166,15 @@ func readBackOff(r *reading, b *value, c *libs.EnvoyRetryPolicy) error {
 	}
 	base := b.get(proto("base_interval"), true)
 	if base == nil || base.null {
-		return fmt.Errorf("line %d: %s has no base_interval: Envoy refuses it", b.line, b.path)
+		return fmt.Errorf("line %d: %s has no base_interval: Envoy refuses it", b.line, b.path())
 	}
 	d, err := protoDuration(base)
 	if err != nil {
 		return err
+	}
+	if d == math.MaxInt64 {
+		// Blamed here, not at a max_interval that is less than it.
+		return base.errorf("past the largest duration the calculator holds (%s)", d)
 	}
 	if d < time.Millisecond {
 		return base.errorf("must be at least 1ms: Envoy refuses less")
@@ -199,12 +203,12 @@ func readRetryBudget(r *reading, budgets []entry) error {
 	b := budgets[0].v
 	b.used = true
 	for _, other := range budgets[1:] {
-		r.skip("line %d: %s: only the first retry_budget is read (%s's)", other.v.line, other.v.path, b.path)
+		r.skip("line %d: %s: only the first retry_budget is read (%s's)", other.v.line, other.v.path(), b.path())
 	}
 	r.p.Limiter = calc.LimiterEnvoy
 	r.p.Limits.EnvoyPercent, r.p.Limits.EnvoyMinConcurrency = envoyBudgetPercent, envoyMinConcurrency
 	r.also("limiter", "budgetpct", "minconcurrency")
-	r.note("line %d: %s → limiter=envoy (retries in flight at most budget_percent of the requests in flight, or min_retry_concurrency)", b.line, b.path)
+	r.note("line %d: %s → limiter=envoy (retries in flight at most budget_percent of the requests in flight, or min_retry_concurrency)", b.line, b.path())
 	if b.null {
 		return nil
 	}
@@ -237,15 +241,24 @@ func readRetryBudget(r *reading, budgets []entry) error {
 
 // envoyWhy says why a key of a retry_policy or retry_budget is not read.
 func envoyWhy(v *value) string {
-	switch {
-	case proto("rate_limited_retry_back_off")(v.key):
-		return "waits from the server's rate-limit headers: not modelled"
-	case proto("retriable_status_codes")(v.key), proto("retriable_headers")(v.key), proto("retriable_request_headers")(v.key):
-		return "which failures are retried: the calculator's attempts all fail with one of them"
-	case proto("retry_host_predicate")(v.key), proto("retry_priority")(v.key), proto("host_selection_retry_max_attempts")(v.key):
-		return "which host a retry goes to: not modelled"
-	case proto("per_try_idle_timeout")(v.key):
-		return "an idle stream's timeout: not modelled"
+	for _, w := range envoyWhys {
+		for _, match := range w.keys {
+			if match(v.key) {
+				return w.why
+			}
+		}
 	}
 	return "not a key this calculator reads"
+}
+
+// envoyWhys are the keys envoyWhy knows, matched once made: a route can have thousands of keys.
+var envoyWhys = []struct {
+	keys []func(string) bool
+	why  string
+}{
+	{[]func(string) bool{proto("rate_limited_retry_back_off")}, "waits from the server's rate-limit headers: not modelled"},
+	{[]func(string) bool{proto("retriable_status_codes"), proto("retriable_headers"), proto("retriable_request_headers")},
+		"which failures are retried: the calculator's attempts all fail with one of them"},
+	{[]func(string) bool{proto("retry_host_predicate"), proto("retry_priority"), proto("host_selection_retry_max_attempts")}, "which host a retry goes to: not modelled"},
+	{[]func(string) bool{proto("per_try_idle_timeout")}, "an idle stream's timeout: not modelled"},
 }

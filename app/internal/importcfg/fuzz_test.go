@@ -56,7 +56,9 @@ func TestReadRefusesHostileText(t *testing.T) {
 }
 
 // FuzzRead holds that no text makes Read panic, that what it reads is a link calc decodes,
-// and that its messages stay short whatever the text.
+// that its messages stay short whatever the text, and that it allocates at most
+// maxAllocPerByte per byte of the text (readCost): the bytes, not the count of values, are what
+// a text costs.
 func FuzzRead(f *testing.F) {
 	for _, g := range readGoldens(f) {
 		for _, code := range g.blocks {
@@ -83,8 +85,11 @@ func FuzzRead(f *testing.F) {
 			f.Add(text)
 		}
 	}
+	for _, text := range []string{deepAliases(4, "b: %s"), deepAliases(3, "resilience4j: {retry: {instances: {backend: {maxAttempts: 3, z: %s}}}}")} {
+		f.Add(text)
+	}
 	f.Fuzz(func(t *testing.T, text string) {
-		res, err := Read(text)
+		res, err := readCost(t, text)
 		if err != nil {
 			if len(err.Error()) > maxMessage+len("…") {
 				t.Fatalf("a message of %d bytes", len(err.Error()))

@@ -53,6 +53,19 @@ func goLiteral(text, open string) (fields []literal, rest string, ok bool, err e
 	return fields, body[end+1:], true, nil
 }
 
+// field is the field of fields named name; the fields a message names about are there.
+func field(fields []literal, name string) literal {
+	for _, f := range fields {
+		if f.name == name {
+			return f
+		}
+	}
+	return literal{name: name}
+}
+
+// lineWith is the line of text where s first is.
+func lineWith(text, s string) int { return lineOf(text, max(strings.Index(text, s), 0)) }
+
 var goName = regexp.MustCompile(`^[A-Z][A-Za-z]*$`)
 
 // goCall finds name(arg) in text, with the line it is on.
@@ -124,10 +137,10 @@ func readCenkalti(text string) (Result, bool, error) {
 		read = append(read, e.valueLine("read"))
 	}
 	if !interval || !maxInterval {
-		return Result{}, false, fmt.Errorf("backoff.ExponentialBackOff: give InitialInterval and MaxInterval (a struct literal leaves them 0)")
+		return Result{}, false, fmt.Errorf("line %d: backoff.ExponentialBackOff: give InitialInterval and MaxInterval (a struct literal leaves them 0)", lineWith(text, "backoff.ExponentialBackOff{"))
 	}
 	if pol.Cap < pol.Base {
-		return Result{}, false, fmt.Errorf("MaxInterval %s: must be at least InitialInterval (%s)", secs(pol.Cap), secs(pol.Base))
+		return Result{}, false, fmt.Errorf("line %d: MaxInterval %s: must be at least InitialInterval (%s)", field(fields, "MaxInterval").line, secs(pol.Cap), secs(pol.Base))
 	}
 	if e, ok := goCall(rest, "backoff.WithMaxTries"); ok {
 		n, err := e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
@@ -194,7 +207,7 @@ func readWaitBackoff(text string) (Result, bool, error) {
 		read = append(read, e.valueLine("read"))
 	}
 	if pol.Base == 0 || pol.Attempts == 0 {
-		return Result{}, false, fmt.Errorf("wait.Backoff: give Duration and Steps (a struct literal leaves them 0)")
+		return Result{}, false, fmt.Errorf("line %d: wait.Backoff: give Duration and Steps (a struct literal leaves them 0)", lineWith(text, "wait.Backoff{"))
 	}
 	base := pol.Base
 	switch {
@@ -204,7 +217,7 @@ func readWaitBackoff(text string) (Result, bool, error) {
 		pol.Jitter, pol.Ratio = calc.Proportional, jitter/(2+jitter)
 		pol.Base = time.Duration(math.Round(float64(pol.Base) * (1 + jitter/2)))
 		if pol.Base > calc.MaxBase {
-			return Result{}, false, fmt.Errorf("Duration %s with Jitter %s: its middle wait is past the calculator's largest base, %s", secs(base), fnum(jitter), secs(calc.MaxBase))
+			return Result{}, false, fmt.Errorf("line %d: Duration %s with Jitter %s: its middle wait is past the calculator's largest base, %s", field(fields, "Jitter").line, secs(base), fnum(jitter), secs(calc.MaxBase))
 		}
 		read = append(read, fmt.Sprintf("Jitter %s: a wait from Duration to %s × it, the proportional jitter around %s", fnum(jitter), fnum(1+jitter), secs(pol.Base)))
 	case jitter > 0:

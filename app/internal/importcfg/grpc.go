@@ -83,9 +83,9 @@ func readMethodConfigs(r *reading, mcs *value, c *libs.GRPCRetryPolicy) error {
 		case m.kind != yaml.MappingNode:
 			return m.errorf("must be a method config: { \"name\": …, \"retryPolicy\": … }")
 		case m.get(fold("name"), false) == nil:
-			r.skip("line %d: %s: it has no name: grpc-go skips it", m.line, m.path)
+			r.skip("line %d: %s: it has no name: grpc-go skips it", m.line, m.path())
 		case mc != nil:
-			r.skip("line %d: %s: only the first method config with a name is read (%s's)", m.line, m.path, mc.path)
+			r.skip("line %d: %s: only the first method config with a name is read (%s's)", m.line, m.path(), mc.path())
 		default:
 			mc = m
 			continue
@@ -117,7 +117,7 @@ func grpcRetryPolicy(v *value) bool {
 func readMethodConfig(r *reading, mc *value, c *libs.GRPCRetryPolicy) error {
 	if name := mc.get(fold("name"), true); name != nil {
 		markAll(name)
-		r.note("line %d: %s: the method config read, for %s", mc.line, orTop(mc.path), grpcNames(name))
+		r.note("line %d: %s: the method config read, for %s", mc.line, orTop(mc.path()), grpcNames(name))
 	}
 	if t := mc.get(fold("timeout"), true); t != nil && !t.null {
 		d, err := protoDuration(t)
@@ -130,7 +130,7 @@ func readMethodConfig(r *reading, mc *value, c *libs.GRPCRetryPolicy) error {
 	}
 	rp := mc.get(fold("retryPolicy"), true)
 	if rp == nil || rp.null {
-		r.note("%s has no retryPolicy: gRPC makes 1 attempt", mc.path)
+		r.note("%s has no retryPolicy: gRPC makes 1 attempt", mc.path())
 		return nil
 	}
 	if rp.kind != yaml.MappingNode {
@@ -193,9 +193,9 @@ func readRetryPolicy(r *reading, rp *value, c *libs.GRPCRetryPolicy) error {
 	}
 	if len(invalid) > 0 {
 		c.MaxAttempts = attempts
-		return fmt.Errorf("line %d: %s: %s: grpc-go refuses the whole service config (invalid retry policy)", rp.line, cmp.Or(rp.path, "the retry policy"), invalid[0])
+		return fmt.Errorf("line %d: %s: %s: grpc-go refuses the whole service config (invalid retry policy)", rp.line, cmp.Or(rp.path(), "the retry policy"), invalid[0])
 	}
-	r.note("line %d: %s: retried on %s; the calculator's attempts all fail with one of them", codes.line, codes.path, scalarsText(codes))
+	r.note("line %d: %s: retried on %s; the calculator's attempts all fail with one of them", codes.line, codes.path(), scalarsText(codes))
 	if c.MaxAttempts > libs.GRPCMaxAttempts {
 		r.note("maxAttempts %d is %d: gRPC clients make at most %d attempts unless the client raises its limit (grpc-go: grpc.WithMaxCallAttempts)",
 			c.MaxAttempts, libs.GRPCMaxAttempts, libs.GRPCMaxAttempts)
@@ -215,14 +215,14 @@ func readThrottling(r *reading, t *value) error {
 	}
 	r.p.Limiter = calc.LimiterGRPC
 	r.also("limiter")
-	r.note("line %d: %s → limiter=grpc (its tokens only come back with successes)", t.line, t.path)
+	r.note("line %d: %s → limiter=grpc (its tokens only come back with successes)", t.line, t.path())
 	for _, f := range []struct {
 		name, key string
 		field     *float64
 	}{{"maxTokens", "maxtokens", &r.p.Limits.GRPCMaxTokens}, {"tokenRatio", "tokenratio", &r.p.Limits.GRPCTokenRatio}} {
 		v := t.get(fold(f.name), true)
 		if v == nil || v.null {
-			return fmt.Errorf("line %d: %s has no %s: grpc-go refuses the whole service config", t.line, t.path, f.name)
+			return fmt.Errorf("line %d: %s has no %s: grpc-go refuses the whole service config", t.line, t.path(), f.name)
 		}
 		x, err := jsonNumber(v)
 		if err != nil {

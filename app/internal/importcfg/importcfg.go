@@ -9,7 +9,10 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
@@ -76,20 +79,20 @@ func Read(text string) (Result, error) {
 	for _, f := range formats {
 		r, ok, err := f.read(text)
 		if err != nil {
-			return Result{}, errors.New(cut("import ("+f.name+"): "+err.Error(), maxMessage))
+			return Result{}, errors.New(cut(printable("import ("+f.name+"): "+err.Error()), maxMessage))
 		}
 		if ok {
 			r.Format = f.name
 			for _, lines := range [][]string{r.Read, r.Ignored} {
 				for i, l := range lines {
-					lines[i] = cut(l, maxLine)
+					lines[i] = cut(printable(l), maxLine)
 				}
 			}
 			return r, nil
 		}
 	}
 	if msg := yamlError(text); msg != "" && looksStructured(text) {
-		return Result{}, errors.New("import: not YAML or JSON: " + msg)
+		return Result{}, errors.New(cut(printable("import: not YAML or JSON: "+msg), maxMessage))
 	}
 	return Result{}, errors.New("import: not a configuration this calculator reads: " + names())
 }
@@ -155,6 +158,31 @@ const (
 	maxLine    = 300
 	maxMessage = 2000
 )
+
+// printable is s with what a terminal or the page would not show as it is escaped as Go
+// quotes it: a control character (an escape sequence's ESC, which sets a terminal's title or
+// clears it), a format character (U+202E turns the text after it around), a byte that is not
+// UTF-8. Every message quotes the text of a configuration it names (quoteKey, quoteShort); this
+// holds for any it names as it is.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !unicode.IsPrint(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		switch q := strconv.QuoteRune(r); {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[0])
+		case !unicode.IsPrint(r):
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[:size])
+		}
+		s = s[size:]
+	}
+	return b.String()
+}
 
 // cut is s cut to at most n bytes, on a rune's start, with an ellipsis when cut.
 func cut(s string, n int) string {

@@ -108,7 +108,7 @@ func readPollyCode(text string) (Result, bool, error) {
 		pol.Jitter, pol.Ratio = calc.Proportional, 0.25
 	}
 	if pol.Cap < pol.Base {
-		return Result{}, false, fmt.Errorf("MaxDelay %s: must be at least Delay (%s)", secs(pol.Cap), secs(pol.Base))
+		return Result{}, false, fmt.Errorf("line %d: MaxDelay %s: must be at least Delay (%s)", field(fields, "MaxDelay").line, secs(pol.Cap), secs(pol.Base))
 	}
 	retry := strings.Index(text, ".AddRetry(")
 	for _, m := range regexp.MustCompile(`\.AddTimeout\(([^()]*\([^()]*\))\)`).FindAllStringSubmatchIndex(text, 8) {

@@ -117,7 +117,7 @@ func (r *reading) source(key string, v *value) {
 		// Its line of Read is written once the value is known; the last source of a key is it.
 		r.read = slices.DeleteFunc(r.read, func(l string) bool { return l == sourceMark+key })
 		r.read = append(r.read, sourceMark+key)
-		r.from[key] = fmt.Sprintf("line %d: %s %s", v.line, v.path, quoteShort(v.text))
+		r.from[key] = fmt.Sprintf("line %d: %s %s", v.line, v.path(), quoteShort(v.text))
 	}
 }
 

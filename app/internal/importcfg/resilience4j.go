@@ -31,9 +31,15 @@ var (
 
 // springProp is one property: where it is, its key as written and its value.
 type springProp struct {
-	v    *value // its line, its key as written (path) and its text
-	list bool   // a list (retry-exceptions): not read
+	v *value // its line, its key as written (path) and its text
+	// Its key's segments, at most r4jSegs: resilience4j, retry, instances, NAME and the
+	// property, the last with the rest of the key (tags.region).
+	seg  []string
+	list bool // a list (retry-exceptions): not read
 }
+
+// r4jSegs is how many segments of a key the reader tells apart.
+const r4jSegs = 5
 
 // relaxed is a property's name in Spring's canonical form: lower case, no - or _.
 func relaxed(s string) string {
@@ -46,33 +52,30 @@ func readR4jYAML(text string) (Result, bool, error) {
 		return Result{}, false, err
 	}
 	var props []springProp
-	flatten(root, "", &props)
-	if !slices.ContainsFunc(props, func(p springProp) bool { return relaxed(strings.Split(p.v.path, ".")[0]) == "resilience4j" }) {
+	flatten(root, nil, &props)
+	if !slices.ContainsFunc(props, func(p springProp) bool { return relaxed(p.seg[0]) == "resilience4j" }) {
 		return Result{}, false, nil
 	}
 	res, err := readR4j(props)
 	return res, true, err
 }
 
-// flatten lists v's scalars and lists as properties with their dotted keys.
-func flatten(v *value, prefix string, out *[]springProp) {
+// flatten lists v's scalars and lists as properties with their keys' segments after prefix's,
+// following resilience4j's keys only, and only down to a property (r4jSegs): a mapping there is
+// one property, as a top key not resilience4j's is, for the reader to name it once. A value's
+// dotted key is never written out: a text of long keys nested deep costs its values, not each
+// value its whole key.
+func flatten(v *value, prefix []string, out *[]springProp) {
+	if v.kind != yaml.MappingNode {
+		return // a list of values, read whole by its key
+	}
 	for _, item := range v.items {
-		key := item.key
-		if v.kind == yaml.SequenceNode {
-			return // a list of values, read whole by its key
+		seg := append(prefix[:len(prefix):len(prefix)], strings.SplitN(item.key, ".", r4jSegs-len(prefix))...)
+		if item.kind == yaml.MappingNode && len(seg) < r4jSegs && relaxed(seg[0]) == "resilience4j" {
+			flatten(item, seg, out)
+			continue
 		}
-		path := key
-		if prefix != "" {
-			path = prefix + "." + key
-		}
-		switch item.kind {
-		case yaml.MappingNode:
-			flatten(item, path, out)
-		default:
-			p := *item
-			p.path = path
-			*out = append(*out, springProp{v: &p, list: item.kind == yaml.SequenceNode})
-		}
+		*out = append(*out, springProp{v: item, seg: seg, list: item.kind == yaml.SequenceNode})
 	}
 }
 
@@ -119,7 +122,7 @@ func parseProperties(text string) ([]springProp, error) {
 				val = strings.TrimLeft(val[1:], " \t\f")
 			}
 		}
-		out = append(out, springProp{v: &value{line: first, path: key, text: val, kind: yaml.ScalarNode}})
+		out = append(out, springProp{v: &value{line: first, key: key, text: val, kind: yaml.ScalarNode}, seg: strings.SplitN(key, ".", r4jSegs)})
 	}
 	return out, nil
 }
@@ -189,7 +192,7 @@ func readR4j(props []springProp) (Result, error) {
 	var retry, breaker r4jModule
 	others := map[string]bool{}
 	for _, p := range props {
-		seg := strings.Split(p.v.path, ".")
+		seg := p.seg
 		module, kind := "", ""
 		if len(seg) >= 5 && relaxed(seg[0]) == "resilience4j" {
 			module, kind = relaxed(seg[1]), relaxed(seg[2])
@@ -203,7 +206,7 @@ func readR4j(props []springProp) (Result, error) {
 			if module == "circuitbreaker" {
 				m = &breaker
 			}
-			m.add(kind, seg[3], strings.Join(seg[4:], "."), p)
+			m.add(kind, seg[3], seg[4], p)
 		case len(seg) > 1 && relaxed(seg[0]) == "resilience4j":
 			if key := seg[0] + "." + seg[1]; !others[key] {
 				others[key] = true
@@ -282,7 +285,7 @@ func readR4jRetry(r *reading, ps map[string]*value) error {
 			c.MaxAttempts = n
 			r.source("attempts", v)
 		} else {
-			r.note("line %d: %s 0: resilience4j keeps its default, 3", v.line, v.path)
+			r.note("line %d: %s 0: resilience4j keeps its default, 3", v.line, v.path())
 		}
 	}
 	flag := func(name string) (*value, bool, error) {
@@ -315,7 +318,7 @@ func readR4jRetry(r *reading, ps map[string]*value) error {
 	c.InitialInterval = d / time.Millisecond * time.Millisecond // Duration.toMillis
 	r.source("base", wait)
 	if expOn {
-		r.note("line %d: %s true: the interval grows", exp.line, exp.path)
+		r.note("line %d: %s true: the interval grows", exp.line, exp.path())
 		c.Multiplier = 1.5
 		if mult != nil {
 			if c.Multiplier, err = number(mult); err != nil {
@@ -327,7 +330,7 @@ func readR4jRetry(r *reading, ps map[string]*value) error {
 		}
 	}
 	if rndOn {
-		r.note("line %d: %s true: each wait is drawn interval × U[1 − f, 1 + f]", rnd.line, rnd.path)
+		r.note("line %d: %s true: each wait is drawn interval × U[1 − f, 1 + f]", rnd.line, rnd.path())
 		c.RandomizationFactor = 0.5
 		if factor != nil {
 			f, err := number(factor)
@@ -351,13 +354,13 @@ func readR4jRetry(r *reading, ps map[string]*value) error {
 		c.MaxInterval = c.MaxInterval / time.Millisecond * time.Millisecond
 		r.source("cap", top)
 	} else if top != nil {
-		r.skip("line %d: %s: resilience4j reads it only with enable-exponential-backoff, its multiplier, and with enable-randomized-wait its factor", top.line, top.path)
+		r.skip("line %d: %s: resilience4j reads it only with enable-exponential-backoff, its multiplier, and with enable-randomized-wait its factor", top.line, top.path())
 	}
 	if mult != nil && !expOn {
-		r.skip("line %d: %s: not read without enable-exponential-backoff", mult.line, mult.path)
+		r.skip("line %d: %s: not read without enable-exponential-backoff", mult.line, mult.path())
 	}
 	if factor != nil && !rndOn {
-		r.skip("line %d: %s: not read without enable-randomized-wait", factor.line, factor.path)
+		r.skip("line %d: %s: not read without enable-randomized-wait", factor.line, factor.path())
 	}
 	unusedProps(r, ps)
 	return r4jPolicy(r, c)
@@ -431,7 +434,7 @@ func unusedProps(r *reading, ps map[string]*value) {
 	for _, prop := range unused {
 		v := ps[prop]
 		v.used = true
-		r.skip("line %d: %s: %s", v.line, v.path, r4jWhy(prop))
+		r.skip("line %d: %s: %s", v.line, v.path(), r4jWhy(prop))
 	}
 }
 

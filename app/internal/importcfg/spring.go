@@ -268,6 +268,7 @@ func springResult(attrs []springAttr, ignored []string) (Result, bool, error) {
 // springBackoff is the policy @Backoff's attributes build.
 func springBackoff(attrs []springAttr) (pol calc.Policy, read, ignored []string, err error) {
 	delay, maxDelay, multiplier, random := int64(1000), int64(0), 0.0, false
+	var multiplierAt springAttr
 	maxMs := int64(calc.MaxCap / time.Millisecond)
 	for _, a := range attrs {
 		switch a.name {
@@ -276,6 +277,7 @@ func springBackoff(attrs []springAttr) (pol calc.Policy, read, ignored []string,
 		case "maxDelay":
 			maxDelay, err = a.long(0, maxMs, "must be whole milliseconds, at most "+secs(calc.MaxCap)+": the calculator's largest cap")
 		case "multiplier":
+			multiplierAt = a
 			v := strings.TrimRight(a.value, "dDfF")
 			multiplier, err = strconv.ParseFloat(v, 64)
 			if err != nil || multiplier != multiplier || multiplier < 0 || multiplier > calc.MaxFactor || strings.ContainsAny(v, "xXpP_") {
@@ -309,7 +311,7 @@ func springBackoff(attrs []springAttr) (pol calc.Policy, read, ignored []string,
 		kind := "ExponentialBackOffPolicy"
 		if random {
 			if pol.Factor > 2 {
-				return calc.Policy{}, nil, nil, fmt.Errorf("multiplier %s with random = true: Spring waits up to %s × the interval, and the calculator's upward jitter reaches 2 × at most", fnum(multiplier), fnum(multiplier))
+				return calc.Policy{}, nil, nil, fmt.Errorf("line %d: multiplier %s with random = true: Spring waits up to %s × the interval, and the calculator's upward jitter reaches 2 × at most", multiplierAt.line, fnum(multiplier), fnum(multiplier))
 			}
 			kind = "ExponentialRandomBackOffPolicy"
 			pol.Jitter, pol.Ratio, pol.CapAt = calc.Upward, pol.Factor-1, calc.CapAfter

@@ -34,7 +34,9 @@ type temporalPolicy struct {
 	initial, maximum time.Duration
 	coefficient      float64
 	attempts         int64
-	read, ignored    []string
+	// Where backoffCoefficient and maximumInterval were read, for a message about them.
+	coefficientAt, maximumAt literal
+	read, ignored            []string
 }
 
 func readTemporalJSON(text string) (Result, bool, error) {
@@ -79,7 +81,7 @@ func only(m *value, names ...string) (*value, error) {
 	for _, item := range m.items {
 		if slices.Contains(names, item.key) {
 			if found != nil {
-				return nil, fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path, found.line)
+				return nil, fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path(), found.line)
 			}
 			found = item
 		}
@@ -120,7 +122,9 @@ func (t *temporalPolicy) readJSON(m *value) error {
 			t.initial, err = l.duration(0, calc.MaxBase, "must be a duration such as \"1s\", at most "+secs(calc.MaxBase)+" (0 or unset: 1s)")
 		case 1:
 			t.coefficient, err = l.number(0, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0 or unset: 2.0)", calc.MaxFactor))
+			t.coefficientAt = l
 		case 2:
+			t.maximumAt = l
 			t.maximum, err = l.duration(0, calc.MaxCap, "must be a duration such as \"100s\", at most "+secs(calc.MaxCap)+" (0 or unset: 100 × initialInterval)")
 		case 3:
 			t.attempts, err = l.whole(0, calc.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(calc.MaxAttempts)+": "+attemptsWhy)
@@ -178,10 +182,11 @@ func readTemporalGo(text string) (Result, bool, error) {
 				}
 				t.initial = d
 			} else {
-				t.maximum = d
+				t.maximum, t.maximumAt = d, e
 			}
 		case "BackoffCoefficient":
 			t.coefficient, err = e.number(0, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0: 2.0)", calc.MaxFactor))
+			t.coefficientAt = e
 		case "MaximumAttempts":
 			t.attempts, err = e.whole(0, calc.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(calc.MaxAttempts)+": "+attemptsWhy)
 		case "NonRetryableErrorTypes":
@@ -233,7 +238,7 @@ func (t *temporalPolicy) result() (Result, bool, error) {
 		pol.Base = t.initial
 	}
 	if t.coefficient != 0 && t.coefficient < 1 {
-		return Result{}, false, fmt.Errorf("backoffCoefficient %s: must be at least 1 (Temporal refuses less)", fnum(t.coefficient))
+		return Result{}, false, t.coefficientAt.bad("must be at least 1 (Temporal refuses less)")
 	}
 	if t.coefficient != 0 {
 		pol.Factor = t.coefficient
@@ -241,7 +246,7 @@ func (t *temporalPolicy) result() (Result, bool, error) {
 	pol.Cap = 100 * pol.Base
 	if t.maximum > 0 {
 		if t.maximum < pol.Base {
-			return Result{}, false, fmt.Errorf("maximumInterval %s: must be at least initialInterval (%s), as Temporal requires", secs(t.maximum), secs(pol.Base))
+			return Result{}, false, t.maximumAt.bad(fmt.Sprintf("must be at least initialInterval (%s), as Temporal requires", secs(pol.Base)))
 		}
 		pol.Cap = t.maximum
 	}

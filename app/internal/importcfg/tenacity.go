@@ -37,7 +37,9 @@ func readTenacity(text string) (Result, bool, error) {
 		return Result{}, false, nil
 	}
 	body := pyComment.ReplaceAllString(text[at:], "")
-	line := func(i int) int { return strings.Count(text[:at+i], "\n") + 1 }
+	// body keeps each comment's newline: a line is counted in it, not in text, where a comment
+	// moves what follows further than its offset in body.
+	line := func(i int) int { return strings.Count(text[:at], "\n") + strings.Count(body[:i], "\n") + 1 }
 	pol := calc.Policy{Factor: 1, Cap: calc.MaxCap}
 	var read, ignored []string
 	var waits []tenacityWait
@@ -89,12 +91,12 @@ func readTenacity(text string) (Result, bool, error) {
 	if !stopped {
 		return Result{}, false, fmt.Errorf("line %d: @retry: give stop=stop_after_attempt(N): without it tenacity never stops", line(0))
 	}
-	if err := tenacityPolicy(&pol, waits); err != nil {
+	if err := tenacityPolicy(&pol, waits, line(0)); err != nil {
 		return Result{}, false, err
 	}
 	if chain > 0 {
 		if chain != pol.Base {
-			return Result{}, false, fmt.Errorf("wait_chain(wait_fixed(%s), …): the calculator's exact first retry waits the base, %s", secs(chain), secs(pol.Base))
+			return Result{}, false, fmt.Errorf("line %d: wait_chain(wait_fixed(%s), …): the calculator's exact first retry waits the base, %s", line(strings.Index(body, "wait_chain(")), secs(chain), secs(pol.Base))
 		}
 		pol.FirstExact = true
 	}
@@ -155,7 +157,7 @@ func pySecondsValue(e literal, hi time.Duration) (time.Duration, error) {
 }
 
 // tenacityPolicy maps waits, the terms of the wait's sum, onto pol as the exporter writes them.
-func tenacityPolicy(pol *calc.Policy, waits []tenacityWait) error {
+func tenacityPolicy(pol *calc.Policy, waits []tenacityWait, at int) error {
 	get := func(w tenacityWait, k string, def time.Duration) time.Duration {
 		if d, ok := w.args[k]; ok {
 			return d
@@ -221,13 +223,16 @@ func tenacityPolicy(pol *calc.Policy, waits []tenacityWait) error {
 		}
 		pol.Base, pol.Cap, pol.Growth = get(w, "start", 0), get(w, "max", calc.MaxCap), calc.Linear
 	default:
-		return fmt.Errorf("wait=%s: not a wait the calculator reads (one wait function, or a fixed and a random one added)", shorten(strings.TrimPrefix(strings.ReplaceAll(kinds, "+", " + "), " + ")))
+		return fmt.Errorf("line %d: wait=%s: not a wait the calculator reads (one wait function, or a fixed and a random one added)", at, shorten(strings.TrimPrefix(strings.ReplaceAll(kinds, "+", " + "), " + ")))
+	}
+	if len(waits) > 0 {
+		at = waits[0].line
 	}
 	if pol.Base <= 0 || pol.Base > calc.MaxBase {
-		return fmt.Errorf("the first wait, %s: must be more than 0 and at most %s", secs(pol.Base), secs(calc.MaxBase))
+		return fmt.Errorf("line %d: the first wait, %s: must be more than 0 and at most %s", at, secs(pol.Base), secs(calc.MaxBase))
 	}
 	if pol.Cap < pol.Base {
-		return fmt.Errorf("max %s: must be at least the first wait, %s", secs(pol.Cap), secs(pol.Base))
+		return fmt.Errorf("line %d: max %s: must be at least the first wait, %s", at, secs(pol.Cap), secs(pol.Base))
 	}
 	return nil
 }

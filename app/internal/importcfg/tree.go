@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -16,18 +18,26 @@ import (
 // Limits on a YAML or JSON text beyond MaxSize and MaxDepth: aliases (*name) repeat what their
 // anchor holds, so a few of them nested can stand for billions of values (the "billion laughs");
 // a configuration needs few of them, and its values stay far under maxValues.
+// maxBytes bounds the bytes of keys and scalars built, aliases expanded: the work and memory of a
+// text, counted as it is built so that a text beyond it stops there. A text without aliases
+// has at most MaxSize of them; 16 aliases of a 16 KB anchor are within it.
 const (
 	maxAliases = 16
 	maxValues  = 1 << 15
+	maxBytes   = 256 << 10
 )
 
 // value is one value of a YAML or JSON text, with the line it is on: a scalar, a sequence or a
 // mapping, aliases expanded and merge keys (<<) merged. Readers mark what they read, so that
 // what is left can be listed as ignored.
 type value struct {
-	line   int
-	key    string    // its key in its mapping; "" in a sequence and at the top
-	path   string    // where it is, for messages: methodConfig[0].retryPolicy.maxAttempts
+	line int
+	key  string // its key in its mapping; "" in a sequence and at the top
+	// Where it is, for messages (path): the mapping or sequence it is in, nil at the top, and
+	// its index in a sequence. A path is written only for a message, so that a text of long
+	// keys nested deep costs its values, not each value its whole path.
+	parent *value
+	index  int
 	kind   yaml.Kind // ScalarNode, SequenceNode or MappingNode
 	text   string    // a scalar's text
 	quoted bool      // a scalar written as a string: "5", not 5
@@ -128,7 +138,7 @@ func (b *builder) document(doc *yaml.Node, perr error) (root *value, ok bool, er
 	if err := b.countAliases(top, 0); err != nil {
 		return nil, true, err
 	}
-	root, err = b.build(top, "", "", 0)
+	root, err = b.build(top, nil, "", 0, 0)
 	return root, true, err
 }
 
@@ -148,7 +158,10 @@ func yamlError(text string) string {
 func yamlMessage(text string, err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	m := yamlLine.FindStringSubmatch(msg)
-	if m == nil || !strings.Contains(msg, "cannot start any token") && !strings.Contains(msg, "tab character") {
+	if m == nil {
+		return unplaced(text, msg)
+	}
+	if !strings.Contains(msg, "cannot start any token") && !strings.Contains(msg, "tab character") {
 		return msg
 	}
 	n, _ := strconv.Atoi(m[1])
@@ -166,6 +179,67 @@ func yamlMessage(text string, err error) string {
 }
 
 var yamlLine = regexp.MustCompile(`^line ([0-9]+): `)
+
+// unplaced is the parser's message msg, which names no line, with its line and the key before
+// it there: a byte that is not UTF-8, a control character and an unknown anchor are found in
+// text; any other message the parser gives without a line is about the first (its lines count
+// from 0, and it writes none for 0).
+func unplaced(text, msg string) string {
+	at := -1
+	switch {
+	case strings.Contains(msg, "UTF-8") || strings.Contains(msg, "Unicode"):
+		for i, r := range text {
+			if _, size := utf8.DecodeRuneInString(text[i:]); r == utf8.RuneError && size == 1 {
+				at, msg = i, fmt.Sprintf("%s (byte %#02x): YAML and JSON are UTF-8 text", msg, text[i])
+				break
+			}
+		}
+	case strings.Contains(msg, "control characters"):
+		if i := strings.IndexFunc(text, yamlControl); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(text[i:])
+			at, msg = i, fmt.Sprintf("%s (%U)", msg, r)
+		}
+	case yamlAnchor.MatchString(msg):
+		name := yamlAnchor.FindStringSubmatch(msg)[1]
+		for i := strings.Index(text, "*"+name); i >= 0; {
+			if end := i + 1 + len(name); end == len(text) || !yamlAnchorChar(text[end]) {
+				at, msg = i, fmt.Sprintf("alias *%s: no anchor &%s before it", quoteKey(name), quoteKey(name))
+				break
+			}
+			next := strings.Index(text[i+1:], "*"+name)
+			if next < 0 {
+				break
+			}
+			i += 1 + next
+		}
+	}
+	if at < 0 {
+		return "line 1: " + msg
+	}
+	line := strings.Count(text[:at], "\n") + 1
+	start := strings.LastIndexByte(text[:at], '\n') + 1
+	if keys := keyBefore.FindAllStringSubmatch(text[start:at], -1); keys != nil {
+		return fmt.Sprintf("line %d: %s: %s", line, quoteKey(keys[len(keys)-1][1]), msg)
+	}
+	return fmt.Sprintf("line %d: %s", line, msg)
+}
+
+var (
+	yamlAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+	// keyBefore is a key and its colon, quoted or not, as JSON and YAML write them.
+	keyBefore = regexp.MustCompile(`["']?([A-Za-z_][A-Za-z0-9_.-]*)["']?\s*:`)
+)
+
+// yamlControl is a character YAML does not allow in a text: a control character but tab, line
+// feed, carriage return and next line.
+func yamlControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f && r != 0x85 || r == 0xfffe || r == 0xffff
+}
+
+// yamlAnchorChar is a byte an anchor's name may go on with.
+func yamlAnchorChar(c byte) bool {
+	return !strings.ContainsRune(" \t\r\n,[]{}", rune(c))
+}
 
 // parsed is the last text parsed and its YAML: every format of a Read parses the same text, and
 // the parse is most of their time. Read holds readMu while it uses it, and forgets it when done;
@@ -208,8 +282,10 @@ func parseYAML(text string) (*yaml.Node, error) {
 // forgetParse lets the last parse go.
 func forgetParse() { parsed = parse{} }
 
-// builder counts what build has made: the aliases met and the values built.
-type builder struct{ aliases, values int }
+// builder counts what build has made: the aliases met, the values built and their bytes.
+// via is the line of the alias whose anchor is being built, 0 outside any: a limit passed
+// there names the alias's line.
+type builder struct{ aliases, values, bytes, via int }
 
 // countAliases refuses more than maxAliases aliases, before any is expanded, and nesting
 // beyond MaxDepth.
@@ -231,22 +307,36 @@ func (b *builder) countAliases(n *yaml.Node, depth int) error {
 	return nil
 }
 
-// build converts n, following aliases, within MaxDepth and maxValues.
-func (b *builder) build(n *yaml.Node, key, path string, depth int) (*value, error) {
+// build converts n, the value at key or index in parent, following aliases, within MaxDepth,
+// maxValues and maxBytes.
+func (b *builder) build(n *yaml.Node, parent *value, key string, index, depth int) (*value, error) {
+	v := &value{key: key, parent: parent, index: index}
 	for hops := 0; n.Kind == yaml.AliasNode; hops++ {
 		if n.Alias == nil || hops > maxAliases {
-			return nil, fmt.Errorf("line %d: alias *%s: refers to nothing", n.Line, n.Value)
+			return nil, fmt.Errorf("line %d: alias *%s refers to nothing: %s", n.Line, quoteKey(n.Value), orTop(v.path()))
+		}
+		if b.via == 0 {
+			b.via = n.Line
+			defer func() { b.via = 0 }()
 		}
 		n = n.Alias
 	}
+	at := n.Line
+	if b.via != 0 {
+		at = b.via // where the text repeats its anchor, not the anchor
+	}
+	v.line, v.kind = n.Line, n.Kind
 	if depth > MaxDepth {
-		return nil, fmt.Errorf("line %d: %s: nested more than %d deep", n.Line, orTop(path), MaxDepth)
+		return nil, fmt.Errorf("line %d: nested more than %d deep: %s", n.Line, MaxDepth, orTop(v.path()))
 	}
 	b.values++
 	if b.values > maxValues {
-		return nil, fmt.Errorf("line %d: more than %d values: aliases (*name) repeat too much", n.Line, maxValues)
+		return nil, fmt.Errorf("line %d: more than %d values: aliases (*name) repeat too much: %s", at, maxValues, orTop(v.path()))
 	}
-	v := &value{line: n.Line, key: key, path: path, kind: n.Kind}
+	b.bytes += len(key) + len(n.Value)
+	if b.bytes > maxBytes {
+		return nil, fmt.Errorf("line %d: %d bytes of keys and values with aliases (*name) expanded, past the limit of %d: %s", at, b.bytes, maxBytes, orTop(v.path()))
+	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		v.text = n.Value
@@ -254,7 +344,7 @@ func (b *builder) build(n *yaml.Node, key, path string, depth int) (*value, erro
 		v.null = !v.quoted && n.ShortTag() == "!!null"
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			item, err := b.build(c, "", path+"["+strconv.Itoa(i)+"]", depth+1)
+			item, err := b.build(c, v, "", i, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -265,7 +355,7 @@ func (b *builder) build(n *yaml.Node, key, path string, depth int) (*value, erro
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("line %d: %s: not a value", n.Line, orTop(path))
+		return nil, fmt.Errorf("line %d: %s: not a value", n.Line, orTop(v.path()))
 	}
 	return v, nil
 }
@@ -277,9 +367,9 @@ func (b *builder) mapping(v *value, n *yaml.Node, depth int) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, c := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			return fmt.Errorf("line %d: %s: a key must be a word, not a list or mapping", k.Line, orTop(v.path))
+			return fmt.Errorf("line %d: %s: a key must be a word, not a list or mapping", k.Line, orTop(v.path()))
 		}
-		item, err := b.build(c, k.Value, join(v.path, k.Value), depth+1)
+		item, err := b.build(c, v, k.Value, 0, depth+1)
 		if err != nil {
 			return err
 		}
@@ -303,26 +393,19 @@ func (b *builder) mapping(v *value, n *yaml.Node, depth int) error {
 		}
 		for _, s := range sources {
 			if s.kind != yaml.MappingNode {
-				return fmt.Errorf("line %d: %s: a merge (<<) must name mappings", s.line, orTop(v.path))
+				return fmt.Errorf("line %d: %s: a merge (<<) must name mappings", s.line, orTop(v.path()))
 			}
 			for _, item := range s.items {
 				if !has[item.key] {
 					has[item.key] = true
 					moved := *item
-					moved.path = join(v.path, item.key)
+					moved.parent = v
 					v.items = append(v.items, &moved)
 				}
 			}
 		}
 	}
 	return nil
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 func orTop(path string) string {
@@ -369,7 +452,7 @@ func (v *value) twice() error {
 	}
 	for _, item := range v.items {
 		if line, ok := lines[item.key]; ok {
-			return fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path, line)
+			return fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path(), line)
 		}
 		if lines != nil {
 			lines[item.key] = item.line
@@ -384,12 +467,12 @@ func (v *value) twice() error {
 // literal is v's text as a literal named by its path, or an error when v is no single value.
 func (v *value) literal() (literal, error) {
 	s, err := v.scalar()
-	return literal{line: v.line, name: v.path, text: s}, err
+	return literal{line: v.line, name: v.path(), text: s}, err
 }
 
 // keyLine is a line of Read or Ignored about v, by its path: "line 3: retryPolicy.jitter: …".
 func (v *value) keyLine(what string) string {
-	return fmt.Sprintf("line %d: %s: %s", v.line, v.path, what)
+	return fmt.Sprintf("line %d: %s: %s", v.line, v.path(), what)
 }
 
 // valueLine is keyLine with v's text when v is a single value: "line 3: maximumAttempts 5: …".
@@ -402,7 +485,7 @@ func (v *value) valueLine(what string) string {
 
 // errorf is a message about v: its line, its key and its text.
 func (v *value) errorf(format string, args ...any) error {
-	what := v.path
+	what := v.path()
 	if v.kind == yaml.ScalarNode {
 		what += " " + quoteShort(v.text)
 	}
@@ -412,7 +495,7 @@ func (v *value) errorf(format string, args ...any) error {
 // scalar is v's text when it is a scalar, or an error naming it.
 func (v *value) scalar() (string, error) {
 	if v.kind != yaml.ScalarNode || v.null {
-		return "", fmt.Errorf("line %d: %s: must be a single value", v.line, v.path)
+		return "", fmt.Errorf("line %d: %s: must be a single value", v.line, v.path())
 	}
 	return v.text, nil
 }
@@ -426,7 +509,7 @@ func (v *value) ignored(why func(v *value) string) []string {
 		for _, item := range v.items {
 			switch {
 			case v.kind == yaml.MappingNode && !item.used:
-				out = append(out, fmt.Sprintf("line %d: %s: %s", item.line, item.path, why(item)))
+				out = append(out, fmt.Sprintf("line %d: %s: %s", item.line, item.path(), why(item)))
 			case item.kind != yaml.ScalarNode:
 				walk(item)
 			}
@@ -450,3 +533,68 @@ func quoteShort(s string) string {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// Lengths of a path in a message: each key cut to maxKey bytes, and a path longer than maxPath
+// keeps its first key and its last ones, how many are left out between ("a.(13 more).b.c"), so
+// that the message's reason stays whole.
+const (
+	maxKey  = 64
+	maxPath = 200
+)
+
+// path is where v is, for a message: methodConfig[0].retryPolicy.maxAttempts, each key as
+// quoteKey writes it; "" at the top. It is written only when a message needs it.
+func (v *value) path() string {
+	var segs []string // from v up
+	for ; v != nil; v = v.parent {
+		switch {
+		case v.parent != nil && v.parent.kind == yaml.SequenceNode:
+			segs = append(segs, "["+strconv.Itoa(v.index)+"]")
+		case v.parent != nil || v.key != "":
+			segs = append(segs, "."+quoteKey(v.key))
+		}
+	}
+	if len(segs) == 0 {
+		return ""
+	}
+	slices.Reverse(segs)
+	segs[0] = strings.TrimPrefix(segs[0], ".")
+	n := 0
+	for _, s := range segs {
+		n += len(s)
+	}
+	if n <= maxPath {
+		return strings.Join(segs, "")
+	}
+	// The first key, then as many of the last as fit.
+	tail := len(segs)
+	for n = len(segs[0]); tail > 1 && n+len(segs[tail-1]) <= maxPath; tail-- {
+		n += len(segs[tail-1])
+	}
+	return segs[0] + fmt.Sprintf(".(%d more)", tail-1) + strings.Join(segs[tail:], "")
+}
+
+// quoteKey is a key of a configuration as a message writes it: as it is when it is a word of
+// printable characters, else quoted as Go quotes a string (its control characters escaped,
+// never written to a terminal or the page as they are), cut to maxKey bytes with "…".
+func quoteKey(k string) string { return quoteWord(k, false) }
+
+// quoteName is quoteKey for a name that may have spaces: an AWS profile's, "profile prod".
+func quoteName(k string) string { return quoteWord(k, true) }
+
+func quoteWord(k string, spaces bool) string {
+	word := k != ""
+	for _, r := range k {
+		if r == utf8.RuneError || !unicode.IsPrint(r) || unicode.IsSpace(r) && !(spaces && r == ' ') || r == '"' || r == '\\' {
+			word = false
+			break
+		}
+	}
+	if word {
+		return cut(k, maxKey)
+	}
+	if len(k) > maxKey {
+		return strconv.Quote(strings.TrimSuffix(cut(k, maxKey), "…")) + "…"
+	}
+	return strconv.Quote(k)
+}
