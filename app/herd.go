@@ -247,11 +247,12 @@ func (p *page) renderHerdResults() app.UI {
 		scrollBox("herd-box", "The herd, per mode (scrolls)", app.Table().ID("herd").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("mode"),
+				// The peak first, the herd's answer: in view on a phone before the table scrolls.
+				app.Th().Scope("col").Text("peak attempts in a window"),
+				app.Th().Scope("col").Text("peak at"),
 				app.Th().Scope("col").Text("attempts received"),
 				app.Th().Scope("col").Text("clients accepted"),
 				app.Th().Scope("col").Text("clients that gave up"),
-				app.Th().Scope("col").Text("peak attempts in a window"),
-				app.Th().Scope("col").Text("peak at"),
 				app.Th().Scope("col").Text("attempts per client, mean / max"),
 				app.Th().Scope("col").Text("last client through at"),
 			)),
@@ -263,11 +264,11 @@ func (p *page) renderHerdResults() app.UI {
 				}
 				return app.Tr().DataSet("mode", r.Mode.String()).Body(
 					app.Th().Scope("row").Text(r.Mode.String()),
+					countCell("peak", r.Peak),
+					app.Td().DataSet("col", "peak_at").DataSet("value", calc.Millis(r.PeakAt)).Text(report.HerdTime(p.report.Params, r.PeakAt)),
 					countCell("attempts", r.Attempts),
 					countCell("accepted", r.Accepted),
 					countCell("gave_up", r.GaveUp),
-					countCell("peak", r.Peak),
-					app.Td().DataSet("col", "peak_at").DataSet("value", calc.Millis(r.PeakAt)).Text(report.HerdTime(p.report.Params, r.PeakAt)),
 					app.Td().DataSet("col", "per_client").Text(strconv.FormatFloat(r.MeanPerClient, 'f', -1, 64)+" / "+strconv.Itoa(r.MaxPerClient)),
 					last,
 				)
