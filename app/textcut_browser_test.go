@@ -143,3 +143,32 @@ func TestNoTextCut(t *testing.T) {
 		}
 	}
 }
+
+// TestHintsWrap opens More inputs with resilience4j's breaker chosen, whose hint names
+// permittedNumberOfCallsInHalfOpenState, at 390 and 1366 px wide: no hint is wider than its
+// box, and the inputs' column does not scroll sideways.
+func TestHintsWrap(t *testing.T) {
+	t.Parallel()
+	srv := startServe(t)
+	for _, vp := range []viewport{firstScreens[2], firstScreens[0]} {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(vp)
+			tb.navigate(srv.URL + "/?rate=10&breaker=resilience4j")
+			tb.waitWasm()
+			evalJS[bool](tb, `(document.getElementById("more-inputs").open = true, true)`)
+			tb.waitFor("the breaker's inputs", `document.getElementById("in-r4jhalfopen") !== null`)
+			for _, p := range evalJS[[]string](tb, `(() => {
+				const problems = [];
+				const c = document.getElementById("controls");
+				if (c.scrollWidth > c.clientWidth + 1) problems.push("the inputs' column scrolls sideways: " + c.scrollWidth + " px in " + c.clientWidth);
+				for (const h of document.querySelectorAll("#inputs .hint, #inputs label")) {
+					if (h.checkVisibility() && h.scrollWidth > h.clientWidth + 1) problems.push((h.id || h.htmlFor) + ": " + h.scrollWidth + " px wide in " + h.clientWidth);
+				}
+				return problems;
+			})()`) {
+				t.Error(p)
+			}
+		})
+	}
+}
