@@ -44,6 +44,20 @@ const (
 	axisRoom       = 46.0
 )
 
+// phoneChartWidth is the start chart's width on a phone, in SVG units: in the 350 px column
+// of a 390 px screen it shows its whole axis unscrolled, its text at 12.6 px. Elsewhere, and in
+// the server's HTML, which is for any screen, it is chartViewWidth wide and scrolls in its box
+// on a phone.
+const phoneChartWidth = 360.0
+
+// startChartWidth is the start chart's width in SVG units for this screen.
+func startChartWidth() float64 {
+	if app.IsClient && !wideScreen() {
+		return phoneChartWidth
+	}
+	return chartViewWidth
+}
+
 // renderChart draws, for each attempt, a bar from its earliest to its latest start with its p50
 // start marked, on one time axis, with the budget marked when there is one. Two series, each
 // named in the legend; the colour only tells them apart. When the last starts dwarf the first
@@ -55,7 +69,8 @@ func renderChart(r calc.Report) app.UI {
 	b.Grow(300 * len(rows))
 	b.WriteString(`<figure id="chart">`)
 	chartBoxOpen(&b, "Chart of the starts")
-	writeStartChart(&b, r, len(rows), calc.StartAxis(rows[len(rows)-1].Latest, r.Params.Budget), "chart-caption")
+	width := startChartWidth()
+	writeStartChart(&b, r, len(rows), calc.StartAxis(rows[len(rows)-1].Latest, r.Params.Budget), width, "chart-caption")
 	b.WriteString(`</div>`)
 	latest := make([]float64, len(rows))
 	for i, row := range rows {
@@ -66,7 +81,7 @@ func renderChart(r calc.Report) app.UI {
 		fmt.Fprintf(&b, `<p id="chart-zoom-title" class="chart-zoom-title">Zoomed in: attempts #1 to #%d, whose latest starts are at most a quarter of the later attempts', on a scale from 0 to %s.</p>`,
 			rows[k-1].Attempt, html.EscapeString(calc.Human(float64(axis.End))))
 		chartBoxOpen(&b, "Chart of the first starts, zoomed in")
-		writeStartChart(&b, r, k, axis, "chart-zoom-title chart-caption")
+		writeStartChart(&b, r, k, axis, width, "chart-zoom-title chart-caption")
 		b.WriteString(`</div>`)
 	}
 	b.WriteString(`<figcaption id="chart-caption">When each attempt can start: the schedule's earliest, latest and p50 start columns, drawn. <span class="key key-bar">bar</span>: from its earliest to its latest start. <span class="key key-p50">mark</span>: its p50 (median) start.`)
@@ -80,24 +95,36 @@ func renderChart(r calc.Report) app.UI {
 	return app.Raw(b.String())
 }
 
-// writeStartChart writes the SVG of renderChart's first n rows on axis, labelled by the
-// elements whose ids are labelledBy.
-func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, labelledBy string) {
+// writeStartChart writes the SVG of renderChart's first n rows on axis, width units wide,
+// labelled by the elements whose ids are labelledBy.
+func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, width float64, labelledBy string) {
 	rows := r.Schedule.Rows[:n]
 	h := rowHeight
 	if len(rows) > maxRows {
 		h = rowHeight * maxRows / float64(len(rows))
 	}
 	height := chartTop + h*float64(len(rows))
-	x := func(d time.Duration) float64 { return chartLeft + axis.X(d, chartWidth) }
+	plot := width - chartLeft - chartRight // the time axis
+	x := func(d time.Duration) float64 { return chartLeft + axis.X(d, plot) }
 	label := len(rows) <= maxRows
+	// Every other tick's time where the ticks are closer than the widest one's text ("1.25 min").
+	every := 1
+	if len(axis.Ticks) > 1 && plot/float64(len(axis.Ticks)-1) < 2*chartRight {
+		every = 2
+	}
 
 	// The HTML parser puts <svg> in the SVG namespace by itself.
-	fmt.Fprintf(b, `<svg viewBox="0 0 %v %v" role="img" aria-labelledby="%s"><g>`, chartViewWidth, height+axisRoom, labelledBy)
-	for _, t := range axis.Ticks {
+	narrow := ""
+	if width != chartViewWidth {
+		narrow = ` data-narrow=""` // app.css lets it be narrower than a chart's least width
+	}
+	fmt.Fprintf(b, `<svg viewBox="0 0 %v %v" role="img" aria-labelledby="%s"%s><g>`, width, height+axisRoom, labelledBy, narrow)
+	for i, t := range axis.Ticks {
 		tx := f1(x(t))
-		fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%v" y2="%s"></line><text x="%s" y="%s" text-anchor="middle">%s</text>`,
-			tx, tx, chartTop, f1(height+4), tx, f1(height+19), html.EscapeString(calc.Human(float64(t))))
+		fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%v" y2="%s"></line>`, tx, tx, chartTop, f1(height+4))
+		if i%every == 0 {
+			fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(height+19), html.EscapeString(calc.Human(float64(t))))
+		}
 	}
 	b.WriteString(`</g><g>`)
 	for i, row := range rows {
@@ -118,7 +145,7 @@ func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, l
 		// The budget's line, named in text above the bars: on the line's left in the right half,
 		// so that the label stays in the chart.
 		bx, anchor, dx := x(budget), "start", 4.0
-		if bx > chartLeft+chartWidth/2 {
+		if bx > chartLeft+plot/2 {
 			anchor, dx = "end", -4
 		}
 		fmt.Fprintf(b, `<line data-series="budget" x1="%s" x2="%s" y1="6" y2="%s"></line><text data-label="budget" x="%s" y="16" text-anchor="%s">budget %s</text>`,

@@ -193,7 +193,9 @@ func headTable(id, caption string, columns []string, rows ...app.UI) app.UI {
 	for _, c := range columns {
 		head = append(head, app.Th().Scope("col").Text(c))
 	}
-	return app.Table().ID(id).Body(app.Caption().Text(caption), app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...))
+	// In a box of its own: on a phone its columns are wider than the page.
+	return scrollBox(id+"-box", caption+" (scrolls)",
+		app.Table().ID(id).Body(app.Caption().Text(caption), app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...)))
 }
 
 // herdHeadRow is a policy's herd headline row and whether it is an open system's.

@@ -19,9 +19,10 @@ type formField struct {
 	inputMode              string   // the keyboard a phone shows: "numeric", "decimal", or "" for text
 }
 
-// formGroups are the form's fieldsets, in calc's key order. The first is always shown: the
-// inputs that set the answer of most policies. The others are one step away, in a group that
-// opens by itself when one of them is set or wrong (moreOpen).
+// formGroups are the form's fieldsets. The first is always shown: the inputs that set the
+// answer of most policies. The others are one step away, in a group that opens by itself when
+// one of them is set or wrong (moreOpen), in the order a person reaches for them: the policy's
+// details, the herd, the overload, then what only some libraries do and the rest.
 var formGroups = []struct {
 	legend string
 	fields []formField
@@ -39,14 +40,14 @@ var formGroups = []struct {
 		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it (" + fromPrevious + " always clamp the drawn wait)"},
 		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
 	}},
+	{"Herd", herdFields},
+	{overloadLegend, overloadFields},
 	{"What some libraries do", []formField{
 		{key: "growth", label: "Growth", options: []string{"exponential", "linear", "polynomial", "polynomial0"}, hint: "exponential: base × factor^(k−1); linear: base × k; polynomial: base × k^factor; polynomial0: base × (k−1)^factor (factor whole)"},
 		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects); " + fromPrevious + " jitter it"},
 		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: modeList(calc.Jitter.UsesAdd, calc.Jitter.String) + " jitter only: waits in [d, d + this]"},
 		{key: "offset", label: "Offset", unit: "ms, or a duration", hint: "added to every wait, after the draw and the cap (Sidekiq's 15 s); " + fromPrevious + " ignore it"},
 	}},
-	{"Herd", herdFields},
-	{overloadLegend, overloadFields},
 	{"Contention", experimentFields},
 	{"More", []formField{
 		{key: "layers", label: "Layers", unit: "stacked", inputMode: "numeric", hint: "services in a chain, each retrying with this policy"},
@@ -125,11 +126,84 @@ var wideScreen = func() bool {
 }
 
 func (p *page) renderGroup(legend string, fields []formField) app.UI {
+	fields = p.shownFields(fields)
 	return app.FieldSet().Body(
 		app.Legend().Text(legend),
 		app.If(legend == overloadLegend, p.overloadCrowd()), // who else arrives: the herd's clients
 		app.Range(fields).Slice(func(j int) app.UI { return p.renderField(fields[j]) }),
 	)
+}
+
+// chosenParams are the keys that only one limiter or breaker reads, by the select that chooses
+// it (chooser) and its name there (choice; "" for every choice but none). The form shows them
+// right after their select while that one is chosen: every limiter's and breaker's parameters
+// at once were three in five of the form's inputs, most of them read by nothing.
+var chosenParams = []struct {
+	chooser, choice string
+	keys            []string
+}{
+	{"limiter", "grpc", []string{"maxtokens", "tokenratio"}},
+	{"limiter", "finagle", []string{"ttl", "minretries", "retrypct"}},
+	{"limiter", "envoy", []string{"budgetpct", "minconcurrency"}},
+	{"limiter", "failsafe", []string{"fsmaxrate", "fsminconcurrency"}},
+	{"breaker", "", []string{"breakerat", "breakers"}},
+	{"breaker", "gobreaker", []string{"gbfailures", "gbhalfopen", "gbopen"}},
+	{"breaker", "resilience4j", []string{"r4jrate", "r4jslowrate", "r4jslowafter", "r4jwindow", "r4jmincalls", "r4jopen", "r4jhalfopen"}},
+	{"breaker", "polly", []string{"pollyratio", "pollythroughput", "pollysampling", "pollyopen"}},
+	{"breaker", "failsafe", []string{"fsof", "fsfailures", "fssuccessof", "fssuccesses", "fsopen", "fsperiod", "fsexecutions", "fsrate"}},
+}
+
+// chooserOf is the select of each of chosenParams' keys.
+var chooserOf = func() map[string]string {
+	m := map[string]string{}
+	for _, c := range chosenParams {
+		for _, k := range c.keys {
+			m[k] = c.chooser
+		}
+	}
+	return m
+}()
+
+// shownFields are the fields of a group the form shows, in order: each chooser's chosen
+// parameters follow it. A parameter of a limiter or breaker that is not chosen still shows when
+// its value is not the default (a link sets it), when it is wrong, or once the person edited it
+// (it would otherwise vanish under their hands as they type its default), so that nothing that
+// was set is out of sight.
+func (p *page) shownFields(fields []formField) []formField {
+	shown := make([]formField, 0, len(fields))
+	for _, f := range fields {
+		if _, ok := chooserOf[f.key]; ok {
+			continue // placed after its chooser
+		}
+		shown = append(shown, f)
+		for _, c := range chosenParams {
+			if c.chooser != f.key {
+				continue
+			}
+			choice := p.value(f.key)
+			chosen := c.choice == choice || c.choice == "" && choice != defaultValues.Get(f.key)
+			for _, g := range fields {
+				if slices.Contains(c.keys, g.key) && (chosen || p.paramInUse(g.key)) {
+					shown = append(shown, g)
+				}
+			}
+		}
+	}
+	return shown
+}
+
+// markEdited notes that the person edited the input of key: it stays in the form (shownFields).
+func (p *page) markEdited(key string) {
+	if p.edited == nil {
+		p.edited = map[string]bool{}
+	}
+	p.edited[key] = true
+}
+
+// paramInUse reports whether the input of key is set away from its default, wrong, or edited
+// by the person since the link was loaded.
+func (p *page) paramInUse(key string) bool {
+	return p.value(key) != defaultValues.Get(key) || p.fieldError(key) != nil || p.edited[key]
 }
 
 // moreInputs returns the inputs of the group one step away that differ from their defaults, as
@@ -268,6 +342,7 @@ func (p *page) attemptsHint() string {
 
 func (p *page) onEdit(key string) app.EventHandler {
 	return p.recovering(func(ctx app.Context, e app.Event) {
+		p.markEdited(key)
 		if p.edit(ctx, key, ctx.JSSrc().Get("value").String()) {
 			// The new numbers are on the page; the rest of it (hints, marks) is rendered after
 			// they are painted (startWork). Under wasm, Go runs every goroutine it can before it

@@ -3,6 +3,9 @@
 package main
 
 import (
+	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,4 +89,123 @@ func TestMoreInputsOpen(t *testing.T) {
 	if !moreOpen(t, p) {
 		t.Error("the group closed under the person's hands when a value went back to its default")
 	}
+}
+
+// formInputs are the names of the form's inputs in the page's HTML, in order.
+func formInputs(p *page) []string {
+	var names []string
+	form, _, _ := strings.Cut(app.HTMLString(p), "</form>")
+	for _, m := range regexp.MustCompile(`<(?:input|select)[^>]* name="([^"]*)"`).FindAllStringSubmatch(form, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+// TestFormShowsChosenParams: a limiter's or breaker's parameters show, right after its select,
+// only while it is chosen, or when the link sets them, or once the person edited them: the form
+// shows 35 inputs by default (11 of the overload's 44) where it showed all 68.
+func TestFormShowsChosenParams(t *testing.T) {
+	wideScreen = func() bool { return true }
+	defer func() { wideScreen = func() bool { return false } }()
+	after := func(names []string, key string, want ...string) bool {
+		i := slices.Index(names, key)
+		return i >= 0 && i+len(want) < len(names) && slices.Equal(names[i+1:i+1+len(want)], want)
+	}
+	for _, c := range []struct {
+		query      string
+		after      string   // this input's select
+		want, none []string // shown after it; not shown anywhere
+	}{
+		{"", "limiter", []string{"breaker"}, []string{"maxtokens", "ttl", "breakerat", "gbfailures", "fsof", "r4jhalfopen"}},
+		{"rate=10&limiter=grpc", "limiter", []string{"maxtokens", "tokenratio", "breaker"}, []string{"ttl", "fsmaxrate", "breakerat"}},
+		{"rate=10&limiter=failsafe", "limiter", []string{"fsmaxrate", "fsminconcurrency", "breaker"}, []string{"fsof", "maxtokens"}},
+		{"rate=10&breaker=polly", "breaker", []string{"breakerat", "breakers", "pollyratio", "pollythroughput", "pollysampling", "pollyopen", "growth"}, []string{"gbfailures", "fsof"}},
+		// A link that sets another's keys: they show, with their values.
+		{"rate=10&limiter=envoy&maxtokens=50&gbopen=2s", "limiter", []string{"maxtokens", "budgetpct", "minconcurrency", "breaker", "gbopen", "growth"}, []string{"tokenratio", "gbfailures"}},
+		// A wrong one shows, with its message.
+		{"rate=10&ttl=1.5s", "limiter", []string{"ttl", "breaker"}, []string{"minretries"}},
+	} {
+		p, _ := navPage(t, c.query)
+		names := formInputs(p)
+		if !after(names, c.after, c.want...) {
+			t.Errorf("%q: inputs %v, want %v after %s", c.query, names, c.want, c.after)
+		}
+		for _, k := range c.none {
+			if slices.Contains(names, k) {
+				t.Errorf("%q: shows %s", c.query, k)
+			}
+		}
+	}
+	p, _ := navPage(t, "")
+	if n := len(formInputs(p)); n != 35 {
+		t.Errorf("the default form has %d inputs, want 35: the preset, 67 fields, none of the 33 that one limiter or breaker reads", n)
+	}
+
+	// Changing the limiter shows its parameters; what was typed in another's stays, with its
+	// value, even once typed back to the default.
+	p, d := navPage(t, "rate=10&limiter=grpc")
+	p.markEdited("maxtokens")
+	typeInto(p, d, "maxtokens", "50")
+	p.markEdited("limiter")
+	typeInto(p, d, "limiter", "finagle")
+	if names := formInputs(p); !after(names, "limiter", "maxtokens", "ttl", "minretries", "retrypct", "breaker") {
+		t.Errorf("after choosing finagle: inputs %v", names)
+	}
+	if v := inputByID(t, p, "in-maxtokens")["value"]; v != "50" {
+		t.Errorf("maxtokens shows %q, want the 50 typed", v)
+	}
+	typeInto(p, d, "maxtokens", "10") // its default, while finagle is chosen
+	if !slices.Contains(formInputs(p), "maxtokens") {
+		t.Error("maxtokens went from under the person's hands when typed back to its default")
+	}
+	// A new link starts afresh.
+	d.Nav(&url.URL{Path: "/", RawQuery: "rate=10&limiter=finagle"})
+	settle(t, p, d)
+	if slices.Contains(formInputs(p), "maxtokens") {
+		t.Error("a new link still shows maxtokens, edited under the previous one")
+	}
+}
+
+// TestChosenParamsMatchHints: every parameter that a hint says one limiter or breaker reads is
+// shown with that one, in the group of its select, and every choice is one of its select's.
+func TestChosenParamsMatchHints(t *testing.T) {
+	listed := map[string]string{}
+	for _, c := range chosenParams {
+		for _, k := range c.keys {
+			listed[k] = c.choice
+		}
+	}
+	for _, g := range formGroups {
+		options := map[string][]string{}
+		for _, f := range g.fields {
+			options[f.key] = f.options
+		}
+		for _, f := range g.fields {
+			reader, _, says := strings.Cut(f.hint, " reads this:")
+			if choice, ok := listed[f.key]; says && (!ok || choice != reader) {
+				t.Errorf("%s: read by %s, listed with %q (%v)", f.key, reader, choice, ok)
+			}
+			delete(listed, f.key)
+		}
+		for _, c := range chosenParams {
+			if opts, ok := options[c.chooser]; ok && c.choice != "" && !slices.Contains(opts, c.choice) {
+				t.Errorf("%s is no choice of %s (%v)", c.choice, c.chooser, opts)
+			}
+		}
+	}
+	if len(listed) > 0 {
+		t.Errorf("keys of no field: %v", listed)
+	}
+}
+
+// inputByID is the attributes of the page's input whose id is id.
+func inputByID(t *testing.T, p *page, id string) map[string]string {
+	t.Helper()
+	for _, e := range elements(app.HTMLString(p), "input") {
+		if e["id"] == id {
+			return e
+		}
+	}
+	t.Fatalf("no input %s", id)
+	return nil
 }

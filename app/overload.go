@@ -349,8 +349,16 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 	if brk {
 		b.WriteString(`<th scope="col" rowspan="2">breaker</th>`)
 	}
+	// The recovery first after the case, the runs' answer: in view on a phone before the table
+	// scrolls. It is the last of report's columns.
+	last := len(report.OverloadColumns) - 1
+	b.WriteString(`<th scope="col" rowspan="2">` + report.OverloadColumns[last][1] + `</th>`)
+	stream := params.HasStream()
+	if stream {
+		b.WriteString(`<th scope="col" rowspan="2">stream then</th>`)
+	}
 	var gaveUp strings.Builder
-	for _, c := range report.OverloadColumns {
+	for _, c := range report.OverloadColumns[:last] {
 		switch c[0] {
 		case "out_of_attempts":
 			b.WriteString(`<th scope="colgroup" colspan="3">gave up</th>`)
@@ -360,10 +368,6 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 		default:
 			b.WriteString(`<th scope="col" rowspan="2">` + c[1] + `</th>`)
 		}
-	}
-	stream := params.HasStream()
-	if stream {
-		b.WriteString(`<th scope="col" rowspan="2">stream then</th>`)
 	}
 	slow := params.Slow()
 	if slow {
@@ -392,8 +396,8 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 	return b.String()
 }
 
-// writeOverloadRow writes run r of case c as a row of params' side by side table: the
-// recovery's time and the stream's state then in two cells, each short enough for the table to
+// writeOverloadRow writes run r of case c as a row of params' side by side table: first the
+// recovery's time and the stream's state then, in two cells, each short enough for the table to
 // fit. With latency or slope the run's most attempts in service and longest time follow; with a
 // breaker, its breaker after the limiter and its figures last.
 func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCase, r calc.OverloadRun) {
@@ -406,15 +410,16 @@ func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCas
 	}
 	cells := report.OverloadCells(r, params.StreamEnd())
 	_, at, when := report.RecoveredWords(r, params.StreamEnd())
-	cells[len(cells)-1][1] = at
-	for j, cell := range cells {
-		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.OverloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
-	}
-	if when == "" {
-		when = "–"
-	}
+	last := len(cells) - 1 // the recovery, first (overloadTable)
+	fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.OverloadColumns[last][0], cells[last][0], html.EscapeString(at))
 	if params.HasStream() {
+		if when == "" {
+			when = "–"
+		}
 		fmt.Fprintf(b, `<td data-col="recovered_when">%s</td>`, html.EscapeString(when))
+	}
+	for j, cell := range cells[:last] {
+		fmt.Fprintf(b, `<td data-col="%s" data-value="%s">%s</td>`, report.OverloadColumns[j][0], cell[0], html.EscapeString(cell[1]))
 	}
 	if params.Slow() {
 		for j, cell := range report.LatencyCells(r) {

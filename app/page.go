@@ -55,6 +55,8 @@ type page struct {
 	compareState // policy B, beside the report's (compare.go)
 
 	unknown []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
+
+	edited map[string]bool // the inputs the person edited since the link was loaded (shownFields)
 }
 
 func newPage() *page {
@@ -173,7 +175,7 @@ func (p *page) load(query string) bool {
 	if p.raw != nil && (query == p.loaded || query == p.query) {
 		return false
 	}
-	p.loaded, p.query = query, query
+	p.loaded, p.query, p.edited = query, query, nil
 	link, err := libs.DecodeLink(query)
 	params := link.Params
 	p.raw, p.lib = link.Values(), link.Export

@@ -49,7 +49,7 @@ func firstScreen(query string) (p *page, parts, fields, open []any, ok bool) {
 	parts = append(parts, "in-attempts-hint", html.EscapeString(p.attemptsHint()))
 	fields = append(fields, "preset", p.raw.Get("preset"))
 	for _, g := range formGroups {
-		for _, f := range g.fields {
+		for _, f := range p.shownFields(g.fields) {
 			fields = append(fields, f.key, p.value(f.key))
 		}
 	}

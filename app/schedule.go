@@ -2,6 +2,7 @@ package main
 
 import (
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -61,7 +62,8 @@ func renderSchedule(r calc.Report) app.UI {
 	heads := []string{"attempt", "retry", "nominal delay", "min wait", "mean wait", "max wait",
 		"earliest start", "latest start", "p50 start", "p99 start"}
 	if budget {
-		heads = append(heads, "starts within budget")
+		// The budget's answer next to the attempt, in view on a phone before the table scrolls.
+		heads = slices.Insert(heads, 1, "starts within budget")
 	}
 	for _, h := range heads {
 		b.WriteString(`<th scope="col">` + h + `</th>`)
@@ -81,6 +83,9 @@ func renderSchedule(r calc.Report) app.UI {
 	for i, row := range r.Schedule.Rows {
 		n := strconv.Itoa(row.Attempt)
 		b.WriteString(`<tr data-attempt="` + n + `"><th scope="row">` + n + `</th>`)
+		if budget {
+			b.WriteString(`<td data-col="budget">` + row.Budget.String() + `</td>`)
+		}
 		if row.Retry == 0 {
 			b.WriteString(`<td data-col="retry">–</td>`)
 			for _, col := range []string{"nominal", "min", "mean", "max"} {
@@ -105,9 +110,6 @@ func renderSchedule(r calc.Report) app.UI {
 		default:
 			cell("p50", "", "–", "")
 			cell("p99", "", "–", "")
-		}
-		if budget {
-			b.WriteString(`<td data-col="budget">` + row.Budget.String() + `</td>`)
 		}
 		b.WriteString(`</tr>`)
 	}

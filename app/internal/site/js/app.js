@@ -201,6 +201,12 @@ function backoffcalcPrewrite(parts, fields, open) {
       byName.set(field.name, field);
     }
   }
+  // The form shows a limiter's or breaker's inputs only with it chosen: HTML made for a link
+  // that chose another shows other inputs, which would keep that link's values.
+  const names = new Set(fields.filter((_, i) => i % 2 === 0));
+  if ([...byName.keys()].some((name) => !names.has(name))) {
+    return false;
+  }
   const inputs = [];
   for (let i = 0; i < fields.length; i += 2) {
     const field = byName.get(fields[i]);
