@@ -55,6 +55,8 @@ type page struct {
 	compareState // policy B, beside the report's (compare.go)
 
 	unknown []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
+
+	typing typingState // an edit in progress in a text field (typing.go)
 }
 
 func newPage() *page {
@@ -212,6 +214,7 @@ func linkQuery(link libs.Link, open calc.SolveSet) string {
 // edit takes one typed value; a valid set of inputs replaces the report and the link's query,
 // and edit reports that it did.
 func (p *page) edit(ctx app.Context, key, value string) bool {
+	p.settle(ctx) // typing in progress ends first, as leaving its field does
 	if !p.apply(key, value) {
 		return false
 	}
