@@ -18,9 +18,13 @@ import (
 // edit began (committed): that link, that report and its long results, never a value typed on
 // the way; the message names the field and the value typed.
 
-// typingPaused returns the channel that says the typing has paused since the last keystroke:
-// 500 ms after it. A variable, so that a test can say when.
-var typingPaused = func() <-chan time.Time { return time.After(500 * time.Millisecond) }
+// typingPause is how long the typing must pause, from the paint of the last keystroke's numbers,
+// for its inputs to be committed.
+const typingPause = 500 * time.Millisecond
+
+// typingPaused returns, for a test, the channel that says the typing has paused after the
+// keystroke being handled; nil for the real pause, typingPause.
+var typingPaused = func() <-chan time.Time { return nil }
 
 // typingState is an edit in progress in a text field.
 type typingState struct {
@@ -89,14 +93,18 @@ func (p *page) typed(ctx app.Context, key, value string) bool {
 	p.stopPause()
 	t.pause = make(chan struct{})
 	pause, paused := t.pause, typingPaused()
-	ctx.Async(func() {
-		afterPaint()
-		ctx.Dispatch(func(ctx app.Context) {}) // go-app renders the rest of the page: hints, marks
-	})
 	// Not Async: go-app's Consume waits for those, and the client tests use it.
 	go func() {
+		afterPaint()
+		ctx.Dispatch(func(ctx app.Context) {}) // go-app renders the rest of the page: hints, marks
+		if paused == nil {
+			paused = time.After(typingPause) // from the paint: a slow keystroke's own work is no pause
+		}
 		select {
 		case <-paused:
+			// A keystroke the browser holds while Go ran gets its turn first: its input event
+			// is then handled before this, and replaces the pause.
+			yieldToBrowser()
 			ctx.Dispatch(func(ctx app.Context) {
 				if p.typing.pause == pause {
 					p.settle(ctx)
