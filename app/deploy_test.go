@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"backoffcalc/app/internal/site"
@@ -263,6 +264,19 @@ func TestStaticAtWrongPath(t *testing.T) {
 				if strings.Contains(got.Text, bad) {
 					t.Errorf("the page says %q:\n%s", bad, got.Text)
 				}
+			}
+
+			// With JavaScript off nothing checks the path, and noscript.css does not load: the
+			// page's inline rules still hide its numbers.
+			off := newTab(t, chromedp.WithNewBrowserContext())
+			if _, err := chromedp.Call(off.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+				t.Fatal(err)
+			}
+			off.navigate(srv.URL + "/site/?base=250ms&attempts=8")
+			text := evalJS[string](off, "document.body.innerText")
+			if strings.Contains(text, "worst-case") || regexp.MustCompile(`\d+(\.\d+)? m?s\b`).MatchString(text) ||
+				!strings.Contains(text, "it needs JavaScript to show the numbers of this link") {
+				t.Errorf("with JavaScript off, the page at the wrong path shows:\n%s", text)
 			}
 		})
 	}

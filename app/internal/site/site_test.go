@@ -128,6 +128,14 @@ func TestStaticSite(t *testing.T) {
 	if hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(StaticContentPolicy, "script-src 'self' "+hash+" ") {
 		t.Errorf("the static CSP %q does not allow the path check, %s", StaticContentPolicy, hash)
 	}
+	style := regexp.MustCompile(`<noscript><style>((?s).*?)</style></noscript>`).FindStringSubmatch(index)
+	if style == nil {
+		t.Fatalf("index.html lacks the inline rules for JavaScript off:\n%s", index)
+	}
+	sum = sha256.Sum256([]byte(style[1]))
+	if hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.HasSuffix(StaticContentPolicy, "; style-src 'self' "+hash) {
+		t.Errorf("the static CSP %q does not allow the rules for JavaScript off, %s", StaticContentPolicy, hash)
+	}
 	for _, bad := range []string{"og:url", "127.0.0.1", "http://", "https://"} {
 		if strings.Contains(index, bad) {
 			t.Errorf("index.html contains %q:\n%s", bad, index)

@@ -116,7 +116,8 @@ func fixIndex(path, prefix string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	meta := fmt.Sprintf("%s\n<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n"+
-		"<meta name=\"referrer\" content=\"no-referrer\">\n%s", charset, StaticContentPolicy, pathCheck(prefix))
+		"<meta name=\"referrer\" content=\"no-referrer\">\n%s\n<noscript><style>%s</style></noscript>",
+		charset, StaticContentPolicy, pathCheck(prefix), noscriptStatic)
 	b = bytes.Replace(b, []byte(charset), []byte(meta), 1)
 	// With JavaScript off, web/noscript.css hides this page's numbers: they are the default
 	// inputs', whatever the link.
@@ -142,10 +143,23 @@ var (
 	pathCheckSource string
 	pathCheckHash   = sha256.Sum256([]byte(pathCheckSource))
 
-	// StaticContentPolicy is ContentPolicy with the path check's inline script allowed.
+	noscriptHash = sha256.Sum256([]byte(noscriptStatic))
+
+	// StaticContentPolicy is ContentPolicy with the path check's inline script and the inline
+	// rules for JavaScript off (noscriptStatic) allowed, each by its hash.
 	StaticContentPolicy = strings.Replace(ContentPolicy, "script-src 'self'",
-		"script-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(pathCheckHash[:])+"'", 1)
+		"script-src 'self' "+hashSource(pathCheckHash), 1) + "; style-src 'self' " + hashSource(noscriptHash)
 )
+
+// noscriptStatic is what web/noscript.css does on the static page, inline: with JavaScript off
+// nothing can check the path, and at a wrong one noscript.css does not load either, which left
+// the default inputs' numbers readable whatever the link.
+const noscriptStatic = `[data-site="static"] > :not(header):not(.noscript), #app-wasm-loader, .noscript-serve { display: none; } .noscript, .noscript-static { display: block; }`
+
+// hashSource is a CSP source that allows the inline script or style whose SHA-256 is sum.
+func hashSource(sum [sha256.Size]byte) string {
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
 
 // pathCheck is the inline script of the path check for a site generated with prefix.
 func pathCheck(prefix string) string {
