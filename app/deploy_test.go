@@ -18,11 +18,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"backoffcalc/app/internal/site"
@@ -219,4 +221,63 @@ func TestDeploySwitchNow(t *testing.T) {
 		t.Errorf("after the switch attempts shows %q, want the edit's 4", got)
 	}
 	tb.requireNoConsoleProblems()
+}
+
+// A static site opened at another path than the one it was built for loads none of its files
+// (or another copy's): the page must show none of the numbers written into it, which are the
+// default inputs' whatever the link, and must say where the site expects to be served, where
+// it is, and how to fix it. Built with PREFIX=sub, or without one, and uploaded to /site/.
+func TestStaticAtWrongPath(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, prefix, want string // want: the path the message names
+	}{
+		{"built for /sub/", "sub", "/sub/"},
+		{"built for the root", "", "/"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			folder := filepath.Join(staticSite(t, c.prefix), c.prefix)
+			mux := http.NewServeMux()
+			mux.Handle("/site/", http.StripPrefix("/site", http.FileServer(http.Dir(folder))))
+			srv := httptest.NewServer(mux)
+			t.Cleanup(srv.Close)
+			tb := newTab(t, chromedp.WithNewBrowserContext())
+			tb.navigate(srv.URL + "/site/?base=250ms&attempts=8")
+			tb.waitFor("the message", `document.getElementById("wrong-path") !== null && !document.documentElement.hidden`)
+			type shown struct {
+				Text    string `json:"text"`
+				Numbers int    `json:"numbers"` // elements that hold numbers (island.go's class)
+			}
+			got := evalJS[shown](tb, `({
+				text: document.body.innerText,
+				numbers: document.querySelectorAll(".numbers, #schedule, #policy").length,
+			})`)
+			if got.Numbers != 0 || strings.Contains(got.Text, "worst-case") || regexp.MustCompile(`\d+(\.\d+)? m?s\b`).MatchString(got.Text) {
+				t.Errorf("the page at the wrong path shows numbers (%d elements):\n%s", got.Numbers, got.Text)
+			}
+			for _, want := range []string{"built to be served at " + c.want, "this page is at /site/", "serve the folder at " + c.want, "make static PREFIX=site"} {
+				if !strings.Contains(got.Text, want) {
+					t.Errorf("the message lacks %q:\n%s", want, got.Text)
+				}
+			}
+			for _, bad := range []string{"JavaScript is off", "Loading the calculator"} {
+				if strings.Contains(got.Text, bad) {
+					t.Errorf("the page says %q:\n%s", bad, got.Text)
+				}
+			}
+
+			// With JavaScript off nothing checks the path, and noscript.css does not load: the
+			// page's inline rules still hide its numbers.
+			off := newTab(t, chromedp.WithNewBrowserContext())
+			if _, err := chromedp.Call(off.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+				t.Fatal(err)
+			}
+			off.navigate(srv.URL + "/site/?base=250ms&attempts=8")
+			text := evalJS[string](off, "document.body.innerText")
+			if strings.Contains(text, "worst-case") || regexp.MustCompile(`\d+(\.\d+)? m?s\b`).MatchString(text) ||
+				!strings.Contains(text, "it needs JavaScript to show the numbers of this link") {
+				t.Errorf("with JavaScript off, the page at the wrong path shows:\n%s", text)
+			}
+		})
+	}
 }

@@ -282,7 +282,7 @@ func (p *page) renderField(f formField) app.UI {
 	} else {
 		in := app.Input().Type("text").ID(id).Name(f.key).Value(attrText(p.value(f.key))).
 			AutoComplete(false).Spellcheck(false).Aria("invalid", invalid).
-			Aria("describedby", id+"-hint "+id+"-error").OnInput(p.onEdit(f.key))
+			Aria("describedby", id+"-hint "+id+"-error").OnInput(p.onType(f.key)).OnChange(p.onSettle())
 		if f.inputMode != "" {
 			in = in.Attr("inputmode", f.inputMode)
 		}

@@ -57,6 +57,7 @@ type page struct {
 	unknown []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
 
 	edited map[string]bool // the inputs the person edited since the link was loaded (shownFields)
+	typing typingState     // an edit in progress in a text field (typing.go)
 }
 
 func newPage() *page {
@@ -214,6 +215,7 @@ func linkQuery(link libs.Link, open calc.SolveSet) string {
 // edit takes one typed value; a valid set of inputs replaces the report and the link's query,
 // and edit reports that it did.
 func (p *page) edit(ctx app.Context, key, value string) bool {
+	p.settle(ctx) // typing in progress ends first, as leaving its field does
 	if !p.apply(key, value) {
 		return false
 	}

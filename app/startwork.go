@@ -15,8 +15,9 @@ import (
 // startWork runs what can take long for the report's inputs, the sampling and then the herd,
 // in one goroutine off the input path. It first lets the browser paint what the input handler
 // wrote, then hands the thread back every workSlice (see yieldToBrowser). A newer call makes it
-// stop.
+// stop. It commits the inputs: an edit in progress ends (typing.go).
 func (p *page) startWork(ctx app.Context) {
+	p.endTyping()
 	if p.report == nil {
 		return
 	}

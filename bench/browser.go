@@ -372,10 +372,13 @@ const measureJS = `(() => {
 		out.push("long tasks: " + B.lt.map(([s, d]) => s.toFixed(0) + "+" + d.toFixed(0)).join(" "));
 		return out;
 	};
+	// input sets a field as typing a value and pressing Enter would: the change event commits it at
+	// once, so that the times are the page's work, not the typing's pause (app/typing.go).
 	const input = (sel, value) => {
 		const el = document.querySelector(sel);
 		el.value = value;
 		el.dispatchEvent(new Event("input", { bubbles: true }));
+		el.dispatchEvent(new Event("change", { bubbles: true }));
 	};
 	B.edit = (sel, value, want, timeout) => new Promise((resolve) => {
 		if (!document.querySelector(sel)) return resolve({ ms: -1, handler: 0, error: "no " + sel });

@@ -4,12 +4,15 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -113,8 +116,25 @@ func TestStaticSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	index := string(readFile(t, filepath.Join(out, "index.html")))
-	if !strings.Contains(index, charset+"\n<meta http-equiv=\"Content-Security-Policy\" content=\""+ContentPolicy+"\">") {
+	if !strings.Contains(index, charset+"\n<meta http-equiv=\"Content-Security-Policy\" content=\""+StaticContentPolicy+"\">") {
 		t.Errorf("index.html lacks the CSP right after the charset:\n%s", index)
+	}
+	// The path check runs inline, before anything else loads: the CSP allows it by its hash.
+	check := regexp.MustCompile(`<meta name="referrer" content="no-referrer">\n<script data-path="/backoffcalc/">((?s).*?)</script>`).FindStringSubmatch(index)
+	if check == nil {
+		t.Fatalf("index.html lacks the path check for /backoffcalc/ after the CSP:\n%s", index)
+	}
+	sum := sha256.Sum256([]byte(check[1]))
+	if hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(StaticContentPolicy, "script-src 'self' "+hash+" ") {
+		t.Errorf("the static CSP %q does not allow the path check, %s", StaticContentPolicy, hash)
+	}
+	style := regexp.MustCompile(`<noscript><style>((?s).*?)</style></noscript>`).FindStringSubmatch(index)
+	if style == nil {
+		t.Fatalf("index.html lacks the inline rules for JavaScript off:\n%s", index)
+	}
+	sum = sha256.Sum256([]byte(style[1]))
+	if hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.HasSuffix(StaticContentPolicy, "; style-src 'self' "+hash) {
+		t.Errorf("the static CSP %q does not allow the rules for JavaScript off, %s", StaticContentPolicy, hash)
 	}
 	for _, bad := range []string{"og:url", "127.0.0.1", "http://", "https://"} {
 		if strings.Contains(index, bad) {

@@ -4,11 +4,16 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"html"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -50,7 +55,7 @@ func Generate(root, out, prefix string) error {
 	if err := os.WriteFile(filepath.Join(out, "app.js"), js, 0o644); err != nil {
 		return err
 	}
-	if err := fixIndex(filepath.Join(out, "index.html")); err != nil {
+	if err := fixIndex(filepath.Join(out, "index.html"), prefix); err != nil {
 		return err
 	}
 	return precompress(out)
@@ -97,8 +102,9 @@ const (
 // go-app's page as serve does (fixPage), which drops the og:url that names
 // the generator's random local port. The CSP goes right
 // after the charset, ahead of the scripts, because a <meta> policy covers
-// only what comes after it.
-func fixIndex(path string) error {
+// only what comes after it; the path check (pathCheck) right after it, ahead
+// of everything else the page loads.
+func fixIndex(path, prefix string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -110,7 +116,8 @@ func fixIndex(path string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	meta := fmt.Sprintf("%s\n<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n"+
-		"<meta name=\"referrer\" content=\"no-referrer\">", charset, ContentPolicy)
+		"<meta name=\"referrer\" content=\"no-referrer\">\n%s\n<noscript><style>%s</style></noscript>",
+		charset, StaticContentPolicy, pathCheck(prefix), noscriptStatic)
 	b = bytes.Replace(b, []byte(charset), []byte(meta), 1)
 	// With JavaScript off, web/noscript.css hides this page's numbers: they are the default
 	// inputs', whatever the link.
@@ -119,6 +126,48 @@ func fixIndex(path string) error {
 	}
 	b = bytes.Replace(b, []byte(mainTag), []byte(mainTag+`data-site="static" `), 1)
 	return os.WriteFile(path, b, 0o644)
+}
+
+// The static site's URLs assume one path for the page, "/" or "/NAME/" (Generate's prefix):
+// every file it loads is looked for under it. Served anywhere else (built with PREFIX=sub and
+// uploaded to /site/, or built without one and uploaded under a sub-path), none of them loads,
+// or another copy's does: the page showed its pre-rendered numbers, the default inputs'
+// whatever the link, unstyled, under "Loading the calculator…" forever and beside the note for
+// JavaScript off. pathCheck is the one script that needs nothing else to load: inline in the
+// head, allowed by its hash in the static CSP (StaticContentPolicy), it hides the whole page
+// before anything is painted when the page is not at its path, and once the HTML is read
+// replaces it with a message that names the path the site expects, where the page is, and
+// how to fix it; it sets backoffcalcWrongPath, which keeps app.js from starting the wasm.
+var (
+	//go:embed js/pathcheck.js
+	pathCheckSource string
+	pathCheckHash   = sha256.Sum256([]byte(pathCheckSource))
+
+	noscriptHash = sha256.Sum256([]byte(noscriptStatic))
+
+	// StaticContentPolicy is ContentPolicy with the path check's inline script and the inline
+	// rules for JavaScript off (noscriptStatic) allowed, each by its hash.
+	StaticContentPolicy = strings.Replace(ContentPolicy, "script-src 'self'",
+		"script-src 'self' "+hashSource(pathCheckHash), 1) + "; style-src 'self' " + hashSource(noscriptHash)
+)
+
+// noscriptStatic is what web/noscript.css does on the static page, inline: with JavaScript off
+// nothing can check the path, and at a wrong one noscript.css does not load either, which left
+// the default inputs' numbers readable whatever the link.
+const noscriptStatic = `[data-site="static"] > :not(header):not(.noscript), #app-wasm-loader, .noscript-serve { display: none; } .noscript, .noscript-static { display: block; }`
+
+// hashSource is a CSP source that allows the inline script or style whose SHA-256 is sum.
+func hashSource(sum [sha256.Size]byte) string {
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// pathCheck is the inline script of the path check for a site generated with prefix.
+func pathCheck(prefix string) string {
+	want := "/"
+	if prefix != "" {
+		want = "/" + prefix + "/"
+	}
+	return `<script data-path="` + html.EscapeString(want) + `">` + pathCheckSource + `</script>`
 }
 
 // CopyFile copies src to dst, making dst's folder.

@@ -263,4 +263,7 @@ async function backoffcalcLoad() {
   }
 }
 
-backoffcalcStart();
+// Not at the path the site was built for (static.go's pathCheck): nothing to start.
+if (window.backoffcalcWrongPath === undefined) {
+  backoffcalcStart();
+}
