@@ -342,7 +342,6 @@ func (p *page) attemptsHint() string {
 
 func (p *page) onEdit(key string) app.EventHandler {
 	return p.recovering(func(ctx app.Context, e app.Event) {
-		p.markEdited(key)
 		if p.edit(ctx, key, ctx.JSSrc().Get("value").String()) {
 			// The new numbers are on the page; the rest of it (hints, marks) is rendered after
 			// they are painted (startWork). Under wasm, Go runs every goroutine it can before it

@@ -144,9 +144,10 @@ func TestFormShowsChosenParams(t *testing.T) {
 	// Changing the limiter shows its parameters; what was typed in another's stays, with its
 	// value, even once typed back to the default.
 	p, d := navPage(t, "rate=10&limiter=grpc")
-	p.markEdited("maxtokens")
-	typeInto(p, d, "maxtokens", "50")
-	p.markEdited("limiter")
+	pause := pauseWhenTold(t)
+	typeKeys(p, d, "maxtokens", "50", func(string) {})
+	pause()
+	waitTyping(t, p, d)
 	typeInto(p, d, "limiter", "finagle")
 	if names := formInputs(p); !after(names, "limiter", "maxtokens", "ttl", "minretries", "retrypct", "breaker") {
 		t.Errorf("after choosing finagle: inputs %v", names)
@@ -154,7 +155,9 @@ func TestFormShowsChosenParams(t *testing.T) {
 	if v := inputByID(t, p, "in-maxtokens")["value"]; v != "50" {
 		t.Errorf("maxtokens shows %q, want the 50 typed", v)
 	}
-	typeInto(p, d, "maxtokens", "10") // its default, while finagle is chosen
+	typeKeys(p, d, "maxtokens", "10", func(string) {}) // its default, while finagle is chosen
+	pause()
+	waitTyping(t, p, d)
 	if !slices.Contains(formInputs(p), "maxtokens") {
 		t.Error("maxtokens went from under the person's hands when typed back to its default")
 	}

@@ -216,6 +216,7 @@ func linkQuery(link libs.Link, open calc.SolveSet) string {
 // and edit reports that it did.
 func (p *page) edit(ctx app.Context, key, value string) bool {
 	p.settle(ctx) // typing in progress ends first, as leaving its field does
+	p.markEdited(key)
 	if !p.apply(key, value) {
 		return false
 	}

@@ -25,8 +25,8 @@ var cutLinks = []string{
 
 // answerColumns are the columns that answer a table's question, by the table's id and the
 // start of the column's heading: with the table at the left of its box, each must be whole in
-// view. A table that is shown without such a heading fails, so that a renamed column is not
-// skipped.
+// view. A herd or overload table shown without such a heading fails, so that a renamed column
+// is not skipped; the schedule has its answer only with a budget.
 var answerColumns = map[string]string{
 	"schedule": "starts within budget",
 	"herd":     "peak once back",
@@ -96,6 +96,7 @@ const textCutJS = `(() => {
 		if (!table || !table.checkVisibility()) continue;
 		const th = [...table.querySelectorAll("thead th")].find((th) => th.textContent.trim().startsWith(head));
 		if (!th) {
+			if (id === "schedule") continue;
 			problems.push("#" + id + ": no column heading starts with " + JSON.stringify(head));
 			continue;
 		}
