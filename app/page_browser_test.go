@@ -51,6 +51,9 @@ func wantNumbers(t *testing.T, query string) map[string]string {
 			out[n+"retry"] = strconv.Itoa(row.Retry)
 			out[n+"nominal"], out[n+"min"], out[n+"max"] = calc.Millis(row.Nominal), calc.Millis(row.Min), calc.Millis(row.Max)
 			out[n+"mean"] = calc.MillisFloat(row.Mean)
+			if p.Jitter.FromPrevious() {
+				out[n+"nominal"] = "" // none, "–"
+			}
 		}
 		out[n+"earliest"], out[n+"latest"] = calc.Millis(row.Earliest), calc.Millis(row.Latest)
 		if st := r.Sample.Starts[i]; st.Reached > 0 {

@@ -88,7 +88,11 @@ func renderSchedule(r calc.Report) app.UI {
 			}
 		} else {
 			b.WriteString(`<td data-col="retry">` + strconv.Itoa(row.Retry) + `</td>`)
-			msText("nominal", row.Nominal)
+			if r.Params.Jitter.FromPrevious() {
+				cell("nominal", "", "–", "") // none: the mode reads neither factor nor offset
+			} else {
+				msText("nominal", row.Nominal)
+			}
 			msText("min", row.Min)
 			cell("mean", calc.MillisFloat(row.Mean), calc.HumanBeside(row.Mean, r.Params.Budget), "")
 			msText("max", row.Max)
@@ -107,7 +111,7 @@ func renderSchedule(r calc.Report) app.UI {
 			cell("p99", "", "–", "")
 		}
 		if budget {
-			b.WriteString(`<td data-col="budget">` + row.Budget.String() + `</td>`)
+			b.WriteString(`<td data-col="budget" data-budget="` + row.Budget.String() + `">` + html.EscapeString(report.BudgetWords(r, i)) + `</td>`)
 		}
 		b.WriteString(`</tr>`)
 	}
@@ -185,7 +189,7 @@ func renderNotes(r calc.Report) app.UI {
 			p.Jitter.Title(), calc.Percent(last.AtCap), calc.Human(float64(p.Cap))))
 	}
 	if p.Budget > 0 {
-		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", report.LimitText(p.Budget), s.Always, s.AtMost),
+		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out). Within budget, %s.", report.LimitText(p.Budget), s.Always, s.AtMost, report.StartsOver),
 			report.WithinNote(r))
 	}
 	if r.PolicySampled() {

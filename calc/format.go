@@ -312,7 +312,8 @@ func floorFactor(f float64, sig int) float64 {
 }
 
 // Percent writes a share in [0, 1] as a percentage with three significant digits, rounded half
-// up: 0.3921 is "39.2%", 0.03125 "3.13%"; a share too small to show that way is "< 0.01%".
+// up: 0.3921 is "39.2%", 0.03125 "3.13%"; a share too small to show that way is "< 0.01%", and
+// one short of 1 that would read "100%" has the digits that tell it from all: 0.9995 is "99.95%".
 func Percent(share float64) string {
 	v := share * 100
 	if v > 0 && v < 0.01 {
@@ -324,7 +325,18 @@ func Percent(share float64) string {
 	if !ok {
 		return threeDigits(v) + "%"
 	}
-	return trimZeros(r.Mul(r, big.NewRat(100, 1)).FloatString(places(v, 3))) + "%"
+	r.Mul(r, big.NewRat(100, 1))
+	n := places(v, 3)
+	s := trimZeros(r.FloatString(n))
+	// Short of all is never all: 0.9995 is "99.95%", not "100%" (an attempt that 1 path in 2000
+	// does not make).
+	for ; s == "100" && share < 1 && n < 6; n++ {
+		s = trimZeros(r.FloatString(n + 1))
+	}
+	if s == "100" && share < 1 {
+		return "> 99.9999%"
+	}
+	return s + "%"
 }
 
 // Plural is one for n = 1 and many otherwise: Plural(1, "retry", "retries") is "retry",

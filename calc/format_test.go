@@ -171,7 +171,7 @@ func TestHumanRoundsHalfUp(t *testing.T) {
 			t.Errorf("Human(%v) = %q, want %q", ns, got, want)
 		}
 	}
-	for share, want := range map[float64]string{0.03125: "3.13%", 0.0085: "0.85%", 0.14505: "14.5%", 0.99995: "100%"} {
+	for share, want := range map[float64]string{0.03125: "3.13%", 0.0085: "0.85%", 0.14505: "14.5%", 0.9995: "99.95%", 0.99999: "99.999%", 1 - 1e-12: "> 99.9999%", 1: "100%"} {
 		if got := Percent(share); got != want {
 			t.Errorf("Percent(%v) = %q, want %q", share, got, want)
 		}

@@ -132,8 +132,22 @@ func reachedShare(r calc.Report, i int) float64 {
 	if !r.PolicySampled() {
 		return 0
 	}
-	return float64(r.Sample.Starts[i].Reached) / float64(r.Sample.Paths)
+	return r.Sample.ReachedShare(i + 1)
 }
+
+// BudgetWords says whether attempt i+1 starts within the budget, and for one that sometimes
+// does, in what share of the sampled paths (StartsOver): "sometimes (0.85%)".
+func BudgetWords(r calc.Report, i int) string {
+	b := r.Schedule.Rows[i].Budget
+	if b != calc.Sometimes || !r.PolicySampled() {
+		return b.String()
+	}
+	return b.String() + " (" + calc.Percent(reachedShare(r, i)) + ")"
+}
+
+// StartsOver says, with a budget, what the share beside "sometimes" is, and what the sampled
+// starts of an attempt are of: only the paths that make it.
+const StartsOver = "sometimes (x%) says that x% of the sampled paths make the attempt; its p50 and p99 start are of those paths"
 
 // StartSample is what the paths say of attempt i+1; before the page has sampled, nothing (no
 // path reached it, so no percentile is shown).
@@ -287,16 +301,22 @@ func textReport(w io.Writer, res Results) error {
 		retry, nominal, minW, mean, maxW := "-", "-", "-", "-", "-"
 		if row.Retry > 0 {
 			retry, nominal = strconv.Itoa(row.Retry), beside(row.Nominal)
+			if p.Jitter.FromPrevious() {
+				nominal = "-" // none: the mode reads neither factor nor offset
+			}
 			minW, mean, maxW = beside(row.Min), besideMean(row.Mean), beside(row.Max)
 		}
 		line := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", row.Attempt, retry, nominal,
 			minW, mean, maxW, beside(row.Earliest), beside(row.Latest), p50, p99)
 		if p.Budget > 0 {
-			line += row.Budget.String() + "\t"
+			line += BudgetWords(r, i) + "\t"
 		}
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
+	if p.Budget > 0 {
+		fmt.Fprintf(w, "Within budget, %s (%d paths, seed %d).\n", StartsOver, r.Sample.Paths, p.Seed)
+	}
 	t, q := s.Total, r.Sample.Total
 	if p.Budget <= 0 {
 		fmt.Fprintf(w, "\nTotal wait: best case %s, expected %s, worst case %s; sampled p50 %s, p90 %s, p99 %s (%d paths, seed %d).\n",
