@@ -124,9 +124,10 @@ func renderSchedule(r calc.Report) app.UI {
 // budget, then the total wait within the budget, whose percentiles are the sampled ones. Every
 // total is written so as not to read across the budget.
 func renderTotals(r calc.Report) app.UI {
-	t, q, b := r.Schedule.Total, r.Sample.Total, r.Params.Budget
+	t, q := r.Schedule.Total, r.Sample.Total
+	text := report.TotalsText(r) // side by side, they carry the digits that tell them apart
 	item := func(id, label string, d time.Duration) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(calc.HumanBeside(float64(d), b)))
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(text(float64(d))))
 	}
 	pending := func(id, label string) app.HTMLDiv {
 		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
@@ -138,7 +139,7 @@ func renderTotals(r calc.Report) app.UI {
 		return item(id, label, d)
 	}
 	mean := func(id, label string, ns float64) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.MillisFloat(ns)).Text(calc.HumanBeside(ns, b)))
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.MillisFloat(ns)).Text(text(ns)))
 	}
 	if r.Params.Budget <= 0 {
 		return app.Dl().ID("totals").Body(

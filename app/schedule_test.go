@@ -214,3 +214,32 @@ func TestDecorrelatedShowsNoNominal(t *testing.T) {
 		}
 	}
 }
+
+// Totals side by side carry the digits that tell them apart (issue 37): Sidekiq's six read
+// "20.4 d". By hand, the best case is Σ(c⁴ + 15 s) for c = 0..24 = 1,763,020 + 375 s =
+// 20.40966 d, "20.41 d"; the worst adds Σ(10k − 1) s for k = 1..25 = 3225 s: 20.44699 d; the
+// mean adds half of it: 1,765,007.5 s = 20.4283276 d, which p50 (20.428333 d) is 0.5 s from.
+func TestTotalsApart(t *testing.T) {
+	p, _ := navPage(t, "preset=sidekiq")
+	html := app.HTMLString(p)
+	seen := map[string]string{}
+	for _, id := range []string{"total-min", "total-mean", "total-max", "total-p50", "total-p90", "total-p99"} {
+		i := strings.Index(html, `id="`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no %s", id)
+		}
+		text := html[i:]
+		text = strings.TrimSpace(text[strings.Index(text, ">")+1 : strings.Index(text, "</dd>")])
+		if other, ok := seen[text]; ok {
+			t.Errorf("%s and %s both read %q", other, id, text)
+		}
+		seen[text] = id
+	}
+	if seen["20.41 d"] != "total-min" || seen["20.45 d"] != "total-max" {
+		t.Errorf("best and worst case: %v, want 20.41 d and 20.45 d", seen)
+	}
+	out, _, _ := runTableOut(t, "preset=sidekiq")
+	if !strings.Contains(out, "Total wait: best case 20.41 d, expected 20.428328 d, worst case 20.45 d;") {
+		t.Errorf("the text's totals:\n%s", out)
+	}
+}

@@ -222,12 +222,12 @@ func humanBeside(ns float64, sig int, limits []time.Duration) string {
 }
 
 // HumanList writes times shown together (a column of window starts, the totals side by side)
-// as HumanBeside writes each, with the digits that tell them apart: as many significant digits,
-// three or more, as make every two different times read differently. Windows of 100 ms from
-// 1 min read "1 min", "1.002 min", "1.003 min" where three digits read "1 min" for each of the
-// first six; totals of 1.764e6 s and 1.7645e6 s read "20.417 d" and "20.422 d", not "20.4 d"
-// twice. Equal times read the same, and a time that only reads as "< 2 s" beside a 2 s limit
-// keeps doing so.
+// as HumanBeside writes each, with the digits that tell them apart: each has as many
+// significant digits, three or more, as tell it from the times next to it in value. Windows of
+// 100 ms from 1 min read "1 min", "1.002 min", "1.003 min" where three digits read "1 min" for
+// each of the first six; totals of 20.4100 d, 20.4200 d and 20.4201 d read "20.41 d",
+// "20.42 d" and "20.4201 d". Equal times read the same, and a time that reads "< 2 s" beside a
+// 2 s limit keeps doing so.
 func HumanList(ns []float64, limits ...time.Duration) []string {
 	sorted := make([]float64, 0, len(ns))
 	for _, x := range ns {
@@ -237,21 +237,35 @@ func HumanList(ns []float64, limits ...time.Duration) []string {
 	}
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
-	sig := 3
-	// Rounding is monotonic, so that two neighbours that read differently make every two.
-	// Seventeen digits tell any two float64 apart.
-	for ; sig < 17; sig++ {
-		apart := true
-		for i := 1; i < len(sorted) && apart; i++ {
-			apart = humanBeside(sorted[i-1], sig, limits) != humanBeside(sorted[i], sig, limits)
+	// need[j] is the digits that tell sorted[j-1] and sorted[j] apart; seventeen tell any two
+	// float64 apart.
+	need := make([]int, len(sorted)+1)
+	most := 3
+	for j := 1; j < len(sorted); j++ {
+		need[j] = 3
+		for need[j] < 17 && humanBeside(sorted[j-1], need[j], limits) == humanBeside(sorted[j], need[j], limits) {
+			need[j]++
 		}
-		if apart {
-			break
-		}
+		most = max(most, need[j])
+	}
+	sig := make(map[float64]int, len(sorted))
+	for j, x := range sorted {
+		sig[x] = max(3, need[j], need[j+1])
 	}
 	out := make([]string, len(ns))
+	of := make(map[string]float64, len(sorted))
 	for i, x := range ns {
-		out[i] = humanBeside(x, sig, limits)
+		out[i] = humanBeside(x, sig[x], limits)
+		if y, ok := of[out[i]]; ok && y != x && !math.IsNaN(x) {
+			// Two times at different digits read the same: give every time the most digits
+			// any two neighbours need. Rounding is monotonic, so that neighbours that read
+			// differently make every two.
+			for i, x := range ns {
+				out[i] = humanBeside(x, most, limits)
+			}
+			return out
+		}
+		of[out[i]] = x
 	}
 	return out
 }

@@ -192,6 +192,8 @@ func TestHumanList(t *testing.T) {
 			nil, []string{"59.9 s", "1 min", "1.002 min", "1.003 min", "1.005 min", "1.007 min", "1.008 min", "1.01 min"}},
 		// 20.41 d, 20.42 d and 20.43 d in seconds: 1763424, 1764288, 1765152.
 		{"days", []float64{1763424e9, 1765152e9, 1764288e9}, nil, []string{"20.41 d", "20.43 d", "20.42 d"}},
+		// Only the times that need them get more digits: 20.4100, 20.4200 and 20.4201 days.
+		{"each its own", []float64{20.41 * 86400e9, 20.42 * 86400e9, 20.4201 * 86400e9, 1e9}, nil, []string{"20.41 d", "20.42 d", "20.4201 d", "1 s"}},
 		{"already apart", []float64{1e9, 2e9, 3.5e9}, nil, []string{"1 s", "2 s", "3.5 s"}},
 		{"equal", []float64{2e9, 2e9, 0}, nil, []string{"2 s", "2 s", "0"}},
 		{"beside a limit", []float64{1999999999, 2e9, 1.5e9}, []time.Duration{2 * time.Second}, []string{"< 2 s", "2 s", "1.5 s"}},

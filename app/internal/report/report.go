@@ -102,6 +102,36 @@ func HumanBeside(d time.Duration, limits ...time.Duration) string {
 	return calc.HumanBeside(float64(d), limits...)
 }
 
+// TotalsText writes the totals of r that are shown side by side (the policy's best, expected and
+// worst total wait; with a budget, the same within it; the sampled percentiles) as
+// HumanBeside does beside the budget, each with the digits that tell it from the others
+// (calc.HumanList): Sidekiq's six totals read "20.41 d" to "20.43 d", not "20.4 d" six times.
+// A value that is not one of them is written as HumanBeside writes it.
+func TotalsText(r calc.Report) func(ns float64) string {
+	t, w, q, b := r.Schedule.Total, r.Within, r.Sample.Total, r.Params.Budget
+	values := []float64{float64(t.Min), t.Mean, float64(t.Max)}
+	if b > 0 && (w.Exact || r.PolicySampled()) {
+		values = append(values, float64(w.Min), float64(w.Max))
+	}
+	if r.PolicySampled() {
+		values = append(values, float64(q.P50), float64(q.P90), float64(q.P99))
+		if b > 0 {
+			values = append(values, w.Mean)
+		}
+	}
+	labels := calc.HumanList(values, b)
+	text := make(map[float64]string, len(values))
+	for i, v := range values {
+		text[v] = labels[i]
+	}
+	return func(ns float64) string {
+		if s, ok := text[ns]; ok {
+			return s
+		}
+		return calc.HumanBeside(ns, b)
+	}
+}
+
 // LimitText writes a limit that numbers are compared with (a budget, an outage) with every digit
 // it has: beside a 1.2345 s budget, "1.23 s" must not be what the budget reads.
 func LimitText(d time.Duration) string { return calc.HumanExact(d) }
@@ -318,12 +348,14 @@ func textReport(w io.Writer, res Results) error {
 		fmt.Fprintf(w, "Within budget, %s (%d paths, seed %d).\n", StartsOver, r.Sample.Paths, p.Seed)
 	}
 	t, q := s.Total, r.Sample.Total
+	total := TotalsText(r)
+	totalD := func(d time.Duration) string { return total(float64(d)) }
 	if p.Budget <= 0 {
 		fmt.Fprintf(w, "\nTotal wait: best case %s, expected %s, worst case %s; sampled p50 %s, p90 %s, p99 %s (%d paths, seed %d).\n",
-			calc.Human(float64(t.Min)), calc.Human(t.Mean), calc.Human(float64(t.Max)), calc.Human(float64(q.P50)), calc.Human(float64(q.P90)), calc.Human(float64(q.P99)), r.Sample.Paths, p.Seed)
+			totalD(t.Min), total(t.Mean), totalD(t.Max), totalD(q.P50), totalD(q.P90), totalD(q.P99), r.Sample.Paths, p.Seed)
 	} else {
 		fmt.Fprintf(w, "\nTotal wait of the policy, ignoring the budget: best case %s, expected %s, worst case %s.\n%s\n",
-			beside(t.Min), besideMean(t.Mean), beside(t.Max), withinLine(r, beside, besideMean, ""))
+			totalD(t.Min), total(t.Mean), totalD(t.Max), withinLine(r, totalD, total, ""))
 	}
 	if s.ExceedsCap {
 		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", calc.Human(float64(p.Cap)))
