@@ -102,6 +102,16 @@ func places(v float64, sig int) int {
 	return n
 }
 
+// Decimal writes x with places decimals, trailing zeros kept, rounded half up as a person
+// rounds the decimal x reads as: a mean of 123.45 calls is "123.5" at 1, where strconv writes
+// "123.4" (the binary value is below the tie); 8 is "8.00" at 2.
+func Decimal(x float64, places int) string {
+	if x < 0 {
+		return "-" + halfUp(-x, places)
+	}
+	return halfUp(x, places)
+}
+
 // halfUp writes x with places decimals, rounded half away from zero, as a person rounds the
 // decimal that x reads as (its shortest, strconv's 'f' -1): 912.5 is "913" at 0 places, 1.005
 // "1.01" at 2, where strconv rounds the binary value (1.00499999…) or a tie to even ("912").

@@ -206,3 +206,17 @@ func TestHumanList(t *testing.T) {
 		}
 	}
 }
+
+// Decimal rounds half up at a fixed number of places and keeps its zeros: a mean of 100 runs'
+// calls, 123.45, is 123.5 at one place (strconv: 123.4, the binary value being below the tie).
+func TestDecimal(t *testing.T) {
+	for _, c := range []struct {
+		x      float64
+		places int
+		want   string
+	}{{123.45, 1, "123.5"}, {0.125, 2, "0.13"}, {8, 2, "8.00"}, {5.54, 2, "5.54"}, {2.25, 1, "2.3"}, {-2.25, 1, "-2.3"}, {0, 1, "0.0"}} {
+		if got := Decimal(c.x, c.places); got != c.want {
+			t.Errorf("Decimal(%v, %d) = %q, want %q", c.x, c.places, got, c.want)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func OverloadCells(r calc.OverloadRun, run time.Duration) [][2]string {
 	}
 	return [][2]string{
 		countCell(r.Requests), countCell(r.Accepted), countCell(r.OutOfAttempts), countCell(r.Refused), countCell(r.OutOfBudget),
-		{Float(r.MeanPerClient), strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)},
+		{Float(r.MeanPerClient), calc.Decimal(r.MeanPerClient, 2)},
 		{Float(r.WastedShare()), calc.Percent(r.WastedShare())},
 		recovered,
 	}
