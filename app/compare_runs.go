@@ -172,7 +172,7 @@ var contentionHeadColumns = []string{"contenders", "runs", "mean calls (writes) 
 
 func contentionHeadCells(r calc.ContentionResult) []headCell {
 	return []headCell{{"contenders", strconv.Itoa(r.Clients), strconv.Itoa(r.Clients)}, {"runs", strconv.Itoa(r.Runs), strconv.Itoa(r.Runs)},
-		{"calls", report.Float(r.Calls.Mean), strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64)}, {"time", calc.MillisFloat(r.Time.Mean), calc.Human(r.Time.Mean)}}
+		{"calls", report.Float(r.Calls.Mean), calc.Decimal(r.Calls.Mean, 1)}, {"time", calc.MillisFloat(r.Time.Mean), calc.Human(r.Time.Mean)}}
 }
 
 // headRow is one policy's row of a headline table: its cells, or in their place a status

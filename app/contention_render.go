@@ -60,7 +60,7 @@ func writeContendersTable(b *strings.Builder, params calc.Params, rs []calc.Cont
 		for i, v := range spreadValues(r.Calls) {
 			text := report.Float(v)
 			if i == 0 {
-				text = strconv.FormatFloat(v, 'f', 1, 64) // the mean of whole counts
+				text = calc.Decimal(v, 1) // the mean of whole counts
 			}
 			fmt.Fprintf(b, `<td data-col="calls_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], report.Float(v), text)
 		}
@@ -144,7 +144,7 @@ func measureText(measure string, v float64) string {
 	if measure == "time" {
 		return calc.Human(v)
 	}
-	return strconv.FormatFloat(v, 'f', 1, 64) + " calls"
+	return calc.Decimal(v, 1) + " calls"
 }
 
 // writeSweepSVG writes the SVG of the lines of modes[show], on a scale from 0 to top.
@@ -250,7 +250,7 @@ func writeSweepTable(b *strings.Builder, modes []calc.ContentionMode, sweep []ca
 		fmt.Fprintf(b, `<tr data-clients="%d"><th scope="row">%d</th>`, pt.Clients, pt.Clients)
 		for _, r := range pt.Results {
 			fmt.Fprintf(b, `<td data-mode="%s" data-col="calls_mean" data-value="%s">%s</td><td data-mode="%s" data-col="time_mean" data-value="%s">%s</td>`,
-				r.Mode, report.Float(r.Calls.Mean), strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64), r.Mode, calc.MillisFloat(r.Time.Mean), html.EscapeString(calc.Human(r.Time.Mean)))
+				r.Mode, report.Float(r.Calls.Mean), calc.Decimal(r.Calls.Mean, 1), r.Mode, calc.MillisFloat(r.Time.Mean), html.EscapeString(calc.Human(r.Time.Mean)))
 		}
 		b.WriteString(`</tr>`)
 	}

@@ -472,9 +472,10 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 		}
 	}
 	b.WriteString(`</tr></thead><tbody>`)
+	labels := report.WindowLabels(params, rows)
 	for k, w := range r.Windows[:rows] {
 		start := params.WindowStart(k)
-		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, calc.Millis(start), html.EscapeString(calc.Human(float64(start))))
+		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, calc.Millis(start), html.EscapeString(labels[k]))
 		for i, n := range w.Counts() {
 			fmt.Fprintf(&b, `<td data-col="%s">%d</td>`, report.WindowSeries[i][0], n)
 		}

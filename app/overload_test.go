@@ -325,3 +325,44 @@ func TestPageOverloadAnswersItsQuestion(t *testing.T) {
 		t.Error("a stream's overload view lost its heading, its stream column or what it simulates")
 	}
 }
+
+// issue37Overload is the README's overload link: 100 ms windows past a minute.
+const issue37Overload = "rate=80&run=60s&outage=2s&capacity=10&window=100ms&queue=100&timeout=500ms&clients=1"
+
+// Window labels that must be told apart carry the digits that do (issue 37): three digits read
+// "1 min" for the windows from 60 s to 60.5 s. By hand: 60.1 s is 1.00167 min, 60.3 s 1.005 min.
+func TestOverloadWindowLabelsApart(t *testing.T) {
+	params, err := libs.Decode(issue37Overload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := report.WindowLabels(params, 620)
+	want := []string{"59.9 s", "1 min", "1.002 min", "1.003 min", "1.005 min", "1.007 min", "1.008 min", "1.01 min"}
+	if got := labels[599:607]; !slices.Equal(got, want) {
+		t.Errorf("windows 599 to 606: %q, want %q", got, want)
+	}
+	if labels[0] != "0" || labels[1] != "100 ms" || labels[15] != "1.5 s" {
+		t.Errorf("the first windows gained digits: %q", labels[:16])
+	}
+	out, _, code := runTableOut(t, issue37Overload)
+	if code != 0 {
+		t.Fatal(out)
+	}
+	_, windows, _ := strings.Cut(out, "window from")
+	seen := map[string]bool{}
+	for _, line := range strings.Split(windows, "\n")[1:] {
+		if f := strings.Fields(line); len(f) > 2 {
+			label := strings.Join(f[:2], " ")
+			if f[0] == "0" {
+				label = "0"
+			}
+			if seen[label] {
+				t.Errorf("two windows read %q", label)
+			}
+			seen[label] = true
+		}
+	}
+	if !seen["1.002 min"] {
+		t.Errorf("no window reads 1.002 min:\n%s", windows)
+	}
+}

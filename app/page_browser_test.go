@@ -19,11 +19,12 @@ import (
 )
 
 // readNumbers collects every number the page shows with its exact value: "attempt/col" for the
-// schedule (data-ms, or the text of cells without one), the totals by id, "mode/jitter/col" for
+// schedule (data-ms, data-budget without the share of paths, or the text of cells without
+// either), the totals by id, "mode/jitter/col" for
 // the comparison.
 const readNumbers = `(() => {
 	const out = {};
-	const val = (td) => td.hasAttribute("data-ms") ? td.dataset.ms : td.textContent;
+	const val = (td) => td.hasAttribute("data-ms") ? td.dataset.ms : (td.dataset.budget ?? td.textContent);
 	document.querySelectorAll("#schedule tr[data-attempt] td[data-col]").forEach((td) =>
 		out[td.closest("tr").dataset.attempt + "/" + td.dataset.col] = val(td));
 	document.querySelectorAll("#totals dd[id]").forEach((dd) => out[dd.id] = dd.dataset.ms);
@@ -51,6 +52,9 @@ func wantNumbers(t *testing.T, query string) map[string]string {
 			out[n+"retry"] = strconv.Itoa(row.Retry)
 			out[n+"nominal"], out[n+"min"], out[n+"max"] = calc.Millis(row.Nominal), calc.Millis(row.Min), calc.Millis(row.Max)
 			out[n+"mean"] = calc.MillisFloat(row.Mean)
+			if p.Jitter.FromPrevious() {
+				out[n+"nominal"] = "" // none, "–"
+			}
 		}
 		out[n+"earliest"], out[n+"latest"] = calc.Millis(row.Earliest), calc.Millis(row.Latest)
 		if st := r.Sample.Starts[i]; st.Reached > 0 {

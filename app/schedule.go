@@ -84,7 +84,7 @@ func renderSchedule(r calc.Report) app.UI {
 		n := strconv.Itoa(row.Attempt)
 		b.WriteString(`<tr data-attempt="` + n + `"><th scope="row">` + n + `</th>`)
 		if budget {
-			b.WriteString(`<td data-col="budget">` + row.Budget.String() + `</td>`)
+			b.WriteString(`<td data-col="budget" data-budget="` + row.Budget.String() + `">` + html.EscapeString(report.BudgetWords(r, i)) + `</td>`)
 		}
 		if row.Retry == 0 {
 			b.WriteString(`<td data-col="retry">–</td>`)
@@ -93,7 +93,11 @@ func renderSchedule(r calc.Report) app.UI {
 			}
 		} else {
 			b.WriteString(`<td data-col="retry">` + strconv.Itoa(row.Retry) + `</td>`)
-			msText("nominal", row.Nominal)
+			if r.Params.Jitter.FromPrevious() {
+				cell("nominal", "", "–", "") // none: the mode reads neither factor nor offset
+			} else {
+				msText("nominal", row.Nominal)
+			}
 			msText("min", row.Min)
 			cell("mean", calc.MillisFloat(row.Mean), calc.HumanBeside(row.Mean, r.Params.Budget), "")
 			msText("max", row.Max)
@@ -122,9 +126,10 @@ func renderSchedule(r calc.Report) app.UI {
 // budget, then the total wait within the budget, whose percentiles are the sampled ones. Every
 // total is written so as not to read across the budget.
 func renderTotals(r calc.Report) app.UI {
-	t, q, b := r.Schedule.Total, r.Sample.Total, r.Params.Budget
+	t, q := r.Schedule.Total, r.Sample.Total
+	text := report.TotalsText(r) // side by side, they carry the digits that tell them apart
 	item := func(id, label string, d time.Duration) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(calc.HumanBeside(float64(d), b)))
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(text(float64(d))))
 	}
 	pending := func(id, label string) app.HTMLDiv {
 		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
@@ -136,7 +141,7 @@ func renderTotals(r calc.Report) app.UI {
 		return item(id, label, d)
 	}
 	mean := func(id, label string, ns float64) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.MillisFloat(ns)).Text(calc.HumanBeside(ns, b)))
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.MillisFloat(ns)).Text(text(ns)))
 	}
 	if r.Params.Budget <= 0 {
 		return app.Dl().ID("totals").Body(
@@ -187,7 +192,7 @@ func renderNotes(r calc.Report) app.UI {
 			p.Jitter.Title(), calc.Percent(last.AtCap), calc.Human(float64(p.Cap))))
 	}
 	if p.Budget > 0 {
-		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out).", report.LimitText(p.Budget), s.Always, s.AtMost),
+		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out). Within budget, %s.", report.LimitText(p.Budget), s.Always, s.AtMost, report.StartsOver),
 			report.WithinNote(r))
 	}
 	if r.PolicySampled() {

@@ -163,3 +163,83 @@ func TestPageNoBudgetTotals(t *testing.T) {
 		t.Error("numbers within a budget without one")
 	}
 }
+
+// issue37Link is the README's budget link: attempt 6 starts within the 2 s budget in 17 of the
+// 2000 paths (reached_share 0.0085 in the JSON), attempt 5 in all but one (0.9995).
+const issue37Link = "base=250ms&factor=1.5&cap=3s&attempts=8&jitter=equal&budget=2s&call=10ms&seed=9&samples=2000&layers=3"
+
+// "Sometimes" says how rare (issue 37): the schedule's budget cell carries the share of paths
+// that make the attempt, and the notes say the percentiles are of those paths; the terminal's
+// text says the same. 0.0085 is 0.85%; 0.9995 is 99.95%, not 100%, which would read as every path.
+func TestScheduleSometimesShare(t *testing.T) {
+	p, _ := navPage(t, issue37Link)
+	html := app.HTMLString(p)
+	for _, want := range []string{
+		`data-attempt="4"`, `<td data-col="budget" data-budget="always">always</td>`,
+		`data-attempt="5"`, `<td data-col="budget" data-budget="sometimes">sometimes (99.95%)</td>`,
+		`data-attempt="6"`, `<td data-col="budget" data-budget="sometimes">sometimes (0.85%)</td>`,
+		`data-attempt="7"`, `<td data-col="budget" data-budget="never">never</td>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page has no %s", want)
+		}
+		html = html[max(0, strings.Index(html, want)):] // in this order
+	}
+	if want := "Within budget, sometimes (x%) says that x% of the sampled paths make the attempt; its p50 and p99 start are of those paths."; !strings.Contains(app.HTMLString(renderNotes(*p.report)), want) {
+		t.Errorf("the notes do not say %q", want)
+	}
+	out, _, _ := runTableOut(t, issue37Link)
+	for _, want := range []string{"sometimes (99.95%)", "sometimes (0.85%)", "Within budget, sometimes (x%) says that x% of the sampled paths make the attempt; its p50 and p99 start are of those paths (2000 paths, seed 9)."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table has no %q:\n%s", want, out)
+		}
+	}
+}
+
+// Decorrelated jitter has no nominal delay (issue 37): the page and the terminal showed
+// base × factor^(k−1) (300 ms, 900 ms at factor 3), from the factor its words say it ignores.
+func TestDecorrelatedShowsNoNominal(t *testing.T) {
+	p, _ := navPage(t, "jitter=decorrelated&base=100ms&factor=3&cap=10s&attempts=4")
+	html := app.HTMLString(p)
+	for _, n := range []string{"2", "3", "4"} {
+		row := html[strings.Index(html, `<tr data-attempt="`+n+`">`):]
+		if want := `<td data-col="nominal" data-ms="">–</td>`; !strings.HasPrefix(row[strings.Index(row, `<td data-col="nominal"`):], want) {
+			t.Errorf("attempt %s: no %s in %.200s", n, want, row)
+		}
+	}
+	out, _, _ := runTableOut(t, "jitter=decorrelated&base=100ms&factor=3&cap=10s&attempts=4")
+	for _, line := range strings.Split(out, "\n")[3:6] { // attempts 2 to 4
+		if f := strings.Fields(line); len(f) < 3 || f[2] != "-" {
+			t.Errorf("the terminal shows a nominal delay: %q", line)
+		}
+	}
+}
+
+// Totals side by side carry the digits that tell them apart (issue 37): Sidekiq's six read
+// "20.4 d". By hand, the best case is Σ(c⁴ + 15 s) for c = 0..24 = 1,763,020 + 375 s =
+// 20.40966 d, "20.41 d"; the worst adds Σ(10k − 1) s for k = 1..25 = 3225 s: 20.44699 d; the
+// mean adds half of it: 1,765,007.5 s = 20.4283276 d, which p50 (20.428333 d) is 0.5 s from.
+func TestTotalsApart(t *testing.T) {
+	p, _ := navPage(t, "preset=sidekiq")
+	html := app.HTMLString(p)
+	seen := map[string]string{}
+	for _, id := range []string{"total-min", "total-mean", "total-max", "total-p50", "total-p90", "total-p99"} {
+		i := strings.Index(html, `id="`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no %s", id)
+		}
+		text := html[i:]
+		text = strings.TrimSpace(text[strings.Index(text, ">")+1 : strings.Index(text, "</dd>")])
+		if other, ok := seen[text]; ok {
+			t.Errorf("%s and %s both read %q", other, id, text)
+		}
+		seen[text] = id
+	}
+	if seen["20.41 d"] != "total-min" || seen["20.45 d"] != "total-max" {
+		t.Errorf("best and worst case: %v, want 20.41 d and 20.45 d", seen)
+	}
+	out, _, _ := runTableOut(t, "preset=sidekiq")
+	if !strings.Contains(out, "Total wait: best case 20.41 d, expected 20.428328 d, worst case 20.45 d;") {
+		t.Errorf("the text's totals:\n%s", out)
+	}
+}

@@ -93,6 +93,9 @@ func scheduleWant(cfg *config, query string) (want, error) {
 		}
 		if a.Retry > 0 {
 			w.Cells[k+"nominal"], w.Cells[k+"min"] = a.Nominal.String(), a.Min.String()
+			if a.Nominal.String() == "0" {
+				w.Cells[k+"nominal"] = "" // decorrelated's none, "–" on the page
+			}
 			w.Cells[k+"mean"], w.Cells[k+"max"] = a.Mean.String(), a.Max.String()
 		}
 		w.Cells[k+"earliest"], w.Cells[k+"latest"] = a.Earliest.String(), a.Latest.String()
@@ -115,6 +118,9 @@ func heavyWant(query string) (want, error) {
 	for _, row := range []calc.Row{rows[1], rows[len(rows)-1]} {
 		k := strconv.Itoa(row.Attempt) + "/"
 		w.Cells[k+"nominal"], w.Cells[k+"min"] = calc.Millis(row.Nominal), calc.Millis(row.Min)
+		if p.Jitter.FromPrevious() {
+			w.Cells[k+"nominal"] = "" // none, "–" on the page
+		}
 		w.Cells[k+"mean"], w.Cells[k+"max"] = calc.MillisFloat(row.Mean), calc.Millis(row.Max)
 		w.Cells[k+"earliest"], w.Cells[k+"latest"] = calc.Millis(row.Earliest), calc.Millis(row.Latest)
 		w.Differ = append(w.Differ, k+"p50", k+"p99")

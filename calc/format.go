@@ -3,6 +3,7 @@ package calc
 import (
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,27 +55,30 @@ func unitOf(ns float64) int {
 }
 
 // Human writes ns nanoseconds for people, with three significant digits and a unit that keeps
-// the number small: "350 ms", "1.25 s", "3.4 min", "2 h", "7 d"; zero is "0". A number that
-// rounds up to the next unit is written in it: 999.96 ms is "1 s", not "1000 ms", and 59.996 s
-// is "1 min".
-func Human(ns float64) string {
+// the number small: "350 ms", "1.25 s", "3.4 min", "2 h", "7 d"; zero is "0". It rounds half up,
+// as a person does by hand: 912.5 ms is "913 ms", 1.005 s "1.01 s". A number that rounds up to
+// the next unit is written in it: 999.96 ms is "1 s", not "1000 ms", and 59.996 s is "1 min".
+func Human(ns float64) string { return humanSig(ns, 3) }
+
+// humanSig is Human with sig significant digits (or all of the integer part).
+func humanSig(ns float64, sig int) string {
 	if ns == 0 {
 		return "0"
 	}
-	num, u := humanParts(ns)
+	num, u := humanParts(ns, sig)
 	return num + " " + u.name
 }
 
-// humanParts are Human's number and unit for ns > 0.
-func humanParts(ns float64) (string, humanUnit) {
+// humanParts are humanSig's number and unit for ns > 0.
+func humanParts(ns float64, sig int) (string, humanUnit) {
 	i := unitOf(ns)
 	u := humanUnits[i]
-	num := threeDigits(ns / float64(u.size))
+	num := sigDigits(ns/float64(u.size), sig)
 	if i > 0 {
 		// Rounded up to a whole larger unit (1000 ms, 60 s): write it in that unit.
 		if v, _ := strconv.ParseFloat(num, 64); v*float64(u.size) >= float64(humanUnits[i-1].size) {
 			u = humanUnits[i-1]
-			num = threeDigits(ns / float64(u.size))
+			num = sigDigits(ns/float64(u.size), sig)
 		}
 	}
 	return num, u
@@ -82,19 +86,50 @@ func humanParts(ns float64) (string, humanUnit) {
 
 // threeDigits writes v >= 0 with three significant digits (or all of its integer part), without
 // trailing zeros: 1.25, 12.5, 350, 1234.
-func threeDigits(v float64) string {
-	digits := 0
-	switch {
-	case v < 10:
-		digits = 2
-	case v < 100:
-		digits = 1
+func threeDigits(v float64) string { return sigDigits(v, 3) }
+
+// sigDigits writes v >= 0 with sig significant digits (or all of its integer part), rounded half
+// up, without trailing zeros: 912.5 is 913 at 3, 1.0025 is 1.003 at 4.
+func sigDigits(v float64, sig int) string { return trimZeros(halfUp(v, places(v, sig))) }
+
+// places is how many decimals write v >= 0 with sig significant digits, or all of its integer
+// part.
+func places(v float64, sig int) int {
+	n := sig - 1
+	for x := 10.0; v >= x && n > 0; x *= 10 {
+		n--
 	}
-	s := strconv.FormatFloat(v, 'f', digits, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return n
+}
+
+// Decimal writes x with places decimals, trailing zeros kept, rounded half up as a person
+// rounds the decimal x reads as: a mean of 123.45 calls is "123.5" at 1, where strconv writes
+// "123.4" (the binary value is below the tie); 8 is "8.00" at 2.
+func Decimal(x float64, places int) string {
+	if x < 0 {
+		return "-" + halfUp(-x, places)
 	}
-	return s
+	return halfUp(x, places)
+}
+
+// halfUp writes x with places decimals, rounded half away from zero, as a person rounds the
+// decimal that x reads as (its shortest, strconv's 'f' -1): 912.5 is "913" at 0 places, 1.005
+// "1.01" at 2, where strconv rounds the binary value (1.00499999…) or a tie to even ("912").
+func halfUp(x float64, places int) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	i := strings.IndexByte(s, '.')
+	if i < 0 || len(s)-i-1 <= places {
+		return strconv.FormatFloat(x, 'f', places, 64)
+	}
+	if len(s)-i-1 != places+1 || s[len(s)-1] != '5' {
+		// Not a tie: the binary value and its decimal round the same way.
+		return strconv.FormatFloat(x, 'f', places, 64)
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return strconv.FormatFloat(x, 'f', places, 64)
+	}
+	return r.FloatString(places) // rounds half away from zero
 }
 
 // HumanExact writes d as Human does when that text is exactly d, and otherwise with every digit
@@ -105,7 +140,7 @@ func HumanExact(d time.Duration) string {
 	if d <= 0 {
 		return Human(float64(d))
 	}
-	num, u := humanParts(float64(d))
+	num, u := humanParts(float64(d), 3)
 	if reads(num, u).Cmp(new(big.Rat).SetInt64(int64(d))) == 0 {
 		return num + " " + u.name
 	}
@@ -162,12 +197,15 @@ func reads(num string, u humanUnit) *big.Rat {
 // before a budget is made, at the budget it is not). With a 2s budget, 1.999999999s is "< 2 s"
 // where Human writes "2 s", and 2.0004s stays "2 s"; beside a 1.2345s budget, 1.2346s is
 // "1.2346 s". Limits of 0 or less are none.
-func HumanBeside(ns float64, limits ...time.Duration) string {
-	s := Human(ns)
+func HumanBeside(ns float64, limits ...time.Duration) string { return humanBeside(ns, 3, limits) }
+
+// humanBeside is HumanBeside with sig significant digits.
+func humanBeside(ns float64, sig int, limits []time.Duration) string {
+	s := humanSig(ns, sig)
 	if ns <= 0 || math.IsNaN(ns) || math.IsInf(ns, 0) {
 		return s
 	}
-	num, u := humanParts(ns)
+	num, u := humanParts(ns, sig)
 	for _, b := range limits {
 		// Three digits are off by less than 0.5%: far from a limit nothing can cross it.
 		if b <= 0 || math.Abs(ns-float64(b)) > 0.01*float64(b) {
@@ -191,6 +229,55 @@ func HumanBeside(ns float64, limits ...time.Duration) string {
 		}
 	}
 	return s
+}
+
+// HumanList writes times shown together (a column of window starts, the totals side by side)
+// as HumanBeside writes each, with the digits that tell them apart: each has as many
+// significant digits, three or more, as tell it from the times next to it in value. Windows of
+// 100 ms from 1 min read "1 min", "1.002 min", "1.003 min" where three digits read "1 min" for
+// each of the first six; totals of 20.4100 d, 20.4200 d and 20.4201 d read "20.41 d",
+// "20.42 d" and "20.4201 d". Equal times read the same, and a time that reads "< 2 s" beside a
+// 2 s limit keeps doing so.
+func HumanList(ns []float64, limits ...time.Duration) []string {
+	sorted := make([]float64, 0, len(ns))
+	for _, x := range ns {
+		if !math.IsNaN(x) {
+			sorted = append(sorted, x)
+		}
+	}
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	// need[j] is the digits that tell sorted[j-1] and sorted[j] apart; seventeen tell any two
+	// float64 apart.
+	need := make([]int, len(sorted)+1)
+	most := 3
+	for j := 1; j < len(sorted); j++ {
+		need[j] = 3
+		for need[j] < 17 && humanBeside(sorted[j-1], need[j], limits) == humanBeside(sorted[j], need[j], limits) {
+			need[j]++
+		}
+		most = max(most, need[j])
+	}
+	sig := make(map[float64]int, len(sorted))
+	for j, x := range sorted {
+		sig[x] = max(3, need[j], need[j+1])
+	}
+	out := make([]string, len(ns))
+	of := make(map[string]float64, len(sorted))
+	for i, x := range ns {
+		out[i] = humanBeside(x, sig[x], limits)
+		if y, ok := of[out[i]]; ok && y != x && !math.IsNaN(x) {
+			// Two times at different digits read the same: give every time the most digits
+			// any two neighbours need. Rounding is monotonic, so that neighbours that read
+			// differently make every two.
+			for i, x := range ns {
+				out[i] = humanBeside(x, most, limits)
+			}
+			return out
+		}
+		of[out[i]] = x
+	}
+	return out
 }
 
 // ceilIn writes v nanoseconds in unit u rounded up to places decimals.
@@ -248,14 +335,32 @@ func floorFactor(f float64, sig int) float64 {
 	return y
 }
 
-// Percent writes a share in [0, 1] as a percentage with three significant digits: 0.3921 is
-// "39.2%"; a share too small to show that way is "< 0.01%".
+// Percent writes a share in [0, 1] as a percentage with three significant digits, rounded half
+// up: 0.3921 is "39.2%", 0.03125 "3.13%"; a share too small to show that way is "< 0.01%", and
+// one short of 1 that would read "100%" has the digits that tell it from all: 0.9995 is "99.95%".
 func Percent(share float64) string {
 	v := share * 100
 	if v > 0 && v < 0.01 {
 		return "< 0.01%"
 	}
-	return threeDigits(v) + "%"
+	// The share as it reads (its shortest decimal), times 100 exactly, rounded half up: 0.03125
+	// is "3.13%", where share * 100 may fall just below a tie.
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(share, 'f', -1, 64))
+	if !ok {
+		return threeDigits(v) + "%"
+	}
+	r.Mul(r, big.NewRat(100, 1))
+	n := places(v, 3)
+	s := trimZeros(r.FloatString(n))
+	// Short of all is never all: 0.9995 is "99.95%", not "100%" (an attempt that 1 path in 2000
+	// does not make).
+	for ; s == "100" && share < 1 && n < 6; n++ {
+		s = trimZeros(r.FloatString(n + 1))
+	}
+	if s == "100" && share < 1 {
+		return "> 99.9999%"
+	}
+	return s + "%"
 }
 
 // Plural is one for n = 1 and many otherwise: Plural(1, "retry", "retries") is "retry",

@@ -158,3 +158,65 @@ func TestFloorDigits(t *testing.T) {
 		}
 	}
 }
+
+// Display rounding is half up, as a person rounds by hand (issue 37): strconv rounds a tie to
+// even (912.5 to 912) and rounds the binary value of 1.005 (1.00499999…) down. Each want is
+// the decimal rounded by hand.
+func TestHumanRoundsHalfUp(t *testing.T) {
+	for ns, want := range map[float64]string{
+		912.5e6: "913 ms", 1.005e9: "1.01 s", 1.125e9: "1.13 s", 12.25e6: "12.3 ms", 2.5e3: "2.5 µs",
+		60.3e9: "1.01 min", 1.0625e9: "1.06 s", 912.4999e6: "912 ms", 999.5e6: "1 s", 0.5: "0.5 ns",
+	} {
+		if got := Human(ns); got != want {
+			t.Errorf("Human(%v) = %q, want %q", ns, got, want)
+		}
+	}
+	for share, want := range map[float64]string{0.03125: "3.13%", 0.0085: "0.85%", 0.14505: "14.5%", 0.9995: "99.95%", 0.99999: "99.999%", 1 - 1e-12: "> 99.9999%", 1: "100%"} {
+		if got := Percent(share); got != want {
+			t.Errorf("Percent(%v) = %q, want %q", share, got, want)
+		}
+	}
+}
+
+// Times shown together carry the digits that tell them apart (issue 37): the overload's windows
+// of 100 ms from a minute on read "1 min" six times at three digits; Sidekiq's totals all read
+// "20.4 d".
+func TestHumanList(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		ns     []float64
+		limits []time.Duration
+		want   []string
+	}{
+		{"windows", []float64{59.9e9, 60e9, 60.1e9, 60.2e9, 60.3e9, 60.4e9, 60.5e9, 60.6e9},
+			nil, []string{"59.9 s", "1 min", "1.002 min", "1.003 min", "1.005 min", "1.007 min", "1.008 min", "1.01 min"}},
+		// 20.41 d, 20.42 d and 20.43 d in seconds: 1763424, 1764288, 1765152.
+		{"days", []float64{1763424e9, 1765152e9, 1764288e9}, nil, []string{"20.41 d", "20.43 d", "20.42 d"}},
+		// Only the times that need them get more digits: 20.4100, 20.4200 and 20.4201 days.
+		{"each its own", []float64{20.41 * 86400e9, 20.42 * 86400e9, 20.4201 * 86400e9, 1e9}, nil, []string{"20.41 d", "20.42 d", "20.4201 d", "1 s"}},
+		{"already apart", []float64{1e9, 2e9, 3.5e9}, nil, []string{"1 s", "2 s", "3.5 s"}},
+		{"equal", []float64{2e9, 2e9, 0}, nil, []string{"2 s", "2 s", "0"}},
+		{"beside a limit", []float64{1999999999, 2e9, 1.5e9}, []time.Duration{2 * time.Second}, []string{"< 2 s", "2 s", "1.5 s"}},
+		{"one", []float64{912.5e6}, nil, []string{"913 ms"}},
+		{"none", nil, nil, []string{}},
+	} {
+		got := HumanList(c.ns, c.limits...)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: HumanList(%v) = %q, want %q", c.name, c.ns, got, c.want)
+		}
+	}
+}
+
+// Decimal rounds half up at a fixed number of places and keeps its zeros: a mean of 100 runs'
+// calls, 123.45, is 123.5 at one place (strconv: 123.4, the binary value being below the tie).
+func TestDecimal(t *testing.T) {
+	for _, c := range []struct {
+		x      float64
+		places int
+		want   string
+	}{{123.45, 1, "123.5"}, {0.125, 2, "0.13"}, {8, 2, "8.00"}, {5.54, 2, "5.54"}, {2.25, 1, "2.3"}, {-2.25, 1, "-2.3"}, {0, 1, "0.0"}} {
+		if got := Decimal(c.x, c.places); got != c.want {
+			t.Errorf("Decimal(%v, %d) = %q, want %q", c.x, c.places, got, c.want)
+		}
+	}
+}

@@ -190,7 +190,7 @@ func TestOffset(t *testing.T) {
 			a, b := p.Schedule(), with.Schedule()
 			for k := 1; k < p.Attempts; k++ {
 				ra, rb := a.Rows[k], b.Rows[k]
-				if rb.Min != ra.Min+add || rb.Max != ra.Max+add || math.Abs(rb.Mean-ra.Mean-float64(add)) > 1e-6 || rb.Nominal != ra.Nominal+with.Offset {
+				if rb.Min != ra.Min+add || rb.Max != ra.Max+add || math.Abs(rb.Mean-ra.Mean-float64(add)) > 1e-6 || rb.Nominal != ra.Nominal+add { // decorrelated has no nominal delay to add it to
 					t.Errorf("%s %s retry %d: %+v with the offset, %+v without", j, q, k, rb, ra)
 				}
 				for _, u := range []float64{0, 0.3, 0.77, maxDraw} {
@@ -278,9 +278,9 @@ func TestWholeStepsWithinBudget(t *testing.T) {
 func TestJobQueueWaitWords(t *testing.T) {
 	for _, c := range []struct{ query, want string }{
 		{"growth=polynomial0&factor=4&base=1s&cap=168h&jitter=sidekiq&offset=15s",
-			"Retry k waits d plus a random whole number of seconds from 0 up to, not including, 10 × k, d = min(7 d, 1 s × (k−1)^4) (Sidekiq's jitter); every wait is 15 s longer (offset)."},
+			"Retry k waits d plus a random whole number of seconds from 0 up to, not including, 10 × k, d = min(7 days, 1 s × (k−1)^4) (Sidekiq's jitter); every wait is 15 s longer (offset)."},
 		{"growth=polynomial&factor=4&base=1s&cap=168h&jitter=upward&ratio=0.15&offset=2s",
-			"Retry k waits a random time between d and d × (1 + 0.15), d = min(7 d, 1 s × k^4) (upward jitter); every wait is 2 s longer (offset)."},
+			"Retry k waits a random time between d and d × (1 + 0.15), d = min(7 days, 1 s × k^4) (upward jitter); every wait is 2 s longer (offset)."},
 		{"jitter=sidekiq7&capat=fixed",
 			"Retry k waits d plus k × a random whole number of seconds from 0 to 9, d = min(10 s, 100 ms × 2^(k−1)) (Sidekiq 7's jitter); once the nominal delay is over 10 s, it waits exactly 10 s, without jitter."},
 		{"jitter=fullsec&base=1s&cap=600s&capat=after",

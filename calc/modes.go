@@ -2,6 +2,7 @@ package calc
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -122,7 +123,7 @@ var modes = [jitterCount]jitterMode{
 		name: "decorrelated", title: "Decorrelated jitter", classic: true,
 		words: func(p Params, d string) string {
 			return fmt.Sprintf("Retry k waits a random time between %s and 3 × the previous wait (the first: 3 × %s), at most %s (decorrelated jitter; factor is not used)",
-				human(p.Base), human(p.Base), human(p.Cap))
+				wordsTime(p.Base), wordsTime(p.Base), wordsTime(p.Cap))
 		},
 		chain: decorrelatedChain{},
 	},
@@ -152,7 +153,7 @@ var modes = [jitterCount]jitterMode{
 	Additive: {
 		name: "additive", title: "Additive jitter", library: "tenacity", factor: true, add: true,
 		words: func(p Params, d string) string {
-			return "Retry k waits a random time between d and d + " + human(p.Add) + ", " + d + " (additive jitter)"
+			return "Retry k waits a random time between d and d + " + wordsTime(p.Add) + ", " + d + " (additive jitter)"
 		},
 		bounds: func(p Params, _ int, d float64) (float64, float64) { return d, d + float64(p.Add) },
 	},
@@ -161,7 +162,7 @@ var modes = [jitterCount]jitterMode{
 		words: func(p Params, d string) string {
 			return fmt.Sprintf("Retry k draws t = k − 1 + U and waits (g(t) − g(t′)) × %s / 1.4 in whole 100 ns ticks, clamped to %s, where g(t) = 2^t × tanh(√(4t)) and t′ is "+
 				"the previous retry's t (g(t′) = 0 for the first): a wait depends on the previous draw, not on the previous wait (Polly's DecorrelatedJitterBackoffV2; factor is not used)",
-				human(p.Base), human(p.Cap))
+				wordsTime(p.Base), wordsTime(p.Cap))
 		},
 		chain: pollyChain{},
 	},
@@ -266,24 +267,24 @@ func (p Params) WaitWords() string {
 		Polynomial:  "k^" + formatFloat(p.Factor),
 		Polynomial0: "(k−1)^" + formatFloat(p.Factor),
 	}
-	d := fmt.Sprintf("d = min(%s, %s × %s)", human(p.Cap), human(p.Base), grows[p.Growth])
+	d := fmt.Sprintf("d = min(%s, %s × %s)", wordsTime(p.Cap), wordsTime(p.Base), grows[p.Growth])
 	s := m.words(p, d)
 	switch {
 	case m.chain != nil:
 	case p.CapAt == CapAfter && m.step == nil:
-		s += fmt.Sprintf(", drawn without the cap and then clamped to %s", human(p.Cap))
+		s += fmt.Sprintf(", drawn without the cap and then clamped to %s", wordsTime(p.Cap))
 	case p.CapAt == CapFixed:
-		s += fmt.Sprintf("; once the nominal delay is over %s, it waits exactly %s, without jitter", human(p.Cap), human(p.Cap))
+		s += fmt.Sprintf("; once the nominal delay is over %s, it waits exactly %s, without jitter", wordsTime(p.Cap), wordsTime(p.Cap))
 	}
 	if p.FirstExact && m.chain == nil {
-		s += fmt.Sprintf("; the first retry waits exactly %s", human(p.Base))
+		s += fmt.Sprintf("; the first retry waits exactly %s", wordsTime(p.Base))
 	}
 	switch {
 	case p.Offset == 0:
 	case m.chain != nil:
 		s += "; offset is not used"
 	default:
-		s += fmt.Sprintf("; every wait is %s longer (offset)", human(p.Offset))
+		s += fmt.Sprintf("; every wait is %s longer (offset)", wordsTime(p.Offset))
 	}
 	return s + "."
 }
@@ -300,3 +301,16 @@ func (p Params) modeWaits(m HerdMode) (retryWaits, float64) {
 }
 
 func human(d time.Duration) string { return Human(float64(d)) }
+
+// wordsTime writes d as Human does, with days in full, for the formula words, where d is the
+// nominal delay: "d = min(7 days, 1 s × (k−1)^4)", not "d = min(7 d, …)".
+func wordsTime(d time.Duration) string {
+	s := human(d)
+	if num, ok := strings.CutSuffix(s, " d"); ok {
+		if num == "1" {
+			return "1 day"
+		}
+		return num + " days"
+	}
+	return s
+}

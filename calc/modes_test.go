@@ -3,6 +3,7 @@ package calc
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -139,4 +140,19 @@ func TestWaitWords(t *testing.T) {
 // rather than through the table of modes (see checkNoBranchOutsideTable).
 func TestNoModeBranchOutsideTable(t *testing.T) {
 	checkNoBranchOutsideTable(t, "modes.go", "Jitter", "Jitter", int(jitterCount))
+}
+
+// The formula's d is the nominal delay: a time in days is written in full, never "7 d" (issue
+// 37: "d = min(7 d, …)").
+func TestWaitWordsWriteDaysInFull(t *testing.T) {
+	for q, want := range map[string]string{
+		"growth=polynomial0&base=1s&factor=4&cap=168h&jitter=sidekiq&offset=15s&attempts=26": "d = min(7 days, 1 s × (k−1)^4)",
+		"base=1s&cap=24h&jitter=full&capat=after":                                            "d = min(1 day, 1 s × 2^(k−1)) (full jitter), drawn without the cap and then clamped to 1 day.",
+		"base=24h&cap=36h&jitter=decorrelated":                                               "between 1 day and 3 × the previous wait (the first: 3 × 1 day), at most 1.5 days",
+		"base=100ms&cap=1h&jitter=none":                                                      "d = min(1 h, 100 ms × 2^(k−1))",
+	} {
+		if got := mustDecode(t, q).WaitWords(); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q in it", q, got, want)
+		}
+	}
 }

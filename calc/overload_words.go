@@ -3,8 +3,6 @@ package calc
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -110,10 +108,9 @@ func (p Params) withStream(s string) string {
 	return ""
 }
 
-// perSecond writes a rate with at most three decimals: 0.5, 200, 33.333.
-func perSecond(x float64) string {
-	return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(x, 'f', 3, 64), "0"), ".")
-}
+// perSecond writes a rate with at most three decimals, rounded half up: 0.5, 200, 33.333,
+// 0.0625 is 0.063.
+func perSecond(x float64) string { return trimZeros(halfUp(x, 3)) }
 
 // HeadlineWords says in one sentence how run r ended, what the overload view shows first:
 // whether and when the server recovered (Recovered), how many requests succeeded, and the share

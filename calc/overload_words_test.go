@@ -239,3 +239,12 @@ func TestNoStreamNoRate(t *testing.T) {
 		t.Errorf("with a stream: %q", w)
 	}
 }
+
+// A rate is rounded half up, as by hand: 0.0625 to three decimals is 0.063 (strconv: 0.062).
+func TestPerSecondHalfUp(t *testing.T) {
+	for x, want := range map[float64]string{0.0625: "0.063", 33.3335: "33.334", 0.5: "0.5", 200: "200", 100.0 / 3: "33.333"} {
+		if got := perSecond(x); got != want {
+			t.Errorf("perSecond(%v) = %q, want %q", x, got, want)
+		}
+	}
+}

@@ -31,6 +31,15 @@ type Sample struct {
 	TotalMin, TotalMax time.Duration
 }
 
+// ReachedShare is the share of the paths that make attempt n (1-based): 17 of 2000 is 0.0085; 0
+// when no path is sampled.
+func (s Sample) ReachedShare(n int) float64 {
+	if s.Paths == 0 || n < 1 || n > len(s.Starts) {
+		return 0
+	}
+	return float64(s.Starts[n-1].Reached) / float64(s.Paths)
+}
+
 // Sample simulates p.Samples paths of the policy, each stopping before an attempt whose start
 // would reach the budget. p must be valid.
 func (p Params) Sample() Sample {

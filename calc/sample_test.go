@@ -199,3 +199,16 @@ func TestSamplePausing(t *testing.T) {
 		t.Errorf("modes %+v", m)
 	}
 }
+
+// ReachedShare is Reached over Paths, by attempt number: 17 of 2000 is 0.0085.
+func TestReachedShare(t *testing.T) {
+	s := Sample{Paths: 2000, Starts: []StartSample{{Reached: 2000}, {Reached: 1999}, {Reached: 17}}}
+	for n, want := range map[int]float64{1: 1, 2: 0.9995, 3: 0.0085, 0: 0, 4: 0} {
+		if got := s.ReachedShare(n); got != want {
+			t.Errorf("ReachedShare(%d) = %v, want %v", n, got, want)
+		}
+	}
+	if got := (Sample{}).ReachedShare(1); got != 0 {
+		t.Errorf("no paths: %v", got)
+	}
+}

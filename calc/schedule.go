@@ -22,9 +22,12 @@ func (b BudgetStatus) String() string {
 
 // Row is one attempt of a schedule. Attempt 1 is the first call: it has no wait and starts at 0.
 type Row struct {
-	Attempt  int           // 1-based
-	Retry    int           // Attempt-1: the retry this attempt is; 0 for the first call
-	Nominal  time.Duration // min(cap, base*factor^(Retry-1)) (or as growth says) plus offset in every mode, for reference; 0 for attempt 1
+	Attempt int // 1-based
+	Retry   int // Attempt-1: the retry this attempt is; 0 for the first call
+	// Nominal is min(cap, base*factor^(Retry-1)) (or as growth says) plus offset, for reference;
+	// 0 for attempt 1, and in a mode whose wait follows the previous one (decorrelated,
+	// decorrelatedv2, Jitter.FromPrevious), which has none: it reads neither factor nor offset.
+	Nominal  time.Duration
 	Min, Max time.Duration // bounds of the wait before this attempt
 	Mean     float64       // expected wait before this attempt, in nanoseconds
 	AtCap    float64       // share of waits exactly at cap: decorrelated and decorrelatedv2 pile mass there; 0 otherwise
@@ -71,7 +74,9 @@ func (p Params) Schedule() Schedule {
 		r.Attempt, r.Retry = k+1, k
 		if k > 0 {
 			raw := raws[k]
-			r.Nominal = p.nominal(raw) + p.Offset
+			if chain == nil {
+				r.Nominal = p.nominal(raw) + p.Offset
+			}
 			switch {
 			case chain != nil: // its rows are set
 			case k > 1 && raw == raws[k-1] && !byRetry:

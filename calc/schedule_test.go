@@ -177,7 +177,11 @@ func TestSaturation(t *testing.T) {
 			p := mustDecode(t, "factor=100&attempts=1000&cap=168h&ratio=1&capat="+capat+"&jitter="+j)
 			s := p.Schedule()
 			last := s.Rows[len(s.Rows)-1]
-			if last.Nominal != p.Cap || last.Max > 2*p.Cap || last.Max < p.Cap/2 || math.IsNaN(last.Mean) || math.IsInf(last.Mean, 0) || last.Latest <= 0 {
+			nominal := p.Cap
+			if p.Jitter.FromPrevious() {
+				nominal = 0 // none (TestChainModesHaveNoNominal)
+			}
+			if last.Nominal != nominal || last.Max > 2*p.Cap || last.Max < p.Cap/2 || math.IsNaN(last.Mean) || math.IsInf(last.Mean, 0) || last.Latest <= 0 {
 				t.Errorf("%s/%s: last row %+v", capat, j, last)
 			}
 			if math.IsNaN(s.Total.Mean) || s.Total.Max <= 0 || s.Total.Max < s.Rows[len(s.Rows)-2].Latest {
@@ -260,6 +264,25 @@ func TestMeansByMonteCarlo(t *testing.T) {
 			got := s.Rows[k].Mean / 1e9
 			if math.Abs(got-mc) > 4*se+1e-9 {
 				t.Errorf("%s retry %d: mean %.6f s, sampling says %.6f ± %.6f", q, k, got, mc, se)
+			}
+		}
+	}
+}
+
+// Decorrelated jitter and Polly's decorrelatedv2 read neither factor nor offset: the schedule
+// shows no nominal delay for them (issue 37: it showed base × factor^(k−1), 100 ms, 300 ms,
+// 900 ms at factor 3, from the factor the words say is not used). Every other column is the same
+// at factor 2 and 3.
+func TestChainModesHaveNoNominal(t *testing.T) {
+	for _, j := range []string{"decorrelated", "decorrelatedv2"} {
+		a := mustDecode(t, "base=100ms&factor=3&offset=2s&cap=10s&attempts=5&jitter="+j).Schedule()
+		b := mustDecode(t, "base=100ms&factor=2&cap=10s&attempts=5&jitter="+j).Schedule()
+		for k, r := range a.Rows {
+			if r.Nominal != 0 {
+				t.Errorf("%s retry %d: nominal %v, want none (0)", j, r.Retry, r.Nominal)
+			}
+			if r != b.Rows[k] {
+				t.Errorf("%s retry %d: %+v at factor 3 with an offset, %+v at factor 2", j, r.Retry, r, b.Rows[k])
 			}
 		}
 	}

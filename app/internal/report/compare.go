@@ -154,7 +154,7 @@ func FitLine(r calc.Report, fit *calc.Solution) string {
 
 // ContentionLineOf is the contention experiment's headline for a policy's own mode.
 func ContentionLineOf(r *calc.ContentionResult) string {
-	return fmt.Sprintf("%d contenders, mean over %d runs: %s calls, %s until the last is through.", r.Clients, r.Runs, strconv.FormatFloat(r.Calls.Mean, 'f', 1, 64), calc.Human(r.Time.Mean))
+	return fmt.Sprintf("%d contenders, mean over %d runs: %s calls, %s until the last is through.", r.Clients, r.Runs, calc.Decimal(r.Calls.Mean, 1), calc.Human(r.Time.Mean))
 }
 
 // herdLineOf is the herd's headline for a policy: its own jitter mode's run.

@@ -63,7 +63,7 @@ func writeContentionText(w io.Writer, c Contention) error {
 	fmt.Fprintln(tw, "mode\tcalls mean\tcalls p50\tcalls p90\tcalls max\ttime mean\ttime p50\ttime p90\ttime max\t")
 	for _, r := range c.Table {
 		k, t := r.Calls, r.Time
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Mode.Title(), strconv.FormatFloat(k.Mean, 'f', 1, 64),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Mode.Title(), calc.Decimal(k.Mean, 1),
 			Float(k.P50), Float(k.P90), Float(k.Max), calc.Human(t.Mean), calc.Human(t.P50), calc.Human(t.P90), calc.Human(t.Max))
 	}
 	return tw.Flush()

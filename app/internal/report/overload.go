@@ -122,7 +122,7 @@ func OverloadCells(r calc.OverloadRun, run time.Duration) [][2]string {
 	}
 	return [][2]string{
 		countCell(r.Requests), countCell(r.Accepted), countCell(r.OutOfAttempts), countCell(r.Refused), countCell(r.OutOfBudget),
-		{Float(r.MeanPerClient), strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)},
+		{Float(r.MeanPerClient), calc.Decimal(r.MeanPerClient, 2)},
 		wasted,
 		recovered,
 	}
@@ -296,8 +296,9 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 			head = append(head, Heads(BreakerSeries)...)
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+		labels := WindowLabels(p, len(r.Windows))
 		for k, win := range r.Windows {
-			line := calc.Human(float64(p.WindowStart(k)))
+			line := labels[k]
 			for _, n := range win.Counts() {
 				line += "\t" + strconv.Itoa(n)
 			}
@@ -316,6 +317,16 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		return tw.Flush()
 	}
 	return nil
+}
+
+// WindowLabels are the starts of the first n windows of p's overload run, in a column: each
+// with the digits that tell it from its neighbours (calc.HumanList), "1.002 min" after "1 min".
+func WindowLabels(p calc.Params, n int) []string {
+	starts := make([]float64, n)
+	for k := range starts {
+		starts[k] = float64(p.WindowStart(k))
+	}
+	return calc.HumanList(starts)
 }
 
 type jsonOverload struct {

@@ -102,6 +102,36 @@ func HumanBeside(d time.Duration, limits ...time.Duration) string {
 	return calc.HumanBeside(float64(d), limits...)
 }
 
+// TotalsText writes the totals of r that are shown side by side (the policy's best, expected and
+// worst total wait; with a budget, the same within it; the sampled percentiles) as
+// HumanBeside does beside the budget, each with the digits that tell it from the others
+// (calc.HumanList): Sidekiq's six totals read "20.41 d" to "20.43 d", not "20.4 d" six times.
+// A value that is not one of them is written as HumanBeside writes it.
+func TotalsText(r calc.Report) func(ns float64) string {
+	t, w, q, b := r.Schedule.Total, r.Within, r.Sample.Total, r.Params.Budget
+	values := []float64{float64(t.Min), t.Mean, float64(t.Max)}
+	if b > 0 && (w.Exact || r.PolicySampled()) {
+		values = append(values, float64(w.Min), float64(w.Max))
+	}
+	if r.PolicySampled() {
+		values = append(values, float64(q.P50), float64(q.P90), float64(q.P99))
+		if b > 0 {
+			values = append(values, w.Mean)
+		}
+	}
+	labels := calc.HumanList(values, b)
+	text := make(map[float64]string, len(values))
+	for i, v := range values {
+		text[v] = labels[i]
+	}
+	return func(ns float64) string {
+		if s, ok := text[ns]; ok {
+			return s
+		}
+		return calc.HumanBeside(ns, b)
+	}
+}
+
 // LimitText writes a limit that numbers are compared with (a budget, an outage) with every digit
 // it has: beside a 1.2345 s budget, "1.23 s" must not be what the budget reads.
 func LimitText(d time.Duration) string { return calc.HumanExact(d) }
@@ -132,8 +162,22 @@ func reachedShare(r calc.Report, i int) float64 {
 	if !r.PolicySampled() {
 		return 0
 	}
-	return float64(r.Sample.Starts[i].Reached) / float64(r.Sample.Paths)
+	return r.Sample.ReachedShare(i + 1)
 }
+
+// BudgetWords says whether attempt i+1 starts within the budget, and for one that sometimes
+// does, in what share of the sampled paths (StartsOver): "sometimes (0.85%)".
+func BudgetWords(r calc.Report, i int) string {
+	b := r.Schedule.Rows[i].Budget
+	if b != calc.Sometimes || !r.PolicySampled() {
+		return b.String()
+	}
+	return b.String() + " (" + calc.Percent(reachedShare(r, i)) + ")"
+}
+
+// StartsOver says, with a budget, what the share beside "sometimes" is, and what the sampled
+// starts of an attempt are of: only the paths that make it.
+const StartsOver = "sometimes (x%) says that x% of the sampled paths make the attempt; its p50 and p99 start are of those paths"
 
 // StartSample is what the paths say of attempt i+1; before the page has sampled, nothing (no
 // path reached it, so no percentile is shown).
@@ -317,23 +361,31 @@ func textReport(w io.Writer, res Results) error {
 		retry, nominal, minW, mean, maxW := "-", "-", "-", "-", "-"
 		if row.Retry > 0 {
 			retry, nominal = strconv.Itoa(row.Retry), beside(row.Nominal)
+			if p.Jitter.FromPrevious() {
+				nominal = "-" // none: the mode reads neither factor nor offset
+			}
 			minW, mean, maxW = beside(row.Min), besideMean(row.Mean), beside(row.Max)
 		}
 		line := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", row.Attempt, retry, nominal,
 			minW, mean, maxW, beside(row.Earliest), beside(row.Latest), p50, p99)
 		if p.Budget > 0 {
-			line += row.Budget.String() + "\t"
+			line += BudgetWords(r, i) + "\t"
 		}
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
+	if p.Budget > 0 {
+		fmt.Fprintf(w, "Within budget, %s (%d paths, seed %d).\n", StartsOver, r.Sample.Paths, p.Seed)
+	}
 	t, q := s.Total, r.Sample.Total
+	total := TotalsText(r)
+	totalD := func(d time.Duration) string { return total(float64(d)) }
 	if p.Budget <= 0 {
 		fmt.Fprintf(w, "\nTotal wait: best case %s, expected %s, worst case %s; sampled p50 %s, p90 %s, p99 %s (%d paths, seed %d).\n",
-			calc.Human(float64(t.Min)), calc.Human(t.Mean), calc.Human(float64(t.Max)), calc.Human(float64(q.P50)), calc.Human(float64(q.P90)), calc.Human(float64(q.P99)), r.Sample.Paths, p.Seed)
+			totalD(t.Min), total(t.Mean), totalD(t.Max), totalD(q.P50), totalD(q.P90), totalD(q.P99), r.Sample.Paths, p.Seed)
 	} else {
 		fmt.Fprintf(w, "\nTotal wait of the policy, ignoring the budget: best case %s, expected %s, worst case %s.\n%s\n",
-			beside(t.Min), besideMean(t.Mean), beside(t.Max), withinLine(r, beside, besideMean, ""))
+			totalD(t.Min), total(t.Mean), totalD(t.Max), withinLine(r, totalD, total, ""))
 	}
 	if s.ExceedsCap {
 		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", calc.Human(float64(p.Cap)))
