@@ -3,6 +3,7 @@ package calc
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -265,7 +266,8 @@ func FieldErrors(err error) []*FieldError {
 
 // Validate reports every field out of its range, with the words Decode uses for a link's value
 // out of it, and clients whose herd would be over MaxHerdWork client-attempts, and a stream over
-// the overload model's work limit (on rate), each as a *FieldError, joined with errors.Join.
+// the overload model's work limit (on rate), each as a *FieldError, joined with errors.Join;
+// with none of those, sampling over MaxSampleWork path-steps (on samples).
 func (p Params) Validate() error {
 	var errs []error
 	for _, k := range keyTable {
@@ -281,5 +283,11 @@ func (p Params) Validate() error {
 			errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if err := sampleWork(p); err != nil {
+		return &FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err}
+	}
+	return nil
 }

@@ -542,6 +542,14 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 		errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		p.Rate = 0
 	}
+	// So does sampling's, on samples and attempts, jitter and budget together: samples over the
+	// limit fall back to the default, or where that is over it too, to the fewest.
+	if err := sampleWork(p); err != nil {
+		errs = append(errs, &FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
+		if p.Samples = Default().Samples; sampleWork(p) != nil {
+			p.Samples = MinSamples
+		}
+	}
 	// Any key that changes the preset's policy leaves the preset.
 	if pr, ok := presetByName(presets, p.Preset); ok && p.Policy != pr.Params.Policy {
 		p.Preset = ""
