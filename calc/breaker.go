@@ -212,6 +212,8 @@ var breakers = [breakerCount]kind[breakerInit, Breaker]{
 	BreakerSRE: {
 		name: "sre", source: "Google SRE book, \"Handling Overload\" (client-side adaptive throttling), as go-zero v1.10.3 core/breaker/googlebreaker.go on core/collection/rollingwindow.go",
 		fresh: func(p breakerInit) Breaker { return newSRE(p.draw) },
+		// Its window of 40 buckets is about a kilobyte a breaker.
+		bulky: true,
 		// With every call failing, the 7th may be rejected: (6 − 5 − 0)/(6 + 1) > 0.
 		gate: func(breakerInit) breakerGate {
 			return breakerGate{calls: sreProtection + 1, within: sreBuckets * sreBucket}

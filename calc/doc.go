@@ -73,7 +73,9 @@
 // 1.5s and 3.1s, and the jittered modes most of them.
 //
 // Clients*Attempts is at most MaxHerdWork, and Params.ValidateHerd bounds the arrivals series
-// to MaxHerdWindows windows.
+// to MaxHerdWindows windows. Validate also bounds the work of sampling (MaxSampleWork
+// path-steps: samples × attempts × the modes sampled, more with a budget's fit) and of the
+// overload view (MaxOverloadWork: requests × attempts × the weights of its runs).
 //
 // # Decorrelated jitter
 //

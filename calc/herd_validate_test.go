@@ -25,9 +25,10 @@ func TestValidateHerd(t *testing.T) {
 		{"base=10s&cap=10s&attempts=2&ratio=0.2&window=1ms", "as late as 12 s: 12001 windows"},
 		// 999 waits of up to 168h: no window up to 1h fits.
 		{"base=1ms&cap=168h&attempts=1000&jitter=decorrelated", "lower attempts or cap, or set a budget"},
-		// A budget of 1h bounds it: (1h-1ns)/100ms + 1 = 36000 windows; 500ms windows fit.
-		{"base=1ms&cap=168h&attempts=1000&budget=1h", "36000 windows, over the limit of 10000; make the window at least 500ms"},
-		{"base=1ms&cap=168h&attempts=1000&budget=1h&window=500ms", ""},
+		// A budget of 1h bounds it: (1h-1ns)/100ms + 1 = 36000 windows; 500ms windows fit. (With
+		// 1000 attempts, a budget's fit samples 500 paths within sampling's work limit.)
+		{"base=1ms&cap=168h&attempts=1000&budget=1h&samples=500", "36000 windows, over the limit of 10000; make the window at least 500ms"},
+		{"base=1ms&cap=168h&attempts=1000&budget=1h&window=500ms&samples=500", ""},
 	} {
 		p := mustDecode(t, tt.query)
 		err := p.ValidateHerd()

@@ -23,6 +23,9 @@ type kind[P, T any] struct {
 	// gate is a breaker's threshold and open period as its parameters set them
 	// (Params.BreakerFacts); nil for every other kind, and for no breaker.
 	gate func(P) breakerGate
+	// bulky says one of the kind per client process no longer fits the processor's cache in
+	// more than wideProcesses processes, so that a run with it costs more (caseWeight).
+	bulky bool
 }
 
 // kindNames are the names of a table's kinds, in its order.

@@ -3,6 +3,7 @@ package calc
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -265,7 +266,9 @@ func FieldErrors(err error) []*FieldError {
 
 // Validate reports every field out of its range, with the words Decode uses for a link's value
 // out of it, and clients whose herd would be over MaxHerdWork client-attempts, and a stream over
-// the overload model's work limit (on rate), each as a *FieldError, joined with errors.Join.
+// the overload model's work limit (on rate), each as a *FieldError, joined with errors.Join;
+// with none of those, the overload view's cost over MaxOverloadWork (on rate with a stream, on
+// clients without) and sampling over MaxSampleWork path-steps (on samples).
 func (p Params) Validate() error {
 	var errs []error
 	for _, k := range keyTable {
@@ -280,6 +283,19 @@ func (p Params) Validate() error {
 		if err := overloadWork(p); err != nil {
 			errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if key, err := overloadCost(p); err != nil {
+		v := formatFloat(p.Rate)
+		if key == "clients" {
+			v = strconv.Itoa(p.Clients)
+		}
+		errs = append(errs, &FieldError{Key: key, Value: v, Err: err})
+	}
+	if err := sampleWork(p); err != nil {
+		errs = append(errs, &FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
 	}
 	return errors.Join(errs...)
 }

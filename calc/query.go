@@ -542,6 +542,24 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 		errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		p.Rate = 0
 	}
+	// The overload view's cost counts its runs too (overloadCost): over it, the stream is dropped
+	// too, or without one the crowd falls back to the default clients (within it whatever else).
+	if key, err := overloadCost(p); err != nil && key == "rate" {
+		errs = append(errs, &FieldError{Key: key, Value: formatFloat(p.Rate), Err: err})
+		p.Rate = 0
+	}
+	if _, err := overloadCost(p); err != nil { // the crowd alone, a breaker's say
+		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
+		p.Clients = Default().Clients
+	}
+	// So does sampling's, on samples and attempts, jitter and budget together: samples over the
+	// limit fall back to the default, or where that is over it too, to the fewest.
+	if err := sampleWork(p); err != nil {
+		errs = append(errs, &FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
+		if p.Samples = Default().Samples; sampleWork(p) != nil {
+			p.Samples = MinSamples
+		}
+	}
 	// Any key that changes the preset's policy leaves the preset.
 	if pr, ok := presetByName(presets, p.Preset); ok && p.Policy != pr.Params.Policy {
 		p.Preset = ""

@@ -31,13 +31,16 @@ var decodeTests = []struct {
 				HerdInputs:     HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
 				OverloadInputs: OverloadInputs{Processes: 1, Limits: DefaultLimiterParams(), BreakerParams: DefaultBreakerParams()}}
 		}},
-	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=200000&budget=720h&call=24h&ratio=1" +
+	// Every key at its limit but samples, whose work with 1000 attempts and a budget allows 600
+	// (sampleSteps: 600 × (1000 × 5 × 33 + 150) path-steps).
+	{"limits", "base=24h&cap=168h&factor=100&attempts=1000&layers=10&samples=600&budget=720h&call=24h&ratio=1" +
 		"&clients=2000&outage=24h&window=1h&capacity=1000000000&spread=24h",
 		func(p *Params) {
 			p.Base, p.Cap, p.Factor, p.Attempts, p.Layers, p.Samples, p.Budget, p.Call, p.Ratio =
-				24*time.Hour, 168*time.Hour, 100, 1000, 10, 200000, 720*time.Hour, 24*time.Hour, 1
+				24*time.Hour, 168*time.Hour, 100, 1000, 10, 600, 720*time.Hour, 24*time.Hour, 1
 			p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = 2000, 24*time.Hour, time.Hour, 1000000000, 24*time.Hour
 		}},
+	{"most samples", "samples=200000&attempts=100", func(p *Params) { p.Samples, p.Attempts = 200000, 100 }},
 	// clients*attempts may reach MaxHerdWork exactly, however it is split.
 	{"most clients", "clients=100000&attempts=20", func(p *Params) { p.Clients, p.Attempts = 100000, 20 }},
 	{"low limits", "base=1ns&cap=1ns&factor=1&attempts=1&layers=1&samples=100&budget=0&call=0&ratio=0&seed=0" +
