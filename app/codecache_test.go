@@ -3,6 +3,7 @@
 package main
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -74,5 +75,22 @@ func roomy() bool { return true }
 func TestWarmCodeNotDueNatively(t *testing.T) {
 	if codeCacheDue() {
 		t.Error("codeCacheDue outside wasm")
+	}
+}
+
+// The warm-up's renders of the bench's link stay within the garbage it may add: past it the
+// page's warm-up stops by the heap, and writes no code cache (TestWarmCode, in the browser).
+// Allocation, not time: the same natively as in wasm to within the pointer-free strings.
+func TestWarmUpGarbage(t *testing.T) {
+	p, _ := navPage(t, "base=250ms&attempts=8&jitter=equal")
+	render := p.warmRender()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range warmRenders {
+		render()
+	}
+	runtime.ReadMemStats(&after)
+	if made := after.TotalAlloc - before.TotalAlloc; made > warmGarbage-3<<20 {
+		t.Errorf("%d renders allocate %d KiB, within 3 MiB of the %d KiB the warm-up may add", warmRenders, made>>10, warmGarbage>>10)
 	}
 }

@@ -270,7 +270,14 @@ type hostileCheck struct {
 	Injected   []string `json:"injected"`   // elements that only an injection would put there
 }
 
-const readHostile = `(() => {
+// readHostile reads the page's state after a hostile link. The one script with no src that is
+// not an injection is the static page's inline path check, exactly as the site writes it.
+var readHostile = func() string {
+	src, _ := json.Marshal(site.PathCheckSource)
+	return strings.Replace(readHostileJS, "PATHCHECK", string(src), 1)
+}()
+
+const readHostileJS = `(() => {
 	const out = { alert: [], alertText: [], injected: [] };
 	document.querySelectorAll('[role="alert"] li[data-key]').forEach((li) => {
 		out.alert.push(li.dataset.key);
@@ -283,7 +290,7 @@ const readHostile = `(() => {
 		const tag = e.tagName.toLowerCase();
 		if (["iframe", "frame", "object", "embed", "base", "style"].includes(tag) ||
 			(tag === "meta" && e.hasAttribute("http-equiv") && !/content-security-policy/i.test(e.getAttribute("http-equiv"))) ||
-			(tag === "script" && (!e.src || !e.src.startsWith(location.origin + "/")))) {
+			(tag === "script" && (e.src ? !e.src.startsWith(location.origin + "/") : e.textContent !== PATHCHECK))) {
 			out.injected.push(e.outerHTML.slice(0, 120));
 			continue;
 		}

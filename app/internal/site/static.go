@@ -139,9 +139,10 @@ func fixIndex(path, prefix string) error {
 // replaces it with a message that names the path the site expects, where the page is, and
 // how to fix it; it sets backoffcalcWrongPath, which keeps app.js from starting the wasm.
 var (
+	// PathCheckSource is the path check's script, the static page's one inline script.
 	//go:embed js/pathcheck.js
-	pathCheckSource string
-	pathCheckHash   = sha256.Sum256([]byte(pathCheckSource))
+	PathCheckSource string
+	pathCheckHash   = sha256.Sum256([]byte(PathCheckSource))
 
 	noscriptHash = sha256.Sum256([]byte(noscriptStatic))
 
@@ -167,7 +168,7 @@ func pathCheck(prefix string) string {
 	if prefix != "" {
 		want = "/" + prefix + "/"
 	}
-	return `<script data-path="` + html.EscapeString(want) + `">` + pathCheckSource + `</script>`
+	return `<script data-path="` + html.EscapeString(want) + `">` + PathCheckSource + `</script>`
 }
 
 // CopyFile copies src to dst, making dst's folder.
