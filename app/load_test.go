@@ -108,3 +108,63 @@ func TestFailedLoad(t *testing.T) {
 	}
 	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, "base=2s&attempts=4"))
 }
+
+// TestStaticFailedLoad opens a link on the static site, whose HTML holds the default inputs'
+// numbers, with app.wasm missing or not WebAssembly: the line at the top says why the
+// calculator did not load, and where the numbers would be the page no longer says that they
+// are being computed, but that they cannot be, and shows none of the HTML's numbers.
+func TestStaticFailedLoad(t *testing.T) {
+	dir := staticSite(t, "")
+	files := http.FileServer(http.Dir(dir))
+	for _, c := range []struct{ name, why string }{
+		{"missing", "404"},
+		{"corrupt", "compiling"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/web/app.wasm" {
+					if c.name == "missing" {
+						http.NotFound(w, r)
+					} else {
+						w.Header().Set("Content-Type", "application/wasm")
+						w.Write([]byte("\x00asm\x01\x00\x00\x00 cut short"))
+					}
+					return
+				}
+				files.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close)
+			tb := newTab(t, chromedp.WithNewBrowserContext())
+			tb.navigate(srv.URL + "/?base=250ms&attempts=8")
+			tb.waitFor("the failure's button", `document.getElementById("app-wasm-retry") !== null`)
+			label := evalJS[string](tb, `document.getElementById("app-wasm-loader-label").textContent`)
+			for _, want := range []string{"could not be loaded", c.why} {
+				if !strings.Contains(label, want) {
+					t.Errorf("the failure says %q, without %q", label, want)
+				}
+			}
+			problems := evalJS[[]string](tb, `(() => {
+				const out = [];
+				const shown = (e) => e.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+				const places = document.querySelectorAll("#app .numbers");
+				if (places.length === 0) out.push("no .numbers");
+				for (const e of places) {
+					const said = getComputedStyle(e, "::before").content;
+					if (!said.includes("cannot be computed") || !said.includes("failed to load")) out.push("#" + e.id + " says " + said);
+				}
+				for (const e of document.querySelectorAll("#app .loading")) if (shown(e)) out.push("shown: " + e.textContent);
+				for (const css of ["#total-max", '#schedule tr[data-attempt="1"]', "#policy", "#in-base"]) {
+					const e = document.querySelector(css);
+					if (e && shown(e)) out.push("shown: " + css);
+				}
+				return out;
+			})()`)
+			if len(problems) > 0 {
+				t.Errorf("after the failure: %q", problems)
+			}
+			if !evalJS[bool](tb, readableAt("#app-wasm-retry")) {
+				t.Error("the button to try again is not readable")
+			}
+		})
+	}
+}

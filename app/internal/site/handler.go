@@ -4,7 +4,9 @@ package site
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -122,13 +124,22 @@ func contentVersion(root string, assets []string) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
+	// Each file is hashed as it is read, not read whole first: the executable is 20 MB and
+	// app.wasm 12 MB, garbage the process would keep (TestServeStartMemory).
 	add := func(label, path string) error {
-		b, err := os.ReadFile(path)
+		f, err := os.Open(path)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%s %d\x00", label, len(b))
-		h.Write(b)
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\x00", label, fi.Size())
+		if n, err := io.Copy(h, f); err != nil || n != fi.Size() {
+			return errors.Join(err, fmt.Errorf("%s changed while it was read", path))
+		}
 		return nil
 	}
 	for _, a := range assets {

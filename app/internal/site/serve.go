@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime/debug"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -88,6 +89,10 @@ func NewServer(root string) (http.Handler, error) {
 	if _, err := fixPage(rec.Body.Bytes()); err != nil {
 		return nil, err
 	}
+	// Reading and compressing the files leaves tens of MB of garbage (app.wasm read, its gzip
+	// copy grown, its brotli copy decoded to check it): give it back now rather than hold it
+	// until the runtime's scavenger gets to it minutes later.
+	debug.FreeOSMemory()
 	return withSecurityHeaders(withBrowserQuery(&site{page: h, files: files})), nil
 }
 

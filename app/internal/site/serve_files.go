@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,7 +63,12 @@ func newSiteFile(contentType string, body []byte) *siteFile {
 		}
 	}
 	if BrotliLater && !brotliCached(body) {
-		go addBrotli(laterBrotli)
+		go func() {
+			addBrotli(laterBrotli)
+			// Compressing app.wasm at quality 11 takes some 300 MB that serve no longer
+			// needs: give it back rather than hold it for as long as serve runs.
+			debug.FreeOSMemory()
+		}()
 	} else {
 		addBrotli(brotliCopy)
 	}
