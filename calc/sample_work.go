@@ -12,10 +12,12 @@ import "fmt"
 // bounded too, as the herd's clients × attempts is (MaxHerdWork).
 
 const (
-	// MaxSampleWork bounds SampleWork, so that the heaviest link accepted samples in about 2 s
-	// natively on a 2-core machine (docs/performance.md): 200000 samples × 83 attempts, or
-	// 16666 samples × 1000 attempts, without a budget.
-	MaxSampleWork = 100000000
+	// MaxSampleWork bounds SampleWork, so that the heaviest link accepted samples in about 3 s
+	// natively on a 2-core machine (docs/security.md): 200000 samples × 125 attempts, or 25000
+	// samples × 1000 attempts, of decorrelatedv2's six modes without a budget. At 100000000 it
+	// refused a real configuration: Dapr's exponential policy (40 attempts within 15 minutes)
+	// exported to Envoy or Polly and imported back, whose 10000 samples take 1.3 s.
+	MaxSampleWork = 150000000
 	// FitPasses is what SampleWork counts for the fit to the budget, in walks of every path of
 	// every mode: its bisections walked a mode's paths 17 to 100 times in the links measured
 	// (300 walks for 6 modes at 1000 samples × 6 attempts and a 3s budget), each step costing

@@ -15,27 +15,27 @@ var sampleWorkTests = []struct {
 	name, query string
 	want        string // the message on samples; "" for accepted
 }{
-	{"five modes at the limit", "samples=200000&attempts=100", ""}, // 200000 × 100 × 5 = 100000000
-	{"five modes one attempt over", "samples=200000&attempts=101",
-		`calc: samples "200000": 200000 samples × 101 attempts × 5 modes is 101000000 path-steps, over the limit of 100000000; lower samples or attempts`},
-	// decorrelatedv2 is a sixth mode: 16666 × 1000 × 6 = 99996000; 16667 gives 100002000.
-	{"six modes at the limit", "samples=16666&attempts=1000&jitter=decorrelatedv2", ""},
-	{"six modes one sample over", "samples=16667&attempts=1000&jitter=decorrelatedv2",
-		`calc: samples "16667": 16667 samples × 1000 attempts × 6 modes is 100002000 path-steps, over the limit of 100000000; lower samples or attempts`},
+	{"five modes at the limit", "samples=200000&attempts=150", ""}, // 200000 × 150 × 5 = 150000000
+	{"five modes one attempt over", "samples=200000&attempts=151",
+		`calc: samples "200000": 200000 samples × 151 attempts × 5 modes is 151000000 path-steps, over the limit of 150000000; lower samples or attempts`},
+	// decorrelatedv2 is a sixth mode: 25000 × 1000 × 6 = 150000000; 25001 gives 150006000.
+	{"six modes at the limit", "samples=25000&attempts=1000&jitter=decorrelatedv2", ""},
+	{"six modes one sample over", "samples=25001&attempts=1000&jitter=decorrelatedv2",
+		`calc: samples "25001": 25001 samples × 1000 attempts × 6 modes is 150006000 path-steps, over the limit of 150000000; lower samples or attempts`},
 	// Every attempt of the budget's walks takes at least call (1s) plus the mode's shortest wait
 	// of base = cap = 1s: 1s for none and decorrelated, 0 for full, 500ms for equal and 800ms for
 	// proportional (ratio 0.2), so attempt n starts at (n-1) × 2s, 1s, 1.5s, 2s and 1.8s at the
 	// earliest, before the budget of 10s for n up to 5, 10, 7, 5 and 6: 33 attempts. Each sample
-	// costs 10 × 5 × 33 + 33 = 1683 path-steps: 59417 samples are 99998811 of them, 59418 are
-	// 100000494.
-	{"budget at the limit", "samples=59417&attempts=10&base=1s&cap=1s&call=1s&budget=10s", ""},
-	{"budget one sample over", "samples=59418&attempts=10&base=1s&cap=1s&call=1s&budget=10s",
-		`calc: samples "59418": 59418 samples × (10 attempts × 5 modes × 33 walks, the percentiles' and 32 of the fit to the budget, ` +
-			`+ 33 attempts, the most that 10s holds in the 5 modes together) is 100000494 path-steps, over the limit of 100000000; ` +
+	// costs 10 × 5 × 33 + 33 = 1683 path-steps: 89126 samples are 149999058 of them, 89127 are
+	// 150000741.
+	{"budget at the limit", "samples=89126&attempts=10&base=1s&cap=1s&call=1s&budget=10s", ""},
+	{"budget one sample over", "samples=89127&attempts=10&base=1s&cap=1s&call=1s&budget=10s",
+		`calc: samples "89127": 89127 samples × (10 attempts × 5 modes × 33 walks, the percentiles' and 32 of the fit to the budget, ` +
+			`+ 33 attempts, the most that 10s holds in the 5 modes together) is 150000741 path-steps, over the limit of 150000000; ` +
 			`lower samples, attempts or the budget`},
 	// The reproducer of issue 38: 46 s natively, 152 s on the page.
 	{"every key in range", "samples=200000&attempts=1000&jitter=decorrelatedv2&base=1ns&cap=168h",
-		`calc: samples "200000": 200000 samples × 1000 attempts × 6 modes is 1200000000 path-steps, over the limit of 100000000; lower samples or attempts`},
+		`calc: samples "200000": 200000 samples × 1000 attempts × 6 modes is 1200000000 path-steps, over the limit of 150000000; lower samples or attempts`},
 }
 
 func TestSampleWork(t *testing.T) {
