@@ -3,13 +3,17 @@
 package main
 
 import (
+	"fmt"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/calc/libs"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -173,5 +177,105 @@ func TestImportPastedBeforeWasm(t *testing.T) {
 	}
 	tb.run(chromedp.Click(chromedp.CSS("#import-button")))
 	tb.waitFor("the imported link", `location.search.includes("jitter=full") && location.search.includes("base=3s")`)
+	tb.requireNoConsoleProblems()
+}
+
+// watchImport is a script for every document of the tab. At each of the import's marks but the
+// last it posts a message of its own, and window.__import.order gets the marks and those
+// messages' tasks in the order they ran: an import that hands the thread back between reading
+// and showing lets the message posted at a mark run before the next mark; one that holds the
+// thread runs them after. Ordering, not time: a loaded machine changes neither. It also counts
+// the longest task since window.__import.from, for the log only.
+const watchImport = `window.__import = {order: [], tasks: []};
+(() => {
+	new PerformanceObserver((list) => {
+		for (const e of list.getEntries()) window.__import.tasks.push([e.startTime, e.duration]);
+	}).observe({type: "longtask"});
+	const mark = performance.mark.bind(performance);
+	performance.mark = (name, ...rest) => {
+		if (name.startsWith("backoffcalc:import-")) {
+			window.__import.order.push(name);
+			if (name !== "backoffcalc:import-shown") {
+				const ch = new MessageChannel();
+				ch.port1.onmessage = () => { window.__import.order.push("a task after " + name); ch.port1.close(); };
+				ch.port2.postMessage(null);
+			}
+		}
+		return mark(name, ...rest);
+	};
+})();`
+
+// watchValue is a script for the page: it counts what writes the textarea's value from now on.
+const watchValue = `(() => {
+	const e = document.getElementById("import-text");
+	const d = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value");
+	window.__valueSets = 0;
+	window.__textarea = e;
+	Object.defineProperty(e, "value", {
+		get() { return d.get.call(this); },
+		set(v) { window.__valueSets++; d.set.call(this, v); },
+		configurable: true,
+	});
+	return true;
+})()`
+
+// An import of thousands of keys never holds the page's thread for the whole of its work: the
+// click, the reading, the collection of its garbage and the showing are tasks of their own, and the browser's waiting tasks run
+// between them; and the textarea's 64 KB are not written back into it, which had Chromium lay
+// them out again (a 60 KB import held the thread for 1,208 ms, 490 ms without it). How long the
+// tasks took is only logged.
+func TestImportHandsTheThreadBack(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	if _, err := chromedp.Call(tb.ctx, cdppage.AddScriptToEvaluateOnNewDocument,
+		cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: watchImport}); err != nil {
+		t.Fatal(err)
+	}
+	tb.navigate(srv.URL + "/?clients=2&samples=100")
+	tb.waitWasm()
+	var envoy strings.Builder
+	envoy.WriteString("retry_policy: {num_retries: 2")
+	for i := range 9000 {
+		fmt.Fprintf(&envoy, ",%s: 1", strconv.FormatInt(int64(36*36+i), 36))
+	}
+	envoy.WriteString("}\n")
+	for _, c := range []struct{ name, text, shown string }{
+		{"AWS, 16,300 keys", "[default]\nretry_mode = standard\n" + strings.Repeat("k=1\n", 16300), "… and 16100 more"},
+		{"Envoy, 9,000 keys", envoy.String(), "… and 8800 more"},
+	} {
+		if !evalJS[bool](tb, `document.getElementById("import").open`) {
+			tb.run(chromedp.Click(chromedp.CSS("#import > summary")))
+		}
+		evalJS[bool](tb, `window.__import.order = []; window.__import.tasks = []; true`)
+		tb.setInput("#import-text", c.text)
+		evalJS[bool](tb, watchValue)
+		clicked := evalJS[float64](tb, `performance.now()`) // the paste's tasks are the browser's
+		tb.run(chromedp.Click(chromedp.CSS("#import-button")))
+		tb.waitFor("the import's account", `document.getElementById("import-said").innerText.includes(`+strconv.Quote(c.shown)+`)`)
+		tb.waitWasm()
+		order := evalJS[[]string](tb, `window.__import.order`)
+		want := []string{"backoffcalc:import-start", "a task after backoffcalc:import-start", "backoffcalc:import-read", "a task after backoffcalc:import-read",
+			"backoffcalc:import-collected", "a task after backoffcalc:import-collected", "backoffcalc:import-shown"}
+		if !slices.Equal(order, want) {
+			t.Errorf("%s: the import's marks and the tasks posted at them ran in the order\n%q\nwant\n%q", c.name, order, want)
+		}
+		if n := evalJS[int](tb, `window.__textarea === document.getElementById("import-text") ? window.__valueSets : -1`); n != 0 {
+			t.Errorf("%s: the textarea's value was written %d times after the paste (-1: the textarea was replaced)", c.name, n)
+		}
+		if got := evalJS[string](tb, `document.getElementById("import-text").value`); got != c.text {
+			t.Errorf("%s: the textarea holds %.80q…, want what was pasted", c.name, got)
+		}
+		// Each long task by the mark that follows its start: the phase it belongs to.
+		marks := evalJS[[]float64](tb, `["start", "read", "collected", "shown"].map((n) => performance.getEntriesByName("backoffcalc:import-" + n).at(-1).startTime)`)
+		phases := []string{"the click", "the reading", "the collection", "the showing", "after"}
+		longest := make([]float64, len(phases))
+		for _, task := range evalJS[[][2]float64](tb, `window.__import.tasks`) {
+			if task[0] >= clicked {
+				i, _ := slices.BinarySearch(marks, task[0])
+				longest[i] = max(longest[i], task[1])
+			}
+		}
+		t.Logf("%s: the longest task of %q: %.0f ms", c.name, phases, longest)
+	}
 	tb.requireNoConsoleProblems()
 }

@@ -581,7 +581,7 @@ func TestTableImport(t *testing.T) {
 	}
 
 	for _, tt := range []struct{ stdin, file, want string }{
-		{stdin: "[default]\nretry_mode = legacy\n", want: `table: -import stdin: import (AWS shared config (~/.aws/config)): line 2: retry_mode "legacy": the legacy mode's waits are not modelled here: set retry_mode = standard` + "\n"},
+		{stdin: "[default]\nretry_mode = legacy\n", want: `table: -import stdin: import (AWS shared config (~/.aws/config)): the legacy mode's waits are not modelled here: set retry_mode = standard (line 2, retry_mode "legacy")` + "\n"},
 		{stdin: strings.Repeat("#", 1<<20), want: "table: -import stdin: import: 65537 bytes: at most 65536\n"},
 		{stdin: "hello", want: "table: -import stdin: import: not a configuration this calculator reads: "},
 		{file: filepath.Join(t.TempDir(), "missing.json"), want: "table: -import: open "},

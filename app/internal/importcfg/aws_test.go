@@ -13,13 +13,13 @@ var awsCases = []readCase{
 	{name: "nested settings", text: "[default]\ns3 =\n  max_attempts = 99\nretry_mode = standard\n", values: "attempts=3", ignored: "line 2: s3: not about retries"},
 	{name: "upper case mode", text: "[default]\nretry_mode = Standard\n", values: "attempts=3"},
 
-	{name: "legacy", text: "[default]\nretry_mode = legacy\n", err: `line 2: retry_mode "legacy": the legacy mode's waits are not modelled`},
+	{name: "legacy", text: "[default]\nretry_mode = legacy\n", err: `the legacy mode's waits are not modelled here: set retry_mode = standard (line 2, retry_mode "legacy")`},
 	{name: "botocore's default mode", text: "[default]\nmax_attempts = 3\n", err: "no retry_mode: aws-botocore's default is legacy"},
-	{name: "unknown mode", text: "[default]\nretry_mode = fast\n", err: `line 2: retry_mode "fast": must be standard, adaptive or legacy`},
-	{name: "attempts with a comment", text: "[default]\nretry_mode = standard\nmax_attempts = 3 # three\n", err: `line 3: max_attempts "3 # three": not a whole number`},
+	{name: "unknown mode", text: "[default]\nretry_mode = fast\n", err: `must be standard, adaptive or legacy (line 2, retry_mode "fast")`},
+	{name: "attempts with a comment", text: "[default]\nretry_mode = standard\nmax_attempts = 3 # three\n", err: `not a whole number (line 3, max_attempts "3 # three")`},
 	{name: "zero attempts", text: "[default]\nretry_mode = standard\nmax_attempts = 0\n", err: "must be between 1 and"},
-	{name: "too many attempts", text: "[default]\nretry_mode = standard\nmax_attempts = 1001\n", err: `line 3: max_attempts "1001" (attempts 1001): must be between 1 and 1000`},
-	{name: "a stray line", text: "[default]\nretry_mode standard\n", err: `line 2: "retry_mode standard": not a key = value line`},
+	{name: "too many attempts", text: "[default]\nretry_mode = standard\nmax_attempts = 1001\n", err: `must be between 1 and 1000 (line 3, max_attempts "1001" → attempts=1001)`},
+	{name: "a stray line", text: "[default]\nretry_mode standard\n", err: `not a key = value line (line 2, "retry_mode standard")`},
 	{name: "no profile", text: "[services x]\na = b\n", err: "no profile"},
 }
 

@@ -68,7 +68,7 @@ func TestReadCostOfDeepAliases(t *testing.T) {
 		{"under an Envoy route", deepAliases(25, "retry_policy: {num_retries: 2, z: %s}"), ""},
 		{"under a gRPC method config", deepAliases(25, `methodConfig: [{name: [{}], retryPolicy: {maxAttempts: 2, initialBackoff: 1s, maxBackoff: 2s, backoffMultiplier: 2, retryableStatusCodes: [UNAVAILABLE], z: %s}}]`), ""},
 		{"past the bytes of keys and values", "a: &a " + strings.Repeat("x", 20000) + "\nretry_policy: {num_retries: 2, z: [" + strings.Repeat("*a, ", 15) + "*a]}\n",
-			"line 2: 280026 bytes of keys and values with aliases (*name) expanded, past the limit of 262144: retry_policy.z[12]"},
+			"280026 bytes of keys and values with aliases (*name) expanded, past the limit of 262144 (line 2, retry_policy.z[12])"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := readCost(t, c.text)
@@ -116,26 +116,26 @@ func TestRefusalsNameTheirLine(t *testing.T) {
 	}
 	for _, c := range []struct{ name, text, err string }{
 		{"not UTF-8 in a JSON value", "{\"methodConfig\": [{\"name\": [{}],\n \"retryPolicy\": {\"maxAttempts\": \"\xff\"}}]}",
-			"line 2: maxAttempts: invalid leading UTF-8 octet (byte 0xff): YAML and JSON are UTF-8 text"},
-		{"a NUL in a YAML value", "retry_policy:\n  num_retries: 3\x00\n", "line 2: num_retries: control characters are not allowed (U+0000)"},
-		{"a syntax error on line 1", `{"methodConfig": [{"name": [}]}`, "import: not YAML or JSON: line 1: did not find expected node content"},
-		{"an unknown anchor", "a: 1\nb: *nope\n", "line 2: b: alias *nope: no anchor &nope before it"},
-		{"an unknown anchor named as a prefix before", "a: *no\n", "line 1: a: alias *no: no anchor &no before it"},
+			"invalid leading UTF-8 octet (byte 0xff): YAML and JSON are UTF-8 text (line 2, maxAttempts)"},
+		{"a NUL in a YAML value", "retry_policy:\n  num_retries: 3\x00\n", "control characters are not allowed (U+0000) (line 2, num_retries)"},
+		{"a syntax error on line 1", `{"methodConfig": [{"name": [}]}`, "import: not YAML or JSON: did not find expected node content (line 1)"},
+		{"an unknown anchor", "a: 1\nb: *nope\n", "alias *nope: no anchor &nope before it (line 2, b)"},
+		{"an unknown anchor named as a prefix before", "a: *no\n", "alias *no: no anchor &no before it (line 1, a)"},
 		{"a base_interval past the largest duration", "retry_policy:\n  retry_back_off:\n    base_interval: 99999999999999999999s\n    max_interval: 1s\n",
-			`line 3: retry_policy.retry_back_off.base_interval "99999999999999999999s": past the largest duration the calculator holds`},
+			`past the largest duration the calculator holds (2562047h47m16.854775807s) (line 3, retry_policy.retry_back_off.base_interval "99999999999999999999s")`},
 		{"tenacity after comments", "@retry(\n    # a comment that is longer than the rest\n    # and another one\n    stop=stop_after_attempt(-1))\n",
-			`line 4: stop_after_attempt "-1": must be a whole number`},
-		{"Temporal's coefficient", "{\n  \"initialInterval\": \"1s\",\n  \"backoffCoefficient\": 0.5\n}", `line 3: backoffCoefficient "0.5": must be at least 1`},
-		{"Temporal's maximum", "{\n  \"initialInterval\": \"10s\",\n  \"maximumInterval\": \"1s\"\n}", `line 3: maximumInterval "1s": must be at least initialInterval (10s)`},
-		{"cenkalti's MaxInterval", "b := &backoff.ExponentialBackOff{\n\tInitialInterval: time.Minute,\n\tMaxInterval: time.Second,\n}\n", "line 3: MaxInterval 1s: must be at least InitialInterval (1m)"},
-		{"cenkalti without MaxInterval", "\nb := &backoff.ExponentialBackOff{\n\tInitialInterval: time.Minute,\n}\n", "line 2: backoff.ExponentialBackOff: give InitialInterval and MaxInterval"},
-		{"client-go's Jitter", "wait.Backoff{\n  Duration: 20 * time.Hour,\n  Steps: 3,\n  Jitter: 5,\n}\n", "line 4: Duration 20h with Jitter 5: its middle wait is past"},
-		{"Polly's MaxDelay", "new RetryStrategyOptions {\n  Delay = TimeSpan.FromSeconds(2),\n  MaxDelay = TimeSpan.FromSeconds(1)\n}", "line 3: MaxDelay 1s: must be at least Delay (2s)"},
-		{"Spring's multiplier", "@Retryable(maxAttempts = 3,\n  backoff = @Backoff(delay = 100,\n    multiplier = 3, random = true))", "line 3: multiplier 3 with random = true"},
-		{"tenacity's max", "# a comment\n@retry(stop=stop_after_attempt(3),\n  wait=wait_exponential(multiplier=2, max=1))\n", "line 3: max 1s: must be at least the first wait, 2s"},
-		{"tenacity's wait_chain", "@retry(stop=stop_after_attempt(3),\n  wait=wait_chain(wait_fixed(2), wait_fixed(1)))\n", "line 2: wait_chain(wait_fixed(2s), …)"},
-		{"AWS's legacy default", "[profile a]\nmax_attempts = 3\n", "line 1: [profile a]: no retry_mode"},
-		{"a key nested deep under long keys", nested, `line 16: ` + long[:maxKey] + `….(13 more).` + long[:maxKey] + `…​.retry_policy.num_retries "x": not a whole number`},
+			`must be a whole number from 1 to 1000: the calculator shows at most 1000 attempts (line 4, stop_after_attempt "-1")`},
+		{"Temporal's coefficient", "{\n  \"initialInterval\": \"1s\",\n  \"backoffCoefficient\": 0.5\n}", `must be at least 1 (Temporal refuses less) (line 3, backoffCoefficient "0.5")`},
+		{"Temporal's maximum", "{\n  \"initialInterval\": \"10s\",\n  \"maximumInterval\": \"1s\"\n}", `must be at least initialInterval (10s), as Temporal requires (line 3, maximumInterval "1s")`},
+		{"cenkalti's MaxInterval", "b := &backoff.ExponentialBackOff{\n\tInitialInterval: time.Minute,\n\tMaxInterval: time.Second,\n}\n", "must be at least InitialInterval (1m) (line 3, MaxInterval 1s)"},
+		{"cenkalti without MaxInterval", "\nb := &backoff.ExponentialBackOff{\n\tInitialInterval: time.Minute,\n}\n", "give InitialInterval and MaxInterval (a struct literal leaves them 0) (line 2, backoff.ExponentialBackOff)"},
+		{"client-go's Jitter", "wait.Backoff{\n  Duration: 20 * time.Hour,\n  Steps: 3,\n  Jitter: 5,\n}\n", "its middle wait is past the calculator's largest base, 24h (line 4, Duration 20h with Jitter 5)"},
+		{"Polly's MaxDelay", "new RetryStrategyOptions {\n  Delay = TimeSpan.FromSeconds(2),\n  MaxDelay = TimeSpan.FromSeconds(1)\n}", "must be at least Delay (2s) (line 3, MaxDelay 1s)"},
+		{"Spring's multiplier", "@Retryable(maxAttempts = 3,\n  backoff = @Backoff(delay = 100,\n    multiplier = 3, random = true))", "Spring waits up to 3 × the interval, and the calculator's upward jitter reaches 2 × at most (line 3, multiplier 3 with random = true)"},
+		{"tenacity's max", "# a comment\n@retry(stop=stop_after_attempt(3),\n  wait=wait_exponential(multiplier=2, max=1))\n", "must be at least the first wait, 2s (line 3, max 1s)"},
+		{"tenacity's wait_chain", "@retry(stop=stop_after_attempt(3),\n  wait=wait_chain(wait_fixed(2), wait_fixed(1)))\n", "the calculator's exact first retry waits the base, 1s (line 2, wait_chain(wait_fixed(2s), …))"},
+		{"AWS's legacy default", "[profile a]\nmax_attempts = 3\n", "no retry_mode: aws-botocore's default is legacy: the legacy mode's waits are not modelled here: set retry_mode = standard (line 1, [profile a])"},
+		{"a key nested deep under long keys", nested, `not a whole number (line 16, ` + long[:maxKey] + `….(13 more).` + long[:maxKey] + `…​.retry_policy.num_retries "x")`},
 	} {
 		_, err := readCost(t, c.text)
 		if err == nil || !strings.Contains(err.Error(), strings.ReplaceAll(c.err, "\u200b", "")) {

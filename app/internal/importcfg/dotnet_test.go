@@ -39,17 +39,17 @@ var dotnetCases = []readCase{
 	{name: "a trailing comma, as .NET takes it", text: "{\"MaxRetryAttempts\": 2,\n\"Delay\": \"00:00:01\",\n}", values: "attempts=3&base=1s"},
 	{name: "d:hh:mm:ss", text: `{"MaxRetryAttempts": 1, "MaxDelay": "0:01:00:00", "Delay": "0:02"}`, values: "base=2m&cap=1h"},
 
-	{name: "a bare number is days", text: `{"MaxRetryAttempts": 1, "Delay": 2}`, err: `line 1: Delay "2": must be at most 1.00:00:00`},
+	{name: "a bare number is days", text: `{"MaxRetryAttempts": 1, "Delay": 2}`, err: `must be at most 1.00:00:00 (a day): Polly refuses more (line 1, Delay "2")`},
 	{name: "negative", text: `{"MaxRetryAttempts": 1, "Delay": "-00:00:01"}`, err: "must not be negative"},
 	{name: "minutes over 59", text: `{"MaxRetryAttempts": 1, "Delay": "00:60:00"}`, err: "out of range"},
 	{name: "eight digits", text: `{"MaxRetryAttempts": 1, "Delay": "00:00:00.12345678"}`, err: "not a TimeSpan"},
-	{name: "a Go duration", text: `{"MaxRetryAttempts": 1, "Delay": "2s"}`, err: `Delay "2s": not a TimeSpan`},
+	{name: "a Go duration", text: `{"MaxRetryAttempts": 1, "Delay": "2s"}`, err: `not a TimeSpan: write hh:mm:ss, like "00:00:02" or "00:00:00.500" (line 1, Delay "2s")`},
 	{name: "huge days", text: `{"MaxRetryAttempts": 1, "Delay": "` + strings.Repeat("9", 25) + `"}`, err: "at most 1.00:00:00"},
 	{name: "zero retries", text: `{"MaxRetryAttempts": 0}`, err: "must be between 1 and"},
 	{name: "unknown backoff", text: `{"BackoffType": "Fibonacci"}`, err: "must be Constant, Linear or Exponential"},
 	{name: "attempt over total", text: `{"AttemptTimeout": {"Timeout": "00:00:40"}}`, err: "AttemptTimeout's Timeout (40s) is over TotalRequestTimeout's (30s)"},
 	{name: "sampling under twice the attempt", text: `{"AttemptTimeout": {"Timeout": "00:00:20"}}`, err: "the default SamplingDuration (30s): the sampling duration (30s) is under twice the attempt timeout (20s)"},
-	{name: "ratio over 1", text: `{"CircuitBreaker": {"FailureRatio": 2}}`, err: `FailureRatio "2" (pollyratio 2)`},
+	{name: "ratio over 1", text: `{"CircuitBreaker": {"FailureRatio": 2}}`, err: `must be between 0 and 1 (line 1, CircuitBreaker.FailureRatio "2" → pollyratio=2)`},
 }
 
 func TestReadDotnet(t *testing.T) { checkReads(t, dotnetFormat.name, dotnetCases) }

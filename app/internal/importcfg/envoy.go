@@ -166,7 +166,7 @@ func readBackOff(r *reading, b *value, c *libs.EnvoyRetryPolicy) error {
 	}
 	base := b.get(proto("base_interval"), true)
 	if base == nil || base.null {
-		return fmt.Errorf("line %d: %s has no base_interval: Envoy refuses it", b.line, b.path())
+		return fmt.Errorf("line %d: %s: no base_interval: Envoy refuses it", b.line, b.path())
 	}
 	d, err := protoDuration(base)
 	if err != nil {

@@ -44,13 +44,13 @@ var envoyCases = []readCase{
 	{name: "two policies", text: "a:\n  retry_policy: {num_retries: 2}\nb:\n  retry_policy: {num_retries: 5}\n",
 		values: "attempts=3", ignored: "b.retry_policy: only the first retry_policy is read (a.retry_policy's)"},
 
-	{name: "negative retries", text: "retry_policy:\n  num_retries: -1\n", err: `line 2: retry_policy.num_retries "-1": must be between 0 and 4294967295`},
-	{name: "too many retries", text: "retry_policy:\n  num_retries: 1000\n", err: `num_retries "1000" (attempts 1001): must be between 1 and 1000`},
-	{name: "no unit", text: "retry_policy:\n  retry_back_off:\n    base_interval: 100\n", err: `line 3: retry_policy.retry_back_off.base_interval "100": not a duration`},
+	{name: "negative retries", text: "retry_policy:\n  num_retries: -1\n", err: `must be between 0 and 4294967295 (line 2, retry_policy.num_retries "-1")`},
+	{name: "too many retries", text: "retry_policy:\n  num_retries: 1000\n", err: `must be between 1 and 1000 (line 2, retry_policy.num_retries "1000" → attempts=1001)`},
+	{name: "no unit", text: "retry_policy:\n  retry_back_off:\n    base_interval: 100\n", err: `not a duration: write seconds with an s, like "0.1s" (line 3, retry_policy.retry_back_off.base_interval "100")`},
 	{name: "under a millisecond", text: "retry_policy:\n  retry_back_off:\n    base_interval: 0.0001s\n", err: "at least 1ms"},
 	{name: "max under base", text: "retry_policy:\n  retry_back_off:\n    base_interval: 1s\n    max_interval: 0.5s\n", err: "must be at least base_interval"},
-	{name: "no base", text: "retry_policy:\n  retry_back_off:\n    max_interval: 0.5s\n", err: "has no base_interval"},
-	{name: "percent over 100", text: "retry_budget:\n  budget_percent:\n    value: 101\n", err: `budget_percent.value "101" (budgetpct 101)`},
+	{name: "no base", text: "retry_policy:\n  retry_back_off:\n    max_interval: 0.5s\n", err: "no base_interval: Envoy refuses it (line 3, retry_policy.retry_back_off)"},
+	{name: "percent over 100", text: "retry_budget:\n  budget_percent:\n    value: 101\n", err: `must be between 0 and 100 (line 3, retry_budget.budget_percent.value "101" → budgetpct=101)`},
 	{name: "NaN", text: "retry_budget:\n  budget_percent:\n    value: .nan\n", err: "not a number"},
 	{name: "not a mapping", text: "retry_policy: [1]\n", err: "must be a mapping"},
 }

@@ -43,7 +43,7 @@ func goLiteral(text, open string) (fields []literal, rest string, ok bool, err e
 				return nil, "", true, fmt.Errorf("line %d: %q: expected Field: value", line, shorten(strings.TrimSpace(part)))
 			}
 			if seen[name] {
-				return nil, "", true, fmt.Errorf("line %d: %s given twice: give it once", line, name)
+				return nil, "", true, fmt.Errorf("line %d: %s: given twice: give it once", line, name)
 			}
 			seen[name] = true
 			fields = append(fields, literal{line: line, name: name, text: value})

@@ -222,7 +222,7 @@ func readThrottling(r *reading, t *value) error {
 	}{{"maxTokens", "maxtokens", &r.p.Limits.GRPCMaxTokens}, {"tokenRatio", "tokenratio", &r.p.Limits.GRPCTokenRatio}} {
 		v := t.get(fold(f.name), true)
 		if v == nil || v.null {
-			return fmt.Errorf("line %d: %s has no %s: grpc-go refuses the whole service config", t.line, t.path(), f.name)
+			return fmt.Errorf("line %d: %s: no %s: grpc-go refuses the whole service config", t.line, t.path(), f.name)
 		}
 		x, err := jsonNumber(v)
 		if err != nil {

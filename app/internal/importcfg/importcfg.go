@@ -79,7 +79,7 @@ func Read(text string) (Result, error) {
 	for _, f := range formats {
 		r, ok, err := f.read(text)
 		if err != nil {
-			return Result{}, errors.New(cut(printable("import ("+f.name+"): "+err.Error()), maxMessage))
+			return Result{}, errors.New(cut(printable("import ("+f.name+"): "+reasonFirst(err.Error())), maxMessage))
 		}
 		if ok {
 			r.Format = f.name
@@ -92,9 +92,56 @@ func Read(text string) (Result, error) {
 		}
 	}
 	if msg := yamlError(text); msg != "" && looksStructured(text) {
-		return Result{}, errors.New(cut(printable("import: not YAML or JSON: "+msg), maxMessage))
+		return Result{}, errors.New(cut(printable("import: not YAML or JSON: "+reasonFirst(msg)), maxMessage))
 	}
 	return Result{}, errors.New("import: not a configuration this calculator reads: " + names())
+}
+
+// reasonFirst writes each refusal in msg, one a line, that a reader wrote "line N: WHERE: REASON"
+// as "REASON (line N, WHERE)": the reason is what a person reads first, and a key path of
+// hundreds of bytes before it pushed it past the page's width, or past the message's limit.
+// WHERE (a key, a key and its value, a function) ends at the first ": " outside quotes,
+// parentheses and brackets: a key that has one is quoted (quoteKey). A refusal without one is
+// its reason, "REASON (line N)". The readers write every refusal that way, so that this is the
+// one place that orders it (TestRefusalsPutTheReasonFirst).
+func reasonFirst(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		rest, ok := strings.CutPrefix(l, "line ")
+		digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+		if !ok || digits == 0 || !strings.HasPrefix(rest[digits:], ": ") {
+			continue
+		}
+		line, rest := rest[:digits], rest[digits+2:]
+		if at := whereEnds(rest); at >= 0 {
+			lines[i] = rest[at+2:] + " (line " + line + ", " + rest[:at] + ")"
+		} else {
+			lines[i] = rest + " (line " + line + ")"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// whereEnds is the index of the first ": " of s outside quotes, parentheses and brackets; -1
+// if none.
+func whereEnds(s string) int {
+	depth, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == ':' && depth == 0 && i+1 < len(s) && s[i+1] == ' ':
+			return i
+		}
+	}
+	return -1
 }
 
 // names lists the formats in words, for the message that none matched.

@@ -3,6 +3,7 @@ package importcfg
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -46,12 +47,12 @@ func TestReadWindowsText(t *testing.T) {
 func TestReadSaysTabsIndent(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"apiVersion: networking.istio.io/v1\nkind: VirtualService\nspec:\n\thttp:\n\t- retries:\n\t\tattempts: 3\n",
-			"import (Istio VirtualService retries (YAML)): line 4: a tab indents it: YAML indents with spaces, not tabs"},
-		{"route:\n  retry_policy:\n\tnum_retries: 3\n", "import: not YAML or JSON: line 3: a tab indents it: YAML indents with spaces, not tabs"},
+			"import (Istio VirtualService retries (YAML)): a tab indents it, and YAML indents with spaces, not tabs (line 4)"},
+		{"route:\n  retry_policy:\n\tnum_retries: 3\n", "import: not YAML or JSON: a tab indents it, and YAML indents with spaces, not tabs (line 3)"},
 		{"resilience4j:\n  retry:\n    instances:\n      a:\n        max-attempts: 3\n\twait-duration: 1s\n",
-			"import: not YAML or JSON: line 6: a tab indents it: YAML indents with spaces, not tabs"},
-		{"retryPolicy:\n  initialInterval: 1s\n\t\n", "line 3: a tab indents it"},
-		{"kind: VirtualService\nspec:\n  http:\n  - retries:\n  \t  attempts: 3\n", "line 5: a tab indents it"},
+			"import: not YAML or JSON: a tab indents it, and YAML indents with spaces, not tabs (line 6)"},
+		{"retryPolicy:\n  initialInterval: 1s\n\t\n", "a tab indents it, and YAML indents with spaces, not tabs (line 3)"},
+		{"kind: VirtualService\nspec:\n  http:\n  - retries:\n  \t  attempts: 3\n", "a tab indents it, and YAML indents with spaces, not tabs (line 5)"},
 	} {
 		if _, err := Read(c.text); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.text, err, c.want)
@@ -153,5 +154,36 @@ func checkRefuses(t *testing.T, cases []badCase) {
 				t.Errorf("%s: %q does not say %q", c.name, err, w)
 			}
 		}
+	}
+}
+
+// Every refusal puts its reason first and its line and key after it, in parentheses: a key path
+// of hundreds of bytes before the reason pushed it past the page's width or cut it off. The
+// readers write "line N: WHERE: REASON"; reasonFirst alone reorders it.
+func TestRefusalsPutTheReasonFirst(t *testing.T) {
+	for _, c := range []struct{ msg, want string }{
+		{`line 3: maxBackoff "1s": must be at least base (2s)`, `must be at least base (2s) (line 3, maxBackoff "1s")`},
+		{`line 2: a "b: c" (d: e)[f: g]: why: more`, `why: more (line 2, a "b: c" (d: e)[f: g])`},
+		{`line 2: "a\"b: c": why`, `why (line 2, "a\"b: c")`},
+		{`line 7: not JSON (x: y), and grpc-go refuses it`, `not JSON (x: y), and grpc-go refuses it (line 7)`},
+		{"line 1: a: one\nline 2: b: two", "one (line 1, a)\ntwo (line 2, b)"},
+		{`the library's default → samples=10: too many`, `the library's default → samples=10: too many`},
+		{`line x: a: b`, `line x: a: b`},
+	} {
+		if got := reasonFirst(c.msg); got != c.want {
+			t.Errorf("reasonFirst(%q) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+	// The issue's case: long keys nested deep, their path hundreds of bytes.
+	long := strings.Repeat("k", 100)
+	text, indent := "", ""
+	for i := range 14 {
+		text += indent + long + strconv.Itoa(i) + ":\n"
+		indent += "  "
+	}
+	text += indent + "retry_policy:\n" + indent + "  num_retries: x\n"
+	_, err := Read(text)
+	if err == nil || !strings.HasPrefix(err.Error(), "import (Envoy route retry_policy (YAML)): not a whole number (line 16, ") {
+		t.Errorf("the reason is not first: %v", err)
 	}
 }

@@ -58,7 +58,7 @@ func TestIstioRefuses(t *testing.T) {
 		{"retries a list", "kind: VirtualService\nspec:\n  http:\n  - retries: [1]\n", []string{"line 4", "retries", "must be a mapping"}},
 		{"http not a list", "kind: VirtualService\nspec:\n  http: {}\n", []string{"line 3", "http", "list of HTTP routes"}},
 		{"no http", "kind: VirtualService\nspec:\n  tcp: []\n", []string{"line 1", "no spec.http"}},
-		{"given twice", "kind: VirtualService\nspec:\n  http:\n  - retries: {attempts: 1}\n    retries: {attempts: 2}\n", []string{"line 5", "retries given twice"}},
+		{"given twice", "kind: VirtualService\nspec:\n  http:\n  - retries: {attempts: 1}\n    retries: {attempts: 2}\n", []string{"line 5", "given twice (also line 4): give it once (line 5, spec.http[0].retries)"}},
 		{"broken yaml", "kind: VirtualService\nspec:\n  http:\n  - retries:\n    attempts: 1\n   perTryTimeout: 1s\n", []string{"line"}},
 	})
 }

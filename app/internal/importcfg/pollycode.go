@@ -148,7 +148,7 @@ func csInitializer(text string, at int) (fields []literal, end int, ok bool, err
 				return nil, 0, true, fmt.Errorf("line %d: %q: expected Name = value", line, shorten(part))
 			}
 			if seen[name] {
-				return nil, 0, true, fmt.Errorf("line %d: %s given twice: give it once", line, name)
+				return nil, 0, true, fmt.Errorf("line %d: %s: given twice: give it once", line, name)
 			}
 			seen[name] = true
 			fields = append(fields, literal{line: line, name: name, text: value})

@@ -189,7 +189,7 @@ func (r *reading) rangeError(err error) error {
 		if where == "" {
 			where = "the library's default"
 		}
-		out = append(out, fmt.Errorf("%s (%s %s): %v", where, fe.Key, fe.Value, fe.Err))
+		out = append(out, fmt.Errorf("%s → %s=%s: %v", where, fe.Key, fe.Value, fe.Err))
 	}
 	return errors.Join(out...)
 }

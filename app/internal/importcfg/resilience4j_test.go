@@ -68,16 +68,16 @@ var r4jCases = []readCase{
 	{name: "continued line", text: "resilience4j.retry.instances.a.max-attempts=\\\n  7\n", values: "attempts=7"},
 	{name: "breaker only", text: "resilience4j.circuitbreaker.instances.a.sliding-window-type=COUNT_BASED\n", values: "attempts=1&breaker=resilience4j"},
 
-	{name: "unknown base config", text: "resilience4j.retry.instances.a.base-config=slow\n", err: `line 1: resilience4j.retry.instances.a.base-config "slow": no retry config of that name`},
+	{name: "unknown base config", text: "resilience4j.retry.instances.a.base-config=slow\n", err: `no retry config of that name: resilience4j refuses it (ConfigurationNotFoundException) (line 1, resilience4j.retry.instances.a.base-config "slow")`},
 	{name: "negative attempts", text: "resilience4j.retry.instances.a.max-attempts=-1\n", err: "must be between 0 and"},
-	{name: "bad duration", text: "resilience4j.retry.instances.a.wait-duration=1 second\n", err: `line 1: resilience4j.retry.instances.a.wait-duration "1 second": not a duration`},
+	{name: "bad duration", text: "resilience4j.retry.instances.a.wait-duration=1 second\n", err: `not a duration: write it like 500ms, 2s or PT0.5S (line 1, resilience4j.retry.instances.a.wait-duration "1 second")`},
 	{name: "bad unit", text: "resilience4j.retry.instances.a.wait-duration=5y\n", err: `unknown unit "y"`},
 	{name: "bad flag", text: "resilience4j.retry.instances.a.enable-randomized-wait=yes\n", err: "must be true or false"},
 	{name: "factor over 1", text: "resilience4j.retry.instances.a.wait-duration=1s\nresilience4j.retry.instances.a.enable-randomized-wait=true\nresilience4j.retry.instances.a.randomized-wait-factor=1.5\n", err: "must be from 0 to 1"},
-	{name: "multiplier under 1", text: "resilience4j.retry.instances.a.wait-duration=1s\nresilience4j.retry.instances.a.enable-exponential-backoff=true\nresilience4j.retry.instances.a.exponential-backoff-multiplier=0.5\n", err: "(factor 0.5): must be between 1 and 100"},
+	{name: "multiplier under 1", text: "resilience4j.retry.instances.a.wait-duration=1s\nresilience4j.retry.instances.a.enable-exponential-backoff=true\nresilience4j.retry.instances.a.exponential-backoff-multiplier=0.5\n", err: "must be between 1 and 100 (line 3, resilience4j.retry.instances.a.exponential-backoff-multiplier \"0.5\" → factor=0.5)"},
 	{name: "time-based window", text: "resilience4j.circuitbreaker.instances.a.sliding-window-type=TIME_BASED\n", err: "COUNT_BASED window only"},
-	{name: "window of 0", text: "resilience4j.circuitbreaker.instances.a.sliding-window-size=0\n", err: `sliding-window-size "0" (r4jwindow 0)`},
-	{name: "huge duration", text: "resilience4j.retry.instances.a.wait-duration=" + strings.Repeat("9", 30) + "d\n", err: "(base "},
+	{name: "window of 0", text: "resilience4j.circuitbreaker.instances.a.sliding-window-size=0\n", err: `must be between 1 and 1000000 (line 1, resilience4j.circuitbreaker.instances.a.sliding-window-size "0" → r4jwindow=0)`},
+	{name: "huge duration", text: "resilience4j.retry.instances.a.wait-duration=" + strings.Repeat("9", 30) + "d\n", err: "→ base="},
 }
 
 func TestReadResilience4j(t *testing.T) {

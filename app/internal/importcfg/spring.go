@@ -191,7 +191,7 @@ func (r *springReader) attributes() ([]springAttr, error) {
 		}
 		for _, b := range attrs {
 			if b.name == a.name {
-				return nil, fmt.Errorf("line %d: %s given twice: give it once", a.line, a.name)
+				return nil, fmt.Errorf("line %d: %s: given twice: give it once", a.line, a.name)
 			}
 		}
 		attrs = append(attrs, a)

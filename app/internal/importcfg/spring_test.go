@@ -45,7 +45,7 @@ func TestSpringRefuses(t *testing.T) {
 		{"spring framework 7", "@Retryable(maxRetries = 3, delay = 100)", []string{"maxRetries", "Spring Framework 7"}},
 		{"not a backoff attribute", "@Retryable(backoff = @Backoff(jitter = 10))", []string{"jitter", "not an attribute of @Backoff"}},
 		{"backoff not an annotation", "@Retryable(backoff = 5)", []string{"backoff", `"5"`, "@Backoff"}},
-		{"given twice", "@Retryable(maxAttempts = 2,\nmaxAttempts = 3)", []string{"line 2", "maxAttempts given twice"}},
+		{"given twice", "@Retryable(maxAttempts = 2,\nmaxAttempts = 3)", []string{"line 2", "given twice: give it once (line 2, maxAttempts)"}},
 		{"unclosed", "@Retryable(maxAttempts = 2", []string{"line 1"}},
 		{"unclosed array", "@Retryable(value = {A.class", []string{"value", "no }"}},
 	})

@@ -33,9 +33,9 @@ func TestStepFunctionsRefuses(t *testing.T) {
 		{"retry not an array", `{"Retry": {"IntervalSeconds": 1}, "Type": "Task"}`, []string{"line 1", "Retry must be an array"}},
 		{"empty retry", `{"Retry": [], "Type": "Task"}`, []string{"line 1", "at least one"}},
 		{"retrier not an object", `{"Retry": [1], "Type": "Task"}`, []string{"line 1", "must be an object"}},
-		{"gRPC's MaxAttempts is not a retrier", `{"MaxAttempts": 4, "InitialBackoff": "0.1s"}`, []string{"import (gRPC service config (JSON)): line 1: the retry policy: maxBackoff is missing"}},
-		{"given twice", "[{\"IntervalSeconds\": 1,\n\"IntervalSeconds\": 2}]", []string{"line 2", "IntervalSeconds given twice"}},
-		{"a trailing comma", "[{\"IntervalSeconds\": 1,\n\"BackoffRate\": 2,}]", []string{"line 2: a trailing comma before }: JSON has none, and Step Functions refuses the state machine"}},
+		{"gRPC's MaxAttempts is not a retrier", `{"MaxAttempts": 4, "InitialBackoff": "0.1s"}`, []string{"import (gRPC service config (JSON)): maxBackoff is missing or 0: grpc-go refuses the whole service config (invalid retry policy) (line 1, the retry policy)"}},
+		{"given twice", "[{\"IntervalSeconds\": 1,\n\"IntervalSeconds\": 2}]", []string{"line 2", "given twice (also line 1): give it once (line 2, [0].IntervalSeconds)"}},
+		{"a trailing comma", "[{\"IntervalSeconds\": 1,\n\"BackoffRate\": 2,}]", []string{"remove the trailing comma before }; JSON has none, and Step Functions refuses the state machine (line 2)"}},
 		{"broken", "[{\"IntervalSeconds\": 1,\n\"BackoffRate\": }]", []string{"line 2"}},
 	})
 }

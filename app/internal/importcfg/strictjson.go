@@ -15,8 +15,8 @@ import (
 // CommentHandling.Skip), and YAML's formats are YAML.
 
 // strictJSON refuses text when it starts as JSON (a { or a [) and is not JSON, naming the line
-// and saying who refuses it: `line 3: a trailing comma before }: JSON has none, and grpc-go
-// refuses the whole service config: remove it`.
+// and saying who refuses it: `line 3: remove the trailing comma before }; JSON has none, and
+// grpc-go refuses the whole service config`.
 func strictJSON(text, who string) error {
 	t := strings.TrimLeft(text, " \t\r\n")
 	if t == "" || t[0] != '{' && t[0] != '[' || json.Valid([]byte(text)) {
@@ -31,7 +31,7 @@ func strictJSON(text, who string) error {
 	if at >= 0 && (text[at] == '}' || text[at] == ']') {
 		comma := strings.TrimRight(text[:at], " \t\r\n")
 		if strings.HasSuffix(comma, ",") {
-			return fmt.Errorf("line %d: a trailing comma before %c: JSON has none, and %s: remove it", lineOf(text, len(comma)-1), text[at], who)
+			return fmt.Errorf("line %d: remove the trailing comma before %c; JSON has none, and %s", lineOf(text, len(comma)-1), text[at], who)
 		}
 	}
 	return fmt.Errorf("line %d: not JSON (%s), and %s", lineOf(text, max(at, 0)), se.Error(), who)

@@ -81,7 +81,7 @@ func only(m *value, names ...string) (*value, error) {
 	for _, item := range m.items {
 		if slices.Contains(names, item.key) {
 			if found != nil {
-				return nil, fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path(), found.line)
+				return nil, fmt.Errorf("line %d: %s: given twice (also line %d): give it once", item.line, item.path(), found.line)
 			}
 			found = item
 		}
@@ -165,7 +165,7 @@ func readTemporalGo(text string) (Result, bool, error) {
 		line := strings.Count(text[:f[0]], "\n") + 1
 		e := literal{line: line, name: name, text: value}
 		if seen[name] {
-			return Result{}, false, fmt.Errorf("line %d: %s given twice: give it once", line, name)
+			return Result{}, false, fmt.Errorf("line %d: %s: given twice: give it once", line, name)
 		}
 		seen[name] = true
 		var err error

@@ -172,7 +172,7 @@ func yamlMessage(text string, err error) string {
 		}
 		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 		if i >= n && strings.Contains(indent, "\t") {
-			return fmt.Sprintf("line %d: a tab indents it: YAML indents with spaces, not tabs", i)
+			return fmt.Sprintf("line %d: a tab indents it, and YAML indents with spaces, not tabs", i)
 		}
 	}
 	return msg
@@ -296,7 +296,7 @@ func (b *builder) countAliases(n *yaml.Node, depth int) error {
 	if n.Kind == yaml.AliasNode {
 		b.aliases++
 		if b.aliases > maxAliases {
-			return fmt.Errorf("line %d: more than %d aliases (*%s): a configuration needs few, and each repeats what its anchor holds", n.Line, maxAliases, n.Value)
+			return fmt.Errorf("line %d: *%s: more than %d aliases: a configuration needs few, and each repeats what its anchor holds", n.Line, n.Value, maxAliases)
 		}
 	}
 	for _, c := range n.Content {
@@ -313,7 +313,7 @@ func (b *builder) build(n *yaml.Node, parent *value, key string, index, depth in
 	v := &value{key: key, parent: parent, index: index}
 	for hops := 0; n.Kind == yaml.AliasNode; hops++ {
 		if n.Alias == nil || hops > maxAliases {
-			return nil, fmt.Errorf("line %d: alias *%s refers to nothing: %s", n.Line, quoteKey(n.Value), orTop(v.path()))
+			return nil, fmt.Errorf("line %d: %s: alias *%s refers to nothing", n.Line, orTop(v.path()), quoteKey(n.Value))
 		}
 		if b.via == 0 {
 			b.via = n.Line
@@ -327,15 +327,15 @@ func (b *builder) build(n *yaml.Node, parent *value, key string, index, depth in
 	}
 	v.line, v.kind = n.Line, n.Kind
 	if depth > MaxDepth {
-		return nil, fmt.Errorf("line %d: nested more than %d deep: %s", n.Line, MaxDepth, orTop(v.path()))
+		return nil, fmt.Errorf("line %d: %s: nested more than %d deep", n.Line, orTop(v.path()), MaxDepth)
 	}
 	b.values++
 	if b.values > maxValues {
-		return nil, fmt.Errorf("line %d: more than %d values: aliases (*name) repeat too much: %s", at, maxValues, orTop(v.path()))
+		return nil, fmt.Errorf("line %d: %s: more than %d values: aliases (*name) repeat too much", at, orTop(v.path()), maxValues)
 	}
 	b.bytes += len(key) + len(n.Value)
 	if b.bytes > maxBytes {
-		return nil, fmt.Errorf("line %d: %d bytes of keys and values with aliases (*name) expanded, past the limit of %d: %s", at, b.bytes, maxBytes, orTop(v.path()))
+		return nil, fmt.Errorf("line %d: %s: %d bytes of keys and values with aliases (*name) expanded, past the limit of %d", at, orTop(v.path()), b.bytes, maxBytes)
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -452,7 +452,7 @@ func (v *value) twice() error {
 	}
 	for _, item := range v.items {
 		if line, ok := lines[item.key]; ok {
-			return fmt.Errorf("line %d: %s given twice (also line %d): give it once", item.line, item.path(), line)
+			return fmt.Errorf("line %d: %s: given twice (also line %d): give it once", item.line, item.path(), line)
 		}
 		if lines != nil {
 			lines[item.key] = item.line
