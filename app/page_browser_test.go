@@ -246,8 +246,9 @@ func TestBadInput(t *testing.T) {
 }
 
 // Until the wasm has computed the link's table, HTML made for another query must not show its
-// numbers: the static site's index.html (made for no query) shows a loading line instead, while
-// serve's HTML for the link itself shows its numbers at once.
+// numbers: the static site's index.html (made for no query) shows a loading line instead, and
+// once the wasm failed to load, that they cannot be computed; serve's HTML for the link itself
+// shows its numbers at once.
 func TestNoNumbersForOtherInputs(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -278,9 +279,20 @@ func TestNoNumbersForOtherInputs(t *testing.T) {
 				t.Fatal("the wasm ran: the test sees nothing of the HTML")
 			}
 			shown := evalJS[bool](tb, `document.getElementById("schedule")?.checkVisibility({ visibilityProperty: true }) ?? false`)
+			if shown != c.numbers {
+				t.Errorf("numbers shown %v, want %v", shown, c.numbers)
+			}
+			// HTML made for another query, once the wasm failed, says in the numbers' place
+			// that they cannot be computed, not that they are being computed (TestStaticFailedLoad).
 			loading := evalJS[bool](tb, `document.querySelector(".loading").offsetParent !== null`)
-			if shown != c.numbers || loading == c.numbers {
-				t.Errorf("numbers shown %v, loading shown %v; want numbers %v", shown, loading, c.numbers)
+			if c.numbers && loading {
+				t.Error("the link's own numbers are shown under a loading line")
+			}
+			if !c.numbers {
+				says := evalJS[string](tb, `getComputedStyle(document.querySelector(".numbers"), "::before").content`)
+				if loading || !strings.Contains(says, "cannot be computed") {
+					t.Errorf("after the failed load: loading line shown %v, the numbers' place says %s", loading, says)
+				}
 			}
 		})
 	}
