@@ -93,6 +93,51 @@ func TestFirstScreen(t *testing.T) {
 	}
 }
 
+// laptopWindows are laptop windows as their viewports: a browser's frame and toolbars take about
+// 143 px of a window's height, so a 1280×720 window shows the page 1280×577 CSS px.
+var laptopWindows = []viewport{
+	{name: "1280x720 window", width: 1280, height: 577},
+	{name: "1366x768 window", width: 1366, height: 625},
+}
+
+// TestFirstScreenLaptopWindow: in a laptop's browser window, a link with a budget shows every
+// total, each with its label, and the schedule through attempt 6 without scrolling. (Before the
+// totals put their labels and numbers on one line, attempt 6 ended at 663 px of the 577.)
+func TestFirstScreenLaptopWindow(t *testing.T) {
+	srv := startServe(t)
+	const query = "base=250ms&attempts=8&jitter=equal&budget=20s"
+	for _, v := range laptopWindows {
+		t.Run(v.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(v)
+			tb.navigate(srv.URL + "/?" + query)
+			tb.waitWasm()
+			// The totals the page shows for a budget: the policy's three, the six within the budget.
+			ids := evalJS[[]string](tb, `[...document.querySelectorAll("#totals dd[id]")].map((e) => e.id)`)
+			if len(ids) != 9 {
+				t.Fatalf("totals %q; want the policy's 3 and the budget's 6", ids)
+			}
+			want := []string{}
+			for i, id := range ids {
+				if !strings.HasPrefix(id, "total-") && !strings.HasPrefix(id, "budget-") {
+					t.Errorf("total %q is neither the policy's nor the budget's", id)
+				}
+				want = append(want, "#"+id, fmt.Sprintf("#totals > div:nth-child(%d)", i+1))
+			}
+			for n := 1; n <= 6; n++ {
+				want = append(want, fmt.Sprintf(`#schedule tr[data-attempt="%d"]`, n))
+			}
+			if bad := offScreen(tb, want); len(bad) > 0 {
+				t.Errorf("%q: not in the first screen:\n%s", query, strings.Join(bad, "\n"))
+			}
+			if w := evalJS[int](tb, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
+				t.Errorf("the page is %d px wider than the window", w)
+			}
+			tb.requireNoConsoleProblems()
+		})
+	}
+}
+
 // TestZoom200: at 200% zoom a 1366×768 window is 683×384 CSS pixels. The page stays usable: it
 // never scrolls sideways, and every input can be reached and read.
 func TestZoom200(t *testing.T) {
