@@ -106,6 +106,11 @@ func TestKeyboardWalk(t *testing.T) {
 		// Every mode of the herd, whose chart's caption holds a link: the stops must not change
 		// during the walk.
 		tb.waitFor("the herd", `document.querySelector("#herd-results[data-pending]") === null && document.getElementById("herd-status").textContent === ""`)
+		// The contention experiment, which starts when its section is seen: Tab scrolls to it,
+		// and its table's scroll box, a stop on a phone, appeared mid-walk when it finished first.
+		evalJS[bool](tb, `document.getElementById("contention-section").scrollIntoView(), true`)
+		tb.waitFor("the contention experiment", `document.querySelectorAll("#contention-sweep tr[data-clients]").length > 0 && document.getElementById("contention-status").textContent === ""`)
+		evalJS[bool](tb, `window.scrollTo(0, 0), true`)
 		evalJS[bool](tb, keyboardHelpers)
 		want := evalJS[[]string](tb, "tabStops()")
 		if len(want) < 20 {
