@@ -298,9 +298,16 @@ func TestNoNumbersForOtherInputs(t *testing.T) {
 	}
 }
 
-// herdRowsAre is a condition for waitFor: the herd's table has n mode rows.
+// herdRowsAre is a condition for waitFor: the wasm's herd is all in, n mode rows. Until the
+// page's first paint is over, the section below the first screen is the server's copy, inert
+// (section.go: later), with the same rows; the wasm's own replaces it with the runs it has so far.
 func herdRowsAre(n int) string {
-	return `document.querySelectorAll("#herd tr[data-mode]").length === ` + strconv.Itoa(n)
+	return `(() => {
+		const t = document.getElementById("herd");
+		return t !== null && !t.closest("[inert], [data-pending]") &&
+			document.getElementById("herd-status")?.textContent === "" &&
+			t.querySelectorAll("tr[data-mode]").length === ` + strconv.Itoa(n) + `;
+	})()`
 }
 
 // A shared link with herd keys shows, in the page, the counts the terminal prints: for a classic
