@@ -50,6 +50,7 @@ wasm_exec.js:
 # Phony: go build knows better than make when to rebuild.
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./app
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/engine.wasm ./app/engine
 
 native:
 	$(GO) build -trimpath -o $(BIN) ./app

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"backoffcalc/app/internal/site"
 	"backoffcalc/calc/libs"
 
-	"backoffcalc/app/internal/site"
+	"github.com/chromedp/chromedp"
 )
 
 // checkRender loads url, waits for the wasm render and the service worker,
@@ -74,6 +75,16 @@ func TestOffline(t *testing.T) {
 			p, _ := libs.DecodeLink(query[1:])
 			tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", "?"+p.Encode()))
 			compareNumbers(t, evalJS[map[string]string](tb, readNumbers), wantNumbers(t, query[1:]))
+
+			// The engine worker, which reads an import, starts from the worker's cache too
+			// (web/engine.js, wasm_exec.js and web/engine.wasm, under the site's path).
+			evalJS[bool](tb, `document.getElementById("import").open = true`)
+			tb.setInput("#import-text", stepFunctionsState)
+			tb.run(chromedp.Click(chromedp.CSS("#import-button")))
+			tb.waitFor("the imported link", `location.search.includes("jitter=full") && location.search.includes("base=3s")`)
+			if msg := evalJS[string](tb, `document.getElementById("import-error").textContent`); msg != "" {
+				t.Errorf("offline import: %s", msg)
+			}
 			tb.requireNoConsoleProblems()
 			tb.requireSameOrigin(srv.URL)
 		})

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -39,11 +38,8 @@ var stampedSites = sync.OnceValues(func() (map[string]string, error) {
 		if err := copyRepoFiles(root); err != nil {
 			return nil, err
 		}
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w -X main.build="+name,
-			"-o", filepath.Join(root, "web", "app.wasm"), ".")
-		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("building app.wasm %s: %v\n%s", name, err, out)
+		if err := buildWasm(root, "-s -w -X main.build="+name); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		dir := filepath.Join(suiteDir, "deploy-"+name)
 		if err := site.Generate(root, dir, ""); err != nil {

@@ -365,7 +365,20 @@ var (
 	sites   = map[string]string{}
 )
 
-// builtRoot returns a -root directory with a freshly built app.wasm, the
+// buildWasm builds the page's web/app.wasm and its worker's web/engine.wasm into root, as make
+// wasm does, with ldflags.
+func buildWasm(root, ldflags string) error {
+	for _, b := range []struct{ out, pkg string }{{"app.wasm", "."}, {"engine.wasm", "./engine"}} {
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags="+ldflags, "-o", filepath.Join(root, "web", b.out), b.pkg)
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("building %s: %v\n%s", b.out, err, out)
+		}
+	}
+	return nil
+}
+
+// builtRoot returns a -root directory with a freshly built app.wasm and engine.wasm, the
 // repository's other web/ files and wasm_exec.js, so that `go test ./app`
 // needs no make step and never serves a stale app.wasm.
 func builtRoot(t *testing.T) string {
@@ -376,11 +389,7 @@ func builtRoot(t *testing.T) string {
 		if rootErr != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w",
-			"-o", filepath.Join(dir, "web", "app.wasm"), ".")
-		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			rootErr = fmt.Errorf("building app.wasm: %v\n%s", err, out)
+		if rootErr = buildWasm(dir, "-s -w"); rootErr != nil {
 			return
 		}
 		rootDir = dir
@@ -391,7 +400,8 @@ func builtRoot(t *testing.T) string {
 	return rootDir
 }
 
-// copyRepoFiles copies ../web (but app.wasm) and ../wasm_exec.js into dir.
+// copyRepoFiles copies ../web (but what make builds there: app.wasm, engine.wasm) and
+// ../wasm_exec.js into dir.
 func copyRepoFiles(dir string) error {
 	names, err := filepath.Glob(filepath.Join("..", "web", "*"))
 	if err != nil {
@@ -400,7 +410,7 @@ func copyRepoFiles(dir string) error {
 	names = append(names, filepath.Join("..", "wasm_exec.js"))
 	for _, name := range names {
 		rel, _ := filepath.Rel("..", name)
-		if rel == filepath.Join("web", "app.wasm") {
+		if rel == filepath.Join("web", "app.wasm") || rel == filepath.Join("web", "engine.wasm") {
 			continue
 		}
 		if err := site.CopyFile(filepath.Join(dir, rel), name); err != nil {

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
-	"runtime"
 
-	"backoffcalc/app/internal/importcfg"
+	"backoffcalc/app/internal/imported"
+	"backoffcalc/app/internal/work"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -12,11 +13,11 @@ import (
 // importView is the Import control's state: a configuration pasted in sets the inputs, through
 // the link, so that an import is shared as its link.
 type importView struct {
-	open    bool              // the control is open
-	pasted  string            // what the server's page held when the wasm took over: the textarea's first content (takeOverImport)
-	result  *importcfg.Result // the last import that was read; nil before one
-	err     string            // why the last import was refused; "" when it was read
-	applied []string          // the defaults the last import read applied that changed an input (Result.Applied)
+	open    bool            // the control is open
+	pasted  string          // what the server's page held when the wasm took over: the textarea's first content (takeOverImport)
+	result  *imported.Reply // the last import that was read; nil before one
+	err     string          // why the last import was refused; "" when it was read
+	applied []string        // the defaults the last import read applied that changed an input (Result.Applied)
 }
 
 // renderImport is the control, one step away under the preset picker: a closed summary line
@@ -25,9 +26,10 @@ type importView struct {
 // summary would move the summary away under the finger.
 func (p *page) renderImport() app.UI {
 	var format string
-	var read, ignored, applied []string
-	if r := p.imp.result; r != nil {
-		format, read, ignored, applied = "Read as "+r.Format+". The link now has its inputs: share it to share this import.", r.Read, r.Ignored, p.imp.applied
+	var r imported.Reply
+	if p.imp.result != nil {
+		r = *p.imp.result
+		format = "Read as " + r.Format + ". The link now has its inputs: share it to share this import."
 		if p.imp.err != "" {
 			format = "The inputs are still the last import's, read as " + r.Format + "."
 		}
@@ -43,9 +45,9 @@ func (p *page) renderImport() app.UI {
 		app.P().ID("import-error").Class("field-error").Aria("live", "assertive").Text(p.imp.err),
 		app.Div().ID("import-said").Role("status").Body(
 			app.P().Text(format),
-			saidList("What it read:", read),
-			saidList("What it set that the configuration does not say, changing the inputs the page had:", applied),
-			saidList("What it ignored, and why:", ignored),
+			saidList("What it read:", r.Read, r.MoreRead),
+			saidList("What it set that the configuration does not say, changing the inputs the page had:", p.imp.applied, 0),
+			saidList("What it ignored, and why:", r.Ignored, r.MoreIgnored),
 		),
 	).On("toggle", p.recovering(func(ctx app.Context, e app.Event) {
 		p.imp.open = ctx.JSSrc().Get("open").Bool()
@@ -56,69 +58,46 @@ func (p *page) renderImport() app.UI {
 	return d
 }
 
-// maxSaid is how many lines of a list of what an import said the page shows: a valid 64 KB
-// file can have 16,000 keys it ignores, and as many items would freeze the page for seconds.
-const maxSaid = 200
-
-// saidList is one list of what an import said, under its title, its first maxSaid lines and how
-// many more (table -import prints them all); nothing when empty.
-func saidList(title string, lines []string) app.UI {
+// saidList is one list of what an import said, under its title, and how many more lines it
+// had (imported.Shown: table -import prints them all); nothing when empty.
+func saidList(title string, lines []string, more int) app.UI {
 	if len(lines) == 0 {
 		return app.Div()
-	}
-	more := ""
-	if len(lines) > maxSaid {
-		more = fmt.Sprintf("… and %d more (table -import lists them all)", len(lines)-maxSaid)
-		lines = lines[:maxSaid]
 	}
 	return app.Div().Body(
 		app.P().Text(title),
 		app.Ul().Body(app.Range(lines).Slice(func(i int) app.UI { return app.Li().Text(lines[i]) })),
-		app.If(more != "", app.P().Text(more)),
+		app.If(more > 0, app.P().Text(fmt.Sprintf("… and %d more (table -import lists them all)", more))),
 	)
 }
 
-// importClicked imports the textarea's text in four tasks, each of which hands the thread back
-// to the browser (yieldToBrowser) before the next: this one, the reading (about 120 ms of a
-// 64 KB AWS file in wasm, 450 ms of an Envoy route of 9,000 keys: YAML's parser), a collection
-// of the reading's garbage, and the showing of what it read with the import's numbers. The marks
-// import-start, import-read, import-collected and import-shown end each (TestImportHandsTheThreadBack).
+// importClicked imports the textarea's text. The engine worker reads it (a 64 KB AWS file
+// took 120 ms of the page's thread, an Envoy route of 9,000 keys 450 ms: YAML's parser); the
+// page's thread has the click and the showing of what it read, with the import's numbers. The
+// marks import-start, import-read and import-shown end each (TestImportHandsTheThreadBack).
 // The textarea's value is the text: Go never writes it back (go-app would write it whole, cut of
 // its spaces at both ends, and Chromium would lay 16,000 lines out again for hundreds of ms).
 func (p *page) importClicked(ctx app.Context, e app.Event) {
 	text := app.Window().GetElementByID("import-text").Get("value").String()
 	mark("import-start")
-	// Not Async: nothing waits for it natively, where the click never happens.
-	go func() {
-		yieldToBrowser()
-		var r importcfg.Result
-		var err error
-		var crash any // a panic of Read's, shown as the page shows its own, from the page's goroutine
-		func() {
-			defer func() { crash = recover() }()
-			r, err = importcfg.Read(text)
-		}()
-		mark("import-read")
-		yieldToBrowser()
-		runtime.GC() // the reading's garbage, in a task of its own: the showing had it after an Envoy read (620 ms)
-		mark("import-collected")
-		yieldToBrowser()
-		ctx.Dispatch(func(ctx app.Context) {
-			defer p.survive(nil, p.addError)
-			if crash != nil {
-				panic(crash)
-			}
-			p.showImport(ctx, r, err)
-			mark("import-shown")
-		})
-	}()
+	p.importText(ctx, text)
 }
 
-// importText reads text as a configuration and shows it (showImport), in one go: the native
-// tests' import.
+// importText has the engine read text as a configuration and shows what it read (showImport):
+// natively at once, in the browser when the worker's reply comes.
 func (p *page) importText(ctx app.Context, text string) {
-	r, err := importcfg.Read(text)
-	p.showImport(ctx, r, err)
+	p.callEngine(ctx, work.Import, text, func(ctx app.Context, reply string, err error) {
+		mark("import-read")
+		var r imported.Reply
+		if err == nil {
+			err = json.Unmarshal([]byte(reply), &r)
+		}
+		if err != nil {
+			r = imported.Reply{Err: "import: " + err.Error()}
+		}
+		p.showImport(ctx, r)
+		mark("import-shown")
+	})
 }
 
 // showImport shows an import read as r, or refused with err. Read, its inputs replace the
@@ -126,9 +105,9 @@ func (p *page) importText(ctx app.Context, text string) {
 // shows their numbers and the defaults it applied that changed an input; refused, the message
 // names the line, key and value, and the inputs and the numbers stay. The text stays in the
 // textarea either way.
-func (p *page) showImport(ctx app.Context, r importcfg.Result, err error) {
-	if err != nil {
-		p.imp.err = err.Error()
+func (p *page) showImport(ctx app.Context, r imported.Reply) {
+	if r.Err != "" {
+		p.imp.err = r.Err
 		return
 	}
 	p.imp.err, p.imp.result, p.imp.applied = "", &r, r.Applied(p.raw)

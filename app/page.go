@@ -31,6 +31,7 @@ type page struct {
 	herd     herdView     // many clients through an outage, for the report's inputs
 	fit      fitView      // what fits in the budget (fit.go)
 	imp      importView   // the Import control (import.go)
+	engine   engineWorker // the Web Worker that does the work the page hands it (engine_js.go)
 
 	experiment                              experimentView // the contention section's state: the AWS post's experiment (contention.go)
 	experimentResults, experimentStatusLine *island

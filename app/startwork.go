@@ -73,6 +73,12 @@ func (p *page) startWork(ctx app.Context) {
 		if warm != nil && pause() {
 			ctx.Defer(func(ctx app.Context) { p.warmCode(ctx, gen) })
 		}
+		if warm != nil {
+			// The engine worker fetches and compiles its wasm on its own thread, once the
+			// load's work no longer shares the network and the cores with it: a first import
+			// then does not wait for it.
+			ctx.Defer(p.startEngine)
+		}
 	})
 }
 

@@ -45,7 +45,7 @@ func run(cfg *config) error {
 	if cfg.runs < 1 || cfg.edits < 1 || cfg.coldRuns < 1 || cfg.netRuns < 1 {
 		return fmt.Errorf("-runs, -edits, -cold-runs and -net-runs must be at least 1")
 	}
-	for _, f := range []string{cfg.bin, "web/app.wasm", "wasm_exec.js"} {
+	for _, f := range []string{cfg.bin, "web/app.wasm", "web/engine.wasm", "wasm_exec.js"} {
 		if _, err := os.Stat(f); err != nil {
 			return fmt.Errorf("%v (run from the repository root after make wasm native)", err)
 		}

@@ -43,7 +43,12 @@ var rules = []struct {
 	{"calc", []string{"calc/internal/..."}},
 	// The server and static generator writes reports; the page's parts do not know each other.
 	{"app/internal/site", []string{"calc", "calc/libs", "app/internal/report"}},
+	// The engine worker's work (app/engine's wasm, and the page natively): it reads imports. The
+	// import's reader gives what it read in the page's own terms (imported).
+	{"app/internal/engine", []string{"calc", "calc/libs", "app/internal/importcfg", "app/internal/imported", "app/internal/work"}},
+	{"app/internal/importcfg", []string{"calc", "calc/libs", "app/internal/imported"}},
 	{"app/internal/...", []string{"calc", "calc/libs"}},
+	{"app/engine", []string{"app/internal/engine"}},
 	{"app", []string{"calc", "calc/libs", "app/internal/..."}},
 	// Starting Chromium and serve, for tests, the bench and the scripts: nothing of the project.
 	{"internal/...", nil},
@@ -53,12 +58,14 @@ var rules = []struct {
 }
 
 // builds are packages built for another platform and what must not be in them: the page's wasm
-// carries no server, no test or bench tooling.
+// carries no server, no test or bench tooling, and nothing of the work its worker does.
 var builds = []struct {
 	goos, goarch, pkg string
 	without           []string // patterns
 }{
-	{"js", "wasm", "app", []string{"app/internal/site", "internal/...", "scripts/...", "bench/..."}},
+	{"js", "wasm", "app", []string{"app/internal/site", "internal/...", "scripts/...", "bench/...",
+		// The worker's: the page hands it the import (app/internal/work), its wasm holds no parser.
+		"app/internal/engine", "app/internal/importcfg"}},
 }
 
 // goList runs go list in the module's root with env added to the environment and returns its

@@ -7,15 +7,13 @@ package importcfg
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"backoffcalc/calc"
-	"backoffcalc/calc/libs"
+	"backoffcalc/app/internal/imported"
 )
 
 // Limits on what an import reads: a configuration is a few kilobytes, and the page must stay
@@ -25,28 +23,12 @@ const (
 	MaxDepth = 32       // nesting of objects, arrays and mappings
 )
 
-// Result is what an import read.
-type Result struct {
-	Format string // the format it was read as, in words: "gRPC service config (JSON)"
-	// Values are the link's inputs the configuration sets, as query keys: every key of
-	// calc.Policy (a configuration says the whole policy, its library's defaults filling what it
-	// leaves out) and of the models a retry configuration speaks for, the attempt timeout, the
-	// retry limiter and the circuit breaker (modelKeys), at their defaults where the
-	// configuration does not say them.
-	Values  url.Values
-	Read    []string // what it read, one line each, naming the key and the input it set
-	Ignored []string // what it did not read, one line each, naming the key and why
-	// Defaults are the inputs it set that the configuration does not say, and that a number
-	// reads: no attempt timeout, no limiter, a ratio that the library's jitter has not. Applied
-	// says which of them changed what a link had.
-	Defaults []Default
-}
+// Result is what an import read (imported.Result): the page receives it from the engine worker,
+// which reads with this package, so that the page's wasm carries no parser.
+type Result = imported.Result
 
 // Default is an input an import set that its configuration does not say.
-type Default struct {
-	Key, Value string
-	Why        string // "the configuration sets no attempt timeout"
-}
+type Default = imported.Default
 
 // format is one kind of configuration: its name in words and its reader, which says ok=false,
 // with no error, when the text is not of its kind.
@@ -151,53 +133,6 @@ func names() string {
 		n[i] = f.name
 	}
 	return strings.Join(n, ", ")
-}
-
-// Link is the link's query after the import: the current link's keys that the import does not
-// set, but its preset (the import says the whole policy), and the import's. Whatever current
-// had of the import's keys, the import's replace them: importing a configuration gives the same
-// link on a fresh page as after any other import.
-func (r Result) Link(current url.Values) url.Values {
-	out := url.Values{}
-	for k, v := range current {
-		if _, set := r.Values[k]; !set && k != "preset" {
-			out[k] = v
-		}
-	}
-	for k, v := range r.Values {
-		out[k] = v
-	}
-	return out
-}
-
-// Query is Link written as the page writes its link (libs.Link.Values, calc.SolveSet.SetIn):
-// the keys no number reads left out at their defaults. A link with a value calc refuses is
-// Link as it is, for its decoder to name the value.
-func (r Result) Query(current url.Values) string {
-	v := r.Link(current)
-	l, err := libs.DecodeLinkValues(v)
-	if err != nil {
-		return v.Encode()
-	}
-	open, _ := calc.DecodeSolveValues(v)
-	out := l.Values()
-	open.SetIn(out)
-	return out.Encode()
-}
-
-// Applied are the Defaults that change what current (the link before the import) had, one
-// line each: "timeout=0 (was 2s): the configuration sets no attempt timeout". A key current
-// leaves out, or has a value calc refuses, is at its default.
-func (r Result) Applied(current url.Values) []string {
-	p, _ := libs.DecodeValues(current)
-	before := p.AllValues()
-	var out []string
-	for _, d := range r.Defaults {
-		if was := before.Get(d.Key); was != d.Value {
-			out = append(out, fmt.Sprintf("%s=%s (was %s): %s", d.Key, d.Value, was, d.Why))
-		}
-	}
-	return out
 }
 
 // Lengths of what an import says: a key or value pasted 60 KB long is named, not repeated.

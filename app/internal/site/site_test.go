@@ -44,7 +44,7 @@ func fakeRoot(t *testing.T) string {
 	}
 	for _, name := range append(names, filepath.Join(repo, "wasm_exec.js")) {
 		rel, _ := filepath.Rel(repo, name)
-		if rel == filepath.Join("web", "app.wasm") {
+		if rel == filepath.Join("web", "app.wasm") || rel == filepath.Join("web", "engine.wasm") {
 			continue // a build's, when there is one
 		}
 		if err := CopyFile(filepath.Join(dir, rel), name); err != nil {
