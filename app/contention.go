@@ -172,9 +172,6 @@ func (p *page) deferExperiment(ctx app.Context, gen int64, f func(c *experimentV
 	})
 }
 
-// contentionPausing is a variable so that a test can force a panic.
-var contentionPausing = calc.Params.ContentionPausing
-
 // experimentStatus says what the experiment is doing; "" when it is all there.
 func (p *page) experimentStatus() string {
 	c := &p.experiment

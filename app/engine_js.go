@@ -2,86 +2,327 @@
 
 package main
 
-import "github.com/maxence-charriere/go-app/v9/pkg/app"
+import (
+	"encoding/json"
+	"strings"
+	"time"
 
-// engineWorker is the page's Web Worker (web/engine.js, running web/engine.wasm): the work that
-// would hold the page's thread for hundreds of milliseconds, or bring code the first screen does
-// not need into the page's wasm, runs there (app/internal/engine). It starts on the first work
-// handed to it, or once the load's own work is done (startEngine), whichever comes first.
-type engineWorker struct {
-	worker  app.Value
+	"backoffcalc/app/internal/work"
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// The page's Web Workers (web/engine.js, each running web/engine.wasm): the work that would hold
+// the page's thread for hundreds of milliseconds, or bring into the page's wasm code that the
+// first screen does not need, runs there (app/internal/engine): the import's reading and the
+// simulations. There are as many as the machine has cores, up to two: the overload view's runs
+// and the herd's modes are independent, and two run at once. They start once the load's own
+// work is done, or at the first work handed to them, whichever comes first (startEngine,
+// postEngine).
+var engines struct {
+	url     string // web/engine.js at the site's path
+	workers []*engineWorker
 	next    int
-	waiting map[int]func(reply string, err error)
-	failed  error // why the worker could not start or went down; every call fails with it after
+	failed  error // why the workers could not start or went down; every call fails with it after
+	waiting map[int]*engineCall
+	series  map[string]*engineSeries
 }
 
-// startEngine starts the worker if it has not started.
-func (p *page) startEngine(ctx app.Context) {
-	e := &p.engine
-	if e.worker != nil || e.failed != nil {
+type engineWorker struct {
+	w    app.Value
+	busy int // requests posted to it and not answered
+}
+
+// engineCall is a request posted and not answered.
+type engineCall struct {
+	worker *engineWorker
+	done   chan engineReply // buffered: the answer never waits for its reader
+}
+
+type engineReply struct {
+	reply     string
+	cancelled bool // the worker stopped the work when asked to
+	err       error
+}
+
+// The simulations, in the browser: the engine's, through its messages (engine_other.go: calc's,
+// in place). The page's code calls them as it calls calc, from its work's goroutine, which
+// waits for the reply without holding the thread.
+var (
+	herdModePausing   = engineHerdMode
+	overloadPausing   = engineOverload
+	contentionPausing = engineContention
+)
+
+// knowEngine finds the workers' script at the site's path; they start on the first work handed
+// to them (postEngine), or once the load's own work is done (startEngine).
+func (p *page) knowEngine(ctx app.Context) {
+	engines.url = ctx.ResolveStaticResource("/web/engine.js")
+}
+
+// startEngine starts the workers if they have not started.
+func (p *page) startEngine(app.Context) { startWorkers() }
+
+func startWorkers() {
+	if engines.workers != nil || engines.failed != nil || engines.url == "" {
 		return
 	}
-	e.waiting = map[int]func(string, error){}
+	engines.waiting, engines.series = map[int]*engineCall{}, map[string]*engineSeries{}
 	ctor := app.Window().Get("Worker")
 	if !ctor.Truthy() {
-		e.failed = errNoWorker
+		engines.failed = errNoWorker
 		return
 	}
-	e.worker = ctor.New(ctx.ResolveStaticResource("/web/engine.js"))
-	e.worker.Set("onmessage", app.FuncOf(func(_ app.Value, args []app.Value) any {
-		msg := args[0].Get("data")
-		if f := msg.Get("failed"); f.Truthy() {
-			e.fail(engineError("the engine did not start: " + f.String()))
+	n := 1
+	if cores := app.Window().Get("navigator").Get("hardwareConcurrency"); cores.Truthy() && cores.Int() > 1 {
+		n = 2
+	}
+	for range n {
+		w := &engineWorker{w: ctor.New(engines.url)}
+		w.w.Set("onmessage", app.FuncOf(func(_ app.Value, args []app.Value) any {
+			msg := args[0].Get("data")
+			if f := msg.Get("failed"); f.Truthy() {
+				failEngines(engineError("the engine did not start: " + f.String()))
+				return nil
+			}
+			id := msg.Get("id").Int()
+			if c, ok := engines.waiting[id]; ok {
+				delete(engines.waiting, id)
+				c.worker.busy--
+				c.done <- engineReply{reply: msg.Get("reply").String(), cancelled: msg.Get("cancelled").Truthy()}
+			}
 			return nil
-		}
-		id := msg.Get("id").Int()
-		if done, ok := e.waiting[id]; ok {
-			delete(e.waiting, id)
-			done(msg.Get("reply").String(), nil)
-		}
-		return nil
-	}))
-	// A script that does not load (a 404, a page moved) or a crash of its Go program.
-	e.worker.Set("onerror", app.FuncOf(func(_ app.Value, args []app.Value) any {
-		what := "its script did not load"
-		if m := args[0].Get("message"); m.Truthy() {
-			what = m.String()
-		}
-		e.fail(engineError("the engine stopped: " + what))
-		return nil
-	}))
-}
-
-// fail ends every call waiting, and every later one, with err.
-func (e *engineWorker) fail(err error) {
-	e.failed = err
-	for id, done := range e.waiting {
-		delete(e.waiting, id)
-		done("", err)
+		}))
+		// A script that does not load (a 404, a site copied without it) or a crash of its Go.
+		w.w.Set("onerror", app.FuncOf(func(_ app.Value, args []app.Value) any {
+			what := "its script did not load"
+			if m := args[0].Get("message"); m.Truthy() {
+				what = m.String()
+			}
+			failEngines(engineError("the engine stopped: " + what))
+			return nil
+		}))
+		engines.workers = append(engines.workers, w)
 	}
 }
 
-// callEngine hands the worker one piece of work of kind (app/internal/work) on input; done gets its reply, on
-// go-app's loop, in the order the calls were made.
+// failEngines ends every call waiting, and every later one, with err.
+func failEngines(err error) {
+	engines.failed = err
+	for id, c := range engines.waiting {
+		delete(engines.waiting, id)
+		c.done <- engineReply{err: err}
+	}
+}
+
+// postEngine posts one piece of work to the least busy worker.
+func postEngine(kind, input string) (int, *engineCall) {
+	c := &engineCall{done: make(chan engineReply, 1)}
+	startWorkers()
+	if engines.failed != nil || engines.workers == nil {
+		err := engines.failed
+		if err == nil {
+			err = errNotStarted
+		}
+		c.done <- engineReply{err: err}
+		return 0, c
+	}
+	c.worker = engines.workers[0]
+	for _, w := range engines.workers[1:] {
+		if w.busy < c.worker.busy {
+			c.worker = w
+		}
+	}
+	c.worker.busy++
+	engines.next++
+	engines.waiting[engines.next] = c
+	c.worker.w.Call("postMessage", map[string]any{"id": engines.next, "kind": kind, "input": input})
+	return engines.next, c
+}
+
+// cancelEngine asks the worker of call id to stop it; its answer still comes, as cancelled.
+func cancelEngine(id int) {
+	if c, ok := engines.waiting[id]; ok {
+		c.worker.w.Call("postMessage", map[string]any{"cancel": id})
+	}
+}
+
+// awaitCall waits for call id's answer, from a goroutine of the page's work: it blocks the
+// goroutine, never the thread. Every pollEvery it asks pause whether the work is still wanted;
+// when it is not, it cancels the call and reports done false.
+func awaitCall(id int, c *engineCall, pause func() bool) (r engineReply, done bool) {
+	for {
+		select {
+		case r := <-c.done:
+			return r, true
+		case <-time.After(pollEvery):
+			if pause != nil && !pause() {
+				cancelEngine(id)
+				return engineReply{}, false
+			}
+		}
+	}
+}
+
+// pollEvery is how often a wait for the engine asks whether its work is still wanted.
+const pollEvery = 25 * time.Millisecond
+
+// callEngine hands the workers one piece of work of kind (app/internal/work) on input; done
+// gets its reply on go-app's loop.
 func (p *page) callEngine(ctx app.Context, kind, input string, done func(ctx app.Context, reply string, err error)) {
 	p.startEngine(ctx)
-	e := &p.engine
-	back := func(reply string, err error) {
-		ctx.Dispatch(func(ctx app.Context) { done(ctx, reply, err) })
-	}
-	if e.failed != nil {
-		back("", e.failed)
-		return
-	}
-	e.next++
-	e.waiting[e.next] = back
-	e.worker.Call("postMessage", map[string]any{"id": e.next, "kind": kind, "input": input})
+	id, c := postEngine(kind, input)
+	go func() {
+		r, _ := awaitCall(id, c, nil)
+		ctx.Dispatch(func(ctx app.Context) { done(ctx, r.reply, r.err) })
+	}()
 }
 
-// engineError is why the worker cannot do the page's work: it names the worker, so that the
-// field's message says that the page, not the input, is at fault.
+// engineSeries is a series of simulations that the page's work asks for one after the other
+// (the herd's modes, the overload view's cases, the sweep's points): while the page waits for
+// one, the next are already running on the other worker. A series is known by its kind and
+// inputs.
+type engineSeries struct {
+	inputs []string
+	ids    []int
+	calls  []*engineCall
+}
+
+// simulate is the reply to inputs[i] of a series of kind, decoded into out: the page's work asks
+// for each step in turn, and as many steps as there are workers are in flight. A step's reply
+// cancelled while the page still wants it (another series took its worker's place) is asked for
+// again. It reports done false, cancelling the series' steps in flight, once pause does.
+func simulate[Out any](kind string, inputs []string, i int, pause func() bool) (out Out, done bool, err error) {
+	key := kind + "\x00" + strings.Join(inputs, "\x00")
+	s := engines.series[key]
+	if s == nil {
+		s = &engineSeries{inputs: inputs, ids: make([]int, len(inputs)), calls: make([]*engineCall, len(inputs))}
+		if engines.series != nil {
+			engines.series[key] = s
+		}
+	}
+	defer func() {
+		if !done {
+			for j, id := range s.ids {
+				if id != 0 {
+					cancelEngine(id)
+					s.ids[j], s.calls[j] = 0, nil
+				}
+			}
+			delete(engines.series, key)
+		}
+	}()
+	for {
+		for j := i; j < len(inputs) && j < i+max(1, len(engines.workers)); j++ {
+			if s.calls[j] == nil {
+				s.ids[j], s.calls[j] = postEngine(kind, inputs[j])
+			}
+		}
+		r, ok := awaitCall(s.ids[i], s.calls[i], pause)
+		if !ok {
+			return out, false, nil
+		}
+		s.ids[i], s.calls[i] = 0, nil
+		switch {
+		case r.err != nil:
+			return out, true, r.err
+		case r.cancelled:
+			if pause != nil && !pause() {
+				return out, false, nil
+			}
+			continue // asked for again
+		}
+		if i == len(inputs)-1 {
+			delete(engines.series, key)
+		}
+		var reply work.Reply[Out]
+		if err := json.Unmarshal([]byte(r.reply), &reply); err != nil {
+			panic("the engine's reply: " + err.Error())
+		}
+		if reply.Panic != "" {
+			panic(reply.Panic) // the page's recover shows it as its own, with the link to report
+		}
+		if reply.Err != "" {
+			return reply.Out, true, engineError(reply.Err)
+		}
+		return reply.Out, true, nil
+	}
+}
+
+// inputsOf writes each of xs as a series' input.
+func inputsOf[T any](xs []T, in func(T) any) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		b, err := json.Marshal(in(x))
+		if err != nil {
+			panic(err) // calc's params are numbers and strings
+		}
+		out[i] = string(b)
+	}
+	return out
+}
+
+// engineHerdMode is calc.Params.HerdModePausing in the engine; the series is params' modes
+// from m on.
+func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (calc.HerdRun, bool, error) {
+	modes := params.HerdModes()
+	i := indexOr(modes, m)
+	if i < 0 {
+		modes, i = []calc.HerdMode{m}, 0
+	}
+	inputs := inputsOf(modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
+	return simulate[calc.HerdRun](work.Herd, inputs, i, pause)
+}
+
+// engineOverload is calc.Params.OverloadPausing in the engine; the series is params' cases.
+func engineOverload(params calc.Params, c calc.OverloadCase, pause func() bool) (calc.OverloadRun, bool, error) {
+	cases := params.OverloadCases()
+	i := indexOr(cases, c)
+	if i < 0 {
+		cases, i = []calc.OverloadCase{c}, 0
+	}
+	inputs := inputsOf(cases, func(c calc.OverloadCase) any { return work.OverloadIn{Params: params, Case: c} })
+	return simulate[calc.OverloadRun](work.Overload, inputs, i, pause)
+}
+
+// engineContention is calc.Params.ContentionPausing in the engine. A point of the sweep is a
+// series with the sweep's later points; any other call a series of its own.
+func engineContention(params calc.Params, n, runs int, modes []calc.ContentionMode, pause func() bool) ([]calc.ContentionResult, bool, error) {
+	points := []int{n}
+	if n >= calc.SweepFrom && n <= calc.SweepTo && (n-calc.SweepFrom)%calc.SweepStep == 0 {
+		points = points[:0]
+		for k := calc.SweepFrom; k <= calc.SweepTo; k += calc.SweepStep {
+			points = append(points, k)
+		}
+	}
+	i := indexOr(points, n)
+	inputs := inputsOf(points, func(k int) any {
+		return work.ContentionIn{Params: params, Clients: k, Runs: runs, Modes: modes}
+	})
+	return simulate[[]calc.ContentionResult](work.Contention, inputs, i, pause)
+}
+
+func indexOr[T comparable](xs []T, x T) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// engineError is why the engine could not do the page's work, or calc's error from it: it
+// names the engine where the page is at fault, not the input.
 type engineError string
 
 func (e engineError) Error() string { return string(e) }
 
-var errNoWorker = engineError("this browser runs no Web Worker, where the calculator reads a configuration")
+var (
+	errNoWorker   = engineError("this browser runs no Web Worker, where the calculator reads a configuration and runs its simulations")
+	errNotStarted = engineError("the engine has not started")
+)
+
+// runHerdNow is the server's pre-render's (engine_other.go), which the browser never does
+// (OnPreRender): the page's wasm holds no simulation.
+func (h *herdView) runHerdNow(calc.Params) {}

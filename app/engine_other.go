@@ -4,17 +4,48 @@ package main
 
 import (
 	"backoffcalc/app/internal/engine"
+	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// engineWorker is the browser's Web Worker (engine_js.go); natively the work is done in place,
-// through the same replies, so that the component tests see what the page shows.
-type engineWorker struct{}
+// Natively the engine's work is done in place (engine_js.go has the browser's Web Workers): the
+// import through the same replies, so that the component tests see what the page shows, and
+// the simulations as calc's own, which the server's pre-render and table print.
 
+// The simulations, variables so that a test can force a panic or run a view on runs of its own.
+var (
+	herdModePausing   = calc.Params.HerdModePausing
+	overloadPausing   = calc.Params.OverloadPausing
+	contentionPausing = calc.Params.ContentionPausing
+)
+
+func (p *page) knowEngine(app.Context)  {}
 func (p *page) startEngine(app.Context) {}
 
 // callEngine does the work at once: done has its reply before callEngine returns.
 func (p *page) callEngine(ctx app.Context, kind, input string, done func(ctx app.Context, reply string, err error)) {
-	done(ctx, engine.Handle(kind, input), nil)
+	reply, _ := engine.Handle(kind, input, nil)
+	done(ctx, reply, nil)
+}
+
+// runHerdNow computes the herd in place, as the server's pre-render shows it and table prints
+// it: every mode of params.HerdModes, or for an open system (calc.Params.Open) every overload
+// case in its place. On an error it keeps no runs.
+func (h *herdView) runHerdNow(params calc.Params) {
+	if !h.start(params) {
+		return
+	}
+	if !params.Open() {
+		h.runs, h.err = params.Herd()
+		return
+	}
+	for _, c := range h.cases {
+		run, _, err := overloadPausing(params, c, nil)
+		if err != nil {
+			h.over, h.err = nil, err
+			return
+		}
+		h.over = append(h.over, run)
+	}
 }

@@ -40,27 +40,6 @@ func (h *herdView) start(params calc.Params) bool {
 	return h.err == nil
 }
 
-// runHerdNow computes the herd in place, as the server's pre-render shows it and table prints
-// it: every mode of params.HerdModes, or for an open system (calc.Params.Open) every overload
-// case in its place. On an error it keeps no runs.
-func (h *herdView) runHerdNow(params calc.Params) {
-	if !h.start(params) {
-		return
-	}
-	if !params.Open() {
-		h.runs, h.err = params.Herd()
-		return
-	}
-	for _, c := range h.cases {
-		run, _, err := overloadPausing(params, c, nil)
-		if err != nil {
-			h.over, h.err = nil, err
-			return
-		}
-		h.over = append(h.over, run)
-	}
-}
-
 // herdRequests is about how many requests the herd of params sends: its clients, and for an open
 // system the stream's requests too. It only bounds the work done before an answer (work.go).
 func herdRequests(params calc.Params) float64 {
@@ -94,9 +73,6 @@ func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause fun
 		})
 	}
 }
-
-// herdModePausing is a variable so that a test can force a panic.
-var herdModePausing = calc.Params.HerdModePausing
 
 // runOverload runs the overload view's cases one at a time, as runHerd runs the modes. The
 // view grows by a row per case (showOverloadRun); the markup of the policy's own run window by
@@ -169,9 +145,6 @@ func (p *page) showOverloadRun(windows string) {
 	p.herdStatusLine.refresh()
 	p.showCompareRuns()
 }
-
-// overloadPausing is a variable so that a test can run the view on runs of its own.
-var overloadPausing = calc.Params.OverloadPausing
 
 // runsDone returns the herd's runs once every mode is in, for copying; nil before, and for an
 // open system, whose runs the copied tables do not carry.

@@ -281,7 +281,8 @@ func TestImportHandsTheThreadBack(t *testing.T) {
 }
 
 // An engine worker that does not start (its script not found: a site copied without it) makes
-// an import say so, naming the engine, and leaves the link and the numbers as they were.
+// an import say so, naming the engine, and leaves the link and the numbers as they were; the
+// herd says so too.
 func TestImportWithoutEngine(t *testing.T) {
 	srv := startServe(t)
 	tb := newTab(t)
@@ -294,7 +295,9 @@ func TestImportWithoutEngine(t *testing.T) {
 	}
 	tb.navigate(srv.URL + "/?attempts=4")
 	tb.waitWasm()
-	before := evalJS[string](tb, `location.search`)
+	p, _ := libs.DecodeLink("attempts=4")
+	before := "?" + p.Encode()
+	tb.waitFor("the canonical link", fmt.Sprintf("location.search === %q", before))
 	importInto(tb, stepFunctionsState)
 	tb.waitFor("the import's error", `document.getElementById("import-error").textContent !== ""`)
 	if msg := evalJS[string](tb, `document.getElementById("import-error").textContent`); !strings.Contains(msg, "engine") || !strings.Contains(msg, "did not load") {
@@ -304,4 +307,6 @@ func TestImportWithoutEngine(t *testing.T) {
 		t.Errorf("the link went from %s to %s", before, after)
 	}
 	checkNumbers(tb, before[1:])
+	// The herd, which the engine simulates, says so in its place.
+	tb.waitFor("the herd's error", `document.getElementById("herd-status").textContent.includes("engine")`)
 }

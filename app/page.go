@@ -31,7 +31,6 @@ type page struct {
 	herd     herdView     // many clients through an outage, for the report's inputs
 	fit      fitView      // what fits in the budget (fit.go)
 	imp      importView   // the Import control (import.go)
-	engine   engineWorker // the Web Worker that does the work the page hands it (engine_js.go)
 
 	experiment                              experimentView // the contention section's state: the AWS post's experiment (contention.go)
 	experimentResults, experimentStatusLine *island
@@ -156,6 +155,7 @@ func (p *page) OnMount(ctx app.Context) {
 	restoreFocus() // the first render replaced the server's page, and its focus with it
 	// A newer version installed before the wasm started (app.js): go-app did not see it.
 	p.update = app.IsClient && app.Window().Get("backoffcalcUpdateReady").Truthy()
+	p.knowEngine(ctx)
 	p.startWork(ctx)
 	if p.report == nil {
 		p.showRest(ctx) // no work follows the paint to do it

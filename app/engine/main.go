@@ -1,23 +1,109 @@
 //go:build js
 
-// Command engine is the page's Web Worker, built as web/engine.wasm and started by web/engine.js:
-// it does the work that the page hands it (app/internal/engine), one message at a time, in
-// the order they came, and posts each reply with the request's id.
+// Command engine is one of the page's Web Workers, built as web/engine.wasm and started by
+// web/engine.js: it does the work that the page hands it (app/internal/engine), one request at a
+// time in the order they came, and posts each reply with the request's id. Between the steps of
+// a simulation it hands its thread back to its event loop now and then, so that the page's
+// cancel of a request it no longer wants (a newer edit) arrives and stops the work.
 package main
 
 import (
+	"sync"
 	"syscall/js"
+	"time"
 
 	"backoffcalc/app/internal/engine"
+)
+
+// request is a piece of work the page posted.
+type request struct {
+	id          int
+	kind, input string
+}
+
+// slice is how long the work runs before the worker looks at its messages.
+const slice = 20 * time.Millisecond
+
+var (
+	mu        sync.Mutex
+	queue     []request
+	cancelled = map[int]bool{}
+	more      = make(chan struct{}, 1) // a request came into queue
+	woke      = make(chan struct{}, 1) // the event loop ran (yield)
 )
 
 func main() {
 	self := js.Global()
 	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		req := args[0].Get("data")
-		reply := engine.Handle(req.Get("kind").String(), req.Get("input").String())
-		self.Call("postMessage", map[string]any{"id": req.Get("id"), "reply": reply})
+		msg := args[0].Get("data")
+		mu.Lock()
+		if c := msg.Get("cancel"); c.Truthy() {
+			cancelled[c.Int()] = true
+		} else {
+			queue = append(queue, request{msg.Get("id").Int(), msg.Get("kind").String(), msg.Get("input").String()})
+		}
+		mu.Unlock()
+		select {
+		case more <- struct{}{}:
+		default:
+		}
 		return nil
 	}))
+	// A message through this channel is a task of the worker's event loop: posting one and
+	// waiting for it lets every message that came before it run first.
+	loop := js.Global().Get("MessageChannel").New()
+	loop.Get("port1").Set("onmessage", js.FuncOf(func(js.Value, []js.Value) any {
+		woke <- struct{}{}
+		return nil
+	}))
+	yield := func() {
+		loop.Get("port2").Call("postMessage", nil)
+		<-woke
+	}
+	go serve(self, yield)
 	select {} // the worker lives as long as the page
+}
+
+// serve does the queue's requests one at a time.
+func serve(self js.Value, yield func()) {
+	last := time.Now()
+	for {
+		if time.Since(last) > slice {
+			yield() // cancels that came while the last request ran
+			last = time.Now()
+		}
+		mu.Lock()
+		if len(queue) == 0 {
+			mu.Unlock()
+			<-more
+			continue
+		}
+		req := queue[0]
+		queue = queue[1:]
+		mu.Unlock()
+		wanted := func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return !cancelled[req.id]
+		}
+		pause := func() bool {
+			if time.Since(last) > slice {
+				yield()
+				last = time.Now()
+			}
+			return wanted()
+		}
+		reply, done := "", false
+		if wanted() {
+			reply, done = engine.Handle(req.kind, req.input, pause)
+		}
+		mu.Lock()
+		delete(cancelled, req.id)
+		mu.Unlock()
+		if done {
+			self.Call("postMessage", map[string]any{"id": req.id, "reply": reply})
+		} else {
+			self.Call("postMessage", map[string]any{"id": req.id, "cancelled": true})
+		}
+	}
 }

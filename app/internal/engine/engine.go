@@ -1,41 +1,87 @@
-// Package engine is the work that the page hands its Web Worker (app/engine), as messages that
-// cross between them: a kind of work and its input in, a reply out, both text. The page's own
-// wasm then holds none of what the work needs (the import's parser), and its thread none of the
-// time the work takes. Natively, the page's component tests call Handle directly, so that they
-// go through the same replies.
+// Package engine is the work that the page hands its Web Workers (app/engine), as messages that
+// cross between them: a kind of work (app/internal/work) and its input in, a reply out, both
+// text. The page's own wasm then holds none of what the work needs (the import's parser, the
+// simulations), and its thread none of the time the work takes.
 package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/app/internal/imported"
 	"backoffcalc/app/internal/work"
+	"backoffcalc/calc"
 )
 
-// Handle does one piece of work of kind (app/internal/work) on input and returns its reply as JSON. It never
-// panics: a panic of the work's is its reply's error, so that the worker stays up for the next.
-func Handle(kind, input string) (reply string) {
-	defer func() {
-		if v := recover(); v != nil {
-			reply = encode(failed{Err: fmt.Sprintf("engine: the %s failed: %v", kind, v)})
-		}
-	}()
+// Handle does one piece of work of kind on input and returns its reply as JSON. pause is called
+// between steps of a simulation, as calc's pausing functions call it: when it returns false the
+// work stops, and Handle reports done false with no reply. Handle never panics: a panic of the
+// work's is its reply's (work.Reply's Panic), so that the worker stays up for the next.
+func Handle(kind, input string, pause func() bool) (reply string, done bool) {
 	switch kind {
 	case work.Import:
-		return encode(imported.Answer(importcfg.Read(input)))
+		var r imported.Reply
+		if err := recovered(func() error { r = imported.Answer(importcfg.Read(input)); return nil }); err != nil {
+			r = imported.Reply{Err: "import: " + err.Error()}
+		}
+		return encode(r), true
+	case work.Herd:
+		return simulate(input, func(in work.HerdIn) (calc.HerdRun, bool, error) {
+			return in.Params.HerdModePausing(in.Mode, pause)
+		})
+	case work.Overload:
+		return simulate(input, func(in work.OverloadIn) (calc.OverloadRun, bool, error) {
+			return in.Params.OverloadPausing(in.Case, pause)
+		})
+	case work.Contention:
+		return simulate(input, func(in work.ContentionIn) ([]calc.ContentionResult, bool, error) {
+			return in.Params.ContentionPausing(in.Clients, in.Runs, in.Modes, pause)
+		})
 	}
-	return encode(failed{Err: fmt.Sprintf("engine: no work of kind %q", kind)})
+	return encode(work.Reply[struct{}]{Err: fmt.Sprintf("engine: no work of kind %q", kind)}), true
 }
 
-// failed is a reply that carries only its error, in the field every reply has.
-type failed struct{ Err string }
+// simulate decodes input as In, runs it and writes its work.Reply.
+func simulate[In, Out any](input string, run func(In) (Out, bool, error)) (string, bool) {
+	var in In
+	if err := json.Unmarshal([]byte(input), &in); err != nil {
+		return encode(work.Reply[Out]{Panic: "engine: the page's input: " + err.Error()}), true
+	}
+	var r work.Reply[Out]
+	done := true
+	panicked := recovered(func() error {
+		out, ok, err := run(in)
+		r.Out, done = out, ok || err != nil
+		if err != nil {
+			r.Err = err.Error()
+		}
+		return nil
+	})
+	if panicked != nil {
+		r, done = work.Reply[Out]{Panic: panicked.Error()}, true
+	}
+	if !done {
+		return "", false
+	}
+	return encode(r), true
+}
+
+// recovered runs f and returns the panic it recovered from, as an error; nil when f returned.
+func recovered(f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = errors.New(fmt.Sprint(v))
+		}
+	}()
+	return f()
+}
 
 func encode(v any) string {
 	b, err := json.Marshal(v)
-	if err != nil { // a reply is strings and numbers: it cannot fail
-		panic(err)
+	if err != nil { // replies are numbers and strings (calc's are finite): it cannot fail
+		return fmt.Sprintf(`{"Panic":%q}`, "engine: "+err.Error())
 	}
 	return string(b)
 }

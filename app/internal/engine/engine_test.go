@@ -3,12 +3,15 @@ package engine
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/app/internal/imported"
 	"backoffcalc/app/internal/work"
+	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 )
 
 // An import's reply is what importcfg read, its lists cut to imported.Shown lines with how many
@@ -23,7 +26,7 @@ func TestImportReply(t *testing.T) {
 		{"retry_policy:\n  num_retries: x\n", 0},
 	} {
 		var got imported.Reply
-		if err := json.Unmarshal([]byte(Handle(work.Import, c.text)), &got); err != nil {
+		if err := json.Unmarshal([]byte(first(Handle(work.Import, c.text, nil))), &got); err != nil {
 			t.Fatal(err)
 		}
 		r, err := importcfg.Read(c.text)
@@ -47,7 +50,104 @@ func TestImportReply(t *testing.T) {
 // Work of a kind the engine does not know is refused by name, in the reply's error.
 func TestUnknownKind(t *testing.T) {
 	var got struct{ Err string }
-	if err := json.Unmarshal([]byte(Handle("herd", "")), &got); err != nil || got.Err != `engine: no work of kind "herd"` {
+	if err := json.Unmarshal([]byte(first(Handle("nope", "", nil))), &got); err != nil || got.Err != `engine: no work of kind "nope"` {
 		t.Errorf("%v, %q", err, got.Err)
+	}
+}
+
+func first(reply string, _ bool) string { return reply }
+
+// simQueries are links whose simulations cross to the engine: herds of classic and library
+// modes, open systems with every kind of limiter and breaker, latency that grows with load, and
+// the contention experiment.
+var simQueries = []string{
+	"clients=500&attempts=8&outage=2s&window=50ms&capacity=40&spread=100ms&jitter=decorrelatedv2&seed=3",
+	"growth=polynomial0&factor=4&base=1s&cap=168h&attempts=26&jitter=sidekiq&offset=15s&samples=1000&clients=50&outage=1h&window=1h&capacity=10",
+	"rate=200&run=2s&arrivals=poisson&failrate=0.3&queue=10&timeout=300ms&outage=500ms&limiter=adaptive&processes=2&clients=20&capacity=30&seed=3",
+	"rate=100&run=3s&arrivals=poisson&failrate=0.2&timeout=300ms&outage=1s&breaker=gobreaker&processes=2&clients=20&capacity=40&window=50ms&seed=5",
+	"rate=150&run=3s&failrate=0.4&queue=10&timeout=200ms&outage=700ms&breaker=sre&breakerat=call&breakers=shared&limiter=aws&clients=30&capacity=20&window=50ms&seed=9",
+	"rate=60&run=20s&arrivals=poisson&attempts=3&capacity=0&window=500ms&timeout=3s&latency=1s&slope=10ms&limiter=adaptive",
+	"contenders=20&runs=5&jitter=full&seed=2",
+}
+
+// The params cross as JSON whole: every preset's, and every link's above, decode to the same
+// params on the other side.
+func TestParamsCrossWhole(t *testing.T) {
+	queries := slices.Clone(simQueries)
+	for _, pr := range libs.Presets() {
+		queries = append(queries, "preset="+pr.Name+"&clients=30&limiter=grpc&breaker=resilience4j")
+	}
+	for _, q := range queries {
+		p, err := libs.Decode(q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		b, err := json.Marshal(work.HerdIn{Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back work.HerdIn
+		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back.Params, p) {
+			t.Errorf("%s: %v\n got %+v\nwant %+v", q, err, back.Params, p)
+		}
+	}
+}
+
+// Each simulation's reply is calc's own result, whole, through JSON.
+func TestSimulationReplies(t *testing.T) {
+	for _, q := range simQueries {
+		p, err := libs.Decode(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Open() {
+			for _, c := range p.OverloadCases()[:2] {
+				want, _, err := p.OverloadPausing(c, nil)
+				checkReply(t, q, work.Overload, work.OverloadIn{Params: p, Case: c}, want, err)
+			}
+			continue
+		}
+		if p.Contenders > 0 && p.Clients == calc.Default().Clients {
+			modes := p.ContentionModes()
+			want, _, err := p.ContentionPausing(p.Contenders, p.Runs, modes, nil)
+			checkReply(t, q, work.Contention, work.ContentionIn{Params: p, Clients: p.Contenders, Runs: p.Runs, Modes: modes}, want, err)
+		}
+		for _, m := range p.HerdModes() {
+			want, _, err := p.HerdModePausing(m, nil)
+			checkReply(t, q, work.Herd, work.HerdIn{Params: p, Mode: m}, want, err)
+		}
+	}
+}
+
+func checkReply[In, Out any](t *testing.T, q, kind string, in In, want Out, wantErr error) {
+	t.Helper()
+	b, _ := json.Marshal(in)
+	reply, done := Handle(kind, string(b), nil)
+	var got work.Reply[Out]
+	if err := json.Unmarshal([]byte(reply), &got); err != nil || !done {
+		t.Fatalf("%s %s: %v, done %v", q, kind, err, done)
+	}
+	if wantErr != nil {
+		if got.Err != wantErr.Error() {
+			t.Errorf("%s %s: error %q, want %q", q, kind, got.Err, wantErr)
+		}
+		return
+	}
+	if got.Err != "" || got.Panic != "" || !reflect.DeepEqual(got.Out, want) {
+		t.Errorf("%s %s: reply %+v\nwant %+v", q, kind, got, want)
+	}
+}
+
+// A simulation that its pause stops has no reply, done false: the worker says cancelled.
+func TestSimulationStops(t *testing.T) {
+	p, err := libs.Decode("clients=20000&attempts=8&outage=2s&capacity=40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(work.HerdIn{Params: p, Mode: p.HerdModes()[1]})
+	calls := 0
+	reply, done := Handle(work.Herd, string(b), func() bool { calls++; return false })
+	if done || reply != "" || calls == 0 {
+		t.Errorf("reply %.40q, done %v after %d pauses", reply, done, calls)
 	}
 }
