@@ -9,6 +9,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/limiter"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -105,7 +106,7 @@ func breakerOptions() []string {
 
 func limiterOptions() []string {
 	var names []string
-	for _, k := range calc.Limiters() {
+	for _, k := range limiter.Kinds() {
 		names = append(names, k.String())
 	}
 	return names

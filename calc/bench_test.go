@@ -3,6 +3,8 @@ package calc
 import (
 	"testing"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 func BenchmarkSchedule1000(b *testing.B) {
@@ -174,14 +176,14 @@ func overloadBenches() []overloadBench {
 	one := p
 	one.Attempts, one.Rate, one.Run = 1, 10000, 199990*time.Millisecond
 	return []overloadBench{
-		{"stream", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone}},
-		{"stream/immediate", p, OverloadCase{Mode: Immediate, Limiter: LimiterNone}},
-		{"stream/aws", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterAWS}},
-		{"stream/finagle", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterFinagle}},
-		{"requests", one, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone}},
+		{"stream", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None}},
+		{"stream/immediate", p, OverloadCase{Mode: Immediate, Limiter: limiter.None}},
+		{"stream/aws", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.AWS}},
+		{"stream/finagle", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.Finagle}},
+		{"requests", one, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None}},
 		// Breakers ask at every attempt; sre keeps a rolling window and draws, resilience4j a ring.
-		{"stream/gobreaker", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerGobreaker}},
-		{"stream/resilience4j", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerResilience4j}},
-		{"stream/sre", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerSRE}},
+		{"stream/gobreaker", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: BreakerGobreaker}},
+		{"stream/resilience4j", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: BreakerResilience4j}},
+		{"stream/sre", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: BreakerSRE}},
 	}
 }

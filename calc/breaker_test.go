@@ -251,5 +251,5 @@ func TestBreakersComplete(t *testing.T) {
 // rather than through the table of breakers. Comparing with BreakerNone asks whether there is
 // a breaker at all.
 func TestNoBreakerBranchOutsideTable(t *testing.T) {
-	checkNoBranchOutsideTable(t, "breaker.go", "BreakerKind", "Breaker", int(breakerCount), "BreakerNone")
+	checkNoBranchOutsideTable(t, "calc", []string{"breaker.go"}, "BreakerKind", "Breaker", int(breakerCount), "BreakerNone")
 }

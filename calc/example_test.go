@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/limiter"
 )
 
 func ExampleParams_Schedule() {
@@ -231,7 +232,7 @@ func ExampleParams_Overload() {
 	// half of them): requests 0..3 take 10→6 and retry, request 4 takes 6→5 and is refused, as
 	// are the other 95; the 4 retries fail with none left and are refused too.
 	p, _ := calc.Decode("clients=100&attempts=3&call=1ms&capacity=0&outage=1h&limiter=grpc")
-	r, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: calc.LimiterGRPC})
+	r, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: limiter.GRPC})
 	fmt.Println(r.Attempts, "attempts,", r.Refused, "refused,", r.Accepted, "succeeded")
 	// Output:
 	// 104 attempts, 100 refused, 0 succeeded
@@ -287,7 +288,7 @@ func ExampleParams_LimiterBoundWords() {
 	// Under total failure gRPC's tokens only come back with successes: 10 tokens, and a retry
 	// needs more than half of them, so 4 retries in all.
 	p, _ := calc.Decode("rate=80&run=10s&attempts=8&limiter=grpc")
-	fmt.Println(p.LimiterBoundWords(calc.LimiterGRPC))
+	fmt.Println(p.LimiterBoundWords(limiter.GRPC))
 	// Output:
 	// grpc: the tokens (10) only come back with successes, and a retry needs more than half of them left after its failure: 4 retries in all, then only first attempts: 80 attempts per second.
 }
@@ -335,7 +336,7 @@ func ExampleParams_Collapse() {
 		p, _ := calc.Decode("rate=" + rate + "&run=2m&clients=1&outage=0&attempts=1&capacity=0&window=1s&timeout=3s&latency=1s&slope=10ms")
 		c := p.Collapse()
 		fmt.Printf("rate %v: steady %.4g s, times out %v, threshold %.4g per second, limit %.4g\n", c.Rate, c.Steady, c.TimesOut, c.Threshold, c.Limit)
-		run, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: calc.LimiterNone})
+		run, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: limiter.None})
 		w := run.Windows[110]
 		fmt.Printf("  simulated at 110 s: %d in service, %v, %d served in time, %d wasted\n", w.InService, w.Latency, w.Served, w.Wasted)
 	}

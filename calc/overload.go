@@ -3,6 +3,8 @@ package calc
 import (
 	"fmt"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // The overload model is the herd as an open system: besides the crowd, a stream of
@@ -32,7 +34,7 @@ func (s Spacing) String() string {
 // circuit breaker, or a server that fails a share of attempts or slows under load. Processes
 // alone changes nothing: without a limiter or a breaker the processes share nothing.
 func (o OverloadInputs) Open() bool {
-	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone || o.FailRate > 0 || o.Slow() ||
+	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != limiter.None || o.FailRate > 0 || o.Slow() ||
 		o.Breaker != BreakerNone
 }
 
@@ -81,7 +83,7 @@ type OverloadWindow struct {
 // the HerdRun of Params.HerdMode.
 type OverloadRun struct {
 	HerdRun
-	Limiter LimiterKind
+	Limiter limiter.Kind
 	Breaker BreakerKind
 
 	Requests int // the crowd's clients and the stream's requests
@@ -133,7 +135,7 @@ type OverloadRun struct {
 // OverloadCase is one run of the overload view: a herd mode with a limiter and a breaker.
 type OverloadCase struct {
 	Mode    HerdMode
-	Limiter LimiterKind
+	Limiter limiter.Kind
 	Breaker BreakerKind
 }
 
@@ -166,15 +168,6 @@ func (p Params) OverloadCases() []OverloadCase {
 	return cases
 }
 
-// Limiters lists every limiter kind, LimiterNone first.
-func Limiters() []LimiterKind {
-	ks := make([]LimiterKind, len(limiterNames))
-	for i := range ks {
-		ks[i] = LimiterKind(i)
-	}
-	return ks
-}
-
 // Overload runs case c through the open system. It returns the error of Validate, of the work
 // bound or of the windows bound (overloadWindows, on window), or an error for a case that does
 // not exist. It runs its own simulation even when p is not Open, where it gives the HerdRun of
@@ -190,7 +183,7 @@ func (p Params) OverloadPausing(c OverloadCase, pause func() bool) (run Overload
 	if !c.Mode.exists() {
 		return OverloadRun{}, false, fmt.Errorf("calc: no herd mode %d", uint8(c.Mode))
 	}
-	if int(c.Limiter) >= len(limiterNames) {
+	if int(c.Limiter) >= int(limiter.Count) {
 		return OverloadRun{}, false, fmt.Errorf("calc: no limiter %d", uint8(c.Limiter))
 	}
 	if c.Breaker >= breakerCount {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // tightBreakers are parameters under which every breaker trips, probes and closes within a run
@@ -92,7 +94,7 @@ func TestOverloadBreakersAgainstModel(t *testing.T) {
 					for _, scope := range []BreakerScope{BreakerPerClient, BreakerShared} {
 						p.Breaker, p.BreakerAt, p.Breakers = b, at, scope
 						for _, m := range []HerdMode{Immediate, Backoff(p.Jitter)} {
-							for _, l := range Limiters() {
+							for _, l := range limiter.Kinds() {
 								r := compareOverload(t, tt.name, p, OverloadCase{Mode: m, Limiter: l, Breaker: b})
 								runs++
 								tripped += min(r.Trips, 1)
@@ -114,18 +116,18 @@ func TestOverloadBreakersAgainstModel(t *testing.T) {
 // limiter with every other breaker, none first.
 func TestOverloadCasesWithBreaker(t *testing.T) {
 	p := Default()
-	p.Jitter, p.Limiter, p.Breaker = Full, LimiterGRPC, BreakerPolly
+	p.Jitter, p.Limiter, p.Breaker = Full, limiter.GRPC, BreakerPolly
 	var want []OverloadCase
 	for _, m := range p.HerdModes() {
-		want = append(want, OverloadCase{m, LimiterGRPC, BreakerPolly})
+		want = append(want, OverloadCase{m, limiter.GRPC, BreakerPolly})
 	}
 	for _, l := range p.Shown() {
-		if l != LimiterGRPC {
+		if l != limiter.GRPC {
 			want = append(want, OverloadCase{Backoff(Full), l, BreakerPolly})
 		}
 	}
 	for _, b := range []BreakerKind{BreakerNone, BreakerGobreaker, BreakerResilience4j, BreakerFailsafe, BreakerSRE} {
-		want = append(want, OverloadCase{Backoff(Full), LimiterGRPC, b})
+		want = append(want, OverloadCase{Backoff(Full), limiter.GRPC, b})
 	}
 	if got := p.OverloadCases(); !slices.Equal(got, want) {
 		t.Errorf("cases:\n got %v\nwant %v", got, want)
@@ -318,7 +320,7 @@ var overloadBreakerTests = []struct {
 	{"a rejection is a failure for the limiter", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Limits.GRPCMaxTokens = 1, time.Second, 0, 100*ms, 3
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 5, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterGRPC, Breaker: BreakerFailsafe}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: limiter.GRPC, Breaker: BreakerFailsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, GaveUp: 1, Peak: 1, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{1, 0, 1},
 			PeakDown: 1, PeakBackAt: -1},
 		Requests: 1, Refused: 1, Failed: 1, Recovered: time.Second, Idle: true,

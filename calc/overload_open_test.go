@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // randomOpen draws a valid open system from r for TestOverloadAgainstModelOpen: every limiter's keys,
@@ -38,9 +40,9 @@ func randomOpen(r *rand.Rand) Params {
 		p.Timeout = 1 + ns(int64(60*scale))
 	}
 	p.Processes = 1 + r.IntN(5)
-	p.Limiter = LimiterKind(r.IntN(len(limiterNames)))
+	p.Limiter = limiter.Kind(r.IntN(int(limiter.Count)))
 	if r.IntN(2) == 0 {
-		p.Limits = LimiterParams{
+		p.Limits = limiter.Params{
 			GRPCMaxTokens: float64(1 + r.IntN(20)), GRPCTokenRatio: float64(1+r.IntN(10)) / 10,
 			FinagleTTL: time.Duration(1+r.IntN(3)) * time.Second, FinagleMinRetries: r.IntN(3),
 			FinaglePercent: float64(r.IntN(5)) / 10, EnvoyPercent: float64(r.IntN(60)), EnvoyMinConcurrency: r.IntN(4),

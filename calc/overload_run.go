@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/calc/internal/eventq"
 	"backoffcalc/calc/internal/reuse"
+	"backoffcalc/calc/limiter"
 )
 
 // The overload simulation follows docs/overload-model.md rule by rule. It is the herd's calendar
@@ -77,7 +78,7 @@ type overloadScratch struct {
 	active, retries []int32         // by process: attempts awaiting their outcome, requests holding a retry
 	underway        []int32         // by process: requests from Begin to their end
 	activeRetries   []int32         // by process: the retries among active
-	lims            []Limiter
+	lims            []limiter.Limiter
 	dirty           []bool          // by window: an attempt arriving in it was not served at once, or timed out
 	busy            []time.Duration // with slow: the ends of service of the attempts in service, a min-heap
 	peak            eventq.PeakWindow
@@ -131,7 +132,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	stream := newStreamSource(p)
 	requests := p.Clients + stream.n
 	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1,
-		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone, slow: p.Slow(),
+		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != limiter.None, slow: p.Slow(),
 		brk: c.Breaker != BreakerNone, atCall: c.Breaker != BreakerNone && p.BreakerAt == BreakerAtCall}
 	sim.ordered = sim.limited || sim.brk
 	sim.waits, sim.first = p.modeWaits(c.Mode)
@@ -150,7 +151,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	clear(s.activeRetries)
 	s.lims = reuse.Grow(s.lims, sim.procs)
 	for i := range s.lims {
-		s.lims[i] = NewLimiter(c.Limiter, p.Limits)
+		s.lims[i] = limiter.New(c.Limiter, p.Limits)
 	}
 	s.dirty, s.busy = s.dirty[:0], s.busy[:0]
 	sim.newBreakers(c.Breaker)
@@ -468,7 +469,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 // retry ends its request then, refused, before anything else of it: it is no attempt.
 func (sim *overloadSim) start(i int, sl int32, r *overloadRequest, at time.Duration) bool {
 	s, proc := sim.s, sim.proc(i)
-	if s.lims[proc].Start(Failure{Now: at, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
+	if s.lims[proc].Start(limiter.Failure{Now: at, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
 		Requests: int(s.underway[proc]), ActiveRetries: int(s.activeRetries[proc])}) {
 		return true
 	}
@@ -547,7 +548,7 @@ func (sim *overloadSim) window(at time.Duration) *OverloadWindow {
 // goes on (its retry is filed).
 func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool {
 	p, s, run := &sim.p, sim.s, &sim.run
-	var l Limiter
+	var l limiter.Limiter
 	proc := 0
 	if sim.limited {
 		proc = sim.proc(i)
@@ -581,7 +582,7 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 	}
 	ok, held := true, 0
 	if l != nil {
-		ok, held = l.Retry(Failure{Now: at, Last: int(r.made) == p.Attempts, Timeout: r.kind == outTimeout,
+		ok, held = l.Retry(limiter.Failure{Now: at, Last: int(r.made) == p.Attempts, Timeout: r.kind == outTimeout,
 			Throttled: r.kind == outThrottled, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
 			Requests: int(s.underway[proc]), ActiveRetries: int(s.activeRetries[proc])})
 	}

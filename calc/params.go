@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // CapAt says where the cap applies.
@@ -82,11 +84,6 @@ const (
 	MaxRun       = 24 * time.Hour
 	MaxQueue     = 1000000
 	MaxProcesses = 10000
-
-	MaxGRPCTokens     = 1000 // grpc-go refuses a service config with maxTokens over 1000
-	MaxFinagleTTL     = time.Minute
-	MaxFinaglePercent = 1000
-	MaxLimiterCount   = 1000000 // minretries × 60 s stays within Scala's Int, as Finagle keeps it
 )
 
 // Params is a retry policy and what to compute about it: one struct of inputs per model, each
@@ -154,14 +151,14 @@ type HerdInputs struct {
 // (docs/overload-model.md has the exact rules). At their zero values, but Processes and Limits,
 // Open is false and the herd is as without them.
 type OverloadInputs struct {
-	Rate      float64       // new requests per second while the stream runs; 0..MaxRate; zero means no stream
-	Run       time.Duration // how long the stream runs, from 0; 0..MaxRun; zero means no stream
-	Arrivals  Spacing       // how the stream's requests are spaced; zero is Even
-	Queue     int           // attempts that may wait for a slot at the server; 0..MaxQueue; zero means no queue
-	Timeout   time.Duration // a client stops waiting for an attempt after this; 0..MaxCall; zero means never
-	Processes int           // client processes, each with its own limiter; 1..MaxProcesses; zero is invalid
-	Limiter   LimiterKind   // the retry limiter of each process; zero is LimiterNone
-	Limits    LimiterParams // the limiters' parameters; the zero value is invalid (DefaultLimiterParams)
+	Rate      float64        // new requests per second while the stream runs; 0..MaxRate; zero means no stream
+	Run       time.Duration  // how long the stream runs, from 0; 0..MaxRun; zero means no stream
+	Arrivals  Spacing        // how the stream's requests are spaced; zero is Even
+	Queue     int            // attempts that may wait for a slot at the server; 0..MaxQueue; zero means no queue
+	Timeout   time.Duration  // a client stops waiting for an attempt after this; 0..MaxCall; zero means never
+	Processes int            // client processes, each with its own limiter; 1..MaxProcesses; zero is invalid
+	Limiter   limiter.Kind   // the retry limiter of each process; zero is limiter.None
+	Limits    limiter.Params // the limiters' parameters; the zero value is invalid (limiter.Defaults)
 	// FailRate is the share of attempts the server fails outside the outage, each on its own
 	// seeded draw (docs/overload-model.md, "Errors"); 0 <= FailRate < 1; zero fails none.
 	FailRate float64
@@ -206,7 +203,7 @@ func Default() Params {
 			Window:   100 * time.Millisecond,
 			Capacity: 20,
 		},
-		OverloadInputs:   OverloadInputs{Processes: 1, Limits: DefaultLimiterParams(), BreakerParams: DefaultBreakerParams()},
+		OverloadInputs:   OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: DefaultBreakerParams()},
 		ContentionInputs: ContentionInputs{Contenders: DefaultContenders, Runs: DefaultRuns},
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // A query is the public form of Params: the page's shared links and the terminal command use the
@@ -95,21 +97,21 @@ var keyTable = []keyRow{
 	overloadRow(intKey("queue", func(p *Params) *int { return &p.Queue }, inRange(0, MaxQueue))),
 	overloadRow(durationKey("timeout", func(p *Params) *time.Duration { return &p.Timeout }, within(0, MaxCall, "0 (none) or more"))),
 	overloadRow(intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses))),
-	overloadRow(wordKey("limiter", func(p *Params) *LimiterKind { return &p.Limiter }, limiterNames[:],
-		"must be one of "+strings.Join(limiterNames[:], ", "))),
-	overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(MaxGRPCTokens))),
-	overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(MaxGRPCTokens))),
+	overloadRow(wordKey("limiter", func(p *Params) *limiter.Kind { return &p.Limiter }, limiter.Names(),
+		"must be one of "+strings.Join(limiter.Names(), ", "))),
+	overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(limiter.MaxGRPCTokens))),
+	overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(limiter.MaxGRPCTokens))),
 	overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL },
-		wholeWithin(time.Second, MaxFinagleTTL, "at least 1s", time.Second, "must be whole seconds, as Finagle's ttl is"))),
-	overloadRow(intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, MaxLimiterCount))),
-	overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, MaxFinaglePercent))),
+		wholeWithin(time.Second, limiter.MaxFinagleTTL, "at least 1s", time.Second, "must be whole seconds, as Finagle's ttl is"))),
+	overloadRow(intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, limiter.MaxCount))),
+	overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, limiter.MaxFinaglePercent))),
 	overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
-	overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, MaxLimiterCount))),
+	overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, limiter.MaxCount))),
 	// failsafe-go's budget: its own keys, as its rate is of requests and retries in flight, not
 	// Envoy's percent of attempts; left out at their defaults even with a stream, so that the
 	// links written before them stay the same.
 	unusedRow(floatKey("fsmaxrate", func(p *Params) *float64 { return &p.Limits.FailsafeMaxRate }, between(0, 1))),
-	unusedRow(intKey("fsminconcurrency", func(p *Params) *int { return &p.Limits.FailsafeMinConcurrency }, inRange(0, MaxLimiterCount))),
+	unusedRow(intKey("fsminconcurrency", func(p *Params) *int { return &p.Limits.FailsafeMinConcurrency }, inRange(0, limiter.MaxCount))),
 	// Left out at its default even with a stream, so that the links written before it stay
 	// the same.
 	unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),

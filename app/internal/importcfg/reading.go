@@ -13,6 +13,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 )
 
 // policyKeys are the query keys of calc.Policy: an import sets them all.
@@ -31,10 +32,10 @@ var modelKeys = slices.Concat([]modelKey{
 	{"breaker", always, "the configuration sets no circuit breaker"},
 	{"breakerat", func(p calc.Params) bool { return p.Breaker != calc.BreakerNone }, "the breaker's default placement"},
 },
-	limiterKeys(calc.LimiterGRPC, "maxtokens", "tokenratio"),
-	limiterKeys(calc.LimiterFinagle, "ttl", "minretries", "retrypct"),
-	limiterKeys(calc.LimiterEnvoy, "budgetpct", "minconcurrency"),
-	limiterKeys(calc.LimiterFailsafe, "fsmaxrate", "fsminconcurrency"),
+	limiterKeys(limiter.GRPC, "maxtokens", "tokenratio"),
+	limiterKeys(limiter.Finagle, "ttl", "minretries", "retrypct"),
+	limiterKeys(limiter.Envoy, "budgetpct", "minconcurrency"),
+	limiterKeys(limiter.Failsafe, "fsmaxrate", "fsminconcurrency"),
 	breakerKeys(calc.BreakerGobreaker, "gbfailures", "gbhalfopen", "gbopen"),
 	breakerKeys(calc.BreakerResilience4j, "r4jrate", "r4jslowrate", "r4jslowafter", "r4jwindow", "r4jmincalls", "r4jopen", "r4jhalfopen"),
 	breakerKeys(calc.BreakerPolly, "pollyratio", "pollythroughput", "pollysampling", "pollyopen"),
@@ -52,7 +53,7 @@ type modelKey struct {
 func always(calc.Params) bool { return true }
 
 // limiterKeys are the parameters of limiter k, which only it reads.
-func limiterKeys(k calc.LimiterKind, keys ...string) []modelKey {
+func limiterKeys(k limiter.Kind, keys ...string) []modelKey {
 	var out []modelKey
 	for _, key := range keys {
 		out = append(out, modelKey{key, func(p calc.Params) bool { return p.Limiter == k }, "limiter " + k.String() + "'s default"})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/limiter"
 )
 
 // The overload runs in the report's formats: with an open system (calc.Params.Open)
@@ -194,8 +195,8 @@ const ErrorRateCaption = "Closed form: the error rate alone, with no outage, no 
 func Short(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
 // SourceWords says where limiter k's rule is read from; "" for none.
-func SourceWords(k calc.LimiterKind) string {
-	if k == calc.LimiterNone {
+func SourceWords(k limiter.Kind) string {
+	if k == limiter.None {
 		return ""
 	}
 	return "Source: " + k.Source() + "."
