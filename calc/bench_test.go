@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -182,8 +183,8 @@ func overloadBenches() []overloadBench {
 		{"stream/finagle", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.Finagle}},
 		{"requests", one, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None}},
 		// Breakers ask at every attempt; sre keeps a rolling window and draws, resilience4j a ring.
-		{"stream/gobreaker", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: BreakerGobreaker}},
-		{"stream/resilience4j", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: BreakerResilience4j}},
-		{"stream/sre", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: BreakerSRE}},
+		{"stream/gobreaker", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: breaker.Gobreaker}},
+		{"stream/resilience4j", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: breaker.Resilience4j}},
+		{"stream/sre", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: breaker.SRE}},
 	}
 }

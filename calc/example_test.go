@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -347,25 +348,6 @@ func ExampleParams_Collapse() {
 	//   simulated at 110 s: 150 in service, 2.5s, 60 served in time, 0 wasted
 }
 
-// gobreaker's defaults: the 6th failure in a row opens the breaker for 60 s; the first call
-// after that is the probe, and its success closes it.
-func ExampleNewBreaker() {
-	b := calc.NewBreaker(calc.BreakerGobreaker, calc.DefaultBreakerParams(), nil)
-	for i := range 6 {
-		at := time.Duration(i) * time.Second
-		b.Record(at, b.Allow(at), true, 0)
-	}
-	fmt.Println(b.State(), b.Allow(65*time.Second).Allowed)
-	probe := b.Allow(66 * time.Second)
-	fmt.Println(b.State(), probe.Allowed, probe.Probe, b.Allow(66*time.Second).Allowed)
-	b.Record(67*time.Second, probe, false, time.Second)
-	fmt.Println(b.State())
-	// Output:
-	// open false
-	// half-open true true false
-	// closed
-}
-
 // What one link's breaker does without a simulation: gobreaker at each attempt of the default
 // policy (its last attempt starts at most 3.1 s after the first), 50 requests per second
 // through 5 processes.
@@ -391,7 +373,7 @@ func ExampleParams_BreakerFacts() {
 func ExampleParams_Overload_breakers() {
 	for _, q := range []string{"limiter=aws", "limiter=grpc"} {
 		p, _ := calc.Decode("rate=60&run=3m&outage=20s&clients=1&timeout=3s&latency=1s&slope=10ms&capacity=0&window=1s&attempts=4&base=1s&processes=100&" + q)
-		for _, b := range []calc.BreakerKind{calc.BreakerNone, calc.BreakerSRE, calc.BreakerGobreaker} {
+		for _, b := range []breaker.Kind{breaker.None, breaker.SRE, breaker.Gobreaker} {
 			r, _ := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter, Breaker: b})
 			fmt.Printf("%s, breaker %s: recovered at %v, %d of %d succeeded, %d attempts rejected, %d trips\n",
 				r.Limiter, b, r.Recovered, r.Accepted, r.Requests, r.Rejected, r.Trips)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -35,7 +36,7 @@ func (s Spacing) String() string {
 // alone changes nothing: without a limiter or a breaker the processes share nothing.
 func (o OverloadInputs) Open() bool {
 	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != limiter.None || o.FailRate > 0 || o.Slow() ||
-		o.Breaker != BreakerNone
+		o.Breaker != breaker.None
 }
 
 // HasStream reports whether new requests keep arriving: Rate and Run both over 0. Without it
@@ -84,7 +85,7 @@ type OverloadWindow struct {
 type OverloadRun struct {
 	HerdRun
 	Limiter limiter.Kind
-	Breaker BreakerKind
+	Breaker breaker.Kind
 
 	Requests int // the crowd's clients and the stream's requests
 	Stream   int // the stream's requests
@@ -136,7 +137,7 @@ type OverloadRun struct {
 type OverloadCase struct {
 	Mode    HerdMode
 	Limiter limiter.Kind
-	Breaker BreakerKind
+	Breaker breaker.Kind
 }
 
 // OwnCase is the run of p's own jitter mode with its limiter and its breaker: the one the
@@ -158,8 +159,8 @@ func (p Params) OverloadCases() []OverloadCase {
 			cases = append(cases, OverloadCase{own, l, p.Breaker})
 		}
 	}
-	if p.Breaker != BreakerNone {
-		for _, b := range Breakers() {
+	if p.Breaker != breaker.None {
+		for _, b := range breaker.Kinds() {
 			if b != p.Breaker {
 				cases = append(cases, OverloadCase{own, p.Limiter, b})
 			}
@@ -186,7 +187,7 @@ func (p Params) OverloadPausing(c OverloadCase, pause func() bool) (run Overload
 	if int(c.Limiter) >= int(limiter.Count) {
 		return OverloadRun{}, false, fmt.Errorf("calc: no limiter %d", uint8(c.Limiter))
 	}
-	if c.Breaker >= breakerCount {
+	if c.Breaker >= breaker.Count {
 		return OverloadRun{}, false, fmt.Errorf("calc: no breaker %d", uint8(c.Breaker))
 	}
 	if err := p.Validate(); err != nil {

@@ -111,3 +111,5 @@ func TestFailsafeRetryPolicyMatchesSimulation(t *testing.T) {
 		})
 	}
 }
+
+var errFailed = errors.New("failed")

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -21,7 +22,7 @@ import (
 // simulation or the herd's: it uses only what is proven on its own, the limiters (limiter.New,
 // compared with grpc-go and aws-sdk-go-v2 in limiter_test.go and calc/libs) and the waits
 // (Params.Wait, FirstState and Schedule, drawn where herdByHeap draws them), and the circuit
-// breakers (NewBreaker, compared with their libraries in breaker_test.go and calc/libs): the
+// breakers (breaker.New, compared with their libraries in breaker_test.go and calc/libs): the
 // loop around them, when they are asked and told, is written here from the rules alone.
 //
 // Where the specification leaves a choice open, the reading taken is marked "Reading:".
@@ -87,36 +88,36 @@ type modelRequest struct {
 	proc    int
 	start   time.Duration
 	rng     *rand.Rand
-	state   float64 // what the next wait grows from (Params.Wait)
-	made    int     // attempts made so far
-	held    int     // what the last allowed Retry returned
-	holding bool    // holds a retry (envoy's Retries)
-	ended   bool    // succeeded or gave up
-	permit  Permit  // breakerat=call: the breaker's answer to the call
+	state   float64        // what the next wait grows from (Params.Wait)
+	made    int            // attempts made so far
+	held    int            // what the last allowed Retry returned
+	holding bool           // holds a retry (envoy's Retries)
+	ended   bool           // succeeded or gave up
+	permit  breaker.Permit // breakerat=call: the breaker's answer to the call
 }
 
 type modelAttempt struct {
 	req       int
 	at        time.Duration // arrival at the server
 	first     bool
-	queued    bool          // joined the queue (rule 3)
-	served    time.Duration // when served; -1 when not (yet)
-	failed    bool          // failed at once (rules 1 and 4)
-	throttled bool          // failed by rule 4
-	answer    time.Duration // when its answer comes; -1 while not known (queued)
-	gaveUp    bool          // its client stopped waiting (a timeout happened)
-	known     bool          // its outcome reached its client (answer, failure or timeout)
-	errs      bool          // its answer, if its client waits for it, is a failure (FailRate)
-	seen      int           // with Latency or Slope: the attempts in service at its start, itself counted
-	rejected  bool          // its breaker rejected it: it never reached the server
-	permit    Permit        // breakerat=attempt: the breaker's answer to it
+	queued    bool           // joined the queue (rule 3)
+	served    time.Duration  // when served; -1 when not (yet)
+	failed    bool           // failed at once (rules 1 and 4)
+	throttled bool           // failed by rule 4
+	answer    time.Duration  // when its answer comes; -1 while not known (queued)
+	gaveUp    bool           // its client stopped waiting (a timeout happened)
+	known     bool           // its outcome reached its client (answer, failure or timeout)
+	errs      bool           // its answer, if its client waits for it, is a failure (FailRate)
+	seen      int            // with Latency or Slope: the attempts in service at its start, itself counted
+	rejected  bool           // its breaker rejected it: it never reached the server
+	permit    breaker.Permit // breakerat=attempt: the breaker's answer to it
 }
 
 // modelChange is a breaker's change of state at a call to it.
 type modelChange struct {
 	at       time.Duration
 	brk      int
-	from, to BreakerState
+	from, to breaker.State
 }
 
 type overloadModel struct {
@@ -139,10 +140,10 @@ type overloadModel struct {
 	run     OverloadRun
 	windows map[int]*OverloadWindow
 
-	brks    []Breaker     // one per process, or one shared; nil without a breaker
-	atCall  bool          // the breaker sits around the call, not each attempt
-	changes []modelChange // every change of a breaker's state, in time order
-	last    time.Duration // the last arrival or outcome known to a client: where open time ends
+	brks    []breaker.Breaker // one per process, or one shared; nil without a breaker
+	atCall  bool              // the breaker sits around the call, not each attempt
+	changes []modelChange     // every change of a breaker's state, in time order
+	last    time.Duration     // the last arrival or outcome known to a client: where open time ends
 	// refusedLast is the last retry refused at its start: a count in a window after its
 	// request's last answer.
 	refusedLast time.Duration
@@ -218,14 +219,14 @@ func (m *overloadModel) requests() {
 	for range p.Processes {
 		m.limiters = append(m.limiters, limiter.New(m.c.Limiter, p.Limits))
 	}
-	if m.c.Breaker != BreakerNone {
+	if m.c.Breaker != breaker.None {
 		n := p.Processes
 		if p.Breakers == BreakerShared {
 			n = 1
 		}
 		for b := range n {
 			draws := rand.New(rand.NewPCG(p.Seed, 1<<33+uint64(b))) // SRE's, the breaker's own
-			m.brks = append(m.brks, NewBreaker(m.c.Breaker, p.BreakerParams, draws.Float64))
+			m.brks = append(m.brks, breaker.New(m.c.Breaker, p.BreakerParams, draws.Float64))
 		}
 		m.atCall = p.BreakerAt == BreakerAtCall
 	}
@@ -240,7 +241,7 @@ func (m *overloadModel) breaker(req int) int {
 }
 
 // ask asks request req's breaker for a permit at an arrival at t and counts its answer.
-func (m *overloadModel) ask(req int, t time.Duration) Permit {
+func (m *overloadModel) ask(req int, t time.Duration) breaker.Permit {
 	b := m.breaker(req)
 	was := m.brks[b].State()
 	permit := m.brks[b].Allow(t)
@@ -258,7 +259,7 @@ func (m *overloadModel) ask(req int, t time.Duration) Permit {
 }
 
 // tell hands request req's breaker the result of the attempt or call it permitted.
-func (m *overloadModel) tell(req int, t time.Duration, permit Permit, failed bool, took time.Duration) {
+func (m *overloadModel) tell(req int, t time.Duration, permit breaker.Permit, failed bool, took time.Duration) {
 	b := m.breaker(req)
 	was := m.brks[b].State()
 	m.brks[b].Record(t, permit, failed, took)
@@ -266,7 +267,7 @@ func (m *overloadModel) tell(req int, t time.Duration, permit Permit, failed boo
 }
 
 // changed logs breaker b's change of state at t, if its last call made one.
-func (m *overloadModel) changed(b int, was BreakerState, t time.Duration) {
+func (m *overloadModel) changed(b int, was breaker.State, t time.Duration) {
 	if now := m.brks[b].State(); now != was {
 		m.changes = append(m.changes, modelChange{at: t, brk: b, from: was, to: now})
 	}
@@ -670,7 +671,7 @@ func (m *overloadModel) result() OverloadRun {
 // run's trips, time open and most probes in a window, from the log of changes.
 func (m *overloadModel) breakerCounts(run *OverloadRun) {
 	run.Breakers = len(m.brks)
-	states := make([]BreakerState, len(m.brks)) // all closed at 0
+	states := make([]breaker.State, len(m.brks)) // all closed at 0
 	next := 0
 	for k := range run.Windows {
 		end := time.Duration(k+1) * m.p.Window
@@ -680,11 +681,11 @@ func (m *overloadModel) breakerCounts(run *OverloadRun) {
 		w := &run.Windows[k]
 		for _, st := range states {
 			switch st {
-			case BreakerClosed:
+			case breaker.Closed:
 				w.Closed++
-			case BreakerOpen:
+			case breaker.Open:
 				w.Open++
-			case BreakerHalfOpen:
+			case breaker.HalfOpen:
 				w.HalfOpen++
 			}
 		}
@@ -692,23 +693,23 @@ func (m *overloadModel) breakerCounts(run *OverloadRun) {
 	}
 	opened := make([]time.Duration, len(m.brks))
 	for b := range states {
-		states[b] = BreakerClosed
+		states[b] = breaker.Closed
 	}
 	for _, c := range m.changes {
 		if c.from != states[c.brk] {
 			panic("overloadByHeap: a breaker's changes do not chain")
 		}
 		states[c.brk] = c.to
-		if c.to == BreakerOpen {
+		if c.to == breaker.Open {
 			run.Trips++
 			opened[c.brk] = c.at
 		}
-		if c.from == BreakerOpen {
+		if c.from == breaker.Open {
 			run.OpenTime += c.at - opened[c.brk]
 		}
 	}
 	for b, st := range states {
-		if st == BreakerOpen {
+		if st == breaker.Open {
 			run.OpenTime += m.last - opened[b]
 		}
 	}
@@ -1127,7 +1128,7 @@ func randomOverload(next func(n int) int) (Params, OverloadCase) {
 		p.Latency, p.Slope = msn(40), time.Duration(next(2001))*time.Microsecond
 	}
 	if next(2) == 0 {
-		p.Breaker = Breakers()[1+next(int(breakerCount)-1)]
+		p.Breaker = breaker.Kinds()[1+next(int(breaker.Count)-1)]
 		p.BreakerAt, p.Breakers = BreakerAt(next(2)), BreakerScope(next(2))
 		if next(2) == 0 {
 			p.BreakerParams = smallBreakerParams(next)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -113,7 +114,7 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 			if br.IntN(2) == 0 {
 				p.BreakerParams = smallBreakerParams(br.IntN)
 			}
-			for _, b := range Breakers()[1:] {
+			for _, b := range breaker.Kinds()[1:] {
 				p.Breaker = b
 				compare(i, p, OverloadCase{Mode: Backoff(p.Jitter), Limiter: p.Limiter, Breaker: b})
 			}

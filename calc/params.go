@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -169,11 +170,11 @@ type OverloadInputs struct {
 	Latency, Slope time.Duration
 	// Breaker is the circuit breaker each call asks (breaker.go), BreakerAt where it sits around
 	// the retries and Breakers whose it is; zero values: none, at each attempt, per process.
-	Breaker   BreakerKind
+	Breaker   breaker.Kind
 	BreakerAt BreakerAt
 	Breakers  BreakerScope
-	// BreakerParams are the breakers' parameters; the zero value is invalid (DefaultBreakerParams).
-	BreakerParams BreakerParams
+	// BreakerParams are the breakers' parameters; the zero value is invalid (breaker.Defaults).
+	BreakerParams breaker.Params
 }
 
 // ContentionInputs are the AWS post's experiment's (see Params.Contention).
@@ -203,7 +204,7 @@ func Default() Params {
 			Window:   100 * time.Millisecond,
 			Capacity: 20,
 		},
-		OverloadInputs:   OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: DefaultBreakerParams()},
+		OverloadInputs:   OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: breaker.Defaults()},
 		ContentionInputs: ContentionInputs{Contenders: DefaultContenders, Runs: DefaultRuns},
 	}
 }

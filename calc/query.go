@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -117,47 +118,47 @@ var keyTable = []keyRow{
 	unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
 	unusedRow(durationKey("latency", func(p *Params) *time.Duration { return &p.Latency }, within(0, MaxCall, "0 or more"))),
 	unusedRow(durationKey("slope", func(p *Params) *time.Duration { return &p.Slope }, within(0, MaxCall, "0 or more"))),
-	unusedRow(wordKey("breaker", func(p *Params) *BreakerKind { return &p.Breaker }, breakerNames[:],
-		"must be one of "+strings.Join(breakerNames[:], ", "))),
+	unusedRow(wordKey("breaker", func(p *Params) *breaker.Kind { return &p.Breaker }, breaker.Names()[:],
+		"must be one of "+strings.Join(breaker.Names()[:], ", "))),
 	unusedRow(wordKey("breakerat", func(p *Params) *BreakerAt { return &p.BreakerAt }, breakerAtNames[:],
 		"must be attempt (inside the retries: every attempt counts) or call (outside them: one call counts once)")),
 	unusedRow(wordKey("breakers", func(p *Params) *BreakerScope { return &p.Breakers }, breakerScopeNames[:],
 		"must be client (one breaker per client process) or shared (one for all)")),
 	// Each breaker's parameters, in the ranges its library accepts (breaker.go has the
 	// defaults); go-zero's SRE throttling has none that can be set.
-	unusedRow(intKey("gbfailures", func(p *Params) *int { return &p.BreakerParams.GobreakerFailures }, inRange(0, MaxBreakerCount))),
-	unusedRow(intKey("gbhalfopen", func(p *Params) *int { return &p.BreakerParams.GobreakerMaxRequests }, inRange(1, MaxBreakerCount))),
+	unusedRow(intKey("gbfailures", func(p *Params) *int { return &p.BreakerParams.GobreakerFailures }, inRange(0, breaker.MaxCount))),
+	unusedRow(intKey("gbhalfopen", func(p *Params) *int { return &p.BreakerParams.GobreakerMaxRequests }, inRange(1, breaker.MaxCount))),
 	unusedRow(durationKey("gbopen", func(p *Params) *time.Duration { return &p.BreakerParams.GobreakerTimeout }, breakerTime)),
 	unusedRow(floatKey("r4jrate", func(p *Params) *float64 { return &p.BreakerParams.R4jFailurePercent }, positive(100))),
 	unusedRow(floatKey("r4jslowrate", func(p *Params) *float64 { return &p.BreakerParams.R4jSlowPercent }, positive(100))),
 	unusedRow(durationKey("r4jslowafter", func(p *Params) *time.Duration { return &p.BreakerParams.R4jSlowAfter }, breakerTime)),
-	unusedRow(intKey("r4jwindow", func(p *Params) *int { return &p.BreakerParams.R4jWindow }, inRange(1, MaxBreakerCount))),
-	unusedRow(intKey("r4jmincalls", func(p *Params) *int { return &p.BreakerParams.R4jMinCalls }, inRange(1, MaxBreakerCount))),
+	unusedRow(intKey("r4jwindow", func(p *Params) *int { return &p.BreakerParams.R4jWindow }, inRange(1, breaker.MaxCount))),
+	unusedRow(intKey("r4jmincalls", func(p *Params) *int { return &p.BreakerParams.R4jMinCalls }, inRange(1, breaker.MaxCount))),
 	unusedRow(durationKey("r4jopen", func(p *Params) *time.Duration { return &p.BreakerParams.R4jWait },
-		wholeWithin(time.Millisecond, MaxBreakerTime, "at least 1ms", time.Millisecond, "must be whole milliseconds, as resilience4j keeps it"))),
-	unusedRow(intKey("r4jhalfopen", func(p *Params) *int { return &p.BreakerParams.R4jHalfOpen }, inRange(1, MaxBreakerCount))),
+		wholeWithin(time.Millisecond, breaker.MaxTime, "at least 1ms", time.Millisecond, "must be whole milliseconds, as resilience4j keeps it"))),
+	unusedRow(intKey("r4jhalfopen", func(p *Params) *int { return &p.BreakerParams.R4jHalfOpen }, inRange(1, breaker.MaxCount))),
 	unusedRow(floatKey("pollyratio", func(p *Params) *float64 { return &p.BreakerParams.PollyRatio }, between(0, 1))),
-	unusedRow(intKey("pollythroughput", func(p *Params) *int { return &p.BreakerParams.PollyThroughput }, inRange(2, MaxBreakerCount))),
+	unusedRow(intKey("pollythroughput", func(p *Params) *int { return &p.BreakerParams.PollyThroughput }, inRange(2, breaker.MaxCount))),
 	unusedRow(durationKey("pollysampling", func(p *Params) *time.Duration { return &p.BreakerParams.PollySampling }, pollyTime)),
 	unusedRow(durationKey("pollyopen", func(p *Params) *time.Duration { return &p.BreakerParams.PollyBreak }, pollyTime)),
 	// failsafe's thresholds are counts out of a capacity, which its half-open state subtracts
 	// in unsigned numbers: each capacity comes first, and its threshold is at most it.
-	unusedRow(intKey("fsof", func(p *Params) *int { return &p.BreakerParams.FailsafeOf }, inRange(1, MaxBreakerCount))),
+	unusedRow(intKey("fsof", func(p *Params) *int { return &p.BreakerParams.FailsafeOf }, inRange(1, breaker.MaxCount))),
 	unusedRow(intKey("fsfailures", func(p *Params) *int { return &p.BreakerParams.FailsafeFailures }, func(p *Params, n int) error {
 		return atMost(n, 1, "fsof", p.BreakerParams.FailsafeOf)
 	})),
-	unusedRow(intKey("fssuccessof", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccessOf }, inRange(0, MaxBreakerCount))),
+	unusedRow(intKey("fssuccessof", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccessOf }, inRange(0, breaker.MaxCount))),
 	unusedRow(intKey("fssuccesses", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccesses }, func(p *Params, n int) error {
 		return atMost(n, 0, "fssuccessof", p.BreakerParams.FailsafeSuccessOf)
 	})),
 	unusedRow(durationKey("fsopen", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafeDelay }, breakerTime)),
 	unusedRow(durationKey("fsperiod", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafePeriod }, func(_ *Params, d time.Duration) error {
-		if d != 0 && (d < time.Millisecond || d > MaxBreakerTime) {
-			return fmt.Errorf("must be 0 (count-based: the last results) or from 1ms to %s", FormatDuration(MaxBreakerTime))
+		if d != 0 && (d < time.Millisecond || d > breaker.MaxTime) {
+			return fmt.Errorf("must be 0 (count-based: the last results) or from 1ms to %s", FormatDuration(breaker.MaxTime))
 		}
 		return nil
 	})),
-	unusedRow(intKey("fsexecutions", func(p *Params) *int { return &p.BreakerParams.FailsafeExecutions }, inRange(0, MaxBreakerCount))),
+	unusedRow(intKey("fsexecutions", func(p *Params) *int { return &p.BreakerParams.FailsafeExecutions }, inRange(0, breaker.MaxCount))),
 	unusedRow(floatKey("fsrate", func(p *Params) *float64 { return &p.BreakerParams.FailsafeRate }, between(0, 1))),
 	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
 	// them out at their defaults.
@@ -226,13 +227,13 @@ func belowOne(_ *Params, x float64) error {
 
 // breakerTime is the range of a breaker's open period and slow-call threshold.
 func breakerTime(p *Params, d time.Duration) error {
-	return within(time.Nanosecond, MaxBreakerTime, "more than 0")(p, d)
+	return within(time.Nanosecond, breaker.MaxTime, "more than 0")(p, d)
 }
 
 // pollyTime is the range of Polly's SamplingDuration and BreakDuration: its options' Range
 // attributes, in .NET's ticks of 100ns.
 func pollyTime(p *Params, d time.Duration) error {
-	return wholeWithin(500*time.Millisecond, MaxBreakerTime, "at least 500ms", 100, "must be whole multiples of 100ns, .NET's tick")(p, d)
+	return wholeWithin(500*time.Millisecond, breaker.MaxTime, "at least 500ms", 100, "must be whole multiples of 100ns, .NET's tick")(p, d)
 }
 
 // atMost is the range [lo, capacity] of a threshold n out of the key named capName.

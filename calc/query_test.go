@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -31,7 +32,7 @@ var decodeTests = []struct {
 					Ratio: 0.2, CapAt: CapAfter, Budget: time.Minute},
 				CallInputs: CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: SampleInputs{Samples: 500, Seed: 1<<64 - 1},
 				HerdInputs:     HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
-				OverloadInputs: OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: DefaultBreakerParams()}}
+				OverloadInputs: OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: breaker.Defaults()}}
 		}},
 	// Every key at its limit but samples, whose work with 1000 attempts and a budget allows 600
 	// (sampleSteps: 600 × (1000 × 5 × 33 + 150) path-steps).

@@ -38,15 +38,17 @@ var rules = []struct {
 	// The calculator, standard library only; its internal packages (the event queue both
 	// simulations use) only each other.
 	{"calc/internal/...", []string{"calc/internal/..."}},
-	// The retry limiters: the libraries' rules only, nothing of the project.
+	// The retry limiters and the circuit breakers: the libraries' rules only, nothing of the
+	// project.
 	{"calc/limiter", nil},
+	{"calc/breaker", nil},
 	// The retry libraries read calc and are never read by it.
-	{"calc/libs", []string{"calc", "calc/limiter", "calc/internal/..."}},
-	{"calc", []string{"calc/limiter", "calc/internal/..."}},
+	{"calc/libs", []string{"calc", "calc/limiter", "calc/breaker", "calc/internal/..."}},
+	{"calc", []string{"calc/limiter", "calc/breaker", "calc/internal/..."}},
 	// The server and static generator writes reports; the page's parts do not know each other.
 	{"app/internal/site", []string{"calc", "calc/libs", "app/internal/report"}},
-	{"app/internal/...", []string{"calc", "calc/limiter", "calc/libs"}},
-	{"app", []string{"calc", "calc/limiter", "calc/libs", "app/internal/..."}},
+	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/libs"}},
+	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/..."}},
 	// Starting Chromium and serve, for tests, the bench and the scripts: nothing of the project.
 	{"internal/...", nil},
 	{"scripts/...", []string{"internal/headless", "internal/served"}},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
 )
 
@@ -30,7 +31,7 @@ func OverloadModelWords(p calc.Params) string {
 
 // overloadIntro is the model in words, then which runs follow.
 func overloadIntro(p calc.Params) string {
-	if p.Breaker == calc.BreakerNone {
+	if p.Breaker == breaker.None {
 		return OverloadModelWords(p) + " Every mode with the chosen limiter, then the policy's mode with every other limiter:"
 	}
 	return OverloadModelWords(p) + " Every mode with the chosen limiter and breaker, then the policy's mode with every other limiter, then with every other breaker:"
@@ -232,7 +233,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		fmt.Fprintln(w, words)
 		fmt.Fprintln(w)
 	}
-	brk := p.Breaker != calc.BreakerNone
+	brk := p.Breaker != breaker.None
 	if brk {
 		f := p.BreakerFacts()
 		fmt.Fprintln(w, BreakerIntro(f)+" "+BreakerSourceWords(f))
@@ -513,7 +514,7 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 		}
 		return msp(d)
 	}
-	brk := p.Breaker != calc.BreakerNone
+	brk := p.Breaker != breaker.None
 	if brk {
 		f := p.BreakerFacts()
 		out.Breaker = &jsonBreaker{Breaker: f.Kind.String(), At: p.BreakerAt.String(), Scope: p.Breakers.String(), Source: f.Source, Rule: f.Rule,
