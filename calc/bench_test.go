@@ -106,28 +106,6 @@ func BenchmarkOverload(b *testing.B) {
 	}
 }
 
-// BenchmarkContention100 is the contention table as the page shows it by default: 100 clients,
-// 100 runs, the simulator's five modes and the policy's (target: under 1s in Chromium).
-func BenchmarkContention100(b *testing.B) {
-	p := mustDecode(b, "base=5ms&cap=2s")
-	for b.Loop() {
-		if _, err := p.Contention(p.Contenders, p.Runs, p.ContentionModes()...); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkContentionSweep is the sweep over 10..200 clients, 100 runs, every mode of the
-// table (target: under 10s in Chromium).
-func BenchmarkContentionSweep(b *testing.B) {
-	p := mustDecode(b, "base=5ms&cap=2s")
-	for b.Loop() {
-		if _, _, err := p.ContentionSweep(p.Runs, p.ContentionModes(), nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkSolutions is the worst-case fit to a budget for every compared mode at the defaults
 // with a 30s budget: it runs in ReportBounds, on the input path.
 func BenchmarkSolutions(b *testing.B) {

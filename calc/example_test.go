@@ -257,23 +257,6 @@ func ExampleCompare() {
 	// total 700ms
 }
 
-func ExampleParams_Contention() {
-	// One client has no one to contend with: one read and one write, 4 hops of about 10ms each
-	// (|N(10ms, 2ms)|), so 1 call and a time near 40ms in every mode: 39 ms, the mean of 100 runs.
-	p, _ := calc.Decode("")
-	res, _ := p.Contention(1, 100, p.ContentionModes()...)
-	for _, r := range res {
-		fmt.Printf("%s: %.0f call, %.0f ms\n", r.Mode, r.Calls.Mean, r.Time.Mean/1e6)
-	}
-	// Output:
-	// nobackoff: 1 call, 39 ms
-	// exponential: 1 call, 39 ms
-	// fulljitter: 1 call, 39 ms
-	// equaljitter: 1 call, 39 ms
-	// decorrelatedjitter: 1 call, 39 ms
-	// policy-full: 1 call, 39 ms
-}
-
 func ExampleParams_Solutions() {
 	// Without jitter, 6 attempts of base 1s and factor 2 start at 0, 1s, 3s, 7s, 15s and 31s: 3
 	// of them start before a 6.5s budget. All 6 do when the five waits, 31 × base, stay under

@@ -17,6 +17,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/budget"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 
+	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/limiter"
 )
 
@@ -73,7 +74,7 @@ func TestFailsafeRetryPolicyMatchesSimulation(t *testing.T) {
 						rng.Seed(p.Seed, uint64(i))
 						_, err := fsgo.With(policy).Get(func() (any, error) {
 							at := time.Since(start)
-							fails := at < tt.outage || (tt.failRate > 0 && unit(&rng) < tt.failRate)
+							fails := at < tt.outage || (tt.failRate > 0 && mathx.Unit(&rng) < tt.failRate)
 							mu.Lock()
 							attempts++
 							mu.Unlock()

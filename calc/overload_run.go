@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/internal/eventq"
+	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/internal/reuse"
 	"backoffcalc/calc/limiter"
 )
@@ -405,7 +406,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	rejected := sim.brk && !sim.atCall && !sim.ask(i, r, at)
 	// Each attempt outside the outage that reaches the server draws whether it fails, at its
 	// arrival, from its request's own stream: the draws follow the request's attempts.
-	r.errs = !rejected && p.FailRate > 0 && at >= p.Outage && unit(&r.rng) < p.FailRate
+	r.errs = !rejected && p.FailRate > 0 && at >= p.Outage && mathx.Unit(&r.rng) < p.FailRate
 	if !rejected {
 		s.peak.Add(at)
 	}
@@ -602,7 +603,7 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 		case ws.fixed != nil && !ws.draws[k]:
 			wait = ws.fixed[k]
 		case ws.fixed != nil && ws.laws[k].step == 0:
-			wait = ws.laws[k].linear(unit(&r.rng))
+			wait = ws.laws[k].linear(mathx.Unit(&r.rng))
 		default:
 			wait, state = ws.next(k, &r.rng, r.state)
 		}
@@ -651,7 +652,7 @@ func (sim *overloadSim) newBreakers(k breaker.Kind) {
 		// SRE's rejections draw from a stream of the breaker's own, past the requests' streams.
 		s.draws[b].Seed(sim.p.Seed, 1<<33+uint64(b))
 		rng := &s.draws[b]
-		s.brks = append(s.brks, breaker.New(k, sim.p.BreakerParams, func() float64 { return unit(rng) }))
+		s.brks = append(s.brks, breaker.New(k, sim.p.BreakerParams, func() float64 { return mathx.Unit(rng) }))
 	}
 	sim.states[breaker.Closed] = n
 	sim.run.Breakers = n

@@ -81,6 +81,15 @@ const (
 	MaxCapacity = 1000000000
 	MaxSpread   = 24 * time.Hour
 
+	// The contention experiment's (calc/contention). A client fails at most once per other
+	// client's success, so a run makes at most n² writes: with these limits a run is at most
+	// 250000 writes, and a client's time at most 499 of the longest waits (under 2^60 ns, so
+	// times never overflow).
+	MaxContenders     = 500
+	MaxRuns           = 1000
+	DefaultContenders = 100
+	DefaultRuns       = 100
+
 	MaxRate      = 100000
 	MaxRun       = 24 * time.Hour
 	MaxQueue     = 1000000
@@ -177,7 +186,7 @@ type OverloadInputs struct {
 	BreakerParams breaker.Params
 }
 
-// ContentionInputs are the AWS post's experiment's (see Params.Contention).
+// ContentionInputs are the AWS post's experiment's (calc/contention).
 type ContentionInputs struct {
 	Contenders int // clients racing to write one row; 1..MaxContenders; zero is invalid
 	Runs       int // repetitions the means are over; 1..MaxRuns; zero is invalid
