@@ -237,7 +237,7 @@ const maxQuoted = 40
 
 func (e *FieldError) Error() string {
 	key := e.Key
-	if !plainKey.MatchString(key) {
+	if !plainKey().MatchString(key) {
 		key = quoteShort(key) // an unknown key, as given (UnknownKeys)
 	}
 	return fmt.Sprintf("calc: %s %s: %v", key, quoteShort(e.Value), e.Err)
@@ -278,7 +278,7 @@ func FieldErrors(err error) []*FieldError {
 // clients without) and sampling over MaxSampleWork path-steps (on samples).
 func (p Params) Validate() error {
 	var errs []error
-	for _, k := range keyTable {
+	for _, k := range keyTable() {
 		if k.check == nil {
 			continue
 		}

@@ -145,3 +145,33 @@ func TestBuilds(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleAlone builds a program that calls only Params.Schedule and fails where it links
+// what reading and writing a link needs (the key table, a regexp compiler, the herd's limits) or
+// what a simulation does: calc's package variables build nothing at init that only Decode,
+// Encode or Validate read (query.go's lazy).
+func TestScheduleAlone(t *testing.T) {
+	bin := t.TempDir() + "/schedule"
+	build := exec.Command("go", "build", "-o", bin, "./internal/layering/testdata/schedule")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	syms := string(out)
+	if !strings.Contains(syms, " backoffcalc/calc.Params.Schedule") {
+		t.Fatalf("the program does not link Params.Schedule")
+	}
+	for _, not := range []string{
+		" regexp.Compile", " regexp.MustCompile", " backoffcalc/calc.newKeyTable", " backoffcalc/calc.durationKey",
+		" backoffcalc/calc.herdWork", " backoffcalc/calc.Params.Validate", " backoffcalc/calc.Params.Overload",
+		" backoffcalc/calc.Params.Herd", " backoffcalc/calc/contention.",
+	} {
+		if strings.Contains(syms, not) {
+			t.Errorf("a program that computes only a schedule links%s", not)
+		}
+	}
+}
