@@ -297,7 +297,7 @@ func (m *overloadModel) arrive(e modelEvent) {
 	if l := m.limiters[r.proc]; l != nil && r.made > 0 {
 		f := m.limiterCounts(r.proc)
 		f.Now = e.at
-		if !l.Start(f) {
+		if !limiter.Start(l, f) {
 			r.ended, r.holding = true, false
 			m.run.Refused++
 			m.window(e.at).Refused++

@@ -81,8 +81,9 @@ type overloadScratch struct {
 	underway        []int32         // by process: requests from Begin to their end
 	activeRetries   []int32         // by process: the retries among active
 	lims            []limiter.Limiter
-	dirty           []bool          // by window: an attempt arriving in it was not served at once, or timed out
-	busy            []time.Duration // with slow: the ends of service of the attempts in service, a min-heap
+	starts          []limiter.Starter // by process: its limiter, when it decides at a retry's start too
+	dirty           []bool            // by window: an attempt arriving in it was not served at once, or timed out
+	busy            []time.Duration   // with slow: the ends of service of the attempts in service, a min-heap
 	peak            eventq.PeakWindow
 	brks            []breaker.Breaker // with a breaker: one per process, or one shared
 	opened          []time.Duration   // by breaker: when it last opened
@@ -151,9 +152,10 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	clear(s.retries)
 	clear(s.underway)
 	clear(s.activeRetries)
-	s.lims = reuse.Grow(s.lims, sim.procs)
+	s.lims, s.starts = reuse.Grow(s.lims, sim.procs), reuse.Grow(s.starts, sim.procs)
 	for i := range s.lims {
 		s.lims[i] = limiter.New(c.Limiter, p.Limits)
+		s.starts[i], _ = s.lims[i].(limiter.Starter)
 	}
 	s.dirty, s.busy = s.dirty[:0], s.busy[:0]
 	sim.newBreakers(c.Breaker)
@@ -471,7 +473,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 // retry ends its request then, refused, before anything else of it: it is no attempt.
 func (sim *overloadSim) start(i int, sl int32, r *overloadRequest, at time.Duration) bool {
 	s, proc := sim.s, sim.proc(i)
-	if s.lims[proc].Start(limiter.Failure{Now: at, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
+	if st := s.starts[proc]; st == nil || st.Start(limiter.Failure{Now: at, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
 		Requests: int(s.underway[proc]), ActiveRetries: int(s.activeRetries[proc])}) {
 		return true
 	}

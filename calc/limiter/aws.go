@@ -66,8 +66,6 @@ func (q *awsQuota) Retry(f Failure) (bool, int) {
 	return true, cost
 }
 
-func (*awsQuota) Start(Failure) bool { return true }
-
 func (q *awsQuota) Succeed(_ time.Duration, attempt, held int) {
 	back := held
 	if attempt == 1 {

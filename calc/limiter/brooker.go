@@ -40,8 +40,6 @@ func (b *adaptiveBucket) Retry(f Failure) (bool, int) {
 	return true, 0
 }
 
-func (*adaptiveBucket) Start(Failure) bool { return true }
-
 func (b *adaptiveBucket) Succeed(time.Duration, int, int) {}
 
 // retryBreaker is CircuitBreakerRetryStrategy: it counts the calls started and the failures seen
@@ -57,7 +55,5 @@ func (b *retryBreaker) Retry(Failure) (bool, int) {
 	b.failures++
 	return b.failures*RetryBreakerRate <= b.calls, 0
 }
-
-func (*retryBreaker) Start(Failure) bool { return true }
 
 func (b *retryBreaker) Succeed(time.Duration, int, int) {}

@@ -22,8 +22,6 @@ func (e envoyBudget) Retry(f Failure) (bool, int) {
 	return f.Retries < e.max(f.Active), 0
 }
 
-func (envoyBudget) Start(Failure) bool { return true }
-
 func (envoyBudget) Succeed(time.Duration, int, int) {}
 
 // max is the number of retries that may be in flight with active requests in flight or pending.

@@ -48,8 +48,6 @@ func (b *finagleBudget) Retry(f Failure) (bool, int) {
 	return true, 0
 }
 
-func (*finagleBudget) Start(Failure) bool { return true }
-
 func (b *finagleBudget) Succeed(time.Duration, int, int) {}
 
 // windowedAdder is twitter/util's WindowedAdder(range, slices = 10, now): a writer slice and

@@ -27,8 +27,6 @@ func (g *grpcThrottle) Retry(Failure) (bool, int) {
 	return g.tokens > g.thresh, 0
 }
 
-func (*grpcThrottle) Start(Failure) bool { return true }
-
 func (g *grpcThrottle) Succeed(time.Duration, int, int) {
 	g.tokens = min(g.tokens+g.ratio, g.max)
 }

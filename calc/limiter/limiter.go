@@ -157,17 +157,31 @@ type Failure struct {
 
 // Limiter decides whether a failed request may retry. Calls come in time order. A request calls
 // Begin once before its first attempt; after each failed attempt it calls Retry, and after the
-// attempt that succeeds it calls Succeed. A retry Retry allowed calls Start when it is about to
-// start, after its wait: a false ends the request then. held is what the request got from its last
-// allowed Retry (the aws quota's cost, to give back on success); 0 when it has not retried.
+// attempt that succeeds it calls Succeed. held is what the request got from its last allowed
+// Retry (the aws quota's cost, to give back on success); 0 when it has not retried. A limiter
+// that also decides when the retry starts is a Starter.
 type Limiter interface {
 	Begin(now time.Duration)
 	Retry(f Failure) (ok bool, held int)
-	// Start is told what Failure says at the retry's start: Now is that start, the counts are
-	// taken then (the retry not counted), and Last, Timeout and Throttled are false. Only
-	// failsafe decides here; the others decide at the failure and allow every start.
-	Start(f Failure) bool
 	Succeed(now time.Duration, attempt, held int)
+}
+
+// Starter is a Limiter that decides again when a retry Retry allowed is about to start, after
+// its wait: a false ends the request then. Only failsafe's budget is one; the others decide at
+// the failure and allow every start, and need no method for it.
+type Starter interface {
+	// Start is told what Failure says at the retry's start: Now is that start, the counts are
+	// taken then (the retry not counted), and Last, Timeout and Throttled are false.
+	Start(f Failure) bool
+}
+
+// Start reports whether l lets a retry start: what its Start says for a Starter, true for the
+// others.
+func Start(l Limiter, f Failure) bool {
+	if s, ok := l.(Starter); ok {
+		return s.Start(f)
+	}
+	return true
 }
 
 // Params are the limiters' own parameters; each field's zero value is invalid, so start from

@@ -372,3 +372,21 @@ func TestLimitersComplete(t *testing.T) {
 		t.Errorf("Kinds() = %v", got)
 	}
 }
+
+// TestStarters: only failsafe's budget decides at a retry's start, so only it is a Starter; the
+// others need no Start method, and Start lets every retry of theirs start.
+func TestStarters(t *testing.T) {
+	for _, k := range Kinds()[1:] {
+		l := New(k, Defaults())
+		if _, ok := l.(Starter); ok != (k == Failsafe) {
+			t.Errorf("%s: Starter %v", k, ok)
+		}
+		if k != Failsafe && !Start(l, Failure{}) {
+			t.Errorf("%s: a start refused", k)
+		}
+	}
+	// failsafe with 3 retries in flight of 3 requests under way: 3/6 is over 0.2.
+	if Start(New(Failsafe, Defaults()), Failure{Requests: 3, ActiveRetries: 3}) {
+		t.Errorf("failsafe: a start allowed over its budget")
+	}
+}
