@@ -10,6 +10,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -97,7 +98,7 @@ func TestTableBreakerJSON(t *testing.T) {
 			if n := r.Served + r.Errors + r.Failed + r.TimedOut + *r.Rejected + last; n != r.Attempts {
 				t.Errorf("%s run %d: %d attempts, %d accounted for", q, i, r.Attempts, n)
 			}
-			if p.BreakerAt == calc.BreakerAtCall && c.Breaker != calc.BreakerNone && *r.Blocked != *r.Rejected || p.BreakerAt == calc.BreakerAtAttempt && *r.Blocked != 0 {
+			if p.BreakerAt == calc.BreakerAtCall && c.Breaker != breaker.None && *r.Blocked != *r.Rejected || p.BreakerAt == calc.BreakerAtAttempt && *r.Blocked != 0 {
 				t.Errorf("%s run %d: %d blocked, %d rejected", q, i, *r.Blocked, *r.Rejected)
 			}
 			var rejected, probed, most int

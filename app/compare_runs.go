@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -28,7 +29,7 @@ type vsRuns struct {
 	herdErr error
 
 	contFor [2]contentionInputs // contentionKey of A and of B whose contention headlines these are
-	cont    [2]*calc.ContentionResult
+	cont    [2]*contention.Result
 	contErr error
 	contGen int64 // the workGen the contention headlines are being computed in; 0 when not
 	contRun int   // clicks so far: a newer click's results replace an older one's
@@ -103,15 +104,15 @@ func (p *page) computeVsContention(ctx app.Context, e app.Event) {
 	params := [2]calc.Params{p.report.Params, p.vsReport.Params}
 	p.vs.contRun++
 	run := p.vs.contRun
-	p.vs.contGen, p.vs.contFor, p.vs.cont, p.vs.contErr = gen, [2]contentionInputs{}, [2]*calc.ContentionResult{}, nil
+	p.vs.contGen, p.vs.contFor, p.vs.cont, p.vs.contErr = gen, [2]contentionInputs{}, [2]*contention.Result{}, nil
 	p.compareRuns.refresh()
 	ctx.Async(func() {
-		var out [2]*calc.ContentionResult
+		var out [2]*contention.Result
 		var err error
 		stopped := false
 		pause := yielder(&p.workGen, gen)
 		for i, q := range params {
-			rs, done, e := contentionPausing(q, q.Contenders, q.Runs, []calc.ContentionMode{calc.ContentionPolicy(q.Jitter)}, pause)
+			rs, done, e := contentionPausing(q, q.Contenders, q.Runs, []contention.Mode{contention.Policy(q.Jitter)}, pause)
 			if err = e; err != nil {
 				break
 			}
@@ -170,7 +171,7 @@ func overloadHeadCells(r calc.OverloadRun) []headCell {
 
 var contentionHeadColumns = []string{"contenders", "runs", "mean calls (writes) per run", "mean time until the last client is through"}
 
-func contentionHeadCells(r calc.ContentionResult) []headCell {
+func contentionHeadCells(r contention.Result) []headCell {
 	return []headCell{{"contenders", strconv.Itoa(r.Clients), strconv.Itoa(r.Clients)}, {"runs", strconv.Itoa(r.Runs), strconv.Itoa(r.Runs)},
 		{"calls", report.Float(r.Calls.Mean), calc.Decimal(r.Calls.Mean, 1)}, {"time", calc.MillisFloat(r.Time.Mean), calc.Human(r.Time.Mean)}}
 }
@@ -258,7 +259,7 @@ func (p *page) renderCompareContention() app.UI {
 		if v.contErr != nil {
 			return app.P().ID("compare-contention").Text("The contention experiment is not simulated: " + strings.TrimPrefix(v.contErr.Error(), "calc: "))
 		}
-		row := func(side string, r *calc.ContentionResult) app.UI {
+		row := func(side string, r *contention.Result) app.UI {
 			j, _ := r.Mode.Jitter()
 			return headRow(side, strings.ToUpper(side)+", "+j.Title(), contentionHeadCells(*r), len(contentionHeadColumns), "")
 		}

@@ -12,6 +12,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -125,7 +126,7 @@ func TestPageCompareContention(t *testing.T) {
 		name string
 		p    calc.Params
 	}{{"a", l.Params}, {"b", l.B}} {
-		rs, err := side.p.Contention(side.p.Contenders, side.p.Runs, calc.ContentionPolicy(side.p.Jitter))
+		rs, err := contention.Run(side.p, side.p.Contenders, side.p.Runs, contention.Policy(side.p.Jitter))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,9 +150,9 @@ func TestPageCompareContention(t *testing.T) {
 func TestTableCompareContention(t *testing.T) {
 	link := compareLink + "&contenders=20&runs=10"
 	l, _ := libs.DecodeLink(link)
-	var want [2]calc.ContentionResult
+	var want [2]contention.Result
 	for i, p := range []calc.Params{l.Params, l.B} {
-		rs, err := p.Contention(p.Contenders, p.Runs, calc.ContentionPolicy(p.Jitter))
+		rs, err := contention.Run(p, p.Contenders, p.Runs, contention.Policy(p.Jitter))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -28,8 +29,8 @@ import (
 type experimentView struct {
 	params  calc.Params      // the current inputs
 	key     contentionInputs // what table and sweep were computed from
-	table   []calc.ContentionResult
-	sweep   []calc.ContentionPoint
+	table   []contention.Result
+	sweep   []contention.Point
 	err     error
 	seen    bool  // the section has come near the viewport: from then on the experiment runs
 	ready   int64 // the workGen whose other work is done
@@ -37,7 +38,7 @@ type experimentView struct {
 }
 
 // sweepPoints is the sweep's length: 10, 20, ..., 200 clients.
-const sweepPoints = (calc.SweepTo-calc.SweepFrom)/calc.SweepStep + 1
+const sweepPoints = (contention.SweepTo-contention.SweepFrom)/contention.SweepStep + 1
 
 // contentionInputs are the inputs the experiment reads: inputs with the same ones have the same
 // table and sweep. A new field of calc.Policy is part of it until it is known not to matter.
@@ -117,7 +118,7 @@ func (p *page) maybeRunExperiment(ctx app.Context) {
 // handing each result to the page as it comes, until gen is no longer the current work.
 func (p *page) runExperiment(ctx app.Context, params calc.Params, gen int64, table bool, from int) {
 	pause := yielder(&p.workGen, gen)
-	modes := params.ContentionModes()
+	modes := contention.ModesOf(params)
 	show := func(f func(c *experimentView)) { p.deferExperiment(ctx, gen, f, true) }
 	if table {
 		rs, done, err := contentionPausing(params, params.Contenders, params.Runs, modes, pause)
@@ -134,7 +135,7 @@ func (p *page) runExperiment(ctx app.Context, params calc.Params, gen int64, tab
 	// each point is the same Contention call the sweep makes (its streams depend only on the
 	// seed, the run and the client), which the browser test checks against the sweep.
 	for i := from; i < sweepPoints; i++ {
-		n := calc.SweepFrom + i*calc.SweepStep
+		n := contention.SweepFrom + i*contention.SweepStep
 		rs, done, err := contentionPausing(params, n, params.Runs, modes, pause)
 		if err != nil {
 			show(func(c *experimentView) { c.err = err })
@@ -148,7 +149,7 @@ func (p *page) runExperiment(ctx app.Context, params calc.Params, gen int64, tab
 		redraw := (i+1)%sweepRedraw == 0 || i == sweepPoints-1
 		p.deferExperiment(ctx, gen, func(c *experimentView) {
 			if len(c.sweep) == i { // a point from older work of the same inputs may be in already
-				c.sweep = append(c.sweep, calc.ContentionPoint{Clients: n, Results: rs})
+				c.sweep = append(c.sweep, contention.Point{Clients: n, Results: rs})
 			}
 		}, redraw)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
 )
 
@@ -31,12 +32,12 @@ func TestContentionSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	modes := p.ContentionModes()
-	table, err := p.Contention(p.Contenders, p.Runs, modes...)
+	modes := contention.ModesOf(p)
+	table, err := contention.Run(p, p.Contenders, p.Runs, modes...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sweep, _, err := p.ContentionSweep(p.Runs, modes, nil)
+	sweep, _, err := contention.Sweep(p, p.Runs, modes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -23,7 +24,9 @@ import (
 // contendersTableStats are the table's columns per measure: data-col suffix, heading.
 var contendersTableStats = [][2]string{{"mean", "mean"}, {"min", "min"}, {"p50", "p50"}, {"p90", "p90"}, {"max", "max"}}
 
-func spreadValues(s calc.RunSpread) []float64 { return []float64{s.Mean, s.Min, s.P50, s.P90, s.Max} }
+func spreadValues(s contention.RunSpread) []float64 {
+	return []float64{s.Mean, s.Min, s.P50, s.P90, s.Max}
+}
 
 // renderExperimentResults is the table and the sweep, filled in as they come.
 func (p *page) renderExperimentResults() app.UI {
@@ -34,7 +37,7 @@ func (p *page) renderExperimentResults() app.UI {
 	var b strings.Builder
 	writeContendersTable(&b, c.params, c.table)
 	if len(c.sweep) > 0 {
-		modes := c.params.ContentionModes()
+		modes := contention.ModesOf(c.params)
 		writeSweepChart(&b, "calls", modes, c.sweep)
 		writeSweepChart(&b, "time", modes, c.sweep)
 		writeSweepTable(&b, modes, c.sweep)
@@ -45,7 +48,7 @@ func (p *page) renderExperimentResults() app.UI {
 // writeContendersTable writes the table at params.Contenders clients: per mode, calls and time,
 // each as mean, min, p50, p90 and max over the runs. data-value holds calc's number (calls, or
 // ms), the text is for people.
-func writeContendersTable(b *strings.Builder, params calc.Params, rs []calc.ContentionResult) {
+func writeContendersTable(b *strings.Builder, params calc.Params, rs []contention.Result) {
 	label := fmt.Sprintf("Contention at %d clients, over %d runs", params.Contenders, params.Runs)
 	fmt.Fprintf(b, `<div id="contention-box" class="scroll" tabindex="0" role="region" aria-label="%s (scrolls)"><table id="contention"><caption>%s: calls (writes) per run and time until the last client is through.</caption><thead><tr><th scope="col" rowspan="2">mode</th><th scope="colgroup" colspan="5">calls per run</th><th scope="colgroup" colspan="5">time until all are through</th></tr><tr>`,
 		html.EscapeString(label), html.EscapeString(label))
@@ -86,7 +89,7 @@ const (
 // clients: one line per mode through the means, named in text at its right end (colour and dash
 // only tell the lines apart), on axes from calc. When some modes' means dwarf the others' (no
 // jitter's time), a second figure draws the others on a scale of their own.
-func writeSweepChart(b *strings.Builder, measure string, modes []calc.ContentionMode, sweep []calc.ContentionPoint) {
+func writeSweepChart(b *strings.Builder, measure string, modes []contention.Mode, sweep []contention.Point) {
 	if len(modes) == 0 || len(sweep) == 0 {
 		return
 	}
@@ -132,7 +135,7 @@ func writeSweepChart(b *strings.Builder, measure string, modes []calc.Contention
 
 // lineLabel names m's line at its right end: its title, but the policy's own mode by its jitter
 // mode's key, as the jitter field has it, since some titles are longer than the room there.
-func lineLabel(m calc.ContentionMode) string {
+func lineLabel(m contention.Mode) string {
 	if j, ok := m.Jitter(); ok {
 		return "This policy (" + j.String() + ")"
 	}
@@ -148,8 +151,8 @@ func measureText(measure string, v float64) string {
 }
 
 // writeSweepSVG writes the SVG of the lines of modes[show], on a scale from 0 to top.
-func writeSweepSVG(b *strings.Builder, measure string, modes []calc.ContentionMode, sweep []calc.ContentionPoint, show []int, top float64, labelledBy string) {
-	clients := calc.NewCountAxis(calc.SweepTo)
+func writeSweepSVG(b *strings.Builder, measure string, modes []contention.Mode, sweep []contention.Point, show []int, top float64, labelledBy string) {
+	clients := calc.NewCountAxis(contention.SweepTo)
 	var ticks []string
 	var y func(v float64) float64
 	if measure == "time" {
@@ -227,7 +230,7 @@ func spreadLabels(ys []float64, gap, lo, hi float64) []float64 {
 }
 
 // measureOf is a result's mean of measure.
-func measureOf(measure string, r calc.ContentionResult) float64 {
+func measureOf(measure string, r contention.Result) float64 {
 	if measure == "time" {
 		return r.Time.Mean
 	}
@@ -236,7 +239,7 @@ func measureOf(measure string, r calc.ContentionResult) float64 {
 
 // writeSweepTable writes the sweep's means, one row per number of clients, for reading what the
 // charts draw.
-func writeSweepTable(b *strings.Builder, modes []calc.ContentionMode, sweep []calc.ContentionPoint) {
+func writeSweepTable(b *strings.Builder, modes []contention.Mode, sweep []contention.Point) {
 	b.WriteString(`<div id="contention-sweep-box" class="scroll" tabindex="0" role="region" aria-label="The sweep: mean calls and time per mode, for 10 to 200 clients (scrolls)"><table id="contention-sweep"><caption>The sweep: mean calls per run and mean time until all are through, per mode, by the number of clients.</caption><thead><tr><th scope="col" rowspan="2">clients</th>`)
 	for _, m := range modes {
 		b.WriteString(`<th scope="colgroup" colspan="2">` + html.EscapeString(m.Title()) + `</th>`)

@@ -9,6 +9,7 @@ import (
 
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -286,13 +287,13 @@ func engineOverload(params calc.Params, c calc.OverloadCase, pause func() bool) 
 	return simulate[calc.OverloadRun](work.Overload, inputs, i, pause)
 }
 
-// engineContention is calc.Params.ContentionPausing in the engine. A point of the sweep is a
+// engineContention is contention.RunPausing in the engine. A point of the sweep is a
 // series with the sweep's later points; any other call a series of its own.
-func engineContention(params calc.Params, n, runs int, modes []calc.ContentionMode, pause func() bool) ([]calc.ContentionResult, bool, error) {
+func engineContention(params calc.Params, n, runs int, modes []contention.Mode, pause func() bool) ([]contention.Result, bool, error) {
 	points := []int{n}
-	if n >= calc.SweepFrom && n <= calc.SweepTo && (n-calc.SweepFrom)%calc.SweepStep == 0 {
+	if n >= contention.SweepFrom && n <= contention.SweepTo && (n-contention.SweepFrom)%contention.SweepStep == 0 {
 		points = points[:0]
-		for k := calc.SweepFrom; k <= calc.SweepTo; k += calc.SweepStep {
+		for k := contention.SweepFrom; k <= contention.SweepTo; k += contention.SweepStep {
 			points = append(points, k)
 		}
 	}
@@ -300,7 +301,7 @@ func engineContention(params calc.Params, n, runs int, modes []calc.ContentionMo
 	inputs := inputsOf(points, func(k int) any {
 		return work.ContentionIn{Params: params, Clients: k, Runs: runs, Modes: modes}
 	})
-	return simulate[[]calc.ContentionResult](work.Contention, inputs, i, pause)
+	return simulate[[]contention.Result](work.Contention, inputs, i, pause)
 }
 
 func indexOr[T comparable](xs []T, x T) int {

@@ -5,6 +5,7 @@ package main
 import (
 	"backoffcalc/app/internal/engine"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -17,7 +18,7 @@ import (
 var (
 	herdModePausing   = calc.Params.HerdModePausing
 	overloadPausing   = calc.Params.OverloadPausing
-	contentionPausing = calc.Params.ContentionPausing
+	contentionPausing = contention.RunPausing
 )
 
 func (p *page) knowEngine(app.Context)  {}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"backoffcalc/app/internal/report"
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 )
 
 const errorRateQuery = "attempts=4&failrate=0.5&rate=100&run=2s&outage=0&capacity=0&call=10ms&clients=1"
@@ -27,8 +27,8 @@ func TestErrorRateHTML(t *testing.T) {
 	}
 	cells := cellsOf(html, "error-rate-table", "data-limiter")
 	e := p.ErrorRate()
-	if len(e.Limiters) != len(calc.Limiters()) {
-		t.Fatalf("%d limiters shown, want all %d", len(e.Limiters), len(calc.Limiters()))
+	if len(e.Limiters) != len(limiter.Kinds()) {
+		t.Fatalf("%d limiters shown, want all %d", len(e.Limiters), len(limiter.Kinds()))
 	}
 	for _, b := range e.Limiters {
 		bound := ""

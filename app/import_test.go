@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"backoffcalc/calc"
-
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"backoffcalc/calc/limiter"
 )
 
 // An import replaces the policy's inputs and leaves the preset; a refused one changes nothing
@@ -131,7 +131,7 @@ func TestImportShowsTheDefaultsItApplied(t *testing.T) {
 			t.Errorf("the control does not show %q", w)
 		}
 	}
-	if p.report.Params.Timeout != 0 || p.report.Params.Limiter != calc.LimiterNone || p.report.Params.Clients != 30 {
+	if p.report.Params.Timeout != 0 || p.report.Params.Limiter != limiter.None || p.report.Params.Clients != 30 {
 		t.Errorf("after the gRPC import: timeout %v, limiter %v, clients %d", p.report.Params.Timeout, p.report.Params.Limiter, p.report.Params.Clients)
 	}
 }

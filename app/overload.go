@@ -9,6 +9,8 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -97,7 +99,7 @@ func (p *page) overloadCrowd() app.UI {
 
 func breakerOptions() []string {
 	var names []string
-	for _, k := range calc.Breakers() {
+	for _, k := range breaker.Kinds() {
 		names = append(names, k.String())
 	}
 	return names
@@ -105,7 +107,7 @@ func breakerOptions() []string {
 
 func limiterOptions() []string {
 	var names []string
-	for _, k := range calc.Limiters() {
+	for _, k := range limiter.Kinds() {
 		names = append(names, k.String())
 	}
 	return names
@@ -151,9 +153,9 @@ func (h *herdView) overloadHeadline(params calc.Params) string {
 // It is outside the island, which rewrites itself as runs come in: it stays open once opened.
 func (p *page) renderOverloadRules() app.UI {
 	params := p.report.Params
-	summary, breaker := "The model, the load if every attempt failed, and each limiter's rule", app.UI(nil)
-	if params.Breaker != calc.BreakerNone {
-		summary, breaker = "The model, the load if every attempt failed, each limiter's rule and the circuit breaker's", breakerFactsUI(params)
+	summary, facts := "The model, the load if every attempt failed, and each limiter's rule", app.UI(nil)
+	if params.Breaker != breaker.None {
+		summary, facts = "The model, the load if every attempt failed, each limiter's rule and the circuit breaker's", breakerFactsUI(params)
 	}
 	return app.Details().ID("overload-rules").Body(
 		app.Summary().Text(summary),
@@ -167,7 +169,7 @@ func (p *page) renderOverloadRules() app.UI {
 				app.Span().Class("source").Text(report.SourceWords(k)),
 			)
 		})),
-		breaker,
+		facts,
 	)
 }
 
@@ -337,7 +339,7 @@ func (p *page) showOverloadWindows() {
 // caption: which cases it has (params.OverloadCases' order).
 func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.OverloadRun) string {
 	var b strings.Builder
-	brk := params.Breaker != calc.BreakerNone
+	brk := params.Breaker != breaker.None
 	caption := fmt.Sprintf("Every mode with limiter %s, then %s with every other limiter", params.Limiter, calc.Backoff(params.Jitter))
 	if brk {
 		caption = fmt.Sprintf("Every mode with limiter %s and breaker %s, then %s with every other limiter, then with every other breaker", params.Limiter, params.Breaker, calc.Backoff(params.Jitter))
@@ -401,7 +403,7 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 // fit. With latency or slope the run's most attempts in service and longest time follow; with a
 // breaker, its breaker after the limiter and its figures last.
 func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCase, r calc.OverloadRun) {
-	brk := params.Breaker != calc.BreakerNone
+	brk := params.Breaker != breaker.None
 	if brk {
 		fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s" data-breaker="%s"><th scope="row">%s</th><td data-col="limiter">%s</td><td data-col="breaker">%s</td>`,
 			c.Mode, c.Limiter, c.Breaker, c.Mode, c.Limiter, c.Breaker)
@@ -460,7 +462,7 @@ func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.O
 	for _, s := range report.WindowSeries {
 		b.WriteString(`<th scope="col">` + s[1] + `</th>`)
 	}
-	slow, brk := params.Slow(), params.Breaker != calc.BreakerNone
+	slow, brk := params.Slow(), params.Breaker != breaker.None
 	if slow {
 		for _, s := range report.LatencySeries {
 			b.WriteString(`<th scope="col">` + s[1] + `</th>`)

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 )
 
 // TestOverloadWorkedExample runs docs/overload.md's worked example of the overload model through
@@ -75,9 +77,9 @@ func TestReadmeOverloadLimiters(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Written by hand from the README's key table: the libraries' limiters, and who is back at 2 s.
-	for l, want := range map[calc.LimiterKind]bool{calc.LimiterGRPC: true, calc.LimiterAWS: true, calc.LimiterAWS2026: true,
-		calc.LimiterFinagle: true, calc.LimiterEnvoy: true, calc.LimiterFailsafe: false} {
-		run, err := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: l, Breaker: calc.BreakerNone})
+	for l, want := range map[limiter.Kind]bool{limiter.GRPC: true, limiter.AWS: true, limiter.AWS2026: true,
+		limiter.Finagle: true, limiter.Envoy: true, limiter.Failsafe: false} {
+		run, err := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: l, Breaker: breaker.None})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
 )
 
@@ -96,7 +97,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		if own := ownContention(p, c.Table); own != nil {
 			// B's own mode only: its table of every mode is not compared.
 			b := link.B
-			if rs, err := b.Contention(b.Contenders, b.Runs, calc.ContentionPolicy(b.Jitter)); err == nil {
+			if rs, err := contention.Run(b, b.Contenders, b.Runs, contention.Policy(b.Jitter)); err == nil {
 				cmp.ContA, cmp.ContB = own, &rs[0]
 			} else {
 				fmt.Fprintln(stderr, "B's contention experiment is not simulated:", err)
@@ -162,9 +163,9 @@ func importQuery(file, query string, stderr io.Writer) (string, bool) {
 }
 
 // ownContention is the result of p's own mode in a contention table, or nil.
-func ownContention(p calc.Params, table []calc.ContentionResult) *calc.ContentionResult {
+func ownContention(p calc.Params, table []contention.Result) *contention.Result {
 	for i, r := range table {
-		if r.Mode == calc.ContentionPolicy(p.Jitter) {
+		if r.Mode == contention.Policy(p.Jitter) {
 			return &table[i]
 		}
 	}
@@ -175,10 +176,10 @@ func ownContention(p calc.Params, table []calc.ContentionResult) *calc.Contentio
 func runContention(p calc.Params, table, sweep bool) (c report.Contention, err error) {
 	c.Params = p
 	if table {
-		c.Table, err = p.Contention(p.Contenders, p.Runs, p.ContentionModes()...)
+		c.Table, err = contention.Run(p, p.Contenders, p.Runs, contention.ModesOf(p)...)
 	}
 	if err == nil && sweep {
-		c.Sweep, _, err = p.ContentionSweep(p.Runs, p.ContentionModes(), nil)
+		c.Sweep, _, err = contention.Sweep(p, p.Runs, contention.ModesOf(p), nil)
 	}
 	return c, err
 }

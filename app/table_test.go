@@ -14,6 +14,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
 )
 
@@ -465,7 +466,7 @@ func TestTableContention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := p.Contention(20, 3, p.ContentionModes()...)
+	want, err := contention.Run(p, 20, 3, contention.ModesOf(p)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,9 @@ package calc
 import (
 	"testing"
 	"time"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 func BenchmarkSchedule1000(b *testing.B) {
@@ -103,28 +106,6 @@ func BenchmarkOverload(b *testing.B) {
 	}
 }
 
-// BenchmarkContention100 is the contention table as the page shows it by default: 100 clients,
-// 100 runs, the simulator's five modes and the policy's (target: under 1s in Chromium).
-func BenchmarkContention100(b *testing.B) {
-	p := mustDecode(b, "base=5ms&cap=2s")
-	for b.Loop() {
-		if _, err := p.Contention(p.Contenders, p.Runs, p.ContentionModes()...); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkContentionSweep is the sweep over 10..200 clients, 100 runs, every mode of the
-// table (target: under 10s in Chromium).
-func BenchmarkContentionSweep(b *testing.B) {
-	p := mustDecode(b, "base=5ms&cap=2s")
-	for b.Loop() {
-		if _, _, err := p.ContentionSweep(p.Runs, p.ContentionModes(), nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkSolutions is the worst-case fit to a budget for every compared mode at the defaults
 // with a 30s budget: it runs in ReportBounds, on the input path.
 func BenchmarkSolutions(b *testing.B) {
@@ -174,14 +155,14 @@ func overloadBenches() []overloadBench {
 	one := p
 	one.Attempts, one.Rate, one.Run = 1, 10000, 199990*time.Millisecond
 	return []overloadBench{
-		{"stream", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone}},
-		{"stream/immediate", p, OverloadCase{Mode: Immediate, Limiter: LimiterNone}},
-		{"stream/aws", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterAWS}},
-		{"stream/finagle", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterFinagle}},
-		{"requests", one, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone}},
+		{"stream", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None}},
+		{"stream/immediate", p, OverloadCase{Mode: Immediate, Limiter: limiter.None}},
+		{"stream/aws", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.AWS}},
+		{"stream/finagle", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.Finagle}},
+		{"requests", one, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None}},
 		// Breakers ask at every attempt; sre keeps a rolling window and draws, resilience4j a ring.
-		{"stream/gobreaker", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerGobreaker}},
-		{"stream/resilience4j", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerResilience4j}},
-		{"stream/sre", p, OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone, Breaker: BreakerSRE}},
+		{"stream/gobreaker", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: breaker.Gobreaker}},
+		{"stream/resilience4j", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: breaker.Resilience4j}},
+		{"stream/sre", p, OverloadCase{Mode: Backoff(Full), Limiter: limiter.None, Breaker: breaker.SRE}},
 	}
 }

@@ -3,6 +3,8 @@ package calc
 import (
 	"fmt"
 	"time"
+
+	"backoffcalc/calc/breaker"
 )
 
 // breakerGate is what a breaker needs before it can open, with every call failing: calls results
@@ -18,7 +20,7 @@ type breakerGate struct {
 // one call feeds it, how its open period compares with the retry schedule, and how long the
 // stream takes to give it enough calls to open.
 type BreakerFacts struct {
-	Kind   BreakerKind
+	Kind   breaker.Kind
 	Source string // the library, its file and version
 	Rule   string // its rule in words
 	// FedPerCall is how many failed results one logical call that fails every attempt feeds the
@@ -49,13 +51,13 @@ type BreakerFacts struct {
 // BreakerFacts works out p's breaker's facts; the zero BreakerFacts, Kind none, without one. p
 // must be valid.
 func (p Params) BreakerFacts() BreakerFacts {
-	e := p.Breaker.entry()
+	e := breakerSaid(p.Breaker)
 	if e.gate == nil {
 		return BreakerFacts{}
 	}
-	g := e.gate(breakerInit{BreakerParams: p.BreakerParams})
+	g := e.gate(p.BreakerParams)
 	sched := p.Schedule()
-	f := BreakerFacts{Kind: p.Breaker, Source: e.source, Rule: e.words(p), FedPerCall: sched.AtMost, OpenPeriod: g.open,
+	f := BreakerFacts{Kind: p.Breaker, Source: p.Breaker.Source(), Rule: e.words(p), FedPerCall: sched.AtMost, OpenPeriod: g.open,
 		MinCalls: g.calls, MinWithin: g.within, Reach: -1}
 	if p.BreakerAt == BreakerAtCall {
 		f.FedPerCall = 1

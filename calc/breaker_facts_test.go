@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/breaker"
 )
 
 // The facts of each breaker worked out by hand for the default policy (100 ms doubling, 6
@@ -12,7 +14,7 @@ import (
 func TestBreakerFacts(t *testing.T) {
 	tests := []struct {
 		query      string
-		kind       BreakerKind
+		kind       breaker.Kind
 		fed, calls int
 		open       time.Duration
 		longer     bool
@@ -21,21 +23,21 @@ func TestBreakerFacts(t *testing.T) {
 		reach      time.Duration
 	}{
 		// 10 requests per second per breaker; gobreaker needs 5 + 1 failures in a row: 0.6 s.
-		{"breaker=gobreaker", BreakerGobreaker, 6, 6, time.Minute, true, 0, 10, 600 * time.Millisecond},
+		{"breaker=gobreaker", breaker.Gobreaker, 6, 6, time.Minute, true, 0, 10, 600 * time.Millisecond},
 		// At the call, one failed call is one result.
-		{"breaker=gobreaker&breakerat=call", BreakerGobreaker, 1, 6, time.Minute, true, 0, 10, 600 * time.Millisecond},
+		{"breaker=gobreaker&breakerat=call", breaker.Gobreaker, 1, 6, time.Minute, true, 0, 10, 600 * time.Millisecond},
 		// One shared breaker sees all 50 per second: 100 calls in 2 s.
-		{"breaker=resilience4j&breakers=shared", BreakerResilience4j, 6, 100, time.Minute, true, 0, 50, 2 * time.Second},
+		{"breaker=resilience4j&breakers=shared", breaker.Resilience4j, 6, 100, time.Minute, true, 0, 50, 2 * time.Second},
 		// Polly's 100 calls within 30 s, at 10 per second: 10 s.
-		{"breaker=polly", BreakerPolly, 6, 100, 5 * time.Second, true, 30 * time.Second, 10, 10 * time.Second},
+		{"breaker=polly", breaker.Polly, 6, 100, 5 * time.Second, true, 30 * time.Second, 10, 10 * time.Second},
 		// At 15 per second, 3 per breaker: 100 calls take 33.3 s, past 30 s: never.
-		{"breaker=polly&rate=15", BreakerPolly, 6, 100, 5 * time.Second, true, 30 * time.Second, 3, -1},
+		{"breaker=polly&rate=15", breaker.Polly, 6, 100, 5 * time.Second, true, 30 * time.Second, 3, -1},
 		// Polly's 5 s break is longer than a 3.1 s schedule, shorter than one of 8 attempts
 		// (0.1 + … + 6.4 = 12.7 s).
-		{"breaker=polly&attempts=8", BreakerPolly, 8, 100, 5 * time.Second, false, 30 * time.Second, 10, 10 * time.Second},
-		{"breaker=failsafe", BreakerFailsafe, 6, 1, time.Minute, true, 0, 10, 100 * time.Millisecond},
+		{"breaker=polly&attempts=8", breaker.Polly, 8, 100, 5 * time.Second, false, 30 * time.Second, 10, 10 * time.Second},
+		{"breaker=failsafe", breaker.Failsafe, 6, 1, time.Minute, true, 0, 10, 100 * time.Millisecond},
 		// sre: no open period; the 7th call may be rejected after 6 failures within 10 s.
-		{"breaker=sre", BreakerSRE, 6, 6, 0, false, 10 * time.Second, 10, 600 * time.Millisecond},
+		{"breaker=sre", breaker.SRE, 6, 6, 0, false, 10 * time.Second, 10, 600 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		q := tt.query
@@ -89,13 +91,13 @@ func TestBreakerFactsWordsBeside(t *testing.T) {
 // BreakerWords says each figure of the run, and nothing without a breaker.
 func TestBreakerWords(t *testing.T) {
 	p := Default()
-	r := OverloadRun{Breaker: BreakerGobreaker, Breakers: 2, Rejected: 1716, Trips: 2, Probes: 1, MaxProbes: 1, OpenTime: 5984 * time.Millisecond}
+	r := OverloadRun{Breaker: breaker.Gobreaker, Breakers: 2, Rejected: 1716, Trips: 2, Probes: 1, MaxProbes: 1, OpenTime: 5984 * time.Millisecond}
 	want := "The 2 gobreaker breakers rejected 1716 attempts, opened 2 times, let 1 probe through (at most 1 in one window) and were open 5.98 s in all, summed over them."
 	if got := p.BreakerWords(r); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	p.BreakerAt = BreakerAtCall
-	r = OverloadRun{Breaker: BreakerSRE, Breakers: 1, Rejected: 1, Blocked: 1}
+	r = OverloadRun{Breaker: breaker.SRE, Breakers: 1, Rejected: 1, Blocked: 1}
 	want = "The sre breaker rejected 1 call and never opened."
 	if got := p.BreakerWords(r); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)

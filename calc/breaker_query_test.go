@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/breaker"
 )
 
 // The breaker's keys are left out of a link at their defaults, written when set, read back, and
@@ -43,7 +45,7 @@ func TestBreakerKeys(t *testing.T) {
 		}
 	}
 	p := Default()
-	p.Breaker, p.BreakerAt, p.Breakers = breakerCount, 2, 2
+	p.Breaker, p.BreakerAt, p.Breakers = breaker.Count, 2, 2
 	var keys []string
 	for _, fe := range FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
@@ -57,31 +59,31 @@ func TestBreakerKeys(t *testing.T) {
 // default, the breaker that reads it, and the keys the change needs beside it to show in
 // breakerTrace (fsrate decides nothing over failsafe's default window of one result).
 var breakerParamKeys = []struct {
-	kind        BreakerKind
+	kind        breaker.Kind
 	query, with string
 }{
-	{BreakerGobreaker, "gbfailures=2", ""},
-	{BreakerGobreaker, "gbhalfopen=3", ""},
-	{BreakerGobreaker, "gbopen=10s", ""},
-	{BreakerResilience4j, "r4jrate=80", ""},
-	{BreakerResilience4j, "r4jslowrate=10", "r4jslowafter=1s"},
-	{BreakerResilience4j, "r4jslowafter=100ms", ""},
-	{BreakerResilience4j, "r4jwindow=20", ""},
-	{BreakerResilience4j, "r4jmincalls=20", ""},
-	{BreakerResilience4j, "r4jopen=10s", ""},
-	{BreakerResilience4j, "r4jhalfopen=2", ""},
-	{BreakerPolly, "pollyratio=0.5", ""},
-	{BreakerPolly, "pollythroughput=20", ""},
-	{BreakerPolly, "pollysampling=5s", ""},
-	{BreakerPolly, "pollyopen=1500ms", ""},
-	{BreakerFailsafe, "fsof=4", ""},
-	{BreakerFailsafe, "fsfailures=2", "fsof=4"},
-	{BreakerFailsafe, "fssuccessof=3", ""},
-	{BreakerFailsafe, "fssuccesses=2", "fssuccessof=3"},
-	{BreakerFailsafe, "fsopen=10s", ""},
-	{BreakerFailsafe, "fsperiod=10s", "fsof=4&fsfailures=3&fsopen=1s"},
-	{BreakerFailsafe, "fsexecutions=5", ""},
-	{BreakerFailsafe, "fsrate=0.5", "fsof=4"},
+	{breaker.Gobreaker, "gbfailures=2", ""},
+	{breaker.Gobreaker, "gbhalfopen=3", ""},
+	{breaker.Gobreaker, "gbopen=10s", ""},
+	{breaker.Resilience4j, "r4jrate=80", ""},
+	{breaker.Resilience4j, "r4jslowrate=10", "r4jslowafter=1s"},
+	{breaker.Resilience4j, "r4jslowafter=100ms", ""},
+	{breaker.Resilience4j, "r4jwindow=20", ""},
+	{breaker.Resilience4j, "r4jmincalls=20", ""},
+	{breaker.Resilience4j, "r4jopen=10s", ""},
+	{breaker.Resilience4j, "r4jhalfopen=2", ""},
+	{breaker.Polly, "pollyratio=0.5", ""},
+	{breaker.Polly, "pollythroughput=20", ""},
+	{breaker.Polly, "pollysampling=5s", ""},
+	{breaker.Polly, "pollyopen=1500ms", ""},
+	{breaker.Failsafe, "fsof=4", ""},
+	{breaker.Failsafe, "fsfailures=2", "fsof=4"},
+	{breaker.Failsafe, "fssuccessof=3", ""},
+	{breaker.Failsafe, "fssuccesses=2", "fssuccessof=3"},
+	{breaker.Failsafe, "fsopen=10s", ""},
+	{breaker.Failsafe, "fsperiod=10s", "fsof=4&fsfailures=3&fsopen=1s"},
+	{breaker.Failsafe, "fsexecutions=5", ""},
+	{breaker.Failsafe, "fsrate=0.5", "fsof=4"},
 }
 
 // Each breaker parameter's key is left out of a link at its default, written when set and read
@@ -202,11 +204,11 @@ func TestBreakerParamErrors(t *testing.T) {
 // failing again; each takes 150 ms (so that calls overlap), every 7th 2 s, and its result comes
 // then. Per call it writes r if rejected, else p for a probe and . otherwise, and the state after
 // the results before it.
-func breakerTrace(k BreakerKind, bp BreakerParams) string {
-	b := NewBreaker(k, bp, func() float64 { return 0.5 })
+func breakerTrace(k breaker.Kind, bp breaker.Params) string {
+	b := breaker.New(k, bp, func() float64 { return 0.5 })
 	type pending struct {
 		at     time.Duration
-		p      Permit
+		p      breaker.Permit
 		failed bool
 		took   time.Duration
 	}
@@ -267,23 +269,18 @@ func TestBreakerParamKeysChangeBreaker(t *testing.T) {
 	}
 }
 
-// gbfailures=2 trips gobreaker on the 3rd failure in a row, for 10 s with gbopen=10s, and
-// gbhalfopen=2 then lets 2 calls through, which both must succeed to close.
+// gbfailures=2, gbopen=10s and gbhalfopen=2 set gobreaker's ReadyToTrip count, Timeout and
+// MaxRequests (calc/breaker's TestGobreakerParams runs a breaker with them).
 func TestGobreakerKeys(t *testing.T) {
 	p, err := Decode("gbfailures=2&gbopen=10s&gbhalfopen=2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := calls(nil, 0, time.Second, 3, true, BreakerClosed)
-	s = last(s, BreakerOpen)
-	s = append(s,
-		step{at: 12 * time.Second, ask: true, state: BreakerOpen}, // open until strictly after 12 s
-		step{at: 12*time.Second + 1, ask: true, allow: true, probe: true, state: BreakerHalfOpen},
-		step{at: 12*time.Second + 2, ask: true, allow: true, probe: true, state: BreakerHalfOpen},
-		step{at: 12*time.Second + 3, ask: true, state: BreakerHalfOpen},
-		step{at: 13 * time.Second, call: len(s) + 1, state: BreakerHalfOpen},
-		step{at: 13 * time.Second, call: len(s) + 2, state: BreakerClosed})
-	runSteps(t, NewBreaker(BreakerGobreaker, p.BreakerParams, nil), s)
+	want := breaker.Defaults()
+	want.GobreakerFailures, want.GobreakerTimeout, want.GobreakerMaxRequests = 2, 10*time.Second, 2
+	if p.BreakerParams != want {
+		t.Errorf("BreakerParams = %+v, want %+v", p.BreakerParams, want)
+	}
 }
 
 // The breakers run at the ends of their keys' ranges, a breaker per process: their windows of

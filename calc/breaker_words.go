@@ -3,6 +3,8 @@ package calc
 import (
 	"fmt"
 	"strconv"
+
+	"backoffcalc/calc/breaker"
 )
 
 // Each breaker's rule in words, from p's breaker parameters: at the defaults, "gobreaker: opens
@@ -70,7 +72,7 @@ func failsafeWords(p Params) string {
 			count(b.FailsafeSuccessOf-b.FailsafeSuccesses, "failure opens", "failures open"))
 	case b.FailsafeRate != 0:
 		decides = fmt.Sprintf("a failure rate of at least %s among them opens again, a success rate of at least %s closes",
-			percent(b.FailsafeRate*100), percent(closesAt(b.FailsafeRate)*100))
+			percent(b.FailsafeRate*100), percent(breaker.FailsafeClosesAt(b.FailsafeRate)*100))
 	case probes == 1 && b.FailsafeFailures == 1 && b.FailsafeOf == 1:
 		decides = "its success closes, its failure opens again"
 	default:

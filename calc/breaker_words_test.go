@@ -1,33 +1,37 @@
 package calc
 
-import "testing"
+import (
+	"testing"
+
+	"backoffcalc/calc/breaker"
+)
 
 // Each breaker's rule in words says the numbers its keys set, at the defaults and otherwise.
 func TestBreakerRuleWords(t *testing.T) {
 	for _, c := range []struct {
 		query string
-		kind  BreakerKind
+		kind  breaker.Kind
 		want  string
 	}{
-		{"", BreakerGobreaker, "gobreaker: opens on the 6th failure in a row, stays open 1 min, then lets 1 call through: its success closes, its failure opens again; results of calls made before a change are dropped."},
-		{"gbfailures=0&gbhalfopen=3&gbopen=1500ms", BreakerGobreaker, "gobreaker: opens on the 1st failure in a row, stays open 1.5 s, then lets 3 calls through: 3 successes in a row close, a failure opens again; results of calls made before a change are dropped."},
-		{"gbfailures=10", BreakerGobreaker, "gobreaker: opens on the 11th failure in a row, stays open 1 min, then lets 1 call through: its success closes, its failure opens again; results of calls made before a change are dropped."},
-		{"", BreakerResilience4j, "resilience4j: opens once 100 calls are recorded and at least 50% of the last 100 failed (or all were slower than 1 min), stays open 1 min, then lets 10 calls through and decides on their results; rejected calls are not counted."},
-		{"r4jslowrate=10.5&r4jmincalls=5&r4jhalfopen=1&r4jrate=25&r4jslowafter=2s&r4jopen=30s&r4jwindow=50", BreakerResilience4j, "resilience4j: opens once 5 calls are recorded and at least 25% of the last 50 failed (or at least 10.5% were slower than 2 s), stays open 30 s, then lets 1 call through and decides on their results; rejected calls are not counted."},
-		{"r4jmincalls=500&r4jwindow=50", BreakerResilience4j, "resilience4j: opens once 50 calls are recorded and at least 50% of the last 50 failed (or all were slower than 1 min), stays open 1 min, then lets 10 calls through and decides on their results; rejected calls are not counted."},
-		{"", BreakerPolly, "polly: on a failure, opens if the last 30 s saw at least 100 calls and at least 10% of them failed; stays open 5 s, then lets exactly 1 call through and rejects the others until it returns."},
-		{"pollyratio=0.07&pollysampling=10s&pollythroughput=20&pollyopen=1500ms", BreakerPolly, "polly: on a failure, opens if the last 10 s saw at least 20 calls and at least 7% of them failed; stays open 1.5 s, then lets exactly 1 call through and rejects the others until it returns."},
-		{"", BreakerFailsafe, "failsafe: opens on 1 failure, stays open 1 min, then lets 1 call through: its success closes, its failure opens again."},
-		{"fsof=4&fsfailures=2", BreakerFailsafe, "failsafe: opens on 2 failures of the last 4 results, stays open 1 min, then lets 4 calls through: 2 failures among them open again, more than 2 successes close."},
-		{"fsof=5&fsfailures=3&fsopen=10s&fsexecutions=4", BreakerFailsafe, "failsafe: opens on 3 failures of the last 4 results once 4 are in, stays open 10 s, then lets 4 calls through: 3 failures among them open again, more than 2 successes close."},
-		{"fsrate=0.25&fsperiod=10s&fsexecutions=20&fssuccesses=2&fssuccessof=3", BreakerFailsafe, "failsafe: opens when at least 25% of the results of the last 10 s failed once 20 are in, stays open 1 min, then lets 3 calls through: 2 successes among them close, more than 1 failure opens again."},
-		{"fsrate=0.5&fsperiod=10s&fsexecutions=20", BreakerFailsafe, "failsafe: opens when at least 50% of the results of the last 10 s failed once 20 are in, stays open 1 min, then lets 20 calls through: a failure rate of at least 50% among them opens again, a success rate of at least 51% closes."},
+		{"", breaker.Gobreaker, "gobreaker: opens on the 6th failure in a row, stays open 1 min, then lets 1 call through: its success closes, its failure opens again; results of calls made before a change are dropped."},
+		{"gbfailures=0&gbhalfopen=3&gbopen=1500ms", breaker.Gobreaker, "gobreaker: opens on the 1st failure in a row, stays open 1.5 s, then lets 3 calls through: 3 successes in a row close, a failure opens again; results of calls made before a change are dropped."},
+		{"gbfailures=10", breaker.Gobreaker, "gobreaker: opens on the 11th failure in a row, stays open 1 min, then lets 1 call through: its success closes, its failure opens again; results of calls made before a change are dropped."},
+		{"", breaker.Resilience4j, "resilience4j: opens once 100 calls are recorded and at least 50% of the last 100 failed (or all were slower than 1 min), stays open 1 min, then lets 10 calls through and decides on their results; rejected calls are not counted."},
+		{"r4jslowrate=10.5&r4jmincalls=5&r4jhalfopen=1&r4jrate=25&r4jslowafter=2s&r4jopen=30s&r4jwindow=50", breaker.Resilience4j, "resilience4j: opens once 5 calls are recorded and at least 25% of the last 50 failed (or at least 10.5% were slower than 2 s), stays open 30 s, then lets 1 call through and decides on their results; rejected calls are not counted."},
+		{"r4jmincalls=500&r4jwindow=50", breaker.Resilience4j, "resilience4j: opens once 50 calls are recorded and at least 50% of the last 50 failed (or all were slower than 1 min), stays open 1 min, then lets 10 calls through and decides on their results; rejected calls are not counted."},
+		{"", breaker.Polly, "polly: on a failure, opens if the last 30 s saw at least 100 calls and at least 10% of them failed; stays open 5 s, then lets exactly 1 call through and rejects the others until it returns."},
+		{"pollyratio=0.07&pollysampling=10s&pollythroughput=20&pollyopen=1500ms", breaker.Polly, "polly: on a failure, opens if the last 10 s saw at least 20 calls and at least 7% of them failed; stays open 1.5 s, then lets exactly 1 call through and rejects the others until it returns."},
+		{"", breaker.Failsafe, "failsafe: opens on 1 failure, stays open 1 min, then lets 1 call through: its success closes, its failure opens again."},
+		{"fsof=4&fsfailures=2", breaker.Failsafe, "failsafe: opens on 2 failures of the last 4 results, stays open 1 min, then lets 4 calls through: 2 failures among them open again, more than 2 successes close."},
+		{"fsof=5&fsfailures=3&fsopen=10s&fsexecutions=4", breaker.Failsafe, "failsafe: opens on 3 failures of the last 4 results once 4 are in, stays open 10 s, then lets 4 calls through: 3 failures among them open again, more than 2 successes close."},
+		{"fsrate=0.25&fsperiod=10s&fsexecutions=20&fssuccesses=2&fssuccessof=3", breaker.Failsafe, "failsafe: opens when at least 25% of the results of the last 10 s failed once 20 are in, stays open 1 min, then lets 3 calls through: 2 successes among them close, more than 1 failure opens again."},
+		{"fsrate=0.5&fsperiod=10s&fsexecutions=20", breaker.Failsafe, "failsafe: opens when at least 50% of the results of the last 10 s failed once 20 are in, stays open 1 min, then lets 20 calls through: a failure rate of at least 50% among them opens again, a success rate of at least 51% closes."},
 	} {
 		p, err := Decode(c.query)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.kind.entry().words(p); got != c.want {
+		if got := breakerSaid(c.kind).words(p); got != c.want {
 			t.Errorf("%s %s:\n got %s\nwant %s", c.kind, c.query, got, c.want)
 		}
 	}
@@ -38,24 +42,5 @@ func TestOrdinal(t *testing.T) {
 		if got := ordinal(n); got != want {
 			t.Errorf("ordinal(%d) = %s, want %s", n, got, want)
 		}
-	}
-}
-
-// The words' "a success rate of at least h closes" is the code's "over 1 − Rate" for every rate
-// in hundredths and every count of results a half-open breaker can hold.
-func TestFailsafeClosesAtIsTheCodesRule(t *testing.T) {
-	for k := 1; k <= 100; k++ {
-		r := float64(k) / 100
-		h := closesAt(r)
-		for all := 1; all <= 100; all++ {
-			for s := 0; s <= all; s++ {
-				if code, words := rate(s, all) > 1-r, rate(s, all) >= h; code != words {
-					t.Fatalf("rate %v, %d successes of %d: the code closes %v, the words (at least %v) say %v", r, s, all, code, h, words)
-				}
-			}
-		}
-	}
-	if got := closesAt(0.07); got != 0.93 {
-		t.Errorf("closesAt(0.07) = %v, want 0.93: 1 − 0.07 is under 0.93 in float64", got)
 	}
 }

@@ -1,6 +1,10 @@
 package calc
 
-import "time"
+import (
+	"time"
+
+	"backoffcalc/calc/internal/mathx"
+)
 
 // Decorrelated jitter draws s_k = min(cap, base + U*(3*s_(k-1) - base)) with s_0 = base. While
 // 3^k*base <= cap the clamp never bites and the mean is exactly m_k = (base + 3*m_(k-1))/2. Past
@@ -183,5 +187,5 @@ func (decorrelatedChain) within(p Params) WithinBudget {
 // the previous wait prev in nanoseconds (exact as a float64: waits are under 2^53 ns).
 func decorrelated(base, cap time.Duration, u, prev float64) time.Duration {
 	b := float64(base)
-	return min(cap, roundNs(b+float64(u*(3*prev-b))))
+	return min(cap, mathx.RoundNs(b+float64(u*(3*prev-b))))
 }

@@ -95,4 +95,14 @@
 // These ranges do not add up, as one draw ends a wait and starts the next: without the clamp the
 // first k waits total g(t_k) × base/1.4, from g(k-1) to g(k) × base/1.4 (less the truncation),
 // and the earliest and latest starts and the totals are these exact ranges (pollyV2.sums).
+//
+// # Packages
+//
+// The libraries' retry limiters and circuit breakers are packages of their own, calc/limiter
+// and calc/breaker, which hold only each library's rules and import nothing of the project;
+// what the overload model says of each (its bound in words, its bound under an error rate, what
+// a breaker needs before it opens) is calc's, in overload_limiters.go and overload_breakers.go.
+// The AWS post's contention experiment is calc/contention, above calc. calc builds its key table
+// and its regexps at their first use, so that a program that only computes schedules links
+// neither. docs/layout.md draws the packages and what each may import.
 package calc

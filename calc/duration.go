@@ -15,10 +15,21 @@ import (
 // 0.5ns0.5ns is 0), and a value that is not a whole number of nanoseconds is refused here rather
 // than cut.
 
-var (
-	goDuration   = regexp.MustCompile(`^(` + decimalSyntax + `(ns|us|µs|μs|ms|s|m|h))+$`)
-	durationPart = regexp.MustCompile(`(` + decimalSyntax + `)(ns|us|µs|μs|ms|s|m|h)`)
-)
+// They are compiled at their first use, as every regexp of calc is, so that a program that
+// parses nothing links no regexp.
+var goDurationRe, durationPartRe lazy[*regexp.Regexp]
+
+func goDuration() *regexp.Regexp {
+	return goDurationRe.get(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(` + decimalSyntax + `(ns|us|µs|μs|ms|s|m|h))+$`)
+	})
+}
+
+func durationPart() *regexp.Regexp {
+	return durationPartRe.get(func() *regexp.Regexp {
+		return regexp.MustCompile(`(` + decimalSyntax + `)(ns|us|µs|μs|ms|s|m|h)`)
+	})
+}
 
 // units write each unit as 10^shift × times nanoseconds, so that reading a number in a unit
 // moves its point and multiplies it by at most 36.
@@ -38,11 +49,11 @@ func parseDuration(v string) (time.Duration, error) {
 	if err := signed(v); err != nil {
 		return 0, err
 	}
-	bare := decimal.MatchString(v)
+	bare := decimal().MatchString(v)
 	if bare {
 		v += "ms"
 	}
-	if !goDuration.MatchString(v) {
+	if !goDuration().MatchString(v) {
 		return 0, errors.New("not a duration: write 250ms, 1.5s, 2m, or a number of milliseconds")
 	}
 	d, whole, fits := nanos(v)
@@ -66,7 +77,7 @@ func nanos(v string) (d time.Duration, whole, fits bool) {
 		ns   uint64   // whole nanoseconds so far
 		frac []uint64 // frac[i]: the sum of the parts' (i+1)-th digits after the point, each times its unit's multiplier
 	)
-	for _, m := range durationPart.FindAllStringSubmatch(v, -1) {
+	for _, m := range durationPart().FindAllStringSubmatch(v, -1) {
 		u := units[m[2]]
 		intDigits, fracDigits, _ := strings.Cut(m[1], ".")
 		// Move the point to nanoseconds: 1.5 in ms is 1500000.0 in ns.

@@ -106,7 +106,7 @@ func FuzzParseDuration(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		d, err := parseDuration(v)
-		if !decimal.MatchString(v) && !goDuration.MatchString(v) {
+		if !decimal().MatchString(v) && !goDuration().MatchString(v) {
 			if err == nil {
 				t.Fatalf("parseDuration(%q) = %d, not an error", v, d)
 			}

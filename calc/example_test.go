@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 func ExampleParams_Schedule() {
@@ -231,7 +233,7 @@ func ExampleParams_Overload() {
 	// half of them): requests 0..3 take 10→6 and retry, request 4 takes 6→5 and is refused, as
 	// are the other 95; the 4 retries fail with none left and are refused too.
 	p, _ := calc.Decode("clients=100&attempts=3&call=1ms&capacity=0&outage=1h&limiter=grpc")
-	r, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: calc.LimiterGRPC})
+	r, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: limiter.GRPC})
 	fmt.Println(r.Attempts, "attempts,", r.Refused, "refused,", r.Accepted, "succeeded")
 	// Output:
 	// 104 attempts, 100 refused, 0 succeeded
@@ -255,23 +257,6 @@ func ExampleCompare() {
 	// total 700ms
 }
 
-func ExampleParams_Contention() {
-	// One client has no one to contend with: one read and one write, 4 hops of about 10ms each
-	// (|N(10ms, 2ms)|), so 1 call and a time near 40ms in every mode: 39 ms, the mean of 100 runs.
-	p, _ := calc.Decode("")
-	res, _ := p.Contention(1, 100, p.ContentionModes()...)
-	for _, r := range res {
-		fmt.Printf("%s: %.0f call, %.0f ms\n", r.Mode, r.Calls.Mean, r.Time.Mean/1e6)
-	}
-	// Output:
-	// nobackoff: 1 call, 39 ms
-	// exponential: 1 call, 39 ms
-	// fulljitter: 1 call, 39 ms
-	// equaljitter: 1 call, 39 ms
-	// decorrelatedjitter: 1 call, 39 ms
-	// policy-full: 1 call, 39 ms
-}
-
 func ExampleParams_Solutions() {
 	// Without jitter, 6 attempts of base 1s and factor 2 start at 0, 1s, 3s, 7s, 15s and 31s: 3
 	// of them start before a 6.5s budget. All 6 do when the five waits, 31 × base, stay under
@@ -287,7 +272,7 @@ func ExampleParams_LimiterBoundWords() {
 	// Under total failure gRPC's tokens only come back with successes: 10 tokens, and a retry
 	// needs more than half of them, so 4 retries in all.
 	p, _ := calc.Decode("rate=80&run=10s&attempts=8&limiter=grpc")
-	fmt.Println(p.LimiterBoundWords(calc.LimiterGRPC))
+	fmt.Println(p.LimiterBoundWords(limiter.GRPC))
 	// Output:
 	// grpc: the tokens (10) only come back with successes, and a retry needs more than half of them left after its failure: 4 retries in all, then only first attempts: 80 attempts per second.
 }
@@ -335,7 +320,7 @@ func ExampleParams_Collapse() {
 		p, _ := calc.Decode("rate=" + rate + "&run=2m&clients=1&outage=0&attempts=1&capacity=0&window=1s&timeout=3s&latency=1s&slope=10ms")
 		c := p.Collapse()
 		fmt.Printf("rate %v: steady %.4g s, times out %v, threshold %.4g per second, limit %.4g\n", c.Rate, c.Steady, c.TimesOut, c.Threshold, c.Limit)
-		run, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: calc.LimiterNone})
+		run, _ := p.Overload(calc.OverloadCase{Mode: calc.Immediate, Limiter: limiter.None})
 		w := run.Windows[110]
 		fmt.Printf("  simulated at 110 s: %d in service, %v, %d served in time, %d wasted\n", w.InService, w.Latency, w.Served, w.Wasted)
 	}
@@ -344,25 +329,6 @@ func ExampleParams_Collapse() {
 	//   simulated at 110 s: 400 in service, 5s, 0 served in time, 80 wasted
 	// rate 60: steady 2.5 s, times out false, threshold 66.67 per second, limit 100
 	//   simulated at 110 s: 150 in service, 2.5s, 60 served in time, 0 wasted
-}
-
-// gobreaker's defaults: the 6th failure in a row opens the breaker for 60 s; the first call
-// after that is the probe, and its success closes it.
-func ExampleNewBreaker() {
-	b := calc.NewBreaker(calc.BreakerGobreaker, calc.DefaultBreakerParams(), nil)
-	for i := range 6 {
-		at := time.Duration(i) * time.Second
-		b.Record(at, b.Allow(at), true, 0)
-	}
-	fmt.Println(b.State(), b.Allow(65*time.Second).Allowed)
-	probe := b.Allow(66 * time.Second)
-	fmt.Println(b.State(), probe.Allowed, probe.Probe, b.Allow(66*time.Second).Allowed)
-	b.Record(67*time.Second, probe, false, time.Second)
-	fmt.Println(b.State())
-	// Output:
-	// open false
-	// half-open true true false
-	// closed
 }
 
 // What one link's breaker does without a simulation: gobreaker at each attempt of the default
@@ -390,7 +356,7 @@ func ExampleParams_BreakerFacts() {
 func ExampleParams_Overload_breakers() {
 	for _, q := range []string{"limiter=aws", "limiter=grpc"} {
 		p, _ := calc.Decode("rate=60&run=3m&outage=20s&clients=1&timeout=3s&latency=1s&slope=10ms&capacity=0&window=1s&attempts=4&base=1s&processes=100&" + q)
-		for _, b := range []calc.BreakerKind{calc.BreakerNone, calc.BreakerSRE, calc.BreakerGobreaker} {
+		for _, b := range []breaker.Kind{breaker.None, breaker.SRE, breaker.Gobreaker} {
 			r, _ := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter, Breaker: b})
 			fmt.Printf("%s, breaker %s: recovered at %v, %d of %d succeeded, %d attempts rejected, %d trips\n",
 				r.Limiter, b, r.Recovered, r.Accepted, r.Requests, r.Rejected, r.Trips)

@@ -1,10 +1,12 @@
 package calc
 
+import "backoffcalc/calc/limiter"
+
 // A server that fails a share of attempts (OverloadInputs.FailRate, docs/overload-model.md,
 // "Errors"): each attempt outside the outage fails on its own with probability f. From the policy
 // alone, without running anything, a request of n attempts makes 1 + f + … + f^(n−1) of them
 // (attempt k+1 happens when the first k failed, probability f^k) and fails only when all n fail,
-// f^n. Each limiter's errorBound (limiter.go) is the long-run bound it puts on the retries, derived
+// f^n. Each limiter's errorBound (overload_limiters.go) is the long-run bound it puts on the retries, derived
 // below from its rule; ErrorRate puts the two together.
 
 // ErrorRate is the closed form of an error rate f = FailRate with no outage, no capacity limit and
@@ -24,7 +26,7 @@ type ErrorRate struct {
 
 // ErrorBound is what one limiter makes of an error rate in the long run.
 type ErrorBound struct {
-	Limiter LimiterKind
+	Limiter limiter.Kind
 	// Bounded says the limiter's rule puts a bound on the retries at this error rate; when it
 	// does not, Retries is the policy's.
 	Bounded bool
@@ -55,7 +57,7 @@ func (p Params) ErrorRate() ErrorRate {
 	e.RetriesPerSecond = e.Retries * rate
 	for _, k := range p.Shown() {
 		b := ErrorBound{Limiter: k, Retries: e.Retries}
-		if eb := k.entry().errorBound; eb != nil {
+		if eb := saying(k).errorBound; eb != nil {
 			b.Bound, b.Bounded = eb(p)
 			if !b.Bounded {
 				b.Bound = 0
@@ -68,18 +70,6 @@ func (p Params) ErrorRate() ErrorRate {
 		e.Limiters = append(e.Limiters, b)
 	}
 	return e
-}
-
-// errorBound of an aws quota: a request whose first attempt succeeds (probability 1 − f) adds 1;
-// each retry takes c (5, or 14 for aws2026) and gives it back when it succeeds (each succeeds
-// with probability 1 − f, and a successful retry is its request's last): f·c per retry. Once the
-// quota is spent, retries are what the additions pay for: R·f·c = 1 − f, R = (1 − f)/(c·f). At
-// f = 0.5 and c = 5: 0.2 retries per request.
-func (c awsCosts) errorBound(f float64) (float64, bool) {
-	if f == 0 {
-		return 0, false
-	}
-	return float64(c.noRetryIncrement) * (1 - f) / (float64(c.retry) * f), true
 }
 
 // finagleErrorBound: the budgets admit FinagleRetriesPerSecond retries per second over time,
@@ -102,5 +92,5 @@ func breakerErrorBound(p Params) (float64, bool) {
 	if f == 0 {
 		return 0, false
 	}
-	return max(0, 1/(breakerRate*f)-1), true
+	return max(0, 1/(limiter.RetryBreakerRate*f)-1), true
 }

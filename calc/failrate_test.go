@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // TestErrorRateBrooker checks the closed form against the numbers of Brooker's "Fixing retries
@@ -45,39 +47,39 @@ func TestErrorBounds(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		f    float64
-		want map[LimiterKind]want
+		want map[limiter.Kind]want
 	}{
-		{0.5, map[LimiterKind]want{
-			LimiterNone: {false, 0},
+		{0.5, map[limiter.Kind]want{
+			limiter.None: {false, 0},
 			// The tokens drift down (0.1 × 0.5 < 0.5), but that is no bound in closed form.
-			LimiterGRPC: {false, 0},
+			limiter.GRPC: {false, 0},
 			// (1 − 0.5)/(5 × 0.5) = 0.2; (1 − 0.5)/(14 × 0.5) = 0.0714.
-			LimiterAWS: {true, 0.2}, LimiterAWS2026: {true, 1.0 / 14},
+			limiter.AWS: {true, 0.2}, limiter.AWS2026: {true, 1.0 / 14},
 			// 10 per second over 100 requests per second, plus 0.2 of each: 0.3.
-			LimiterFinagle: {true, 0.3},
-			LimiterEnvoy:   {false, 0},
+			limiter.Finagle: {true, 0.3},
+			limiter.Envoy:   {false, 0},
 			// A cap on retries in flight, as envoy's: no bound on their number.
-			LimiterFailsafe: {false, 0},
+			limiter.Failsafe: {false, 0},
 			// 0.1 per start.
-			LimiterAdaptive: {true, 0.1},
+			limiter.Adaptive: {true, 0.1},
 			// f ≥ 0.1: first attempts alone fail over 10%.
-			LimiterRetryBreaker: {true, 0},
+			limiter.RetryBreaker: {true, 0},
 		}},
-		{0.05, map[LimiterKind]want{
-			LimiterNone: {false, 0},
+		{0.05, map[limiter.Kind]want{
+			limiter.None: {false, 0},
 			// 0.1 × 0.95 = 0.095 > 0.05: the tokens stay up.
-			LimiterGRPC: {false, 0},
+			limiter.GRPC: {false, 0},
 			// 0.95/(5 × 0.05) = 3.8; 0.95/(14 × 0.05) = 1.357.
-			LimiterAWS: {true, 3.8}, LimiterAWS2026: {true, 0.95 / 0.7},
-			LimiterFinagle: {true, 0.3}, LimiterEnvoy: {false, 0}, LimiterFailsafe: {false, 0}, LimiterAdaptive: {true, 0.1},
+			limiter.AWS: {true, 3.8}, limiter.AWS2026: {true, 0.95 / 0.7},
+			limiter.Finagle: {true, 0.3}, limiter.Envoy: {false, 0}, limiter.Failsafe: {false, 0}, limiter.Adaptive: {true, 0.1},
 			// 0.1/0.05 − 1 = 1.
-			LimiterRetryBreaker: {true, 1},
+			limiter.RetryBreaker: {true, 1},
 		}},
 	} {
 		p.FailRate = tt.f
 		e := p.ErrorRate()
-		if len(e.Limiters) != int(limiterCount) {
-			t.Fatalf("f = %v: %d limiters, want all %d", tt.f, len(e.Limiters), limiterCount)
+		if len(e.Limiters) != int(limiter.Count) {
+			t.Fatalf("f = %v: %d limiters, want all %d", tt.f, len(e.Limiters), limiter.Count)
 		}
 		for _, b := range e.Limiters {
 			w := tt.want[b.Limiter]
@@ -93,11 +95,11 @@ func TestErrorBounds(t *testing.T) {
 		}
 	}
 	p.FailRate = 0 // Brooker's two are not shown without an error rate, unless chosen
-	if got := len(p.ErrorRate().Limiters); got != int(limiterCount)-2 {
-		t.Errorf("f = 0: %d limiters shown, want %d", got, limiterCount-2)
+	if got := len(p.ErrorRate().Limiters); got != int(limiter.Count)-2 {
+		t.Errorf("f = 0: %d limiters shown, want %d", got, limiter.Count-2)
 	}
-	p.Limiter = LimiterAdaptive
-	if got := p.Shown(); len(got) != int(limiterCount)-1 || got[len(got)-1] != LimiterAdaptive {
+	p.Limiter = limiter.Adaptive
+	if got := p.Shown(); len(got) != int(limiter.Count)-1 || got[len(got)-1] != limiter.Adaptive {
 		t.Errorf("f = 0, adaptive chosen: shown %v", got)
 	}
 }
@@ -135,7 +137,7 @@ func TestErrorRateAgainstSimulation(t *testing.T) {
 			N := float64(run.Requests)
 			per := float64(run.Attempts) / N
 			seMean := sdK / math.Sqrt(N)
-			if b.Limiter == LimiterNone {
+			if b.Limiter == limiter.None {
 				// No limiter: the mean of N draws of K, and a binomial share of successes.
 				seSuccess := math.Sqrt(e.Success * (1 - e.Success) / N)
 				if math.Abs(per-e.Attempts) > 5*seMean || math.Abs(float64(run.Accepted)/N-e.Success) > 5*seSuccess+1e-12 {
@@ -153,7 +155,7 @@ func TestErrorRateAgainstSimulation(t *testing.T) {
 			if got > b.Retries+5*seMean+100/N {
 				t.Errorf("f = %v, %s: %v retries per request, over %v", f, b.Limiter, got, b.Retries)
 			}
-			if b.Bounded && b.Bound < e.Retries && b.Limiter != LimiterRetryBreaker && got < b.Retries*0.9 {
+			if b.Bounded && b.Bound < e.Retries && b.Limiter != limiter.RetryBreaker && got < b.Retries*0.9 {
 				t.Errorf("f = %v, %s: %v retries per request, far under the bound %v", f, b.Limiter, got, b.Retries)
 			}
 			t.Logf("f = %v, %s: %.4f retries per request, closed form %.4f", f, b.Limiter, got, b.Retries)
@@ -171,7 +173,7 @@ func TestErrorRateAgainstModelLarge(t *testing.T) {
 	p := Default()
 	p.Clients, p.Rate, p.Run, p.Outage, p.Capacity, p.Queue = 500, 2000, 3*time.Second, 500*time.Millisecond, 180, 100
 	p.Timeout, p.Call, p.FailRate, p.Processes, p.Attempts, p.Seed = 250*time.Millisecond, 20*time.Millisecond, 0.2, 3, 4, 9
-	for _, l := range Limiters() {
+	for _, l := range limiter.Kinds() {
 		c := OverloadCase{Mode: Backoff(p.Jitter), Limiter: l}
 		got, err := p.Overload(c)
 		if err != nil {

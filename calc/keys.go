@@ -139,11 +139,15 @@ func editDistance(a, b string, limit int) int {
 
 // plainKey is a key as calc's keys are written: an unknown key that is not one is quoted in a
 // message, so that `"><img src` or a newline reads as what was given.
-var plainKey = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`)
+var plainKeyRe lazy[*regexp.Regexp]
+
+func plainKey() *regexp.Regexp {
+	return plainKeyRe.get(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`) })
+}
 
 // BareMillis reports whether key reads v as a number of milliseconds: a duration key given a
 // bare decimal, such as budget=20 (20ms, not 20 s). A form says so beside the field.
 func BareMillis(key, v string) bool {
-	i := slices.IndexFunc(keyTable, func(k keyRow) bool { return k.name == key })
-	return i >= 0 && keyTable[i].duration && decimal.MatchString(v)
+	i := slices.IndexFunc(keyTable(), func(k keyRow) bool { return k.name == key })
+	return i >= 0 && keyTable()[i].duration && decimal().MatchString(v)
 }

@@ -11,15 +11,16 @@ import (
 	"testing"
 )
 
-// checkNoBranchOutsideTable fails where code in calc or app tells the kinds of typ apart by name
-// (a case, == or != on one of its constants, a map or array keyed by one, a switch on a .field)
-// rather than through their table, which table declares with the constants. Comparing with a
+// checkNoBranchOutsideTable fails where code in calc (its packages included) or app tells the
+// kinds of typ, of package pkg, apart by name (a case, == or != on one of its constants, a map or
+// array keyed by one, a switch on a .field) rather than through their tables, the files of
+// tables, the first of which declares the constants. Comparing with a
 // constant of allowed is not telling kinds apart: it asks whether there is one at all. Tests may:
 // they check the table. calc/libs holds the library exporters, which ask about the kinds their
 // library has.
-func checkNoBranchOutsideTable(t *testing.T, table, typ, field string, count int, allowed ...string) {
+func checkNoBranchOutsideTable(t *testing.T, pkg string, tables []string, typ, field string, count int, allowed ...string) {
 	t.Helper()
-	consts := constsOf(t, table, typ, count)
+	consts := constsOf(t, tables[0], typ, count)
 	var files []string
 	for _, dir := range []string{".", "../app"} {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -30,7 +31,7 @@ func checkNoBranchOutsideTable(t *testing.T, table, typ, field string, count int
 				return filepath.SkipDir
 			case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
 				return nil
-			case path == table:
+			case slices.Contains(tables, path):
 				return nil
 			}
 			files = append(files, path)
@@ -52,11 +53,11 @@ func checkNoBranchOutsideTable(t *testing.T, table, typ, field string, count int
 		name := func(e ast.Expr) string {
 			switch e := e.(type) {
 			case *ast.Ident:
-				if f.Name.Name == "calc" && consts[e.Name] {
+				if f.Name.Name == pkg && consts[e.Name] {
 					return e.Name
 				}
 			case *ast.SelectorExpr:
-				if x, ok := e.X.(*ast.Ident); ok && x.Name == "calc" && consts[e.Sel.Name] {
+				if x, ok := e.X.(*ast.Ident); ok && x.Name == pkg && consts[e.Sel.Name] {
 					return e.Sel.Name
 				}
 			}
@@ -78,7 +79,7 @@ func checkNoBranchOutsideTable(t *testing.T, table, typ, field string, count int
 				bad = ok && s.Sel.Name == field
 			}
 			if bad {
-				t.Errorf("%s: branches on a %s; put what the kind does in calc/%s", fset.Position(n.Pos()), typ, table)
+				t.Errorf("%s: branches on a %s; put what the kind does in calc/%s", fset.Position(n.Pos()), typ, strings.Join(tables, " or calc/"))
 			}
 			return true
 		})

@@ -139,7 +139,7 @@ func TestWaitWords(t *testing.T) {
 // (a case, == or != on a Jitter constant, a map or array keyed by one, a switch on a .Jitter)
 // rather than through the table of modes (see checkNoBranchOutsideTable).
 func TestNoModeBranchOutsideTable(t *testing.T) {
-	checkNoBranchOutsideTable(t, "modes.go", "Jitter", "Jitter", int(jitterCount))
+	checkNoBranchOutsideTable(t, "calc", []string{"modes.go"}, "Jitter", "Jitter", int(jitterCount))
 }
 
 // The formula's d is the nominal delay: a time in days is written in full, never "7 d" (issue

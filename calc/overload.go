@@ -3,6 +3,9 @@ package calc
 import (
 	"fmt"
 	"time"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // The overload model is the herd as an open system: besides the crowd, a stream of
@@ -32,8 +35,8 @@ func (s Spacing) String() string {
 // circuit breaker, or a server that fails a share of attempts or slows under load. Processes
 // alone changes nothing: without a limiter or a breaker the processes share nothing.
 func (o OverloadInputs) Open() bool {
-	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != LimiterNone || o.FailRate > 0 || o.Slow() ||
-		o.Breaker != BreakerNone
+	return o.Rate > 0 && o.Run > 0 || o.Queue > 0 || o.Timeout > 0 || o.Limiter != limiter.None || o.FailRate > 0 || o.Slow() ||
+		o.Breaker != breaker.None
 }
 
 // HasStream reports whether new requests keep arriving: Rate and Run both over 0. Without it
@@ -81,8 +84,8 @@ type OverloadWindow struct {
 // the HerdRun of Params.HerdMode.
 type OverloadRun struct {
 	HerdRun
-	Limiter LimiterKind
-	Breaker BreakerKind
+	Limiter limiter.Kind
+	Breaker breaker.Kind
 
 	Requests int // the crowd's clients and the stream's requests
 	Stream   int // the stream's requests
@@ -133,8 +136,8 @@ type OverloadRun struct {
 // OverloadCase is one run of the overload view: a herd mode with a limiter and a breaker.
 type OverloadCase struct {
 	Mode    HerdMode
-	Limiter LimiterKind
-	Breaker BreakerKind
+	Limiter limiter.Kind
+	Breaker breaker.Kind
 }
 
 // OwnCase is the run of p's own jitter mode with its limiter and its breaker: the one the
@@ -156,23 +159,14 @@ func (p Params) OverloadCases() []OverloadCase {
 			cases = append(cases, OverloadCase{own, l, p.Breaker})
 		}
 	}
-	if p.Breaker != BreakerNone {
-		for _, b := range Breakers() {
+	if p.Breaker != breaker.None {
+		for _, b := range breaker.Kinds() {
 			if b != p.Breaker {
 				cases = append(cases, OverloadCase{own, p.Limiter, b})
 			}
 		}
 	}
 	return cases
-}
-
-// Limiters lists every limiter kind, LimiterNone first.
-func Limiters() []LimiterKind {
-	ks := make([]LimiterKind, len(limiterNames))
-	for i := range ks {
-		ks[i] = LimiterKind(i)
-	}
-	return ks
 }
 
 // Overload runs case c through the open system. It returns the error of Validate, of the work
@@ -190,10 +184,10 @@ func (p Params) OverloadPausing(c OverloadCase, pause func() bool) (run Overload
 	if !c.Mode.exists() {
 		return OverloadRun{}, false, fmt.Errorf("calc: no herd mode %d", uint8(c.Mode))
 	}
-	if int(c.Limiter) >= len(limiterNames) {
+	if int(c.Limiter) >= int(limiter.Count) {
 		return OverloadRun{}, false, fmt.Errorf("calc: no limiter %d", uint8(c.Limiter))
 	}
-	if c.Breaker >= breakerCount {
+	if c.Breaker >= breaker.Count {
 		return OverloadRun{}, false, fmt.Errorf("calc: no breaker %d", uint8(c.Breaker))
 	}
 	if err := p.Validate(); err != nil {

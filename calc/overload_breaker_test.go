@@ -5,12 +5,15 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // tightBreakers are parameters under which every breaker trips, probes and closes within a run
 // of a second or two; the defaults (60 s open, 100 calls seen) mostly stay closed there.
-func tightBreakers() BreakerParams {
-	p := DefaultBreakerParams()
+func tightBreakers() breaker.Params {
+	p := breaker.Defaults()
 	p.GobreakerFailures, p.GobreakerMaxRequests, p.GobreakerTimeout = 2, 2, 150*ms
 	p.R4jFailurePercent, p.R4jSlowPercent, p.R4jSlowAfter = 50, 50, 40*ms
 	p.R4jWindow, p.R4jMinCalls, p.R4jWait, p.R4jHalfOpen = 5, 3, 150*ms, 2
@@ -23,9 +26,9 @@ func tightBreakers() BreakerParams {
 // smallBreakerParams draws breaker parameters from next (a number in [0, n)) that act within a
 // short run: thresholds of a few calls, open periods and windows of milliseconds, and each of
 // failsafe's four ways of counting.
-func smallBreakerParams(next func(n int) int) BreakerParams {
+func smallBreakerParams(next func(n int) int) breaker.Params {
 	msn := func(n int) time.Duration { return time.Duration(1+next(n)) * ms }
-	p := DefaultBreakerParams()
+	p := breaker.Defaults()
 	p.GobreakerFailures, p.GobreakerMaxRequests, p.GobreakerTimeout = next(4), 1+next(3), msn(300)
 	p.R4jFailurePercent, p.R4jSlowPercent = float64(10+next(91)), float64(10+next(91))
 	p.R4jSlowAfter, p.R4jWindow = msn(100), 1+next(10)
@@ -83,16 +86,16 @@ var breakerCases = []struct {
 func TestOverloadBreakersAgainstModel(t *testing.T) {
 	runs, tripped, rejected, probed, blocked := 0, 0, 0, 0, 0
 	for _, tt := range breakerCases {
-		for _, params := range []BreakerParams{DefaultBreakerParams(), tightBreakers()} {
+		for _, params := range []breaker.Params{breaker.Defaults(), tightBreakers()} {
 			p := Default()
 			tt.set(&p)
 			p.BreakerParams = params
-			for _, b := range Breakers()[1:] {
+			for _, b := range breaker.Kinds()[1:] {
 				for _, at := range []BreakerAt{BreakerAtAttempt, BreakerAtCall} {
 					for _, scope := range []BreakerScope{BreakerPerClient, BreakerShared} {
 						p.Breaker, p.BreakerAt, p.Breakers = b, at, scope
 						for _, m := range []HerdMode{Immediate, Backoff(p.Jitter)} {
-							for _, l := range Limiters() {
+							for _, l := range limiter.Kinds() {
 								r := compareOverload(t, tt.name, p, OverloadCase{Mode: m, Limiter: l, Breaker: b})
 								runs++
 								tripped += min(r.Trips, 1)
@@ -114,25 +117,25 @@ func TestOverloadBreakersAgainstModel(t *testing.T) {
 // limiter with every other breaker, none first.
 func TestOverloadCasesWithBreaker(t *testing.T) {
 	p := Default()
-	p.Jitter, p.Limiter, p.Breaker = Full, LimiterGRPC, BreakerPolly
+	p.Jitter, p.Limiter, p.Breaker = Full, limiter.GRPC, breaker.Polly
 	var want []OverloadCase
 	for _, m := range p.HerdModes() {
-		want = append(want, OverloadCase{m, LimiterGRPC, BreakerPolly})
+		want = append(want, OverloadCase{m, limiter.GRPC, breaker.Polly})
 	}
 	for _, l := range p.Shown() {
-		if l != LimiterGRPC {
-			want = append(want, OverloadCase{Backoff(Full), l, BreakerPolly})
+		if l != limiter.GRPC {
+			want = append(want, OverloadCase{Backoff(Full), l, breaker.Polly})
 		}
 	}
-	for _, b := range []BreakerKind{BreakerNone, BreakerGobreaker, BreakerResilience4j, BreakerFailsafe, BreakerSRE} {
-		want = append(want, OverloadCase{Backoff(Full), LimiterGRPC, b})
+	for _, b := range []breaker.Kind{breaker.None, breaker.Gobreaker, breaker.Resilience4j, breaker.Failsafe, breaker.SRE} {
+		want = append(want, OverloadCase{Backoff(Full), limiter.GRPC, b})
 	}
 	if got := p.OverloadCases(); !slices.Equal(got, want) {
 		t.Errorf("cases:\n got %v\nwant %v", got, want)
 	}
-	p.Breaker = BreakerNone
+	p.Breaker = breaker.None
 	for _, c := range p.OverloadCases() {
-		if c.Breaker != BreakerNone {
+		if c.Breaker != breaker.None {
 			t.Fatalf("without a breaker: %v", c)
 		}
 	}
@@ -195,7 +198,7 @@ var overloadBreakerTests = []struct {
 	{"gobreaker: the 6th failure trips it, rejections are retried, the probe after 60 s closes it", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Window = 1, 115*time.Second, 0, 100*ms, time.Second
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 13, None, 10*time.Second, 1, 10*time.Second
-	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerGobreaker}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Breaker: breaker.Gobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 13, Accepted: 1, Peak: 1, MaxPerClient: 13, LastAccepted: 120600 * ms,
 			Arrivals: breakerArrivals(121, steps(0, 13, 0)...), PeakDown: 1, PeakBack: 1, PeakBackAt: 120 * time.Second},
 		Requests: 1, Served: 1, Failed: 6, Recovered: 115 * time.Second,
@@ -228,7 +231,7 @@ var overloadBreakerTests = []struct {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call = 7, 7*time.Second, 10*time.Second, 0, 100*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
 		p.BreakerAt = BreakerAtCall
-	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerGobreaker}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Breaker: breaker.Gobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 19, GaveUp: 7, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
 			Arrivals: breakerArrivals(61, append(steps(0, 6, 0, 2, 4), 60)...), PeakDown: 1, PeakBackAt: -1},
 		Requests: 7, OutOfAttempts: 6, Blocked: 1, Failed: 18, Recovered: 10 * time.Second, Idle: true,
@@ -255,7 +258,7 @@ var overloadBreakerTests = []struct {
 	{"gobreaker at each attempt: two calls trip it", func(p *Params) {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call = 7, 7*time.Second, 10*time.Second, 0, 100*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerGobreaker}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Breaker: breaker.Gobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 21, GaveUp: 7, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
 			Arrivals: breakerArrivals(63, append(steps(0, 2, 0, 2, 4), steps(2, 7, 0, 1, 2)...)...), PeakDown: 1, PeakBackAt: -1},
 		Requests: 7, OutOfAttempts: 7, Failed: 6, Recovered: 10 * time.Second, Idle: true,
@@ -287,7 +290,7 @@ var overloadBreakerTests = []struct {
 	{"failsafe per client: another process's breaker stays closed", func(p *Params) {
 		p.Clients, p.Spread, p.Processes, p.Outage, p.Capacity, p.Call = 2, time.Second, 2, 150*ms, 0, 100*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerFailsafe}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Breaker: breaker.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 4, Accepted: 1, GaveUp: 1, Peak: 1, MaxPerClient: 3, LastAccepted: 500 * ms,
 			Arrivals: []int{1, 0, 1, 1, 0, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 200 * ms},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Failed: 1, Recovered: 400 * ms,
@@ -302,7 +305,7 @@ var overloadBreakerTests = []struct {
 		p.Clients, p.Spread, p.Processes, p.Outage, p.Capacity, p.Call = 2, time.Second, 2, 150*ms, 0, 100*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
 		p.Breakers = BreakerShared
-	}, OverloadCase{Mode: Backoff(None), Breaker: BreakerFailsafe}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Breaker: breaker.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 6, GaveUp: 2, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
 			Arrivals: []int{1, 0, 1, 1, 0, 1, 1, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 200 * ms},
 		Requests: 2, OutOfAttempts: 2, Failed: 1, Recovered: -1,
@@ -318,7 +321,7 @@ var overloadBreakerTests = []struct {
 	{"a rejection is a failure for the limiter", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Limits.GRPCMaxTokens = 1, time.Second, 0, 100*ms, 3
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 5, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterGRPC, Breaker: BreakerFailsafe}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: limiter.GRPC, Breaker: breaker.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, GaveUp: 1, Peak: 1, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{1, 0, 1},
 			PeakDown: 1, PeakBackAt: -1},
 		Requests: 1, Refused: 1, Failed: 1, Recovered: time.Second, Idle: true,
@@ -334,7 +337,7 @@ var overloadBreakerTests = []struct {
 	{"failsafe around the call: blocked, then the probe", func(p *Params) {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call, p.Attempts = 3, 600*ms, 200*ms, 0, 100*ms, 1
 		p.BreakerAt, p.BreakerParams.FailsafeDelay = BreakerAtCall, 300*ms
-	}, OverloadCase{Mode: Immediate, Breaker: BreakerFailsafe}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Breaker: breaker.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 3, Accepted: 1, GaveUp: 2, Peak: 1, MaxPerClient: 1, LastAccepted: 400 * ms,
 			Arrivals: []int{1, 0, 1, 0, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 200 * ms},
 		Requests: 3, OutOfAttempts: 1, Blocked: 1, Served: 1, Failed: 1, Recovered: 300 * ms,

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // brooker is the server of Brooker's collapse simulation (simple_collapse_sim/sim.py): 1 s +
@@ -53,7 +55,7 @@ func TestCollapseSimulation(t *testing.T) {
 		collapse bool
 	}{{"50", false}, {"60", false}, {"70", true}, {"80", true}} {
 		p := brooker(t, tt.rate)
-		run, err := p.Overload(OverloadCase{Mode: Immediate, Limiter: LimiterNone})
+		run, err := p.Overload(OverloadCase{Mode: Immediate, Limiter: limiter.None})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,13 +116,13 @@ func TestEndHeap(t *testing.T) {
 // to change.
 func TestSlopeWorkLimit(t *testing.T) {
 	p := mustDecode(t, "rate=100&run=60s&slope=1s&window=10ms")
-	_, err := p.Overload(OverloadCase{Mode: Immediate, Limiter: LimiterNone})
+	_, err := p.Overload(OverloadCase{Mode: Immediate, Limiter: limiter.None})
 	fes := FieldErrors(err)
 	if len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), "over the limit") {
 		t.Fatalf("slope=1s without a timeout: %v", err)
 	}
 	p.Timeout = time.Second
-	if _, err := p.Overload(OverloadCase{Mode: Immediate, Limiter: LimiterNone}); err != nil {
+	if _, err := p.Overload(OverloadCase{Mode: Immediate, Limiter: limiter.None}); err != nil {
 		t.Errorf("with a timeout: %v", err)
 	}
 }

@@ -11,15 +11,18 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // overloadByHeap is docs/overload-model.md written as plainly as possible, to check the
 // simulation (Params.Overload) against: one heap of events keyed by (time, class, request), a
 // struct per request and per attempt, the server's queue as a slice. It shares no code with the
-// simulation or the herd's: it uses only what is proven on its own, the limiters (NewLimiter,
+// simulation or the herd's: it uses only what is proven on its own, the limiters (limiter.New,
 // compared with grpc-go and aws-sdk-go-v2 in limiter_test.go and calc/libs) and the waits
 // (Params.Wait, FirstState and Schedule, drawn where herdByHeap draws them), and the circuit
-// breakers (NewBreaker, compared with their libraries in breaker_test.go and calc/libs): the
+// breakers (breaker.New, compared with their libraries in breaker_test.go and calc/libs): the
 // loop around them, when they are asked and told, is written here from the rules alone.
 //
 // Where the specification leaves a choice open, the reading taken is marked "Reading:".
@@ -85,36 +88,36 @@ type modelRequest struct {
 	proc    int
 	start   time.Duration
 	rng     *rand.Rand
-	state   float64 // what the next wait grows from (Params.Wait)
-	made    int     // attempts made so far
-	held    int     // what the last allowed Retry returned
-	holding bool    // holds a retry (envoy's Retries)
-	ended   bool    // succeeded or gave up
-	permit  Permit  // breakerat=call: the breaker's answer to the call
+	state   float64        // what the next wait grows from (Params.Wait)
+	made    int            // attempts made so far
+	held    int            // what the last allowed Retry returned
+	holding bool           // holds a retry (envoy's Retries)
+	ended   bool           // succeeded or gave up
+	permit  breaker.Permit // breakerat=call: the breaker's answer to the call
 }
 
 type modelAttempt struct {
 	req       int
 	at        time.Duration // arrival at the server
 	first     bool
-	queued    bool          // joined the queue (rule 3)
-	served    time.Duration // when served; -1 when not (yet)
-	failed    bool          // failed at once (rules 1 and 4)
-	throttled bool          // failed by rule 4
-	answer    time.Duration // when its answer comes; -1 while not known (queued)
-	gaveUp    bool          // its client stopped waiting (a timeout happened)
-	known     bool          // its outcome reached its client (answer, failure or timeout)
-	errs      bool          // its answer, if its client waits for it, is a failure (FailRate)
-	seen      int           // with Latency or Slope: the attempts in service at its start, itself counted
-	rejected  bool          // its breaker rejected it: it never reached the server
-	permit    Permit        // breakerat=attempt: the breaker's answer to it
+	queued    bool           // joined the queue (rule 3)
+	served    time.Duration  // when served; -1 when not (yet)
+	failed    bool           // failed at once (rules 1 and 4)
+	throttled bool           // failed by rule 4
+	answer    time.Duration  // when its answer comes; -1 while not known (queued)
+	gaveUp    bool           // its client stopped waiting (a timeout happened)
+	known     bool           // its outcome reached its client (answer, failure or timeout)
+	errs      bool           // its answer, if its client waits for it, is a failure (FailRate)
+	seen      int            // with Latency or Slope: the attempts in service at its start, itself counted
+	rejected  bool           // its breaker rejected it: it never reached the server
+	permit    breaker.Permit // breakerat=attempt: the breaker's answer to it
 }
 
 // modelChange is a breaker's change of state at a call to it.
 type modelChange struct {
 	at       time.Duration
 	brk      int
-	from, to BreakerState
+	from, to breaker.State
 }
 
 type overloadModel struct {
@@ -126,8 +129,8 @@ type overloadModel struct {
 
 	reqs     []modelRequest
 	attempts []modelAttempt
-	limiters []Limiter // one per process; nil entries for none
-	rows     []Row     // the schedule of the mode's jitter: where a wait is drawn
+	limiters []limiter.Limiter // one per process; nil entries for none
+	rows     []Row             // the schedule of the mode's jitter: where a wait is drawn
 	stream   int
 
 	queue   []int        // attempts waiting, in arrival order
@@ -137,10 +140,10 @@ type overloadModel struct {
 	run     OverloadRun
 	windows map[int]*OverloadWindow
 
-	brks    []Breaker     // one per process, or one shared; nil without a breaker
-	atCall  bool          // the breaker sits around the call, not each attempt
-	changes []modelChange // every change of a breaker's state, in time order
-	last    time.Duration // the last arrival or outcome known to a client: where open time ends
+	brks    []breaker.Breaker // one per process, or one shared; nil without a breaker
+	atCall  bool              // the breaker sits around the call, not each attempt
+	changes []modelChange     // every change of a breaker's state, in time order
+	last    time.Duration     // the last arrival or outcome known to a client: where open time ends
 	// refusedLast is the last retry refused at its start: a count in a window after its
 	// request's last answer.
 	refusedLast time.Duration
@@ -214,16 +217,16 @@ func (m *overloadModel) requests() {
 		m.push(modelEvent{at: s, class: classArrival, req: r})
 	}
 	for range p.Processes {
-		m.limiters = append(m.limiters, NewLimiter(m.c.Limiter, p.Limits))
+		m.limiters = append(m.limiters, limiter.New(m.c.Limiter, p.Limits))
 	}
-	if m.c.Breaker != BreakerNone {
+	if m.c.Breaker != breaker.None {
 		n := p.Processes
 		if p.Breakers == BreakerShared {
 			n = 1
 		}
 		for b := range n {
 			draws := rand.New(rand.NewPCG(p.Seed, 1<<33+uint64(b))) // SRE's, the breaker's own
-			m.brks = append(m.brks, NewBreaker(m.c.Breaker, p.BreakerParams, draws.Float64))
+			m.brks = append(m.brks, breaker.New(m.c.Breaker, p.BreakerParams, draws.Float64))
 		}
 		m.atCall = p.BreakerAt == BreakerAtCall
 	}
@@ -238,7 +241,7 @@ func (m *overloadModel) breaker(req int) int {
 }
 
 // ask asks request req's breaker for a permit at an arrival at t and counts its answer.
-func (m *overloadModel) ask(req int, t time.Duration) Permit {
+func (m *overloadModel) ask(req int, t time.Duration) breaker.Permit {
 	b := m.breaker(req)
 	was := m.brks[b].State()
 	permit := m.brks[b].Allow(t)
@@ -256,7 +259,7 @@ func (m *overloadModel) ask(req int, t time.Duration) Permit {
 }
 
 // tell hands request req's breaker the result of the attempt or call it permitted.
-func (m *overloadModel) tell(req int, t time.Duration, permit Permit, failed bool, took time.Duration) {
+func (m *overloadModel) tell(req int, t time.Duration, permit breaker.Permit, failed bool, took time.Duration) {
 	b := m.breaker(req)
 	was := m.brks[b].State()
 	m.brks[b].Record(t, permit, failed, took)
@@ -264,7 +267,7 @@ func (m *overloadModel) tell(req int, t time.Duration, permit Permit, failed boo
 }
 
 // changed logs breaker b's change of state at t, if its last call made one.
-func (m *overloadModel) changed(b int, was BreakerState, t time.Duration) {
+func (m *overloadModel) changed(b int, was breaker.State, t time.Duration) {
 	if now := m.brks[b].State(); now != was {
 		m.changes = append(m.changes, modelChange{at: t, brk: b, from: was, to: now})
 	}
@@ -294,7 +297,7 @@ func (m *overloadModel) arrive(e modelEvent) {
 	if l := m.limiters[r.proc]; l != nil && r.made > 0 {
 		f := m.limiterCounts(r.proc)
 		f.Now = e.at
-		if !l.Start(f) {
+		if !limiter.Start(l, f) {
 			r.ended, r.holding = true, false
 			m.run.Refused++
 			m.window(e.at).Refused++
@@ -545,8 +548,8 @@ func (m *overloadModel) failed(now time.Duration, req int, timeout, throttled bo
 //
 // Reading: an attempt whose client timed out is no longer active, even while it sits in the
 // server's queue: its outcome (the timeout) is known to its client.
-func (m *overloadModel) limiterCounts(proc int) Failure {
-	var f Failure
+func (m *overloadModel) limiterCounts(proc int) limiter.Failure {
+	var f limiter.Failure
 	for _, a := range m.attempts {
 		if !a.known && m.reqs[a.req].proc == proc {
 			f.Active++
@@ -668,7 +671,7 @@ func (m *overloadModel) result() OverloadRun {
 // run's trips, time open and most probes in a window, from the log of changes.
 func (m *overloadModel) breakerCounts(run *OverloadRun) {
 	run.Breakers = len(m.brks)
-	states := make([]BreakerState, len(m.brks)) // all closed at 0
+	states := make([]breaker.State, len(m.brks)) // all closed at 0
 	next := 0
 	for k := range run.Windows {
 		end := time.Duration(k+1) * m.p.Window
@@ -678,11 +681,11 @@ func (m *overloadModel) breakerCounts(run *OverloadRun) {
 		w := &run.Windows[k]
 		for _, st := range states {
 			switch st {
-			case BreakerClosed:
+			case breaker.Closed:
 				w.Closed++
-			case BreakerOpen:
+			case breaker.Open:
 				w.Open++
-			case BreakerHalfOpen:
+			case breaker.HalfOpen:
 				w.HalfOpen++
 			}
 		}
@@ -690,23 +693,23 @@ func (m *overloadModel) breakerCounts(run *OverloadRun) {
 	}
 	opened := make([]time.Duration, len(m.brks))
 	for b := range states {
-		states[b] = BreakerClosed
+		states[b] = breaker.Closed
 	}
 	for _, c := range m.changes {
 		if c.from != states[c.brk] {
 			panic("overloadByHeap: a breaker's changes do not chain")
 		}
 		states[c.brk] = c.to
-		if c.to == BreakerOpen {
+		if c.to == breaker.Open {
 			run.Trips++
 			opened[c.brk] = c.at
 		}
-		if c.from == BreakerOpen {
+		if c.from == breaker.Open {
 			run.OpenTime += c.at - opened[c.brk]
 		}
 	}
 	for b, st := range states {
-		if st == BreakerOpen {
+		if st == breaker.Open {
 			run.OpenTime += m.last - opened[b]
 		}
 	}
@@ -754,7 +757,7 @@ var overloadModelTests = []struct {
 	{"capacity 1, queue 1, three requests", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call = 3, 0, 1, 1, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 50*ms, 1, 50*ms
-	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 4, Accepted: 2, GaveUp: 1, Peak: 4, MaxPerClient: 2, Arrivals: []int{4},
 			PeakDownAt: -1, PeakBack: 4},
 		Requests: 3, OutOfAttempts: 1, Served: 2, Failed: 2, Recovered: -1,
@@ -767,7 +770,7 @@ var overloadModelTests = []struct {
 	{"a queued attempt outlives its timeout: wasted once", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call, p.Timeout = 2, 0, 1, 1, 10*ms, 50*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 20*ms, 1, 20*ms
-	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 3, Accepted: 1, GaveUp: 1, Peak: 3, MaxPerClient: 2, Arrivals: []int{3},
 			PeakDownAt: -1, PeakBack: 3},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Wasted: 1, Failed: 1, TimedOut: 1, Recovered: -1,
@@ -779,7 +782,7 @@ var overloadModelTests = []struct {
 	{"timeout shorter than the call: every served attempt wasted", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 100*ms, 50*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 20*ms, 1, 20*ms
-	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, GaveUp: 1, Peak: 2, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{2},
 			PeakDownAt: -1, PeakBack: 2},
 		Requests: 1, OutOfAttempts: 1, Wasted: 2, TimedOut: 2, Recovered: -1,
@@ -788,7 +791,7 @@ var overloadModelTests = []struct {
 	// An answer exactly at the timeout is not later than it: no timeout, the request succeeds.
 	{"answer at the timeout", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 50*ms, 50*ms
-	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 1, Accepted: 1, Peak: 1, MaxPerClient: 1, Arrivals: []int{1},
 			PeakDownAt: -1, PeakBack: 1},
 		Requests: 1, Served: 1, Recovered: 0,
@@ -803,7 +806,7 @@ var overloadModelTests = []struct {
 	{"envoy: a retry is held until its outcome", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterEnvoy}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: limiter.Envoy}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3},
 			PeakDown: 5, PeakBackAt: -1},
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: time.Second, Idle: true,
@@ -818,7 +821,7 @@ var overloadModelTests = []struct {
 	{"failsafe: a retry is refused at its start", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterFailsafe}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: limiter.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3},
 			PeakDown: 5, PeakBackAt: -1},
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: time.Second, Idle: true,
@@ -831,7 +834,7 @@ var overloadModelTests = []struct {
 	{"failsafe: 6 retries of 20 requests at once", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 20, time.Second, 0, 10*ms
 		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, None, 100*ms, 1, 100*ms
-	}, OverloadCase{Mode: Backoff(None), Limiter: LimiterFailsafe}, OverloadRun{
+	}, OverloadCase{Mode: Backoff(None), Limiter: limiter.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 26, GaveUp: 20, Peak: 20, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{20, 6},
 			PeakDown: 20, PeakBackAt: -1},
 		Requests: 20, OutOfAttempts: 6, Refused: 14, Failed: 26, Recovered: time.Second, Idle: true,
@@ -844,7 +847,7 @@ var overloadModelTests = []struct {
 	{"grpc: one limiter per process", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Attempts = 2, time.Second, 0, 10*ms, 5
 		p.Processes, p.Limits.GRPCMaxTokens = 2, 3
-	}, OverloadCase{Mode: Immediate, Limiter: LimiterGRPC}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: limiter.GRPC}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 4, GaveUp: 2, Peak: 4, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{4},
 			PeakDown: 4, PeakBackAt: -1},
 		Requests: 2, Refused: 2, Failed: 4, Recovered: time.Second, Idle: true,
@@ -856,7 +859,7 @@ var overloadModelTests = []struct {
 	{"a stream through an outage recovers", func(p *Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Attempts = 1, 250*ms, 0, 0, 1
 		p.Rate, p.Run = 10, time.Second
-	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 11, Accepted: 7, GaveUp: 4, Peak: 2, MaxPerClient: 1, LastAccepted: 900 * ms,
 			Arrivals: []int{2, 1, 1, 1, 1, 1, 1, 1, 1, 1}, PeakDown: 2, PeakBack: 1, PeakBackAt: 300 * ms},
 		Requests: 11, Stream: 10, OutOfAttempts: 4, Served: 7, Failed: 4, Recovered: 300 * ms, RecoveredInStream: true,
@@ -868,7 +871,7 @@ var overloadModelTests = []struct {
 	// so they are clean, but recovery counts from the window holding the outage's end, 2.
 	{"recovery starts at the outage's window", func(p *Params) {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call, p.Attempts = 2, 600*ms, 250*ms, 0, 0, 1
-	}, OverloadCase{Mode: Immediate, Limiter: LimiterNone}, OverloadRun{
+	}, OverloadCase{Mode: Immediate, Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, Accepted: 1, GaveUp: 1, Peak: 1, MaxPerClient: 1, LastAccepted: 300 * ms,
 			Arrivals: []int{1, 0, 0, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 300 * ms},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Failed: 1, Recovered: 200 * ms,
@@ -908,7 +911,7 @@ func TestOverloadModelIsTheHerd(t *testing.T) {
 			}
 			for _, m := range p.HerdModes() {
 				want, _ := herdByHeap(p, m)
-				if got := overloadByHeap(p, OverloadCase{Mode: m, Limiter: LimiterNone}).HerdRun; !reflect.DeepEqual(got, want) {
+				if got := overloadByHeap(p, OverloadCase{Mode: m, Limiter: limiter.None}).HerdRun; !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s %s:\nmodel %+v\n herd %+v", p.Encode(), m, got, want)
 				}
 			}
@@ -962,7 +965,7 @@ var overloadCases = []struct {
 	{"small limiter parameters", func(p *Params) {
 		p.Clients, p.Rate, p.Run, p.Outage, p.Capacity, p.Queue = 4, 80, 2*time.Second, 700*ms, 6, 6
 		p.Processes, p.Timeout, p.Call = 2, 120*ms, 40*ms
-		p.Limits = LimiterParams{GRPCMaxTokens: 3, GRPCTokenRatio: 0.5, FinagleTTL: time.Second,
+		p.Limits = limiter.Params{GRPCMaxTokens: 3, GRPCTokenRatio: 0.5, FinagleTTL: time.Second,
 			FinagleMinRetries: 0, FinaglePercent: 0.5, EnvoyPercent: 50, EnvoyMinConcurrency: 1,
 			FailsafeMaxRate: 0.1, FailsafeMinConcurrency: 1}
 	}},
@@ -992,7 +995,7 @@ var overloadCases = []struct {
 	}},
 	{"slope alone, errors and a limiter", func(p *Params) {
 		p.Clients, p.Rate, p.Run, p.Capacity, p.Timeout, p.Slope, p.FailRate = 4, 100, time.Second, 0, 100*ms, 6*ms, 0.2
-		p.Limiter, p.Processes = LimiterGRPC, 2
+		p.Limiter, p.Processes = limiter.GRPC, 2
 	}},
 	{"spread crowd and small windows", func(p *Params) {
 		p.Clients, p.Spread, p.Window, p.Capacity, p.Queue, p.Outage = 30, 200*ms, 10*ms, 1, 2, 150*ms
@@ -1039,12 +1042,12 @@ func compareOverloadCases(t *testing.T, name string, p Params) (n, tripped, star
 		t.Fatalf("%s: %s: %v", name, describeOverload(p), err)
 	}
 	for _, m := range p.HerdModes() {
-		for _, l := range Limiters() {
+		for _, l := range limiter.Kinds() {
 			run := compareOverload(t, name, p, OverloadCase{Mode: m, Limiter: l, Breaker: p.Breaker})
 			if run.Trips > 0 {
 				tripped++
 			}
-			if l == LimiterFailsafe && run.Refused > 0 {
+			if l == limiter.Failsafe && run.Refused > 0 {
 				startRefused++
 			}
 			n++
@@ -1111,7 +1114,7 @@ func randomOverload(next func(n int) int) (Params, OverloadCase) {
 	p.Timeout = (1*ms + msn(200)) * time.Duration(min(1, next(3)))
 	p.Processes = 1 + next(3)
 	if next(2) == 0 {
-		p.Limits = LimiterParams{
+		p.Limits = limiter.Params{
 			GRPCMaxTokens: float64(1 + next(10)), GRPCTokenRatio: float64(1+next(10)) / 10,
 			FinagleTTL: time.Duration(1+next(3)) * time.Second, FinagleMinRetries: next(3),
 			FinaglePercent: float64(next(5)) / 10, EnvoyPercent: float64(next(60)), EnvoyMinConcurrency: next(4),
@@ -1125,14 +1128,14 @@ func randomOverload(next func(n int) int) (Params, OverloadCase) {
 		p.Latency, p.Slope = msn(40), time.Duration(next(2001))*time.Microsecond
 	}
 	if next(2) == 0 {
-		p.Breaker = Breakers()[1+next(int(breakerCount)-1)]
+		p.Breaker = breaker.Kinds()[1+next(int(breaker.Count)-1)]
 		p.BreakerAt, p.Breakers = BreakerAt(next(2)), BreakerScope(next(2))
 		if next(2) == 0 {
 			p.BreakerParams = smallBreakerParams(next)
 		}
 	}
 	modes := p.HerdModes()
-	return p, OverloadCase{Mode: modes[next(len(modes))], Limiter: Limiters()[next(len(Limiters()))], Breaker: p.Breaker}
+	return p, OverloadCase{Mode: modes[next(len(modes))], Limiter: limiter.Kinds()[next(len(limiter.Kinds()))], Breaker: p.Breaker}
 }
 
 // FuzzOverload compares the simulation with the model on small open systems drawn from the

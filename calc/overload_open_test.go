@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // randomOpen draws a valid open system from r for TestOverloadAgainstModelOpen: every limiter's keys,
@@ -38,9 +41,9 @@ func randomOpen(r *rand.Rand) Params {
 		p.Timeout = 1 + ns(int64(60*scale))
 	}
 	p.Processes = 1 + r.IntN(5)
-	p.Limiter = LimiterKind(r.IntN(len(limiterNames)))
+	p.Limiter = limiter.Kind(r.IntN(int(limiter.Count)))
 	if r.IntN(2) == 0 {
-		p.Limits = LimiterParams{
+		p.Limits = limiter.Params{
 			GRPCMaxTokens: float64(1 + r.IntN(20)), GRPCTokenRatio: float64(1+r.IntN(10)) / 10,
 			FinagleTTL: time.Duration(1+r.IntN(3)) * time.Second, FinagleMinRetries: r.IntN(3),
 			FinaglePercent: float64(r.IntN(5)) / 10, EnvoyPercent: float64(r.IntN(60)), EnvoyMinConcurrency: r.IntN(4),
@@ -111,7 +114,7 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 			if br.IntN(2) == 0 {
 				p.BreakerParams = smallBreakerParams(br.IntN)
 			}
-			for _, b := range Breakers()[1:] {
+			for _, b := range breaker.Kinds()[1:] {
 				p.Breaker = b
 				compare(i, p, OverloadCase{Mode: Backoff(p.Jitter), Limiter: p.Limiter, Breaker: b})
 			}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // The overload keys decode into their fields, and the canonical query carries them while the
@@ -17,8 +19,8 @@ func TestOverloadKeys(t *testing.T) {
 	}
 	want := Default()
 	want.Rate, want.Run, want.Arrivals, want.Queue, want.Timeout, want.Processes, want.Limiter =
-		250.5, 30*time.Second, Poisson, 40, 2*time.Second, 4, LimiterFinagle
-	want.Limits = LimiterParams{GRPCMaxTokens: 100, GRPCTokenRatio: 0.5, FinagleTTL: 20 * time.Second,
+		250.5, 30*time.Second, Poisson, 40, 2*time.Second, 4, limiter.Finagle
+	want.Limits = limiter.Params{GRPCMaxTokens: 100, GRPCTokenRatio: 0.5, FinagleTTL: 20 * time.Second,
 		FinagleMinRetries: 0, FinaglePercent: 0.5, EnvoyPercent: 12.5, EnvoyMinConcurrency: 1,
 		FailsafeMaxRate: 0.2, FailsafeMinConcurrency: 3}
 	if p != want {
@@ -154,8 +156,8 @@ func TestOverloadKeyErrors(t *testing.T) {
 // Validate checks the overload fields of params built in code, as the query's decoder does.
 func TestValidateOverload(t *testing.T) {
 	p := Default()
-	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, limiterCount
-	p.Limits, p.FailRate, p.Latency, p.Slope = LimiterParams{}, 1, -1, MaxCall+1
+	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, limiter.Count
+	p.Limits, p.FailRate, p.Latency, p.Slope = limiter.Params{}, 1, -1, MaxCall+1
 	var keys []string
 	for _, fe := range FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)

@@ -4,8 +4,11 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/internal/eventq"
+	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/internal/reuse"
+	"backoffcalc/calc/limiter"
 )
 
 // The overload simulation follows docs/overload-model.md rule by rule. It is the herd's calendar
@@ -45,13 +48,13 @@ const (
 // overloadRequest is a live request's state; it has at most one attempt or one arrival pending.
 type overloadRequest struct {
 	rng        rand.PCG
-	start, at  time.Duration // its first attempt's arrival, its current attempt's
-	state      float64       // what its next wait grows from, as Params.Wait takes it
-	made, held int32         // attempts made; what its last allowed Retry held
-	kind       outcomeKind   // the current attempt's outcome
-	holds      bool          // it holds a retry (envoy's count) until its next outcome
-	errs       bool          // the current attempt fails if it is served (FailRate)
-	permit     Permit        // its breaker's answer: to the current attempt, or to the call
+	start, at  time.Duration  // its first attempt's arrival, its current attempt's
+	state      float64        // what its next wait grows from, as Params.Wait takes it
+	made, held int32          // attempts made; what its last allowed Retry held
+	kind       outcomeKind    // the current attempt's outcome
+	holds      bool           // it holds a retry (envoy's count) until its next outcome
+	errs       bool           // the current attempt fails if it is served (FailRate)
+	permit     breaker.Permit // its breaker's answer: to the current attempt, or to the call
 	// due is when the current attempt's outcome event is, -1 while it has none. A queued
 	// attempt answered in time leaves its timeout's event in the calendar; with an error the
 	// request goes on, and that event, at another time or after the outcome, is not its outcome.
@@ -77,13 +80,14 @@ type overloadScratch struct {
 	active, retries []int32         // by process: attempts awaiting their outcome, requests holding a retry
 	underway        []int32         // by process: requests from Begin to their end
 	activeRetries   []int32         // by process: the retries among active
-	lims            []Limiter
-	dirty           []bool          // by window: an attempt arriving in it was not served at once, or timed out
-	busy            []time.Duration // with slow: the ends of service of the attempts in service, a min-heap
+	lims            []limiter.Limiter
+	starts          []limiter.Starter // by process: its limiter, when it decides at a retry's start too
+	dirty           []bool            // by window: an attempt arriving in it was not served at once, or timed out
+	busy            []time.Duration   // with slow: the ends of service of the attempts in service, a min-heap
 	peak            eventq.PeakWindow
-	brks            []Breaker       // with a breaker: one per process, or one shared
-	opened          []time.Duration // by breaker: when it last opened
-	draws           []rand.PCG      // by breaker: SRE's draws
+	brks            []breaker.Breaker // with a breaker: one per process, or one shared
+	opened          []time.Duration   // by breaker: when it last opened
+	draws           []rand.PCG        // by breaker: SRE's draws
 }
 
 var overloadScratches reuse.Kept[overloadScratch]
@@ -116,7 +120,7 @@ type overloadSim struct {
 	ordered bool
 	// brk says the calls ask a breaker; atCall that it sits around the call, not each attempt.
 	brk, atCall bool
-	states      [3]int        // the breakers in each BreakerState
+	states      [3]int        // the breakers in each breaker.State
 	last        time.Duration // the time of the last arrival or outcome known to a client
 	// slow says an attempt's time in service grows with the load (Latency or Slope): the ends
 	// of service are kept (busy), and the window's sum and count of times in service.
@@ -131,8 +135,8 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	stream := newStreamSource(p)
 	requests := p.Clients + stream.n
 	sim := overloadSim{p: p, s: s, pause: pause, procs: max(p.Processes, 1), lastArr: -1,
-		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != LimiterNone, slow: p.Slow(),
-		brk: c.Breaker != BreakerNone, atCall: c.Breaker != BreakerNone && p.BreakerAt == BreakerAtCall}
+		late: p.Timeout > 0 && p.Call > p.Timeout, limited: c.Limiter != limiter.None, slow: p.Slow(),
+		brk: c.Breaker != breaker.None, atCall: c.Breaker != breaker.None && p.BreakerAt == BreakerAtCall}
 	sim.ordered = sim.limited || sim.brk
 	sim.waits, sim.first = p.modeWaits(c.Mode)
 	sim.run = OverloadRun{HerdRun: HerdRun{Mode: c.Mode, LastAccepted: -1}, Limiter: c.Limiter, Breaker: c.Breaker,
@@ -148,9 +152,10 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 	clear(s.retries)
 	clear(s.underway)
 	clear(s.activeRetries)
-	s.lims = reuse.Grow(s.lims, sim.procs)
+	s.lims, s.starts = reuse.Grow(s.lims, sim.procs), reuse.Grow(s.starts, sim.procs)
 	for i := range s.lims {
-		s.lims[i] = NewLimiter(c.Limiter, p.Limits)
+		s.lims[i] = limiter.New(c.Limiter, p.Limits)
+		s.starts[i], _ = s.lims[i].(limiter.Starter)
 	}
 	s.dirty, s.busy = s.dirty[:0], s.busy[:0]
 	sim.newBreakers(c.Breaker)
@@ -231,7 +236,7 @@ func (p Params) overload(c OverloadCase, windows int, s *overloadScratch, pause 
 		}
 		if sim.brk {
 			w := &sim.run.Windows[sim.b]
-			w.Closed, w.Open, w.HalfOpen = sim.states[BreakerClosed], sim.states[BreakerOpen], sim.states[BreakerHalfOpen]
+			w.Closed, w.Open, w.HalfOpen = sim.states[breaker.Closed], sim.states[breaker.Open], sim.states[breaker.HalfOpen]
 		}
 	}
 	sim.finish(stream.n) // the stream's true count once it has ended
@@ -403,7 +408,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	rejected := sim.brk && !sim.atCall && !sim.ask(i, r, at)
 	// Each attempt outside the outage that reaches the server draws whether it fails, at its
 	// arrival, from its request's own stream: the draws follow the request's attempts.
-	r.errs = !rejected && p.FailRate > 0 && at >= p.Outage && unit(&r.rng) < p.FailRate
+	r.errs = !rejected && p.FailRate > 0 && at >= p.Outage && mathx.Unit(&r.rng) < p.FailRate
 	if !rejected {
 		s.peak.Add(at)
 	}
@@ -468,7 +473,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 // retry ends its request then, refused, before anything else of it: it is no attempt.
 func (sim *overloadSim) start(i int, sl int32, r *overloadRequest, at time.Duration) bool {
 	s, proc := sim.s, sim.proc(i)
-	if s.lims[proc].Start(Failure{Now: at, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
+	if st := s.starts[proc]; st == nil || st.Start(limiter.Failure{Now: at, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
 		Requests: int(s.underway[proc]), ActiveRetries: int(s.activeRetries[proc])}) {
 		return true
 	}
@@ -547,7 +552,7 @@ func (sim *overloadSim) window(at time.Duration) *OverloadWindow {
 // goes on (its retry is filed).
 func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool {
 	p, s, run := &sim.p, sim.s, &sim.run
-	var l Limiter
+	var l limiter.Limiter
 	proc := 0
 	if sim.limited {
 		proc = sim.proc(i)
@@ -581,7 +586,7 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 	}
 	ok, held := true, 0
 	if l != nil {
-		ok, held = l.Retry(Failure{Now: at, Last: int(r.made) == p.Attempts, Timeout: r.kind == outTimeout,
+		ok, held = l.Retry(limiter.Failure{Now: at, Last: int(r.made) == p.Attempts, Timeout: r.kind == outTimeout,
 			Throttled: r.kind == outThrottled, Active: int(s.active[proc]), Retries: int(s.retries[proc]),
 			Requests: int(s.underway[proc]), ActiveRetries: int(s.activeRetries[proc])})
 	}
@@ -600,7 +605,7 @@ func (sim *overloadSim) decide(i int, r *overloadRequest, at time.Duration) bool
 		case ws.fixed != nil && !ws.draws[k]:
 			wait = ws.fixed[k]
 		case ws.fixed != nil && ws.laws[k].step == 0:
-			wait = ws.laws[k].linear(unit(&r.rng))
+			wait = ws.laws[k].linear(mathx.Unit(&r.rng))
 		default:
 			wait, state = ws.next(k, &r.rng, r.state)
 		}
@@ -632,7 +637,7 @@ func (sim *overloadSim) end(i int, sl int32) {
 }
 
 // newBreakers makes the run's breakers of kind k, all closed: one per process, or one shared.
-func (sim *overloadSim) newBreakers(k BreakerKind) {
+func (sim *overloadSim) newBreakers(k breaker.Kind) {
 	s := sim.s
 	s.brks = s.brks[:0]
 	sim.states = [3]int{}
@@ -649,9 +654,9 @@ func (sim *overloadSim) newBreakers(k BreakerKind) {
 		// SRE's rejections draw from a stream of the breaker's own, past the requests' streams.
 		s.draws[b].Seed(sim.p.Seed, 1<<33+uint64(b))
 		rng := &s.draws[b]
-		s.brks = append(s.brks, NewBreaker(k, sim.p.BreakerParams, func() float64 { return unit(rng) }))
+		s.brks = append(s.brks, breaker.New(k, sim.p.BreakerParams, func() float64 { return mathx.Unit(rng) }))
 	}
-	sim.states[BreakerClosed] = n
+	sim.states[breaker.Closed] = n
 	sim.run.Breakers = n
 }
 
@@ -685,7 +690,7 @@ func (sim *overloadSim) ask(i int, r *overloadRequest, at time.Duration) bool {
 }
 
 // record hands request i's breaker the result of the attempt (or call) it permitted.
-func (sim *overloadSim) record(i int, permit Permit, at time.Duration, failed bool, took time.Duration) {
+func (sim *overloadSim) record(i int, permit breaker.Permit, at time.Duration, failed bool, took time.Duration) {
 	b := sim.breaker(i)
 	brk := sim.s.brks[b]
 	was := brk.State()
@@ -694,17 +699,17 @@ func (sim *overloadSim) record(i int, permit Permit, at time.Duration, failed bo
 }
 
 // moved counts breaker b's change of state at at, if its last call made one.
-func (sim *overloadSim) moved(b int, was BreakerState, at time.Duration) {
+func (sim *overloadSim) moved(b int, was breaker.State, at time.Duration) {
 	now := sim.s.brks[b].State()
 	if now == was {
 		return
 	}
 	sim.states[was]--
 	sim.states[now]++
-	if was == BreakerOpen {
+	if was == breaker.Open {
 		sim.run.OpenTime += at - sim.s.opened[b]
 	}
-	if now == BreakerOpen {
+	if now == breaker.Open {
 		sim.run.Trips++
 		sim.s.opened[b] = at
 	}
@@ -714,7 +719,7 @@ func (sim *overloadSim) moved(b int, was BreakerState, at time.Duration) {
 // window with the most probes.
 func (sim *overloadSim) finishBreakers() {
 	for b, brk := range sim.s.brks {
-		if brk.State() == BreakerOpen {
+		if brk.State() == breaker.Open {
 			sim.run.OpenTime += sim.last - sim.s.opened[b]
 		}
 	}

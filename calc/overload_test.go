@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // randomClosed draws a closed herd (Open false) from r: small enough to run fast, with calls and
@@ -97,33 +99,33 @@ func mustOverload(t *testing.T, p Params, c OverloadCase) OverloadRun {
 func TestOverloadLimiters(t *testing.T) {
 	tests := []struct {
 		name                                      string
-		kind                                      LimiterKind
+		kind                                      limiter.Kind
 		processes                                 int
 		success                                   bool // no outage: every first attempt served
 		attempts, retries, refused, outOfAttempts int
 	}{
 		// Under total failure (the outage outlasts every retry):
 		// none: every request makes its 3 attempts and runs out.
-		{"none", LimiterNone, 1, false, 300, 200, 0, 100},
+		{"none", limiter.None, 1, false, 300, 200, 0, 100},
 		// grpc (10 tokens, refused at or below 5): at 1ms requests 0..3 take 10→6 and retry,
 		// request 4 takes 6→5 and is refused, as are the other 95 (the count stops at 0); at 2ms
 		// the 4 retries fail with 0 tokens: refused. 4 retries, 100 refused.
-		{"grpc", LimiterGRPC, 1, false, 104, 4, 100, 0},
+		{"grpc", limiter.GRPC, 1, false, 104, 4, 100, 0},
 		// Two processes, round robin (even and odd requests), 10 tokens each: 4 retries each.
-		{"grpc 2 processes", LimiterGRPC, 2, false, 108, 8, 100, 0},
+		{"grpc 2 processes", limiter.GRPC, 2, false, 108, 8, 100, 0},
 		// 100 processes of one request each: each retries twice (10→9→8) and runs out on its
 		// third attempt (its token taken, 7 left).
-		{"grpc 100 processes", LimiterGRPC, 100, false, 300, 200, 0, 100},
+		{"grpc 100 processes", limiter.GRPC, 100, false, 300, 200, 0, 100},
 		// aws: 500 tokens at 5 per retry: the 100 first retries take them all; the 100 second
 		// ones are refused.
-		{"aws", LimiterAWS, 1, false, 200, 100, 100, 0},
+		{"aws", limiter.AWS, 1, false, 200, 100, 100, 0},
 		// aws2026: 14 per retry: 35 first retries (490), requests 35..99 refused at 1ms, the 35
 		// second retries refused at 2ms (10 tokens left).
-		{"aws2026", LimiterAWS2026, 1, false, 135, 35, 100, 0},
+		{"aws2026", limiter.AWS2026, 1, false, 135, 35, 100, 0},
 		// finagle: a reserve of 10/s × 10 s = 100 retries plus 100 deposits of 1/5 retry = 120:
 		// the 100 first retries at 1ms, then 20 of the second ones at 2ms (requests 0..19), 80
 		// refused; the 20 third attempts fail at 3ms with none left: out of attempts.
-		{"finagle", LimiterFinagle, 1, false, 220, 120, 80, 20},
+		{"finagle", limiter.Finagle, 1, false, 220, 120, 80, 20},
 		// envoy (20%, at least 3): at 1ms request k decides with 99-k attempts active (its own
 		// excluded) and k retries held: allowed while k < max(⌊0.2(99-k)⌋, 3), so for k = 0..15
 		// (15 < ⌊16.8⌋) and not at k = 16 (⌊16.6⌋ = 16), nor after: 16 retries, 84 refused. At
@@ -131,21 +133,21 @@ func TestOverloadLimiters(t *testing.T) {
 		// held and 15-k active: refused while 15-k >= 3 (k <= 12); request 13 is allowed with 2
 		// held (3 again), and so are 14 and 15 (each releases one, takes one). 19 retries, 97
 		// refused, and the 3 third attempts run out at 3ms.
-		{"envoy", LimiterEnvoy, 1, false, 119, 19, 97, 3},
+		{"envoy", limiter.Envoy, 1, false, 119, 19, 97, 3},
 		// failsafe (0.2, at least 3) asks at each retry's start, here at once: at 1ms, 100
 		// requests under way, retries start while k/(100 + k) <= 0.2, k <= 25: 26 start; the
 		// 27th finds 26/126 > 0.2 and each refusal leaves one request fewer: 74 refused. At 2ms
 		// the 26 fail (releasing their permits) before any starts again; of the 26 requests left
 		// k <= 6 (6/32 <= 0.2 < 7/33): 7 start, 19 refused; they run out of attempts at 3ms.
-		{"failsafe", LimiterFailsafe, 1, false, 133, 33, 93, 7},
+		{"failsafe", limiter.Failsafe, 1, false, 133, 33, 93, 7},
 		// Under total success (no outage, no capacity limit) no limiter has anything to refuse.
-		{"none success", LimiterNone, 1, true, 100, 0, 0, 0},
-		{"grpc success", LimiterGRPC, 1, true, 100, 0, 0, 0},
-		{"aws success", LimiterAWS, 1, true, 100, 0, 0, 0},
-		{"aws2026 success", LimiterAWS2026, 1, true, 100, 0, 0, 0},
-		{"finagle success", LimiterFinagle, 1, true, 100, 0, 0, 0},
-		{"envoy success", LimiterEnvoy, 1, true, 100, 0, 0, 0},
-		{"failsafe success", LimiterFailsafe, 1, true, 100, 0, 0, 0},
+		{"none success", limiter.None, 1, true, 100, 0, 0, 0},
+		{"grpc success", limiter.GRPC, 1, true, 100, 0, 0, 0},
+		{"aws success", limiter.AWS, 1, true, 100, 0, 0, 0},
+		{"aws2026 success", limiter.AWS2026, 1, true, 100, 0, 0, 0},
+		{"finagle success", limiter.Finagle, 1, true, 100, 0, 0, 0},
+		{"envoy success", limiter.Envoy, 1, true, 100, 0, 0, 0},
+		{"failsafe success", limiter.Failsafe, 1, true, 100, 0, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -418,8 +420,8 @@ func TestOverloadMetastable(t *testing.T) {
 		}
 	}
 
-	p.Limiter = LimiterGRPC
-	throttled := mustOverload(t, p, OverloadCase{Mode: mode, Limiter: LimiterGRPC})
+	p.Limiter = limiter.GRPC
+	throttled := mustOverload(t, p, OverloadCase{Mode: mode, Limiter: limiter.GRPC})
 	if throttled.Recovered < p.Outage || !throttled.RecoveredInStream || throttled.Refused == 0 || throttled.Accepted <= down.Accepted {
 		t.Errorf("grpc: recovered %v (in stream %v), refused %d, accepted %d (without: %d)",
 			throttled.Recovered, throttled.RecoveredInStream, throttled.Refused, throttled.Accepted, down.Accepted)
@@ -430,8 +432,8 @@ func TestOverloadMetastable(t *testing.T) {
 // when it returns false the run stops at once.
 func TestOverloadPausing(t *testing.T) {
 	p := crowd(1000, 10)
-	p.Rate, p.Run, p.Queue, p.Timeout, p.Limiter = 5000, 2*time.Second, 50, 300*time.Millisecond, LimiterAWS
-	c := OverloadCase{Mode: Backoff(Full), Limiter: LimiterAWS}
+	p.Rate, p.Run, p.Queue, p.Timeout, p.Limiter = 5000, 2*time.Second, 50, 300*time.Millisecond, limiter.AWS
+	c := OverloadCase{Mode: Backoff(Full), Limiter: limiter.AWS}
 	want := mustOverload(t, p, c)
 	calls := 0
 	got, done, err := p.OverloadPausing(c, func() bool { calls++; return true })
@@ -491,7 +493,7 @@ func TestOverloadLimits(t *testing.T) {
 		p.Window, p.Base, p.Cap = 10*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond
 		tt.set(&p)
 		err := p.ValidateHerd()
-		_, oerr := p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone})
+		_, oerr := p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: limiter.None})
 		if tt.msg == "" {
 			if err != nil || oerr != nil {
 				t.Errorf("%s: %v, %v", tt.name, err, oerr)
@@ -514,7 +516,7 @@ func TestOverloadLimits(t *testing.T) {
 func TestOverloadIdleAfterOutage(t *testing.T) {
 	p := Default()
 	p.FailRate, p.Run = 0.1, time.Minute // run without rate: no stream
-	r, err := p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: LimiterGRPC})
+	r, err := p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: limiter.GRPC})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,7 +528,7 @@ func TestOverloadIdleAfterOutage(t *testing.T) {
 		t.Errorf("an arrival in window %d, after the outage", last)
 	}
 	// Without a limiter the retries reach the server after the outage: not idle.
-	r, err = p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: LimiterNone})
+	r, err = p.Overload(OverloadCase{Mode: Backoff(Full), Limiter: limiter.None})
 	if err != nil {
 		t.Fatal(err)
 	}

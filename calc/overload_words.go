@@ -2,8 +2,9 @@ package calc
 
 import (
 	"fmt"
-	"math"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // The overload view in words, from the inputs alone: what the stream would ask of the server if
@@ -23,28 +24,6 @@ func (p Params) FailingLoad() (offered, capacity float64) {
 		capacity = float64(p.Capacity) / p.Window.Seconds()
 	}
 	return offered, capacity
-}
-
-// GRPCRetriesUnderFailure is how many retries one grpc process admits when every attempt fails:
-// the count starts at maxTokens, each failure takes 1 and nothing gives one back (only a success
-// adds tokenRatio), and a retry is allowed while the count after the failure is above
-// maxTokens/2. Failure k (from 1) leaves maxTokens − k, so the retries are the k ≥ 1 with
-// k < maxTokens/2: ⌈maxTokens/2⌉ − 1. With 10 tokens: 4 (9, 8, 7, 6 allowed; 5 refused).
-func GRPCRetriesUnderFailure(maxTokens float64) int {
-	return max(int(math.Ceil(maxTokens/2))-1, 0)
-}
-
-// AWSRetriesUnderFailure is how many retries one process's quota admits when every attempt
-// fails: the quota starts at 500, each retry takes its cost, nothing is given back without a
-// success, and a retry is refused when fewer tokens are left than it costs: ⌊500/cost⌋. The cost
-// is 5 for aws (10 after a timeout) and 14 for aws2026 (5 after a "server full" failure): 100, 50,
-// 35 and 100.
-func AWSRetriesUnderFailure(k LimiterKind, timeout, throttled bool) int {
-	c := awsLegacyCosts // for a kind without a quota
-	if q, ok := NewLimiter(k, DefaultLimiterParams()).(*awsQuota); ok {
-		c = q.costs
-	}
-	return c.retriesUnderFailure(timeout, throttled)
 }
 
 // FinagleRetriesPerSecond is the most retries per second, over time, that the finagle budgets of
@@ -83,7 +62,7 @@ func (p Params) FailingLoadWords() string {
 
 // LimiterBoundWords says what limiter k bounds that load to when every attempt fails, from its
 // rule (see the functions above) and p's parameters, per process and for all of them.
-func (p Params) LimiterBoundWords(k LimiterKind) string { return k.entry().words(p) }
+func (p Params) LimiterBoundWords(k limiter.Kind) string { return saying(k).words(p) }
 
 // retriesInAll says n retries per process, and for all of p's processes.
 func (p Params) retriesInAll(n int) string {

@@ -4,13 +4,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/limiter"
 )
 
 // retriesAtOnce counts the retries a fresh limiter of kind k admits when request after request
 // fails with f, each wanting one retry, until it refuses one: the limiter's own answer to what
 // the words derive from its rule.
-func retriesAtOnce(k LimiterKind, f Failure) int {
-	l := NewLimiter(k, DefaultLimiterParams())
+func retriesAtOnce(k limiter.Kind, f limiter.Failure) int {
+	l := limiter.New(k, limiter.Defaults())
 	for n := 0; ; n++ {
 		l.Begin(0)
 		if ok, _ := l.Retry(f); !ok || n > 100000 {
@@ -33,35 +35,35 @@ func TestRetriesUnderFailure(t *testing.T) {
 		{2.5, 1},    // 1.5 is above 1.25, 0.5 is not
 		{1000, 499}, // the largest grpc-go accepts
 	} {
-		if got := GRPCRetriesUnderFailure(tt.maxTokens); got != tt.want {
+		if got := limiter.GRPCRetriesUnderFailure(tt.maxTokens); got != tt.want {
 			t.Errorf("grpc %v tokens: %d retries, want %d", tt.maxTokens, got, tt.want)
 		}
 		// One request failing again and again takes the same tokens as many failing once.
-		l := NewLimiter(LimiterGRPC, LimiterParams{GRPCMaxTokens: tt.maxTokens, GRPCTokenRatio: 0.1})
+		l := limiter.New(limiter.GRPC, limiter.Params{GRPCMaxTokens: tt.maxTokens, GRPCTokenRatio: 0.1})
 		n := 0
 		for ok := true; ok; n++ {
-			ok, _ = l.Retry(Failure{})
+			ok, _ = l.Retry(limiter.Failure{})
 		}
 		if n-1 != tt.want {
 			t.Errorf("grpc %v tokens: the limiter admits %d, the words say %d", tt.maxTokens, n-1, tt.want)
 		}
 	}
 	for _, tt := range []struct {
-		kind               LimiterKind
+		kind               limiter.Kind
 		timeout, throttled bool
 		want               int
 	}{
-		{LimiterAWS, false, false, 100},    // 500 / 5
-		{LimiterAWS, true, false, 50},      // 500 / 10
-		{LimiterAWS2026, false, false, 35}, // 500 / 14 = 35.7: 10 left, fewer than 14
-		{LimiterAWS2026, false, true, 100}, // 500 / 5
-		{LimiterAWS2026, true, false, 35},  // no timeout cost of its own
+		{limiter.AWS, false, false, 100},    // 500 / 5
+		{limiter.AWS, true, false, 50},      // 500 / 10
+		{limiter.AWS2026, false, false, 35}, // 500 / 14 = 35.7: 10 left, fewer than 14
+		{limiter.AWS2026, false, true, 100}, // 500 / 5
+		{limiter.AWS2026, true, false, 35},  // no timeout cost of its own
 	} {
-		got := AWSRetriesUnderFailure(tt.kind, tt.timeout, tt.throttled)
+		got := limiter.AWSRetriesUnderFailure(tt.kind, tt.timeout, tt.throttled)
 		if got != tt.want {
 			t.Errorf("%s timeout %v throttled %v: %d, want %d", tt.kind, tt.timeout, tt.throttled, got, tt.want)
 		}
-		if n := retriesAtOnce(tt.kind, Failure{Timeout: tt.timeout, Throttled: tt.throttled}); n != got {
+		if n := retriesAtOnce(tt.kind, limiter.Failure{Timeout: tt.timeout, Throttled: tt.throttled}); n != got {
 			t.Errorf("%s: the limiter admits %d, the words say %d", tt.kind, n, got)
 		}
 	}
@@ -87,7 +89,7 @@ func TestFinagleRetriesPerSecond(t *testing.T) {
 		{"reserve only", func(p *Params) { p.Rate, p.Attempts, p.Limits.FinaglePercent = 100, 10, 0 }, 10},
 		// The largest inputs stay finite.
 		{"overflow", func(p *Params) {
-			p.Rate, p.Attempts, p.Processes, p.Limits.FinagleMinRetries, p.Limits.FinaglePercent = MaxRate, MaxAttempts, MaxProcesses, MaxLimiterCount, MaxFinaglePercent
+			p.Rate, p.Attempts, p.Processes, p.Limits.FinagleMinRetries, p.Limits.FinaglePercent = MaxRate, MaxAttempts, MaxProcesses, limiter.MaxCount, limiter.MaxFinaglePercent
 		}, MaxRate * (MaxAttempts - 1)}, // the policy's bound, under the budget of 1e10 + 1e8
 	}
 	for _, tt := range tests {
@@ -120,19 +122,19 @@ func TestFailingLoadWords(t *testing.T) {
 func TestLimiterBoundWords(t *testing.T) {
 	p := Default()
 	p.Rate, p.Run, p.Attempts, p.Processes = 50, 10*time.Second, 4, 2
-	want := map[LimiterKind][]string{
-		LimiterNone:    {"200 attempts per second"},
-		LimiterGRPC:    {"4 per process, 8 in all over 2 processes", "then only first attempts: 50 attempts per second"},
-		LimiterAWS:     {"100 per process, 200 in all", "(50 per process after timeouts)"},
-		LimiterAWS2026: {"35 per process, 70 in all", "(100 per process when the server was full)"},
+	want := map[limiter.Kind][]string{
+		limiter.None:    {"200 attempts per second"},
+		limiter.GRPC:    {"4 per process, 8 in all over 2 processes", "then only first attempts: 50 attempts per second"},
+		limiter.AWS:     {"100 per process, 200 in all", "(50 per process after timeouts)"},
+		limiter.AWS2026: {"35 per process, 70 in all", "(100 per process when the server was full)"},
 		// 2 × 10 + 50 × 0.2 = 30 retries per second, 80 attempts per second.
-		LimiterFinagle: {"up to 30 retries per second, 80 attempts per second"},
-		LimiterEnvoy:   {"not on their rate", "20% of its attempts in flight or queued and 3"},
+		limiter.Finagle: {"up to 30 retries per second, 80 attempts per second"},
+		limiter.Envoy:   {"not on their rate", "20% of its attempts in flight or queued and 3"},
 		// k retries in flight let one more start while k < 3 or k/(20 + k) <= 0.2: k <= 5, 6
 		// at once; k/(100 + k) <= 0.2: k <= 25, 26.
-		LimiterFailsafe: {"fewer than 3 are in flight or they are at most 0.2 of its requests", "with 20 requests 6 run at once, with 100 26", "a refused retry ends its request"},
+		limiter.Failsafe: {"fewer than 3 are in flight or they are at most 0.2 of its requests", "with 20 requests 6 run at once, with 100 26", "a refused retry ends its request"},
 	}
-	for _, k := range Limiters() {
+	for _, k := range limiter.Kinds() {
 		got := p.LimiterBoundWords(k)
 		if !strings.HasPrefix(got, k.String()+": ") {
 			t.Errorf("%s: %q does not start with its name", k, got)
@@ -142,7 +144,7 @@ func TestLimiterBoundWords(t *testing.T) {
 				t.Errorf("%s: %q lacks %q", k, got, w)
 			}
 		}
-		if src := k.Source(); src == "" || k != LimiterNone && !strings.ContainsAny(src, "/.") {
+		if src := k.Source(); src == "" || k != limiter.None && !strings.ContainsAny(src, "/.") {
 			t.Errorf("%s: source %q names no file", k, src)
 		}
 	}
@@ -211,7 +213,7 @@ func TestNoStreamNoRate(t *testing.T) {
 		if p.HasStream() || p.StreamEnd() != 0 {
 			t.Fatalf("rate %v without a run: a stream", rate)
 		}
-		for _, k := range Limiters() {
+		for _, k := range limiter.Kinds() {
 			w := p.LimiterBoundWords(k)
 			for _, rated := range []string{" attempts per second.", " attempts per second in all", " retries per second,", "480", "80 attempts"} {
 				if strings.Contains(w, rated) {
@@ -235,7 +237,7 @@ func TestNoStreamNoRate(t *testing.T) {
 	// With a stream the rates stay: 80 requests of 6 attempts, 480 per second if all failed.
 	p := Default()
 	p.Rate, p.Run = 80, time.Minute
-	if w := p.LimiterBoundWords(LimiterNone); w != "none: every request makes all its attempts: 480 attempts per second." {
+	if w := p.LimiterBoundWords(limiter.None); w != "none: every request makes all its attempts: 480 attempts per second." {
 		t.Errorf("with a stream: %q", w)
 	}
 }

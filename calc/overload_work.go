@@ -36,9 +36,9 @@ const (
 
 // caseWeight is what one run of case c costs per request-attempt, in runs without a breaker.
 func (p Params) caseWeight(c OverloadCase) int {
-	e := c.Breaker.entry()
+	e := breakerSaid(c.Breaker)
 	switch {
-	case e.fresh == nil: // no breaker
+	case e.gate == nil: // no breaker
 		return weightRun
 	case e.bulky && p.Breakers == BreakerPerClient && p.Processes > wideProcesses:
 		return weightSREWide

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // CapAt says where the cap applies.
@@ -78,15 +81,19 @@ const (
 	MaxCapacity = 1000000000
 	MaxSpread   = 24 * time.Hour
 
+	// The contention experiment's (calc/contention). A client fails at most once per other
+	// client's success, so a run makes at most n² writes: with these limits a run is at most
+	// 250000 writes, and a client's time at most 499 of the longest waits (under 2^60 ns, so
+	// times never overflow).
+	MaxContenders     = 500
+	MaxRuns           = 1000
+	DefaultContenders = 100
+	DefaultRuns       = 100
+
 	MaxRate      = 100000
 	MaxRun       = 24 * time.Hour
 	MaxQueue     = 1000000
 	MaxProcesses = 10000
-
-	MaxGRPCTokens     = 1000 // grpc-go refuses a service config with maxTokens over 1000
-	MaxFinagleTTL     = time.Minute
-	MaxFinaglePercent = 1000
-	MaxLimiterCount   = 1000000 // minretries × 60 s stays within Scala's Int, as Finagle keeps it
 )
 
 // Params is a retry policy and what to compute about it: one struct of inputs per model, each
@@ -154,14 +161,14 @@ type HerdInputs struct {
 // (docs/overload-model.md has the exact rules). At their zero values, but Processes and Limits,
 // Open is false and the herd is as without them.
 type OverloadInputs struct {
-	Rate      float64       // new requests per second while the stream runs; 0..MaxRate; zero means no stream
-	Run       time.Duration // how long the stream runs, from 0; 0..MaxRun; zero means no stream
-	Arrivals  Spacing       // how the stream's requests are spaced; zero is Even
-	Queue     int           // attempts that may wait for a slot at the server; 0..MaxQueue; zero means no queue
-	Timeout   time.Duration // a client stops waiting for an attempt after this; 0..MaxCall; zero means never
-	Processes int           // client processes, each with its own limiter; 1..MaxProcesses; zero is invalid
-	Limiter   LimiterKind   // the retry limiter of each process; zero is LimiterNone
-	Limits    LimiterParams // the limiters' parameters; the zero value is invalid (DefaultLimiterParams)
+	Rate      float64        // new requests per second while the stream runs; 0..MaxRate; zero means no stream
+	Run       time.Duration  // how long the stream runs, from 0; 0..MaxRun; zero means no stream
+	Arrivals  Spacing        // how the stream's requests are spaced; zero is Even
+	Queue     int            // attempts that may wait for a slot at the server; 0..MaxQueue; zero means no queue
+	Timeout   time.Duration  // a client stops waiting for an attempt after this; 0..MaxCall; zero means never
+	Processes int            // client processes, each with its own limiter; 1..MaxProcesses; zero is invalid
+	Limiter   limiter.Kind   // the retry limiter of each process; zero is limiter.None
+	Limits    limiter.Params // the limiters' parameters; the zero value is invalid (limiter.Defaults)
 	// FailRate is the share of attempts the server fails outside the outage, each on its own
 	// seeded draw (docs/overload-model.md, "Errors"); 0 <= FailRate < 1; zero fails none.
 	FailRate float64
@@ -172,14 +179,14 @@ type OverloadInputs struct {
 	Latency, Slope time.Duration
 	// Breaker is the circuit breaker each call asks (breaker.go), BreakerAt where it sits around
 	// the retries and Breakers whose it is; zero values: none, at each attempt, per process.
-	Breaker   BreakerKind
+	Breaker   breaker.Kind
 	BreakerAt BreakerAt
 	Breakers  BreakerScope
-	// BreakerParams are the breakers' parameters; the zero value is invalid (DefaultBreakerParams).
-	BreakerParams BreakerParams
+	// BreakerParams are the breakers' parameters; the zero value is invalid (breaker.Defaults).
+	BreakerParams breaker.Params
 }
 
-// ContentionInputs are the AWS post's experiment's (see Params.Contention).
+// ContentionInputs are the AWS post's experiment's (calc/contention).
 type ContentionInputs struct {
 	Contenders int // clients racing to write one row; 1..MaxContenders; zero is invalid
 	Runs       int // repetitions the means are over; 1..MaxRuns; zero is invalid
@@ -206,7 +213,7 @@ func Default() Params {
 			Window:   100 * time.Millisecond,
 			Capacity: 20,
 		},
-		OverloadInputs:   OverloadInputs{Processes: 1, Limits: DefaultLimiterParams(), BreakerParams: DefaultBreakerParams()},
+		OverloadInputs:   OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: breaker.Defaults()},
 		ContentionInputs: ContentionInputs{Contenders: DefaultContenders, Runs: DefaultRuns},
 	}
 }
@@ -230,7 +237,7 @@ const maxQuoted = 40
 
 func (e *FieldError) Error() string {
 	key := e.Key
-	if !plainKey.MatchString(key) {
+	if !plainKey().MatchString(key) {
 		key = quoteShort(key) // an unknown key, as given (UnknownKeys)
 	}
 	return fmt.Sprintf("calc: %s %s: %v", key, quoteShort(e.Value), e.Err)
@@ -271,7 +278,7 @@ func FieldErrors(err error) []*FieldError {
 // clients without) and sampling over MaxSampleWork path-steps (on samples).
 func (p Params) Validate() error {
 	var errs []error
-	for _, k := range keyTable {
+	for _, k := range keyTable() {
 		if k.check == nil {
 			continue
 		}

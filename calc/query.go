@@ -8,7 +8,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // A query is the public form of Params: the page's shared links and the terminal command use the
@@ -36,137 +40,144 @@ type keyRow struct {
 
 // keyTable is every key in the order errors are reported (the form's order); cap comes after
 // base because its default and its lower bound follow base, clients after attempts because its
-// limit depends on them.
-var keyTable = []keyRow{
-	durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, MaxBase, "more than 0")),
-	floatKey("factor", func(p *Params) *float64 { return &p.Factor }, factorRange),
-	durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
-		if d < p.Base || d > MaxCap {
-			return fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
-		}
-		return nil
-	}),
-	intKey("attempts", func(p *Params) *int { return &p.Attempts }, inRange(1, MaxAttempts)),
-	wordKey("jitter", func(p *Params) *Jitter { return &p.Jitter }, jitterNames[:], "must be one of "+jitterList),
-	floatKey("ratio", func(p *Params) *float64 { return &p.Ratio }, between(0, 1)),
-	wordKey("capat", func(p *Params) *CapAt { return &p.CapAt }, capAtNames[:],
-		"must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)"),
-	growthRow(wordKey("growth", func(p *Params) *Growth { return &p.Growth }, growthNames[:],
-		"must be exponential (base × factor^(k-1)), linear (base × k), polynomial (base × k^factor) or polynomial0 (base × (k-1)^factor)")),
-	{name: "first", decode: func(p *Params, v string) error {
-		// A bad value leaves the first retry jittered, the default, whatever a preset said.
-		i := indexOf(firstNames[:], v)
-		p.FirstExact = i == 1
-		if i < 0 {
-			return errors.New("must be jittered or exact (the first retry waits exactly base)")
-		}
-		return nil
-	}, encode: func(p *Params) string { return firstNames[b2i(p.FirstExact)] }},
-	durationKey("add", func(p *Params) *time.Duration { return &p.Add }, within(0, MaxAdd, "0 or more")),
-	// Left out at its default, so that the links written before it stay the same.
-	unusedRow(durationKey("offset", func(p *Params) *time.Duration { return &p.Offset }, within(0, MaxOffset, "0 or more"))),
-	durationKey("call", func(p *Params) *time.Duration { return &p.Call }, within(0, MaxCall, "0 or more")),
-	durationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, within(0, MaxBudget, "0 (none) or more")),
-	intKey("layers", func(p *Params) *int { return &p.Layers }, inRange(1, MaxLayers)),
-	intKey("samples", func(p *Params) *int { return &p.Samples }, inRange(MinSamples, MaxSamples)),
-	{name: "seed", decode: func(p *Params, v string) error {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return numError(err, "a whole number", "must be at most 18446744073709551615")
-		}
-		p.Seed = n
-		return nil
-	}, encode: func(p *Params) string { return strconv.FormatUint(p.Seed, 10) }},
-	intKey("clients", func(p *Params) *int { return &p.Clients }, func(p *Params, n int) error {
-		if err := inRange(1, MaxClients)(p, n); err != nil {
+// limit depends on them. It is built at its first use (lazy), so that a program that reads and
+// writes no link (one that only computes a schedule) links none of the rows, nor what they check.
+var keyRows lazy[[]keyRow]
+
+func keyTable() []keyRow { return keyRows.get(newKeyTable) }
+
+func newKeyTable() []keyRow {
+	return []keyRow{
+		durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, MaxBase, "more than 0")),
+		floatKey("factor", func(p *Params) *float64 { return &p.Factor }, factorRange),
+		durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
+			if d < p.Base || d > MaxCap {
+				return fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
+			}
+			return nil
+		}),
+		intKey("attempts", func(p *Params) *int { return &p.Attempts }, inRange(1, MaxAttempts)),
+		wordKey("jitter", func(p *Params) *Jitter { return &p.Jitter }, jitterNames[:], "must be one of "+jitterList),
+		floatKey("ratio", func(p *Params) *float64 { return &p.Ratio }, between(0, 1)),
+		wordKey("capat", func(p *Params) *CapAt { return &p.CapAt }, capAtNames[:],
+			"must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)"),
+		growthRow(wordKey("growth", func(p *Params) *Growth { return &p.Growth }, growthNames[:],
+			"must be exponential (base × factor^(k-1)), linear (base × k), polynomial (base × k^factor) or polynomial0 (base × (k-1)^factor)")),
+		{name: "first", decode: func(p *Params, v string) error {
+			// A bad value leaves the first retry jittered, the default, whatever a preset said.
+			i := indexOf(firstNames[:], v)
+			p.FirstExact = i == 1
+			if i < 0 {
+				return errors.New("must be jittered or exact (the first retry waits exactly base)")
+			}
+			return nil
+		}, encode: func(p *Params) string { return firstNames[b2i(p.FirstExact)] }},
+		durationKey("add", func(p *Params) *time.Duration { return &p.Add }, within(0, MaxAdd, "0 or more")),
+		// Left out at its default, so that the links written before it stay the same.
+		unusedRow(durationKey("offset", func(p *Params) *time.Duration { return &p.Offset }, within(0, MaxOffset, "0 or more"))),
+		durationKey("call", func(p *Params) *time.Duration { return &p.Call }, within(0, MaxCall, "0 or more")),
+		durationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, within(0, MaxBudget, "0 (none) or more")),
+		intKey("layers", func(p *Params) *int { return &p.Layers }, inRange(1, MaxLayers)),
+		intKey("samples", func(p *Params) *int { return &p.Samples }, inRange(MinSamples, MaxSamples)),
+		{name: "seed", decode: func(p *Params, v string) error {
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return numError(err, "a whole number", "must be at most 18446744073709551615")
+			}
+			p.Seed = n
+			return nil
+		}, encode: func(p *Params) string { return strconv.FormatUint(p.Seed, 10) }},
+		intKey("clients", func(p *Params) *int { return &p.Clients }, func(p *Params, n int) error {
+			if err := inRange(1, MaxClients)(p, n); err != nil {
+				return err
+			}
+			return herdWork(n, p.Attempts)
+		}),
+		durationKey("outage", func(p *Params) *time.Duration { return &p.Outage }, within(0, MaxOutage, "0 or more")),
+		durationKey("window", func(p *Params) *time.Duration { return &p.Window }, within(time.Nanosecond, MaxWindow, "more than 0")),
+		intKey("capacity", func(p *Params) *int { return &p.Capacity }, inRange(0, MaxCapacity)),
+		durationKey("spread", func(p *Params) *time.Duration { return &p.Spread }, within(0, MaxSpread, "0 or more")),
+		// The overload model's keys: a link leaves them out at their defaults while rate is 0.
+		overloadRow(floatKey("rate", func(p *Params) *float64 { return &p.Rate }, between(0, MaxRate))),
+		overloadRow(durationKey("run", func(p *Params) *time.Duration { return &p.Run }, within(0, MaxRun, "0 or more"))),
+		overloadRow(wordKey("arrivals", func(p *Params) *Spacing { return &p.Arrivals }, spacingNames[:],
+			"must be even (evenly spaced) or poisson (seeded random gaps)")),
+		overloadRow(intKey("queue", func(p *Params) *int { return &p.Queue }, inRange(0, MaxQueue))),
+		overloadRow(durationKey("timeout", func(p *Params) *time.Duration { return &p.Timeout }, within(0, MaxCall, "0 (none) or more"))),
+		overloadRow(intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses))),
+		overloadRow(wordKey("limiter", func(p *Params) *limiter.Kind { return &p.Limiter }, limiter.Names(),
+			"must be one of "+strings.Join(limiter.Names(), ", "))),
+		overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(limiter.MaxGRPCTokens))),
+		overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(limiter.MaxGRPCTokens))),
+		overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL },
+			wholeWithin(time.Second, limiter.MaxFinagleTTL, "at least 1s", time.Second, "must be whole seconds, as Finagle's ttl is"))),
+		overloadRow(intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, limiter.MaxCount))),
+		overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, limiter.MaxFinaglePercent))),
+		overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
+		overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, limiter.MaxCount))),
+		// failsafe-go's budget: its own keys, as its rate is of requests and retries in flight, not
+		// Envoy's percent of attempts; left out at their defaults even with a stream, so that the
+		// links written before them stay the same.
+		unusedRow(floatKey("fsmaxrate", func(p *Params) *float64 { return &p.Limits.FailsafeMaxRate }, between(0, 1))),
+		unusedRow(intKey("fsminconcurrency", func(p *Params) *int { return &p.Limits.FailsafeMinConcurrency }, inRange(0, limiter.MaxCount))),
+		// Left out at its default even with a stream, so that the links written before it stay
+		// the same.
+		unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
+		unusedRow(durationKey("latency", func(p *Params) *time.Duration { return &p.Latency }, within(0, MaxCall, "0 or more"))),
+		unusedRow(durationKey("slope", func(p *Params) *time.Duration { return &p.Slope }, within(0, MaxCall, "0 or more"))),
+		unusedRow(wordKey("breaker", func(p *Params) *breaker.Kind { return &p.Breaker }, breaker.Names()[:],
+			"must be one of "+strings.Join(breaker.Names()[:], ", "))),
+		unusedRow(wordKey("breakerat", func(p *Params) *BreakerAt { return &p.BreakerAt }, breakerAtNames[:],
+			"must be attempt (inside the retries: every attempt counts) or call (outside them: one call counts once)")),
+		unusedRow(wordKey("breakers", func(p *Params) *BreakerScope { return &p.Breakers }, breakerScopeNames[:],
+			"must be client (one breaker per client process) or shared (one for all)")),
+		// Each breaker's parameters, in the ranges its library accepts (breaker.go has the
+		// defaults); go-zero's SRE throttling has none that can be set.
+		unusedRow(intKey("gbfailures", func(p *Params) *int { return &p.BreakerParams.GobreakerFailures }, inRange(0, breaker.MaxCount))),
+		unusedRow(intKey("gbhalfopen", func(p *Params) *int { return &p.BreakerParams.GobreakerMaxRequests }, inRange(1, breaker.MaxCount))),
+		unusedRow(durationKey("gbopen", func(p *Params) *time.Duration { return &p.BreakerParams.GobreakerTimeout }, breakerTime)),
+		unusedRow(floatKey("r4jrate", func(p *Params) *float64 { return &p.BreakerParams.R4jFailurePercent }, positive(100))),
+		unusedRow(floatKey("r4jslowrate", func(p *Params) *float64 { return &p.BreakerParams.R4jSlowPercent }, positive(100))),
+		unusedRow(durationKey("r4jslowafter", func(p *Params) *time.Duration { return &p.BreakerParams.R4jSlowAfter }, breakerTime)),
+		unusedRow(intKey("r4jwindow", func(p *Params) *int { return &p.BreakerParams.R4jWindow }, inRange(1, breaker.MaxCount))),
+		unusedRow(intKey("r4jmincalls", func(p *Params) *int { return &p.BreakerParams.R4jMinCalls }, inRange(1, breaker.MaxCount))),
+		unusedRow(durationKey("r4jopen", func(p *Params) *time.Duration { return &p.BreakerParams.R4jWait },
+			wholeWithin(time.Millisecond, breaker.MaxTime, "at least 1ms", time.Millisecond, "must be whole milliseconds, as resilience4j keeps it"))),
+		unusedRow(intKey("r4jhalfopen", func(p *Params) *int { return &p.BreakerParams.R4jHalfOpen }, inRange(1, breaker.MaxCount))),
+		unusedRow(floatKey("pollyratio", func(p *Params) *float64 { return &p.BreakerParams.PollyRatio }, between(0, 1))),
+		unusedRow(intKey("pollythroughput", func(p *Params) *int { return &p.BreakerParams.PollyThroughput }, inRange(2, breaker.MaxCount))),
+		unusedRow(durationKey("pollysampling", func(p *Params) *time.Duration { return &p.BreakerParams.PollySampling }, pollyTime)),
+		unusedRow(durationKey("pollyopen", func(p *Params) *time.Duration { return &p.BreakerParams.PollyBreak }, pollyTime)),
+		// failsafe's thresholds are counts out of a capacity, which its half-open state subtracts
+		// in unsigned numbers: each capacity comes first, and its threshold is at most it.
+		unusedRow(intKey("fsof", func(p *Params) *int { return &p.BreakerParams.FailsafeOf }, inRange(1, breaker.MaxCount))),
+		unusedRow(intKey("fsfailures", func(p *Params) *int { return &p.BreakerParams.FailsafeFailures }, func(p *Params, n int) error {
+			return atMost(n, 1, "fsof", p.BreakerParams.FailsafeOf)
+		})),
+		unusedRow(intKey("fssuccessof", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccessOf }, inRange(0, breaker.MaxCount))),
+		unusedRow(intKey("fssuccesses", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccesses }, func(p *Params, n int) error {
+			return atMost(n, 0, "fssuccessof", p.BreakerParams.FailsafeSuccessOf)
+		})),
+		unusedRow(durationKey("fsopen", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafeDelay }, breakerTime)),
+		unusedRow(durationKey("fsperiod", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafePeriod }, func(_ *Params, d time.Duration) error {
+			if d != 0 && (d < time.Millisecond || d > breaker.MaxTime) {
+				return fmt.Errorf("must be 0 (count-based: the last results) or from 1ms to %s", FormatDuration(breaker.MaxTime))
+			}
+			return nil
+		})),
+		unusedRow(intKey("fsexecutions", func(p *Params) *int { return &p.BreakerParams.FailsafeExecutions }, inRange(0, breaker.MaxCount))),
+		unusedRow(floatKey("fsrate", func(p *Params) *float64 { return &p.BreakerParams.FailsafeRate }, between(0, 1))),
+		// The contention experiment's, whose section a link cannot say it asked for: a link leaves
+		// them out at their defaults.
+		contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
+		contentionRow(intKey("runs", func(p *Params) *int { return &p.Runs }, inRange(1, MaxRuns))),
+		// Which answers of a fit to the budget a page shows opened: solve=attempts,base. Decode
+		// checks it with the others; the page keeps it (DecodeSolve, SolveSet.SetIn).
+		{name: solveKey, decode: func(_ *Params, v string) error {
+			_, err := parseSolve(v)
 			return err
-		}
-		return herdWork(n, p.Attempts)
-	}),
-	durationKey("outage", func(p *Params) *time.Duration { return &p.Outage }, within(0, MaxOutage, "0 or more")),
-	durationKey("window", func(p *Params) *time.Duration { return &p.Window }, within(time.Nanosecond, MaxWindow, "more than 0")),
-	intKey("capacity", func(p *Params) *int { return &p.Capacity }, inRange(0, MaxCapacity)),
-	durationKey("spread", func(p *Params) *time.Duration { return &p.Spread }, within(0, MaxSpread, "0 or more")),
-	// The overload model's keys: a link leaves them out at their defaults while rate is 0.
-	overloadRow(floatKey("rate", func(p *Params) *float64 { return &p.Rate }, between(0, MaxRate))),
-	overloadRow(durationKey("run", func(p *Params) *time.Duration { return &p.Run }, within(0, MaxRun, "0 or more"))),
-	overloadRow(wordKey("arrivals", func(p *Params) *Spacing { return &p.Arrivals }, spacingNames[:],
-		"must be even (evenly spaced) or poisson (seeded random gaps)")),
-	overloadRow(intKey("queue", func(p *Params) *int { return &p.Queue }, inRange(0, MaxQueue))),
-	overloadRow(durationKey("timeout", func(p *Params) *time.Duration { return &p.Timeout }, within(0, MaxCall, "0 (none) or more"))),
-	overloadRow(intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses))),
-	overloadRow(wordKey("limiter", func(p *Params) *LimiterKind { return &p.Limiter }, limiterNames[:],
-		"must be one of "+strings.Join(limiterNames[:], ", "))),
-	overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(MaxGRPCTokens))),
-	overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(MaxGRPCTokens))),
-	overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL },
-		wholeWithin(time.Second, MaxFinagleTTL, "at least 1s", time.Second, "must be whole seconds, as Finagle's ttl is"))),
-	overloadRow(intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, MaxLimiterCount))),
-	overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, MaxFinaglePercent))),
-	overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
-	overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, MaxLimiterCount))),
-	// failsafe-go's budget: its own keys, as its rate is of requests and retries in flight, not
-	// Envoy's percent of attempts; left out at their defaults even with a stream, so that the
-	// links written before them stay the same.
-	unusedRow(floatKey("fsmaxrate", func(p *Params) *float64 { return &p.Limits.FailsafeMaxRate }, between(0, 1))),
-	unusedRow(intKey("fsminconcurrency", func(p *Params) *int { return &p.Limits.FailsafeMinConcurrency }, inRange(0, MaxLimiterCount))),
-	// Left out at its default even with a stream, so that the links written before it stay
-	// the same.
-	unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
-	unusedRow(durationKey("latency", func(p *Params) *time.Duration { return &p.Latency }, within(0, MaxCall, "0 or more"))),
-	unusedRow(durationKey("slope", func(p *Params) *time.Duration { return &p.Slope }, within(0, MaxCall, "0 or more"))),
-	unusedRow(wordKey("breaker", func(p *Params) *BreakerKind { return &p.Breaker }, breakerNames[:],
-		"must be one of "+strings.Join(breakerNames[:], ", "))),
-	unusedRow(wordKey("breakerat", func(p *Params) *BreakerAt { return &p.BreakerAt }, breakerAtNames[:],
-		"must be attempt (inside the retries: every attempt counts) or call (outside them: one call counts once)")),
-	unusedRow(wordKey("breakers", func(p *Params) *BreakerScope { return &p.Breakers }, breakerScopeNames[:],
-		"must be client (one breaker per client process) or shared (one for all)")),
-	// Each breaker's parameters, in the ranges its library accepts (breaker.go has the
-	// defaults); go-zero's SRE throttling has none that can be set.
-	unusedRow(intKey("gbfailures", func(p *Params) *int { return &p.BreakerParams.GobreakerFailures }, inRange(0, MaxBreakerCount))),
-	unusedRow(intKey("gbhalfopen", func(p *Params) *int { return &p.BreakerParams.GobreakerMaxRequests }, inRange(1, MaxBreakerCount))),
-	unusedRow(durationKey("gbopen", func(p *Params) *time.Duration { return &p.BreakerParams.GobreakerTimeout }, breakerTime)),
-	unusedRow(floatKey("r4jrate", func(p *Params) *float64 { return &p.BreakerParams.R4jFailurePercent }, positive(100))),
-	unusedRow(floatKey("r4jslowrate", func(p *Params) *float64 { return &p.BreakerParams.R4jSlowPercent }, positive(100))),
-	unusedRow(durationKey("r4jslowafter", func(p *Params) *time.Duration { return &p.BreakerParams.R4jSlowAfter }, breakerTime)),
-	unusedRow(intKey("r4jwindow", func(p *Params) *int { return &p.BreakerParams.R4jWindow }, inRange(1, MaxBreakerCount))),
-	unusedRow(intKey("r4jmincalls", func(p *Params) *int { return &p.BreakerParams.R4jMinCalls }, inRange(1, MaxBreakerCount))),
-	unusedRow(durationKey("r4jopen", func(p *Params) *time.Duration { return &p.BreakerParams.R4jWait },
-		wholeWithin(time.Millisecond, MaxBreakerTime, "at least 1ms", time.Millisecond, "must be whole milliseconds, as resilience4j keeps it"))),
-	unusedRow(intKey("r4jhalfopen", func(p *Params) *int { return &p.BreakerParams.R4jHalfOpen }, inRange(1, MaxBreakerCount))),
-	unusedRow(floatKey("pollyratio", func(p *Params) *float64 { return &p.BreakerParams.PollyRatio }, between(0, 1))),
-	unusedRow(intKey("pollythroughput", func(p *Params) *int { return &p.BreakerParams.PollyThroughput }, inRange(2, MaxBreakerCount))),
-	unusedRow(durationKey("pollysampling", func(p *Params) *time.Duration { return &p.BreakerParams.PollySampling }, pollyTime)),
-	unusedRow(durationKey("pollyopen", func(p *Params) *time.Duration { return &p.BreakerParams.PollyBreak }, pollyTime)),
-	// failsafe's thresholds are counts out of a capacity, which its half-open state subtracts
-	// in unsigned numbers: each capacity comes first, and its threshold is at most it.
-	unusedRow(intKey("fsof", func(p *Params) *int { return &p.BreakerParams.FailsafeOf }, inRange(1, MaxBreakerCount))),
-	unusedRow(intKey("fsfailures", func(p *Params) *int { return &p.BreakerParams.FailsafeFailures }, func(p *Params, n int) error {
-		return atMost(n, 1, "fsof", p.BreakerParams.FailsafeOf)
-	})),
-	unusedRow(intKey("fssuccessof", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccessOf }, inRange(0, MaxBreakerCount))),
-	unusedRow(intKey("fssuccesses", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccesses }, func(p *Params, n int) error {
-		return atMost(n, 0, "fssuccessof", p.BreakerParams.FailsafeSuccessOf)
-	})),
-	unusedRow(durationKey("fsopen", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafeDelay }, breakerTime)),
-	unusedRow(durationKey("fsperiod", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafePeriod }, func(_ *Params, d time.Duration) error {
-		if d != 0 && (d < time.Millisecond || d > MaxBreakerTime) {
-			return fmt.Errorf("must be 0 (count-based: the last results) or from 1ms to %s", FormatDuration(MaxBreakerTime))
-		}
-		return nil
-	})),
-	unusedRow(intKey("fsexecutions", func(p *Params) *int { return &p.BreakerParams.FailsafeExecutions }, inRange(0, MaxBreakerCount))),
-	unusedRow(floatKey("fsrate", func(p *Params) *float64 { return &p.BreakerParams.FailsafeRate }, between(0, 1))),
-	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
-	// them out at their defaults.
-	contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
-	contentionRow(intKey("runs", func(p *Params) *int { return &p.Runs }, inRange(1, MaxRuns))),
-	// Which answers of a fit to the budget a page shows opened: solve=attempts,base. Decode
-	// checks it with the others; the page keeps it (DecodeSolve, SolveSet.SetIn).
-	{name: solveKey, decode: func(_ *Params, v string) error {
-		_, err := parseSolve(v)
-		return err
-	}},
+		}},
+	}
 }
 
 // factorRange is factor's range: 1..MaxFactor, and a whole number where it is the power of a
@@ -224,13 +235,13 @@ func belowOne(_ *Params, x float64) error {
 
 // breakerTime is the range of a breaker's open period and slow-call threshold.
 func breakerTime(p *Params, d time.Duration) error {
-	return within(time.Nanosecond, MaxBreakerTime, "more than 0")(p, d)
+	return within(time.Nanosecond, breaker.MaxTime, "more than 0")(p, d)
 }
 
 // pollyTime is the range of Polly's SamplingDuration and BreakDuration: its options' Range
 // attributes, in .NET's ticks of 100ns.
 func pollyTime(p *Params, d time.Duration) error {
-	return wholeWithin(500*time.Millisecond, MaxBreakerTime, "at least 500ms", 100, "must be whole multiples of 100ns, .NET's tick")(p, d)
+	return wholeWithin(500*time.Millisecond, breaker.MaxTime, "at least 500ms", 100, "must be whole multiples of 100ns, .NET's tick")(p, d)
 }
 
 // atMost is the range [lo, capacity] of a threshold n out of the key named capName.
@@ -282,7 +293,7 @@ func floatKey(name string, field func(*Params) *float64, check func(*Params, flo
 			if err := signed(v); err != nil {
 				return err
 			}
-			if !decimal.MatchString(v) {
+			if !decimal().MatchString(v) {
 				return errors.New("not a number: write digits and at most one point, like 1.5")
 			}
 			// Of a decimal, ParseFloat refuses only one too large, as ±Inf, which no range holds.
@@ -412,8 +423,8 @@ var (
 
 // Keys returns the query keys in the form's order.
 func Keys() []string {
-	keys := make([]string, len(keyTable))
-	for i, k := range keyTable {
+	keys := make([]string, len(keyTable()))
+	for i, k := range keyTable() {
 		keys[i] = k.name
 	}
 	return keys
@@ -520,7 +531,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 		capDefault = p.Cap
 	}
 	capSet := false
-	for _, k := range keyTable {
+	for _, k := range keyTable() {
 		vs, ok := raw[k.name]
 		if !ok {
 			continue
@@ -597,7 +608,7 @@ func (p Params) Encode() string { return p.Values().Encode() }
 // Values returns the keys of p that Encode writes, one value each.
 func (p Params) Values() url.Values {
 	v, d := url.Values{}, Default()
-	for _, k := range keyTable {
+	for _, k := range keyTable() {
 		if k.encode == nil {
 			continue
 		}
@@ -615,7 +626,7 @@ func (p Params) Values() url.Values {
 // each input's value.
 func (p Params) AllValues() url.Values {
 	v := url.Values{}
-	for _, k := range keyTable {
+	for _, k := range keyTable() {
 		if k.encode != nil {
 			v.Set(k.name, k.encode(&p))
 		}
@@ -651,7 +662,25 @@ func presetDecoder(presets []Preset) func(p *Params, v string) error {
 // NaN; a query takes none of them, in any key.
 const decimalSyntax = `(?:[0-9]+\.?[0-9]*|\.[0-9]+)`
 
-var decimal = regexp.MustCompile(`^` + decimalSyntax + `$`)
+var decimalRe lazy[*regexp.Regexp]
+
+func decimal() *regexp.Regexp {
+	return decimalRe.get(func() *regexp.Regexp { return regexp.MustCompile(`^` + decimalSyntax + `$`) })
+}
+
+// lazy is a value built at its first use. A package variable's initializer runs in the
+// package's init, so whatever it calls is linked into every program that imports calc; a lazy
+// value is linked only into one that uses it: a program that only computes a schedule links no
+// key table and no regexp.
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+}
+
+func (l *lazy[T]) get(build func() T) T {
+	l.once.Do(func() { l.v = build() })
+	return l.v
+}
 
 // signed refuses a sign, which strconv accepts: no input of ours is negative, "-0" is more
 // likely a typo than a zero, and a "+" that survives the query (where + is a space) was

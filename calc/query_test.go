@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // decodeTests are valid queries and what they mean; they also seed FuzzDecode.
@@ -29,7 +32,7 @@ var decodeTests = []struct {
 					Ratio: 0.2, CapAt: CapAfter, Budget: time.Minute},
 				CallInputs: CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: SampleInputs{Samples: 500, Seed: 1<<64 - 1},
 				HerdInputs:     HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
-				OverloadInputs: OverloadInputs{Processes: 1, Limits: DefaultLimiterParams(), BreakerParams: DefaultBreakerParams()}}
+				OverloadInputs: OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: breaker.Defaults()}}
 		}},
 	// Every key at its limit but samples, whose work with 1000 attempts and a budget allows 600
 	// (sampleSteps: 600 × (1000 × 5 × 33 + 150) path-steps).
@@ -432,7 +435,7 @@ func TestEveryFieldHasAKey(t *testing.T) {
 			t.Errorf("Params%s: a %s, which this test cannot change", name, v.Kind())
 			return
 		}
-		for _, k := range keyTable {
+		for _, k := range keyTable() {
 			if k.encode != nil && k.encode(&p) != k.encode(&d) {
 				return
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/internal/reuse"
 )
 
@@ -133,6 +134,20 @@ type retryWaits struct {
 	fixed []time.Duration
 }
 
+// Waits draws the waits of a policy's retries, one stream per client, as the sampled paths do:
+// the contention experiment's clients draw through it, so that they follow Params.Wait exactly.
+type Waits struct{ w retryWaits }
+
+// Waits returns p's waits for retries 1 to Attempts−1.
+func (p Params) Waits() *Waits { return &Waits{p.waits()} }
+
+// Next is the wait before retry k (1 <= k < Attempts) drawn from r (one draw, or none where
+// the wait is fixed), and the state for retry k+1; state is what retry k−1 returned, or
+// FirstState for retry 1.
+func (w *Waits) Next(k int, r *rand.PCG, state float64) (time.Duration, float64) {
+	return w.w.next(k, r, state)
+}
+
 // waits works out the draws: retry k draws a u when its wait is not fixed (min < max), except
 // where a chain says otherwise (decorrelatedv2 always draws).
 func (p Params) waits() retryWaits {
@@ -160,7 +175,7 @@ func (p Params) waits() retryWaits {
 func (w *retryWaits) next(k int, r *rand.PCG, state float64) (time.Duration, float64) {
 	u := 0.0
 	if w.draws[k] {
-		u = unit(r)
+		u = mathx.Unit(r)
 	}
 	if w.chain != nil {
 		return w.chain.wait(w.p.Base, w.p.Cap, k, u, state, w.laws[k].max)
@@ -184,7 +199,7 @@ func (w *retryWaits) fill(k int, rngs []rand.PCG, state []float64, live []int32,
 		}
 	default:
 		for j, i := range live {
-			drawn[j] = l.linear(unit53(rngs[i].Uint64()))
+			drawn[j] = l.linear(mathx.Unit53(rngs[i].Uint64()))
 		}
 	}
 }
@@ -208,11 +223,6 @@ func (s *sampleScratch) take(n int) ([]rand.PCG, []time.Duration, []time.Duratio
 	s.state, s.live, s.drawn = reuse.Grow(s.state, n), reuse.Grow(s.live, n), reuse.Grow(s.drawn, n)
 	return s.rngs[:n], s.start[:n], s.total[:n], s.state[:n], s.live[:n], s.scratch[:n]
 }
-
-// unit turns one PCG output into [0, 1) exactly as rand.Rand.Float64 does.
-func unit(r *rand.PCG) float64 { return unit53(r.Uint64()) }
-
-func unit53(x uint64) float64 { return float64(x<<11>>11) / (1 << 53) }
 
 // quantiles returns the nearest-rank percentiles of a, reordering a; bufs is scratch space.
 func quantiles(a []time.Duration, bufs *[3][]time.Duration) Quantiles {

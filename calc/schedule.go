@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"time"
+
+	"backoffcalc/calc/internal/mathx"
 )
 
 // BudgetStatus says whether an attempt starts strictly before the budget runs out.
@@ -206,7 +208,7 @@ func (p Params) nominal(raw float64) time.Duration {
 	if raw >= float64(p.Cap) {
 		return p.Cap
 	}
-	return min(p.Cap, roundNs(raw))
+	return min(p.Cap, mathx.RoundNs(raw))
 }
 
 // law is the wait of one retry of a mode without a chain (see jitterMode): min(clamp, lo +
@@ -241,11 +243,11 @@ func (p Params) law(k int, raw float64) law {
 	if m.step != nil {
 		l.lo, l.step = lo, float64(m.step(k))
 		l.hi = math.Floor((hi-lo)/l.step) * l.step
-		l.min, l.max = roundNs(lo)+off, roundNs(lo+max(0, l.hi-l.step))+off
+		l.min, l.max = mathx.RoundNs(lo)+off, mathx.RoundNs(lo+max(0, l.hi-l.step))+off
 		return l
 	}
 	l.lo, l.hi = lo, hi
-	l.min, l.max = roundNs(min(clamp, l.lo))+off, roundNs(min(clamp, l.hi))+off
+	l.min, l.max = mathx.RoundNs(min(clamp, l.lo))+off, mathx.RoundNs(min(clamp, l.hi))+off
 	return l
 }
 
@@ -255,14 +257,14 @@ func (l law) at(u float64) time.Duration {
 	if l.step > 0 {
 		// u*hi rounds up to hi for the largest draws of a long range: that is the last step.
 		i := min(math.Floor(float64(u*l.hi)/l.step), max(0, l.hi/l.step-1))
-		return roundNs(l.lo+float64(i*l.step)) + l.off
+		return mathx.RoundNs(l.lo+float64(i*l.step)) + l.off
 	}
 	return l.linear(u)
 }
 
 // linear is at for a law without a step, small enough to inline into the sampling's loop.
 func (l law) linear(u float64) time.Duration {
-	w := roundNs(min(l.clamp, l.lo+float64(u*(l.hi-l.lo)))) + l.off
+	w := mathx.RoundNs(min(l.clamp, l.lo+float64(u*(l.hi-l.lo)))) + l.off
 	return max(l.min, min(l.max, w))
 }
 
@@ -286,13 +288,4 @@ func (l law) mean() float64 {
 	}
 	// Rounding the bounds can move them past the exact mean by under half a nanosecond.
 	return max(float64(l.min), min(float64(l.max), m+float64(l.off)))
-}
-
-// roundNs rounds x nanoseconds to the nearest, ties away from zero, saturating.
-func roundNs(x float64) time.Duration {
-	r := math.Round(x)
-	if r >= math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return time.Duration(r)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 )
 
 // TestDotnetTranscribed transcribes what AddStandardResilienceHandler does (dotnet/extensions
@@ -41,7 +42,7 @@ func TestDotnetTranscribed(t *testing.T) {
 	// CircuitBreakerConstants (Polly 8.4.2, the handler's): FailureRatio 0.1, MinimumThroughput
 	// 100, SamplingDuration 30 s, BreakDuration 5 s: the notes say calc's polly breaker's
 	// defaults are these.
-	if b := calc.DefaultBreakerParams(); b.PollyRatio != 0.1 || b.PollyThroughput != 100 || b.PollySampling != 30*time.Second || b.PollyBreak != 5*time.Second {
+	if b := breaker.Defaults(); b.PollyRatio != 0.1 || b.PollyThroughput != 100 || b.PollySampling != 30*time.Second || b.PollyBreak != 5*time.Second {
 		t.Errorf("calc's Polly breaker defaults are not the handler's: %+v", b)
 	}
 

@@ -12,7 +12,7 @@ import (
 	"github.com/aws/smithy-go"
 	smithymiddle "github.com/aws/smithy-go/middleware"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/limiter"
 )
 
 // transientErr is an error aws-sdk-go-v2's standard retryer retries (RetryableError) and does
@@ -30,9 +30,9 @@ func (transientErr) RetryableError() bool { return true }
 // timeouts, which v1.48.0 no longer tells apart (calc's tests cover those by hand).
 func TestAWSQuotaMatchesSDK(t *testing.T) {
 	for _, tc := range []struct {
-		kind      calc.LimiterKind
+		kind      limiter.Kind
 		retryCost uint // 0: the SDK's default
-	}{{calc.LimiterAWS2026, 0}, {calc.LimiterAWS, 5}} {
+	}{{limiter.AWS2026, 0}, {limiter.AWS, 5}} {
 		t.Run(tc.kind.String(), func(t *testing.T) {
 			const attempts = 3
 			rl := ratelimit.NewTokenRateLimit(500)
@@ -45,7 +45,7 @@ func TestAWSQuotaMatchesSDK(t *testing.T) {
 				}
 			})
 			mw := retry.NewAttemptMiddleware(retryer, func(in any) any { return in })
-			ours := calc.NewLimiter(tc.kind, calc.DefaultLimiterParams())
+			ours := limiter.New(tc.kind, limiter.Defaults())
 
 			r := rand.New(rand.NewPCG(15, uint64(tc.kind)))
 			refused := 0
@@ -85,7 +85,7 @@ func TestAWSQuotaMatchesSDK(t *testing.T) {
 						break
 					}
 					var apiErr *smithy.GenericAPIError
-					ok, h := ours.Retry(calc.Failure{Last: a == attempts, Throttled: errors.As(script[a-1], &apiErr)})
+					ok, h := ours.Retry(limiter.Failure{Last: a == attempts, Throttled: errors.As(script[a-1], &apiErr)})
 					if a == attempts {
 						break
 					}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/limiter"
 )
 
 // workedWait is one retry's wait worked out by hand: its bounds and its mean in nanoseconds.
@@ -137,14 +138,14 @@ func istioRetryBudget(percent *float64, minRetryConcurrency uint32) (budgetPerce
 // budgetpct and minconcurrency is it: its defaults are calc's, and a DestinationRule's values
 // are the link's keys.
 func TestIstioRetryBudgetIsEnvoys(t *testing.T) {
-	def := calc.DefaultLimiterParams()
+	def := limiter.Defaults()
 	if pct, min := istioRetryBudget(nil, 0); pct != def.EnvoyPercent || int(min) != def.EnvoyMinConcurrency {
 		t.Errorf("Istio's defaults %v%%, %d; calc's envoy limiter %v%%, %d", pct, min, def.EnvoyPercent, def.EnvoyMinConcurrency)
 	}
 	set := 35.5
 	pct, min := istioRetryBudget(&set, 7)
 	p := mustDecode(t, "limiter=envoy&budgetpct=35.5&minconcurrency=7")
-	if p.Limiter != calc.LimiterEnvoy || p.Limits.EnvoyPercent != pct || p.Limits.EnvoyMinConcurrency != int(min) {
+	if p.Limiter != limiter.Envoy || p.Limits.EnvoyPercent != pct || p.Limits.EnvoyMinConcurrency != int(min) {
 		t.Errorf("retryBudget{percent: 35.5, minRetryConcurrency: 7}: Istio gives %v%%, %d; the link %v %v%%, %d", pct, min, p.Limiter, p.Limits.EnvoyPercent, p.Limits.EnvoyMinConcurrency)
 	}
 }

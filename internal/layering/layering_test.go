@@ -38,18 +38,26 @@ var rules = []struct {
 	// The calculator, standard library only; its internal packages (the event queue both
 	// simulations use) only each other.
 	{"calc/internal/...", []string{"calc/internal/..."}},
+	// The retry limiters and the circuit breakers: the libraries' rules only, nothing of the
+	// project.
+	{"calc/limiter", nil},
+	{"calc/breaker", nil},
+	// The contention experiment reads calc's policy; calc does not know it.
+	{"calc/contention", []string{"calc", "calc/internal/..."}},
 	// The retry libraries read calc and are never read by it.
-	{"calc/libs", []string{"calc", "calc/internal/..."}},
-	{"calc", []string{"calc/internal/..."}},
+	{"calc/libs", []string{"calc", "calc/limiter", "calc/breaker", "calc/internal/..."}},
+	{"calc", []string{"calc/limiter", "calc/breaker", "calc/internal/..."}},
 	// The server and static generator writes reports; the page's parts do not know each other.
 	{"app/internal/site", []string{"calc", "calc/libs", "app/internal/report"}},
-	// The engine worker's work (app/engine's wasm, and the page natively): it reads imports. The
-	// import's reader gives what it read in the page's own terms (imported).
-	{"app/internal/engine", []string{"calc", "calc/libs", "app/internal/importcfg", "app/internal/imported", "app/internal/work"}},
-	{"app/internal/importcfg", []string{"calc", "calc/libs", "app/internal/imported"}},
-	{"app/internal/...", []string{"calc", "calc/libs"}},
+	// The engine worker's work (app/engine's wasm, and the page natively): it reads imports and
+	// runs the simulations. The import's reader gives what it read in the page's own terms
+	// (imported); the kinds of work and their replies are app/internal/work's.
+	{"app/internal/engine", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs",
+		"app/internal/importcfg", "app/internal/imported", "app/internal/work"}},
+	{"app/internal/importcfg", []string{"calc", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/imported"}},
+	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs"}},
 	{"app/engine", []string{"app/internal/engine"}},
-	{"app", []string{"calc", "calc/libs", "app/internal/..."}},
+	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs", "app/internal/..."}},
 	// Starting Chromium and serve, for tests, the bench and the scripts: nothing of the project.
 	{"internal/...", nil},
 	{"scripts/...", []string{"internal/headless", "internal/served"}},
@@ -143,6 +151,36 @@ func TestBuilds(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("go list -deps ./%s for %s/%s does not list %s: %q", b.pkg, b.goos, b.goarch, b.pkg, deps)
+		}
+	}
+}
+
+// TestScheduleAlone builds a program that calls only Params.Schedule and fails where it links
+// what reading and writing a link needs (the key table, a regexp compiler, the herd's limits) or
+// what a simulation does: calc's package variables build nothing at init that only Decode,
+// Encode or Validate read (query.go's lazy).
+func TestScheduleAlone(t *testing.T) {
+	bin := t.TempDir() + "/schedule"
+	build := exec.Command("go", "build", "-o", bin, "./internal/layering/testdata/schedule")
+	build.Dir = "../.."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	syms := string(out)
+	if !strings.Contains(syms, " backoffcalc/calc.Params.Schedule") {
+		t.Fatalf("the program does not link Params.Schedule")
+	}
+	for _, not := range []string{
+		" regexp.Compile", " regexp.MustCompile", " backoffcalc/calc.newKeyTable", " backoffcalc/calc.durationKey",
+		" backoffcalc/calc.herdWork", " backoffcalc/calc.Params.Validate", " backoffcalc/calc.Params.Overload",
+		" backoffcalc/calc.Params.Herd", " backoffcalc/calc/contention.",
+	} {
+		if strings.Contains(syms, not) {
+			t.Errorf("a program that computes only a schedule links%s", not)
 		}
 	}
 }

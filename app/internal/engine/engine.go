@@ -13,6 +13,7 @@ import (
 	"backoffcalc/app/internal/imported"
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 )
 
 // Handle does one piece of work of kind on input and returns its reply as JSON. pause is called
@@ -36,8 +37,8 @@ func Handle(kind, input string, pause func() bool) (reply string, done bool) {
 			return in.Params.OverloadPausing(in.Case, pause)
 		})
 	case work.Contention:
-		return simulate(input, func(in work.ContentionIn) ([]calc.ContentionResult, bool, error) {
-			return in.Params.ContentionPausing(in.Clients, in.Runs, in.Modes, pause)
+		return simulate(input, func(in work.ContentionIn) ([]contention.Result, bool, error) {
+			return contention.RunPausing(in.Params, in.Clients, in.Runs, in.Modes, pause)
 		})
 	}
 	return encode(work.Reply[struct{}]{Err: fmt.Sprintf("engine: no work of kind %q", kind)}), true

@@ -11,6 +11,7 @@ import (
 	"backoffcalc/app/internal/imported"
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
 )
 
@@ -108,8 +109,8 @@ func TestSimulationReplies(t *testing.T) {
 			continue
 		}
 		if p.Contenders > 0 && p.Clients == calc.Default().Clients {
-			modes := p.ContentionModes()
-			want, _, err := p.ContentionPausing(p.Contenders, p.Runs, modes, nil)
+			modes := contention.ModesOf(p)
+			want, _, err := contention.RunPausing(p, p.Contenders, p.Runs, modes, nil)
 			checkReply(t, q, work.Contention, work.ContentionIn{Params: p, Clients: p.Contenders, Runs: p.Runs, Modes: modes}, want, err)
 		}
 		for _, m := range p.HerdModes() {

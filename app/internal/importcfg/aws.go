@@ -6,8 +6,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 )
 
 // The AWS shared config file (~/.aws/config), as botocore (configloader.py, on configparser)
@@ -175,9 +175,9 @@ func readAWS(text string) (Result, bool, error) {
 	}
 	pol, _ := c.Policy(preset)
 	r.setPolicy(pol)
-	r.p.Limiter = calc.LimiterAWS
+	r.p.Limiter = limiter.AWS
 	if strings.HasSuffix(preset, "-2026") {
-		r.p.Limiter = calc.LimiterAWS2026
+		r.p.Limiter = limiter.AWS2026
 	}
 	r.also("limiter")
 	r.note("the waits are the SDK's (preset %s: %s): the file sets only the mode and the attempts; its retry quota → limiter=%s", preset, pr.Theirs, r.p.Limiter)

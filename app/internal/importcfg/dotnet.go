@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
 )
 
@@ -230,7 +231,7 @@ func sectionTimeout(r *reading, opts *value, section string, def time.Duration, 
 // readPollyBreaker reads the standard handler's CircuitBreaker onto breaker=polly, every
 // attempt going through it (it is inside the retry).
 func readPollyBreaker(r *reading, s *value, attempt time.Duration) error {
-	r.p.Breaker, r.p.BreakerAt = calc.BreakerPolly, calc.BreakerAtAttempt
+	r.p.Breaker, r.p.BreakerAt = breaker.Polly, calc.BreakerAtAttempt
 	r.also("breaker", "breakerat", "pollyratio", "pollythroughput", "pollysampling", "pollyopen")
 	r.note("the standard handler's circuit breaker is inside its retry: breaker=polly, breakerat=attempt")
 	b := &r.p.BreakerParams

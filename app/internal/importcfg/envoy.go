@@ -10,6 +10,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 )
 
 // Envoy's route retry_policy and a cluster's retry_budget, as Envoy (read on main, 2026;
@@ -205,7 +206,7 @@ func readRetryBudget(r *reading, budgets []entry) error {
 	for _, other := range budgets[1:] {
 		r.skip("line %d: %s: only the first retry_budget is read (%s's)", other.v.line, other.v.path(), b.path())
 	}
-	r.p.Limiter = calc.LimiterEnvoy
+	r.p.Limiter = limiter.Envoy
 	r.p.Limits.EnvoyPercent, r.p.Limits.EnvoyMinConcurrency = envoyBudgetPercent, envoyMinConcurrency
 	r.also("limiter", "budgetpct", "minconcurrency")
 	r.note("line %d: %s → limiter=envoy (retries in flight at most budget_percent of the requests in flight, or min_retry_concurrency)", b.line, b.path())

@@ -7,8 +7,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 )
 
 // gRPC's service config, as grpc-go v1.85.0 reads it (service_config.go: parseServiceConfig,
@@ -213,7 +213,7 @@ func readThrottling(r *reading, t *value) error {
 	if t.kind != yaml.MappingNode {
 		return t.errorf("must be { \"maxTokens\": …, \"tokenRatio\": … }")
 	}
-	r.p.Limiter = calc.LimiterGRPC
+	r.p.Limiter = limiter.GRPC
 	r.also("limiter")
 	r.note("line %d: %s → limiter=grpc (its tokens only come back with successes)", t.line, t.path())
 	for _, f := range []struct {

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 )
 
 // policyKeys are the query keys of calc.Policy: an import sets them all.
@@ -29,16 +31,16 @@ var modelKeys = slices.Concat([]modelKey{
 	{"timeout", always, "the configuration sets no attempt timeout"},
 	{"limiter", always, "the configuration sets no retry limiter"},
 	{"breaker", always, "the configuration sets no circuit breaker"},
-	{"breakerat", func(p calc.Params) bool { return p.Breaker != calc.BreakerNone }, "the breaker's default placement"},
+	{"breakerat", func(p calc.Params) bool { return p.Breaker != breaker.None }, "the breaker's default placement"},
 },
-	limiterKeys(calc.LimiterGRPC, "maxtokens", "tokenratio"),
-	limiterKeys(calc.LimiterFinagle, "ttl", "minretries", "retrypct"),
-	limiterKeys(calc.LimiterEnvoy, "budgetpct", "minconcurrency"),
-	limiterKeys(calc.LimiterFailsafe, "fsmaxrate", "fsminconcurrency"),
-	breakerKeys(calc.BreakerGobreaker, "gbfailures", "gbhalfopen", "gbopen"),
-	breakerKeys(calc.BreakerResilience4j, "r4jrate", "r4jslowrate", "r4jslowafter", "r4jwindow", "r4jmincalls", "r4jopen", "r4jhalfopen"),
-	breakerKeys(calc.BreakerPolly, "pollyratio", "pollythroughput", "pollysampling", "pollyopen"),
-	breakerKeys(calc.BreakerFailsafe, "fsof", "fsfailures", "fssuccessof", "fssuccesses", "fsopen", "fsperiod", "fsexecutions", "fsrate"),
+	limiterKeys(limiter.GRPC, "maxtokens", "tokenratio"),
+	limiterKeys(limiter.Finagle, "ttl", "minretries", "retrypct"),
+	limiterKeys(limiter.Envoy, "budgetpct", "minconcurrency"),
+	limiterKeys(limiter.Failsafe, "fsmaxrate", "fsminconcurrency"),
+	breakerKeys(breaker.Gobreaker, "gbfailures", "gbhalfopen", "gbopen"),
+	breakerKeys(breaker.Resilience4j, "r4jrate", "r4jslowrate", "r4jslowafter", "r4jwindow", "r4jmincalls", "r4jopen", "r4jhalfopen"),
+	breakerKeys(breaker.Polly, "pollyratio", "pollythroughput", "pollysampling", "pollyopen"),
+	breakerKeys(breaker.Failsafe, "fsof", "fsfailures", "fssuccessof", "fssuccesses", "fsopen", "fsperiod", "fsexecutions", "fsrate"),
 )
 
 // modelKey is one of modelKeys: reads says whether a number reads it, given the import's
@@ -52,7 +54,7 @@ type modelKey struct {
 func always(calc.Params) bool { return true }
 
 // limiterKeys are the parameters of limiter k, which only it reads.
-func limiterKeys(k calc.LimiterKind, keys ...string) []modelKey {
+func limiterKeys(k limiter.Kind, keys ...string) []modelKey {
 	var out []modelKey
 	for _, key := range keys {
 		out = append(out, modelKey{key, func(p calc.Params) bool { return p.Limiter == k }, "limiter " + k.String() + "'s default"})
@@ -61,7 +63,7 @@ func limiterKeys(k calc.LimiterKind, keys ...string) []modelKey {
 }
 
 // breakerKeys are the parameters of breaker k, which only it reads.
-func breakerKeys(k calc.BreakerKind, keys ...string) []modelKey {
+func breakerKeys(k breaker.Kind, keys ...string) []modelKey {
 	var out []modelKey
 	for _, key := range keys {
 		out = append(out, modelKey{key, func(p calc.Params) bool { return p.Breaker == k }, "breaker " + k.String() + "'s default"})

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
 )
 
@@ -380,7 +381,7 @@ var r4jBreakerKeys = []struct{ prop, key string }{
 }
 
 func readR4jBreaker(r *reading, ps map[string]*value) error {
-	r.p.Breaker, r.p.BreakerAt = calc.BreakerResilience4j, calc.BreakerAtAttempt
+	r.p.Breaker, r.p.BreakerAt = breaker.Resilience4j, calc.BreakerAtAttempt
 	r.also("breaker", "breakerat")
 	b := &r.p.BreakerParams
 	for _, k := range r4jBreakerKeys {

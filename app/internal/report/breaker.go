@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 )
 
 // The circuit breaker's columns and cells (calc's OverloadRun and OverloadWindow figures), shared
@@ -48,7 +49,7 @@ func BreakerWindowCounts(w calc.OverloadWindow) [5]int {
 // one (then every other breaker is beside it, none among them).
 func CaseName(p calc.Params, c calc.OverloadCase) string {
 	name := c.Mode.String() + " with limiter " + c.Limiter.String()
-	if p.Breaker != calc.BreakerNone {
+	if p.Breaker != breaker.None {
 		name += " with breaker " + c.Breaker.String()
 	}
 	return name

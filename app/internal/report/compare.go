@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 )
 
 // Two policies side by side, in the report's formats: every number, the differences
@@ -24,7 +25,7 @@ type Compared struct {
 	HerdA, HerdB *calc.HerdRun
 	// The contention experiment's run of each one's own mode at its own contenders; nil when
 	// not run (table runs it with -contention).
-	ContA, ContB *calc.ContentionResult
+	ContA, ContB *contention.Result
 }
 
 // CompareCells are row i's values in milliseconds to the nanosecond: the waits of A, B and
@@ -95,7 +96,7 @@ func compareHerdCells(name string, h *calc.HerdRun) []string {
 var compareContentionCols = [][2]string{{"policy", "policy"}, {"mode", "mode"}, {"clients", "contenders"}, {"runs", "runs"},
 	{"calls_mean", "mean calls (writes) per run"}, {"time_mean_ms", msHead("mean time until the last client is through")}}
 
-func compareContentionCells(name string, r *calc.ContentionResult) []string {
+func compareContentionCells(name string, r *contention.Result) []string {
 	return []string{name, r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs), millionths(r.Calls.Mean), msMean(r.Time.Mean)}
 }
 
@@ -153,7 +154,7 @@ func FitLine(r calc.Report, fit *calc.Solution) string {
 }
 
 // ContentionLineOf is the contention experiment's headline for a policy's own mode.
-func ContentionLineOf(r *calc.ContentionResult) string {
+func ContentionLineOf(r *contention.Result) string {
 	return fmt.Sprintf("%d contenders, mean over %d runs: %s calls, %s until the last is through.", r.Clients, r.Runs, calc.Decimal(r.Calls.Mean, 1), calc.Human(r.Time.Mean))
 }
 
@@ -326,7 +327,7 @@ func compareJSON(c Compared) *jsonCompare {
 		Budget: map[string]*jsonFitOf{"a": fit(c.A, c.FitA), "b": fit(c.B, c.FitB)},
 		Herd:   map[string]*jsonHerdHead{"a": herd(c.HerdA), "b": herd(c.HerdB)}}
 	if c.ContA != nil && c.ContB != nil {
-		out.Contention = map[string]jsonContention{"a": contentionJSON([]calc.ContentionResult{*c.ContA})[0], "b": contentionJSON([]calc.ContentionResult{*c.ContB})[0]}
+		out.Contention = map[string]jsonContention{"a": contentionJSON([]contention.Result{*c.ContA})[0], "b": contentionJSON([]contention.Result{*c.ContB})[0]}
 	}
 	for _, r := range c.Rows {
 		row := jsonCompareRow{Attempt: r.Attempt}

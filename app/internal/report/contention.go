@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
 )
 
 // The contention experiment in the table command: the table at contenders clients in
@@ -17,8 +18,8 @@ import (
 // not simulated.
 type Contention struct {
 	Params calc.Params
-	Table  []calc.ContentionResult
-	Sweep  []calc.ContentionPoint
+	Table  []contention.Result
+	Sweep  []contention.Point
 }
 
 // contentionLine says what the table simulated.
@@ -35,7 +36,7 @@ var ContentionCols = [][2]string{{"mode", "mode"}, {"clients", "clients"}, {"run
 	{"time_mean_ms", msHead("time until all are through, mean")}, {"time_sd_ms", msHead("time sd")}, {"time_min_ms", msHead("time min")},
 	{"time_p50_ms", msHead("time p50")}, {"time_p90_ms", msHead("time p90")}, {"time_max_ms", msHead("time max")}}
 
-func contentionCells(r calc.ContentionResult) []string {
+func contentionCells(r contention.Result) []string {
 	c, t := r.Calls, r.Time
 	return []string{r.Mode.String(), strconv.Itoa(r.Clients), strconv.Itoa(r.Runs),
 		millionths(c.Mean), millionths(c.SD), millionths(c.Min), millionths(c.P50), millionths(c.P90), millionths(c.Max),
@@ -93,12 +94,12 @@ type jsonSweepPoint struct {
 	Modes   []jsonContention `json:"modes"`
 }
 
-func spreadJSON(s calc.RunSpread, f func(float64) string) jsonSpread {
+func spreadJSON(s contention.RunSpread, f func(float64) string) jsonSpread {
 	n := func(x float64) json.Number { return json.Number(f(x)) }
 	return jsonSpread{n(s.Mean), n(s.SD), n(s.Min), n(s.P50), n(s.P90), n(s.Max)}
 }
 
-func contentionJSON(rs []calc.ContentionResult) []jsonContention {
+func contentionJSON(rs []contention.Result) []jsonContention {
 	var out []jsonContention
 	for _, r := range rs {
 		out = append(out, jsonContention{Mode: r.Mode.String(), Title: r.Mode.Title(), Clients: r.Clients, Runs: r.Runs,
@@ -107,7 +108,7 @@ func contentionJSON(rs []calc.ContentionResult) []jsonContention {
 	return out
 }
 
-func sweepJSON(points []calc.ContentionPoint) []jsonSweepPoint {
+func sweepJSON(points []contention.Point) []jsonSweepPoint {
 	var out []jsonSweepPoint
 	for _, pt := range points {
 		out = append(out, jsonSweepPoint{pt.Clients, contentionJSON(pt.Results)})

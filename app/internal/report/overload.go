@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // The overload runs in the report's formats: with an open system (calc.Params.Open)
@@ -29,7 +31,7 @@ func OverloadModelWords(p calc.Params) string {
 
 // overloadIntro is the model in words, then which runs follow.
 func overloadIntro(p calc.Params) string {
-	if p.Breaker == calc.BreakerNone {
+	if p.Breaker == breaker.None {
 		return OverloadModelWords(p) + " Every mode with the chosen limiter, then the policy's mode with every other limiter:"
 	}
 	return OverloadModelWords(p) + " Every mode with the chosen limiter and breaker, then the policy's mode with every other limiter, then with every other breaker:"
@@ -194,8 +196,8 @@ const ErrorRateCaption = "Closed form: the error rate alone, with no outage, no 
 func Short(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
 // SourceWords says where limiter k's rule is read from; "" for none.
-func SourceWords(k calc.LimiterKind) string {
-	if k == calc.LimiterNone {
+func SourceWords(k limiter.Kind) string {
+	if k == limiter.None {
 		return ""
 	}
 	return "Source: " + k.Source() + "."
@@ -231,7 +233,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 		fmt.Fprintln(w, words)
 		fmt.Fprintln(w)
 	}
-	brk := p.Breaker != calc.BreakerNone
+	brk := p.Breaker != breaker.None
 	if brk {
 		f := p.BreakerFacts()
 		fmt.Fprintln(w, BreakerIntro(f)+" "+BreakerSourceWords(f))
@@ -512,7 +514,7 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 		}
 		return msp(d)
 	}
-	brk := p.Breaker != calc.BreakerNone
+	brk := p.Breaker != breaker.None
 	if brk {
 		f := p.BreakerFacts()
 		out.Breaker = &jsonBreaker{Breaker: f.Kind.String(), At: p.BreakerAt.String(), Scope: p.Breakers.String(), Source: f.Source, Rule: f.Rule,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
 )
 
@@ -315,7 +316,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 		out = append(out, reportTable{cols: collapseCols, words: []string{words},
 			rows: [][]string{{calc.Millis(c.Base), calc.Millis(c.Slope), calc.Millis(c.Timeout), millionths(c.Rate), steady, strconv.FormatBool(c.TimesOut), threshold, limit}}})
 	}
-	brk := p.Breaker != calc.BreakerNone
+	brk := p.Breaker != breaker.None
 	if brk {
 		f := p.BreakerFacts()
 		facts := reportTable{cols: breakerFactsCols, words: []string{BreakerIntro(f) + " " + BreakerSourceWords(f), f.Words}}

@@ -4,14 +4,17 @@
 // Inputs and replies cross as JSON.
 package work
 
-import "backoffcalc/calc"
+import (
+	"backoffcalc/calc"
+	"backoffcalc/calc/contention"
+)
 
 // The kinds of work, each with its input and its reply.
 const (
 	Import     = "import"     // a configuration's text in; an imported.Reply out
 	Herd       = "herd"       // a HerdIn in; a Reply[calc.HerdRun] out
 	Overload   = "overload"   // an OverloadIn in; a Reply[calc.OverloadRun] out
-	Contention = "contention" // a ContentionIn in; a Reply[[]calc.ContentionResult] out
+	Contention = "contention" // a ContentionIn in; a Reply[[]contention.Result] out
 )
 
 // HerdIn is one mode's herd: calc.Params.HerdModePausing.
@@ -26,12 +29,12 @@ type OverloadIn struct {
 	Case   calc.OverloadCase
 }
 
-// ContentionIn is one point of the contention experiment: calc.Params.ContentionPausing.
+// ContentionIn is one point of the contention experiment: contention.RunPausing.
 type ContentionIn struct {
 	Params  calc.Params
 	Clients int
 	Runs    int
-	Modes   []calc.ContentionMode
+	Modes   []contention.Mode
 }
 
 // Reply is a simulation's answer: its result, or the error calc returned, or the panic the work

@@ -1,5 +1,6 @@
 // Package mathx holds pure-Go Exp, Exp2 and Tanh, so that calc's decorrelatedv2 and the
-// contention's normal draws give the same bits natively and in WebAssembly: math.Exp is assembly
+// contention's normal draws give the same bits natively and in WebAssembly, and the uniform draw
+// and the rounding to nanoseconds every model shares (draw.go): math.Exp is assembly
 // on amd64 and pure Go under GOOS=js, and the two can differ in the last bit. These are ports of
 // Go's own pure-Go code (src/math/exp.go and tanh.go), which is what math.Exp2 and math.Tanh run
 // on amd64 and wasm, with one change: every product that meets a sum is rounded explicitly

@@ -1,6 +1,7 @@
-package calc
+package contention
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"backoffcalc/calc/internal/mathx"
@@ -25,7 +26,7 @@ func normal(r *rand.PCG) float64 {
 		bits := r.Uint64()
 		u := float64(bits>>32+1) / (1 << 32) // in (0, 1]
 		v := 1.7156 * (float64(bits&(1<<32-1))/(1<<32) - 0.5)
-		x, y := u-s, abs(v)-t
+		x, y := u-s, math.Abs(v)-t
 		q := float64(x*x) + float64(y*(float64(a*y)-float64(b*x)))
 		if q < r1 {
 			return v / u

@@ -1,4 +1,4 @@
-package calc
+package contention
 
 import (
 	"encoding/json"
@@ -35,15 +35,15 @@ func TestContentionMatchesSimulator(t *testing.T) {
 	if err := json.Unmarshal(b, &sim); err != nil || len(sim.Rows) != 15 {
 		t.Fatalf("%d rows, %v", len(sim.Rows), err)
 	}
-	modes := map[string]ContentionMode{"None": ContentionNone, "Exponential": ContentionExponential,
-		"FullJitter": ContentionFull, "EqualJitter": ContentionEqual, "Decorr": ContentionDecorrelated}
+	modes := map[string]Mode{"None": None, "Exponential": Exponential,
+		"FullJitter": Full, "EqualJitter": Equal, "Decorr": Decorrelated}
 	p := postSetup()
 	for _, row := range sim.Rows {
 		m, ok := modes[row.Algorithm]
 		if !ok {
 			t.Fatalf("mode %q", row.Algorithm)
 		}
-		rs, err := p.Contention(row.Clients, awsRuns, m)
+		rs, err := Run(p, row.Clients, awsRuns, m)
 		if err != nil {
 			t.Fatal(err)
 		}

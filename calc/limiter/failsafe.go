@@ -1,4 +1,4 @@
-package calc
+package limiter
 
 import "time"
 
@@ -51,4 +51,10 @@ func (b failsafeBudget) atOnce(requests int) int {
 		k++
 	}
 	return k
+}
+
+// FailsafeAtOnce is how many retries a failsafe budget with parameters p lets run at once with
+// requests under way (6 of 20 with the defaults).
+func FailsafeAtOnce(p Params, requests int) int {
+	return failsafeBudget{maxRate: p.FailsafeMaxRate, min: p.FailsafeMinConcurrency}.atOnce(requests)
 }

@@ -2,7 +2,7 @@
 
 //go:build !js
 
-package calc
+package breaker
 
 import (
 	"testing"
@@ -26,7 +26,7 @@ type r4jTranscript struct {
 type r4jState interface {
 	tryAcquirePermission(cb *r4jTranscript) bool
 	onResult(cb *r4jTranscript, failed bool, duration time.Duration)
-	name() BreakerState
+	name() State
 }
 
 // r4jCountMetrics is CircuitBreakerMetrics over FixedSizeSlidingWindowMetrics: the outcomes of
@@ -84,7 +84,7 @@ func (s *r4jClosed) onResult(cb *r4jTranscript, failed bool, d time.Duration) {
 		cb.stateReference = newR4jOpen()
 	}
 }
-func (s *r4jClosed) name() BreakerState { return BreakerClosed }
+func (s *r4jClosed) name() State { return Closed }
 
 type r4jOpen struct{ retryAfterWaitDuration time.Time }
 
@@ -100,7 +100,7 @@ func (s *r4jOpen) tryAcquirePermission(cb *r4jTranscript) bool {
 
 // onResult goes to the open state's metrics, which decide nothing and are dropped.
 func (s *r4jOpen) onResult(*r4jTranscript, bool, time.Duration) {}
-func (s *r4jOpen) name() BreakerState                           { return BreakerOpen }
+func (s *r4jOpen) name() State                                  { return Open }
 
 type r4jHalfOpen struct {
 	metrics                *r4jCountMetrics
@@ -124,7 +124,7 @@ func (s *r4jHalfOpen) onResult(cb *r4jTranscript, failed bool, d time.Duration) 
 		cb.stateReference = &r4jClosed{newR4jCountMetrics(100)}
 	}
 }
-func (s *r4jHalfOpen) name() BreakerState { return BreakerHalfOpen }
+func (s *r4jHalfOpen) name() State { return HalfOpen }
 
 func (cb *r4jTranscript) allow() (bool, func(bool)) {
 	if !cb.stateReference.tryAcquirePermission(cb) {
@@ -134,14 +134,14 @@ func (cb *r4jTranscript) allow() (bool, func(bool)) {
 	return true, func(failed bool) { cb.stateReference.onResult(cb, failed, time.Since(start)) }
 }
 
-func (cb *r4jTranscript) state() BreakerState { return cb.stateReference.name() }
+func (cb *r4jTranscript) state() State { return cb.stateReference.name() }
 
 // pollyTranscript is Polly v8 (Polly.Core at commit 008b952), CircuitBreaker/Controller/
 // CircuitStateController.cs (OnActionPreExecuteAsync, OnActionSuccessAsync,
 // OnActionFailureAsync, PermitHalfOpenCircuitTest_NeedsLock) with AdvancedCircuitBehavior.cs and
 // Health/RollingHealthMetrics.cs, and the defaults of CircuitBreakerConstants.cs.
 type pollyTranscript struct {
-	circuitState BreakerState
+	circuitState State
 	blockedUntil time.Time
 	// RollingHealthMetrics
 	successes, failures int
@@ -183,28 +183,28 @@ func (c *pollyTranscript) reset() {
 
 func (c *pollyTranscript) allow() (bool, func(bool)) {
 	isHalfOpen := false
-	if c.circuitState == BreakerOpen {
+	if c.circuitState == Open {
 		if now := time.Now(); !now.Before(c.blockedUntil) {
 			c.blockedUntil = now.Add(pollyBreakDuration)
-			c.circuitState, isHalfOpen = BreakerHalfOpen, true
+			c.circuitState, isHalfOpen = HalfOpen, true
 		}
 	}
-	if c.circuitState == BreakerOpen || (c.circuitState == BreakerHalfOpen && !isHalfOpen) {
+	if c.circuitState == Open || (c.circuitState == HalfOpen && !isHalfOpen) {
 		return false, nil // BrokenCircuitException
 	}
 	return true, func(failed bool) {
 		if !failed {
 			c.incrementSuccess() // AdvancedCircuitBehavior.OnActionSuccess, in every state
-			if c.circuitState == BreakerHalfOpen {
+			if c.circuitState == HalfOpen {
 				c.blockedUntil = time.Time{}
-				c.circuitState = BreakerClosed
+				c.circuitState = Closed
 				c.reset() // OnCircuitClosed
 			}
 			return
 		}
 		shouldBreak := false
 		switch c.circuitState {
-		case BreakerClosed:
+		case Closed:
 			c.incrementFailure()
 			c.updateCurrentWindow()
 			throughput := c.successes + c.failures
@@ -213,24 +213,24 @@ func (c *pollyTranscript) allow() (bool, func(bool)) {
 				failureRate = float64(c.failures) / float64(throughput)
 			}
 			shouldBreak = throughput >= 100 && failureRate >= 0.1
-		case BreakerOpen:
+		case Open:
 			c.incrementFailure()
 		}
-		if c.circuitState == BreakerHalfOpen || (c.circuitState == BreakerClosed && shouldBreak) {
+		if c.circuitState == HalfOpen || (c.circuitState == Closed && shouldBreak) {
 			c.blockedUntil = time.Now().Add(pollyBreakDuration)
-			c.circuitState = BreakerOpen
+			c.circuitState = Open
 		}
 	}
 }
 
-func (c *pollyTranscript) state() BreakerState { return c.circuitState }
+func (c *pollyTranscript) state() State { return c.circuitState }
 
 func TestResilience4jAgainstTranscript(t *testing.T) {
 	for _, s := range realScripts {
 		for seed := range int64(4) {
 			compareReal(t, s, seed,
 				func() realBreaker { return &r4jTranscript{stateReference: &r4jClosed{newR4jCountMetrics(100)}} },
-				func() Breaker { return NewBreaker(BreakerResilience4j, DefaultBreakerParams(), nil) })
+				func() Breaker { return New(Resilience4j, Defaults(), nil) })
 		}
 	}
 }
@@ -241,7 +241,7 @@ func TestPollyAgainstTranscript(t *testing.T) {
 		for seed := range int64(4) {
 			compareReal(t, s, seed,
 				func() realBreaker { return &pollyTranscript{} },
-				func() Breaker { return NewBreaker(BreakerPolly, DefaultBreakerParams(), nil) })
+				func() Breaker { return New(Polly, Defaults(), nil) })
 		}
 	}
 }

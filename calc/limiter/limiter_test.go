@@ -1,6 +1,7 @@
-package calc
+package limiter
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -27,60 +28,60 @@ func burst(l Limiter, n, attempts int, f Failure) (retries int) {
 // TestLimiterTotalFailure checks how many retries each limiter admits when every attempt fails,
 // against answers derived by hand in each row's comment.
 func TestLimiterTotalFailure(t *testing.T) {
-	d := DefaultLimiterParams()
+	d := Defaults()
 	tests := []struct {
 		name              string
-		kind              LimiterKind
+		kind              Kind
 		n, attempts, want int
 		f                 Failure
 	}{
 		// 10 tokens: request 1 fails 3 times (9, 8 allowed; 7 on its last), request 2: 6 allowed,
 		// 5 refused (at or below 10/2); then every failure is refused.
-		{"grpc", LimiterGRPC, 100, 3, 3, Failure{}},
+		{"grpc", GRPC, 100, 3, 3, Failure{}},
 		// One request with 10 attempts: 9, 8, 7, 6 allowed, 5 refused.
-		{"grpc one request", LimiterGRPC, 1, 10, 4, Failure{}},
+		{"grpc one request", GRPC, 1, 10, 4, Failure{}},
 		// 500 / 5 = 100 retries: the first 50 requests take 2 each.
-		{"aws", LimiterAWS, 100, 3, 100, Failure{}},
+		{"aws", AWS, 100, 3, 100, Failure{}},
 		// After timeouts a retry costs 10: 50.
-		{"aws timeouts", LimiterAWS, 100, 3, 50, Failure{Timeout: true}},
+		{"aws timeouts", AWS, 100, 3, 50, Failure{Timeout: true}},
 		// 500 / 14 = 35, 10 tokens left.
-		{"aws2026", LimiterAWS2026, 100, 3, 35, Failure{}},
+		{"aws2026", AWS2026, 100, 3, 35, Failure{}},
 		// Throttling costs 5 in 2026, timeouts cost like any error.
-		{"aws2026 throttled", LimiterAWS2026, 100, 3, 100, Failure{Throttled: true}},
-		{"aws2026 timeouts", LimiterAWS2026, 100, 3, 35, Failure{Timeout: true}},
+		{"aws2026 throttled", AWS2026, 100, 3, 100, Failure{Throttled: true}},
+		{"aws2026 timeouts", AWS2026, 100, 3, 35, Failure{Timeout: true}},
 		// The last attempt takes no token: 1 attempt, no retries, quota untouched.
-		{"aws one attempt", LimiterAWS, 100, 1, 0, Failure{}},
+		{"aws one attempt", AWS, 100, 1, 0, Failure{}},
 		// Reserve 10/s × 10 s × 5000 = 500 000, each request deposits 1000, a retry takes 5000:
 		// 100 + 100/5 = 120 (55 requests take 2, then one in five gets 1).
-		{"finagle", LimiterFinagle, 100, 3, 120, Failure{}},
-		{"finagle one request", LimiterFinagle, 1, 1000, 100, Failure{}},
+		{"finagle", Finagle, 100, 3, 120, Failure{}},
+		{"finagle one request", Finagle, 1, 1000, 100, Failure{}},
 		// Active 10 → max(2, 3) = 3 concurrent retries; with 2 running a third may start.
-		{"envoy under min", LimiterEnvoy, 1, 2, 1, Failure{Active: 10, Retries: 2}},
-		{"envoy at min", LimiterEnvoy, 1, 2, 0, Failure{Active: 10, Retries: 3}},
+		{"envoy under min", Envoy, 1, 2, 1, Failure{Active: 10, Retries: 2}},
+		{"envoy at min", Envoy, 1, 2, 0, Failure{Active: 10, Retries: 3}},
 		// Active 100 → 20: 19 running admits one more, 20 none.
-		{"envoy percent", LimiterEnvoy, 1, 2, 1, Failure{Active: 100, Retries: 19}},
-		{"envoy percent full", LimiterEnvoy, 1, 2, 0, Failure{Active: 100, Retries: 20}},
+		{"envoy percent", Envoy, 1, 2, 1, Failure{Active: 100, Retries: 19}},
+		{"envoy percent full", Envoy, 1, 2, 0, Failure{Active: 100, Retries: 20}},
 		// 0.2 × 19 = 3.8 truncates to 3, the minimum.
-		{"envoy truncates", LimiterEnvoy, 1, 2, 0, Failure{Active: 19, Retries: 3}},
+		{"envoy truncates", Envoy, 1, 2, 0, Failure{Active: 19, Retries: 3}},
 		// The bucket starts at 5 and each start adds 0.1, up to 5. Request 1: 5 → 4 → 3 (its
 		// last failure asks nothing); request 2: 3.1 → 2.1 → 1.1; request 3: 1.2 → 0.2, then
 		// refused. Request k > 3 starts at 0.2 + 0.1(k − 3), over 1 at k = 12 (1.1 → 0.1), then
 		// every 10th: 12, 22, …, 92. 2 + 2 + 1 + 9 = 14.
-		{"adaptive", LimiterAdaptive, 100, 3, 14, Failure{}},
+		{"adaptive", Adaptive, 100, 3, 14, Failure{}},
 		// 4 in a row from a full bucket: 5, 4, 3, 2 are over 1, 1 is not.
-		{"adaptive one request", LimiterAdaptive, 1, 10, 4, Failure{}},
+		{"adaptive one request", Adaptive, 1, 10, 4, Failure{}},
 		// Every first attempt fails: failures = calls, over 10%, from the first failure on.
-		{"retrybreaker", LimiterRetryBreaker, 100, 3, 0, Failure{}},
+		{"retrybreaker", RetryBreaker, 100, 3, 0, Failure{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := burst(NewLimiter(tt.kind, d), tt.n, tt.attempts, tt.f); got != tt.want {
+			if got := burst(New(tt.kind, d), tt.n, tt.attempts, tt.f); got != tt.want {
 				t.Errorf("%d requests × %d attempts failing: %d retries admitted, want %d", tt.n, tt.attempts, got, tt.want)
 			}
 		})
 	}
-	if NewLimiter(LimiterNone, d) != nil {
-		t.Error("LimiterNone: want no limiter")
+	if New(None, d) != nil {
+		t.Error("None: want no limiter")
 	}
 }
 
@@ -137,16 +138,16 @@ func TestBrookerScripted(t *testing.T) {
 // full (a failure burst afterwards admits what it admits on a fresh limiter), and how many
 // successes refill a drained one, derived by hand.
 func TestLimiterTotalSuccess(t *testing.T) {
-	d := DefaultLimiterParams()
+	d := Defaults()
 	succeed := func(l Limiter, n int) {
 		for range n {
 			l.Begin(0)
 			l.Succeed(0, 1, 0)
 		}
 	}
-	for _, k := range []LimiterKind{LimiterGRPC, LimiterAWS, LimiterAWS2026, LimiterEnvoy} {
-		fresh := burst(NewLimiter(k, d), 100, 3, Failure{Active: 10})
-		l := NewLimiter(k, d)
+	for _, k := range []Kind{GRPC, AWS, AWS2026, Envoy} {
+		fresh := burst(New(k, d), 100, 3, Failure{Active: 10})
+		l := New(k, d)
 		succeed(l, 1000)
 		if got := burst(l, 100, 3, Failure{Active: 10}); got != fresh {
 			t.Errorf("%s after 1000 successes: %d retries, fresh %d", k, got, fresh)
@@ -154,7 +155,7 @@ func TestLimiterTotalSuccess(t *testing.T) {
 	}
 	// Finagle's successes are deposits: 1000 requests at once add 1000 × 1000 / 5000 = 200
 	// retries to the reserve's 100; the 100 failing requests add 20 more.
-	l := NewLimiter(LimiterFinagle, d)
+	l := New(Finagle, d)
 	succeed(l, 1000)
 	if got := burst(l, 200, 2, Failure{}); got != 200 {
 		t.Errorf("finagle after 1000 successes, 200 failing requests of 2 attempts: %d retries, want 200 (all)", got)
@@ -168,19 +169,19 @@ func TestLimiterTotalSuccess(t *testing.T) {
 	// Refilling a drained bucket: how many first-attempt successes until one retry is allowed.
 	refill := []struct {
 		name string
-		kind LimiterKind
+		kind Kind
 		want int
 	}{
 		// Drained to 0; a retry needs tokens - 1 > 5, so 6.1 tokens: 61 successes of 0.1
 		// (the float sum of sixty 0.1s is 5.999…, below 6: grpc-go does the same arithmetic).
-		{"grpc", LimiterGRPC, 61},
+		{"grpc", GRPC, 61},
 		// Drained to 0; a retry costs 5: 5 successes of 1.
-		{"aws", LimiterAWS, 5},
+		{"aws", AWS, 5},
 		// 10 tokens left; a retry costs 14: 4.
-		{"aws2026", LimiterAWS2026, 4},
+		{"aws2026", AWS2026, 4},
 	}
 	for _, tt := range refill {
-		l := NewLimiter(tt.kind, d)
+		l := New(tt.kind, d)
 		burst(l, 1000, 3, Failure{})
 		got := 0
 		for {
@@ -338,46 +339,54 @@ func TestGRPCThrottleMatchesGRPCGo(t *testing.T) {
 	}
 }
 
-// TestLimitersComplete fails for a LimiterKind constant without a complete entry in the table of
-// limiters: the table has one entry for each value below limiterCount, and a missing one is all
-// zero. Only LimiterNone makes no limiter.
+// TestLimitersComplete fails for a Kind constant without a complete entry in the table of
+// limiters: the table has one entry for each value below Count, and a missing one is all
+// zero. Only None makes no limiter. What the overload model says of each is checked with its
+// table (calc's TestLimiterSayingsComplete).
 func TestLimitersComplete(t *testing.T) {
 	seen := map[string]bool{}
-	p := Default()
-	for k := range limiterCount {
+	names := Names()
+	for k := range Count {
 		l := limiters[k]
-		if l.name == "" || l.source == "" || l.words == nil {
-			t.Fatalf("LimiterKind(%d): no name, source or words", k)
+		if l.name == "" || l.source == "" {
+			t.Fatalf("Kind(%d): no name or source", k)
 		}
 		if seen[l.name] {
-			t.Errorf("LimiterKind(%d): name %q twice", k, l.name)
+			t.Errorf("Kind(%d): name %q twice", k, l.name)
 		}
 		seen[l.name] = true
-		if (l.fresh == nil) != (k == LimiterNone) {
+		if (l.fresh == nil) != (k == None) {
 			t.Errorf("%s: only none makes no limiter", l.name)
 		}
-		if got := k.String(); got != l.name || limiterNames[k] != l.name {
-			t.Errorf("LimiterKind(%d).String() = %q, want %q", k, got, l.name)
+		if (New(k, Defaults()) == nil) != (k == None) {
+			t.Errorf("%s: New makes no limiter", l.name)
 		}
-		if got := p.LimiterBoundWords(k); !strings.HasPrefix(got, l.name+": ") {
-			t.Errorf("%s: words %q do not start with its name", l.name, got)
-		}
-		p.Limiter = k
-		if err := p.Validate(); err != nil {
-			t.Errorf("%s: %v", l.name, err)
+		if got := k.String(); got != l.name || names[k] != l.name || k.Source() != l.source {
+			t.Errorf("Kind(%d).String() = %q, want %q", k, got, l.name)
 		}
 	}
-	if p.Limiter = limiterCount; p.Validate() == nil {
-		t.Errorf("LimiterKind(%d) is valid", limiterCount)
+	if got := Count.String(); got != fmt.Sprintf("LimiterKind(%d)", Count) {
+		t.Errorf("Count.String() = %q", got)
 	}
-	if got := Limiters(); len(got) != int(limiterCount) || got[0] != LimiterNone {
-		t.Errorf("Limiters() = %v", got)
+	if got := Kinds(); len(got) != int(Count) || got[0] != None {
+		t.Errorf("Kinds() = %v", got)
 	}
 }
 
-// TestNoLimiterBranchOutsideTable fails where code in calc or app tells limiters apart by name
-// rather than through the table of limiters (see checkNoBranchOutsideTable). Comparing with
-// LimiterNone asks whether there is a limiter at all.
-func TestNoLimiterBranchOutsideTable(t *testing.T) {
-	checkNoBranchOutsideTable(t, "limiter.go", "LimiterKind", "Limiter", int(limiterCount), "LimiterNone")
+// TestStarters: only failsafe's budget decides at a retry's start, so only it is a Starter; the
+// others need no Start method, and Start lets every retry of theirs start.
+func TestStarters(t *testing.T) {
+	for _, k := range Kinds()[1:] {
+		l := New(k, Defaults())
+		if _, ok := l.(Starter); ok != (k == Failsafe) {
+			t.Errorf("%s: Starter %v", k, ok)
+		}
+		if k != Failsafe && !Start(l, Failure{}) {
+			t.Errorf("%s: a start refused", k)
+		}
+	}
+	// failsafe with 3 retries in flight of 3 requests under way: 3/6 is over 0.2.
+	if Start(New(Failsafe, Defaults()), Failure{Requests: 3, ActiveRetries: 3}) {
+		t.Errorf("failsafe: a start allowed over its budget")
+	}
 }

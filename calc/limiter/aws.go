@@ -1,4 +1,4 @@
-package calc
+package limiter
 
 import "time"
 
@@ -66,12 +66,41 @@ func (q *awsQuota) Retry(f Failure) (bool, int) {
 	return true, cost
 }
 
-func (*awsQuota) Start(Failure) bool { return true }
-
 func (q *awsQuota) Succeed(_ time.Duration, attempt, held int) {
 	back := held
 	if attempt == 1 {
 		back = q.costs.noRetryIncrement
 	}
 	q.tokens = min(q.tokens+back, q.costs.capacity)
+}
+
+// costsOf are the costs of k's quota; those of aws for a kind without one.
+func costsOf(k Kind) awsCosts {
+	if q, ok := New(k, Defaults()).(*awsQuota); ok {
+		return q.costs
+	}
+	return awsLegacyCosts
+}
+
+// AWSRetriesUnderFailure is how many retries one process's quota admits when every attempt
+// fails: the quota starts at 500, each retry takes its cost, nothing is given back without a
+// success, and a retry is refused when fewer tokens are left than it costs: ⌊500/cost⌋. The cost
+// is 5 for aws (10 after a timeout) and 14 for aws2026 (5 after a "server full" failure): 100, 50,
+// 35 and 100.
+func AWSRetriesUnderFailure(k Kind, timeout, throttled bool) int {
+	return costsOf(k).retriesUnderFailure(timeout, throttled)
+}
+
+// AWSErrorBound is the long-run bound of k's quota on the retries per request when each attempt
+// fails with probability f: a request whose first attempt succeeds (probability 1 − f) adds 1;
+// each retry takes c (5, or 14 for aws2026) and gives it back when it succeeds (each succeeds
+// with probability 1 − f, and a successful retry is its request's last): f·c per retry. Once the
+// quota is spent, retries are what the additions pay for: R·f·c = 1 − f, R = (1 − f)/(c·f). At
+// f = 0.5 and c = 5: 0.2 retries per request. ok is false at f = 0, where nothing is bounded.
+func AWSErrorBound(k Kind, f float64) (retries float64, ok bool) {
+	if f == 0 {
+		return 0, false
+	}
+	c := costsOf(k)
+	return float64(c.noRetryIncrement) * (1 - f) / (float64(c.retry) * f), true
 }

@@ -1,4 +1,4 @@
-package calc
+package breaker
 
 import (
 	"math"
@@ -8,7 +8,7 @@ import (
 // failsafe is failsafe-go v0.9.8's circuit breaker (circuitbreaker/circuitstates.go,
 // circuitbreaker.go, internal/util/stats.go and windows.go) with the builder's defaults
 // (circuitbreakerbuilder.go): failure threshold 1 of the last 1 execution, no success
-// threshold, Delay 1 minute. Its variants are BreakerParams' Failsafe fields, as the builder
+// threshold, Delay 1 minute. Its variants are Params' Failsafe fields, as the builder
 // sets them: WithFailureThresholdRatio(f, n) is Failures f of n; WithFailureThresholdPeriod(f,
 // period) is Failures = Of = Executions = f over Period; WithFailureRateThreshold(r, e, period)
 // is Rate r once Executions e over Period; WithSuccessThresholdRatio(s, n) is Successes s of
@@ -26,8 +26,8 @@ import (
 // closes at a success rate over 1 − Rate; else it opens when failures reach Failures and closes
 // when successes exceed Of − Failures (with the defaults: one success closes, one failure opens).
 type failsafe struct {
-	p        BreakerParams
-	state    BreakerState
+	p        Params
+	state    State
 	openedAt time.Duration
 	permits  int
 	stats    failsafeStats
@@ -47,13 +47,13 @@ type failsafeStats struct {
 // countingStats is a ring of the last size results.
 func countingStats(size int) failsafeStats { return failsafeStats{size: max(size, 1)} }
 
-func newFailsafe(p BreakerParams) *failsafe {
+func newFailsafe(p Params) *failsafe {
 	b := &failsafe{p: p}
 	b.closedStats()
 	return b
 }
 
-func (b *failsafe) State() BreakerState { return b.state }
+func (b *failsafe) State() State { return b.state }
 
 func (b *failsafe) closedStats() {
 	if b.p.FailsafePeriod > 0 {
@@ -141,14 +141,14 @@ func closesAt(r float64) float64 {
 
 func (b *failsafe) Allow(now time.Duration) Permit {
 	switch b.state {
-	case BreakerOpen:
+	case Open:
 		if now-b.openedAt < b.p.FailsafeDelay {
 			return Permit{}
 		}
-		b.state, b.permits = BreakerHalfOpen, b.halfOpenCapacity()
+		b.state, b.permits = HalfOpen, b.halfOpenCapacity()
 		b.stats = countingStats(b.permits)
 		fallthrough
-	case BreakerHalfOpen:
+	case HalfOpen:
 		if b.permits == 0 {
 			return Permit{}
 		}
@@ -159,19 +159,19 @@ func (b *failsafe) Allow(now time.Duration) Permit {
 }
 
 func (b *failsafe) Record(now time.Duration, _ Permit, failed bool, _ time.Duration) {
-	if b.state == BreakerOpen {
+	if b.state == Open {
 		return
 	}
 	b.stats.add(now, failed)
 	failures, successes := b.stats.counts()
 	all, p := failures+successes, b.p
 	switch b.state {
-	case BreakerClosed:
+	case Closed:
 		if all >= p.FailsafeExecutions && ((p.FailsafeRate != 0 && rate(failures, all) >= p.FailsafeRate) ||
 			(p.FailsafeRate == 0 && failures >= p.FailsafeFailures)) {
-			b.state, b.openedAt = BreakerOpen, now
+			b.state, b.openedAt = Open, now
 		}
-	case BreakerHalfOpen:
+	case HalfOpen:
 		var closes, opens bool
 		switch {
 		case p.FailsafeSuccesses != 0:
@@ -187,11 +187,15 @@ func (b *failsafe) Record(now time.Duration, _ Permit, failed bool, _ time.Durat
 		}
 		switch {
 		case closes:
-			b.state = BreakerClosed
+			b.state = Closed
 			b.closedStats()
 		case opens:
-			b.state, b.openedAt = BreakerOpen, now
+			b.state, b.openedAt = Open, now
 		}
 		b.permits++
 	}
 }
+
+// FailsafeClosesAt is closesAt, for the breaker's rule in words: the least success rate that
+// closes a half-open failsafe breaker with a failure Rate of r (93% at 0.07).
+func FailsafeClosesAt(r float64) float64 { return closesAt(r) }

@@ -1,4 +1,4 @@
-package calc
+package breaker
 
 import "time"
 
@@ -12,45 +12,45 @@ import "time"
 // While half-open, beforeRequest rejects once Requests reach MaxRequests, and a failure opens
 // again; MaxRequests consecutive successes close.
 type gobreaker struct {
-	p                   BreakerParams
-	state               BreakerState
+	p                   Params
+	state               State
 	generation          uint64
 	requests, successes int // Requests, ConsecutiveSuccesses
 	failures            int // ConsecutiveFailures
 	expiry              time.Duration
 }
 
-func newGobreaker(p BreakerParams) *gobreaker { return &gobreaker{p: p} }
+func newGobreaker(p Params) *gobreaker { return &gobreaker{p: p} }
 
-func (b *gobreaker) State() BreakerState { return b.state }
+func (b *gobreaker) State() State { return b.state }
 
 // current is currentState: the lazy move from open to half-open.
 func (b *gobreaker) current(now time.Duration) {
-	if b.state == BreakerOpen && b.expiry < now {
-		b.set(BreakerHalfOpen, now)
+	if b.state == Open && b.expiry < now {
+		b.set(HalfOpen, now)
 	}
 }
 
 // set is setState and toNewGeneration.
-func (b *gobreaker) set(s BreakerState, now time.Duration) {
+func (b *gobreaker) set(s State, now time.Duration) {
 	if b.state == s {
 		return
 	}
 	b.state = s
 	b.generation++
 	b.requests, b.successes, b.failures = 0, 0, 0
-	if s == BreakerOpen {
+	if s == Open {
 		b.expiry = satAdd(now, b.p.GobreakerTimeout)
 	}
 }
 
 func (b *gobreaker) Allow(now time.Duration) Permit {
 	b.current(now)
-	if b.state == BreakerOpen || (b.state == BreakerHalfOpen && b.requests >= b.p.GobreakerMaxRequests) {
+	if b.state == Open || (b.state == HalfOpen && b.requests >= b.p.GobreakerMaxRequests) {
 		return Permit{generation: b.generation}
 	}
 	b.requests++
-	return Permit{Allowed: true, Probe: b.state == BreakerHalfOpen, generation: b.generation}
+	return Permit{Allowed: true, Probe: b.state == HalfOpen, generation: b.generation}
 }
 
 func (b *gobreaker) Record(now time.Duration, p Permit, failed bool, _ time.Duration) {
@@ -61,14 +61,14 @@ func (b *gobreaker) Record(now time.Duration, p Permit, failed bool, _ time.Dura
 	if !failed {
 		b.successes++
 		b.failures = 0
-		if b.state == BreakerHalfOpen && b.successes >= b.p.GobreakerMaxRequests {
-			b.set(BreakerClosed, now)
+		if b.state == HalfOpen && b.successes >= b.p.GobreakerMaxRequests {
+			b.set(Closed, now)
 		}
 		return
 	}
 	b.failures++
 	b.successes = 0
-	if b.state == BreakerHalfOpen || b.failures > b.p.GobreakerFailures {
-		b.set(BreakerOpen, now)
+	if b.state == HalfOpen || b.failures > b.p.GobreakerFailures {
+		b.set(Open, now)
 	}
 }

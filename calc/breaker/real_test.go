@@ -3,7 +3,7 @@
 
 //go:build !js
 
-package calc
+package breaker
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ var zeroStart time.Time
 // how to record its result; state is its state (closed for go-zero, which has none).
 type realBreaker interface {
 	allow() (ok bool, done func(failed bool))
-	state() BreakerState
+	state() State
 }
 
 var errFailed = errors.New("failed")
@@ -57,8 +57,8 @@ func (r realGobreaker) allow() (bool, func(bool)) {
 	}
 }
 
-func (r realGobreaker) state() BreakerState {
-	return [...]BreakerState{sony.StateClosed: BreakerClosed, sony.StateHalfOpen: BreakerHalfOpen, sony.StateOpen: BreakerOpen}[r.cb.State()]
+func (r realGobreaker) state() State {
+	return [...]State{sony.StateClosed: Closed, sony.StateHalfOpen: HalfOpen, sony.StateOpen: Open}[r.cb.State()]
 }
 
 type realFailsafe struct {
@@ -78,8 +78,8 @@ func (r realFailsafe) allow() (bool, func(bool)) {
 	}
 }
 
-func (r realFailsafe) state() BreakerState {
-	return [...]BreakerState{circuitbreaker.ClosedState: BreakerClosed, circuitbreaker.OpenState: BreakerOpen, circuitbreaker.HalfOpenState: BreakerHalfOpen}[r.cb.State()]
+func (r realFailsafe) state() State {
+	return [...]State{circuitbreaker.ClosedState: Closed, circuitbreaker.OpenState: Open, circuitbreaker.HalfOpenState: HalfOpen}[r.cb.State()]
 }
 
 type realZero struct{ b zero.Breaker }
@@ -98,7 +98,7 @@ func (r realZero) allow() (bool, func(bool)) {
 	}
 }
 
-func (realZero) state() BreakerState { return BreakerClosed }
+func (realZero) state() State { return Closed }
 
 // realScript is a stream of calls: gaps between arrivals drawn from [0, 2·gap), each call's
 // time from [0, 2·took), and failures with a probability that switches between the phases'
@@ -212,7 +212,7 @@ func TestGobreakerAgainstLibrary(t *testing.T) {
 				func() realBreaker {
 					return realGobreaker{sony.NewTwoStepCircuitBreaker[struct{}](sony.Settings{})}
 				},
-				func() Breaker { return NewBreaker(BreakerGobreaker, DefaultBreakerParams(), nil) })
+				func() Breaker { return New(Gobreaker, Defaults(), nil) })
 		}
 	}
 }
@@ -222,7 +222,7 @@ func TestFailsafeAgainstLibrary(t *testing.T) {
 		for seed := range int64(4) {
 			compareReal(t, s, seed,
 				func() realBreaker { return realFailsafe{circuitbreaker.NewWithDefaults[any]()} },
-				func() Breaker { return NewBreaker(BreakerFailsafe, DefaultBreakerParams(), nil) })
+				func() Breaker { return New(Failsafe, Defaults(), nil) })
 		}
 	}
 }
@@ -236,33 +236,33 @@ func TestFailsafeVariantsAgainstLibrary(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		build func(builder) builder
-		set   func(*BreakerParams)
+		set   func(*Params)
 	}{
 		{"ratio 3 of 5", func(b builder) builder { return b.WithFailureThresholdRatio(3, 5) },
-			func(p *BreakerParams) { p.FailsafeFailures, p.FailsafeOf = 3, 5 }},
+			func(p *Params) { p.FailsafeFailures, p.FailsafeOf = 3, 5 }},
 		{"ratio 2 of 4, successes 2 of 3", func(b builder) builder {
 			return b.WithFailureThresholdRatio(2, 4).WithSuccessThresholdRatio(2, 3)
-		}, func(p *BreakerParams) {
+		}, func(p *Params) {
 			p.FailsafeFailures, p.FailsafeOf, p.FailsafeSuccesses, p.FailsafeSuccessOf = 2, 4, 2, 3
 		}},
 		{"5 of 10, successes 3", func(b builder) builder { return b.WithFailureThresholdRatio(5, 10).WithSuccessThreshold(3) },
-			func(p *BreakerParams) {
+			func(p *Params) {
 				p.FailsafeFailures, p.FailsafeOf, p.FailsafeSuccesses, p.FailsafeSuccessOf = 5, 10, 3, 3
 			}},
 		{"3 in 10 s", func(b builder) builder { return b.WithFailureThresholdPeriod(3, 10*time.Second) },
-			func(p *BreakerParams) {
+			func(p *Params) {
 				p.FailsafeFailures, p.FailsafeOf, p.FailsafeExecutions, p.FailsafePeriod = 3, 3, 3, 10*time.Second
 			}},
 		{"rate 0.5 of 20 in 60 s", func(b builder) builder { return b.WithFailureRateThreshold(0.5, 20, time.Minute) },
-			func(p *BreakerParams) { p.FailsafeRate, p.FailsafeExecutions, p.FailsafePeriod = 0.5, 20, time.Minute }},
+			func(p *Params) { p.FailsafeRate, p.FailsafeExecutions, p.FailsafePeriod = 0.5, 20, time.Minute }},
 		{"rate 0.3 of 5 in 30 s, successes 2 of 4", func(b builder) builder {
 			return b.WithFailureRateThreshold(0.3, 5, 30*time.Second).WithSuccessThresholdRatio(2, 4)
-		}, func(p *BreakerParams) {
+		}, func(p *Params) {
 			p.FailsafeRate, p.FailsafeExecutions, p.FailsafePeriod = 0.3, 5, 30*time.Second
 			p.FailsafeSuccesses, p.FailsafeSuccessOf = 2, 4
 		}},
 	} {
-		p := DefaultBreakerParams()
+		p := Defaults()
 		c.set(&p)
 		p.FailsafeDelay = 10 * time.Second
 		t.Run(c.name, func(t *testing.T) {
@@ -272,7 +272,7 @@ func TestFailsafeVariantsAgainstLibrary(t *testing.T) {
 						func() realBreaker {
 							return realFailsafe{c.build(circuitbreaker.NewBuilder[any]().WithDelay(10 * time.Second)).Build()}
 						},
-						func() Breaker { return NewBreaker(BreakerFailsafe, p, nil) })
+						func() Breaker { return New(Failsafe, p, nil) })
 				}
 			}
 		})
@@ -293,7 +293,7 @@ func TestSREAgainstGoZero(t *testing.T) {
 				func() Breaker {
 					// mathx.NewProba seeds from time.Now().UnixNano(): the bubble's fixed start.
 					draws := rand.New(rand.NewSource(time.Now().UnixNano()))
-					return NewBreaker(BreakerSRE, DefaultBreakerParams(), draws.Float64)
+					return New(SRE, Defaults(), draws.Float64)
 				})
 		}
 	}

@@ -1,6 +1,9 @@
-package calc
+package limiter
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // grpcThrottle is gRFC A6 retryThrottling as grpc-go v1.85.0 implements it (retryThrottler in
 // clientconn.go, called from stream.go's shouldRetry and finish): the count starts at maxTokens;
@@ -24,8 +27,15 @@ func (g *grpcThrottle) Retry(Failure) (bool, int) {
 	return g.tokens > g.thresh, 0
 }
 
-func (*grpcThrottle) Start(Failure) bool { return true }
-
 func (g *grpcThrottle) Succeed(time.Duration, int, int) {
 	g.tokens = min(g.tokens+g.ratio, g.max)
+}
+
+// GRPCRetriesUnderFailure is how many retries one grpc process admits when every attempt fails:
+// the count starts at maxTokens, each failure takes 1 and nothing gives one back (only a success
+// adds tokenRatio), and a retry is allowed while the count after the failure is above
+// maxTokens/2. Failure k (from 1) leaves maxTokens − k, so the retries are the k ≥ 1 with
+// k < maxTokens/2: ⌈maxTokens/2⌉ − 1. With 10 tokens: 4 (9, 8, 7, 6 allowed; 5 refused).
+func GRPCRetriesUnderFailure(maxTokens float64) int {
+	return max(int(math.Ceil(maxTokens/2))-1, 0)
 }

@@ -1,7 +1,7 @@
-package calc
+package breaker
 
 import (
-	"strings"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -16,7 +16,7 @@ type step struct {
 	call         int // for a result: the index of the step that asked
 	failed       bool
 	took         time.Duration
-	state        BreakerState
+	state        State
 }
 
 // runSteps plays steps on b and fails on the first answer or state not as the script says.
@@ -45,7 +45,7 @@ func runSteps(t *testing.T, b Breaker, steps []step) {
 
 // calls appends n calls, one per tick from at, each asked and then answered at once with
 // failed, all let through while the breaker stays in state.
-func calls(steps []step, at, tick time.Duration, n int, failed bool, state BreakerState) []step {
+func calls(steps []step, at, tick time.Duration, n int, failed bool, state State) []step {
 	for range n {
 		steps = append(steps,
 			step{at: at, ask: true, allow: true, state: state},
@@ -56,15 +56,15 @@ func calls(steps []step, at, tick time.Duration, n int, failed bool, state Break
 }
 
 // last sets the state after the last step: the call that trips or closes.
-func last(steps []step, s BreakerState) []step {
+func last(steps []step, s State) []step {
 	steps[len(steps)-1].state = s
 	return steps
 }
 
 const (
-	bClosed = BreakerClosed
-	bOpen   = BreakerOpen
-	bHalf   = BreakerHalfOpen
+	bClosed = Closed
+	bOpen   = Open
+	bHalf   = HalfOpen
 	sec     = time.Second
 )
 
@@ -87,7 +87,7 @@ func TestGobreakerScript(t *testing.T) {
 	// Its success closes, and the counts start from nothing: six more failures to trip.
 	s = append(s, step{at: 135 * sec, call: len(s) - 1, state: bClosed})
 	s = last(calls(s, 136*sec, sec, 6, true, bClosed), bOpen)
-	runSteps(t, newGobreaker(DefaultBreakerParams()), s)
+	runSteps(t, newGobreaker(Defaults()), s)
 
 	// A result of a call let through before a change of state is dropped: the slow call asked
 	// at 0 succeeds while half-bOpen and neither closes nor counts.
@@ -98,7 +98,7 @@ func TestGobreakerScript(t *testing.T) {
 		step{at: 63 * sec, call: 0, state: bHalf},
 		step{at: 64 * sec, ask: true, state: bHalf},
 	)
-	runSteps(t, newGobreaker(DefaultBreakerParams()), s)
+	runSteps(t, newGobreaker(Defaults()), s)
 }
 
 func TestResilience4jScript(t *testing.T) {
@@ -129,7 +129,7 @@ func TestResilience4jScript(t *testing.T) {
 	s = last(s, bClosed)
 	// Closed again with an empty window: 99 failures are below the minimum of 100 calls.
 	s = last(calls(s, 224*sec, sec, 100, true, bClosed), bOpen)
-	runSteps(t, newResilience4j(DefaultBreakerParams()), s)
+	runSteps(t, newResilience4j(Defaults()), s)
 
 	// 100 successes slower than 60 s: 100% slow calls bOpen it on the 100th.
 	s = nil
@@ -138,7 +138,7 @@ func TestResilience4jScript(t *testing.T) {
 			step{at: time.Duration(i) * sec, ask: true, allow: true, state: bClosed},
 			step{at: time.Duration(i) * sec, call: len(s), took: 61 * sec, state: bClosed})
 	}
-	runSteps(t, newResilience4j(DefaultBreakerParams()), last(s, bOpen))
+	runSteps(t, newResilience4j(Defaults()), last(s, bOpen))
 }
 
 func TestPollyScript(t *testing.T) {
@@ -160,7 +160,7 @@ func TestPollyScript(t *testing.T) {
 	// Its success closes and clears the metrics: 99 failures then do not bOpen it (throughput).
 	s = append(s, step{at: 37 * sec, call: len(s) - 1, state: bClosed})
 	s = last(calls(s, 38*sec, 10*time.Millisecond, 100, true, bClosed), bOpen)
-	runSteps(t, newPolly(DefaultBreakerParams()), s)
+	runSteps(t, newPolly(Defaults()), s)
 
 	// Failures older than the sampling duration drop out: 9 failures at 0 and 91 successes do
 	// not reach 10%; at 30 s the window of 0 s is gone, and the check after a failure at 30 s
@@ -168,7 +168,7 @@ func TestPollyScript(t *testing.T) {
 	s = calls(nil, 0, 0, 9, true, bClosed)
 	s = calls(s, sec, 0, 91, false, bClosed)
 	s = calls(s, 30*sec, 0, 1, true, bClosed)
-	runSteps(t, newPolly(DefaultBreakerParams()), s)
+	runSteps(t, newPolly(Defaults()), s)
 }
 
 func TestFailsafeScript(t *testing.T) {
@@ -183,7 +183,7 @@ func TestFailsafeScript(t *testing.T) {
 		step{at: 124 * sec, ask: true, allow: true, probe: true, state: bHalf},
 	)
 	s = append(s, step{at: 125 * sec, call: len(s) - 1, state: bClosed})
-	runSteps(t, newFailsafe(DefaultBreakerParams()), s)
+	runSteps(t, newFailsafe(Defaults()), s)
 }
 
 // draws returns the draws in order and fails the test when asked for more.
@@ -218,38 +218,52 @@ func TestSREScript(t *testing.T) {
 	runSteps(t, newSRE(draws(t)), calls(nil, 0, 0, 6, true, bClosed))
 }
 
+// TestBreakersComplete fails for a Kind constant without a complete entry in the table of
+// breakers. What the overload model says of each is checked with its table (calc's
+// TestBreakerSayingsComplete).
 func TestBreakersComplete(t *testing.T) {
 	seen := map[string]bool{}
-	for k := range breakerCount {
+	names := Names()
+	for k := range Count {
 		b := breakers[k]
-		if b.name == "" || b.source == "" || b.words == nil {
-			t.Fatalf("BreakerKind(%d): no name, source or words", k)
+		if b.name == "" || b.source == "" {
+			t.Fatalf("BreakerKind(%d): no name or source", k)
 		}
 		if seen[b.name] {
 			t.Errorf("BreakerKind(%d): name %q twice", k, b.name)
 		}
 		seen[b.name] = true
-		if (b.fresh == nil) != (k == BreakerNone) {
+		if (b.fresh == nil) != (k == None) {
 			t.Errorf("%s: only none makes no breaker", b.name)
 		}
-		if got := k.String(); got != b.name || breakerNames[k] != b.name {
+		if got := k.String(); got != b.name || names[k] != b.name || k.Source() != b.source {
 			t.Errorf("BreakerKind(%d).String() = %q, want %q", k, got, b.name)
 		}
-		if got := b.words(Default()); !strings.HasPrefix(got, b.name+": ") {
-			t.Errorf("%s: words %q do not start with its name", b.name, got)
-		}
-		if k != BreakerNone && NewBreaker(k, DefaultBreakerParams(), func() float64 { return 0.5 }).State() != BreakerClosed {
-			t.Errorf("%s: a new breaker is not bClosed", b.name)
+		if k != None && New(k, Defaults(), func() float64 { return 0.5 }).State() != Closed {
+			t.Errorf("%s: a new breaker is not closed", b.name)
 		}
 	}
-	if got := Breakers(); len(got) != int(breakerCount) || got[0] != BreakerNone {
-		t.Errorf("Breakers() = %v", got)
+	if got := Count.String(); got != fmt.Sprintf("BreakerKind(%d)", Count) {
+		t.Errorf("Count.String() = %q", got)
+	}
+	if got := Kinds(); len(got) != int(Count) || got[0] != None {
+		t.Errorf("Kinds() = %v", got)
 	}
 }
 
-// TestNoBreakerBranchOutsideTable fails where code in calc or app tells breakers apart by name
-// rather than through the table of breakers. Comparing with BreakerNone asks whether there is
-// a breaker at all.
-func TestNoBreakerBranchOutsideTable(t *testing.T) {
-	checkNoBranchOutsideTable(t, "breaker.go", "BreakerKind", "Breaker", int(breakerCount), "BreakerNone")
+// gbfailures=2 trips gobreaker on the 3rd failure in a row, for 10 s with gbopen=10s, and
+// gbhalfopen=2 then lets 2 calls through, which both must succeed to close.
+func TestGobreakerParams(t *testing.T) {
+	p := Defaults()
+	p.GobreakerFailures, p.GobreakerTimeout, p.GobreakerMaxRequests = 2, 10*time.Second, 2
+	s := calls(nil, 0, time.Second, 3, true, Closed)
+	s = last(s, Open)
+	s = append(s,
+		step{at: 12 * time.Second, ask: true, state: Open}, // open until strictly after 12 s
+		step{at: 12*time.Second + 1, ask: true, allow: true, probe: true, state: HalfOpen},
+		step{at: 12*time.Second + 2, ask: true, allow: true, probe: true, state: HalfOpen},
+		step{at: 12*time.Second + 3, ask: true, state: HalfOpen},
+		step{at: 13 * time.Second, call: len(s) + 1, state: HalfOpen},
+		step{at: 13 * time.Second, call: len(s) + 2, state: Closed})
+	runSteps(t, New(Gobreaker, p, nil), s)
 }

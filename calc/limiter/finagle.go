@@ -1,4 +1,4 @@
-package calc
+package limiter
 
 import "time"
 
@@ -47,8 +47,6 @@ func (b *finagleBudget) Retry(f Failure) (bool, int) {
 	b.adder.add(ms, -b.withdrawal)
 	return true, 0
 }
-
-func (*finagleBudget) Start(Failure) bool { return true }
 
 func (b *finagleBudget) Succeed(time.Duration, int, int) {}
 

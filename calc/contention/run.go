@@ -1,4 +1,4 @@
-package calc
+package contention
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"backoffcalc/calc"
+	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/internal/reuse"
 )
 
@@ -20,7 +22,7 @@ import (
 type contentionNet struct{ mean, sd float64 }
 
 // postNet is the post's network, the simulator's Net(10, 2).
-var postNet = contentionNet{float64(ContentionHop), float64(ContentionHopSD)}
+var postNet = contentionNet{float64(Hop), float64(HopSD)}
 
 // contender is one client's state.
 type contender struct {
@@ -28,12 +30,12 @@ type contender struct {
 	write    bool    // the message is a write; else a read
 	seen     int32   // the version its last read saw
 	failures int32   // failed writes so far
-	state    float64 // what the next wait grows from: decorrelated's sleep, as Params.Wait takes it
+	state    float64 // what the next wait grows from: decorrelated's sleep, as calc.Params.Wait takes it
 }
 
-// contention runs the experiment for one Params, reusing its buffers from mode to mode.
+// contention runs the experiment for one link's Params, reusing its buffers from mode to mode.
 type contention struct {
-	p     Params
+	p     calc.Params
 	net   contentionNet
 	pause func() bool
 	// seen, if not nil, is told of every message as the server handles it (for tests): ok is
@@ -47,7 +49,7 @@ type contention struct {
 	sorted  []float64 // scratch for the percentiles
 }
 
-func newContention(p Params, net contentionNet, pause func() bool) *contention {
+func newContention(p calc.Params, net contentionNet, pause func() bool) *contention {
 	return &contention{p: p, net: net, pause: pause}
 }
 
@@ -67,27 +69,27 @@ func (m message) before(o message) bool {
 type waitFunc func(c *contender) time.Duration
 
 // waiter returns the waits of mode m, and the state a client starts from.
-func (e *contention) waiter(m ContentionMode) (waitFunc, float64) {
+func (e *contention) waiter(m Mode) (waitFunc, float64) {
 	if _, ok := m.Jitter(); !ok {
-		draws := m != ContentionNone && m != ContentionExponential
+		draws := m != None && m != Exponential
 		return func(c *contender) time.Duration {
 			u := 0.0
 			if draws {
-				u = unit(&c.rng)
+				u = mathx.Unit(&c.rng)
 			}
-			w, state := e.p.ContentionWait(m, int(c.failures), u, c.state)
+			w, state := Wait(e.p, m, int(c.failures), u, c.state)
 			c.state = state
 			return w
-		}, e.p.contentionFirst(m)
+		}, first(e.p, m)
 	}
 	j, _ := m.Jitter()
 	q := e.p.WithJitter(j)
-	// A client fails at most once per other client's success, so at most MaxContenders-1
+	// A client fails at most once per other client's success, so at most calc.MaxContenders-1
 	// times; the laws go one further, so that no index can be out of range.
-	q.Attempts = MaxContenders + 1
-	waits := q.waits()
+	q.Attempts = calc.MaxContenders + 1
+	waits := q.Waits()
 	return func(c *contender) time.Duration {
-		w, state := waits.next(min(int(c.failures), MaxContenders), &c.rng, c.state)
+		w, state := waits.Next(min(int(c.failures), calc.MaxContenders), &c.rng, c.state)
 		c.state = state
 		return w
 	}, q.FirstState()
@@ -95,21 +97,21 @@ func (e *contention) waiter(m ContentionMode) (waitFunc, float64) {
 
 // hop draws one one-way hop from c's stream.
 func (e *contention) hop(c *contender) time.Duration {
-	return roundNs(math.Abs(e.net.mean + float64(e.net.sd*normal(&c.rng))))
+	return mathx.RoundNs(math.Abs(e.net.mean + float64(e.net.sd*normal(&c.rng))))
 }
 
 // result runs mode m runs times with n clients; it reports false when pause stopped it.
-func (e *contention) result(m ContentionMode, n, runs int) (ContentionResult, bool) {
+func (e *contention) result(m Mode, n, runs int) (Result, bool) {
 	wait, first := e.waiter(m)
 	e.calls, e.times = reuse.Grow(e.calls, runs), reuse.Grow(e.times, runs)
 	for r := range runs {
 		calls, end, ok := e.run(wait, first, n, r)
 		if !ok {
-			return ContentionResult{}, false
+			return Result{}, false
 		}
 		e.calls[r], e.times[r] = float64(calls), float64(end)
 	}
-	return ContentionResult{Mode: m, Clients: n, Runs: runs, Calls: e.spread(e.calls), Time: e.spread(e.times)}, true
+	return Result{Mode: m, Clients: n, Runs: runs, Calls: e.spread(e.calls), Time: e.spread(e.times)}, true
 }
 
 // run is run r of n clients: it returns the writes made and when the last success was answered.
@@ -142,7 +144,7 @@ func (e *contention) run(wait waitFunc, first float64, n, r int) (calls int, end
 		}
 		calls++
 		e.writes++
-		if e.pause != nil && e.writes%PauseEvery == 0 && !e.pause() {
+		if e.pause != nil && e.writes%calc.PauseEvery == 0 && !e.pause() {
 			return calls, end, false
 		}
 		if c.seen == version { // through: the answer is the client's last hop

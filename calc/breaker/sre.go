@@ -1,4 +1,4 @@
-package calc
+package breaker
 
 import "time"
 
@@ -68,7 +68,7 @@ func (b *sre) scan(from, n int) sreScan {
 
 func newSRE(draw func() float64) *sre { return &sre{draw: draw} }
 
-func (b *sre) State() BreakerState { return BreakerClosed }
+func (b *sre) State() State { return Closed }
 
 // span is how many buckets have begun since the current one.
 func (b *sre) span(now time.Duration) int {
@@ -143,3 +143,10 @@ func (b *sre) accept(now time.Duration) bool {
 func (b *sre) Record(now time.Duration, _ Permit, failed bool, _ time.Duration) {
 	b.add(now, failed, false)
 }
+
+// SRE's window and protection, for what the overload model says of it: with every call failing,
+// the (SREProtection+2)th within SREWindow may be rejected.
+const (
+	SREProtection = sreProtection
+	SREWindow     = sreBuckets * sreBucket
+)

@@ -1,4 +1,4 @@
-package calc
+package contention
 
 import (
 	"fmt"
@@ -8,20 +8,24 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/internal/mathx"
+
+	"backoffcalc/calc"
 )
 
 // postSetup is the post's policy: base 5ms, cap 2s.
-func postSetup() Params {
-	p := Default()
+func postSetup() calc.Params {
+	p := calc.Default()
 	p.Base, p.Cap = 5*time.Millisecond, 2*time.Second
 	return p
 }
 
 // allContentionModes are the simulator's five and the policy's with every jitter mode.
-func allContentionModes() []ContentionMode {
-	ms := ContentionModes()
-	for _, j := range AllJitters() {
-		ms = append(ms, ContentionPolicy(j))
+func allContentionModes() []Mode {
+	ms := Modes()
+	for _, j := range calc.AllJitters() {
+		ms = append(ms, Policy(j))
 	}
 	return ms
 }
@@ -31,7 +35,7 @@ var fixedHops = contentionNet{mean: float64(10 * time.Millisecond)}
 
 // contentionLog runs one run of n clients on fixed hops and returns what the server saw, one
 // line per message, with the run's calls and time.
-func contentionLog(t *testing.T, p Params, m ContentionMode, n int) (log string, r ContentionResult) {
+func contentionLog(t *testing.T, p calc.Params, m Mode, n int) (log string, r Result) {
 	t.Helper()
 	e := newContention(p, fixedHops, nil)
 	var lines []string
@@ -61,7 +65,7 @@ func TestContentionOneClient(t *testing.T) {
 		}
 	}
 	// On the post's network the time is four hops of |Normal(10ms, 2ms)|: 40ms ± 4ms.
-	rs, err := postSetup().Contention(1, 1000, ContentionFull)
+	rs, err := Run(postSetup(), 1, 1000, Full)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,29 +84,29 @@ func TestContentionOneClient(t *testing.T) {
 func TestContentionFixedHops(t *testing.T) {
 	tests := []struct {
 		name  string
-		p     Params
-		m     ContentionMode
+		p     calc.Params
+		m     Mode
 		n     int
 		log   string
 		calls float64
 		time  time.Duration
 	}{
-		{"two, no backoff", postSetup(), ContentionNone, 2,
+		{"two, no backoff", postSetup(), None, 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 50ms\n1 write ok at 70ms", 3, 80 * time.Millisecond},
 		// The simulator's first wait is 2 × base: 10ms.
-		{"two, exponential", postSetup(), ContentionExponential, 2,
+		{"two, exponential", postSetup(), Exponential, 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 60ms\n1 write ok at 80ms", 3, 90 * time.Millisecond},
 		// The calculator's first wait is base: 5ms.
-		{"two, the policy without jitter", postSetup(), ContentionPolicy(None), 2,
+		{"two, the policy without jitter", postSetup(), Policy(calc.None), 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 55ms\n1 write ok at 75ms", 3, 85 * time.Millisecond},
 		// Without jitter the two that failed stay in step: they read together at 60ms and
 		// collide again at 80ms; client 2 then waits 20ms.
-		{"three, exponential", postSetup(), ContentionExponential, 3,
+		{"three, exponential", postSetup(), Exponential, 3,
 			"0 read at 10ms\n1 read at 10ms\n2 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n2 write failed at 30ms\n" +
 				"1 read at 60ms\n2 read at 60ms\n1 write ok at 80ms\n2 write failed at 80ms\n2 read at 120ms\n2 write ok at 140ms", 6, 150 * time.Millisecond},
 		// A read that arrives after another's write sees it: client 1's write at 30ms comes
 		// after client 0's, which changed the version, so it fails; its read at 50ms sees 1.
-		{"two, no backoff, base 1ns", func() Params { p := postSetup(); p.Base = 1; return p }(), ContentionNone, 2,
+		{"two, no backoff, base 1ns", func() calc.Params { p := postSetup(); p.Base = 1; return p }(), None, 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 50ms\n1 write ok at 70ms", 3, 80 * time.Millisecond},
 	}
 	for _, tt := range tests {
@@ -119,9 +123,9 @@ func TestContentionFixedHops(t *testing.T) {
 	// With jitter the second client's wait is drawn: between 0 and 10ms for full jitter, 5 and
 	// 10ms for equal, 5 and 15ms for decorrelated, so it is through between 80 and 95ms.
 	for _, c := range []struct {
-		m      ContentionMode
+		m      Mode
 		lo, hi time.Duration
-	}{{ContentionFull, 80, 90}, {ContentionEqual, 85, 90}, {ContentionDecorrelated, 85, 95}} {
+	}{{Full, 80, 90}, {Equal, 85, 90}, {Decorrelated, 85, 95}} {
 		e := newContention(postSetup(), fixedHops, nil)
 		r, _ := e.result(c.m, 2, 200)
 		if r.Calls.Mean != 3 || r.Time.Min < float64(c.lo*time.Millisecond) || r.Time.Max >= float64(c.hi*time.Millisecond) || r.Time.Max-r.Time.Min < 0.8*float64(c.hi-c.lo)*1e6 {
@@ -136,49 +140,49 @@ func TestContentionWait(t *testing.T) {
 	const ms = float64(time.Millisecond)
 	almost1 := 1 - 0x1p-53
 	tests := []struct {
-		m         ContentionMode
+		m         Mode
 		n         int
 		u, state  float64
 		want      time.Duration
 		wantState float64
 	}{
-		{ContentionNone, 1, 0.5, 0, 0, 0},
-		{ContentionNone, 499, 0.5, 0, 0, 0},
+		{None, 1, 0.5, 0, 0, 0},
+		{None, 499, 0.5, 0, 0, 0},
 		// The simulator's expo(n) = min(cap, 2^n × base): failure 1 waits 2 × base.
-		{ContentionExponential, 1, 0.5, 0, 10 * time.Millisecond, 0},
-		{ContentionExponential, 2, 0, 0, 20 * time.Millisecond, 0},
-		{ContentionExponential, 8, 0, 0, 1280 * time.Millisecond, 0},
-		{ContentionExponential, 9, 0, 0, 2 * time.Second, 0},    // 2560ms, capped
-		{ContentionExponential, 2000, 0, 0, 2 * time.Second, 0}, // 2^2000 overflows float64: still cap
-		{ContentionFull, 1, 0, 0, 0, 0},
-		{ContentionFull, 1, 0.5, 0, 5 * time.Millisecond, 0},
-		{ContentionFull, 3, 0.25, 0, 10 * time.Millisecond, 0},
-		{ContentionFull, 9, 0.5, 0, time.Second, 0},
-		{ContentionFull, 1000, almost1, 0, 2 * time.Second, 0}, // rounds up to cap, never past it
-		{ContentionEqual, 1, 0, 0, 5 * time.Millisecond, 0},
-		{ContentionEqual, 1, 0.5, 0, 7500 * time.Microsecond, 0},
-		{ContentionEqual, 9, 0.5, 0, 1500 * time.Millisecond, 0},
-		{ContentionEqual, 1000, 0, 0, time.Second, 0},
+		{Exponential, 1, 0.5, 0, 10 * time.Millisecond, 0},
+		{Exponential, 2, 0, 0, 20 * time.Millisecond, 0},
+		{Exponential, 8, 0, 0, 1280 * time.Millisecond, 0},
+		{Exponential, 9, 0, 0, 2 * time.Second, 0},    // 2560ms, capped
+		{Exponential, 2000, 0, 0, 2 * time.Second, 0}, // 2^2000 overflows float64: still cap
+		{Full, 1, 0, 0, 0, 0},
+		{Full, 1, 0.5, 0, 5 * time.Millisecond, 0},
+		{Full, 3, 0.25, 0, 10 * time.Millisecond, 0},
+		{Full, 9, 0.5, 0, time.Second, 0},
+		{Full, 1000, almost1, 0, 2 * time.Second, 0}, // rounds up to cap, never past it
+		{Equal, 1, 0, 0, 5 * time.Millisecond, 0},
+		{Equal, 1, 0.5, 0, 7500 * time.Microsecond, 0},
+		{Equal, 9, 0.5, 0, 1500 * time.Millisecond, 0},
+		{Equal, 1000, 0, 0, time.Second, 0},
 		// sleep = min(cap, uniform(base, 3 × sleep)), from sleep = base: in [5ms, 15ms) first.
-		{ContentionDecorrelated, 1, 0, 5 * ms, 5 * time.Millisecond, 5 * ms},
-		{ContentionDecorrelated, 1, 0.5, 5 * ms, 10 * time.Millisecond, 10 * ms},
-		{ContentionDecorrelated, 2, 0.5, 10 * ms, 17500 * time.Microsecond, 17.5 * ms},
-		{ContentionDecorrelated, 7, 0.5, 1000 * ms, 1502500 * time.Microsecond, 1502.5 * ms},
-		{ContentionDecorrelated, 8, 0.9, 1000 * ms, 2 * time.Second, 2000 * ms},
-		{ContentionDecorrelated, 9, 0, 2000 * ms, 5 * time.Millisecond, 5 * ms},
+		{Decorrelated, 1, 0, 5 * ms, 5 * time.Millisecond, 5 * ms},
+		{Decorrelated, 1, 0.5, 5 * ms, 10 * time.Millisecond, 10 * ms},
+		{Decorrelated, 2, 0.5, 10 * ms, 17500 * time.Microsecond, 17.5 * ms},
+		{Decorrelated, 7, 0.5, 1000 * ms, 1502500 * time.Microsecond, 1502.5 * ms},
+		{Decorrelated, 8, 0.9, 1000 * ms, 2 * time.Second, 2000 * ms},
+		{Decorrelated, 9, 0, 2000 * ms, 5 * time.Millisecond, 5 * ms},
 		// The policy's retry k waits base × factor^(k−1): failure 1 waits base, not 2 × base.
-		{ContentionPolicy(None), 1, 0.5, 0, 5 * time.Millisecond, 0},
-		{ContentionPolicy(None), 2, 0.5, 0, 10 * time.Millisecond, 0},
-		{ContentionPolicy(None), 10, 0.5, 0, 2 * time.Second, 0},
-		{ContentionPolicy(Full), 1, 0.5, 0, 2500 * time.Microsecond, 0},
-		{ContentionPolicy(Equal), 2, 0.5, 0, 7500 * time.Microsecond, 0},
-		{ContentionPolicy(Decorrelated), 1, 0.5, 5 * ms, 10 * time.Millisecond, 10 * ms},
-		{ContentionPolicy(Upward), 1, 0.5, 0, 5500 * time.Microsecond, 0}, // ratio 0.2
-		{ContentionPolicy(FullMs), 1, 0.5, 0, 2 * time.Millisecond, 0},    // whole ms below 5ms
-		{ContentionPolicy(Proportional), 1000, 0, 0, 1600 * time.Millisecond, 0},
+		{Policy(calc.None), 1, 0.5, 0, 5 * time.Millisecond, 0},
+		{Policy(calc.None), 2, 0.5, 0, 10 * time.Millisecond, 0},
+		{Policy(calc.None), 10, 0.5, 0, 2 * time.Second, 0},
+		{Policy(calc.Full), 1, 0.5, 0, 2500 * time.Microsecond, 0},
+		{Policy(calc.Equal), 2, 0.5, 0, 7500 * time.Microsecond, 0},
+		{Policy(calc.Decorrelated), 1, 0.5, 5 * ms, 10 * time.Millisecond, 10 * ms},
+		{Policy(calc.Upward), 1, 0.5, 0, 5500 * time.Microsecond, 0}, // ratio 0.2
+		{Policy(calc.FullMs), 1, 0.5, 0, 2 * time.Millisecond, 0},    // whole ms below 5ms
+		{Policy(calc.Proportional), 1000, 0, 0, 1600 * time.Millisecond, 0},
 	}
 	for _, tt := range tests {
-		got, state := postSetup().ContentionWait(tt.m, tt.n, tt.u, tt.state)
+		got, state := Wait(postSetup(), tt.m, tt.n, tt.u, tt.state)
 		if got != tt.want || state != tt.wantState {
 			t.Errorf("%v after failure %d, u %v, state %v: %v (state %v), want %v (state %v)",
 				tt.m, tt.n, tt.u, tt.state, got, state, tt.want, tt.wantState)
@@ -186,26 +190,26 @@ func TestContentionWait(t *testing.T) {
 	}
 }
 
-// The policy's waits in the simulation, read from a table of laws, are Params.Wait's.
+// The policy's waits in the simulation, read from a table of laws, are calc.Params.Wait's.
 func TestContentionPolicyWaits(t *testing.T) {
 	policies := []string{"base=5ms&cap=2s", "base=1ms&cap=1h&factor=3&capat=after&ratio=0.5", "growth=linear&first=exact&add=7ms",
 		"capat=fixed&base=1s&cap=20s", "base=1ns&cap=1ns"}
 	for _, q := range policies {
-		for _, j := range AllJitters() {
+		for _, j := range calc.AllJitters() {
 			p := mustDecode(t, q).WithJitter(j)
-			m := ContentionPolicy(j)
+			m := Policy(j)
 			e := newContention(p, postNet, nil)
-			wait, first := e.waiter(m)
+			wait, start := e.waiter(m)
 			var c contender
 			c.rng.Seed(1, 2)
-			c.state = first
-			if first != p.contentionFirst(m) {
-				t.Errorf("%s %v: first state %v, want %v", q, j, first, p.contentionFirst(m))
+			c.state = start
+			if start != first(p, m) {
+				t.Errorf("%s %v: first state %v, want %v", q, j, start, first(p, m))
 			}
-			for n := 1; n < MaxContenders; n++ {
+			for n := 1; n < calc.MaxContenders; n++ {
 				c.failures = int32(n)
 				r := c.rng // the draw the wait will make, if it makes one
-				want, wantState := p.ContentionWait(m, n, unit(&r), c.state)
+				want, wantState := Wait(p, m, n, mathx.Unit(&r), c.state)
 				if got := wait(&c); got != want || c.state != wantState {
 					t.Fatalf("%s %v failure %d: %v (state %v), want %v (state %v)", q, j, n, got, c.state, want, wantState)
 				}
@@ -216,26 +220,26 @@ func TestContentionPolicyWaits(t *testing.T) {
 
 func TestContentionDeterministic(t *testing.T) {
 	p := postSetup()
-	modes := p.ContentionModes()
-	a, err := p.Contention(30, 20, modes...)
+	modes := ModesOf(p)
+	a, err := Run(p, 30, 20, modes...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := p.Contention(30, 20, modes...)
+	b, _ := Run(p, 30, 20, modes...)
 	if !slices.Equal(a, b) {
 		t.Errorf("two runs differ:\n%+v\n%+v", a, b)
 	}
 	pauses := 0
-	c, done, err := p.ContentionPausing(30, 20, modes, func() bool { pauses++; return true })
+	c, done, err := RunPausing(p, 30, 20, modes, func() bool { pauses++; return true })
 	if !slices.Equal(a, c) || !done || err != nil || pauses == 0 {
 		t.Errorf("pausing changed the result (%d pauses, done %v, %v):\n%+v\n%+v", pauses, done, err, a, c)
 	}
-	stopped, done, err := p.ContentionPausing(30, 20, modes, func() bool { return false })
+	stopped, done, err := RunPausing(p, 30, 20, modes, func() bool { return false })
 	if done || err != nil || len(stopped) != 0 {
 		t.Errorf("stopped at the first pause: %d results, done %v, %v", len(stopped), done, err)
 	}
 	p.Seed++
-	d, _ := p.Contention(30, 20, modes...)
+	d, _ := Run(p, 30, 20, modes...)
 	if slices.Equal(a, d) {
 		t.Error("another seed gave the same results")
 	}
@@ -254,8 +258,8 @@ func TestContentionDeterministic(t *testing.T) {
 // The sweep's points are Contention's at each n.
 func TestContentionSweep(t *testing.T) {
 	p := postSetup()
-	modes := []ContentionMode{ContentionFull, ContentionPolicy(DecorrelatedV2)}
-	points, done, err := p.ContentionSweep(2, modes, nil)
+	modes := []Mode{Full, Policy(calc.DecorrelatedV2)}
+	points, done, err := Sweep(p, 2, modes, nil)
 	if err != nil || !done || len(points) != 20 {
 		t.Fatalf("sweep: %d points, done %v, %v", len(points), done, err)
 	}
@@ -263,13 +267,13 @@ func TestContentionSweep(t *testing.T) {
 		if pt.Clients != 10*(i+1) {
 			t.Errorf("point %d at %d clients", i, pt.Clients)
 		}
-		want, _ := p.Contention(pt.Clients, 2, modes...)
+		want, _ := Run(p, pt.Clients, 2, modes...)
 		if !slices.Equal(pt.Results, want) {
 			t.Errorf("point %d: %+v, want %+v", i, pt.Results, want)
 		}
 	}
 	calls := 0
-	part, done, err := p.ContentionSweep(2, modes, func() bool { calls++; return calls < 3 })
+	part, done, err := Sweep(p, 2, modes, func() bool { calls++; return calls < 3 })
 	if done || err != nil || len(part) == 0 || len(part) >= 20 {
 		t.Errorf("stopped sweep: %d points, done %v, %v", len(part), done, err)
 	}
@@ -279,28 +283,28 @@ func TestContentionErrors(t *testing.T) {
 	p := postSetup()
 	for _, tt := range []struct {
 		n, runs int
-		modes   []ContentionMode
+		modes   []Mode
 		want    string
 	}{
 		{0, 1, nil, `calc: contenders "0": must be between 1 and 500`},
 		{501, 1, nil, `calc: contenders "501": must be between 1 and 500`},
 		{1, 0, nil, `calc: runs "0": must be between 1 and 1000`},
 		{1, 1001, nil, `calc: runs "1001": must be between 1 and 1000`},
-		{1, 1, []ContentionMode{ContentionPolicy(jitterCount)}, "calc: no contention mode 17"},
+		{1, 1, []Mode{Policy(calc.Jitter(len(calc.AllJitters())))}, "calc: no contention mode 17"},
 	} {
-		_, err := p.Contention(tt.n, tt.runs, tt.modes...)
+		_, err := Run(p, tt.n, tt.runs, tt.modes...)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("Contention(%d, %d, %v): %v, want %q", tt.n, tt.runs, tt.modes, err, tt.want)
 		}
 	}
-	if _, _, err := p.ContentionSweep(0, nil, nil); err == nil {
+	if _, _, err := Sweep(p, 0, nil, nil); err == nil {
 		t.Error("a sweep of 0 runs")
 	}
 }
 
 func TestContentionModeNames(t *testing.T) {
 	var names []string
-	for _, m := range Default().WithJitter(Upward).ContentionModes() {
+	for _, m := range ModesOf(calc.Default().WithJitter(calc.Upward)) {
 		names = append(names, m.String()+": "+m.Title())
 	}
 	want := "nobackoff: No backoff, exponential: Exponential backoff, fulljitter: Full jitter, equaljitter: Equal jitter, " +
@@ -308,7 +312,7 @@ func TestContentionModeNames(t *testing.T) {
 	if got := strings.Join(names, ", "); got != want {
 		t.Errorf("modes %s\nwant %s", got, want)
 	}
-	if s := ContentionPolicy(jitterCount).String(); s != "ContentionMode(17)" {
+	if s := Policy(calc.Jitter(len(calc.AllJitters()))).String(); s != "ContentionMode(17)" {
 		t.Errorf("a mode that does not exist: %s", s)
 	}
 }
@@ -354,8 +358,8 @@ policy-decorrelatedv2 42.6 2.073644135332772 41 42 46 46 | 4.193512602e+08 8.563
 `
 
 func TestContentionGolden(t *testing.T) {
-	p := postSetup().WithJitter(DecorrelatedV2)
-	rs, err := p.Contention(10, 5, p.ContentionModes()...)
+	p := postSetup().WithJitter(calc.DecorrelatedV2)
+	rs, err := Run(p, 10, 5, ModesOf(p)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,4 +371,13 @@ func TestContentionGolden(t *testing.T) {
 	if b.String() != contentionGolden {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), contentionGolden)
 	}
+}
+
+func mustDecode(t testing.TB, q string) calc.Params {
+	t.Helper()
+	p, err := calc.Decode(q)
+	if err != nil {
+		t.Fatalf("Decode(%q): %v", q, err)
+	}
+	return p
 }

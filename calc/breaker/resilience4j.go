@@ -1,4 +1,4 @@
-package calc
+package breaker
 
 import "time"
 
@@ -18,8 +18,8 @@ import "time"
 // the state current when they arrive, whatever state let the call through; those that arrive
 // while open go to metrics that are thrown away. Rejected calls are "not permitted", not failures.
 type resilience4j struct {
-	p       BreakerParams
-	state   BreakerState
+	p       Params
+	state   State
 	retryAt time.Duration // OpenState's retryAfterWaitDuration
 	permits int
 	m       r4jMetrics
@@ -64,7 +64,7 @@ func (m *r4jMetrics) add(failed, slow bool) {
 
 // above is checkIfThresholdsExceeded: decided says there are enough calls for a rate; above
 // that one rate is at or over its threshold. The rates are Java's float percentages.
-func (m *r4jMetrics) above(p BreakerParams) (decided, above bool) {
+func (m *r4jMetrics) above(p Params) (decided, above bool) {
 	if m.n == 0 || m.n < m.min {
 		return false, false
 	}
@@ -73,19 +73,19 @@ func (m *r4jMetrics) above(p BreakerParams) (decided, above bool) {
 	return true, failureRate >= float32(p.R4jFailurePercent) || slowRate >= float32(p.R4jSlowPercent)
 }
 
-func newResilience4j(p BreakerParams) *resilience4j {
+func newResilience4j(p Params) *resilience4j {
 	return &resilience4j{p: p, m: newR4jMetrics(p.R4jWindow, p.R4jMinCalls)}
 }
 
-func (b *resilience4j) State() BreakerState { return b.state }
+func (b *resilience4j) State() State { return b.state }
 
-func (b *resilience4j) to(s BreakerState, now time.Duration) {
+func (b *resilience4j) to(s State, now time.Duration) {
 	b.state = s
 	switch s {
-	case BreakerOpen:
+	case Open:
 		b.retryAt = satAdd(now, b.p.R4jWait)
 		b.m = newR4jMetrics(1, 1) // OpenState's metrics decide nothing
-	case BreakerHalfOpen:
+	case HalfOpen:
 		b.permits = b.p.R4jHalfOpen
 		b.m = newR4jMetrics(b.p.R4jHalfOpen, b.p.R4jMinCalls)
 	default:
@@ -94,13 +94,13 @@ func (b *resilience4j) to(s BreakerState, now time.Duration) {
 }
 
 func (b *resilience4j) Allow(now time.Duration) Permit {
-	if b.state == BreakerOpen {
+	if b.state == Open {
 		if now <= b.retryAt {
 			return Permit{}
 		}
-		b.to(BreakerHalfOpen, now)
+		b.to(HalfOpen, now)
 	}
-	if b.state == BreakerHalfOpen {
+	if b.state == HalfOpen {
 		if b.permits == 0 {
 			return Permit{}
 		}
@@ -114,10 +114,10 @@ func (b *resilience4j) Record(now time.Duration, _ Permit, failed bool, took tim
 	b.m.add(failed, took > b.p.R4jSlowAfter)
 	decided, above := b.m.above(b.p)
 	switch {
-	case b.state == BreakerOpen || !decided:
+	case b.state == Open || !decided:
 	case above:
-		b.to(BreakerOpen, now)
-	case b.state == BreakerHalfOpen:
-		b.to(BreakerClosed, now)
+		b.to(Open, now)
+	case b.state == HalfOpen:
+		b.to(Closed, now)
 	}
 }

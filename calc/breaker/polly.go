@@ -1,4 +1,4 @@
-package calc
+package breaker
 
 import "time"
 
@@ -16,8 +16,8 @@ import "time"
 // _blockedUntil and lets that call alone through; the others are rejected until a result comes:
 // any success while half-open closes, any failure opens again, whichever call it came from.
 type polly struct {
-	p                   BreakerParams
-	state               BreakerState
+	p                   Params
+	state               State
 	blockedUntil        time.Duration
 	windows             []pollyWindow
 	successes, failures int
@@ -28,9 +28,9 @@ type pollyWindow struct {
 	successes, failures int
 }
 
-func newPolly(p BreakerParams) *polly { return &polly{p: p} }
+func newPolly(p Params) *polly { return &polly{p: p} }
 
-func (b *polly) State() BreakerState { return b.state }
+func (b *polly) State() State { return b.state }
 
 // window is UpdateCurrentWindow: the current window, a new one when the last is a window's
 // duration old, after dropping those that started a sampling duration ago.
@@ -51,28 +51,28 @@ func (b *polly) window(now time.Duration) *pollyWindow {
 }
 
 func (b *polly) Allow(now time.Duration) Permit {
-	if b.state == BreakerOpen && now >= b.blockedUntil {
+	if b.state == Open && now >= b.blockedUntil {
 		b.blockedUntil = satAdd(now, b.p.PollyBreak)
-		b.state = BreakerHalfOpen
+		b.state = HalfOpen
 		return Permit{Allowed: true, Probe: true}
 	}
-	return Permit{Allowed: b.state == BreakerClosed}
+	return Permit{Allowed: b.state == Closed}
 }
 
 func (b *polly) Record(now time.Duration, _ Permit, failed bool, _ time.Duration) {
 	if !failed {
 		b.successes++
 		b.window(now).successes++
-		if b.state == BreakerHalfOpen {
-			b.state = BreakerClosed
+		if b.state == HalfOpen {
+			b.state = Closed
 			b.successes, b.failures, b.windows = 0, 0, b.windows[:0]
 		}
 		return
 	}
 	switch b.state {
-	case BreakerHalfOpen:
+	case HalfOpen:
 		b.open(now)
-	case BreakerOpen:
+	case Open:
 		b.failures++
 		b.window(now).failures++
 	default:
@@ -86,6 +86,6 @@ func (b *polly) Record(now time.Duration, _ Permit, failed bool, _ time.Duration
 }
 
 func (b *polly) open(now time.Duration) {
-	b.state = BreakerOpen
+	b.state = Open
 	b.blockedUntil = satAdd(now, b.p.PollyBreak)
 }

@@ -1,4 +1,4 @@
-package calc
+package limiter
 
 import "time"
 
@@ -21,8 +21,6 @@ func (e envoyBudget) Retry(f Failure) (bool, int) {
 	}
 	return f.Retries < e.max(f.Active), 0
 }
-
-func (envoyBudget) Start(Failure) bool { return true }
 
 func (envoyBudget) Succeed(time.Duration, int, int) {}
 

@@ -1,4 +1,4 @@
-package calc
+package limiter
 
 import "time"
 
@@ -11,9 +11,9 @@ import "time"
 
 // Brooker's parameters, as retry_sim.py runs them.
 const (
-	adaptiveSize = 5   // bucket_size: the bucket starts full
-	adaptiveFill = 0.1 // bucket_fill_rate: added at each call's start
-	breakerRate  = 10  // max_rate 0.1, as failures × breakerRate > calls
+	AdaptiveSize     = 5   // bucket_size: the bucket starts full
+	AdaptiveFill     = 0.1 // bucket_fill_rate: added at each call's start
+	RetryBreakerRate = 10  // max_rate 0.1, as failures × RetryBreakerRate > calls
 )
 
 // adaptiveBucket is AdaptiveRetryStrategy: each call's start adds 0.1 to the bucket, up to 5; a
@@ -26,10 +26,10 @@ const (
 // Python float sum drifts by an ulp, which moves no decision of a bucket compared with 1).
 type adaptiveBucket struct{ tenths int }
 
-func newAdaptiveBucket() *adaptiveBucket { return &adaptiveBucket{tenths: adaptiveSize * 10} }
+func newAdaptiveBucket() *adaptiveBucket { return &adaptiveBucket{tenths: AdaptiveSize * 10} }
 
 func (b *adaptiveBucket) Begin(time.Duration) {
-	b.tenths = min(b.tenths+int(adaptiveFill*10), adaptiveSize*10)
+	b.tenths = min(b.tenths+int(AdaptiveFill*10), AdaptiveSize*10)
 }
 
 func (b *adaptiveBucket) Retry(f Failure) (bool, int) {
@@ -39,8 +39,6 @@ func (b *adaptiveBucket) Retry(f Failure) (bool, int) {
 	b.tenths -= 10
 	return true, 0
 }
-
-func (*adaptiveBucket) Start(Failure) bool { return true }
 
 func (b *adaptiveBucket) Succeed(time.Duration, int, int) {}
 
@@ -55,9 +53,7 @@ func (b *retryBreaker) Begin(time.Duration) { b.calls++ }
 
 func (b *retryBreaker) Retry(Failure) (bool, int) {
 	b.failures++
-	return b.failures*breakerRate <= b.calls, 0
+	return b.failures*RetryBreakerRate <= b.calls, 0
 }
-
-func (*retryBreaker) Start(Failure) bool { return true }
 
 func (b *retryBreaker) Succeed(time.Duration, int, int) {}
