@@ -4,7 +4,7 @@ package main
 
 import (
 	"encoding/json"
-	"strings"
+	"fmt"
 	"time"
 
 	"backoffcalc/app/internal/work"
@@ -27,7 +27,7 @@ var engines struct {
 	next    int
 	failed  error // why the workers could not start or went down; every call fails with it after
 	waiting map[int]*engineCall
-	series  map[string]*engineSeries
+	series  map[seriesKey]*engineSeries
 }
 
 type engineWorker struct {
@@ -43,7 +43,8 @@ type engineCall struct {
 
 type engineReply struct {
 	reply     string
-	cancelled bool // the worker stopped the work when asked to
+	bytes     app.Value // a Uint8Array, for the replies that have bytes (work.OverloadOut)
+	cancelled bool      // the worker stopped the work when asked to
 	err       error
 }
 
@@ -69,7 +70,7 @@ func startWorkers() {
 	if engines.workers != nil || engines.failed != nil || engines.url == "" {
 		return
 	}
-	engines.waiting, engines.series = map[int]*engineCall{}, map[string]*engineSeries{}
+	engines.waiting, engines.series = map[int]*engineCall{}, map[seriesKey]*engineSeries{}
 	ctor := app.Window().Get("Worker")
 	if !ctor.Truthy() {
 		engines.failed = errNoWorker
@@ -91,7 +92,7 @@ func startWorkers() {
 			if c, ok := engines.waiting[id]; ok {
 				delete(engines.waiting, id)
 				c.worker.busy--
-				c.done <- engineReply{reply: msg.Get("reply").String(), cancelled: msg.Get("cancelled").Truthy()}
+				c.done <- engineReply{reply: msg.Get("reply").String(), bytes: msg.Get("bytes"), cancelled: msg.Get("cancelled").Truthy()}
 			}
 			return nil
 		}))
@@ -183,7 +184,12 @@ func (p *page) callEngine(ctx app.Context, kind, input string, done func(ctx app
 // engineSeries is a series of simulations that the page's work asks for one after the other
 // (the herd's modes, the overload view's cases, the sweep's points): while the page waits for
 // one, the next are already running on the other worker. A series is known by its kind and
-// inputs.
+// inputs (seriesInputs keeps the inputs of each kind's last series, so the same slice).
+type seriesKey struct {
+	kind  string
+	first *string
+}
+
 type engineSeries struct {
 	inputs []string
 	ids    []int
@@ -194,8 +200,8 @@ type engineSeries struct {
 // for each step in turn, and as many steps as there are workers are in flight. A step's reply
 // cancelled while the page still wants it (another series took its worker's place) is asked for
 // again. It reports done false, cancelling the series' steps in flight, once pause does.
-func simulate[Out any](kind string, inputs []string, i int, pause func() bool) (out Out, done bool, err error) {
-	key := kind + "\x00" + strings.Join(inputs, "\x00")
+func simulate[Out any](kind string, inputs []string, i int, pause func() bool) (out Out, bytes app.Value, done bool, err error) {
+	key := seriesKey{kind, &inputs[0]}
 	s := engines.series[key]
 	if s == nil {
 		s = &engineSeries{inputs: inputs, ids: make([]int, len(inputs)), calls: make([]*engineCall, len(inputs))}
@@ -222,15 +228,15 @@ func simulate[Out any](kind string, inputs []string, i int, pause func() bool) (
 		}
 		r, ok := awaitCall(s.ids[i], s.calls[i], pause)
 		if !ok {
-			return out, false, nil
+			return out, nil, false, nil
 		}
 		s.ids[i], s.calls[i] = 0, nil
 		switch {
 		case r.err != nil:
-			return out, true, r.err
+			return out, nil, true, r.err
 		case r.cancelled:
 			if pause != nil && !pause() {
-				return out, false, nil
+				return out, nil, false, nil
 			}
 			continue // asked for again
 		}
@@ -245,14 +251,20 @@ func simulate[Out any](kind string, inputs []string, i int, pause func() bool) (
 			panic(reply.Panic) // the page's recover shows it as its own, with the link to report
 		}
 		if reply.Err != "" {
-			return reply.Out, true, engineError(reply.Err)
+			return reply.Out, r.bytes, true, engineError(reply.Err)
 		}
-		return reply.Out, true, nil
+		return reply.Out, r.bytes, true, nil
 	}
 }
 
-// inputsOf writes each of xs as a series' input.
-func inputsOf[T any](xs []T, in func(T) any) []string {
+// seriesInputs writes each of xs as a series' input, for params (and what else the inputs
+// hold, in extra): the page asks for the steps one after the other with the same params, and
+// each kind's last series is kept (writing every step's input again at each step was 17 Params
+// as JSON for each run of the overload view, garbage that brought a collection).
+func seriesInputs[T any](kind string, params calc.Params, extra string, xs []T, in func(T) any) []string {
+	if last, ok := lastInputs[kind]; ok && last.params == params && last.extra == extra {
+		return last.inputs
+	}
 	out := make([]string, len(xs))
 	for i, x := range xs {
 		b, err := json.Marshal(in(x))
@@ -261,8 +273,17 @@ func inputsOf[T any](xs []T, in func(T) any) []string {
 		}
 		out[i] = string(b)
 	}
+	lastInputs[kind] = seriesOf{params, extra, out}
 	return out
 }
+
+type seriesOf struct {
+	params calc.Params
+	extra  string
+	inputs []string
+}
+
+var lastInputs = map[string]seriesOf{}
 
 // engineHerdMode is calc.Params.HerdModePausing in the engine; the series is params' modes
 // from m on.
@@ -272,8 +293,9 @@ func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (cal
 	if i < 0 {
 		modes, i = []calc.HerdMode{m}, 0
 	}
-	inputs := inputsOf(modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
-	return simulate[calc.HerdRun](work.Herd, inputs, i, pause)
+	inputs := seriesInputs(work.Herd, params, fmt.Sprint(modes), modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
+	run, _, done, err := simulate[calc.HerdRun](work.Herd, inputs, i, pause)
+	return run, done, err
 }
 
 // engineOverload is calc.Params.OverloadPausing in the engine; the series is params' cases.
@@ -283,8 +305,22 @@ func engineOverload(params calc.Params, c calc.OverloadCase, pause func() bool) 
 	if i < 0 {
 		cases, i = []calc.OverloadCase{c}, 0
 	}
-	inputs := inputsOf(cases, func(c calc.OverloadCase) any { return work.OverloadIn{Params: params, Case: c} })
-	return simulate[calc.OverloadRun](work.Overload, inputs, i, pause)
+	inputs := seriesInputs(work.Overload, params, fmt.Sprint(cases), cases, func(c calc.OverloadCase) any { return work.OverloadIn{Params: params, Case: c} })
+	out, bytes, done, err := simulate[work.OverloadOut](work.Overload, inputs, i, pause)
+	if !done || err != nil {
+		return out.Run, done, err
+	}
+	if out.Layout != work.WindowLayout {
+		return out.Run, true, engineError("the engine is of another build than the page: reload the page")
+	}
+	w, into := work.Windows(out.Windows)
+	if bytes.Truthy() && bytes.Length() == len(into) {
+		app.CopyBytesToGo(into, bytes)
+	} else if len(into) > 0 {
+		panic("the engine's reply: its windows' bytes are missing or of another length")
+	}
+	out.Run.Windows = w
+	return out.Run, true, nil
 }
 
 // engineContention is contention.RunPausing in the engine. A point of the sweep is a
@@ -298,10 +334,11 @@ func engineContention(params calc.Params, n, runs int, modes []contention.Mode, 
 		}
 	}
 	i := indexOr(points, n)
-	inputs := inputsOf(points, func(k int) any {
+	inputs := seriesInputs(work.Contention, params, fmt.Sprint(points, runs, modes), points, func(k int) any {
 		return work.ContentionIn{Params: params, Clients: k, Runs: runs, Modes: modes}
 	})
-	return simulate[[]contention.Result](work.Contention, inputs, i, pause)
+	rs, _, done, err := simulate[[]contention.Result](work.Contention, inputs, i, pause)
+	return rs, done, err
 }
 
 func indexOr[T comparable](xs []T, x T) int {

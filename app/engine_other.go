@@ -26,7 +26,7 @@ func (p *page) startEngine(app.Context) {}
 
 // callEngine does the work at once: done has its reply before callEngine returns.
 func (p *page) callEngine(ctx app.Context, kind, input string, done func(ctx app.Context, reply string, err error)) {
-	reply, _ := engine.Handle(kind, input, nil)
+	reply, _, _ := engine.Handle(kind, input, nil)
 	done(ctx, reply, nil)
 }
 

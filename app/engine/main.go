@@ -93,16 +93,22 @@ func serve(self js.Value, yield func()) {
 			}
 			return wanted()
 		}
-		reply, done := "", false
+		reply, bytes, done := "", []byte(nil), false
 		if wanted() {
-			reply, done = engine.Handle(req.kind, req.input, pause)
+			reply, bytes, done = engine.Handle(req.kind, req.input, pause)
 		}
 		mu.Lock()
 		delete(cancelled, req.id)
 		mu.Unlock()
-		if done {
+		switch {
+		case done && bytes != nil:
+			// The bytes' buffer is transferred, not copied a second time.
+			a := js.Global().Get("Uint8Array").New(len(bytes))
+			js.CopyBytesToJS(a, bytes)
+			self.Call("postMessage", map[string]any{"id": req.id, "reply": reply, "bytes": a}, []any{a.Get("buffer")})
+		case done:
 			self.Call("postMessage", map[string]any{"id": req.id, "reply": reply})
-		} else {
+		default:
 			self.Call("postMessage", map[string]any{"id": req.id, "cancelled": true})
 		}
 	}

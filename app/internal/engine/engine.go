@@ -16,32 +16,40 @@ import (
 	"backoffcalc/calc/contention"
 )
 
-// Handle does one piece of work of kind on input and returns its reply as JSON. pause is called
-// between steps of a simulation, as calc's pausing functions call it: when it returns false the
-// work stops, and Handle reports done false with no reply. Handle never panics: a panic of the
-// work's is its reply's (work.Reply's Panic), so that the worker stays up for the next.
-func Handle(kind, input string, pause func() bool) (reply string, done bool) {
+// Handle does one piece of work of kind on input and returns its reply as JSON, and for an
+// overload run its windows' bytes (work.OverloadOut). pause is called between steps of a
+// simulation, as calc's pausing functions call it: when it returns false the work stops, and
+// Handle reports done false with no reply. Handle never panics: a panic of the work's is its
+// reply's (work.Reply's Panic), so that the worker stays up for the next.
+func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, done bool) {
 	switch kind {
 	case work.Import:
 		var r imported.Reply
 		if err := recovered(func() error { r = imported.Answer(importcfg.Read(input)); return nil }); err != nil {
 			r = imported.Reply{Err: "import: " + err.Error()}
 		}
-		return encode(r), true
+		return encode(r), nil, true
 	case work.Herd:
-		return simulate(input, func(in work.HerdIn) (calc.HerdRun, bool, error) {
+		reply, done = simulate(input, func(in work.HerdIn) (calc.HerdRun, bool, error) {
 			return in.Params.HerdModePausing(in.Mode, pause)
 		})
 	case work.Overload:
-		return simulate(input, func(in work.OverloadIn) (calc.OverloadRun, bool, error) {
-			return in.Params.OverloadPausing(in.Case, pause)
+		reply, done = simulate(input, func(in work.OverloadIn) (out work.OverloadOut, ok bool, err error) {
+			run, ok, err := in.Params.OverloadPausing(in.Case, pause)
+			out, bytes = work.CutOverload(run)
+			return out, ok, err
 		})
 	case work.Contention:
-		return simulate(input, func(in work.ContentionIn) ([]contention.Result, bool, error) {
+		reply, done = simulate(input, func(in work.ContentionIn) ([]contention.Result, bool, error) {
 			return contention.RunPausing(in.Params, in.Clients, in.Runs, in.Modes, pause)
 		})
+	default:
+		reply, done = encode(work.Reply[struct{}]{Err: fmt.Sprintf("engine: no work of kind %q", kind)}), true
 	}
-	return encode(work.Reply[struct{}]{Err: fmt.Sprintf("engine: no work of kind %q", kind)}), true
+	if !done {
+		return "", nil, false
+	}
+	return reply, bytes, true
 }
 
 // simulate decodes input as In, runs it and writes its work.Reply.

@@ -56,7 +56,7 @@ func TestUnknownKind(t *testing.T) {
 	}
 }
 
-func first(reply string, _ bool) string { return reply }
+func first(reply string, _ []byte, _ bool) string { return reply }
 
 // simQueries are links whose simulations cross to the engine: herds of classic and library
 // modes, open systems with every kind of limiter and breaker, latency that grows with load, and
@@ -104,7 +104,13 @@ func TestSimulationReplies(t *testing.T) {
 		if p.Open() {
 			for _, c := range p.OverloadCases()[:2] {
 				want, _, err := p.OverloadPausing(c, nil)
-				checkReply(t, q, work.Overload, work.OverloadIn{Params: p, Case: c}, want, err)
+				cut, _ := work.CutOverload(want)
+				got, bytes := checkReply(t, q, work.Overload, work.OverloadIn{Params: p, Case: c}, cut, err)
+				w, into := work.Windows(got.Windows)
+				copy(into, bytes)
+				if got.Run.Windows = w; len(bytes) != len(into) || got.Layout != work.WindowLayout || !reflect.DeepEqual(got.Run, want) {
+					t.Errorf("%s: the run whole again differs: %d bytes for %d windows", q, len(bytes), got.Windows)
+				}
 			}
 			continue
 		}
@@ -120,10 +126,10 @@ func TestSimulationReplies(t *testing.T) {
 	}
 }
 
-func checkReply[In, Out any](t *testing.T, q, kind string, in In, want Out, wantErr error) {
+func checkReply[In, Out any](t *testing.T, q, kind string, in In, want Out, wantErr error) (Out, []byte) {
 	t.Helper()
 	b, _ := json.Marshal(in)
-	reply, done := Handle(kind, string(b), nil)
+	reply, bytes, done := Handle(kind, string(b), nil)
 	var got work.Reply[Out]
 	if err := json.Unmarshal([]byte(reply), &got); err != nil || !done {
 		t.Fatalf("%s %s: %v, done %v", q, kind, err, done)
@@ -132,11 +138,12 @@ func checkReply[In, Out any](t *testing.T, q, kind string, in In, want Out, want
 		if got.Err != wantErr.Error() {
 			t.Errorf("%s %s: error %q, want %q", q, kind, got.Err, wantErr)
 		}
-		return
+		return got.Out, bytes
 	}
 	if got.Err != "" || got.Panic != "" || !reflect.DeepEqual(got.Out, want) {
 		t.Errorf("%s %s: reply %+v\nwant %+v", q, kind, got, want)
 	}
+	return got.Out, bytes
 }
 
 // A simulation that its pause stops has no reply, done false: the worker says cancelled.
@@ -147,8 +154,21 @@ func TestSimulationStops(t *testing.T) {
 	}
 	b, _ := json.Marshal(work.HerdIn{Params: p, Mode: p.HerdModes()[1]})
 	calls := 0
-	reply, done := Handle(work.Herd, string(b), func() bool { calls++; return false })
+	reply, _, done := Handle(work.Herd, string(b), func() bool { calls++; return false })
 	if done || reply != "" || calls == 0 {
 		t.Errorf("reply %.40q, done %v after %d pauses", reply, done, calls)
+	}
+}
+
+// An overload window crosses as its memory: it must hold whole numbers only, no pointer (a
+// string, a slice), whose bytes would mean nothing in the page's wasm.
+func TestWindowsAreNumbers(t *testing.T) {
+	typ := reflect.TypeFor[calc.OverloadWindow]()
+	for i := range typ.NumField() {
+		switch f := typ.Field(i); f.Type.Kind() {
+		case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint8, reflect.Bool:
+		default:
+			t.Errorf("calc.OverloadWindow.%s is a %s: it cannot cross as bytes (work.WindowBytes)", f.Name, f.Type)
+		}
 	}
 }
