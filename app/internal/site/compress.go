@@ -224,12 +224,16 @@ func pruneCache(dir string) {
 	}
 }
 
-// NoteBrotli says on w, before serve or static starts, that app.wasm has no cached brotli copy
-// yet, so that the half minute of compressing it does not pass in silence: static waits for it,
-// serve sends gzip meanwhile (BrotliLater).
+// NoteBrotli says on w, before serve or static starts, that the wasm modules (the page's
+// app.wasm, the engine's engine.wasm) have no cached brotli copy yet, so that the half minute of
+// compressing them does not pass in silence: static waits for it, serve sends gzip meanwhile
+// (BrotliLater).
 func NoteBrotli(root string, w io.Writer, meanwhile string) {
-	b, err := os.ReadFile(filepath.Join(root, "web", "app.wasm"))
-	if err == nil && len(b) >= 1<<20 && !brotliCached(b) {
-		fmt.Fprintf(w, "compressing web/app.wasm (%.1f MB) with brotli -q 11, once for this build: about 30 s%s\n", float64(len(b))/1e6, meanwhile)
+	for _, name := range []string{"app.wasm", "engine.wasm"} {
+		b, err := os.ReadFile(filepath.Join(root, "web", name))
+		if err == nil && len(b) >= 1<<20 && !brotliCached(b) {
+			fmt.Fprintf(w, "compressing web/%s (%.1f MB) with brotli -q 11, once for this build: about %d s%s\n",
+				name, float64(len(b))/1e6, max(5, len(b)*30/12_000_000/5*5), meanwhile)
+		}
 	}
 }
