@@ -89,6 +89,9 @@ func startWorkers() {
 				return nil
 			}
 			id := msg.Get("id").Int()
+			if msg.Get("cancelled").Truthy() {
+				mark("engine-cancelled") // for DevTools and TestEngineCancels
+			}
 			if c, ok := engines.waiting[id]; ok {
 				delete(engines.waiting, id)
 				c.worker.busy--
