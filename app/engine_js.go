@@ -21,6 +21,8 @@ import (
 // and the herd's modes are independent, and two run at once. They start once the load's own
 // work is done, or at the first work handed to them, whichever comes first (startEngine,
 // postEngine).
+// In wasm the page has one thread: its goroutines interleave only where one blocks, and none
+// blocks while it changes engines.
 var engines struct {
 	url     string // web/engine.js at the site's path
 	workers []*engineWorker
@@ -85,7 +87,7 @@ func startWorkers() {
 		w.w.Set("onmessage", app.FuncOf(func(_ app.Value, args []app.Value) any {
 			msg := args[0].Get("data")
 			if f := msg.Get("failed"); f.Truthy() {
-				failEngines(engineError("the engine did not start: " + f.String()))
+				failEngines(engineError("the engine stopped: " + f.String() + "; reload the page"))
 				return nil
 			}
 			id := msg.Get("id").Int()
@@ -105,7 +107,7 @@ func startWorkers() {
 			if m := args[0].Get("message"); m.Truthy() {
 				what = m.String()
 			}
-			failEngines(engineError("the engine stopped: " + what))
+			failEngines(engineError("the engine stopped: " + what + "; reload the page"))
 			return nil
 		}))
 		engines.workers = append(engines.workers, w)

@@ -19,10 +19,14 @@ self.onmessage = (e) => early.push(e);
       const bytes = await (await fetch("engine.wasm")).arrayBuffer();
       module = await WebAssembly.instantiate(bytes, go.importObject);
     }
-    go.run(module.instance); // main sets self.onmessage before it returns here
+    const exited = go.run(module.instance); // main sets self.onmessage before it returns here
     for (const e of early) self.onmessage(e);
     early.length = 0;
+    // The program never ends on its own: an end is a crash (out of memory), which the page
+    // must hear of, or its calls would wait for ever.
+    await exited;
+    self.postMessage({ failed: "its program ended (a crash: see the console)" });
   } catch (err) {
-    self.postMessage({ failed: String(err) });
+    self.postMessage({ failed: "its module did not load: " + String(err) });
   }
 })();
