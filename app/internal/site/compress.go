@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/andybalholm/brotli"
@@ -79,10 +80,24 @@ const (
 	brotliKeep      = 8
 )
 
+// brotliCache holds each input's copy once made. The lock guards the map only: a copy is made
+// under its own entry's once, so that two tests starting at once compress once, while a lookup
+// of another input (engine.wasm's copy, on disk) does not wait behind a compression (app.wasm's,
+// which held serve's start for a minute on a busy machine before it listened).
 var brotliCache = struct {
-	sync.Mutex // held while compressing, so two tests starting at once compress once
-	mem        map[brotliKey][]byte
-}{mem: map[brotliKey][]byte{}}
+	sync.Mutex
+	mem map[brotliKey]*brotliEntry
+}{mem: map[brotliKey]*brotliEntry{}}
+
+type brotliEntry struct {
+	once sync.Once
+	done atomic.Bool
+	br   []byte
+}
+
+// compressing is held by a compression: one at a time, as each at quality 11 takes hundreds of
+// MB, which serve would otherwise hold for two wasm modules at once.
+var compressing sync.Mutex
 
 // brotliKey names a brotli copy: the hash of what it compresses, at a quality.
 type brotliKey struct {
@@ -96,10 +111,21 @@ func keyOf(body []byte) brotliKey { return brotliKey{sha256.Sum256(body), Brotli
 func brotliCompress(body []byte) []byte {
 	key := keyOf(body)
 	brotliCache.Lock()
-	defer brotliCache.Unlock()
-	if br, ok := brotliCache.mem[key]; ok {
-		return br
+	e := brotliCache.mem[key]
+	if e == nil {
+		e = &brotliEntry{}
+		brotliCache.mem[key] = e
 	}
+	brotliCache.Unlock()
+	e.once.Do(func() {
+		e.br = loadOrCompress(key, body)
+		e.done.Store(true)
+	})
+	return e.br
+}
+
+// loadOrCompress is body's copy from the cache directory, or made and kept there.
+func loadOrCompress(key brotliKey, body []byte) []byte {
 	file := ""
 	if len(body) >= brotliOnDisk {
 		file = brotliCacheFile(key)
@@ -108,15 +134,16 @@ func brotliCompress(body []byte) []byte {
 	if err == nil && decodesTo(br, body) {
 		now := time.Now()
 		os.Chtimes(file, now, now) // used: the last to go
-	} else {
-		var buf bytes.Buffer
-		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: BrotliQuality, LGWin: brotliWindow(len(body))})
-		w.Write(body)
-		w.Close()
-		br = buf.Bytes()
-		writeCacheFile(file, br)
+		return br
 	}
-	brotliCache.mem[key] = br
+	compressing.Lock()
+	defer compressing.Unlock()
+	var buf bytes.Buffer
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: BrotliQuality, LGWin: brotliWindow(len(body))})
+	w.Write(body)
+	w.Close()
+	br = buf.Bytes()
+	writeCacheFile(file, br)
 	return br
 }
 
@@ -139,8 +166,9 @@ func brotliWindow(n int) int {
 func brotliCached(body []byte) bool {
 	key := keyOf(body)
 	brotliCache.Lock()
-	defer brotliCache.Unlock()
-	if _, ok := brotliCache.mem[key]; ok {
+	e := brotliCache.mem[key]
+	brotliCache.Unlock()
+	if e != nil && e.done.Load() {
 		return true
 	}
 	if len(body) < brotliOnDisk {

@@ -176,3 +176,40 @@ func TestServeStartMemory(t *testing.T) {
 	}
 	t.Logf("allocated %.1f MB, holds %.1f MB", float64(after.TotalAlloc-before.TotalAlloc)/1e6, float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/1e6)
 }
+
+// A copy on disk is read while another input is being compressed: serve's start read
+// engine.wasm's copy only once app.wasm's compression was done, a minute on a busy machine
+// before it listened. The compression here is held, not timed: the read must not need it.
+func TestBrotliReadBesideCompression(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	forget := func() {
+		brotliCache.Lock()
+		clear(brotliCache.mem)
+		brotliCache.Unlock()
+	}
+	t.Cleanup(forget)
+	body := bytes.Repeat([]byte("the engine's own bytes "), brotliOnDisk/20)
+	want := brotliCompress(body) // onto the disk
+	forget()
+	compressing.Lock() // another input's compression, under way
+	got := make(chan []byte)
+	go func() {
+		cached := brotliCached(body)
+		br := brotliCompress(body)
+		if !cached {
+			br = nil
+		}
+		got <- br
+	}()
+	select {
+	case br := <-got:
+		compressing.Unlock()
+		if !bytes.Equal(br, want) {
+			t.Error("the copy on disk was not read, or read as other bytes")
+		}
+	case <-time.After(time.Minute): // a deadlock, not a duration: the read takes milliseconds
+		compressing.Unlock()
+		t.Fatal("reading the copy on disk waited for another input's compression")
+	}
+}
