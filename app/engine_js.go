@@ -293,11 +293,7 @@ var lastInputs = map[string]seriesOf{}
 // engineHerdMode is calc.Params.HerdModePausing in the engine; the series is params' modes
 // from m on.
 func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (calc.HerdRun, bool, error) {
-	modes := params.HerdModes()
-	i := indexOr(modes, m)
-	if i < 0 {
-		modes, i = []calc.HerdMode{m}, 0
-	}
+	modes, i := stepOf(params.HerdModes(), m)
 	inputs := seriesInputs(work.Herd, params, fmt.Sprint(modes), modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
 	run, _, done, err := simulate[calc.HerdRun](work.Herd, inputs, i, pause)
 	return run, done, err
@@ -305,11 +301,7 @@ func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (cal
 
 // engineOverload is calc.Params.OverloadPausing in the engine; the series is params' cases.
 func engineOverload(params calc.Params, c calc.OverloadCase, pause func() bool) (calc.OverloadRun, bool, error) {
-	cases := params.OverloadCases()
-	i := indexOr(cases, c)
-	if i < 0 {
-		cases, i = []calc.OverloadCase{c}, 0
-	}
+	cases, i := stepOf(params.OverloadCases(), c)
 	inputs := seriesInputs(work.Overload, params, fmt.Sprint(cases), cases, func(c calc.OverloadCase) any { return work.OverloadIn{Params: params, Case: c} })
 	out, bytes, done, err := simulate[work.OverloadOut](work.Overload, inputs, i, pause)
 	if !done || err != nil {
@@ -338,7 +330,7 @@ func engineContention(params calc.Params, n, runs int, modes []contention.Mode, 
 			points = append(points, k)
 		}
 	}
-	i := indexOr(points, n)
+	points, i := stepOf(points, n)
 	inputs := seriesInputs(work.Contention, params, fmt.Sprint(points, runs, modes), points, func(k int) any {
 		return work.ContentionIn{Params: params, Clients: k, Runs: runs, Modes: modes}
 	})
@@ -346,13 +338,15 @@ func engineContention(params calc.Params, n, runs int, modes []contention.Mode, 
 	return rs, done, err
 }
 
-func indexOr[T comparable](xs []T, x T) int {
-	for i, y := range xs {
+// stepOf is the series that x is a step of, and x's place in it: series, when x is among
+// them, or x alone.
+func stepOf[T comparable](series []T, x T) ([]T, int) {
+	for i, y := range series {
 		if y == x {
-			return i
+			return series, i
 		}
 	}
-	return -1
+	return []T{x}, 0
 }
 
 // engineError is why the engine could not do the page's work, or calc's error from it: it
