@@ -61,7 +61,7 @@ func (p *page) exported() exported {
 			e.missing = append(e.missing, what+" (still being computed)")
 		}
 	}
-	switch c := &p.experiment; {
+	switch c := partOf[*contentionSection](p); {
 	case c.table != nil && c.key == contentionKey(r.Params):
 		e.Cont.Table = c.table
 	case c.err != nil:

@@ -32,8 +32,7 @@ type page struct {
 	fit      fitView      // what fits in the budget (fit.go)
 	imp      importView   // the Import control (import.go)
 
-	experiment                              experimentView // the contention section's state: the AWS post's experiment (contention.go)
-	experimentResults, experimentStatusLine *island
+	parts []part // the sections' components, by sections' index (part.go)
 
 	lib        string // the library the export panel shows (libs.ExportKey)
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
@@ -72,11 +71,10 @@ func newPage() *page {
 	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
 	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
 	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herd.status()) })).polite()
-	p.experimentResults = newIsland("contention-results", p.guarded(p.renderExperimentResults))
-	p.experimentStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.experimentStatus()) })).polite()
 	p.fit = newFitView(p)
 	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
 	p.compareRuns = newIsland("compare-runs", p.guarded(p.renderCompareRuns))
+	p.parts = p.newParts()
 	return p
 }
 

@@ -21,8 +21,14 @@ type section struct {
 	// paint (later).
 	firstScreen bool
 
-	// body is what is under the heading. Its structure is the same whatever the inputs: go-app
-	// matches children by position, and the islands must keep theirs.
+	// part makes the section's component, which owns its state and draws its body (part); nil
+	// for a section the page draws itself from the report (body). An open system's section
+	// (open) is drawn by the same component.
+	part func(h *host) part
+
+	// body is what is under the heading, for a section without a part. Its structure is the
+	// same whatever the inputs: go-app matches children by position, and the islands must keep
+	// theirs.
 	body func(p *page) []app.UI
 
 	// numbers are the islands of body that show the report's own numbers, sampled ones
@@ -91,8 +97,7 @@ func init() {
 		},
 		{
 			id: "contention-section", toc: "Contention", heading: "Contention: the AWS post's experiment",
-			body: (*page).renderContentionSection,
-			near: (*page).contentionSectionNear,
+			part: newContentionSection,
 		},
 		{
 			id: "export-section", toc: "Export", heading: "Export as library configuration",
@@ -137,6 +142,15 @@ func (s section) shownFor(params calc.Params) section {
 	return s
 }
 
+// bodyOf is the body of the section at sections' index i, s as shown: its component's, or the
+// page's.
+func (p *page) bodyOf(i int, s section) []app.UI {
+	if c := p.parts[i]; c != nil {
+		return c.body()
+	}
+	return s.body(p)
+}
+
 // shown is the part shown at sections' index i for the current inputs.
 func (p *page) shown(i int) section {
 	if p.report == nil {
@@ -150,7 +164,7 @@ func (p *page) shown(i int) section {
 func (p *page) renderSection(i int) app.UI {
 	s := p.shown(i)
 	if s.firstScreen {
-		return s.render(s.body(p))
+		return s.render(p.bodyOf(i, s))
 	}
 	return p.later(i, s)
 }
@@ -170,7 +184,7 @@ func (s section) render(body []app.UI) app.UI {
 func (p *page) later(i int, s section) app.UI {
 	switch {
 	case p.rest:
-		return s.render(s.body(p))
+		return s.render(p.bodyOf(i, s))
 	case i < len(p.keptSections) && p.keptSections[i] != "":
 		return app.Raw(p.keptSections[i])
 	}
@@ -196,9 +210,12 @@ func (p *page) keepSections() {
 // keptNumbers are the islands of every section that show the report's own numbers (numbers).
 func (p *page) keptNumbers() []*island {
 	var out []*island
-	for _, s := range sections {
+	for i, s := range sections {
 		if s.numbers != nil {
 			out = append(out, s.numbers(p)...)
+		}
+		if c, ok := p.parts[i].(numbered); ok {
+			out = append(out, c.numbers()...)
 		}
 	}
 	return out

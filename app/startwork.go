@@ -31,7 +31,7 @@ func (p *page) startWork(ctx app.Context) {
 	} else {
 		p.showHerd()
 	}
-	p.startExperiment(r.Params)
+	eachPart(p, func(c starter) { c.start(r.Params) })
 	kept := p.kept && p.sampleSmall() // the server sampled what it shows
 	p.kept = false
 	var vs *calc.Params
@@ -69,7 +69,7 @@ func (p *page) startWork(ctx app.Context) {
 		if warm != nil && pause() {
 			warmEdit(warm)
 		}
-		ctx.Defer(func(ctx app.Context) { p.experimentReady(ctx, gen) }) // after the herd's last Defer
+		ctx.Defer(func(ctx app.Context) { p.workReady(ctx, gen) }) // after the herd's last Defer
 		if warm != nil && pause() {
 			ctx.Defer(func(ctx app.Context) { p.warmCode(ctx, gen) })
 		}
@@ -80,6 +80,12 @@ func (p *page) startWork(ctx app.Context) {
 			ctx.Defer(p.startEngine)
 		}
 	})
+}
+
+// workReady tells the sections that the rest of gen's work is done (readier), while gen is the
+// current work.
+func (p *page) workReady(ctx app.Context, gen int64) {
+	eachPart(p, func(c readier) { c.ready(ctx, gen) })
 }
 
 // warmEdit decodes the form's values as an edit does, and drops the result. V8 compiles a wasm
@@ -126,8 +132,8 @@ func (p *page) showRest(ctx app.Context) {
 		}
 		skipFarSections()
 		for i := range sections {
-			if s := p.shown(i); s.near != nil {
-				whenNear(ctx, s.id, func(ctx app.Context) { s.near(p, ctx) })
+			if c, ok := p.parts[i].(nearer); ok {
+				whenNear(ctx, p.shown(i).id, c.near)
 			}
 		}
 	})

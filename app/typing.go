@@ -127,11 +127,11 @@ func (p *page) settle(ctx app.Context) {
 		p.startWork(ctx) // ends the edit
 	default:
 		p.endTyping()
-		// Nothing of before's work is left but the contention experiment, which resumes where
-		// the keystroke stopped it (maybeRunExperiment).
+		// Nothing of before's work is left but what waits for it to be done (the contention
+		// experiment), which resumes where the keystroke stopped it.
 		gen := p.workGen.Load()
 		p.workDone.Store(gen)
-		p.experimentReady(ctx, gen)
+		p.workReady(ctx, gen)
 	}
 }
 
@@ -188,14 +188,12 @@ func (p *page) restore(c *committed) {
 		p.snippets.refresh()
 	}
 	p.herdResults.refresh()
-	p.experimentResults.refresh()
+	eachPart(p, func(c restorer) { c.restore() })
 }
 
 // longResultsWait hides the results of the long work that are not the keystroke's inputs', as
 // startWork would, without starting it: the runs stay for restore.
 func (p *page) longResultsWait() {
 	p.herdResults.pending()
-	if c := &p.experiment; c.table != nil && contentionKey(p.report.Params) != c.key {
-		p.experimentResults.pending()
-	}
+	eachPart(p, func(c waiter) { c.wait(p.report.Params) })
 }

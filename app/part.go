@@ -1,0 +1,117 @@
+package main
+
+import (
+	"sync/atomic"
+
+	"backoffcalc/calc"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// Sections as components (docs/layout.md): the page owns the inputs, the link, the report and
+// the routing of an edit (load, edit, startWork); a section's component (part) owns its view
+// state and its behaviour, gets from the page what it shows through host, and reports through
+// host's callbacks. The page reaches a component only through the hooks below, called for
+// every section that has them, in the list's order; a new section is its file and its entry in
+// sections.
+
+// host is what the page passes down to its sections' components: what they show, and the
+// callbacks through which they report. Every field is the page's; a component never writes the
+// page's state but through them.
+type host struct {
+	report  func() *calc.Report // the last valid inputs' report; nil before the first
+	workGen *atomic.Int64       // the current work: a newer report stops older work (yielder)
+
+	// setInputs sets inputs as if each were typed, in order: one edit of the link.
+	setInputs func(ctx app.Context, values [][2]string)
+
+	// The page's recover (recover.go): survive deferred around work off the input path,
+	// recovering around an event handler, guarded around an island's content.
+	survive    func(params *calc.Params, show func(*calc.FieldError))
+	recovering func(h app.EventHandler) app.EventHandler
+	guarded    func(render func() app.UI) func() app.UI
+}
+
+// current reports whether gen is still the current work.
+func (h *host) current(gen int64) bool { return h.workGen.Load() == gen }
+
+// part is a section's component: what is under its heading, the same structure whatever the
+// inputs (go-app matches children by position, and the islands must keep theirs).
+type part interface {
+	body() []app.UI
+}
+
+// The hooks a component may have; the page calls each for every component that has it.
+type (
+	// numbered: the islands of body that show the report's own numbers, which the hand-over
+	// keeps (keptNumbers).
+	numbered interface{ numbers() []*island }
+
+	// nearer: the section has come near the viewport (whenNear), once.
+	nearer interface{ near(ctx app.Context) }
+
+	// starter: startWork's new inputs, before its work, which is gen.
+	starter interface{ start(params calc.Params) }
+
+	// readier: the rest of gen's work is done (the sampling, the herd): what waited for it may
+	// start.
+	readier interface {
+		ready(ctx app.Context, gen int64)
+	}
+
+	// restorer: an edit that ends invalid shows the committed results again (typing.go).
+	restorer interface{ restore() }
+
+	// waiter: a keystroke's inputs, params, whose long work waits for the typing to pause:
+	// results of other inputs are marked as waiting, and kept for restore.
+	waiter interface{ wait(params calc.Params) }
+)
+
+// newParts makes the sections' components, by sections' index (nil for a section the page
+// draws itself), with the page as their host.
+func (p *page) newParts() []part {
+	h := &host{
+		report:     func() *calc.Report { return p.report },
+		workGen:    &p.workGen,
+		setInputs:  p.setInputs,
+		survive:    p.survive,
+		recovering: p.recovering,
+		guarded:    p.guarded,
+	}
+	parts := make([]part, len(sections))
+	for i, s := range sections {
+		if s.part != nil {
+			parts[i] = s.part(h)
+		}
+	}
+	return parts
+}
+
+// partOf is the page's component of type T; T's zero value when no section has one.
+func partOf[T part](p *page) T {
+	for _, c := range p.parts {
+		if t, ok := c.(T); ok {
+			return t
+		}
+	}
+	var none T
+	return none
+}
+
+// setInputs sets inputs as if each were typed, the last as an edit (host.setInputs).
+func (p *page) setInputs(ctx app.Context, values [][2]string) {
+	last := len(values) - 1
+	for _, kv := range values[:last] {
+		p.raw.Set(kv[0], kv[1])
+	}
+	p.edit(ctx, values[last][0], values[last][1])
+}
+
+// eachPart calls f with every component that is a T, in the list's order.
+func eachPart[T any](p *page, f func(T)) {
+	for _, c := range p.parts {
+		if t, ok := c.(T); ok {
+			f(t)
+		}
+	}
+}
