@@ -150,7 +150,7 @@ func (p *page) comparison() *report.Compared {
 		return nil
 	}
 	return &report.Compared{Comparison: calc.Compare(*p.report, *p.vsReport), Vs: p.value(libs.VsKey),
-		HerdA: report.OwnHerd(p.report.Params, p.herd.runsDone())}
+		HerdA: report.OwnHerd(p.report.Params, partOf[*herdSection](p).runsDone())}
 }
 
 // renderCompareNumbers is the comparison: both policies in words, every attempt (as one piece

@@ -74,7 +74,7 @@ func (p *page) runVsHerd(ctx app.Context, b calc.Params, gen int64, pause func()
 
 // aHerdHead is A's herd headline from the herd section's runs, when its own mode's is in.
 func (p *page) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, err error) {
-	h := &p.herd
+	h := partOf[*herdSection](p)
 	if h.params != p.report.Params {
 		return nil, nil, nil // the herd section has not started on these inputs yet
 	}

@@ -51,13 +51,13 @@ func (p *page) exported() exported {
 	if r.Params.Open() {
 		what = "the overload runs"
 	}
-	switch h := &p.herd; {
+	switch h := partOf[*herdSection](p); {
 	case h.params != r.Params:
 		e.missing = append(e.missing, what+" (still being computed)")
 	case h.err != nil:
 		e.missing = append(e.missing, what+" (not simulated: "+strings.TrimPrefix(h.err.Error(), "calc: ")+")")
 	default:
-		if e.Herd, e.Over = p.herd.runsDone(), p.herd.overloadDone(); e.Herd == nil && e.Over == nil {
+		if e.Herd, e.Over = h.runsDone(), h.overloadDone(); e.Herd == nil && e.Over == nil {
 			e.missing = append(e.missing, what+" (still being computed)")
 		}
 	}

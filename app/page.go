@@ -28,7 +28,6 @@ type page struct {
 	guard    string       // URL of guard.js, resolved under the site's prefix
 	update   bool         // a newer version of the page is installed and waits (see OnAppUpdate)
 	moreOpen bool         // the group of inputs one step away is open (renderForm)
-	herd     herdView     // many clients through an outage, for the report's inputs
 	fit      fitView      // what fits in the budget (fit.go)
 	imp      importView   // the Import control (import.go)
 
@@ -38,10 +37,10 @@ type page struct {
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
-	summary, results, chart, modes, layers, snippets, herdResults, herdStatusLine *island
-	exportFor                                                                     exportView // what the export panel shows
-	exportDue                                                                     bool       // the export panel still shows older inputs
-	queryDue                                                                      bool       // the address bar does not show query yet
+	summary, results, chart, modes, layers, snippets *island
+	exportFor                                        exportView // what the export panel shows
+	exportDue                                        bool       // the export panel still shows older inputs
+	queryDue                                         bool       // the address bar does not show query yet
 
 	kept       bool // the first render shows the server's sampled numbers (keepServerNumbers)
 	prewritten bool // prewrite wrote the first screen into HTML made for another query
@@ -69,8 +68,6 @@ func newPage() *page {
 	})
 	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(report.LayersLine(r)) })
 	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
-	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
-	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herd.status()) })).polite()
 	p.fit = newFitView(p)
 	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
 	p.compareRuns = newIsland("compare-runs", p.guarded(p.renderCompareRuns))
@@ -143,7 +140,7 @@ func (p *page) OnPreRender(ctx app.Context) {
 		p.report.AddSamples(nil)
 	}
 	if params := p.report.Params; herdRequests(params)*float64(params.Attempts) <= herdPreRenderWork {
-		p.herd.runHerdNow(params)
+		partOf[*herdSection](p).runHerdNow(params)
 	}
 }
 

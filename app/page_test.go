@@ -342,12 +342,12 @@ func TestPageHerdLibraryMode(t *testing.T) {
 		t.Fatalf("the herd's rows are %q, want %d ending with decorrelatedv2", modes, len(want))
 	}
 	for i, r := range want {
-		if modes[i] != r.Mode.String() || p.herd.runs[i].Attempts != r.Attempts || p.herd.runs[i].Accepted != r.Accepted {
-			t.Errorf("row %d: %s with %+v, want calc's %+v", i, modes[i], p.herd.runs[i], r)
+		if modes[i] != r.Mode.String() || herdOf(p).runs[i].Attempts != r.Attempts || herdOf(p).runs[i].Accepted != r.Accepted {
+			t.Errorf("row %d: %s with %+v, want calc's %+v", i, modes[i], herdOf(p).runs[i], r)
 		}
 	}
-	if p.herd.err != nil || p.herd.status() != "" || len(p.herd.runsDone()) != len(want) {
-		t.Errorf("the herd's status: %q, %v; %d runs ready to copy", p.herd.status(), p.herd.err, len(p.herd.runsDone()))
+	if herdOf(p).err != nil || herdOf(p).status() != "" || len(herdOf(p).runsDone()) != len(want) {
+		t.Errorf("the herd's status: %q, %v; %d runs ready to copy", herdOf(p).status(), herdOf(p).err, len(herdOf(p).runsDone()))
 	}
 }
 
@@ -364,3 +364,6 @@ func TestTypedInputsIncludeLeftOutKeys(t *testing.T) {
 		t.Error("a field that is no input of the calculator's is applied")
 	}
 }
+
+// herdOf is p's herd section.
+func herdOf(p *page) *herdSection { return partOf[*herdSection](p) }

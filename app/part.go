@@ -25,6 +25,10 @@ type host struct {
 	// setInputs sets inputs as if each were typed, in order: one edit of the link.
 	setInputs func(ctx app.Context, values [][2]string)
 
+	// herdShown: the herd section shows new runs, whose own mode's is A's herd headline in the
+	// compare section.
+	herdShown func()
+
 	// The page's recover (recover.go): survive deferred around work off the input path,
 	// recovering around an event handler, guarded around an island's content.
 	survive    func(params *calc.Params, show func(*calc.FieldError))
@@ -74,6 +78,7 @@ func (p *page) newParts() []part {
 		report:     func() *calc.Report { return p.report },
 		workGen:    &p.workGen,
 		setInputs:  p.setInputs,
+		herdShown:  p.showCompareRuns,
 		survive:    p.survive,
 		recovering: p.recovering,
 		guarded:    p.guarded,

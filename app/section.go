@@ -92,7 +92,7 @@ func init() {
 		},
 		{
 			id: "herd-section", toc: "Herd", heading: "Herd: many clients through an outage",
-			body: (*page).renderHerd,
+			part: newHerdSection,
 			open: &overloadSection,
 		},
 		{
@@ -110,7 +110,6 @@ func init() {
 // the herd's body shows that model, not the closed herd's.
 var overloadSection = section{
 	id: "overload-section", toc: "Overload", heading: "Overload: new requests keep arriving through an outage",
-	body: (*page).renderHerd,
 }
 
 // overloadNoStreamHeading is the overload section's heading when no stream runs.

@@ -23,14 +23,8 @@ func (p *page) startWork(ctx app.Context) {
 	}
 	gen := p.workGen.Add(1)
 	r := *p.report
-	herd := p.herd.start(r.Params)
-	if herd {
-		// Hiding the last runs is cheaper than removing them; the first new run replaces them.
-		p.herdResults.pending()
-		p.herdStatusLine.refresh()
-	} else {
-		p.showHerd()
-	}
+	herd := partOf[*herdSection](p)
+	runHerd := herd.startRuns(r.Params)
 	eachPart(p, func(c starter) { c.start(r.Params) })
 	kept := p.kept && p.sampleSmall() // the server sampled what it shows
 	p.kept = false
@@ -59,8 +53,8 @@ func (p *page) startWork(ctx app.Context) {
 		yieldToBrowser() // that in a task of its own, not with the first slice of sampling
 		pause := yielder(&p.workGen, gen)
 		if p.sample(ctx, &r, gen, pause, kept) && p.sampleFit(ctx, &r, gen, pause) {
-			if herd {
-				p.runHerd(ctx, r.Params, gen, pause)
+			if runHerd {
+				herd.runHerd(ctx, r.Params, gen, pause)
 			}
 			if vs != nil && pause() {
 				p.runVsHerd(ctx, *vs, gen, pause) // B's herd headline, after A's herd (compare_runs.go)

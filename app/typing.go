@@ -187,13 +187,11 @@ func (p *page) restore(c *committed) {
 	if !p.exportDue {
 		p.snippets.refresh()
 	}
-	p.herdResults.refresh()
 	eachPart(p, func(c restorer) { c.restore() })
 }
 
 // longResultsWait hides the results of the long work that are not the keystroke's inputs', as
 // startWork would, without starting it: the runs stay for restore.
 func (p *page) longResultsWait() {
-	p.herdResults.pending()
 	eachPart(p, func(c waiter) { c.wait(p.report.Params) })
 }
