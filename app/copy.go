@@ -71,9 +71,10 @@ func (p *page) exported() exported {
 	default:
 		e.missing = append(e.missing, "the contention experiment (it runs when its section comes into view)")
 	}
-	if e.Cmp = p.comparison(); e.Cmp != nil {
+	compare := partOf[*compareSection](p)
+	if e.Cmp = compare.comparison(); e.Cmp != nil {
 		e.Cmp.HerdA = report.OwnHerd(r.Params, e.Herd, e.Over...)
-		switch v := &p.vs; {
+		switch v := &compare.vs; {
 		case !v.herdIn || v.herdFor != p.vsReport.Params:
 			e.missing = append(e.missing, "B's herd headline (still being computed)")
 		case v.herd != nil:
@@ -82,7 +83,7 @@ func (p *page) exported() exported {
 			e.Cmp.HerdB = &v.over.HerdRun
 		}
 		keys := [2]contentionInputs{contentionKey(r.Params), contentionKey(p.vsReport.Params)}
-		switch v := &p.vs; {
+		switch v := &compare.vs; {
 		case v.contGen == 0 && v.contFor == keys && v.contErr != nil:
 			e.missing = append(e.missing, "the contention headlines of A and B (not simulated: "+strings.TrimPrefix(v.contErr.Error(), "calc: ")+")")
 		case v.contGen == 0 && v.contFor == keys && v.cont[0] != nil && v.cont[1] != nil:

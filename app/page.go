@@ -50,7 +50,7 @@ type page struct {
 	workGen      atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone     atomic.Int64 // the last workGen that finished, for tests
 
-	compareState // policy B, beside the report's (compare.go)
+	vsReport *calc.Report // policy B's schedule, beside report's (bounds, not sampled: Compare needs no more); nil without B
 
 	unknown []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
 
@@ -69,8 +69,6 @@ func newPage() *page {
 	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(report.LayersLine(r)) })
 	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
 	p.fit = newFitView(p)
-	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
-	p.compareRuns = newIsland("compare-runs", p.guarded(p.renderCompareRuns))
 	p.parts = p.newParts()
 	return p
 }
@@ -99,9 +97,12 @@ func (p *page) refresh() {
 
 // showReport shows the report's numbers now: the policy in words and every table.
 func (p *page) showReport() {
-	for _, s := range sections {
+	for i, s := range sections {
 		if s.onReport != nil {
 			s.onReport(p)
+		}
+		if c, ok := p.parts[i].(reporter); ok {
+			c.onReport()
 		}
 	}
 }

@@ -367,3 +367,6 @@ func TestTypedInputsIncludeLeftOutKeys(t *testing.T) {
 
 // herdOf is p's herd section.
 func herdOf(p *page) *herdSection { return partOf[*herdSection](p) }
+
+// compareOf is p's compare section.
+func compareOf(p *page) *compareSection { return partOf[*compareSection](p) }

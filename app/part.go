@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -19,14 +20,23 @@ import (
 // callbacks through which they report. Every field is the page's; a component never writes the
 // page's state but through them.
 type host struct {
-	report  func() *calc.Report // the last valid inputs' report; nil before the first
-	workGen *atomic.Int64       // the current work: a newer report stops older work (yielder)
+	report   func() *calc.Report // the last valid inputs' report; nil before the first
+	vsReport func() *calc.Report // policy B's, beside report's; nil without B
+	workGen  *atomic.Int64       // the current work: a newer report stops older work (yielder)
 
-	// setInputs sets inputs as if each were typed, in order: one edit of the link.
-	setInputs func(ctx app.Context, values [][2]string)
+	value  func(key string) string         // an input as the form shows it
+	errs   func() []*calc.FieldError       // the inputs' errors the page shows
+	linkOf func(params calc.Params) string // the query of a link to params, with the answers the page shows opened
 
-	// herdShown: the herd section shows new runs, whose own mode's is A's herd headline in the
-	// compare section.
+	// setInputs sets inputs as if each were typed, in order: one edit of the link. It reports
+	// whether the inputs were valid (edit).
+	setInputs func(ctx app.Context, values [][2]string) bool
+	// dropB removes policy B: its input and its report.
+	dropB func()
+
+	// herd is the herd section's runs, whose own mode's is A's herd headline in the compare
+	// section; herdShown says that new ones are shown.
+	herd      func() *herdView
 	herdShown func()
 
 	// The page's recover (recover.go): survive deferred around work off the input path,
@@ -50,6 +60,10 @@ type (
 	// numbered: the islands of body that show the report's own numbers, which the hand-over
 	// keeps (keptNumbers).
 	numbered interface{ numbers() []*island }
+
+	// reporter: a new report, whose numbers body's islands show now, in the input's task
+	// (showReport).
+	reporter interface{ onReport() }
 
 	// nearer: the section has come near the viewport (whenNear), once.
 	nearer interface{ near(ctx app.Context) }
@@ -75,10 +89,19 @@ type (
 // draws itself), with the page as their host.
 func (p *page) newParts() []part {
 	h := &host{
-		report:     func() *calc.Report { return p.report },
-		workGen:    &p.workGen,
-		setInputs:  p.setInputs,
-		herdShown:  p.showCompareRuns,
+		report:    func() *calc.Report { return p.report },
+		vsReport:  func() *calc.Report { return p.vsReport },
+		workGen:   &p.workGen,
+		value:     p.value,
+		errs:      func() []*calc.FieldError { return p.errs },
+		linkOf:    func(params calc.Params) string { return p.fit.open.Query(params) }, // the answers open now
+		setInputs: p.setInputs,
+		dropB: func() {
+			p.raw.Del(libs.VsKey)
+			p.vsReport = nil
+		},
+		herd:       func() *herdView { return &partOf[*herdSection](p).herdView },
+		herdShown:  func() { partOf[*compareSection](p).showRuns() },
 		survive:    p.survive,
 		recovering: p.recovering,
 		guarded:    p.guarded,
@@ -104,12 +127,12 @@ func partOf[T part](p *page) T {
 }
 
 // setInputs sets inputs as if each were typed, the last as an edit (host.setInputs).
-func (p *page) setInputs(ctx app.Context, values [][2]string) {
+func (p *page) setInputs(ctx app.Context, values [][2]string) bool {
 	last := len(values) - 1
 	for _, kv := range values[:last] {
 		p.raw.Set(kv[0], kv[1])
 	}
-	p.edit(ctx, values[last][0], values[last][1])
+	return p.edit(ctx, values[last][0], values[last][1])
 }
 
 // eachPart calls f with every component that is a T, in the list's order.

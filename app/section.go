@@ -76,13 +76,7 @@ func init() {
 		},
 		{
 			id: "compare-section", toc: "Compare", heading: "Compare two policies",
-			body:    func(p *page) []app.UI { return []app.UI{p.renderCompare()} },
-			numbers: func(p *page) []*island { return []*island{p.compareNumbers} },
-			// The herd's headlines of A and B: not kept, the wasm's herd is still to run.
-			onReport: func(p *page) {
-				p.compareNumbers.refresh()
-				p.compareRuns.refresh()
-			},
+			part: newCompareSection,
 		},
 		{
 			id: "layers-section", toc: "Layers", heading: "Retries across layers",

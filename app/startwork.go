@@ -28,11 +28,8 @@ func (p *page) startWork(ctx app.Context) {
 	eachPart(p, func(c starter) { c.start(r.Params) })
 	kept := p.kept && p.sampleSmall() // the server sampled what it shows
 	p.kept = false
-	var vs *calc.Params
-	if p.vsHerdDue() {
-		b := p.vsReport.Params
-		vs = &b
-	}
+	compare := partOf[*compareSection](p)
+	vs := compare.vsHerdDue()
 	var warm url.Values // the form's values, for warmEdit after the page's first work
 	if gen == 1 {
 		warm = maps.Clone(p.raw)
@@ -57,7 +54,7 @@ func (p *page) startWork(ctx app.Context) {
 				herd.runHerd(ctx, r.Params, gen, pause)
 			}
 			if vs != nil && pause() {
-				p.runVsHerd(ctx, *vs, gen, pause) // B's herd headline, after A's herd (compare_runs.go)
+				compare.runVsHerd(ctx, *vs, gen, pause) // B's herd headline, after A's herd (compare_runs.go)
 			}
 		}
 		if warm != nil && pause() {
