@@ -20,16 +20,16 @@ type page struct {
 
 	raw      url.Values // each key's input as typed, one value each
 	errs     []*calc.FieldError
-	report   *calc.Report // of the last valid inputs; nil before the first
-	loaded   string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
-	query    string       // the query the address shows, or will once queryDue is done: canonical, sorted
-	status   string       // what the last copy did
-	export   string       // the text last copied, shown for copying by hand
-	guard    string       // URL of guard.js, resolved under the site's prefix
-	update   bool         // a newer version of the page is installed and waits (see OnAppUpdate)
-	moreOpen bool         // the group of inputs one step away is open (renderForm)
-	fit      fitView      // what fits in the budget (fit.go)
-	imp      importView   // the Import control (import.go)
+	report   *calc.Report   // of the last valid inputs; nil before the first
+	loaded   string         // the link's query as loaded: a repeated load is skipped, guard.js compares it
+	query    string         // the query the address shows, or will once queryDue is done: canonical, sorted
+	status   string         // what the last copy did
+	export   string         // the text last copied, shown for copying by hand
+	guard    string         // URL of guard.js, resolved under the site's prefix
+	update   bool           // a newer version of the page is installed and waits (see OnAppUpdate)
+	moreOpen bool           // the group of inputs one step away is open (renderForm)
+	fit      fitView        // what fits in the budget (fit.go)
+	imp      *importControl // the Import control, the form's (import.go)
 
 	parts []part // the sections' components, by sections' index (part.go)
 
@@ -69,7 +69,7 @@ func newPage() *page {
 	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(report.LayersLine(r)) })
 	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
 	p.fit = newFitView(p)
-	p.parts = p.newParts()
+	p.parts, p.imp = p.newParts()
 	return p
 }
 
@@ -112,7 +112,7 @@ func (p *page) showReport() {
 func (p *page) OnInit() {
 	if app.IsClient {
 		p.load(app.Window().URL().RawQuery)
-		p.takeOverImport()
+		p.imp.takeOver()
 		// What was typed into the server's page, before it is replaced; else its numbers stay.
 		if p.kept = !p.takeOver() && p.keepServerNumbers(); !p.kept && p.sampleSmall() {
 			// The schedule's percentiles are part of the first screen's answer; the other

@@ -3,6 +3,7 @@ package main
 import (
 	"sync/atomic"
 
+	"backoffcalc/app/internal/imported"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -33,6 +34,12 @@ type host struct {
 	setInputs func(ctx app.Context, values [][2]string) bool
 	// dropB removes policy B: its input and its report.
 	dropB func()
+
+	// callEngine hands the engine workers one piece of work (engine_js.go); importInputs sets
+	// the inputs an import read, as an edit, and returns the defaults it applied that changed
+	// an input.
+	callEngine   func(ctx app.Context, kind, input string, done func(ctx app.Context, reply string, err error))
+	importInputs func(ctx app.Context, r imported.Reply) []string
 
 	// herd is the herd section's runs, whose own mode's is A's herd headline in the compare
 	// section; herdShown says that new ones are shown.
@@ -86,8 +93,8 @@ type (
 )
 
 // newParts makes the sections' components, by sections' index (nil for a section the page
-// draws itself), with the page as their host.
-func (p *page) newParts() []part {
+// draws itself), and the form's Import control, with the page as their host.
+func (p *page) newParts() ([]part, *importControl) {
 	h := &host{
 		report:    func() *calc.Report { return p.report },
 		vsReport:  func() *calc.Report { return p.vsReport },
@@ -100,11 +107,13 @@ func (p *page) newParts() []part {
 			p.raw.Del(libs.VsKey)
 			p.vsReport = nil
 		},
-		herd:       func() *herdView { return &partOf[*herdSection](p).herdView },
-		herdShown:  func() { partOf[*compareSection](p).showRuns() },
-		survive:    p.survive,
-		recovering: p.recovering,
-		guarded:    p.guarded,
+		callEngine:   p.callEngine,
+		importInputs: p.importInputs,
+		herd:         func() *herdView { return &partOf[*herdSection](p).herdView },
+		herdShown:    func() { partOf[*compareSection](p).showRuns() },
+		survive:      p.survive,
+		recovering:   p.recovering,
+		guarded:      p.guarded,
 	}
 	parts := make([]part, len(sections))
 	for i, s := range sections {
@@ -112,7 +121,7 @@ func (p *page) newParts() []part {
 			parts[i] = s.part(h)
 		}
 	}
-	return parts
+	return parts, &importControl{h: h}
 }
 
 // partOf is the page's component of type T; T's zero value when no section has one.
