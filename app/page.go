@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -37,10 +36,10 @@ type page struct {
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
-	summary, results, chart, modes, layers, snippets *island
-	exportFor                                        exportView // what the export panel shows
-	exportDue                                        bool       // the export panel still shows older inputs
-	queryDue                                         bool       // the address bar does not show query yet
+	summary, results, chart, snippets *island
+	exportFor                         exportView // what the export panel shows
+	exportDue                         bool       // the export panel still shows older inputs
+	queryDue                          bool       // the address bar does not show query yet
 
 	kept       bool // the first render shows the server's sampled numbers (keepServerNumbers)
 	prewritten bool // prewrite wrote the first screen into HTML made for another query
@@ -63,10 +62,6 @@ func newPage() *page {
 	p.summary = p.reportIsland("summary", renderSummary)
 	p.results = p.reportIsland("tables", renderTables)
 	p.chart = p.reportIsland("chart-numbers", renderChart)
-	p.modes = p.reportIsland("modes-numbers", func(r calc.Report) app.UI {
-		return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(r))
-	})
-	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(report.LayersLine(r)) })
 	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
 	p.fit = newFitView(p)
 	p.parts, p.imp = p.newParts()

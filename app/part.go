@@ -124,6 +124,28 @@ func (p *page) newParts() ([]part, *importControl) {
 	return parts, &importControl{h: h}
 }
 
+// reportSection is a section that shows the report's numbers alone, as one island: a new
+// report writes it (onReport) and the hand-over keeps it (numbers).
+type reportSection struct{ island *island }
+
+// reportPart makes a reportSection whose island id shows content of the report; empty before
+// the first valid inputs.
+func reportPart(id string, content func(r calc.Report) app.UI) func(h *host) part {
+	return func(h *host) part {
+		return &reportSection{newIsland(id, h.guarded(func() app.UI {
+			r := h.report()
+			if r == nil {
+				return app.Text("")
+			}
+			return content(*r)
+		}))}
+	}
+}
+
+func (s *reportSection) body() []app.UI     { return []app.UI{s.island} }
+func (s *reportSection) numbers() []*island { return []*island{s.island} }
+func (s *reportSection) onReport()          { s.island.refresh() }
+
 // partOf is the page's component of type T; T's zero value when no section has one.
 func partOf[T part](p *page) T {
 	for _, c := range p.parts {

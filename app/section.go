@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -70,9 +71,9 @@ func init() {
 		},
 		{
 			id: "modes-section", toc: "Jitter modes", heading: "Jitter modes",
-			body:     func(p *page) []app.UI { return []app.UI{p.modes} },
-			numbers:  func(p *page) []*island { return []*island{p.modes} },
-			onReport: func(p *page) { p.modes.refresh() },
+			part: reportPart("modes-numbers", func(r calc.Report) app.UI {
+				return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(r))
+			}),
 		},
 		{
 			id: "compare-section", toc: "Compare", heading: "Compare two policies",
@@ -80,9 +81,7 @@ func init() {
 		},
 		{
 			id: "layers-section", toc: "Layers", heading: "Retries across layers",
-			body:     func(p *page) []app.UI { return []app.UI{p.layers} },
-			numbers:  func(p *page) []*island { return []*island{p.layers} },
-			onReport: func(p *page) { p.layers.refresh() },
+			part: reportPart("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(report.LayersLine(r)) }),
 		},
 		{
 			id: "herd-section", toc: "Herd", heading: "Herd: many clients through an outage",
