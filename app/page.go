@@ -36,10 +36,8 @@ type page struct {
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
-	summary, results, chart, snippets *island
-	exportFor                         exportView // what the export panel shows
-	exportDue                         bool       // the export panel still shows older inputs
-	queryDue                          bool       // the address bar does not show query yet
+	summary, results, chart *island
+	queryDue                bool // the address bar does not show query yet
 
 	kept       bool // the first render shows the server's sampled numbers (keepServerNumbers)
 	prewritten bool // prewrite wrote the first screen into HTML made for another query
@@ -62,7 +60,6 @@ func newPage() *page {
 	p.summary = p.reportIsland("summary", renderSummary)
 	p.results = p.reportIsland("tables", renderTables)
 	p.chart = p.reportIsland("chart-numbers", renderChart)
-	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
 	p.fit = newFitView(p)
 	p.parts, p.imp = p.newParts()
 	return p
@@ -79,15 +76,11 @@ func (p *page) reportIsland(id string, content func(r calc.Report) app.UI) *isla
 	}))
 }
 
-// refresh shows the report's numbers now. The export panel, long and below the table, is marked
-// as being updated and follows after the paint (startWork), as does the herd.
+// refresh shows the report's numbers now. What follows the paint (the export panel, long and
+// below the table: onInputs) is marked as being updated, as is the herd (startWork).
 func (p *page) refresh() {
 	p.showReport()
-	if key := (exportView{exportKey(p.report.Params), p.lib}); key != p.exportFor {
-		p.exportFor = key
-		p.exportDue = true
-		p.snippets.pending()
-	}
+	eachPart(p, func(c inputser) { c.onInputs() })
 }
 
 // showReport shows the report's numbers now: the policy in words and every table.

@@ -25,6 +25,7 @@ type host struct {
 	vsReport func() *calc.Report // policy B's, beside report's; nil without B
 	workGen  *atomic.Int64       // the current work: a newer report stops older work (yielder)
 
+	lib    func() string                   // the library the export panel shows (libs.ExportKey)
 	value  func(key string) string         // an input as the form shows it
 	errs   func() []*calc.FieldError       // the inputs' errors the page shows
 	linkOf func(params calc.Params) string // the query of a link to params, with the answers the page shows opened
@@ -34,6 +35,16 @@ type host struct {
 	setInputs func(ctx app.Context, values [][2]string) bool
 	// dropB removes policy B: its input and its report.
 	dropB func()
+	// setExport sets the library the export panel shows, an input: shown gets it when it is
+	// another; the link follows when every input is valid.
+	setExport func(ctx app.Context, lib string, shown func(lib string))
+	// fieldError is the error of one input, nil when it has none.
+	fieldError func(key string) *calc.FieldError
+
+	// copy puts text on the clipboard, saying so beside from's buttons (copy.go); copied is
+	// what the last copy said and copied, when from's buttons made it.
+	copy   func(ctx app.Context, from, what, text string)
+	copied func(from string) (status, text string)
 
 	// callEngine hands the engine workers one piece of work (engine_js.go); importInputs sets
 	// the inputs an import read, as an edit, and returns the defaults it applied that changed
@@ -84,6 +95,17 @@ type (
 		ready(ctx app.Context, gen int64)
 	}
 
+	// inputser: new inputs, whose report is on the page (refresh): what follows the paint is
+	// marked as being updated.
+	inputser interface{ onInputs() }
+
+	// laterer: the paint of new inputs is over (showLeftForLater): what waited for it shows.
+	laterer interface{ later() }
+
+	// committer: the section's state as it shows the committed inputs, as a function that shows
+	// it again, for an edit that ends invalid (typing.go).
+	committer interface{ commitment() func() }
+
 	// restorer: an edit that ends invalid shows the committed results again (typing.go).
 	restorer interface{ restore() }
 
@@ -99,6 +121,7 @@ func (p *page) newParts() ([]part, *importControl) {
 		report:    func() *calc.Report { return p.report },
 		vsReport:  func() *calc.Report { return p.vsReport },
 		workGen:   &p.workGen,
+		lib:       func() string { return p.lib },
 		value:     p.value,
 		errs:      func() []*calc.FieldError { return p.errs },
 		linkOf:    func(params calc.Params) string { return p.fit.open.Query(params) }, // the answers open now
@@ -109,11 +132,20 @@ func (p *page) newParts() ([]part, *importControl) {
 		},
 		callEngine:   p.callEngine,
 		importInputs: p.importInputs,
-		herd:         func() *herdView { return &partOf[*herdSection](p).herdView },
-		herdShown:    func() { partOf[*compareSection](p).showRuns() },
-		survive:      p.survive,
-		recovering:   p.recovering,
-		guarded:      p.guarded,
+		setExport:    p.setExport,
+		fieldError:   p.fieldError,
+		copy:         p.copy,
+		copied: func(from string) (string, string) {
+			if p.copiedFrom != from {
+				return "", ""
+			}
+			return p.status, p.export
+		},
+		herd:       func() *herdView { return &partOf[*herdSection](p).herdView },
+		herdShown:  func() { partOf[*compareSection](p).showRuns() },
+		survive:    p.survive,
+		recovering: p.recovering,
+		guarded:    p.guarded,
 	}
 	parts := make([]part, len(sections))
 	for i, s := range sections {

@@ -94,7 +94,7 @@ func init() {
 		},
 		{
 			id: "export-section", toc: "Export", heading: "Export as library configuration",
-			body: func(p *page) []app.UI { return []app.UI{p.renderLibraryPanel()} },
+			part: newExportSection,
 		},
 	}
 }

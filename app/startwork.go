@@ -98,10 +98,7 @@ func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 	if p.queryDue {
 		p.showQuery(ctx)
 	}
-	if p.exportDue {
-		p.exportDue = false
-		p.snippets.refresh()
-	}
+	eachPart(p, func(c laterer) { c.later() })
 }
 
 // showRest has go-app render, on its next frame, the parts that the first render leaves for after

@@ -43,9 +43,8 @@ type committed struct {
 	query            string
 	queryDue         bool
 	unknown          []*calc.FieldError
-	exportFor        exportView
-	exportDue        bool
-	done             bool // their work (startWork) had finished; a keystroke stops it otherwise
+	parts            []func() // the sections' own (committer), each of which shows its part again
+	done             bool     // their work (startWork) had finished; a keystroke stops it otherwise
 }
 
 // onType is a text field's input handler.
@@ -170,11 +169,13 @@ func (p *page) stopPause() {
 
 // commitment is what the page shows for the committed inputs, for restore.
 func (p *page) commitment() *committed {
+	var parts []func()
+	eachPart(p, func(c committer) { parts = append(parts, c.commitment()) })
 	return &committed{
 		report: p.report, vsReport: p.vsReport, lib: p.lib, open: p.fit.open,
 		query: p.query, queryDue: p.queryDue, unknown: p.unknown,
-		exportFor: p.exportFor, exportDue: p.exportDue,
-		done: !p.working(),
+		parts: parts,
+		done:  !p.working(),
 	}
 }
 
@@ -183,9 +184,8 @@ func (p *page) restore(c *committed) {
 	p.report, p.vsReport, p.lib, p.fit.open = c.report, c.vsReport, c.lib, c.open
 	p.query, p.queryDue, p.unknown = c.query, c.queryDue, c.unknown
 	p.showReport()
-	p.exportFor, p.exportDue = c.exportFor, c.exportDue
-	if !p.exportDue {
-		p.snippets.refresh()
+	for _, restore := range c.parts {
+		restore()
 	}
 	eachPart(p, func(c restorer) { c.restore() })
 }
