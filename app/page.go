@@ -13,7 +13,8 @@ import (
 )
 
 // page is the calculator: it owns the inputs (as typed), decodes them with calc, and shows the
-// report of the last valid inputs. Children are plain render functions fed from here.
+// report of the last valid inputs. The sections are components that keep their own state
+// (part.go), fed from here; the form and the first screen are the page's own render functions.
 type page struct {
 	app.Compo
 

@@ -13,9 +13,10 @@ import (
 // Sections as components (docs/layout.md): the page owns the inputs, the link, the report and
 // the routing of an edit (load, edit, startWork); a section's component (part) owns its view
 // state and its behaviour, gets from the page what it shows through host, and reports through
-// host's callbacks. The page reaches a component only through the hooks below, called for
-// every section that has them, in the list's order; a new section is its file and its entry in
-// sections.
+// host's callbacks. The page reaches a component through the hooks below, called for every
+// section that has them, in the list's order, and by name (partOf) only where an order matters
+// (startWork's herd, then B's herd headline; the copy's list of what is still computed); a new
+// section is its file and its entry in sections.
 
 // host is what the page passes down to its sections' components: what they show, and the
 // callbacks through which they report. Every field is the page's; a component never writes the

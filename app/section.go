@@ -41,10 +41,6 @@ type section struct {
 	// when the work after the paint writes them (startWork).
 	onReport func(p *page)
 
-	// near is called once the section comes near the viewport (whenNear); nil when nothing
-	// waits for that.
-	near func(p *page, ctx app.Context)
-
 	// open is shown in the section's place for an open system (calc.Params.Open), whose
 	// model is another: the same body shows it.
 	open *section

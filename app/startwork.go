@@ -105,7 +105,7 @@ func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 // the paint (later); then what needs their elements follows: the focus the server's page had in
 // one of them, the section a link's fragment names, which the shorter first render may have
 // scrolled away from, the skipping of the sections far from it, and the sections' waits for the
-// reader to come near (section.near).
+// reader to come near (a part's near).
 func (p *page) showRest(ctx app.Context) {
 	if p.rest {
 		return // done, or rendered whole from the start (not in a browser)
