@@ -175,8 +175,8 @@ func TestPageBreaker(t *testing.T) {
 	params, _ := libs.Decode(breakerQuery)
 	html := app.HTMLString(p)
 	cases := params.OverloadCases()
-	if len(p.herd.over) != len(cases) {
-		t.Fatalf("%d runs in, want %d", len(p.herd.over), len(cases))
+	if len(herdOf(p).over) != len(cases) {
+		t.Fatalf("%d runs in, want %d", len(herdOf(p).over), len(cases))
 	}
 	var rows []string
 	for _, tr := range elements(html, "tr") {
@@ -190,7 +190,7 @@ func TestPageBreaker(t *testing.T) {
 		if i >= len(rows) || rows[i] != key {
 			t.Fatalf("rows %q, want %v at %d", rows, c, i)
 		}
-		for j, cell := range report.BreakerCells(p.herd.over[i]) {
+		for j, cell := range report.BreakerCells(herdOf(p).over[i]) {
 			if got := cells[key+"/"+report.BreakerColumns[j][0]]; got != cell[0] {
 				t.Errorf("%v %s: %q, want calc's %q", c, report.BreakerColumns[j][0], got, cell[0])
 			}
@@ -205,7 +205,7 @@ func TestPageBreaker(t *testing.T) {
 			t.Errorf("no %q on the page", want)
 		}
 	}
-	own := p.herd.over[2].Windows
+	own := herdOf(p).over[2].Windows
 	if got := windowCellsOf(html, "rejected"); len(got) != len(own) || got[len(own)/2] != strconv.Itoa(own[len(own)/2].Rejected) {
 		t.Errorf("the window table's rejections %q, calc's %+v", got, own[len(own)/2])
 	}

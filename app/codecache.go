@@ -41,7 +41,8 @@ func (p *page) warmCode(ctx app.Context, gen int64) {
 // warmRender returns the warm-up's render: each call writes the next of the first screen's
 // islands into a buffer that goes nowhere.
 func (p *page) warmRender() func() {
-	islands := []*island{p.summary, p.results, p.chart, p.modes, p.layers}
+	islands := []*island{p.summary, p.results, p.chart}
+	eachPart(p, func(c *reportSection) { islands = append(islands, c.numbers()...) }) // the modes, the layers
 	var w strings.Builder
 	n := 0
 	return func() {

@@ -19,12 +19,31 @@ import (
 // B's only input is its query, as text; a select fills it with a preset or with a copy of A.
 // Every number, the differences included, is calc.Compare's.
 
-// compareState is the page's part for B; page embeds it.
-type compareState struct {
-	vsReport       *calc.Report // B's schedule (bounds, not sampled: Compare needs no more); nil without B
+// compareSection is the compare section's component: B beside A, and the simulated headlines
+// of both (compare_runs.go). B's query is one of the page's inputs and B's report is the page's
+// (host.vsReport), computed with A's; the section shows them and owns what it simulates.
+type compareSection struct {
+	h              *host
 	compareNumbers *island
 	compareRuns    *island // the simulated headlines of A and B (compare_runs.go)
 	vs             vsRuns
+}
+
+func newCompareSection(h *host) part {
+	s := &compareSection{h: h}
+	s.compareNumbers = newIsland("compare-numbers", h.guarded(s.renderCompareNumbers))
+	s.compareRuns = newIsland("compare-runs", h.guarded(s.renderCompareRuns))
+	return s
+}
+
+// numbers: the comparison's, which the hand-over keeps; the herd's headlines of A and B are not
+// kept, the wasm's herd is still to run.
+func (s *compareSection) numbers() []*island { return []*island{s.compareNumbers} }
+
+// onReport shows the comparison of a new report.
+func (s *compareSection) onReport() {
+	s.compareNumbers.refresh()
+	s.compareRuns.refresh()
 }
 
 // vsCopy is the select's value for "a copy of this policy".
@@ -45,23 +64,24 @@ func (p *page) setCompare(link libs.Link) {
 // setVs sets B's query (q), or removes B (q ""), and applies every input again: B's query is one
 // of the page's inputs, under its key in the link. It reports whether the inputs were valid, as
 // edit does.
-func (p *page) setVs(ctx app.Context, q string) bool {
-	if q != "" {
-		p.raw.Set(libs.VsKey, q)
-	} else {
-		p.raw.Del(libs.VsKey)
-		p.vsReport = nil
-		p.compareNumbers.refresh()
-		p.compareRuns.refresh()
+func (s *compareSection) setVs(ctx app.Context, q string) bool {
+	if q == "" {
+		s.h.dropB()
+		s.compareNumbers.refresh()
+		s.compareRuns.refresh()
 	}
 	// apply reads every input; one of A's, set to what it holds, changes nothing but B.
-	return p.edit(ctx, "base", p.value("base"))
+	base := [2]string{"base", s.h.value("base")}
+	if q == "" {
+		return s.h.setInputs(ctx, [][2]string{base})
+	}
+	return s.h.setInputs(ctx, [][2]string{{libs.VsKey, q}, base})
 }
 
 // onVs is the handler of a control that sets B to what query returns from the event's element.
-func (p *page) onVs(query func(ctx app.Context) string) app.EventHandler {
-	return p.recovering(func(ctx app.Context, e app.Event) {
-		if p.setVs(ctx, query(ctx)) {
+func (s *compareSection) onVs(query func(ctx app.Context) string) app.EventHandler {
+	return s.h.recovering(func(ctx app.Context, e app.Event) {
+		if s.setVs(ctx, query(ctx)) {
 			ctx.PreventUpdate() // as onEdit: the numbers are written; the rest follows the paint
 		}
 	})
@@ -74,9 +94,9 @@ func ofB(fe *calc.FieldError) bool {
 }
 
 // vsErrors are the field errors of B's query (ofB).
-func (p *page) vsErrors() []*calc.FieldError {
+func (s *compareSection) vsErrors() []*calc.FieldError {
 	var out []*calc.FieldError
-	for _, fe := range p.errs {
+	for _, fe := range s.h.errs() {
 		if ofB(fe) {
 			out = append(out, fe)
 		}
@@ -84,13 +104,13 @@ func (p *page) vsErrors() []*calc.FieldError {
 	return out
 }
 
-// renderCompare is the section's controls, then its numbers.
-func (p *page) renderCompare() app.UI {
+// body is the section's controls, then its numbers.
+func (s *compareSection) body() []app.UI {
 	// The select shows what B is: the preset it names, a copy of A while it is one, or B's own
 	// query; it stays on what was picked.
-	vs, picked := p.value(libs.VsKey), ""
+	vs, picked, r := s.h.value(libs.VsKey), "", s.h.report()
 	switch {
-	case p.report != nil && vs == p.fit.open.Query(p.report.Params):
+	case r != nil && vs == s.h.linkOf(r.Params):
 		picked = vsCopy
 	case strings.HasPrefix(vs, "preset="):
 		picked = strings.TrimPrefix(vs, "preset=")
@@ -106,57 +126,58 @@ func (p *page) renderCompare() app.UI {
 	for _, pr := range libs.Presets() {
 		options = append(options, app.Option().Value(pr.Name).Text(pr.Short).Selected(picked == pr.Name))
 	}
-	errs := p.vsErrors()
+	errs := s.vsErrors()
 	messages := make([]string, len(errs))
 	for i, fe := range errs {
 		messages[i] = fieldMessage(fe)
 	}
 	hasB := vs != ""
-	return app.Div().ID("compare").Body(
+	return []app.UI{app.Div().ID("compare").Body(
 		app.P().Class("hint").Text("Policy B, beside this page's policy A: B's own query (the keys of a link, read from the defaults, as A's are) is in the link under vs."),
 		app.Div().Body(
 			app.Label().For("vs-with").Text("Compare with "),
-			app.Select().ID("vs-with").OnChange(p.onVs(func(ctx app.Context) string {
+			app.Select().ID("vs-with").OnChange(s.onVs(func(ctx app.Context) string {
 				v := ctx.JSSrc().Get("value").String()
-				switch {
-				case v == vsCopy && p.report != nil:
-					return p.fit.open.Query(p.report.Params)
+				switch r := s.h.report(); {
+				case v == vsCopy && r != nil:
+					return s.h.linkOf(r.Params)
 				case v == "" || v == vsCopy:
-					return p.value(libs.VsKey) // B as it is
+					return s.h.value(libs.VsKey) // B as it is
 				}
 				return "preset=" + v
 			})).Body(options...),
 		),
 		app.Div().Body(
 			app.Label().For("in-vs").Text("B's query "),
-			app.Input().Type("text").ID("in-vs").Name(libs.VsKey).Value(attrText(p.value(libs.VsKey))).
+			app.Input().Type("text").ID("in-vs").Name(libs.VsKey).Value(attrText(s.h.value(libs.VsKey))).
 				AutoComplete(false).Spellcheck(false).Aria("invalid", fmt.Sprint(len(errs) > 0)).
 				Aria("describedby", "in-vs-hint in-vs-error").
-				OnChange(p.onVs(func(ctx app.Context) string { return strings.TrimSpace(ctx.JSSrc().Get("value").String()) })),
+				OnChange(s.onVs(func(ctx app.Context) string { return strings.TrimSpace(ctx.JSSrc().Get("value").String()) })),
 			app.Span().ID("in-vs-hint").Class("hint").Text(" e.g. preset=aws-go-v2, or base=1s&cap=30s; empty: no B"),
 			app.Span().ID("in-vs-error").Class("error").Text(strings.Join(messages, "; ")),
 		),
 		// In a div of its own: the island after it keeps its place (go-app matches by position).
-		app.Div().Body(app.If(hasB, app.Button().ID("vs-remove").Type("button").Text("Remove B").OnClick(p.onVs(func(app.Context) string { return "" })))),
-		p.compareNumbers,
-		app.Div().Body(app.If(hasB, p.renderCompareContentionButton())),
-		p.compareRuns,
-	)
+		app.Div().Body(app.If(hasB, app.Button().ID("vs-remove").Type("button").Text("Remove B").OnClick(s.onVs(func(app.Context) string { return "" })))),
+		s.compareNumbers,
+		app.Div().Body(app.If(hasB, s.renderCompareContentionButton())),
+		s.compareRuns,
+	)}
 }
 
 // comparison is A beside B, or nil without B.
-func (p *page) comparison() *report.Compared {
-	if p.report == nil || p.vsReport == nil {
+func (s *compareSection) comparison() *report.Compared {
+	a, b := s.h.report(), s.h.vsReport()
+	if a == nil || b == nil {
 		return nil
 	}
-	return &report.Compared{Comparison: calc.Compare(*p.report, *p.vsReport), Vs: p.value(libs.VsKey),
-		HerdA: report.OwnHerd(p.report.Params, p.herd.runsDone())}
+	return &report.Compared{Comparison: calc.Compare(*a, *b), Vs: s.h.value(libs.VsKey),
+		HerdA: report.OwnHerd(a.Params, s.h.herd().runsDone())}
 }
 
 // renderCompareNumbers is the comparison: both policies in words, every attempt (as one piece
 // of markup, as the schedule is), the totals and the budgets.
-func (p *page) renderCompareNumbers() app.UI {
-	c := p.comparison()
+func (s *compareSection) renderCompareNumbers() app.UI {
+	c := s.comparison()
 	if c == nil {
 		return app.P().ID("compare-none").Text("No policy B: choose one above to see both side by side.")
 	}

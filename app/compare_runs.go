@@ -35,14 +35,20 @@ type vsRuns struct {
 	contRun int   // clicks so far: a newer click's results replace an older one's
 }
 
-// vsHerdDue reports whether B's herd headline is still to be run for the current B.
-func (p *page) vsHerdDue() bool {
-	return p.vsReport != nil && !(p.vs.herdIn && p.vs.herdFor == p.vsReport.Params)
+// vsHerdDue is the B whose herd headline is still to be run (runVsHerd, in startWork's
+// sequence: after A's herd); nil when there is none.
+func (s *compareSection) vsHerdDue() *calc.Params {
+	b := s.h.vsReport()
+	if b == nil || s.vs.herdIn && s.vs.herdFor == b.Params {
+		return nil
+	}
+	params := b.Params
+	return &params
 }
 
 // runVsHerd runs B's own mode's herd (or overload run), after A's herd, and shows it, unless gen
 // is no longer the current work.
-func (p *page) runVsHerd(ctx app.Context, b calc.Params, gen int64, pause func() bool) {
+func (s *compareSection) runVsHerd(ctx app.Context, b calc.Params, gen int64, pause func() bool) {
 	var herd *calc.HerdRun
 	var over *calc.OverloadRun
 	err := b.ValidateHerd()
@@ -65,27 +71,27 @@ func (p *page) runVsHerd(ctx app.Context, b calc.Params, gen int64, pause func()
 		return
 	}
 	ctx.Defer(func(ctx app.Context) {
-		if p.workGen.Load() == gen {
-			v := &p.vs
+		if s.h.current(gen) {
+			v := &s.vs
 			v.herdFor, v.herdIn, v.herd, v.over, v.herdErr = b, true, herd, over, err
-			p.compareRuns.refresh()
+			s.compareRuns.refresh()
 		}
 	})
 }
 
 // aHerdHead is A's herd headline from the herd section's runs, when its own mode's is in.
-func (p *page) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, err error) {
-	h := &p.herd
-	if h.params != p.report.Params {
+func (s *compareSection) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, err error) {
+	h, a := s.h.herd(), s.h.report().Params
+	if h.params != a {
 		return nil, nil, nil // the herd section has not started on these inputs yet
 	}
 	if h.err != nil {
 		return nil, nil, h.err
 	}
 	if h.cases == nil {
-		return report.OwnHerd(p.report.Params, h.runs), nil, nil
+		return report.OwnHerd(a, h.runs), nil, nil
 	}
-	own := p.report.Params.OwnCase()
+	own := a.OwnCase()
 	for i, c := range h.cases {
 		if c == own && i < len(h.over) {
 			return nil, &h.over[i], nil
@@ -96,21 +102,22 @@ func (p *page) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, err erro
 
 // computeVsContention runs the contention experiment's headline of A and then B, each policy's
 // own mode only, at its own contenders and runs, until the inputs change.
-func (p *page) computeVsContention(ctx app.Context, e app.Event) {
-	if p.report == nil || p.vsReport == nil {
+func (s *compareSection) computeVsContention(ctx app.Context, e app.Event) {
+	a, b := s.h.report(), s.h.vsReport()
+	if a == nil || b == nil {
 		return
 	}
-	gen := p.workGen.Load()
-	params := [2]calc.Params{p.report.Params, p.vsReport.Params}
-	p.vs.contRun++
-	run := p.vs.contRun
-	p.vs.contGen, p.vs.contFor, p.vs.cont, p.vs.contErr = gen, [2]contentionInputs{}, [2]*contention.Result{}, nil
-	p.compareRuns.refresh()
+	gen := s.h.workGen.Load()
+	params := [2]calc.Params{a.Params, b.Params}
+	s.vs.contRun++
+	run := s.vs.contRun
+	s.vs.contGen, s.vs.contFor, s.vs.cont, s.vs.contErr = gen, [2]contentionInputs{}, [2]*contention.Result{}, nil
+	s.compareRuns.refresh()
 	ctx.Async(func() {
 		var out [2]*contention.Result
 		var err error
 		stopped := false
-		pause := yielder(&p.workGen, gen)
+		pause := yielder(s.h.workGen, gen)
 		for i, q := range params {
 			rs, done, e := contentionPausing(q, q.Contenders, q.Runs, []contention.Mode{contention.Policy(q.Jitter)}, pause)
 			if err = e; err != nil {
@@ -123,15 +130,15 @@ func (p *page) computeVsContention(ctx app.Context, e app.Event) {
 			out[i] = &rs[0]
 		}
 		ctx.Defer(func(ctx app.Context) {
-			if p.vs.contRun != run {
+			if s.vs.contRun != run {
 				return // a newer computation runs
 			}
-			p.vs.contGen = 0
+			s.vs.contGen = 0
 			if !stopped {
-				p.vs.contFor = [2]contentionInputs{contentionKey(params[0]), contentionKey(params[1])}
-				p.vs.cont, p.vs.contErr = out, err
+				s.vs.contFor = [2]contentionInputs{contentionKey(params[0]), contentionKey(params[1])}
+				s.vs.cont, s.vs.contErr = out, err
 			}
-			p.compareRuns.refresh()
+			s.compareRuns.refresh()
 		})
 	})
 }
@@ -218,17 +225,18 @@ func herdHeadRow(side string, p calc.Params, herd *calc.HerdRun, over *calc.Over
 }
 
 // renderCompareRuns is the simulated headlines of A and B; nothing without B.
-func (p *page) renderCompareRuns() app.UI {
-	if p.report == nil || p.vsReport == nil {
+func (s *compareSection) renderCompareRuns() app.UI {
+	ra, rb := s.h.report(), s.h.vsReport()
+	if ra == nil || rb == nil {
 		return app.Text("")
 	}
-	a, b := p.report.Params, p.vsReport.Params
-	herdA, overA, errA := p.aHerdHead()
+	a, b := ra.Params, rb.Params
+	herdA, overA, errA := s.aHerdHead()
 	var herdB *calc.HerdRun
 	var overB *calc.OverloadRun
 	var errB error
-	if p.vs.herdIn && p.vs.herdFor == b {
-		herdB, overB, errB = p.vs.herd, p.vs.over, p.vs.herdErr
+	if s.vs.herdIn && s.vs.herdFor == b {
+		herdB, overB, errB = s.vs.herd, s.vs.over, s.vs.herdErr
 	}
 	rowA := herdHeadRow("a", a, herdA, overA, errA)
 	rowB := herdHeadRow("b", b, herdB, overB, errB)
@@ -247,14 +255,14 @@ func (p *page) renderCompareRuns() app.UI {
 		}
 		herds = []app.UI{table(a.Open(), rowA, "compare-herd-a"), table(b.Open(), rowB, "compare-herd-b")}
 	}
-	return app.Div().Body(append(herds, p.renderCompareContention())...)
+	return app.Div().Body(append(herds, s.renderCompareContention(a, b))...)
 }
 
 // renderCompareContention is the contention headlines, once computed for these inputs; before,
 // what computes them.
-func (p *page) renderCompareContention() app.UI {
-	v := &p.vs
-	keys := [2]contentionInputs{contentionKey(p.report.Params), contentionKey(p.vsReport.Params)}
+func (s *compareSection) renderCompareContention(a, b calc.Params) app.UI {
+	v := &s.vs
+	keys := [2]contentionInputs{contentionKey(a), contentionKey(b)}
 	if v.contGen == 0 && v.contFor == keys && (v.cont[1] != nil || v.contErr != nil) {
 		if v.contErr != nil {
 			return app.P().ID("compare-contention").Text("The contention experiment is not simulated: " + strings.TrimPrefix(v.contErr.Error(), "calc: "))
@@ -265,7 +273,7 @@ func (p *page) renderCompareContention() app.UI {
 		}
 		return headTable("compare-contention", "The contention experiment, each policy in its own jitter mode", contentionHeadColumns, row("a", v.cont[0]), row("b", v.cont[1]))
 	}
-	if v.contGen != 0 && v.contGen == p.workGen.Load() {
+	if v.contGen != 0 && s.h.current(v.contGen) {
 		return app.P().ID("compare-contention").Text("Computing the contention experiment of A and B…")
 	}
 	return app.P().ID("compare-contention").Text("The contention experiment's headlines are computed on the button above.")
@@ -273,16 +281,17 @@ func (p *page) renderCompareContention() app.UI {
 
 // renderCompareContentionButton computes the contention headlines. It is outside the island
 // (compareRuns), which is markup without handlers.
-func (p *page) renderCompareContentionButton() app.UI {
+func (s *compareSection) renderCompareContentionButton() app.UI {
 	return app.Div().Body(
-		app.Button().ID("compare-contention-run").Type("button").Text("Compute the contention headlines").OnClick(p.recovering(p.computeVsContention)),
+		app.Button().ID("compare-contention-run").Type("button").Text("Compute the contention headlines").OnClick(s.h.recovering(s.computeVsContention)),
 		app.Span().Class("hint").Text(" the contention experiment (see its section) of A and of B, each at its own contenders and in its own jitter mode: about a second of work; an edit stops it"),
 	)
 }
 
-// showCompareRuns shows A's herd headline as the herd section's runs come in, when there is a B.
-func (p *page) showCompareRuns() {
-	if p.vsReport != nil {
-		p.compareRuns.refresh()
+// showRuns shows A's herd headline as the herd section's runs come in, when there is a B
+// (host.herdShown).
+func (s *compareSection) showRuns() {
+	if s.h.vsReport() != nil {
+		s.compareRuns.refresh()
 	}
 }

@@ -99,8 +99,8 @@ func TestPageCompareHerdHeadline(t *testing.T) {
 // Before B's herd is in, its row says so and has no number; another B's run is never shown.
 func TestPageCompareHerdPending(t *testing.T) {
 	p, _ := navPage(t, compareLink)
-	p.vs.herdFor.Base++ // as if the run in were of another B
-	html := app.HTMLString(p.renderCompareRuns())
+	compareOf(p).vs.herdFor.Base++ // as if the run in were of another B
+	html := app.HTMLString(compareOf(p).renderCompareRuns())
 	got := headCellsIn(html, "compare-herd")
 	if _, ok := got["b/status"]; !ok || got["b/peak"] != "" || !strings.Contains(html, "computing…") {
 		t.Errorf("B's row with a run of another B: %v", got)
@@ -116,8 +116,8 @@ func TestPageCompareContention(t *testing.T) {
 	if headCellsIn(app.HTMLString(p), "compare-contention") != nil {
 		t.Fatal("contention headlines before the button")
 	}
-	p.computeVsContention(d.Context(), app.Event{})
-	for deadline := time.Now().Add(time.Minute); p.vs.contGen != 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	compareOf(p).computeVsContention(d.Context(), app.Event{})
+	for deadline := time.Now().Add(time.Minute); compareOf(p).vs.contGen != 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		d.Consume()
 	}
 	d.Consume() // the island's render

@@ -122,7 +122,7 @@ func TestPageCompareCopyAndRemove(t *testing.T) {
 	if strings.Contains(app.HTMLString(p), `id="compare-table"`) {
 		t.Fatal("a comparison without B")
 	}
-	p.setVs(d.Context(), p.report.Params.Encode())
+	compareOf(p).setVs(d.Context(), p.report.Params.Encode())
 	p.Update()
 	settle(t, p, d)
 	got := compareCellsIn(app.HTMLString(p))
@@ -138,7 +138,7 @@ func TestPageCompareCopyAndRemove(t *testing.T) {
 	if b, err := libs.Decode(v.Get(libs.VsKey)); err != nil || b != p.report.Params {
 		t.Errorf("the link's B %q is not A (%v)", v.Get(libs.VsKey), err)
 	}
-	p.setVs(d.Context(), "")
+	compareOf(p).setVs(d.Context(), "")
 	p.Update()
 	settle(t, p, d)
 	if html := app.HTMLString(p); strings.Contains(html, `id="compare-table"`) || strings.Contains(p.query, "vs=") {

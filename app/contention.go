@@ -69,57 +69,71 @@ func (c *experimentView) complete() bool {
 	return c.err != nil || c.table != nil && len(c.sweep) == sweepPoints
 }
 
-// startExperiment takes the inputs of startWork's new work, gen: the section shows what it has
-// of them.
-func (p *page) startExperiment(params calc.Params) {
-	p.experiment.inputs(params)
-	p.showExperiment()
+// contentionSection is the section's component: the experiment of the current inputs
+// (experimentView) and the islands that show it.
+type contentionSection struct {
+	experimentView
+	h                   *host
+	results, statusLine *island
 }
 
-// experimentReady is startWork's word that the other work of gen is done.
-func (p *page) experimentReady(ctx app.Context, gen int64) {
-	if p.workGen.Load() == gen {
-		p.experiment.ready = gen
-		p.maybeRunExperiment(ctx)
+func newContentionSection(h *host) part {
+	s := &contentionSection{h: h}
+	s.results = newIsland("contention-results", h.guarded(s.renderResults))
+	s.statusLine = newIsland("contention-status", h.guarded(func() app.UI { return app.Text(s.status()) })).polite()
+	return s
+}
+
+// start takes the inputs of startWork's new work: the section shows what it has of them.
+func (s *contentionSection) start(params calc.Params) {
+	s.inputs(params)
+	s.show()
+}
+
+// ready is startWork's word that the other work of gen is done.
+func (s *contentionSection) ready(ctx app.Context, gen int64) {
+	if s.h.current(gen) {
+		s.experimentView.ready = gen
+		s.maybeRun(ctx)
 	}
 }
 
-// contentionSectionNear is whenNear's word that the section is near the viewport.
-func (p *page) contentionSectionNear(ctx app.Context) {
-	if !p.experiment.seen {
-		p.experiment.seen = true
-		p.showExperiment()
-		p.maybeRunExperiment(ctx)
+// near is whenNear's word that the section is near the viewport.
+func (s *contentionSection) near(ctx app.Context) {
+	if !s.seen {
+		s.seen = true
+		s.show()
+		s.maybeRun(ctx)
 	}
 }
 
-// maybeRunExperiment starts the experiment of the current work once the section has been seen
-// and the rest of the work is done, from where the results of the same inputs left off.
-func (p *page) maybeRunExperiment(ctx app.Context) {
-	c := &p.experiment
-	gen := p.workGen.Load()
+// maybeRun starts the experiment of the current work once the section has been seen and the
+// rest of the work is done, from where the results of the same inputs left off.
+func (s *contentionSection) maybeRun(ctx app.Context) {
+	c := &s.experimentView
+	gen := s.h.workGen.Load()
 	if !c.seen || c.ready != gen || c.started == gen || c.complete() {
 		return
 	}
 	c.started = gen
 	params, table, from := c.params, c.table == nil, len(c.sweep)
 	ctx.Async(func() {
-		defer p.survive(&params, func(fe *calc.FieldError) {
+		defer s.h.survive(&params, func(fe *calc.FieldError) {
 			ctx.Defer(func(ctx app.Context) {
-				p.experiment.err = fe
-				p.showExperiment()
+				s.err = fe
+				s.show()
 			})
 		})
-		p.runExperiment(ctx, params, gen, table, from)
+		s.run(ctx, params, gen, table, from)
 	})
 }
 
-// runExperiment runs the table (when table is true) and then the sweep from its point from on,
-// handing each result to the page as it comes, until gen is no longer the current work.
-func (p *page) runExperiment(ctx app.Context, params calc.Params, gen int64, table bool, from int) {
-	pause := yielder(&p.workGen, gen)
+// run runs the table (when table is true) and then the sweep from its point from on, handing
+// each result to the page as it comes, until gen is no longer the current work.
+func (s *contentionSection) run(ctx app.Context, params calc.Params, gen int64, table bool, from int) {
+	pause := yielder(s.h.workGen, gen)
 	modes := contention.ModesOf(params)
-	show := func(f func(c *experimentView)) { p.deferExperiment(ctx, gen, f, true) }
+	show := func(f func(c *experimentView)) { s.deferred(ctx, gen, f, true) }
 	if table {
 		rs, done, err := contentionPausing(params, params.Contenders, params.Runs, modes, pause)
 		if err != nil {
@@ -147,7 +161,7 @@ func (p *page) runExperiment(ctx app.Context, params calc.Params, gen int64, tab
 		// The charts and the table are drawn again every sweepRedraw points and at the last;
 		// the status line counts every point.
 		redraw := (i+1)%sweepRedraw == 0 || i == sweepPoints-1
-		p.deferExperiment(ctx, gen, func(c *experimentView) {
+		s.deferred(ctx, gen, func(c *experimentView) {
 			if len(c.sweep) == i { // a point from older work of the same inputs may be in already
 				c.sweep = append(c.sweep, contention.Point{Clients: n, Results: rs})
 			}
@@ -159,31 +173,31 @@ func (p *page) runExperiment(ctx app.Context, params calc.Params, gen int64, tab
 // table: drawing them at every point cost as much as the simulation in the bench.
 const sweepRedraw = 4
 
-// deferExperiment applies f to the view on go-app's loop if gen is still the current work, and
-// shows the status line, and the results too when results is true.
-func (p *page) deferExperiment(ctx app.Context, gen int64, f func(c *experimentView), results bool) {
+// deferred applies f to the view on go-app's loop if gen is still the current work, and shows
+// the status line, and the results too when results is true.
+func (s *contentionSection) deferred(ctx app.Context, gen int64, f func(c *experimentView), results bool) {
 	ctx.Defer(func(ctx app.Context) {
-		if p.workGen.Load() == gen {
-			f(&p.experiment)
+		if s.h.current(gen) {
+			f(&s.experimentView)
 			if results {
-				p.experimentResults.refresh()
+				s.results.refresh()
 			}
-			p.experimentStatusLine.refresh()
+			s.statusLine.refresh()
 		}
 	})
 }
 
-// experimentStatus says what the experiment is doing; "" when it is all there.
-func (p *page) experimentStatus() string {
-	c := &p.experiment
+// status says what the experiment is doing; "" when it is all there.
+func (s *contentionSection) status() string {
+	c := &s.experimentView
 	switch {
 	case c.err != nil:
 		return "The experiment is not simulated: " + strings.TrimPrefix(c.err.Error(), "calc: ")
-	case p.report == nil:
+	case s.h.report() == nil:
 		return ""
 	case !c.seen:
 		return "The experiment is simulated in this page when this section comes into view, after the herd."
-	case c.table == nil && c.ready != p.workGen.Load():
+	case c.table == nil && c.ready != s.h.workGen.Load():
 		return "The experiment starts once the herd is done…"
 	case c.table == nil:
 		return app.FormatString("Computing the table: %d clients, %d runs of each mode…", c.params.Contenders, c.params.Runs)
@@ -193,10 +207,20 @@ func (p *page) experimentStatus() string {
 	return ""
 }
 
-// showExperiment shows the section's results and status now.
-func (p *page) showExperiment() {
-	p.experimentResults.refresh()
-	p.experimentStatusLine.refresh()
+// show shows the section's results and status now.
+func (s *contentionSection) show() {
+	s.results.refresh()
+	s.statusLine.refresh()
+}
+
+// restore shows the results of the committed inputs again (typing.go).
+func (s *contentionSection) restore() { s.results.refresh() }
+
+// wait marks results that are not of a keystroke's inputs as waiting (typing.go).
+func (s *contentionSection) wait(params calc.Params) {
+	if s.table != nil && contentionKey(params) != s.key {
+		s.results.pending()
+	}
 }
 
 // experimentFields are the experiment's inputs, a fieldset of the form.
@@ -214,23 +238,19 @@ var awsSetup = [][2]string{
 }
 
 // useAWSSetup sets the inputs to the AWS post's setup, as if each were typed.
-func (p *page) useAWSSetup(ctx app.Context, e app.Event) {
-	last := len(awsSetup) - 1
-	for _, kv := range awsSetup[:last] {
-		p.raw.Set(kv[0], kv[1])
-	}
-	p.edit(ctx, awsSetup[last][0], awsSetup[last][1])
+func (s *contentionSection) useAWSSetup(ctx app.Context, e app.Event) {
+	s.h.setInputs(ctx, awsSetup)
 }
 
-// renderContentionSection is the section's body, under its heading (sections).
-func (p *page) renderContentionSection() []app.UI {
+// body is the section's body, under its heading (sections).
+func (s *contentionSection) body() []app.UI {
 	return []app.UI{
 		app.P().Text("The AWS Architecture Blog's experiment (\"Exponential Backoff And Jitter\", 2015): N clients each write one row once under optimistic concurrency; a write fails when another landed since the client's read, and the client backs off and reads again. Each network hop takes |Normal(10 ms, 2 ms)|. The post's five modes use this policy's base and cap with the post's formulas; this policy's own waits run beside them. Calls are the writes; time is until the last client is through."),
 		app.P().Body(
-			app.Button().ID("contention-aws").Type("button").Text("The AWS post's setup").OnClick(p.recovering(p.useAWSSetup)),
+			app.Button().ID("contention-aws").Type("button").Text("The AWS post's setup").OnClick(s.h.recovering(s.useAWSSetup)),
 			app.Span().Class("hint").Text(" sets base 5 ms, cap 2 s, factor 2, cap before, exponential growth, 100 contenders and 100 runs"),
 		),
-		p.experimentStatusLine,
-		p.experimentResults,
+		s.statusLine,
+		s.results,
 	}
 }

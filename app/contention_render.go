@@ -28,10 +28,10 @@ func spreadValues(s contention.RunSpread) []float64 {
 	return []float64{s.Mean, s.Min, s.P50, s.P90, s.Max}
 }
 
-// renderExperimentResults is the table and the sweep, filled in as they come.
-func (p *page) renderExperimentResults() app.UI {
-	c := &p.experiment
-	if p.report == nil || c.table == nil {
+// renderResults is the table and the sweep, filled in as they come.
+func (s *contentionSection) renderResults() app.UI {
+	c := &s.experimentView
+	if s.h.report() == nil || c.table == nil {
 		return app.Div()
 	}
 	var b strings.Builder

@@ -51,17 +51,17 @@ func (p *page) exported() exported {
 	if r.Params.Open() {
 		what = "the overload runs"
 	}
-	switch h := &p.herd; {
+	switch h := partOf[*herdSection](p); {
 	case h.params != r.Params:
 		e.missing = append(e.missing, what+" (still being computed)")
 	case h.err != nil:
 		e.missing = append(e.missing, what+" (not simulated: "+strings.TrimPrefix(h.err.Error(), "calc: ")+")")
 	default:
-		if e.Herd, e.Over = p.herd.runsDone(), p.herd.overloadDone(); e.Herd == nil && e.Over == nil {
+		if e.Herd, e.Over = h.runsDone(), h.overloadDone(); e.Herd == nil && e.Over == nil {
 			e.missing = append(e.missing, what+" (still being computed)")
 		}
 	}
-	switch c := &p.experiment; {
+	switch c := partOf[*contentionSection](p); {
 	case c.table != nil && c.key == contentionKey(r.Params):
 		e.Cont.Table = c.table
 	case c.err != nil:
@@ -71,9 +71,10 @@ func (p *page) exported() exported {
 	default:
 		e.missing = append(e.missing, "the contention experiment (it runs when its section comes into view)")
 	}
-	if e.Cmp = p.comparison(); e.Cmp != nil {
+	compare := partOf[*compareSection](p)
+	if e.Cmp = compare.comparison(); e.Cmp != nil {
 		e.Cmp.HerdA = report.OwnHerd(r.Params, e.Herd, e.Over...)
-		switch v := &p.vs; {
+		switch v := &compare.vs; {
 		case !v.herdIn || v.herdFor != p.vsReport.Params:
 			e.missing = append(e.missing, "B's herd headline (still being computed)")
 		case v.herd != nil:
@@ -82,7 +83,7 @@ func (p *page) exported() exported {
 			e.Cmp.HerdB = &v.over.HerdRun
 		}
 		keys := [2]contentionInputs{contentionKey(r.Params), contentionKey(p.vsReport.Params)}
-		switch v := &p.vs; {
+		switch v := &compare.vs; {
 		case v.contGen == 0 && v.contFor == keys && v.contErr != nil:
 			e.missing = append(e.missing, "the contention headlines of A and B (not simulated: "+strings.TrimPrefix(v.contErr.Error(), "calc: ")+")")
 		case v.contGen == 0 && v.contFor == keys && v.cont[0] != nil && v.cont[1] != nil:

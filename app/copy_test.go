@@ -35,7 +35,7 @@ func TestExportedIsTable(t *testing.T) {
 				t.Errorf("%s -format %s: the page copies\n%s\ntable writes\n%s", q, f.format, f.got, want)
 			}
 		}
-		p.experiment.seen = true
+		partOf[*contentionSection](p).seen = true
 		if m := p.exported().missing; len(m) != 2 || m[0] != "the contention experiment (still being computed)" {
 			t.Errorf("%s: once seen, missing %q", q, m)
 		}

@@ -113,7 +113,7 @@ func (p *page) renderForm() app.UI {
 		p.renderGroup(essential.legend, essential.fields),
 		// After the policy, not before it: its summary line would push budget, the first
 		// screen's last input, below a 1280×720 window once a preset's hint shows.
-		p.renderImport(),
+		p.imp.renderImport(),
 		details,
 	)
 }

@@ -28,6 +28,35 @@ type herdView struct {
 	shared bool               // the chart on the scale shared by every case's windows
 }
 
+// herdSection is the herd section's component: the runs of the current inputs (herdView) and
+// the islands that show them; for an open system, the overload view (overload.go).
+type herdSection struct {
+	herdView
+	h                   *host
+	results, statusLine *island
+}
+
+func newHerdSection(h *host) part {
+	s := &herdSection{h: h}
+	s.results = newIsland("herd-results", h.guarded(s.renderResults))
+	s.statusLine = newIsland("herd-status", h.guarded(func() app.UI { return app.Text(s.status()) })).polite()
+	return s
+}
+
+// startRuns takes the inputs of startWork's new work and reports whether their herd runs
+// (runHerd, in startWork's sequence: after the sampling, before B's herd); the section shows
+// what it has of them.
+func (s *herdSection) startRuns(params calc.Params) bool {
+	if !s.start(params) {
+		s.show()
+		return false
+	}
+	// Hiding the last runs is cheaper than removing them; the first new run replaces them.
+	s.results.pending()
+	s.statusLine.refresh()
+	return true
+}
+
 // start begins a herd for params, with no run in yet, and reports whether it can run; when it
 // cannot, its error is what the herd shows.
 func (h *herdView) start(params calc.Params) bool {
@@ -53,9 +82,9 @@ func herdRequests(params calc.Params) float64 {
 // runHerd runs the herd one mode at a time, each result shown as it comes, until gen is no
 // longer the current work: the modes of params.HerdModes, the policy's own last when it is a
 // library's.
-func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
+func (s *herdSection) runHerd(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
 	if params.Open() {
-		p.runOverload(ctx, params, gen, pause)
+		s.runOverload(ctx, params, gen, pause)
 		return
 	}
 	for _, m := range params.HerdModes() {
@@ -66,9 +95,9 @@ func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause fun
 		// Defer, not Dispatch: it runs on go-app's loop without a render of the whole page,
 		// whose garbage made the collector hold the thread for 100-200 ms while the herd ran.
 		ctx.Defer(func(ctx app.Context) {
-			if p.workGen.Load() == gen {
-				p.herd.runs, p.herd.err = append(p.herd.runs, run), err
-				p.showHerd()
+			if s.h.current(gen) {
+				s.runs, s.err = append(s.runs, run), err
+				s.show()
 			}
 		})
 	}
@@ -78,7 +107,7 @@ func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause fun
 // view grows by a row per case (showOverloadRun); the markup of the policy's own run window by
 // window, up to a thousand rows and a chart, is written here, between pauses, and goes in once
 // (unless the reader chose another case or the shared scale: showOverloadRun writes that).
-func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
+func (s *herdSection) runOverload(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
 	own := params.OwnCase()
 	for _, c := range params.OverloadCases() {
 		run, done, err := overloadPausing(params, c, pause)
@@ -93,11 +122,11 @@ func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause
 			}
 		}
 		ctx.Defer(func(ctx app.Context) {
-			if p.workGen.Load() == gen && p.herd.err == nil {
-				if p.herd.err = err; err == nil {
-					p.herd.over = append(p.herd.over, run)
+			if s.h.current(gen) && s.err == nil {
+				if s.err = err; err == nil {
+					s.over = append(s.over, run)
 				}
-				p.showOverloadRun(windows)
+				s.showOverloadRun(windows)
 			}
 		})
 		if err != nil {
@@ -106,28 +135,28 @@ func (p *page) runOverload(ctx app.Context, params calc.Params, gen int64, pause
 	}
 }
 
-// showOverloadRun shows the run just added to p.herd.over. In the browser, once the view shows
+// showOverloadRun shows the run just added to s.over. In the browser, once the view shows
 // this herd's first run, it appends the new run's row and puts in windows, the own run's window
 // by window markup, if any, when the view shows that (else the markup of what it shows, when the
 // new run changes it: the chosen case's run, or any run on the shared scale): rewriting the whole view for each run parsed the chart and the
 // window table again every time, 20–100 ms a run at the moderate overload link and 100–900 ms at the work
 // limit, all in one task when the runs came in together. Elsewhere, and for the first run or an
-// error, it renders the view whole (showHerd), which shows the same markup.
-func (p *page) showOverloadRun(windows string) {
-	h := &p.herd
+// error, it renders the view whole (show), which shows the same markup.
+func (s *herdSection) showOverloadRun(windows string) {
+	h := &s.herdView
 	n := len(h.over)
-	if !app.IsClient || h.err != nil || n < 2 || !p.herdResults.Mounted() {
-		p.showHerd()
+	if !app.IsClient || h.err != nil || n < 2 || !s.results.Mounted() {
+		s.show()
 		return
 	}
-	view := p.herdResults.JSValue()
+	view := s.results.JSValue()
 	tbody := view.Call("querySelector", "#overload > tbody")
 	spot, head := view.Call("querySelector", "#overload-windows"), view.Call("querySelector", "#overload-headline")
 	if !tbody.Truthy() || !spot.Truthy() || !head.Truthy() || tbody.Get("rows").Length() != n-1 {
-		p.showHerd() // not this herd's view: write it whole
+		s.show() // not this herd's view: write it whole
 		return
 	}
-	params := p.report.Params
+	params := s.h.report().Params
 	var b strings.Builder
 	writeOverloadRow(&b, params, h.cases[n-1], h.over[n-1])
 	tbody.Call("insertAdjacentHTML", "beforeend", b.String())
@@ -142,8 +171,8 @@ func (p *page) showOverloadRun(windows string) {
 	if h.cases[n-1] == shown {
 		head.Set("outerHTML", h.overloadHeadline(params))
 	}
-	p.herdStatusLine.refresh()
-	p.showCompareRuns()
+	s.statusLine.refresh()
+	s.h.herdShown()
 }
 
 // runsDone returns the herd's runs once every mode is in, for copying; nil before, and for an
@@ -185,39 +214,45 @@ func (h *herdView) status() string {
 	return ""
 }
 
-// showHerd shows the herd's runs and status now, without a render of the whole page.
-func (p *page) showHerd() {
-	p.herdResults.refresh()
-	p.herdStatusLine.refresh()
-	p.showCompareRuns()
+// show shows the herd's runs and status now, without a render of the whole page.
+func (s *herdSection) show() {
+	s.results.refresh()
+	s.statusLine.refresh()
+	s.h.herdShown()
 }
 
-// renderHerd is the herd section's body, under its heading (sections). The island is
+// restore shows the runs of the committed inputs again (typing.go).
+func (s *herdSection) restore() { s.results.refresh() }
+
+// wait marks the runs as waiting for a keystroke's inputs (typing.go): they stay for restore.
+func (s *herdSection) wait(calc.Params) { s.results.pending() }
+
+// body is the herd section's body, under its heading (sections). The island is
 // wrapped alike for the closed herd and the overload view, so that it keeps its place; the
 // wrapper takes the changes of the overload view's controls, which are in the island.
-func (p *page) renderHerd() []app.UI {
-	results := app.Div().ID("herd-view").OnChange(p.recovering(p.onOverloadPick)).Body(p.herdResults)
-	if p.report != nil && p.report.Params.Open() {
+func (s *herdSection) body() []app.UI {
+	results := app.Div().ID("herd-view").OnChange(s.h.recovering(s.onOverloadPick)).Body(s.results)
+	if r := s.h.report(); r != nil && r.Params.Open() {
 		// The headline first (in the island); the model and the limiters' rules after the runs.
-		return []app.UI{app.Text(""), p.herdStatusLine, results, p.renderOverloadRules()}
+		return []app.UI{app.Text(""), s.statusLine, results, renderOverloadRules(r.Params)}
 	}
 	return []app.UI{
 		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
-		p.herdStatusLine,
+		s.statusLine,
 		results,
 	}
 }
 
-// renderHerdResults is the herd's table and chart, filled in as the modes come in.
-func (p *page) renderHerdResults() app.UI {
-	h := &p.herd
-	if p.report == nil {
+// renderResults is the herd's table and chart, filled in as the modes come in.
+func (s *herdSection) renderResults() app.UI {
+	h, r := &s.herdView, s.h.report()
+	if r == nil {
 		return app.Text("")
 	}
-	if p.report.Params.Open() {
-		return p.renderOverload()
+	if r.Params.Open() {
+		return h.renderOverload(r.Params)
 	}
-	params := p.report.Params
+	params := r.Params
 	capacity := "no capacity limit"
 	if params.Capacity > 0 {
 		capacity = "capacity " + strconv.Itoa(params.Capacity)

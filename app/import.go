@@ -20,17 +20,25 @@ type importView struct {
 	applied []string        // the defaults the last import read applied that changed an input (Result.Applied)
 }
 
+// importControl is the Import control's component: its state (importView) and its behaviour. It
+// is the form's, not a section of the results: the form renders it (renderForm), with the page
+// as its host.
+type importControl struct {
+	importView
+	h *host
+}
+
 // renderImport is the control, one step away under the preset picker: a closed summary line
 // on the first screen, the textarea and what the last import read once opened. It is outside
 // the preset's fieldset, whose hint shows while the focus is in it (on a phone): a tap on the
 // summary would move the summary away under the finger.
-func (p *page) renderImport() app.UI {
+func (c *importControl) renderImport() app.UI {
 	var format string
 	var r imported.Reply
-	if p.imp.result != nil {
-		r = *p.imp.result
+	if c.result != nil {
+		r = *c.result
 		format = "Read as " + r.Format + ". The link now has its inputs: share it to share this import."
-		if p.imp.err != "" {
+		if c.err != "" {
 			format = "The inputs are still the last import's, read as " + r.Format + "."
 		}
 	}
@@ -38,21 +46,21 @@ func (p *page) renderImport() app.UI {
 		app.Summary().Text("Import a configuration"),
 		app.Label().For("import-text").Text("Paste a retry configuration: a gRPC service config, an Envoy retry_policy, ~/.aws/config, resilience4j or Polly options, a Temporal RetryPolicy, a Step Functions Retry, an Istio VirtualService, a Spring @Retryable, or the Export panel's code"),
 		app.Textarea().ID("import-text").Rows(6).Spellcheck(false).Attr("autocomplete", "off").
-			Aria("describedby", "import-error import-said").Text(p.imp.pasted),
-		app.Button().ID("import-button").Type("button").Text("Import").OnClick(p.recovering(p.importClicked)),
+			Aria("describedby", "import-error import-said").Text(c.pasted),
+		app.Button().ID("import-button").Type("button").Text("Import").OnClick(c.h.recovering(c.importClicked)),
 		// Announced as it changes, but not role="alert": that is the page's one alert, the
 		// inputs' errors, which a person (and a test) finds as the first [role="alert"].
-		app.P().ID("import-error").Class("field-error").Aria("live", "assertive").Text(p.imp.err),
+		app.P().ID("import-error").Class("field-error").Aria("live", "assertive").Text(c.err),
 		app.Div().ID("import-said").Role("status").Body(
 			app.P().Text(format),
 			saidList("What it read:", r.Read, r.MoreRead),
-			saidList("What it set that the configuration does not say, changing the inputs the page had:", p.imp.applied, 0),
+			saidList("What it set that the configuration does not say, changing the inputs the page had:", c.applied, 0),
 			saidList("What it ignored, and why:", r.Ignored, r.MoreIgnored),
 		),
-	).On("toggle", p.recovering(func(ctx app.Context, e app.Event) {
-		p.imp.open = ctx.JSSrc().Get("open").Bool()
+	).On("toggle", c.h.recovering(func(ctx app.Context, e app.Event) {
+		c.open = ctx.JSSrc().Get("open").Bool()
 	}))
-	if p.imp.open {
+	if c.open {
 		d = d.Open(true) // only then: pre-rendered HTML writes open="false" as open
 	}
 	return d
@@ -77,16 +85,16 @@ func saidList(title string, lines []string, more int) app.UI {
 // marks import-start, import-read and import-shown end each (TestImportHandsTheThreadBack).
 // The textarea's value is the text: Go never writes it back (go-app would write it whole, cut of
 // its spaces at both ends, and Chromium would lay 16,000 lines out again for hundreds of ms).
-func (p *page) importClicked(ctx app.Context, e app.Event) {
+func (c *importControl) importClicked(ctx app.Context, e app.Event) {
 	text := app.Window().GetElementByID("import-text").Get("value").String()
 	mark("import-start")
-	p.importText(ctx, text)
+	c.importText(ctx, text)
 }
 
 // importText has the engine read text as a configuration and shows what it read (showImport):
 // natively at once, in the browser when the worker's reply comes.
-func (p *page) importText(ctx app.Context, text string) {
-	p.callEngine(ctx, work.Import, text, func(ctx app.Context, reply string, err error) {
+func (c *importControl) importText(ctx app.Context, text string) {
+	c.h.callEngine(ctx, work.Import, text, func(ctx app.Context, reply string, err error) {
 		mark("import-read")
 		var r imported.Reply
 		if err == nil {
@@ -95,7 +103,7 @@ func (p *page) importText(ctx app.Context, text string) {
 		if err != nil {
 			r = imported.Reply{Err: "import: " + err.Error()}
 		}
-		p.showImport(ctx, r)
+		c.showImport(ctx, r)
 		mark("import-shown")
 	})
 }
@@ -105,22 +113,30 @@ func (p *page) importText(ctx app.Context, text string) {
 // shows their numbers and the defaults it applied that changed an input; refused, the message
 // names the line, key and value, and the inputs and the numbers stay. The text stays in the
 // textarea either way.
-func (p *page) showImport(ctx app.Context, r imported.Reply) {
+func (c *importControl) showImport(ctx app.Context, r imported.Reply) {
 	if r.Err != "" {
-		p.imp.err = r.Err
+		c.err = r.Err
 		return
 	}
-	p.imp.err, p.imp.result, p.imp.applied = "", &r, r.Applied(p.raw)
-	p.raw = r.Link(p.raw)                  // every input of the policy and of the models it speaks for, its preset gone
-	p.edit(ctx, "base", p.raw.Get("base")) // an input the import sets: the link is read again whole
+	c.err, c.result = "", &r
+	c.applied = c.h.importInputs(ctx, r)
 }
 
-// takeOverImport keeps what was pasted into the server's page before the wasm ran: its first
-// render replaces that page (see takeOver).
-func (p *page) takeOverImport() {
+// importInputs sets the inputs an import read, r, as an edit (host.importInputs), and returns
+// the defaults it applied that changed an input (Reply.Applied).
+func (p *page) importInputs(ctx app.Context, r imported.Reply) []string {
+	applied := r.Applied(p.raw)
+	p.raw = r.Link(p.raw)                  // every input of the policy and of the models it speaks for, its preset gone
+	p.edit(ctx, "base", p.raw.Get("base")) // an input the import sets: the link is read again whole
+	return applied
+}
+
+// takeOver keeps what was pasted into the server's page before the wasm ran: its first render
+// replaces that page (see the page's takeOver).
+func (c *importControl) takeOver() {
 	el := app.Window().Get("document").Call("querySelector", `#app[data-render="server"] #import-text`)
 	if el.Truthy() {
-		p.imp.pasted = el.Get("value").String()
-		p.imp.open = el.Call("closest", "details").Get("open").Bool()
+		c.pasted = el.Get("value").String()
+		c.open = el.Call("closest", "details").Get("open").Bool()
 	}
 }

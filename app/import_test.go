@@ -19,12 +19,12 @@ import (
 func TestImportText(t *testing.T) {
 	p, d := navPage(t, "preset=grpc-retry&clients=30")
 	before := p.report.Params
-	p.importText(d.Context(), "@Retryable(maxAttempts = 0)")
+	p.imp.importText(d.Context(), "@Retryable(maxAttempts = 0)")
 	if p.imp.err == "" || p.report.Params != before || p.raw.Get("preset") != "grpc-retry" {
 		t.Errorf("a refused import: err %q, preset %q, params changed %v", p.imp.err, p.raw.Get("preset"), p.report.Params != before)
 	}
 	good := "{\"initialInterval\": \"2s\",\n\"maximumAttempts\": 4}"
-	p.importText(d.Context(), good)
+	p.imp.importText(d.Context(), good)
 	settle(t, p, d)
 	q := d.Context().Page().URL().RawQuery
 	if p.imp.err != "" || p.report.Params.Attempts != 4 || strings.Contains(q, "preset=") || !strings.Contains(q, "clients=30") || !strings.Contains(q, "base=2s") {
@@ -79,7 +79,7 @@ func TestImportAfterImport(t *testing.T) {
 	formats := map[string]bool{}
 	for i, text := range formatTexts {
 		p, d := navPage(t, start)
-		p.importText(d.Context(), text)
+		p.imp.importText(d.Context(), text)
 		settle(t, p, d)
 		if p.imp.err != "" {
 			t.Fatalf("%.40q: %s", text, p.imp.err)
@@ -100,9 +100,9 @@ func TestImportAfterImport(t *testing.T) {
 	p, d := navPage(t, start)
 	for _, a := range formatTexts {
 		for j, b := range formatTexts {
-			p.importText(d.Context(), a)
+			p.imp.importText(d.Context(), a)
 			before := p.imp.result.Format
-			p.importText(d.Context(), b)
+			p.imp.importText(d.Context(), b)
 			settle(t, p, d)
 			if p.query != want[j] {
 				t.Errorf("%s after %s:\n got %s\nwant %s", p.imp.result.Format, before, p.query, want[j])
@@ -115,9 +115,9 @@ func TestImportAfterImport(t *testing.T) {
 // was: after the Envoy route, a gRPC service config's no attempt timeout and no limiter.
 func TestImportShowsTheDefaultsItApplied(t *testing.T) {
 	p, d := navPage(t, "clients=30")
-	p.importText(d.Context(), formatTexts[4]) // Envoy: timeout 2s, limiter envoy
+	p.imp.importText(d.Context(), formatTexts[4]) // Envoy: timeout 2s, limiter envoy
 	settle(t, p, d)
-	p.importText(d.Context(), formatTexts[1]) // gRPC: neither
+	p.imp.importText(d.Context(), formatTexts[1]) // gRPC: neither
 	settle(t, p, d)
 	p.Update()
 	d.Consume()
@@ -141,7 +141,7 @@ func TestImportShowsTheDefaultsItApplied(t *testing.T) {
 // the page no more than it shows.
 func TestImportListsAreCapped(t *testing.T) {
 	p, d := navPage(t, "clients=2&samples=100")
-	p.importText(d.Context(), "[default]\nretry_mode = standard\n"+strings.Repeat("k=1\n", 16300))
+	p.imp.importText(d.Context(), "[default]\nretry_mode = standard\n"+strings.Repeat("k=1\n", 16300))
 	settle(t, p, d)
 	p.Update()
 	d.Consume()

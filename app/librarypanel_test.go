@@ -129,7 +129,7 @@ func TestPanelDefault(t *testing.T) {
 func TestPanelPickerEdit(t *testing.T) {
 	p, d := navPage(t, "base=300ms&jitter=equal")
 	report := p.report
-	p.chooseExport(d.Context(), "tenacity")
+	partOf[*exportSection](p).choose(d.Context(), "tenacity")
 	p.Update()
 	d.Consume()
 	html := app.HTMLString(p)
@@ -179,7 +179,7 @@ func TestPanelBadExport(t *testing.T) {
 		if got := d.Context().Page().URL().RawQuery; got != "base=200ms&export="+bad {
 			t.Errorf("export=%.20s: the bad link was rewritten: %.80q", bad, got)
 		}
-		p.chooseExport(d.Context(), "polly")
+		partOf[*exportSection](p).choose(d.Context(), "polly")
 		p.Update()
 		d.Consume()
 		if p.fieldError("export") != nil || !strings.Contains(d.Context().Page().URL().RawQuery, "export=polly&") {

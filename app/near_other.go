@@ -5,7 +5,7 @@ package main
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 // whenNear never calls f outside wasm: there is no viewport. The component tests call what f
-// would (contentionSectionNear) themselves.
+// would (a section's near) themselves.
 func whenNear(ctx app.Context, id string, f func(app.Context)) {}
 
 // skipFarSections has no browser to tell outside wasm.

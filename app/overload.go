@@ -119,8 +119,7 @@ const maxWindowRows = 1000
 
 // renderOverload is the overload view, filled in as the runs come in: the shown case's headline
 // first, then every case side by side, then the shown case window by window.
-func (p *page) renderOverload() app.UI {
-	h, params := &p.herd, p.report.Params
+func (h *herdView) renderOverload(params calc.Params) app.UI {
 	return app.Div().ID("overload-view").Body(
 		app.Raw(h.overloadHeadline(params)),
 		app.Raw(errorRateHTML(params)),
@@ -151,8 +150,7 @@ func (h *herdView) overloadHeadline(params calc.Params) string {
 // renderOverloadRules is what the overload view models, one step away under its headline and
 // runs: the model in words, the stream's load if every attempt failed, and each limiter's rule.
 // It is outside the island, which rewrites itself as runs come in: it stays open once opened.
-func (p *page) renderOverloadRules() app.UI {
-	params := p.report.Params
+func renderOverloadRules(params calc.Params) app.UI {
 	summary, facts := "The model, the load if every attempt failed, and each limiter's rule", app.UI(nil)
 	if params.Breaker != breaker.None {
 		summary, facts = "The model, the load if every attempt failed, each limiter's rule and the circuit breaker's", breakerFactsUI(params)
@@ -255,7 +253,7 @@ func (h *herdView) shownCase(params calc.Params) calc.OverloadCase {
 
 // overloadPickHTML is the choice of what the window by window chart and table show: which case,
 // and on which scale. Its controls sit in the herd's island, which has no handlers: their
-// changes come up to renderHerd's wrapper (onOverloadPick). The option values are indexes into
+// changes come up to the herd section's wrapper (onOverloadPick). The option values are indexes into
 // cases.
 func overloadPickHTML(params calc.Params, cases []calc.OverloadCase, shown calc.OverloadCase, shared bool) string {
 	var b strings.Builder
@@ -291,48 +289,48 @@ func (h *herdView) overloadWindows(params calc.Params) string {
 }
 
 // onOverloadPick takes a change of overloadPickHTML's controls: another case, or the scale.
-func (p *page) onOverloadPick(ctx app.Context, e app.Event) {
+func (s *herdSection) onOverloadPick(ctx app.Context, e app.Event) {
 	switch target := e.Get("target"); target.Get("id").String() {
 	case "overload-case":
-		p.pickOverloadCase(target.Get("value").String())
+		s.pickOverloadCase(target.Get("value").String())
 	case "overload-same-scale":
-		p.shareOverloadScale(target.Get("checked").Bool())
+		s.shareOverloadScale(target.Get("checked").Bool())
 	}
 }
 
 // pickOverloadCase shows the case at index i (as the select's value) window by window. A value
 // that is no case's index changes nothing.
-func (p *page) pickOverloadCase(i string) {
-	h := &p.herd
-	if k, err := strconv.Atoi(i); err == nil && k >= 0 && k < len(h.cases) {
-		c := h.cases[k]
-		h.picked = &c
-		p.showOverloadWindows()
+func (s *herdSection) pickOverloadCase(i string) {
+	if k, err := strconv.Atoi(i); err == nil && k >= 0 && k < len(s.cases) {
+		c := s.cases[k]
+		s.picked = &c
+		s.showOverloadWindows()
 	}
 }
 
 // shareOverloadScale draws the chart on the scale shared by every case, or on the case's own.
-func (p *page) shareOverloadScale(shared bool) {
-	p.herd.shared = shared
-	p.showOverloadWindows()
+func (s *herdSection) shareOverloadScale(shared bool) {
+	s.shared = shared
+	s.showOverloadWindows()
 }
 
-// showOverloadWindows redraws the window by window part alone: the runs are in p.herd already,
+// showOverloadWindows redraws the window by window part alone: the runs are in s already,
 // nothing is computed again but the markup. Elsewhere than the browser, the island is rendered.
-func (p *page) showOverloadWindows() {
-	if p.report == nil || !p.report.Params.Open() {
+func (s *herdSection) showOverloadWindows() {
+	r := s.h.report()
+	if r == nil || !r.Params.Open() {
 		return
 	}
-	if app.IsClient && p.herdResults.Mounted() {
-		view := p.herdResults.JSValue()
+	if app.IsClient && s.results.Mounted() {
+		view := s.results.JSValue()
 		spot, head := view.Call("querySelector", "#overload-windows"), view.Call("querySelector", "#overload-headline")
 		if spot.Truthy() && head.Truthy() {
-			spot.Set("outerHTML", p.herd.overloadWindows(p.report.Params))
-			head.Set("outerHTML", p.herd.overloadHeadline(p.report.Params))
+			spot.Set("outerHTML", s.overloadWindows(r.Params))
+			head.Set("outerHTML", s.overloadHeadline(r.Params))
 			return
 		}
 	}
-	p.herdResults.refresh()
+	s.results.refresh()
 }
 
 // overloadTable writes the side by side table as markup, one row per run that is in, under its

@@ -118,10 +118,10 @@ func TestPageOverloadView(t *testing.T) {
 			t.Errorf("no words or source for %s", k)
 		}
 	}
-	if !strings.Contains(html, attrEscape(params.FailingLoadWords())) || p.herd.status() != "" {
-		t.Errorf("no load in words, or status %q", p.herd.status())
+	if !strings.Contains(html, attrEscape(params.FailingLoadWords())) || herdOf(p).status() != "" {
+		t.Errorf("no load in words, or status %q", herdOf(p).status())
 	}
-	if p.herd.runsDone() != nil {
+	if herdOf(p).runsDone() != nil {
 		t.Error("an open system's runs offered for copying as the herd's")
 	}
 }
@@ -252,7 +252,7 @@ func TestPageOverloadPick(t *testing.T) {
 
 	_, shared := params.OverloadSharedAxes(runs)
 	for i, c := range cases {
-		p.pickOverloadCase(strconv.Itoa(i))
+		herdOf(p).pickOverloadCase(strconv.Itoa(i))
 		d.Consume()
 		html := app.HTMLString(p)
 		if got := windowCells(html); !slices.Equal(got, want(runs[i])) {
@@ -265,7 +265,7 @@ func TestPageOverloadPick(t *testing.T) {
 		if got := scaleEnd(t, html); got != strconv.Itoa(axis.End) || !strings.Contains(html, "this case&#39;s own scale") {
 			t.Errorf("%v on its own scale: top %s, calc %d", c, got, axis.End)
 		}
-		p.shareOverloadScale(true)
+		herdOf(p).shareOverloadScale(true)
 		d.Consume()
 		html = app.HTMLString(p)
 		if got := scaleEnd(t, html); got != strconv.Itoa(shared.End) || !strings.Contains(html, "the scale shared by every case") {
@@ -274,11 +274,11 @@ func TestPageOverloadPick(t *testing.T) {
 		if !strings.Contains(html, `id="overload-same-scale" checked=""`) {
 			t.Errorf("%v on the shared scale: the box is not checked", c)
 		}
-		p.shareOverloadScale(false)
+		herdOf(p).shareOverloadScale(false)
 		d.Consume()
 	}
 	// A value that is no case's changes nothing.
-	p.pickOverloadCase("99")
+	herdOf(p).pickOverloadCase("99")
 	d.Consume()
 	if got := windowCells(app.HTMLString(p)); !slices.Equal(got, want(runs[len(runs)-1])) {
 		t.Error("a bad value changed the case shown")

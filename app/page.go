@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -14,35 +13,32 @@ import (
 )
 
 // page is the calculator: it owns the inputs (as typed), decodes them with calc, and shows the
-// report of the last valid inputs. Children are plain render functions fed from here.
+// report of the last valid inputs. The sections are components that keep their own state
+// (part.go), fed from here; the form and the first screen are the page's own render functions.
 type page struct {
 	app.Compo
 
 	raw      url.Values // each key's input as typed, one value each
 	errs     []*calc.FieldError
-	report   *calc.Report // of the last valid inputs; nil before the first
-	loaded   string       // the link's query as loaded: a repeated load is skipped, guard.js compares it
-	query    string       // the query the address shows, or will once queryDue is done: canonical, sorted
-	status   string       // what the last copy did
-	export   string       // the text last copied, shown for copying by hand
-	guard    string       // URL of guard.js, resolved under the site's prefix
-	update   bool         // a newer version of the page is installed and waits (see OnAppUpdate)
-	moreOpen bool         // the group of inputs one step away is open (renderForm)
-	herd     herdView     // many clients through an outage, for the report's inputs
-	fit      fitView      // what fits in the budget (fit.go)
-	imp      importView   // the Import control (import.go)
+	report   *calc.Report   // of the last valid inputs; nil before the first
+	loaded   string         // the link's query as loaded: a repeated load is skipped, guard.js compares it
+	query    string         // the query the address shows, or will once queryDue is done: canonical, sorted
+	status   string         // what the last copy did
+	export   string         // the text last copied, shown for copying by hand
+	guard    string         // URL of guard.js, resolved under the site's prefix
+	update   bool           // a newer version of the page is installed and waits (see OnAppUpdate)
+	moreOpen bool           // the group of inputs one step away is open (renderForm)
+	fit      fitView        // what fits in the budget (fit.go)
+	imp      *importControl // the Import control, the form's (import.go)
 
-	experiment                              experimentView // the contention section's state: the AWS post's experiment (contention.go)
-	experimentResults, experimentStatusLine *island
+	parts []part // the sections' components, by sections' index (part.go)
 
 	lib        string // the library the export panel shows (libs.ExportKey)
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
 
 	// The parts that only show numbers, written whole and replaced at once (see island).
-	summary, results, chart, modes, layers, snippets, herdResults, herdStatusLine *island
-	exportFor                                                                     exportView // what the export panel shows
-	exportDue                                                                     bool       // the export panel still shows older inputs
-	queryDue                                                                      bool       // the address bar does not show query yet
+	summary, results, chart *island
+	queryDue                bool // the address bar does not show query yet
 
 	kept       bool // the first render shows the server's sampled numbers (keepServerNumbers)
 	prewritten bool // prewrite wrote the first screen into HTML made for another query
@@ -52,7 +48,7 @@ type page struct {
 	workGen      atomic.Int64 // the current work off the input path; a newer report stops older work
 	workDone     atomic.Int64 // the last workGen that finished, for tests
 
-	compareState // policy B, beside the report's (compare.go)
+	vsReport *calc.Report // policy B's schedule, beside report's (bounds, not sampled: Compare needs no more); nil without B
 
 	unknown []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
 
@@ -65,18 +61,8 @@ func newPage() *page {
 	p.summary = p.reportIsland("summary", renderSummary)
 	p.results = p.reportIsland("tables", renderTables)
 	p.chart = p.reportIsland("chart-numbers", renderChart)
-	p.modes = p.reportIsland("modes-numbers", func(r calc.Report) app.UI {
-		return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(r))
-	})
-	p.layers = p.reportIsland("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(report.LayersLine(r)) })
-	p.snippets = p.reportIsland("snippets", func(r calc.Report) app.UI { return renderSnippets(r.Params, p.lib) })
-	p.herdResults = newIsland("herd-results", p.guarded(p.renderHerdResults))
-	p.herdStatusLine = newIsland("herd-status", p.guarded(func() app.UI { return app.Text(p.herd.status()) })).polite()
-	p.experimentResults = newIsland("contention-results", p.guarded(p.renderExperimentResults))
-	p.experimentStatusLine = newIsland("contention-status", p.guarded(func() app.UI { return app.Text(p.experimentStatus()) })).polite()
 	p.fit = newFitView(p)
-	p.compareNumbers = newIsland("compare-numbers", p.guarded(p.renderCompareNumbers))
-	p.compareRuns = newIsland("compare-runs", p.guarded(p.renderCompareRuns))
+	p.parts, p.imp = p.newParts()
 	return p
 }
 
@@ -91,22 +77,21 @@ func (p *page) reportIsland(id string, content func(r calc.Report) app.UI) *isla
 	}))
 }
 
-// refresh shows the report's numbers now. The export panel, long and below the table, is marked
-// as being updated and follows after the paint (startWork), as does the herd.
+// refresh shows the report's numbers now. What follows the paint (the export panel, long and
+// below the table: onInputs) is marked as being updated, as is the herd (startWork).
 func (p *page) refresh() {
 	p.showReport()
-	if key := (exportView{exportKey(p.report.Params), p.lib}); key != p.exportFor {
-		p.exportFor = key
-		p.exportDue = true
-		p.snippets.pending()
-	}
+	eachPart(p, func(c inputser) { c.onInputs() })
 }
 
 // showReport shows the report's numbers now: the policy in words and every table.
 func (p *page) showReport() {
-	for _, s := range sections {
+	for i, s := range sections {
 		if s.onReport != nil {
 			s.onReport(p)
+		}
+		if c, ok := p.parts[i].(reporter); ok {
+			c.onReport()
 		}
 	}
 }
@@ -116,7 +101,7 @@ func (p *page) showReport() {
 func (p *page) OnInit() {
 	if app.IsClient {
 		p.load(app.Window().URL().RawQuery)
-		p.takeOverImport()
+		p.imp.takeOver()
 		// What was typed into the server's page, before it is replaced; else its numbers stay.
 		if p.kept = !p.takeOver() && p.keepServerNumbers(); !p.kept && p.sampleSmall() {
 			// The schedule's percentiles are part of the first screen's answer; the other
@@ -145,7 +130,7 @@ func (p *page) OnPreRender(ctx app.Context) {
 		p.report.AddSamples(nil)
 	}
 	if params := p.report.Params; herdRequests(params)*float64(params.Attempts) <= herdPreRenderWork {
-		p.herd.runHerdNow(params)
+		partOf[*herdSection](p).runHerdNow(params)
 	}
 }
 

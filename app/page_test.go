@@ -300,7 +300,7 @@ func TestPageSamplesOffTheInputPath(t *testing.T) {
 		if p.report.Sampled() || p.report.PolicySampled() != c.inHandler {
 			t.Fatalf("%q: the input handler sampled everything, or the policy's paths %v (want %v)", c.query, p.report.PolicySampled(), c.inHandler)
 		}
-		html := app.HTMLString(p.results.content()) + app.HTMLString(p.modes.content()) // the islands an edit writes
+		html := app.HTMLString(p.results.content()) + app.HTMLString(partNamed(p, "modes-section").(*reportSection).island.content()) // the islands an edit writes
 		cells := scheduleCells(html)
 		if cells["2/max"] != c.max2 || (cells["2/p50"] != "") != c.inHandler {
 			t.Errorf("%q before sampling: %v", c.query, cells)
@@ -342,12 +342,12 @@ func TestPageHerdLibraryMode(t *testing.T) {
 		t.Fatalf("the herd's rows are %q, want %d ending with decorrelatedv2", modes, len(want))
 	}
 	for i, r := range want {
-		if modes[i] != r.Mode.String() || p.herd.runs[i].Attempts != r.Attempts || p.herd.runs[i].Accepted != r.Accepted {
-			t.Errorf("row %d: %s with %+v, want calc's %+v", i, modes[i], p.herd.runs[i], r)
+		if modes[i] != r.Mode.String() || herdOf(p).runs[i].Attempts != r.Attempts || herdOf(p).runs[i].Accepted != r.Accepted {
+			t.Errorf("row %d: %s with %+v, want calc's %+v", i, modes[i], herdOf(p).runs[i], r)
 		}
 	}
-	if p.herd.err != nil || p.herd.status() != "" || len(p.herd.runsDone()) != len(want) {
-		t.Errorf("the herd's status: %q, %v; %d runs ready to copy", p.herd.status(), p.herd.err, len(p.herd.runsDone()))
+	if herdOf(p).err != nil || herdOf(p).status() != "" || len(herdOf(p).runsDone()) != len(want) {
+		t.Errorf("the herd's status: %q, %v; %d runs ready to copy", herdOf(p).status(), herdOf(p).err, len(herdOf(p).runsDone()))
 	}
 }
 
@@ -363,4 +363,20 @@ func TestTypedInputsIncludeLeftOutKeys(t *testing.T) {
 	if p.isInput("nope") || p.isInput("wasm") {
 		t.Error("a field that is no input of the calculator's is applied")
 	}
+}
+
+// herdOf is p's herd section.
+func herdOf(p *page) *herdSection { return partOf[*herdSection](p) }
+
+// compareOf is p's compare section.
+func compareOf(p *page) *compareSection { return partOf[*compareSection](p) }
+
+// partNamed is p's component of the section whose id is id; nil when it has none.
+func partNamed(p *page, id string) part {
+	for i, s := range sections {
+		if s.id == id {
+			return p.parts[i]
+		}
+	}
+	return nil
 }

@@ -25,8 +25,8 @@ func TestHerdPanicBecomesError(t *testing.T) {
 	}
 	typeInto(p, d, "base", "300ms")
 	html = app.HTMLString(p)
-	if strings.Contains(html, "internal error") || len(p.herd.runs) != len(p.report.Params.HerdModes()) || p.herd.err != nil {
-		t.Errorf("the herd did not run again: %d runs, error %v", len(p.herd.runs), p.herd.err)
+	if strings.Contains(html, "internal error") || len(herdOf(p).runs) != len(p.report.Params.HerdModes()) || herdOf(p).err != nil {
+		t.Errorf("the herd did not run again: %d runs, error %v", len(herdOf(p).runs), herdOf(p).err)
 	}
 }
 

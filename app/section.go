@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -21,8 +22,14 @@ type section struct {
 	// paint (later).
 	firstScreen bool
 
-	// body is what is under the heading. Its structure is the same whatever the inputs: go-app
-	// matches children by position, and the islands must keep theirs.
+	// part makes the section's component, which owns its state and draws its body (part); nil
+	// for a section the page draws itself from the report (body). An open system's section
+	// (open) is drawn by the same component.
+	part func(h *host) part
+
+	// body is what is under the heading, for a section without a part. Its structure is the
+	// same whatever the inputs: go-app matches children by position, and the islands must keep
+	// theirs.
 	body func(p *page) []app.UI
 
 	// numbers are the islands of body that show the report's own numbers, sampled ones
@@ -33,10 +40,6 @@ type section struct {
 	// onReport writes body's islands for a new report, in the input's task (showReport); nil
 	// when the work after the paint writes them (startWork).
 	onReport func(p *page)
-
-	// near is called once the section comes near the viewport (whenNear); nil when nothing
-	// waits for that.
-	near func(p *page, ctx app.Context)
 
 	// open is shown in the section's place for an open system (calc.Params.Open), whose
 	// model is another: the same body shows it.
@@ -64,39 +67,30 @@ func init() {
 		},
 		{
 			id: "modes-section", toc: "Jitter modes", heading: "Jitter modes",
-			body:     func(p *page) []app.UI { return []app.UI{p.modes} },
-			numbers:  func(p *page) []*island { return []*island{p.modes} },
-			onReport: func(p *page) { p.modes.refresh() },
+			part: reportPart("modes-numbers", func(r calc.Report) app.UI {
+				return scrollBox("modes-box", "Every jitter mode (scrolls)", renderModes(r))
+			}),
 		},
 		{
 			id: "compare-section", toc: "Compare", heading: "Compare two policies",
-			body:    func(p *page) []app.UI { return []app.UI{p.renderCompare()} },
-			numbers: func(p *page) []*island { return []*island{p.compareNumbers} },
-			// The herd's headlines of A and B: not kept, the wasm's herd is still to run.
-			onReport: func(p *page) {
-				p.compareNumbers.refresh()
-				p.compareRuns.refresh()
-			},
+			part: newCompareSection,
 		},
 		{
 			id: "layers-section", toc: "Layers", heading: "Retries across layers",
-			body:     func(p *page) []app.UI { return []app.UI{p.layers} },
-			numbers:  func(p *page) []*island { return []*island{p.layers} },
-			onReport: func(p *page) { p.layers.refresh() },
+			part: reportPart("layers-numbers", func(r calc.Report) app.UI { return app.P().ID("layers").Text(report.LayersLine(r)) }),
 		},
 		{
 			id: "herd-section", toc: "Herd", heading: "Herd: many clients through an outage",
-			body: (*page).renderHerd,
+			part: newHerdSection,
 			open: &overloadSection,
 		},
 		{
 			id: "contention-section", toc: "Contention", heading: "Contention: the AWS post's experiment",
-			body: (*page).renderContentionSection,
-			near: (*page).contentionSectionNear,
+			part: newContentionSection,
 		},
 		{
 			id: "export-section", toc: "Export", heading: "Export as library configuration",
-			body: func(p *page) []app.UI { return []app.UI{p.renderLibraryPanel()} },
+			part: newExportSection,
 		},
 	}
 }
@@ -105,7 +99,6 @@ func init() {
 // the herd's body shows that model, not the closed herd's.
 var overloadSection = section{
 	id: "overload-section", toc: "Overload", heading: "Overload: new requests keep arriving through an outage",
-	body: (*page).renderHerd,
 }
 
 // overloadNoStreamHeading is the overload section's heading when no stream runs.
@@ -137,6 +130,15 @@ func (s section) shownFor(params calc.Params) section {
 	return s
 }
 
+// bodyOf is the body of the section at sections' index i, s as shown: its component's, or the
+// page's.
+func (p *page) bodyOf(i int, s section) []app.UI {
+	if c := p.parts[i]; c != nil {
+		return c.body()
+	}
+	return s.body(p)
+}
+
 // shown is the part shown at sections' index i for the current inputs.
 func (p *page) shown(i int) section {
 	if p.report == nil {
@@ -150,7 +152,7 @@ func (p *page) shown(i int) section {
 func (p *page) renderSection(i int) app.UI {
 	s := p.shown(i)
 	if s.firstScreen {
-		return s.render(s.body(p))
+		return s.render(p.bodyOf(i, s))
 	}
 	return p.later(i, s)
 }
@@ -170,7 +172,7 @@ func (s section) render(body []app.UI) app.UI {
 func (p *page) later(i int, s section) app.UI {
 	switch {
 	case p.rest:
-		return s.render(s.body(p))
+		return s.render(p.bodyOf(i, s))
 	case i < len(p.keptSections) && p.keptSections[i] != "":
 		return app.Raw(p.keptSections[i])
 	}
@@ -196,9 +198,12 @@ func (p *page) keepSections() {
 // keptNumbers are the islands of every section that show the report's own numbers (numbers).
 func (p *page) keptNumbers() []*island {
 	var out []*island
-	for _, s := range sections {
+	for i, s := range sections {
 		if s.numbers != nil {
 			out = append(out, s.numbers(p)...)
+		}
+		if c, ok := p.parts[i].(numbered); ok {
+			out = append(out, c.numbers()...)
 		}
 	}
 	return out

@@ -171,7 +171,7 @@ func TestWordingGlitches(t *testing.T) {
 	for i, link := range glitchLinks() {
 		p, d := navPage(t, link)
 		if i == 0 {
-			p.contentionSectionNear(d.Context())
+			partOf[*contentionSection](p).near(d.Context())
 			settle(t, p, d)
 		}
 		p.Update()

@@ -195,7 +195,7 @@ func TestPageUnknownKeysOfB(t *testing.T) {
 	check("the link")
 	typeInto(p, d, "base", "123ms")
 	check("after an edit of A")
-	p.setVs(d.Context(), "preset=envoy")
+	compareOf(p).setVs(d.Context(), "preset=envoy")
 	p.Update()
 	settle(t, p, d)
 	html := app.HTMLString(p)

@@ -23,22 +23,13 @@ func (p *page) startWork(ctx app.Context) {
 	}
 	gen := p.workGen.Add(1)
 	r := *p.report
-	herd := p.herd.start(r.Params)
-	if herd {
-		// Hiding the last runs is cheaper than removing them; the first new run replaces them.
-		p.herdResults.pending()
-		p.herdStatusLine.refresh()
-	} else {
-		p.showHerd()
-	}
-	p.startExperiment(r.Params)
+	herd := partOf[*herdSection](p)
+	runHerd := herd.startRuns(r.Params)
+	eachPart(p, func(c starter) { c.start(r.Params) })
 	kept := p.kept && p.sampleSmall() // the server sampled what it shows
 	p.kept = false
-	var vs *calc.Params
-	if p.vsHerdDue() {
-		b := p.vsReport.Params
-		vs = &b
-	}
+	compare := partOf[*compareSection](p)
+	vs := compare.vsHerdDue()
 	var warm url.Values // the form's values, for warmEdit after the page's first work
 	if gen == 1 {
 		warm = maps.Clone(p.raw)
@@ -59,17 +50,17 @@ func (p *page) startWork(ctx app.Context) {
 		yieldToBrowser() // that in a task of its own, not with the first slice of sampling
 		pause := yielder(&p.workGen, gen)
 		if p.sample(ctx, &r, gen, pause, kept) && p.sampleFit(ctx, &r, gen, pause) {
-			if herd {
-				p.runHerd(ctx, r.Params, gen, pause)
+			if runHerd {
+				herd.runHerd(ctx, r.Params, gen, pause)
 			}
 			if vs != nil && pause() {
-				p.runVsHerd(ctx, *vs, gen, pause) // B's herd headline, after A's herd (compare_runs.go)
+				compare.runVsHerd(ctx, *vs, gen, pause) // B's herd headline, after A's herd (compare_runs.go)
 			}
 		}
 		if warm != nil && pause() {
 			warmEdit(warm)
 		}
-		ctx.Defer(func(ctx app.Context) { p.experimentReady(ctx, gen) }) // after the herd's last Defer
+		ctx.Defer(func(ctx app.Context) { p.workReady(ctx, gen) }) // after the herd's last Defer
 		if warm != nil && pause() {
 			ctx.Defer(func(ctx app.Context) { p.warmCode(ctx, gen) })
 		}
@@ -80,6 +71,12 @@ func (p *page) startWork(ctx app.Context) {
 			ctx.Defer(p.startEngine)
 		}
 	})
+}
+
+// workReady tells the sections that the rest of gen's work is done (readier), while gen is the
+// current work.
+func (p *page) workReady(ctx app.Context, gen int64) {
+	eachPart(p, func(c readier) { c.ready(ctx, gen) })
 }
 
 // warmEdit decodes the form's values as an edit does, and drops the result. V8 compiles a wasm
@@ -101,17 +98,14 @@ func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 	if p.queryDue {
 		p.showQuery(ctx)
 	}
-	if p.exportDue {
-		p.exportDue = false
-		p.snippets.refresh()
-	}
+	eachPart(p, func(c laterer) { c.later() })
 }
 
 // showRest has go-app render, on its next frame, the parts that the first render leaves for after
 // the paint (later); then what needs their elements follows: the focus the server's page had in
 // one of them, the section a link's fragment names, which the shorter first render may have
 // scrolled away from, the skipping of the sections far from it, and the sections' waits for the
-// reader to come near (section.near).
+// reader to come near (a part's near).
 func (p *page) showRest(ctx app.Context) {
 	if p.rest {
 		return // done, or rendered whole from the start (not in a browser)
@@ -126,8 +120,8 @@ func (p *page) showRest(ctx app.Context) {
 		}
 		skipFarSections()
 		for i := range sections {
-			if s := p.shown(i); s.near != nil {
-				whenNear(ctx, s.id, func(ctx app.Context) { s.near(p, ctx) })
+			if c, ok := p.parts[i].(nearer); ok {
+				whenNear(ctx, p.shown(i).id, c.near)
 			}
 		}
 	})

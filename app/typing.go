@@ -43,9 +43,8 @@ type committed struct {
 	query            string
 	queryDue         bool
 	unknown          []*calc.FieldError
-	exportFor        exportView
-	exportDue        bool
-	done             bool // their work (startWork) had finished; a keystroke stops it otherwise
+	parts            []func() // the sections' own (committer), each of which shows its part again
+	done             bool     // their work (startWork) had finished; a keystroke stops it otherwise
 }
 
 // onType is a text field's input handler.
@@ -127,11 +126,11 @@ func (p *page) settle(ctx app.Context) {
 		p.startWork(ctx) // ends the edit
 	default:
 		p.endTyping()
-		// Nothing of before's work is left but the contention experiment, which resumes where
-		// the keystroke stopped it (maybeRunExperiment).
+		// Nothing of before's work is left but what waits for it to be done (the contention
+		// experiment), which resumes where the keystroke stopped it.
 		gen := p.workGen.Load()
 		p.workDone.Store(gen)
-		p.experimentReady(ctx, gen)
+		p.workReady(ctx, gen)
 	}
 }
 
@@ -170,11 +169,13 @@ func (p *page) stopPause() {
 
 // commitment is what the page shows for the committed inputs, for restore.
 func (p *page) commitment() *committed {
+	var parts []func()
+	eachPart(p, func(c committer) { parts = append(parts, c.commitment()) })
 	return &committed{
 		report: p.report, vsReport: p.vsReport, lib: p.lib, open: p.fit.open,
 		query: p.query, queryDue: p.queryDue, unknown: p.unknown,
-		exportFor: p.exportFor, exportDue: p.exportDue,
-		done: !p.working(),
+		parts: parts,
+		done:  !p.working(),
 	}
 }
 
@@ -183,19 +184,14 @@ func (p *page) restore(c *committed) {
 	p.report, p.vsReport, p.lib, p.fit.open = c.report, c.vsReport, c.lib, c.open
 	p.query, p.queryDue, p.unknown = c.query, c.queryDue, c.unknown
 	p.showReport()
-	p.exportFor, p.exportDue = c.exportFor, c.exportDue
-	if !p.exportDue {
-		p.snippets.refresh()
+	for _, restore := range c.parts {
+		restore()
 	}
-	p.herdResults.refresh()
-	p.experimentResults.refresh()
+	eachPart(p, func(c restorer) { c.restore() })
 }
 
 // longResultsWait hides the results of the long work that are not the keystroke's inputs', as
 // startWork would, without starting it: the runs stay for restore.
 func (p *page) longResultsWait() {
-	p.herdResults.pending()
-	if c := &p.experiment; c.table != nil && contentionKey(p.report.Params) != c.key {
-		p.experimentResults.pending()
-	}
+	eachPart(p, func(c waiter) { c.wait(p.report.Params) })
 }

@@ -101,8 +101,8 @@ func TestTypingRefusedKeepsThePreEditResult(t *testing.T) {
 	if got := herdTable(t, html); !maps.Equal(got, herd) {
 		t.Errorf("after the refusal the herd is not the pre-edit one:\n got %v\nwant %v", got, herd)
 	}
-	if p.herd.params.Attempts != 6 || p.report.Params.Attempts != 6 {
-		t.Errorf("the herd is for %d attempts, the report for %d, want 6", p.herd.params.Attempts, p.report.Params.Attempts)
+	if herdOf(p).params.Attempts != 6 || p.report.Params.Attempts != 6 {
+		t.Errorf("the herd is for %d attempts, the report for %d, want 6", herdOf(p).params.Attempts, p.report.Params.Attempts)
 	}
 	if !strings.Contains(html, `attempts &#34;5000&#34;: must be between 1 and 1000`) {
 		t.Error("no message naming attempts and 5000")
@@ -126,8 +126,8 @@ func TestTypingCommitsOnPauseOrChange(t *testing.T) {
 	if got := d.Context().Page().URL().RawQuery; !strings.Contains(got, "attempts=9") {
 		t.Errorf("after the pause the link is %q, want attempts=9", got)
 	}
-	if p.herd.params.Attempts != 9 || len(p.herd.runs) == 0 {
-		t.Errorf("after the pause the herd is for %d attempts with %d runs, want 9's", p.herd.params.Attempts, len(p.herd.runs))
+	if herdOf(p).params.Attempts != 9 || len(herdOf(p).runs) == 0 {
+		t.Errorf("after the pause the herd is for %d attempts with %d runs, want 9's", herdOf(p).params.Attempts, len(herdOf(p).runs))
 	}
 
 	typeKeys(p, d, "attempts", "7", func(string) {})
@@ -139,7 +139,7 @@ func TestTypingCommitsOnPauseOrChange(t *testing.T) {
 	if got := d.Context().Page().URL().RawQuery; !strings.Contains(got, "attempts=7") {
 		t.Errorf("after the change event the link is %q, want attempts=7", got)
 	}
-	if p.herd.params.Attempts != 7 {
-		t.Errorf("after the change event the herd is for %d attempts, want 7", p.herd.params.Attempts)
+	if herdOf(p).params.Attempts != 7 {
+		t.Errorf("after the change event the herd is for %d attempts, want 7", herdOf(p).params.Attempts)
 	}
 }
