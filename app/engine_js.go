@@ -18,14 +18,15 @@ import (
 // the page's thread for hundreds of milliseconds, or bring into the page's wasm code that the
 // first screen does not need, runs there (app/internal/engine): the import's reading and the
 // simulations. There are as many as the machine has cores, up to two: the overload view's runs
-// and the herd's modes are independent, and two run at once. They start once the load's own
-// work is done, or at the first work handed to them, whichever comes first (startEngine,
-// postEngine).
+// and the herd's modes are independent, and two run at once. The first starts once the load's
+// own work is done, or at the first work handed to it, whichever comes first (startEngine,
+// postEngine); the second once the first has been busy for secondAfter.
 // In wasm the page has one thread: its goroutines interleave only where one blocks, and none
 // blocks while it changes engines.
 var engines struct {
 	url     string // web/engine.js at the site's path
 	workers []*engineWorker
+	most    int // workers there may be: two on a machine of two cores or more
 	next    int
 	failed  error // why the workers could not start or went down; every call fails with it after
 	waiting map[int]*engineCall
@@ -33,9 +34,13 @@ var engines struct {
 }
 
 type engineWorker struct {
-	w    app.Value
-	busy int // requests posted to it and not answered
+	w     app.Value
+	busy  int       // requests posted to it and not answered
+	since time.Time // when it became busy
 }
+
+// secondAfter is how long the first worker is busy before a second starts beside it.
+const secondAfter = 150 * time.Millisecond
 
 // engineCall is a request posted and not answered.
 type engineCall struct {
@@ -78,40 +83,43 @@ func startWorkers() {
 		engines.failed = errNoWorker
 		return
 	}
-	n := 1
+	engines.most = 1
 	if cores := app.Window().Get("navigator").Get("hardwareConcurrency"); cores.Truthy() && cores.Int() > 1 {
-		n = 2
+		engines.most = 2
 	}
-	for range n {
-		w := &engineWorker{w: ctor.New(engines.url)}
-		w.w.Set("onmessage", app.FuncOf(func(_ app.Value, args []app.Value) any {
-			msg := args[0].Get("data")
-			if f := msg.Get("failed"); f.Truthy() {
-				failEngines(engineError("the engine stopped: " + f.String() + "; reload the page"))
-				return nil
-			}
-			id := msg.Get("id").Int()
-			if msg.Get("cancelled").Truthy() {
-				mark("engine-cancelled") // for DevTools and TestEngineCancels
-			}
-			if c, ok := engines.waiting[id]; ok {
-				delete(engines.waiting, id)
-				c.worker.busy--
-				c.done <- engineReply{reply: msg.Get("reply").String(), bytes: msg.Get("bytes"), cancelled: msg.Get("cancelled").Truthy()}
-			}
+	addWorker()
+}
+
+// addWorker starts one more worker.
+func addWorker() {
+	w := &engineWorker{w: app.Window().Get("Worker").New(engines.url)}
+	w.w.Set("onmessage", app.FuncOf(func(_ app.Value, args []app.Value) any {
+		msg := args[0].Get("data")
+		if f := msg.Get("failed"); f.Truthy() {
+			failEngines(engineError("the engine stopped: " + f.String() + "; reload the page"))
 			return nil
-		}))
-		// A script that does not load (a 404, a site copied without it) or a crash of its Go.
-		w.w.Set("onerror", app.FuncOf(func(_ app.Value, args []app.Value) any {
-			what := "its script did not load"
-			if m := args[0].Get("message"); m.Truthy() {
-				what = m.String()
-			}
-			failEngines(engineError("the engine stopped: " + what + "; reload the page"))
-			return nil
-		}))
-		engines.workers = append(engines.workers, w)
-	}
+		}
+		id := msg.Get("id").Int()
+		if msg.Get("cancelled").Truthy() {
+			mark("engine-cancelled") // for DevTools and TestEngineCancels
+		}
+		if c, ok := engines.waiting[id]; ok {
+			delete(engines.waiting, id)
+			c.worker.busy--
+			c.done <- engineReply{reply: msg.Get("reply").String(), bytes: msg.Get("bytes"), cancelled: msg.Get("cancelled").Truthy()}
+		}
+		return nil
+	}))
+	// A script that does not load (a 404, a site copied without it) or a crash of its Go.
+	w.w.Set("onerror", app.FuncOf(func(_ app.Value, args []app.Value) any {
+		what := "its script did not load"
+		if m := args[0].Get("message"); m.Truthy() {
+			what = m.String()
+		}
+		failEngines(engineError("the engine stopped: " + what + "; reload the page"))
+		return nil
+	}))
+	engines.workers = append(engines.workers, w)
 }
 
 // failEngines ends every call waiting, and every later one, with err.
@@ -140,6 +148,15 @@ func postEngine(kind, input string) (int, *engineCall) {
 		if w.busy < c.worker.busy {
 			c.worker = w
 		}
+	}
+	// A second worker once the work is long: the herd of a link's defaults, done in tens of
+	// milliseconds, does not pay for a second module's start (its compile, its Go runtime).
+	if c.worker.busy > 0 && len(engines.workers) < engines.most && time.Since(c.worker.since) > secondAfter {
+		addWorker()
+		c.worker = engines.workers[len(engines.workers)-1]
+	}
+	if c.worker.busy == 0 {
+		c.worker.since = time.Now()
 	}
 	c.worker.busy++
 	engines.next++
@@ -226,7 +243,7 @@ func simulate[Out any](kind string, inputs []string, i int, pause func() bool) (
 		}
 	}()
 	for {
-		for j := i; j < len(inputs) && j < i+max(1, len(engines.workers)); j++ {
+		for j := i; j < len(inputs) && j < i+max(1, engines.most); j++ {
 			if s.calls[j] == nil {
 				s.ids[j], s.calls[j] = postEngine(kind, inputs[j])
 			}
