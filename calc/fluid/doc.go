@@ -1,0 +1,41 @@
+// Package fluid computes a herd's expected counts from the distributions of its waits, not from
+// its clients: what calc's per-client simulation (calc.Params.HerdMode) counts on average, at a
+// cost that does not depend on the number of clients, so that a herd of 10^9 clients takes the
+// time of one of 100.
+//
+// # The model
+//
+// Time is cut into cells, CellsPerWindow to a window (Params.Window), and a client's attempt is
+// mass in a cell: the probability that one client makes that attempt there, taken as spread
+// evenly over the cell. Attempt 1 is at 0 (a point) without a spread, or evenly over [0,
+// Spread). Cells are swept in order of time, and within a cell the attempts in order of their
+// number. In a cell the server fails the mass before Outage (the share of the cell before it);
+// after it, each window accepts what reaches it, first come first served, until it has accepted
+// Capacity/Clients of a client (Capacity 0: everything). Failed mass of attempt k goes on after
+// the call and the wait of retry k: the wait is calc's own law, Params.Wait, read at n
+// draws u = (j+½)/n (n up to QuantilePoints: 4 a cell over the wait's range; 1 for a fixed wait), each carrying 1/n of the mass, each moving the cell's
+// interval [t, t+cell) by call+wait onto the one or two cells it overlaps. A client ends as in
+// the simulation: accepted, after Attempts attempts, or before an attempt whose start from its
+// own first attempt is at or past the budget. With a spread the mass also carries which of
+// StartGroups groups of starts it began in: the budget counts from the group's middle, and each
+// group's deviation is its own.
+//
+// Decorrelated and decorrelatedv2 draw a wait from the previous one (Params.Wait's state): the
+// mass also carries the state, in at most StateBins bins per retry. The bins come from a pass
+// over the states alone (they do not depend on the server): each retry's states, from every
+// bin's representative and every draw, are cut into bins even in the state's fourth root (near a
+// log scale, and exact everywhere, as math.Sqrt is), and a bin's representative is the mean of the states in it, weighted by their mass.
+//
+// Without capacity this is the exact expectation up to the grid: the cells (the mass's position
+// within a cell is taken as even) and the draws' quadrature. With capacity it is a fluid model:
+// a window of the simulation accepts exactly its first Capacity attempts, which are whole
+// clients at random times, where the model accepts the first Capacity/Clients of the expected
+// mass. The tests measure both against the simulation's mean over seeds; docs/herd.md gives the
+// errors measured.
+//
+// The work is the mass moved: at most (cells) × (attempts − 1) × (state bins) × (points) steps,
+// counted as they are done and refused past MaxWork, and the cells held at once are bounded by
+// MaxCells. Neither depends on Clients.
+//
+// fluid imports calc and calc/internal/... only.
+package fluid

@@ -1,0 +1,296 @@
+package fluid
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+// grid is one mode's run of the model.
+type grid struct {
+	p       calc.Params
+	mode    calc.HerdMode
+	c       int     // cells per window
+	dt      float64 // a cell's width in ns
+	tab     []retryTable
+	groups  int // start groups (1 unless a spread herd has a budget)
+	classes int // groups × the most state bins of any retry
+	ring    int // cells held at once: one past the longest call+wait, in cells, and one
+	// pending[(cell%ring)*(attempts+1)*classes + k*classes + class] is the mass of attempt k
+	// pending in that cell, in that class (group × state bins + bin).
+	pending []float64
+	last    int  // the last cell with mass pending
+	draws   bool // whether any wait is drawn
+	work    int
+
+	capacity float64 // per window, in clients' mass; 0 is none
+	// per window
+	arrivals, down, variance []float64
+	perAttempt               []float64 // of the window being swept, by attempt
+	byAttempt                []float64 // by attempt, all windows
+	acceptedAt               []float64 // by cell
+	accepted, gaveUp         float64
+}
+
+func newGrid(p calc.Params, m calc.HerdMode) (*grid, error) {
+	g := &grid{p: p, mode: m}
+	g.groups = 1
+	if p.Spread > 0 {
+		g.groups = StartGroups
+	}
+	// The finest grid first; a coarser one where the finest would hold more than MaxCells.
+	var span, cells float64
+	var top time.Duration
+	for _, c := range []int{cellsPerWindow(p), 8, 4} {
+		g.c, g.dt = c, float64(p.Window)/float64(c)
+		g.tab = tables(p, m, g.dt)
+		bins := 1
+		top = 0
+		for k := 1; k < p.Attempts; k++ {
+			g.draws = g.draws || g.tab[k].points > 1
+			bins = max(bins, len(g.tab[k].wait), g.tab[k].bins)
+			top = max(top, g.tab[k].top)
+		}
+		g.classes = g.groups * bins
+		span = (float64(p.Call) + float64(top)) / g.dt
+		if cells = float64(p.Attempts+1) * float64(g.classes) * (span + 3); cells <= MaxCells {
+			break
+		}
+	}
+	if cells > MaxCells {
+		return nil, &calc.FieldError{Key: "window", Value: calc.FormatDuration(p.Window), Err: fmt.Errorf(
+			"the fluid model would hold %.0f cells (a wait of up to %s in cells of %s, × %d attempts × %d states), over the limit of %d; make the window longer or lower attempts or cap",
+			cells, calc.Human(float64(top)), calc.Human(g.dt), p.Attempts, g.classes, MaxCells)}
+	}
+	g.ring = int(span) + 3
+	g.pending = make([]float64, g.ring*(p.Attempts+1)*g.classes)
+	g.perAttempt = make([]float64, (p.Attempts+1)*g.groups)
+	g.byAttempt = make([]float64, p.Attempts+1)
+	g.capacity = float64(p.Capacity) / float64(p.Clients)
+	if p.Spread > 0 {
+		g.last = int(math.Ceil(float64(p.Spread)/g.dt)) - 1
+	}
+	return g, nil
+}
+
+// at is the index of attempt k's mass of class c in cell.
+func (g *grid) at(cell, k, c int) int {
+	return ((cell%g.ring)*(g.p.Attempts+1)+k)*g.classes + c
+}
+
+// start puts attempt 1 of the cell: all at 0 without a spread, else evenly over [0, Spread), in
+// start groups. It is called as the sweep reaches the cell, so that a long spread holds no cells.
+func (g *grid) start(cell int) {
+	if g.p.Spread == 0 {
+		if cell == 0 {
+			g.pending[g.at(0, 1, 0)] = 1
+		}
+		return
+	}
+	s := float64(g.p.Spread)
+	bins := g.classes / g.groups
+	lo, hi := float64(cell)*g.dt, float64(cell+1)*g.dt
+	for gr := range g.groups {
+		from, to := s*float64(gr)/float64(g.groups), s*float64(gr+1)/float64(g.groups)
+		if in := min(to, hi) - max(from, lo); in > 0 {
+			g.pending[g.at(cell, 1, gr*bins)] += in / s
+		}
+	}
+}
+
+// sweep runs the cells in order of time until no mass is pending.
+func (g *grid) sweep() error {
+	p, A := g.p, g.p.Attempts
+	outage := float64(p.Outage)
+	rem := 0.0
+	for cell := 0; cell <= g.last; cell++ {
+		w := cell / g.c
+		if cell%g.c == 0 {
+			if w >= calc.MaxHerdWindows {
+				return &calc.FieldError{Key: "window", Value: calc.FormatDuration(p.Window), Err: fmt.Errorf(
+					"the herd's attempts run past %d windows, the limit; make the window longer", calc.MaxHerdWindows)}
+			}
+			g.endWindow()
+			g.arrivals, g.down, g.variance = append(g.arrivals, 0), append(g.down, 0), append(g.variance, 0)
+			rem = g.capacity
+		}
+		g.start(cell)
+		from := float64(cell) * g.dt
+		// The share of the cell before the outage's end; attempt 1 without a spread is a point
+		// at 0.
+		downShare := max(0, min(1, (outage-from)/g.dt))
+		g.acceptedAt = append(g.acceptedAt, 0)
+		for k := 1; k <= A; k++ {
+			base := g.at(cell, k, 0)
+			row := g.pending[base : base+g.classes]
+			m := 0.0
+			for _, x := range row {
+				m += x
+			}
+			if m == 0 {
+				continue
+			}
+			share := downShare
+			point := k == 1 && p.Spread == 0 && cell == 0
+			if point {
+				share = 0
+				if p.Outage > 0 {
+					share = 1
+				}
+			}
+			g.arrivals[w] += m
+			g.down[w] += m * share
+			for c, x := range row {
+				g.perAttempt[k*g.groups+c*g.groups/g.classes] += x
+			}
+			g.byAttempt[k] += m
+			acc := m * (1 - share)
+			if p.Capacity > 0 {
+				acc = min(acc, rem)
+				rem -= acc
+			}
+			g.accepted += acc
+			g.acceptedAt[cell] += acc
+			fail := (m - acc) / m
+			for c, x := range row {
+				row[c] = 0
+				if f := x * fail; f > 0 {
+					if k == A {
+						g.gaveUp += f
+					} else if err := g.move(f, cell, k, c, point); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	g.endWindow()
+	return nil
+}
+
+// endWindow adds the variance of the window just swept: Σ_k p_k(1−p_k).
+func (g *grid) endWindow() {
+	if len(g.variance) == 0 {
+		return
+	}
+	// Each start group's clients are a binomial of their own: Σ_group (1/groups) Σ_k q(1−q),
+	// q the group's share making attempt k in the window.
+	v, G := 0.0, float64(g.groups)
+	for i, x := range g.perAttempt {
+		// Attempt 1 is where the client starts, certain; so is every attempt of a mode that
+		// draws nothing.
+		if k := i / g.groups; k > 1 && g.draws {
+			q := min(1, x*G)
+			v += q * (1 - q) / G
+		}
+		g.perAttempt[i] = 0
+	}
+	g.variance[len(g.variance)-1] = v
+}
+
+// move sends mass f of attempt k, class c, failed in cell, on to attempt k+1 after the call and
+// each draw of retry k's wait, or to those that gave up where the budget ends first.
+func (g *grid) move(f float64, cell, k, c int, point bool) error {
+	t := &g.tab[k]
+	bins := g.classes / g.groups
+	gr, b := c/bins, c%bins
+	g.work += t.points
+	if g.work > MaxWork {
+		return &calc.FieldError{Key: "window", Value: calc.FormatDuration(g.p.Window), Err: fmt.Errorf(
+			"the fluid model would take more than %d steps (cells of %s × attempts × the draws of each wait); make the window longer or lower attempts",
+			MaxWork, calc.Human(g.dt))}
+	}
+	cutoff := math.Inf(1)
+	if g.p.Budget > 0 {
+		// A retry is made if its start, from the client's own first attempt, is before the budget.
+		cutoff = float64(g.p.Budget)
+		if g.p.Spread > 0 {
+			cutoff += float64(g.p.Spread) * (float64(gr) + 0.5) / float64(g.groups)
+		}
+	}
+	each := f / float64(t.points)
+	from := float64(cell) * g.dt
+	waits, next := t.wait[b], t.next[b]
+	for j, w := range waits {
+		a := from + float64(g.p.Call) + float64(w)
+		to := gr*bins + int(next[j])
+		if point { // all at a: in one cell
+			if a >= cutoff {
+				g.gaveUp += each
+				continue
+			}
+			g.put(floorInt(a/g.dt), k+1, to, each)
+			continue
+		}
+		// The cell's even interval [a, a+dt) lands on cells q and q+1, cut at the budget.
+		q := floorInt(a / g.dt)
+		edge := float64(q+1) * g.dt
+		in1 := max(0, min(edge, cutoff)-a)
+		in2 := max(0, min(a+g.dt, cutoff)-edge)
+		if in1 > 0 {
+			g.put(q, k+1, to, each*in1/g.dt)
+		}
+		if in2 > 0 {
+			g.put(q+1, k+1, to, each*in2/g.dt)
+		}
+		if gone := g.dt - in1 - in2; gone > 0 {
+			g.gaveUp += each * gone / g.dt
+		}
+	}
+	return nil
+}
+
+func (g *grid) put(cell, k, c int, x float64) {
+	g.pending[g.at(cell, k, c)] += x
+	g.last = max(g.last, cell)
+}
+
+// result scales the run to Clients and finds its peaks and last acceptance.
+func (g *grid) result() Run {
+	p := g.p
+	n := float64(p.Clients)
+	r := Run{Mode: g.mode, CellsPerWindow: g.c, Work: g.work, PeakDownAt: -1, PeakBackAt: -1, LastAccepted: -1}
+	last := len(g.arrivals)
+	for last > 0 && g.arrivals[last-1] == 0 {
+		last--
+	}
+	r.Arrivals, r.SD = make([]float64, last), make([]float64, last)
+	for w := range last {
+		r.Arrivals[w] = n * g.arrivals[w]
+		r.SD[w] = math.Sqrt(n * g.variance[w])
+		r.Attempts += r.Arrivals[w]
+		d := n * g.down[w]
+		from := p.WindowStart(w)
+		if d > r.PeakDown {
+			r.PeakDown, r.PeakDownAt = d, from
+		}
+		if b := r.Arrivals[w] - d; b > r.PeakBack {
+			r.PeakBack, r.PeakBackAt = b, max(from, p.Outage)
+		}
+	}
+	r.Accepted, r.GaveUp = n*g.accepted, n*g.gaveUp
+	r.MeanPerClient = r.Attempts / n
+	for k := len(g.byAttempt) - 1; k >= 1; k-- {
+		if n*g.byAttempt[k] >= 0.5 {
+			r.MaxPerClient = k
+			break
+		}
+	}
+	// The last acceptance: where fewer than half a client is accepted later, the mass taken as
+	// even within its cell.
+	if r.Accepted >= 0.5 {
+		after := 0.0
+		for cell := len(g.acceptedAt) - 1; cell >= 0; cell-- {
+			a := n * g.acceptedAt[cell]
+			if after+a >= 0.5 {
+				end := float64(cell+1) * g.dt
+				r.LastAccepted = max(p.Outage, round(end-g.dt*(0.5-after)/a))
+				break
+			}
+			after += a
+		}
+	}
+	return r
+}
