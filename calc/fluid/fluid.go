@@ -23,7 +23,7 @@ const (
 	// StateBins is the most bins of the previous wait's state (decorrelated, decorrelatedv2).
 	StateBins = 48
 	// ChainPoints is the draws per retry and state bin of the modes whose wait depends on the
-	// previous one; QuantilePoints the most of the other modes (a fixed wait needs one).
+	// previous one; QuantilePoints the most whole steps of a wait moved one by one.
 	ChainPoints    = 96
 	QuantilePoints = 2048
 	// StartGroups is how many groups of starts a spread herd with a budget is counted in.

@@ -1,6 +1,7 @@
 package fluid
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -133,5 +134,34 @@ func TestNoCapacityMatchesSimulation(t *testing.T) {
 			}
 			t.Logf("%s %-14s worst window %.1f standard errors, work %d", c.name, m, worst, r.Work)
 		}
+	}
+}
+
+// The model's limits are refused on the key that lowers them, with the value given.
+func TestLimits(t *testing.T) {
+	big := calc.Default()
+	big.Clients = MaxClients + 1
+	long := calc.Default()
+	long.Clients, long.Attempts, long.Cap, long.Jitter = 1000000000, 40, 48*time.Hour, calc.Decorrelated
+	for _, c := range []struct {
+		name, key string
+		p         calc.Params
+		m         calc.HerdMode
+	}{
+		{"clients over 10^9", "clients", big, calc.Backoff(calc.Full)},
+		{"a 2-day cap", "window", long, calc.Backoff(calc.Decorrelated)},
+	} {
+		_, err := Mode(c.p, c.m)
+		var fe *calc.FieldError
+		if !errors.As(err, &fe) || fe.Key != c.key {
+			t.Errorf("%s: %v, want an error on %s", c.name, err, c.key)
+			continue
+		}
+		t.Logf("%s: %v", c.name, err)
+	}
+	ok := calc.Default()
+	ok.Clients = MaxClients
+	if _, err := Mode(ok, calc.Backoff(calc.Full)); err != nil {
+		t.Errorf("10^9 clients: %v", err)
 	}
 }

@@ -15,14 +15,22 @@ type grid struct {
 	c       int     // cells per window
 	dt      float64 // a cell's width in ns
 	tab     []retryTable
-	groups  int // start groups (1 unless a spread herd has a budget)
+	groups  int // start groups (StartGroups with a spread, else 1)
 	classes int // groups × the most state bins of any retry
 	ring    int // cells held at once: one past the longest call+wait, in cells, and one
 	// pending[(cell%ring)*(attempts+1)*classes + k*classes + class] is the mass of attempt k
 	// pending in that cell, in that class (group × state bins + bin).
 	pending []float64
-	last    int  // the last cell with mass pending
-	draws   bool // whether any wait is drawn
+	// Mass spread evenly over many cells is added to a run: diff[i] (indexed as pending) is what
+	// the run of its attempt and class gains from that cell on, runs[i] how many such spreads
+	// start there (minus those ending), so that a run with none left is exactly 0.
+	diff    []float64
+	runs    []int32
+	run     []float64 // by attempt and class: the mass a cell gets from the runs
+	open    []int32   // by attempt and class: the runs under way
+	spreads bool      // whether any wait is spread over a range
+	last    int       // the last cell with mass pending
+	draws   bool      // whether any wait is drawn
 	work    int
 
 	capacity float64 // per window, in clients' mass; 0 is none
@@ -45,17 +53,22 @@ func newGrid(p calc.Params, m calc.HerdMode) (*grid, error) {
 	var top time.Duration
 	for _, c := range []int{cellsPerWindow(p), 8, 4} {
 		g.c, g.dt = c, float64(p.Window)/float64(c)
-		g.tab = tables(p, m, g.dt)
+		g.tab = tables(p, m)
 		bins := 1
 		top = 0
 		for k := 1; k < p.Attempts; k++ {
-			g.draws = g.draws || g.tab[k].points > 1
-			bins = max(bins, len(g.tab[k].wait), g.tab[k].bins)
+			for _, ps := range g.tab[k].pieces {
+				g.draws = g.draws || len(ps) > 1 || ps[0].hi > ps[0].lo
+				for _, pc := range ps {
+					g.spreads = g.spreads || pc.hi > pc.lo
+				}
+			}
+			bins = max(bins, len(g.tab[k].pieces), g.tab[k].bins)
 			top = max(top, g.tab[k].top)
 		}
 		g.classes = g.groups * bins
 		span = (float64(p.Call) + float64(top)) / g.dt
-		if cells = float64(p.Attempts+1) * float64(g.classes) * (span + 3); cells <= MaxCells {
+		if cells = float64(p.Attempts+1) * float64(g.classes) * (span + 4); cells <= MaxCells {
 			break
 		}
 	}
@@ -64,8 +77,12 @@ func newGrid(p calc.Params, m calc.HerdMode) (*grid, error) {
 			"the fluid model would hold %.0f cells (a wait of up to %s in cells of %s, × %d attempts × %d states), over the limit of %d; make the window longer or lower attempts or cap",
 			cells, calc.Human(float64(top)), calc.Human(g.dt), p.Attempts, g.classes, MaxCells)}
 	}
-	g.ring = int(span) + 3
+	g.ring = int(span) + 4
 	g.pending = make([]float64, g.ring*(p.Attempts+1)*g.classes)
+	if g.spreads {
+		g.diff, g.runs = make([]float64, len(g.pending)), make([]int32, len(g.pending))
+		g.run, g.open = make([]float64, (p.Attempts+1)*g.classes), make([]int32, (p.Attempts+1)*g.classes)
+	}
 	g.perAttempt = make([]float64, (p.Attempts+1)*g.groups)
 	g.byAttempt = make([]float64, p.Attempts+1)
 	g.capacity = float64(p.Capacity) / float64(p.Clients)
@@ -125,6 +142,9 @@ func (g *grid) sweep() error {
 		for k := 1; k <= A; k++ {
 			base := g.at(cell, k, 0)
 			row := g.pending[base : base+g.classes]
+			if g.spreads {
+				g.addRuns(base, k, row)
+			}
 			m := 0.0
 			for _, x := range row {
 				m += x
@@ -191,15 +211,17 @@ func (g *grid) endWindow() {
 }
 
 // move sends mass f of attempt k, class c, failed in cell, on to attempt k+1 after the call and
-// each draw of retry k's wait, or to those that gave up where the budget ends first.
+// retry k's wait, or to those that gave up where the budget ends first. Positions are in cells:
+// the mass is even over [cell, cell+1), or at cell (attempt 1 without a spread) when point.
 func (g *grid) move(f float64, cell, k, c int, point bool) error {
 	t := &g.tab[k]
 	bins := g.classes / g.groups
 	gr, b := c/bins, c%bins
-	g.work += t.points
+	pieces := t.pieces[b]
+	g.work += len(pieces)
 	if g.work > MaxWork {
 		return &calc.FieldError{Key: "window", Value: calc.FormatDuration(g.p.Window), Err: fmt.Errorf(
-			"the fluid model would take more than %d steps (cells of %s × attempts × the draws of each wait); make the window longer or lower attempts",
+			"the fluid model would take more than %d steps (cells of %s × attempts × the parts of each wait); make the window longer or lower attempts",
 			MaxWork, calc.Human(g.dt))}
 	}
 	cutoff := math.Inf(1)
@@ -209,37 +231,112 @@ func (g *grid) move(f float64, cell, k, c int, point bool) error {
 		if g.p.Spread > 0 {
 			cutoff += float64(g.p.Spread) * (float64(gr) + 0.5) / float64(g.groups)
 		}
+		cutoff /= g.dt
 	}
-	each := f / float64(t.points)
-	from := float64(cell) * g.dt
-	waits, next := t.wait[b], t.next[b]
-	for j, w := range waits {
-		a := from + float64(g.p.Call) + float64(w)
-		to := gr*bins + int(next[j])
-		if point { // all at a: in one cell
-			if a >= cutoff {
-				g.gaveUp += each
-				continue
-			}
-			g.put(floorInt(a/g.dt), k+1, to, each)
+	width := 1.0
+	if point {
+		width = 0
+	}
+	call := float64(g.p.Call)
+	for _, pc := range pieces {
+		to := gr*bins + int(pc.next)
+		lo, hi := (call+pc.lo)/g.dt, (call+pc.hi)/g.dt // after the cell's start
+		if hi > lo {
+			g.spread(f*pc.weight, cell, width, lo, hi, cutoff, k+1, to)
 			continue
 		}
-		// The cell's even interval [a, a+dt) lands on cells q and q+1, cut at the budget.
-		q := floorInt(a / g.dt)
-		edge := float64(q+1) * g.dt
-		in1 := max(0, min(edge, cutoff)-a)
-		in2 := max(0, min(a+g.dt, cutoff)-edge)
-		if in1 > 0 {
-			g.put(q, k+1, to, each*in1/g.dt)
-		}
-		if in2 > 0 {
-			g.put(q+1, k+1, to, each*in2/g.dt)
-		}
-		if gone := g.dt - in1 - in2; gone > 0 {
-			g.gaveUp += each * gone / g.dt
-		}
+		g.shift(f*pc.weight, cell, width, lo, cutoff, k+1, to)
 	}
 	return nil
+}
+
+// shift moves mass x, even over [cell, cell+width), by d cells, onto the one or two cells it
+// overlaps, less what lands at or past cutoff.
+func (g *grid) shift(x float64, cell int, width, d, cutoff float64, k, c int) {
+	q := floorInt(d)
+	a := float64(cell) + d // where the mass now starts
+	if width == 0 {
+		if a >= cutoff {
+			g.gaveUp += x
+			return
+		}
+		g.put(cell+q, k, c, x)
+		return
+	}
+	edge := float64(cell + q + 1)
+	in1 := max(0, min(edge, cutoff)-a)
+	in2 := max(0, min(a+1, cutoff)-edge)
+	if in1 > 0 {
+		g.put(cell+q, k, c, x*in1)
+	}
+	if in2 > 0 {
+		g.put(cell+q+1, k, c, x*in2)
+	}
+	if gone := 1 - in1 - in2; gone > 0 {
+		g.gaveUp += x * gone
+	}
+}
+
+// spread moves mass x, even over [cell, cell+width), by a wait even over [lo, hi) cells: the sum
+// is even over [cell+lo+width, cell+hi) (the plateau), where whole cells go to a run, and ramps
+// up and down over width on either side, whose cells are worked out from the sum's CDF.
+func (g *grid) spread(x float64, cell int, width, lo, hi, cutoff float64, k, c int) {
+	base := float64(cell)
+	// cdf is P(T + W <= s) for T even on [0, width), W on [lo, hi).
+	cdf := func(s float64) float64 {
+		if width == 0 {
+			return max(0, min(1, (s-lo)/(hi-lo)))
+		}
+		psi := func(v float64) float64 { v = max(0, v); return v * v / 2 }
+		return max(0, min(1, (psi(s-lo)-psi(s-lo-width)-psi(s-hi)+psi(s-hi-width))/(width*(hi-lo))))
+	}
+	end := cell + floorInt(hi+width) // the last cell the sum reaches
+	cut := end
+	if !math.IsInf(cutoff, 1) {
+		cut = min(end, floorInt(cutoff)) // the cell the cutoff falls in
+		if gone := 1 - cdf(cutoff-base); gone > 0 {
+			g.gaveUp += x * gone
+		}
+	}
+	// The whole cells of the plateau, before the cutoff's cell.
+	p0, p1 := cell+int(math.Ceil(lo+width)), min(cell+floorInt(hi)-1, cut-1)
+	if p1-p0 < 2 {
+		p0, p1 = cut+1, cut // no run: every cell on its own
+	} else {
+		i := g.at(p0, k, c)
+		v := x / (hi - lo)
+		g.diff[i] += v
+		g.runs[i]++
+		j := g.at(p1+1, k, c)
+		g.diff[j] -= v
+		g.runs[j]--
+		g.last = max(g.last, p1)
+	}
+	for j := cell + floorInt(lo); j <= cut; j++ {
+		if j == p0 {
+			j = p1
+			continue
+		}
+		top := min(float64(j+1), cutoff)
+		if m := cdf(top-base) - cdf(float64(j)-base); m > 0 {
+			g.put(j, k, c, x*m)
+		}
+	}
+}
+
+// addRuns adds the runs of attempt k to its row of the cell whose index in pending is at.
+func (g *grid) addRuns(at, k int, row []float64) {
+	r := k * g.classes
+	for c := range row {
+		g.open[r+c] += g.runs[at+c]
+		g.run[r+c] += g.diff[at+c]
+		g.diff[at+c], g.runs[at+c] = 0, 0
+		if g.open[r+c] == 0 {
+			g.run[r+c] = 0 // exactly: what the runs added, less what they took off
+			continue
+		}
+		row[c] += g.run[r+c]
+	}
 }
 
 func (g *grid) put(cell, k, c int, x float64) {
