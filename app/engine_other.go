@@ -6,6 +6,7 @@ import (
 	"backoffcalc/app/internal/engine"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/fluid"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -31,10 +32,15 @@ func (p *page) callEngine(ctx app.Context, kind, input string, done func(ctx app
 }
 
 // runHerdNow computes the herd in place, as the server's pre-render shows it and table prints
-// it: every mode of params.HerdModes, or for an open system (calc.Params.Open) every overload
+// it: every mode of params.HerdModes (simulated, or its expected counts where the simulation
+// cannot run it), or for an open system (calc.Params.Open) every overload
 // case in its place. On an error it keeps no runs.
 func (h *herdView) runHerdNow(params calc.Params) {
 	if !h.start(params) {
+		return
+	}
+	if !params.Open() && !params.HerdSimulated() {
+		h.fluid, h.err = fluid.Herd(params)
 		return
 	}
 	if !params.Open() {

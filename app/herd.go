@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/fluid"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -15,6 +16,7 @@ import (
 type herdView struct {
 	params calc.Params // the inputs of the runs
 	runs   []calc.HerdRun
+	fluid  []fluid.Run // the expected counts of a herd the simulation cannot run (HerdSimulated)
 	err    error
 	total  int // modes (or overload cases) to run
 
@@ -31,7 +33,7 @@ type herdView struct {
 // start begins a herd for params, with no run in yet, and reports whether it can run; when it
 // cannot, its error is what the herd shows.
 func (h *herdView) start(params calc.Params) bool {
-	h.params, h.runs, h.total, h.err = params, nil, len(params.HerdModes()), params.ValidateHerd()
+	h.params, h.runs, h.fluid, h.total, h.err = params, nil, nil, len(params.HerdModes()), params.ValidateHerd()
 	h.cases, h.over = nil, nil
 	if params.Open() {
 		h.cases = params.OverloadCases()

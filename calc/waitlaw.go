@@ -3,6 +3,8 @@ package calc
 import (
 	"math"
 	"time"
+
+	"backoffcalc/calc/internal/mathx"
 )
 
 // WaitLaw is the distribution of the wait before one retry of a mode whose wait does not depend
@@ -33,4 +35,17 @@ func (p Params) WaitLaw(k int) (l WaitLaw, ok bool) {
 		l.Hi = w.lo + float64(l.Steps-1)*w.step
 	}
 	return l, true
+}
+
+// WaitLawFrom is WaitLaw for decorrelated jitter, whose wait depends on the previous one: for the
+// state Wait takes (the previous wait in nanoseconds, FirstState for retry 1) the wait before
+// any retry is uniform on [base, 3 × state] clamped to cap, and the state it leaves is the wait
+// itself. ok is false for every other mode (decorrelatedv2's wait is not of this form). With base
+// 100ms and a previous wait of 200ms, the wait is uniform on [100ms, 600ms].
+func (p Params) WaitLawFrom(state float64) (l WaitLaw, ok bool) {
+	if p.Jitter != Decorrelated {
+		return WaitLaw{}, false
+	}
+	b, c := float64(p.Base), float64(p.Cap)
+	return WaitLaw{Lo: b, Hi: 3 * state, Clamp: c, Min: min(p.Cap, p.Base), Max: min(p.Cap, mathx.RoundNs(3*state))}, true
 }

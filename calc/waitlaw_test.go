@@ -39,4 +39,21 @@ func TestWaitLaw(t *testing.T) {
 	if _, ok := Default().WithJitter(Decorrelated).WaitLaw(1); ok {
 		t.Error("decorrelated has a law of its own retry's: its wait depends on the previous one")
 	}
+	// Decorrelated's law from a previous wait: AWS's min(cap, base + U × (3 × previous − base)).
+	p := Default().WithJitter(Decorrelated)
+	p.Cap = 500 * time.Millisecond
+	l, ok := p.WaitLawFrom(200e6)
+	if !ok || l.Lo != 100e6 || l.Hi != 600e6 || l.Clamp != 500e6 || l.Min != 100*time.Millisecond || l.Max != 500*time.Millisecond {
+		t.Errorf("decorrelated after 200ms: %+v, %v", l, ok)
+	}
+	for _, u := range []float64{0, 0.25, 0.5, below1} {
+		w, state := p.Wait(2, u, 200e6)
+		want := min(500*time.Millisecond, time.Duration(100e6+u*500e6+0.5))
+		if w != want || state != float64(w) {
+			t.Errorf("Wait(2, %v, 200ms) = %v, %v; the law says %v", u, w, state, want)
+		}
+	}
+	if _, ok := Default().WithJitter(DecorrelatedV2).WaitLawFrom(1); ok {
+		t.Error("decorrelatedv2 has no law of this form")
+	}
 }

@@ -29,6 +29,7 @@ type grid struct {
 	run     []float64 // by attempt and class: the mass a cell gets from the runs
 	open    []int32   // by attempt and class: the runs under way
 	spreads bool      // whether any wait is spread over a range
+	fails   []float64 // by class: the mass of a cell that failed (decorrelated's mixture)
 	last    int       // the last cell with mass pending
 	draws   bool      // whether any wait is drawn
 	work    int
@@ -57,6 +58,9 @@ func newGrid(p calc.Params, m calc.HerdMode) (*grid, error) {
 		bins := 1
 		top = 0
 		for k := 1; k < p.Attempts; k++ {
+			if g.tab[k].mix != nil {
+				g.draws, g.spreads = true, true
+			}
 			for _, ps := range g.tab[k].pieces {
 				g.draws = g.draws || len(ps) > 1 || ps[0].hi > ps[0].lo
 				for _, pc := range ps {
@@ -84,6 +88,7 @@ func newGrid(p calc.Params, m calc.HerdMode) (*grid, error) {
 		g.run, g.open = make([]float64, (p.Attempts+1)*g.classes), make([]int32, (p.Attempts+1)*g.classes)
 	}
 	g.perAttempt = make([]float64, (p.Attempts+1)*g.groups)
+	g.fails = make([]float64, g.classes)
 	g.byAttempt = make([]float64, p.Attempts+1)
 	g.capacity = float64(p.Capacity) / float64(p.Clients)
 	if p.Spread > 0 {
@@ -174,6 +179,16 @@ func (g *grid) sweep() error {
 			g.accepted += acc
 			g.acceptedAt[cell] += acc
 			fail := (m - acc) / m
+			if k < A && g.tab[k].mix != nil {
+				for c, x := range row {
+					g.fails[c], row[c] = x*fail, 0
+				}
+				g.moveMixture(cell, k, point)
+				if err := g.overWork(); err != nil {
+					return err
+				}
+				continue
+			}
 			for c, x := range row {
 				row[c] = 0
 				if f := x * fail; f > 0 {
@@ -219,25 +234,10 @@ func (g *grid) move(f float64, cell, k, c int, point bool) error {
 	gr, b := c/bins, c%bins
 	pieces := t.pieces[b]
 	g.work += len(pieces)
-	if g.work > MaxWork {
-		return &calc.FieldError{Key: "window", Value: calc.FormatDuration(g.p.Window), Err: fmt.Errorf(
-			"the fluid model would take more than %d steps (cells of %s × attempts × the parts of each wait); make the window longer or lower attempts",
-			MaxWork, calc.Human(g.dt))}
+	if err := g.overWork(); err != nil {
+		return err
 	}
-	cutoff := math.Inf(1)
-	if g.p.Budget > 0 {
-		// A retry is made if its start, from the client's own first attempt, is before the budget.
-		cutoff = float64(g.p.Budget)
-		if g.p.Spread > 0 {
-			cutoff += float64(g.p.Spread) * (float64(gr) + 0.5) / float64(g.groups)
-		}
-		cutoff /= g.dt
-	}
-	width := 1.0
-	if point {
-		width = 0
-	}
-	call := float64(g.p.Call)
+	cutoff, width, call := g.cutoff(gr), g.width(point), float64(g.p.Call)
 	for _, pc := range pieces {
 		to := gr*bins + int(pc.next)
 		lo, hi := (call+pc.lo)/g.dt, (call+pc.hi)/g.dt // after the cell's start
@@ -248,6 +248,59 @@ func (g *grid) move(f float64, cell, k, c int, point bool) error {
 		g.shift(f*pc.weight, cell, width, lo, cutoff, k+1, to)
 	}
 	return nil
+}
+
+// overWork is the error of a run past MaxWork steps.
+func (g *grid) overWork() error {
+	if g.work <= MaxWork {
+		return nil
+	}
+	return &calc.FieldError{Key: "window", Value: calc.FormatDuration(g.p.Window), Err: fmt.Errorf(
+		"the fluid model would take more than %d steps (cells of %s × attempts × the parts of each wait); make the window longer or lower attempts",
+		MaxWork, calc.Human(g.dt))}
+}
+
+// cutoff is when, in cells, the budget ends for start group gr: a retry is made if its start,
+// from the client's own first attempt, is before the budget.
+func (g *grid) cutoff(gr int) float64 {
+	if g.p.Budget == 0 {
+		return math.Inf(1)
+	}
+	c := float64(g.p.Budget)
+	if g.p.Spread > 0 {
+		c += float64(g.p.Spread) * (float64(gr) + 0.5) / float64(g.groups)
+	}
+	return c / g.dt
+}
+
+// width is how much of its cell the mass takes: all of it, or none for a point.
+func (g *grid) width(point bool) float64 {
+	if point {
+		return 0
+	}
+	return 1
+}
+
+// moveMixture moves the failed mass of a cell's attempt k (fails, by class) on by decorrelated's
+// wait, each start group's bins together (mixture).
+func (g *grid) moveMixture(cell, k int, point bool) {
+	x := g.tab[k].mix
+	bins := g.classes / g.groups
+	width, call := g.width(point), float64(g.p.Call)
+	for gr := range g.groups {
+		m := g.fails[gr*bins : gr*bins+len(x.hi)]
+		cutoff := g.cutoff(gr)
+		x.walk(m, func(x0, x1, w float64, bin int) {
+			g.work++
+			to := gr*bins + bin
+			if x1 > x0 {
+				g.spread(w, cell, width, (call+x0)/g.dt, (call+x1)/g.dt, cutoff, k+1, to)
+				return
+			}
+			g.shift(w, cell, width, (call+x0)/g.dt, cutoff, k+1, to)
+		})
+		clear(g.fails[gr*bins : (gr+1)*bins])
+	}
 }
 
 // shift moves mass x, even over [cell, cell+width), by d cells, onto the one or two cells it

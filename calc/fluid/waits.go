@@ -14,9 +14,11 @@ type piece struct {
 	next           int32
 }
 
-// retryTable is the wait before one retry: pieces[b] is its law for state bin b.
+// retryTable is the wait before one retry: pieces[b] is its law for state bin b, or for
+// decorrelated jitter mix.
 type retryTable struct {
 	pieces [][]piece
+	mix    *mixture
 	bins   int // the state bins of the retry after this one
 	top    time.Duration
 }
@@ -32,6 +34,9 @@ func tables(p calc.Params, m calc.HerdMode) []retryTable {
 		return t
 	}
 	q := p.WithJitter(j)
+	if _, ok := q.WaitLawFrom(q.FirstState()); ok {
+		return mixtureTables(q, t)
+	}
 	if j.FromPrevious() {
 		return chainTables(q, t)
 	}
@@ -129,6 +134,105 @@ func chainTables(q calc.Params, t []retryTable) []retryTable {
 		}
 		r.bins = bins
 		t[k] = r
+	}
+	return t
+}
+
+// mixture is the wait before one retry of decorrelated jitter, from every state bin at once:
+// the mass of input bin b waits evenly over [lo, hi[b]] (Params.WaitLawFrom of the bin's
+// representative), the share past clamp (cap) at clamp, and the wait is the next state, binned at
+// edges. The mass of a cell's bins together has a density that is constant between the hi[b]
+// and the edges, so it moves as at most 2 × StateBins ranges, where one range a bin and a draw
+// would be StateBins × draws.
+type mixture struct {
+	lo, clamp float64
+	hi        []float64 // by input bin, increasing
+	edges     []float64 // bin i of the next state is [edges[i], edges[i+1]]
+}
+
+// walk calls part for each range [x0, x1] of the waits with its mass w and next state bin, and
+// for the clamped share (x0 == x1 == clamp), of the input bins' masses m.
+func (x *mixture) walk(m []float64, part func(x0, x1, w float64, bin int)) {
+	d, atom := 0.0, 0.0 // the density, and the mass at clamp
+	for b, mb := range m {
+		if mb > 0 {
+			d += mb / (x.hi[b] - x.lo)
+			atom += mb * max(0, x.hi[b]-x.clamp) / (x.hi[b] - x.lo)
+		}
+	}
+	bins := len(x.edges) - 1
+	at, i, b := x.lo, 0, 0
+	for d > 0 && at < x.clamp {
+		for b < len(m) && (m[b] <= 0 || x.hi[b] <= at) {
+			if m[b] > 0 {
+				d -= m[b] / (x.hi[b] - x.lo)
+			}
+			b++
+		}
+		if b == len(m) || d <= 0 {
+			break
+		}
+		for i < bins-1 && x.edges[i+1] <= at {
+			i++
+		}
+		to := min(x.hi[b], x.clamp)
+		if i < bins-1 {
+			to = min(to, x.edges[i+1])
+		}
+		if to > at {
+			part(at, to, d*(to-at), i)
+		}
+		at = to
+	}
+	if atom > 0 {
+		part(x.clamp, x.clamp, atom, bins-1)
+	}
+}
+
+// mixtureTables fills t for decorrelated jitter: the state bins of each retry come from a pass
+// over the states alone, as chainTables does, each bin standing for the mean of its waits.
+func mixtureTables(q calc.Params, t []retryTable) []retryTable {
+	reps, mass := []float64{q.FirstState()}, []float64{1}
+	for k := 1; k < len(t); k++ {
+		x := &mixture{clamp: float64(q.Cap), hi: make([]float64, len(reps))}
+		top := 0.0
+		for b, r := range reps {
+			l, _ := q.WaitLawFrom(r)
+			x.lo, x.hi[b] = l.Lo, l.Hi
+			if mass[b] > 0 {
+				top = max(top, min(l.Hi, l.Clamp))
+			}
+		}
+		for b := range x.hi { // an empty bin's range is never read: keep hi increasing
+			if b > 0 && x.hi[b] < x.hi[b-1] {
+				x.hi[b] = x.hi[b-1]
+			}
+		}
+		bins := 1
+		if top > x.lo {
+			bins = StateBins
+		}
+		// Edges even in the fourth root (exact everywhere, as math.Sqrt is).
+		root := func(s float64) float64 { return math.Sqrt(math.Sqrt(s)) }
+		r0, r1 := root(x.lo), root(top)
+		x.edges = make([]float64, bins+1)
+		for i := range x.edges {
+			r := r0 + (r1-r0)*float64(i)/float64(bins)
+			x.edges[i] = r * r * r * r
+		}
+		x.edges[0], x.edges[bins] = x.lo, max(x.lo, top)
+		sum, weight := make([]float64, bins), make([]float64, bins)
+		x.walk(mass, func(x0, x1, w float64, bin int) {
+			sum[bin] += w * (x0 + x1) / 2
+			weight[bin] += w
+		})
+		reps, mass = make([]float64, bins), weight
+		for b := range reps {
+			if weight[b] > 0 {
+				reps[b] = sum[b] / weight[b]
+			}
+		}
+		t[k] = retryTable{mix: x, bins: bins, top: time.Duration(max(x.lo, top))}
 	}
 	return t
 }

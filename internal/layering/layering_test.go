@@ -55,12 +55,12 @@ var rules = []struct {
 	// The engine worker's work (app/engine's wasm, and the page natively): it reads imports and
 	// runs the simulations. The import's reader gives what it read in the page's own terms
 	// (imported); the kinds of work and their replies are app/internal/work's.
-	{"app/internal/engine", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs",
+	{"app/internal/engine", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs",
 		"app/internal/importcfg", "app/internal/imported", "app/internal/work"}},
 	{"app/internal/importcfg", []string{"calc", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/imported"}},
-	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs"}},
+	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs"}},
 	{"app/engine", []string{"app/internal/engine"}},
-	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs", "app/internal/..."}},
+	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs", "app/internal/..."}},
 	// Starting Chromium and serve, for tests, the bench and the scripts: nothing of the project.
 	{"internal/...", nil},
 	{"scripts/...", []string{"internal/headless", "internal/served"}},
