@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/fluid"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -52,6 +53,7 @@ type engineReply struct {
 // waits for the reply without holding the thread.
 var (
 	herdModePausing   = engineHerdMode
+	fluidMode         = engineFluidMode
 	overloadPausing   = engineOverload
 	contentionPausing = engineContention
 )
@@ -274,6 +276,18 @@ func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (cal
 	}
 	inputs := inputsOf(modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
 	return simulate[calc.HerdRun](work.Herd, inputs, i, pause)
+}
+
+// engineFluidMode is calc/fluid's Mode in the engine (a herd the simulation cannot run); the
+// series is params' modes from m on.
+func engineFluidMode(params calc.Params, m calc.HerdMode, pause func() bool) (fluid.Run, bool, error) {
+	modes := params.HerdModes()
+	i := indexOr(modes, m)
+	if i < 0 {
+		modes, i = []calc.HerdMode{m}, 0
+	}
+	inputs := inputsOf(modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
+	return simulate[fluid.Run](work.Fluid, inputs, i, pause)
 }
 
 // engineOverload is calc.Params.OverloadPausing in the engine; the series is params' cases.

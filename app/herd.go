@@ -60,6 +60,10 @@ func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause fun
 		p.runOverload(ctx, params, gen, pause)
 		return
 	}
+	if !params.HerdSimulated() {
+		p.runFluid(ctx, params, gen, pause)
+		return
+	}
 	for _, m := range params.HerdModes() {
 		run, done, err := herdModePausing(params, m, pause)
 		if !done && err == nil || !pause() {
@@ -73,6 +77,26 @@ func (p *page) runHerd(ctx app.Context, params calc.Params, gen int64, pause fun
 				p.showHerd()
 			}
 		})
+	}
+}
+
+// runFluid computes the expected counts of a herd the simulation cannot run (calc/fluid), one
+// mode at a time in the engine, as runHerd runs the simulation.
+func (p *page) runFluid(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
+	for _, m := range params.HerdModes() {
+		run, done, err := fluidMode(params, m, pause)
+		if !done && err == nil || !pause() {
+			return
+		}
+		ctx.Defer(func(ctx app.Context) {
+			if p.workGen.Load() == gen {
+				p.herd.fluid, p.herd.err = append(p.herd.fluid, run), err
+				p.showHerd()
+			}
+		})
+		if err != nil {
+			return
+		}
 	}
 }
 
@@ -181,7 +205,9 @@ func (h *herdView) status() string {
 		return strings.TrimPrefix(h.err.Error(), "calc: ")
 	case h.cases != nil && len(h.over) < h.total:
 		return app.FormatString("Computing the overload runs: %d of %d done…", len(h.over), h.total)
-	case h.cases == nil && len(h.runs) < h.total:
+	case h.cases == nil && !h.params.HerdSimulated() && len(h.fluid) < h.total:
+		return app.FormatString("Computing the herd's expected counts: %d of %d modes done…", len(h.fluid), h.total)
+	case h.cases == nil && h.params.HerdSimulated() && len(h.runs) < h.total:
 		return app.FormatString("Computing the herd: %d of %d modes done…", len(h.runs), h.total)
 	}
 	return ""
@@ -225,6 +251,9 @@ func (p *page) renderHerdResults() app.UI {
 		capacity = "capacity " + strconv.Itoa(params.Capacity)
 	}
 	window := calc.Human(float64(params.Window))
+	if !params.HerdSimulated() {
+		return renderFluid(params, h.fluid, window, capacity)
+	}
 	return app.Div().Body(
 		scrollBox("herd-box", "The herd, per mode (scrolls)", app.Table().ID("herd").Body(
 			app.THead().Body(app.Tr().Body(
@@ -272,4 +301,58 @@ func peakCell(col string, params calc.Params, n int, at time.Duration) app.UI {
 
 func countCell(col string, n int) app.UI {
 	return app.Td().DataSet("col", col).DataSet("value", n).Text(n)
+}
+
+// renderFluid is the herd's expected counts (calc/fluid), where the simulation cannot run it:
+// the model's words first, then the table as the simulation's, each count expected, the peak
+// once back with the deviation one herd has in its window, and the windows' chart of the counts
+// rounded to whole attempts.
+func renderFluid(params calc.Params, runs []fluid.Run, window, capacity string) app.UI {
+	whole := make([]calc.HerdRun, len(runs))
+	for i, r := range runs {
+		whole[i] = r.Rounded(params.Window)
+	}
+	return app.Div().Body(
+		app.P().ID("herd-model").DataSet("model", report.ModelFluid).Text(report.FluidWords(params)),
+		scrollBox("herd-box", "The herd's expected counts, per mode (scrolls)", app.Table().ID("herd").DataSet("model", report.ModelFluid).Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("mode"),
+				app.Th().Scope("col").Text("peak once back, per "+window+" window ("+capacity+"), expected ± one herd's deviation"),
+				app.Th().Scope("col").Text("peak while down, per "+window+" window, expected"),
+				app.Th().Scope("col").Text("attempts received, expected"),
+				app.Th().Scope("col").Text("clients accepted, expected"),
+				app.Th().Scope("col").Text("clients that gave up, expected"),
+				app.Th().Scope("col").Text("attempts per client, mean"),
+				app.Th().Scope("col").Text("last client through at, expected"),
+			)),
+			app.TBody().Body(app.Range(runs).Slice(func(i int) app.UI {
+				r := runs[i]
+				last := app.Td().DataSet("col", "last_accepted").DataSet("value", "").Text("none got through")
+				if r.LastAccepted >= 0 {
+					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(report.HerdTime(params, r.LastAccepted))
+				}
+				back := app.Td().DataSet("col", "peak_back").DataSet("value", report.Expected(r.PeakBack)).DataSet("at", "").Text("none")
+				if r.PeakBackAt >= 0 {
+					back = app.Td().DataSet("col", "peak_back").DataSet("value", report.Expected(r.PeakBack)).DataSet("at", calc.Millis(r.PeakBackAt)).
+						Text(report.Expected(r.PeakBack) + " ± " + report.Expected(report.FluidPeakSD(params, r)) + " at " + report.HerdTime(params, r.PeakBackAt))
+				}
+				down := app.Td().DataSet("col", "peak_down").DataSet("value", report.Expected(r.PeakDown)).DataSet("at", "").Text("none")
+				if r.PeakDownAt >= 0 {
+					down = app.Td().DataSet("col", "peak_down").DataSet("value", report.Expected(r.PeakDown)).DataSet("at", calc.Millis(r.PeakDownAt)).
+						Text(report.Expected(r.PeakDown) + " at " + report.HerdTime(params, r.PeakDownAt))
+				}
+				return app.Tr().DataSet("mode", r.Mode.String()).Body(
+					app.Th().Scope("row").Text(r.Mode.String()),
+					back,
+					down,
+					app.Td().DataSet("col", "attempts").DataSet("value", report.Expected(r.Attempts)).Text(report.Expected(r.Attempts)),
+					app.Td().DataSet("col", "accepted").DataSet("value", report.Expected(r.Accepted)).Text(report.Expected(r.Accepted)),
+					app.Td().DataSet("col", "gave_up").DataSet("value", report.Expected(r.GaveUp)).Text(report.Expected(r.GaveUp)),
+					app.Td().DataSet("col", "per_client").Text(strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)),
+					last,
+				)
+			})),
+		)),
+		renderArrivals(params, whole),
+	)
 }

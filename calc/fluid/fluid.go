@@ -121,3 +121,22 @@ func round(x float64) time.Duration { return mathx.RoundNs(x) }
 
 // floorInt is floor(x) for x well within int's range.
 func floorInt(x float64) int { return int(math.Floor(x)) }
+
+// Rounded is r as a calc.HerdRun of whole counts, each the nearest (halves away from zero), for
+// what draws a herd's windows from its runs: the arrivals chart and its scales. Peak and PeakAt,
+// which the model does not compute (a sliding window), are the most arrivals in one fixed window
+// and its start, for window, the herd's (Params.Window).
+func (r Run) Rounded(window time.Duration) calc.HerdRun {
+	n := func(x float64) int { return int(math.Round(x)) }
+	h := calc.HerdRun{Mode: r.Mode, Attempts: n(r.Attempts), Accepted: n(r.Accepted), GaveUp: n(r.GaveUp),
+		PeakDown: n(r.PeakDown), PeakBack: n(r.PeakBack), PeakDownAt: r.PeakDownAt, PeakBackAt: r.PeakBackAt,
+		MeanPerClient: r.MeanPerClient, MaxPerClient: r.MaxPerClient, LastAccepted: r.LastAccepted,
+		Arrivals: make([]int, len(r.Arrivals))}
+	for w, x := range r.Arrivals {
+		h.Arrivals[w] = n(x)
+		if h.Arrivals[w] > h.Peak {
+			h.Peak, h.PeakAt = h.Arrivals[w], time.Duration(w)*window
+		}
+	}
+	return h
+}
