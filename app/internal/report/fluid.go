@@ -26,11 +26,15 @@ func SimulatedWords(p calc.Params) string {
 // FluidWords says that the herd's figures are the fluid model's, why, what ± means and how far
 // the model was measured to be from the simulation.
 func FluidWords(p calc.Params) string {
+	how := "without a capacity it is exact up to the model's grid (held within the simulation's standard error, every mode)"
+	if p.Capacity > 0 {
+		how = fmt.Sprintf("the capacity accepts the first %d of what reaches a window as a fluid, where the simulation accepts whole clients: "+
+			"measured against the simulation's mean at 10^4 and 10^5 clients, every mode, within 0.3%% of the clients in a window and 0.16%% in accepted and gave up (docs/herd.md)", p.Capacity)
+	}
 	return fmt.Sprintf("Model: %s. %d clients × %d attempts is over what the simulation runs (%d clients, %d client-attempts): "+
-		"each figure is the mean count over many herds, computed from the distributions of the waits; a capacity accepts the first %d of what reaches a window, as a fluid. "+
-		"Measured against the simulation's mean at 10^4 and 10^5 clients, every mode: within 0.3%% of the clients in a window, 0.16%% in accepted and gave up (docs/herd.md). "+
+		"each figure is the mean count over many herds, computed from the distributions of the waits; %s. "+
 		"± is the standard deviation of one herd's count in that window.",
-		ModelFluid, p.Clients, p.Attempts, calc.MaxClients, calc.MaxHerdWork, p.Capacity)
+		ModelFluid, p.Clients, p.Attempts, calc.MaxClients, calc.MaxHerdWork, how)
 }
 
 // Expected writes an expected count to one decimal, rounded half away from zero as calc rounds.
