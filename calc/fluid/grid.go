@@ -335,14 +335,7 @@ func (g *grid) shift(x float64, cell int, width, d, cutoff float64, k, c int) {
 // up and down over width on either side, whose cells are worked out from the sum's CDF.
 func (g *grid) spread(x float64, cell int, width, lo, hi, cutoff float64, k, c int) {
 	base := float64(cell)
-	// cdf is P(T + W <= s) for T even on [0, width), W on [lo, hi).
-	cdf := func(s float64) float64 {
-		if width == 0 {
-			return max(0, min(1, (s-lo)/(hi-lo)))
-		}
-		psi := func(v float64) float64 { v = max(0, v); return v * v / 2 }
-		return max(0, min(1, (psi(s-lo)-psi(s-lo-width)-psi(s-hi)+psi(s-hi-width))/(width*(hi-lo))))
-	}
+	cdf := func(s float64) float64 { return sumCDF(s, width, lo, hi) }
 	end := cell + floorInt(hi+width) // the last cell the sum reaches
 	cut := end
 	if !math.IsInf(cutoff, 1) {
@@ -365,16 +358,36 @@ func (g *grid) spread(x float64, cell int, width, lo, hi, cutoff float64, k, c i
 		g.runs[j]--
 		g.last = max(g.last, p1)
 	}
+	// Each cell's mass is the CDF's rise over it; a cell's top is the next one's bottom.
+	below, after := 0.0, -1 // the CDF at the bottom of cell after
 	for j := cell + floorInt(lo); j <= cut; j++ {
 		if j == p0 {
 			j = p1
 			continue
 		}
-		top := min(float64(j+1), cutoff)
-		if m := cdf(top-base) - cdf(float64(j)-base); m > 0 {
+		if j != after {
+			below = cdf(float64(j) - base)
+		}
+		top := cdf(min(float64(j+1), cutoff) - base)
+		if m := top - below; m > 0 {
 			g.put(j, k, c, x*m)
 		}
+		below, after = top, j+1
 	}
+}
+
+// sumCDF is P(T + W <= s) for T even on [0, width) (or 0 when width is 0) and W even on [lo, hi).
+func sumCDF(s, width, lo, hi float64) float64 {
+	if width == 0 {
+		return max(0, min(1, (s-lo)/(hi-lo)))
+	}
+	return max(0, min(1, (half(s-lo)-half(s-lo-width)-half(s-hi)+half(s-hi-width))/(width*(hi-lo))))
+}
+
+// half is max(0, v)²/2, the area under the even law's CDF up to v.
+func half(v float64) float64 {
+	v = max(0, v)
+	return v * v / 2
 }
 
 // addRuns adds the runs of attempt k to its row of the cell whose index in pending is at.
