@@ -172,10 +172,19 @@ func (p *page) showOverloadRun(windows string) {
 	p.showCompareRuns()
 }
 
+// fluidDone returns the expected counts once every mode is in, for copying; nil before, and for
+// a herd the simulation runs.
+func (h *herdView) fluidDone() []fluid.Run {
+	if h.err == nil && h.cases == nil && !h.params.HerdSimulated() && len(h.fluid) == h.total {
+		return h.fluid
+	}
+	return nil
+}
+
 // runsDone returns the herd's runs once every mode is in, for copying; nil before, and for an
 // open system, whose runs the copied tables do not carry.
 func (h *herdView) runsDone() []calc.HerdRun {
-	if h.err == nil && h.cases == nil && len(h.runs) == h.total {
+	if h.err == nil && h.cases == nil && h.params.HerdSimulated() && len(h.runs) == h.total {
 		return h.runs
 	}
 	return nil
