@@ -3,8 +3,6 @@ package calc
 import (
 	"math"
 	"time"
-
-	"backoffcalc/calc/internal/mathx"
 )
 
 // WaitLaw is the distribution of the wait before one retry of a mode whose wait does not depend
@@ -43,9 +41,13 @@ func (p Params) WaitLaw(k int) (l WaitLaw, ok bool) {
 // itself. ok is false for every other mode (decorrelatedv2's wait is not of this form). With base
 // 100ms and a previous wait of 200ms, the wait is uniform on [100ms, 600ms].
 func (p Params) WaitLawFrom(state float64) (l WaitLaw, ok bool) {
-	if p.Jitter != Decorrelated {
-		return WaitLaw{}, false
+	if c, ok := modes[p.Jitter].chain.(evenChain); ok {
+		return c.evenFrom(p, state), true
 	}
-	b, c := float64(p.Base), float64(p.Cap)
-	return WaitLaw{Lo: b, Hi: 3 * state, Clamp: c, Min: min(p.Cap, p.Base), Max: min(p.Cap, mathx.RoundNs(3*state))}, true
+	return WaitLaw{}, false
+}
+
+// evenChain is a chain whose wait from a state is even over a range, clamped (decorrelated's).
+type evenChain interface {
+	evenFrom(p Params, state float64) WaitLaw
 }
