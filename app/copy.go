@@ -57,7 +57,7 @@ func (p *page) exported() exported {
 	case h.err != nil:
 		e.missing = append(e.missing, what+" (not simulated: "+strings.TrimPrefix(h.err.Error(), "calc: ")+")")
 	default:
-		if e.Herd, e.Over = h.runsDone(), h.overloadDone(); e.Herd == nil && e.Over == nil {
+		if e.Herd, e.Over, e.Fluid = h.runsDone(), h.overloadDone(), h.fluidDone(); e.Herd == nil && e.Over == nil && e.Fluid == nil {
 			e.missing = append(e.missing, what+" (still being computed)")
 		}
 	}

@@ -44,3 +44,17 @@ func TestExportedIsTable(t *testing.T) {
 		t.Errorf("without: %q", got)
 	}
 }
+
+// A herd over the simulation's limits is copied as its expected counts, as table writes them,
+// not left out as still being computed.
+func TestExportedFluidHerd(t *testing.T) {
+	const q = "clients=1000000&outage=2s&capacity=5000"
+	p, _ := navPage(t, q)
+	e := p.exported()
+	if want := []string{"the contention experiment (it runs when its section comes into view)"}; !slices.Equal(e.missing, want) || len(e.Fluid) != 6 {
+		t.Errorf("missing %q, want %q; %d modes of expected counts", e.missing, want, len(e.Fluid))
+	}
+	if want, _, _ := runTableOut(t, "-format", "csv", q); e.text(report.WriteCSV) != want {
+		t.Errorf("the page copies\n%s\ntable writes\n%s", e.text(report.WriteCSV), want)
+	}
+}

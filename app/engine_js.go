@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/fluid"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -60,6 +61,7 @@ type engineReply struct {
 // waits for the reply without holding the thread.
 var (
 	herdModePausing   = engineHerdMode
+	fluidMode         = engineFluidMode
 	overloadPausing   = engineOverload
 	contentionPausing = engineContention
 )
@@ -313,6 +315,15 @@ func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (cal
 	modes, i := stepOf(params.HerdModes(), m)
 	inputs := seriesInputs(work.Herd, params, fmt.Sprint(modes), modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
 	run, _, done, err := simulate[calc.HerdRun](work.Herd, inputs, i, pause)
+	return run, done, err
+}
+
+// engineFluidMode is calc/fluid's Mode in the engine (a herd the simulation cannot run); the
+// series is params' modes from m on.
+func engineFluidMode(params calc.Params, m calc.HerdMode, pause func() bool) (fluid.Run, bool, error) {
+	modes, i := stepOf(params.HerdModes(), m)
+	inputs := seriesInputs(work.Fluid, params, fmt.Sprint(modes), modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
+	run, _, done, err := simulate[fluid.Run](work.Fluid, inputs, i, pause)
 	return run, done, err
 }
 

@@ -6,6 +6,7 @@ import (
 	"backoffcalc/app/internal/engine"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/fluid"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -17,9 +18,16 @@ import (
 // The simulations, variables so that a test can force a panic or run a view on runs of its own.
 var (
 	herdModePausing   = calc.Params.HerdModePausing
+	fluidMode         = fluidModeNow
 	overloadPausing   = calc.Params.OverloadPausing
 	contentionPausing = contention.RunPausing
 )
+
+// fluidModeNow is calc/fluid's Mode in place: bounded by its work limits, it runs whole.
+func fluidModeNow(p calc.Params, m calc.HerdMode, _ func() bool) (fluid.Run, bool, error) {
+	r, err := fluid.Mode(p, m)
+	return r, true, err
+}
 
 func (p *page) knowEngine(app.Context)  {}
 func (p *page) startEngine(app.Context) {}
@@ -31,10 +39,15 @@ func (p *page) callEngine(ctx app.Context, kind, input string, done func(ctx app
 }
 
 // runHerdNow computes the herd in place, as the server's pre-render shows it and table prints
-// it: every mode of params.HerdModes, or for an open system (calc.Params.Open) every overload
+// it: every mode of params.HerdModes (simulated, or its expected counts where the simulation
+// cannot run it), or for an open system (calc.Params.Open) every overload
 // case in its place. On an error it keeps no runs.
 func (h *herdView) runHerdNow(params calc.Params) {
 	if !h.start(params) {
+		return
+	}
+	if !params.Open() && !params.HerdSimulated() {
+		h.fluid, h.err = fluid.Herd(params)
 		return
 	}
 	if !params.Open() {

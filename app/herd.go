@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/fluid"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -15,6 +16,7 @@ import (
 type herdView struct {
 	params calc.Params // the inputs of the runs
 	runs   []calc.HerdRun
+	fluid  []fluid.Run // the expected counts of a herd the simulation cannot run (HerdSimulated)
 	err    error
 	total  int // modes (or overload cases) to run
 
@@ -60,7 +62,7 @@ func (s *herdSection) startRuns(params calc.Params) bool {
 // start begins a herd for params, with no run in yet, and reports whether it can run; when it
 // cannot, its error is what the herd shows.
 func (h *herdView) start(params calc.Params) bool {
-	h.params, h.runs, h.total, h.err = params, nil, len(params.HerdModes()), params.ValidateHerd()
+	h.params, h.runs, h.fluid, h.total, h.err = params, nil, nil, len(params.HerdModes()), params.ValidateHerd()
 	h.cases, h.over = nil, nil
 	if params.Open() {
 		h.cases = params.OverloadCases()
@@ -87,6 +89,10 @@ func (s *herdSection) runHerd(ctx app.Context, params calc.Params, gen int64, pa
 		s.runOverload(ctx, params, gen, pause)
 		return
 	}
+	if !params.HerdSimulated() {
+		s.runFluid(ctx, params, gen, pause)
+		return
+	}
 	for _, m := range params.HerdModes() {
 		run, done, err := herdModePausing(params, m, pause)
 		if !done && err == nil || !pause() {
@@ -100,6 +106,26 @@ func (s *herdSection) runHerd(ctx app.Context, params calc.Params, gen int64, pa
 				s.show()
 			}
 		})
+	}
+}
+
+// runFluid computes the expected counts of a herd the simulation cannot run (calc/fluid), one
+// mode at a time in the engine, as runHerd runs the simulation.
+func (s *herdSection) runFluid(ctx app.Context, params calc.Params, gen int64, pause func() bool) {
+	for _, m := range params.HerdModes() {
+		run, done, err := fluidMode(params, m, pause)
+		if !done && err == nil || !pause() {
+			return
+		}
+		ctx.Defer(func(ctx app.Context) {
+			if s.h.current(gen) {
+				s.fluid, s.err = append(s.fluid, run), err
+				s.show()
+			}
+		})
+		if err != nil {
+			return
+		}
 	}
 }
 
@@ -175,10 +201,19 @@ func (s *herdSection) showOverloadRun(windows string) {
 	s.h.herdShown()
 }
 
+// fluidDone returns the expected counts once every mode is in, for copying; nil before, and for
+// a herd the simulation runs.
+func (h *herdView) fluidDone() []fluid.Run {
+	if h.err == nil && h.cases == nil && !h.params.HerdSimulated() && len(h.fluid) == h.total {
+		return h.fluid
+	}
+	return nil
+}
+
 // runsDone returns the herd's runs once every mode is in, for copying; nil before, and for an
 // open system, whose runs the copied tables do not carry.
 func (h *herdView) runsDone() []calc.HerdRun {
-	if h.err == nil && h.cases == nil && len(h.runs) == h.total {
+	if h.err == nil && h.cases == nil && h.params.HerdSimulated() && len(h.runs) == h.total {
 		return h.runs
 	}
 	return nil
@@ -208,7 +243,9 @@ func (h *herdView) status() string {
 		return strings.TrimPrefix(h.err.Error(), "calc: ")
 	case h.cases != nil && len(h.over) < h.total:
 		return app.FormatString("Computing the overload runs: %d of %d done…", len(h.over), h.total)
-	case h.cases == nil && len(h.runs) < h.total:
+	case h.cases == nil && !h.params.HerdSimulated() && len(h.fluid) < h.total:
+		return app.FormatString("Computing the herd's expected counts: %d of %d modes done…", len(h.fluid), h.total)
+	case h.cases == nil && h.params.HerdSimulated() && len(h.runs) < h.total:
 		return app.FormatString("Computing the herd: %d of %d modes done…", len(h.runs), h.total)
 	}
 	return ""
@@ -258,6 +295,9 @@ func (s *herdSection) renderResults() app.UI {
 		capacity = "capacity " + strconv.Itoa(params.Capacity)
 	}
 	window := calc.Human(float64(params.Window))
+	if !params.HerdSimulated() {
+		return renderFluid(params, h.fluid, window, capacity)
+	}
 	return app.Div().Body(
 		scrollBox("herd-box", "The herd, per mode (scrolls)", app.Table().ID("herd").Body(
 			app.THead().Body(app.Tr().Body(
@@ -305,4 +345,58 @@ func peakCell(col string, params calc.Params, n int, at time.Duration) app.UI {
 
 func countCell(col string, n int) app.UI {
 	return app.Td().DataSet("col", col).DataSet("value", n).Text(n)
+}
+
+// renderFluid is the herd's expected counts (calc/fluid), where the simulation cannot run it:
+// the model's words first, then the table as the simulation's, each count expected, the peak
+// once back with the deviation one herd has in its window, and the windows' chart of the counts
+// rounded to whole attempts.
+func renderFluid(params calc.Params, runs []fluid.Run, window, capacity string) app.UI {
+	whole := make([]calc.HerdRun, len(runs))
+	for i, r := range runs {
+		whole[i] = r.Rounded(params.Window)
+	}
+	return app.Div().Body(
+		app.P().ID("herd-model").DataSet("model", report.ModelFluid).Text(report.FluidWords(params)),
+		scrollBox("herd-box", "The herd's expected counts, per mode (scrolls)", app.Table().ID("herd").DataSet("model", report.ModelFluid).Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("mode"),
+				app.Th().Scope("col").Text("peak once back, per "+window+" window ("+capacity+"), expected ± one herd's deviation"),
+				app.Th().Scope("col").Text("peak while down, per "+window+" window, expected"),
+				app.Th().Scope("col").Text("attempts received, expected"),
+				app.Th().Scope("col").Text("clients accepted, expected"),
+				app.Th().Scope("col").Text("clients that gave up, expected"),
+				app.Th().Scope("col").Text("attempts per client, mean"),
+				app.Th().Scope("col").Text("last client through at, expected"),
+			)),
+			app.TBody().Body(app.Range(runs).Slice(func(i int) app.UI {
+				r := runs[i]
+				last := app.Td().DataSet("col", "last_accepted").DataSet("value", "").Text("none got through")
+				if r.LastAccepted >= 0 {
+					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(report.HerdTime(params, r.LastAccepted))
+				}
+				back := app.Td().DataSet("col", "peak_back").DataSet("value", report.Expected(r.PeakBack)).DataSet("at", "").Text("none")
+				if r.PeakBackAt >= 0 {
+					back = app.Td().DataSet("col", "peak_back").DataSet("value", report.Expected(r.PeakBack)).DataSet("at", calc.Millis(r.PeakBackAt)).
+						Text(report.Expected(r.PeakBack) + " ± " + report.Expected(report.FluidPeakSD(params, r)) + " at " + report.HerdTime(params, r.PeakBackAt))
+				}
+				down := app.Td().DataSet("col", "peak_down").DataSet("value", report.Expected(r.PeakDown)).DataSet("at", "").Text("none")
+				if r.PeakDownAt >= 0 {
+					down = app.Td().DataSet("col", "peak_down").DataSet("value", report.Expected(r.PeakDown)).DataSet("at", calc.Millis(r.PeakDownAt)).
+						Text(report.Expected(r.PeakDown) + " at " + report.HerdTime(params, r.PeakDownAt))
+				}
+				return app.Tr().DataSet("mode", r.Mode.String()).Body(
+					app.Th().Scope("row").Text(r.Mode.String()),
+					back,
+					down,
+					app.Td().DataSet("col", "attempts").DataSet("value", report.Expected(r.Attempts)).Text(report.Expected(r.Attempts)),
+					app.Td().DataSet("col", "accepted").DataSet("value", report.Expected(r.Accepted)).Text(report.Expected(r.Accepted)),
+					app.Td().DataSet("col", "gave_up").DataSet("value", report.Expected(r.GaveUp)).Text(report.Expected(r.GaveUp)),
+					app.Td().DataSet("col", "per_client").Text(strconv.FormatFloat(r.MeanPerClient, 'f', 2, 64)),
+					last,
+				)
+			})),
+		)),
+		renderArrivals(params, whole),
+	)
 }

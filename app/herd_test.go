@@ -5,6 +5,11 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"backoffcalc/app/internal/report"
+	"backoffcalc/calc"
+	"backoffcalc/calc/fluid"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -50,5 +55,41 @@ func TestPageHerdPeaks(t *testing.T) {
 				t.Errorf("%s's row lacks %q: %s", mode, w, row)
 			}
 		}
+	}
+}
+
+// Over the simulation's limits the herd section shows the fluid model's expected counts, named
+// as such: at 10^9 clients without capacity, no jitter's 10^9 clients fail at 0 (the peak while
+// down) and all come back at 1.5 s (the peak once back, by hand: 100+200+400+800 ms of waits),
+// with no deviation; at 10^6 clients, a 2 s outage and a capacity of 5000, full jitter's
+// windows as calc/fluid counts them, with its band.
+func TestPageFluidHerd(t *testing.T) {
+	p, _ := navPage(t, "clients=1000000000&capacity=0")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `id="herd-model"`) || !strings.Contains(html, `data-model="expected, fluid model"`) || !strings.Contains(html, "Model: expected, fluid model. 1000000000 clients × 6 attempts") {
+		t.Fatalf("the herd does not say its model:\n%s", html[strings.Index(html, `id="herd-section"`):][:3000])
+	}
+	cells := tableCells(html, `id="herd"`, "data-mode", "data-value")
+	for k, want := range map[string]string{"none/peak_back": "1000000000.0", "none/peak_down": "1000000000.0", "none/accepted": "1000000000.0",
+		"immediate/peak_down": "6000000000.0", "immediate/accepted": "0.0"} {
+		if got := cells[k]; got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
+	}
+	if !strings.Contains(html, ">1000000000.0 ± 0.0 at 1.5 s</td>") || strings.Count(html, `data-series="arrivals"`) != 6 {
+		t.Errorf("no jitter's peak once back, or full jitter's windows, are missing")
+	}
+
+	p, _ = navPage(t, "clients=1000000&outage=2s&capacity=5000")
+	html = app.HTMLString(p)
+	q := calc.Default()
+	q.Clients, q.Outage, q.Capacity = 1000000, 2*time.Second, 5000
+	full, err := fluid.Mode(q, calc.Backoff(calc.Full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := report.Expected(full.PeakBack) + " ± " + report.Expected(report.FluidPeakSD(q, full)) + " at 2 s"
+	if cells := tableCells(html, `id="herd"`, "data-mode", "data-value"); cells["full/accepted"] != report.Expected(full.Accepted) || !strings.Contains(html, ">"+want+"</td>") {
+		t.Errorf("full jitter: accepted %q, want %q; peak once back %q", cells["full/accepted"], report.Expected(full.Accepted), want)
 	}
 }

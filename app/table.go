@@ -86,7 +86,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	r := p.Report()
 	r.AddSolveSamples(nil)              // the sampled fit to the budget: the page runs it after the paint
 	solve, _ := calc.DecodeSolve(query) // its error was DecodeLink's
-	res := report.Results{Report: r, Herd: herd, Over: over, Cont: c, Solve: solve}
+	res := report.Results{Report: r, Herd: herd, Fluid: h.fluid, Over: over, Cont: c, Solve: solve}
 	if link.HasB() {
 		// B beside A: its schedule's bounds and its herd's headline (B's errors were A's above).
 		var hB herdView

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -23,6 +24,9 @@ var tableQueries = [][]string{
 	{"preset=polly-exponential-jitter&budget=5s"},
 	{"budget=2s&jitter=full&base=500ms&vs=preset%3Daws-go-v2"},
 	{"-contention", "contenders=20&runs=3&rate=50&run=2s&vs=contenders%3D20%26runs%3D3%26jitter%3Dequal"},
+	// Herds over the simulation's limits: their expected counts (the fluid model).
+	{"clients=1000000&outage=2s&capacity=5000"},
+	{"clients=1000000000&capacity=0"},
 }
 
 // textTables counts the text format's tables: runs of lines that start with a space (tabwriter
@@ -174,5 +178,55 @@ func TestMarkdownFitNoteSaysRounded(t *testing.T) {
 	}
 	if !strings.Contains(md, "| 157 |") && !strings.Contains(md, "| 157.0") {
 		t.Errorf("no rounded base answer (157 ms) in:\n%s", md)
+	}
+}
+
+// Every format names the model that made the herd's figures: the simulation's, or the fluid
+// model's expected counts over the simulation's limits (text and Markdown in words above the
+// table, CSV and Markdown in each row's model), and JSON each mode's. The simulated herd's JSON
+// keeps its shape (herd is the simulation's, docs/herd.md), so that old links give the same
+// document.
+func TestTableSaysHerdModel(t *testing.T) {
+	for _, c := range []struct {
+		query, model, not string
+	}{
+		{"clients=1000", report.ModelSimulated, report.ModelFluid},
+		{"clients=1000000&outage=2s&capacity=5000", report.ModelFluid, report.ModelSimulated},
+	} {
+		for _, f := range []string{"text", "csv", "md"} {
+			out, errOut, code := runTableOut(t, "-format", f, c.query)
+			if code != 0 || errOut != "" {
+				t.Fatalf("%s %s: exit %d, %s", c.query, f, code, errOut)
+			}
+			if !strings.Contains(out, c.model) || strings.Contains(out, c.not) {
+				t.Errorf("%s %s: want %q and not %q in:\n%s", c.query, f, c.model, c.not, out)
+			}
+		}
+	}
+	out, _, code := runTableOut(t, "-format", "json", "clients=1000000000&capacity=0")
+	var doc struct {
+		Herd     []json.RawMessage `json:"herd"`
+		Expected []struct {
+			Jitter, Model string
+			Arrivals      []float64
+			ArrivalsSD    []float64 `json:"arrivals_sd"`
+			Attempts      float64
+		} `json:"herd_expected"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	if len(doc.Herd) != 0 || len(doc.Expected) != 6 {
+		t.Fatalf("%d simulated and %d expected modes, want 0 and 6", len(doc.Herd), len(doc.Expected))
+	}
+	for _, m := range doc.Expected {
+		if m.Model != report.ModelFluid || len(m.Arrivals) == 0 || len(m.ArrivalsSD) != len(m.Arrivals) {
+			t.Errorf("%s: model %q, %d windows, %d deviations", m.Jitter, m.Model, len(m.Arrivals), len(m.ArrivalsSD))
+		}
+	}
+	// Without capacity or jitter every client fails at 0, 100, 300 and 700ms and is accepted at
+	// 1.5s, past the 1s outage: 5 attempts each, all 10^9 in window 15.
+	if none := doc.Expected[1]; none.Jitter != "none" || none.Attempts != 5e9 || none.Arrivals[15] != 1e9 {
+		t.Errorf("no jitter: %s, %v attempts, %v in window 15; want 5e9 and 1e9", none.Jitter, none.Attempts, none.Arrivals[15])
 	}
 }

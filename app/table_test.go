@@ -149,7 +149,7 @@ func TestTableHerdPeaks(t *testing.T) {
 		}
 	}
 	csv, _, _ := runTableOut(t, "-format", "csv", q)
-	for _, want := range []string{",peak_back,peak_back_at_ms,peak_down,peak_down_at_ms\n", ",1000,3100,1000,0\n", ",60,2000,2275,0\n", ",0,,6000,0\n"} {
+	for _, want := range []string{",peak_back,peak_back_at_ms,peak_down,peak_down_at_ms,model\n", ",1000,3100,1000,0,simulated\n", ",60,2000,2275,0,simulated\n", ",0,,6000,0,simulated\n"} {
 		if !strings.Contains(csv, want) {
 			t.Errorf("csv lacks %q:\n%s", want, csv)
 		}

@@ -29,7 +29,7 @@ type benchStats struct {
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) B/op)?(?:\s+([\d.]+) allocs/op)?`)
 
 // benchPackages are the packages whose benchmarks -bench selects.
-var benchPackages = []string{"./calc", "./app/internal/importcfg"}
+var benchPackages = []string{"./calc", "./calc/fluid", "./app/internal/importcfg"}
 
 // goBench runs the benchmarks of benchPackages matching cfg.benchRE, natively or (wasm) under node through the
 // toolchain's go_js_wasm_exec, and returns the results by name in the order they came.
@@ -115,7 +115,9 @@ func measureGo(cfg *config, res *results) error {
 	fmt.Fprintf(os.Stderr, "bench: ran %s\nbench: ran %s\n", ncmd, wcmd)
 	// ns/op, natively. ReadHostile: all of its texts in under a second, the bound TestHostileInputs
 	// put on each until a loaded machine made it fail.
-	targets := map[string]float64{"Schedule1000": 50e3, "Herd100000x20": 1e9, "ReadHostile": 1e9}
+	// FluidHerd1e9: the default link at 10^9 clients, which issue 40 wants under 100 ms of calc
+	// in wasm (its wasm row says), here natively.
+	targets := map[string]float64{"Schedule1000": 50e3, "Herd100000x20": 1e9, "ReadHostile": 1e9, "FluidHerd1e9": 100e6}
 	for _, name := range order {
 		n := native[name]
 		// µs/op, or ms/op for the slow ones, the same unit natively and under wasm.

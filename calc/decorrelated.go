@@ -183,6 +183,12 @@ func (decorrelatedChain) within(p Params) WithinBudget {
 	return WithinBudget{Min: lo, Max: hi, Exact: true}
 }
 
+// evenFrom is the law of the wait from the previous one, prev: even on [base, 3*prev], clamped
+// to cap (Params.WaitLawFrom).
+func (decorrelatedChain) evenFrom(p Params, prev float64) WaitLaw {
+	return WaitLaw{Lo: float64(p.Base), Hi: 3 * prev, Clamp: float64(p.Cap), Min: min(p.Cap, p.Base), Max: min(p.Cap, mathx.RoundNs(3*prev))}
+}
+
 // decorrelated is AWS's min(cap, base + u*(3*prev - base)), in [base, min(cap, 3*prev)], for
 // the previous wait prev in nanoseconds (exact as a float64: waits are under 2^53 ns).
 func decorrelated(base, cap time.Duration, u, prev float64) time.Duration {

@@ -72,8 +72,11 @@
 // outage, 20 attempts per 100ms), un-jittered backoff gets 40 clients through, in two waves at
 // 1.5s and 3.1s, and the jittered modes most of them.
 //
-// Clients*Attempts is at most MaxHerdWork, and Params.ValidateHerd bounds the arrivals series
-// to MaxHerdWindows windows. Validate also bounds the work of sampling (MaxSampleWork
+// The simulation runs at most MaxClients clients and MaxHerdWork client-attempts
+// (Params.HerdSimulated); a herd of up to MaxHerdClients clients beyond that is counted by its
+// expected counts, the mean over many herds computed from the distributions of the waits, in the
+// package calc/fluid, which imports calc. Params.ValidateHerd bounds the arrivals series to
+// MaxHerdWindows windows. Validate also bounds the work of sampling (MaxSampleWork
 // path-steps: samples × attempts × the modes sampled, more with a budget's fit) and of the
 // overload view (MaxOverloadWork: requests × attempts × the weights of its runs).
 //

@@ -104,13 +104,16 @@ func (p Params) WindowStart(k int) time.Duration { return time.Duration(k) * p.W
 
 // Herd runs the herd for every mode of p.HerdModes, in that order, on the same base, factor,
 // cap, attempts, ratio, cap placement, call and budget. It returns the error of ValidateHerd, if any,
-// and no runs. The work is at most Clients*Attempts attempts per mode.
+// and no runs, and an error on clients for a herd that is not HerdSimulated. The work is at most Clients*Attempts attempts per mode.
 //
 // With 6 clients, a fixed 50ms wait (jitter none, factor 1), no outage and a capacity of 2 per
 // 100ms window, the server accepts clients 0 and 1 at 0 and fails 2..5 at 0 and again at 50ms;
 // it accepts 2 and 3 at 100ms, fails 4 and 5 at 150ms and accepts them at 200ms: 18 attempts,
 // all 6 clients accepted, the last at 200ms, and a peak of 10 attempts in [0, 100ms).
 func (p Params) Herd() ([]HerdRun, error) {
+	if err := p.simulable(); err != nil && p.Validate() == nil {
+		return nil, err
+	}
 	windows, err := p.herdWindows(Immediate)
 	if err != nil {
 		return nil, err
@@ -133,6 +136,9 @@ func (p Params) HerdMode(m HerdMode) (HerdRun, error) {
 	if !m.exists() {
 		return HerdRun{}, fmt.Errorf("calc: no herd mode %d", uint8(m))
 	}
+	if err := p.simulable(); err != nil && p.Validate() == nil {
+		return HerdRun{}, err
+	}
 	windows, err := p.herdWindows(m)
 	if err != nil {
 		return HerdRun{}, err
@@ -153,6 +159,9 @@ const PauseEvery = 1 << 12
 func (p Params) HerdModePausing(m HerdMode, pause func() bool) (run HerdRun, done bool, err error) {
 	if !m.exists() {
 		return HerdRun{}, false, fmt.Errorf("calc: no herd mode %d", uint8(m))
+	}
+	if err := p.simulable(); err != nil && p.Validate() == nil {
+		return HerdRun{}, false, err
 	}
 	windows, err := p.herdWindows(m)
 	if err != nil {

@@ -3,6 +3,7 @@ package calc
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -103,4 +104,33 @@ func herdWork(clients, attempts int) error {
 		return fmt.Errorf("%d clients × %d attempts is over the limit of %d client-attempts", clients, attempts, MaxHerdWork)
 	}
 	return nil
+}
+
+// HerdSimulated reports whether the herd of p is simulated client by client: at most MaxClients
+// clients and MaxHerdWork client-attempts. A larger herd, up to MaxHerdClients, is counted by its
+// expected counts (calc/fluid); Herd, HerdMode and HerdModePausing refuse it.
+func (p Params) HerdSimulated() bool {
+	return p.Clients <= MaxClients && herdWork(p.Clients, p.Attempts) == nil
+}
+
+// simulable is the error of a herd too large to simulate, on clients.
+func (p Params) simulable() error {
+	if p.HerdSimulated() {
+		return nil
+	}
+	return &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: fmt.Errorf(
+		"the simulation takes at most %d clients and %d client-attempts (%d × %d attempts here); the herd's expected counts (calc/fluid) take up to %d clients",
+		MaxClients, MaxHerdWork, p.Clients, p.Attempts, MaxHerdClients)}
+}
+
+// openClients refuses an open system (Params.Open) of more clients than the herd simulates:
+// it runs client by client, with no fluid model.
+func openClients(p Params) error {
+	if !p.Open() || p.Clients < 1 || p.Clients > MaxHerdClients || p.Attempts < 1 || p.Attempts > MaxAttempts || p.HerdSimulated() {
+		return nil
+	}
+	if p.Clients > MaxClients {
+		return fmt.Errorf("an open system (rate, queue, timeout or limiter) is simulated client by client: at most %d clients", MaxClients)
+	}
+	return fmt.Errorf("an open system (rate, queue, timeout or limiter) is simulated client by client: %v", herdWork(p.Clients, p.Attempts))
 }

@@ -81,6 +81,12 @@ const (
 	MaxCapacity = 1000000000
 	MaxSpread   = 24 * time.Hour
 
+	// MaxHerdClients is the most clients the herd takes, where MaxClients is the most it
+	// simulates: a herd over MaxClients clients or MaxHerdWork client-attempts is counted by its
+	// expected counts (calc/fluid), and an open system, simulated client by client, takes at
+	// most MaxClients.
+	MaxHerdClients = 1000000000
+
 	// The contention experiment's (calc/contention). A client fails at most once per other
 	// client's success, so a run makes at most n² writes: with these limits a run is at most
 	// 250000 writes, and a client's time at most 499 of the longest waits (under 2^60 ns, so
@@ -150,7 +156,7 @@ type SampleInputs struct {
 // HerdInputs are the herd's: many clients following the policy through an outage (see
 // Params.Herd).
 type HerdInputs struct {
-	Clients  int           // clients in the herd; 1..MaxClients, and Clients*Attempts <= MaxHerdWork; zero is invalid
+	Clients  int           // clients in the herd; 1..MaxHerdClients (simulated up to MaxClients and Clients*Attempts <= MaxHerdWork, see HerdSimulated); zero is invalid
 	Outage   time.Duration // the server fails every attempt arriving before this time; 0..MaxOutage; zero means none
 	Window   time.Duration // the server's capacity window, and the length of the peak's window; more than 0, at most MaxWindow; zero is invalid
 	Capacity int           // attempts accepted per window once the outage is over; 0..MaxCapacity; zero means no limit
@@ -285,6 +291,9 @@ func (p Params) Validate() error {
 		if err := k.check(&p); err != nil {
 			errs = append(errs, &FieldError{Key: k.name, Value: k.encode(&p), Err: err})
 		}
+	}
+	if err := openClients(p); err != nil {
+		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
 	}
 	if between(0, MaxRate)(&p, p.Rate) == nil && within(0, MaxRun, "")(&p, p.Run) == nil && int(p.Arrivals) < len(spacingNames) {
 		if err := overloadWork(p); err != nil {

@@ -87,12 +87,9 @@ func newKeyTable() []keyRow {
 			p.Seed = n
 			return nil
 		}, encode: func(p *Params) string { return strconv.FormatUint(p.Seed, 10) }},
-		intKey("clients", func(p *Params) *int { return &p.Clients }, func(p *Params, n int) error {
-			if err := inRange(1, MaxClients)(p, n); err != nil {
-				return err
-			}
-			return herdWork(n, p.Attempts)
-		}),
+		// Over the simulation's limits the herd has its expected counts (calc/fluid); an open
+		// system's limit is checked once every key is read (openClients).
+		intKey("clients", func(p *Params) *int { return &p.Clients }, inRange(1, MaxHerdClients)),
 		durationKey("outage", func(p *Params) *time.Duration { return &p.Outage }, within(0, MaxOutage, "0 or more")),
 		durationKey("window", func(p *Params) *time.Duration { return &p.Window }, within(time.Nanosecond, MaxWindow, "more than 0")),
 		intKey("capacity", func(p *Params) *int { return &p.Capacity }, inRange(0, MaxCapacity)),
@@ -440,9 +437,10 @@ func Keys() []string {
 // reads only its own keys: a link's decoder names the others with UnknownKeys. A bare number is a duration in milliseconds: base=250 means 250ms, base=2.5
 // means 2500us. preset=NAME names one of presets: its policy replaces the defaults, the other keys
 // apply on top, and one that changes the policy leaves the preset (Params.Preset is then "").
-// Clients is refused when Clients*Attempts
-// would be over MaxHerdWork; whether the herd's arrivals series fits is Params.ValidateHerd's
-// question, not Decode's.
+// Clients over MaxClients, or over MaxHerdWork client-attempts, is refused only for an open
+// system (Params.Open), which is simulated client by client; a herd that large has its expected
+// counts instead (Params.HerdSimulated). Whether the herd's arrivals series fits is
+// Params.ValidateHerd's question, not Decode's.
 func Decode(query string, presets ...Preset) (Params, error) {
 	return decode(parseQuery(query), presets)
 }
@@ -546,6 +544,11 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	}
 	if !capSet {
 		p.Cap = max(capDefault, p.Base)
+	}
+	// An open system takes as many clients as the simulation does: more fall back to the default.
+	if err := openClients(p); err != nil {
+		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
+		p.Clients = Default().Clients
 	}
 	// The stream's work depends on rate, run, arrivals, clients and attempts together: it is
 	// checked once they are all read, and a stream over the limit is dropped, reported on rate.

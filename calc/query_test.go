@@ -149,17 +149,20 @@ var badQueries = []struct {
 	{"samples=1e9", []string{"samples"}, "whole number"},
 	{"seed=-1", []string{"seed"}, "whole number"},
 	{"seed=18446744073709551616", []string{"seed"}, "at most 18446744073709551615"},
-	{"clients=0", []string{"clients"}, `calc: clients "0": must be between 1 and 100000`},
-	{"clients=100001", []string{"clients"}, "between 1 and 100000"},
-	{"clients=-1", []string{"clients"}, "between 1 and 100000"},
+	{"clients=0", []string{"clients"}, `calc: clients "0": must be between 1 and 1000000000`},
+	{"clients=1000000001", []string{"clients"}, "between 1 and 1000000000"},
+	{"clients=-1", []string{"clients"}, "between 1 and 1000000000"},
 	{"clients=NaN", []string{"clients"}, "whole number"},
 	{"clients=", []string{"clients"}, "empty"},
 	{"clients=1e5", []string{"clients"}, "whole number"},
-	{"clients=99999999999999999999", []string{"clients"}, "between 1 and 100000"},
-	{"clients=100000&attempts=1000", []string{"clients"},
-		`calc: clients "100000": 100000 clients × 1000 attempts is over the limit of 2000000 client-attempts`},
-	{"clients=100000&attempts=21", []string{"clients"}, "100000 clients × 21 attempts is over the limit of 2000000"},
-	{"attempts=1000&clients=2001", []string{"clients"}, "2001 clients × 1000 attempts"},
+	{"clients=99999999999999999999", []string{"clients"}, "between 1 and 1000000000"},
+	// Over the simulation's limits a herd has its expected counts; an open system, simulated
+	// client by client, does not.
+	{"clients=100001&timeout=1s", []string{"clients"}, "an open system (rate, queue, timeout or limiter) is simulated client by client: at most 100000 clients"},
+	{"clients=100000&attempts=1000&queue=5", []string{"clients"},
+		`calc: clients "100000": an open system (rate, queue, timeout or limiter) is simulated client by client: 100000 clients × 1000 attempts is over the limit of 2000000 client-attempts`},
+	{"clients=100000&attempts=21&timeout=1s", []string{"clients"}, "100000 clients × 21 attempts is over the limit of 2000000"},
+	{"attempts=1000&clients=2001&queue=1", []string{"clients"}, "2001 clients × 1000 attempts"},
 	// A bad attempts keeps its default (6), which 100000 clients fit.
 	{"clients=100000&attempts=1001", []string{"attempts"}, "between 1 and 1000"},
 	{"outage=25h", []string{"outage"}, `calc: outage "25h": must be 0 or more and at most 24h`},
@@ -334,7 +337,7 @@ func TestFormatDuration(t *testing.T) {
 func TestValidate(t *testing.T) {
 	p := Default()
 	p.Factor, p.Attempts, p.Cap = 0, 0, p.Base-1
-	p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = MaxClients+1, -1, 0, -1, MaxSpread+1
+	p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = MaxHerdClients+1, -1, 0, -1, MaxSpread+1
 	var keys []string
 	for _, fe := range FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
@@ -342,13 +345,22 @@ func TestValidate(t *testing.T) {
 	if strings.Join(keys, ",") != "factor,cap,attempts,clients,outage,window,capacity,spread" {
 		t.Errorf("Validate blamed %v", keys)
 	}
-	// The herd's work is clients × attempts, reported on clients.
+	// The simulation's work is clients × attempts: over it, a herd is counted by its expected
+	// counts (valid, not HerdSimulated, and refused by Herd), an open system refused on clients.
 	p = Default()
 	p.Clients, p.Attempts = 100000, 21
-	fes := FieldErrors(p.Validate())
-	if len(fes) != 1 || fes[0].Error() != `calc: clients "100000": 100000 clients × 21 attempts is over the limit of 2000000 client-attempts` {
-		t.Errorf("Validate of 100000 × 21: %v", fes)
+	if err := p.Validate(); err != nil || p.HerdSimulated() {
+		t.Errorf("Validate of a herd of 100000 × 21: %v, simulated %v", err, p.HerdSimulated())
 	}
+	if _, err := p.Herd(); err == nil || !strings.Contains(err.Error(), `calc: clients "100000": the simulation takes at most 100000 clients and 2000000 client-attempts (100000 × 21 attempts here)`) {
+		t.Errorf("Herd of 100000 × 21: %v", err)
+	}
+	p.Rate, p.Run = 1, time.Second
+	fes := FieldErrors(p.Validate())
+	if len(fes) != 1 || fes[0].Error() != `calc: clients "100000": an open system (rate, queue, timeout or limiter) is simulated client by client: 100000 clients × 21 attempts is over the limit of 2000000 client-attempts` {
+		t.Errorf("Validate of an open system of 100000 × 21: %v", fes)
+	}
+	p.Rate, p.Run = 0, 0
 	p.Attempts = 20
 	if err := p.Validate(); err != nil {
 		t.Errorf("100000 × 20 is at the limit, not over it: %v", err)

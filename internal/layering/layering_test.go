@@ -44,6 +44,9 @@ var rules = []struct {
 	{"calc/breaker", nil},
 	// The contention experiment reads calc's policy; calc does not know it.
 	{"calc/contention", []string{"calc", "calc/internal/..."}},
+	// The herd's expected counts (the fluid model) read calc's modes and herd; calc does not
+	// know them.
+	{"calc/fluid", []string{"calc", "calc/internal/..."}},
 	// The retry libraries read calc and are never read by it.
 	{"calc/libs", []string{"calc", "calc/limiter", "calc/breaker", "calc/internal/..."}},
 	{"calc", []string{"calc/limiter", "calc/breaker", "calc/internal/..."}},
@@ -52,12 +55,12 @@ var rules = []struct {
 	// The engine worker's work (app/engine's wasm, and the page natively): it reads imports and
 	// runs the simulations. The import's reader gives what it read in the page's own terms
 	// (imported); the kinds of work and their replies are app/internal/work's.
-	{"app/internal/engine", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs",
+	{"app/internal/engine", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs",
 		"app/internal/importcfg", "app/internal/imported", "app/internal/work"}},
 	{"app/internal/importcfg", []string{"calc", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/imported"}},
-	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs"}},
+	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs"}},
 	{"app/engine", []string{"app/internal/engine"}},
-	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/libs", "app/internal/..."}},
+	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs", "app/internal/..."}},
 	// Starting Chromium and serve, for tests, the bench and the scripts: nothing of the project.
 	{"internal/...", nil},
 	{"scripts/...", []string{"internal/headless", "internal/served"}},

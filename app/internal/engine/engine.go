@@ -14,6 +14,7 @@ import (
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/fluid"
 )
 
 // Handle does one piece of work of kind on input and returns its reply as JSON, and for an
@@ -32,6 +33,12 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 	case work.Herd:
 		reply, done = simulate(input, func(in work.HerdIn) (calc.HerdRun, bool, error) {
 			return in.Params.HerdModePausing(in.Mode, pause)
+		})
+	case work.Fluid:
+		// Bounded by calc/fluid's work limits, not by the clients: it runs whole.
+		reply, done = simulate(input, func(in work.HerdIn) (fluid.Run, bool, error) {
+			r, err := fluid.Mode(in.Params, in.Mode)
+			return r, true, err
 		})
 	case work.Overload:
 		reply, done = simulate(input, func(in work.OverloadIn) (out work.OverloadOut, ok bool, err error) {

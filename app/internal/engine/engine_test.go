@@ -12,6 +12,7 @@ import (
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
 )
 
@@ -69,6 +70,9 @@ var simQueries = []string{
 	"rate=150&run=3s&failrate=0.4&queue=10&timeout=200ms&outage=700ms&breaker=sre&breakerat=call&breakers=shared&limiter=aws&clients=30&capacity=20&window=50ms&seed=9",
 	"rate=60&run=20s&arrivals=poisson&attempts=3&capacity=0&window=500ms&timeout=3s&latency=1s&slope=10ms&limiter=adaptive",
 	"contenders=20&runs=5&jitter=full&seed=2",
+	// Over the simulation's limits: the herd's expected counts (work.Fluid).
+	"clients=1000000&outage=2s&capacity=5000",
+	"clients=1000000000&capacity=0&jitter=decorrelatedv2",
 }
 
 // The params cross as JSON whole: every preset's, and every link's above, decode to the same
@@ -120,6 +124,11 @@ func TestSimulationReplies(t *testing.T) {
 			checkReply(t, q, work.Contention, work.ContentionIn{Params: p, Clients: p.Contenders, Runs: p.Runs, Modes: modes}, want, err)
 		}
 		for _, m := range p.HerdModes() {
+			if !p.HerdSimulated() {
+				want, err := fluid.Mode(p, m)
+				checkReply(t, q, work.Fluid, work.HerdIn{Params: p, Mode: m}, want, err)
+				continue
+			}
 			want, _, err := p.HerdModePausing(m, nil)
 			checkReply(t, q, work.Herd, work.HerdIn{Params: p, Mode: m}, want, err)
 		}

@@ -68,8 +68,11 @@ type jsonReport struct {
 		Layers int         `json:"layers"`
 		Worst  json.Number `json:"worst_case_attempts"`
 	} `json:"layers"`
-	Herd     []jsonHerd    `json:"herd,omitempty"`
-	Overload *jsonOverload `json:"overload,omitempty"`
+	Herd []jsonHerd `json:"herd,omitempty"` // simulated, client by client
+	// HerdExpected is the herd's expected counts (the fluid model) in place of herd, where the
+	// simulation cannot run it; each mode names its model.
+	HerdExpected []jsonFluid   `json:"herd_expected,omitempty"`
+	Overload     *jsonOverload `json:"overload,omitempty"`
 	// The contention experiment: the table at contenders clients, and the sweep over 10..200.
 	Contention      []jsonContention `json:"contention,omitempty"`
 	ContentionSweep []jsonSweepPoint `json:"contention_sweep,omitempty"`
@@ -169,6 +172,7 @@ func reportJSON(res Results) jsonReport {
 		}
 		out.Herd = append(out.Herd, j)
 	}
+	out.HerdExpected = fluidJSON(p, res.Fluid)
 	out.Overload = overloadJSON(p, over)
 	out.Contention, out.ContentionSweep = contentionJSON(c.Table), sweepJSON(c.Sweep)
 	return out

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
 )
 
@@ -195,7 +196,7 @@ func herdCells(r calc.HerdRun) []string {
 	}
 	return []string{r.Mode.String(), strconv.Itoa(r.Attempts), strconv.Itoa(r.Accepted), strconv.Itoa(r.GaveUp),
 		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), millionths(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last,
-		strconv.Itoa(r.PeakBack), peakAtMillis(r.PeakBackAt), strconv.Itoa(r.PeakDown), peakAtMillis(r.PeakDownAt)}
+		strconv.Itoa(r.PeakBack), peakAtMillis(r.PeakBackAt), strconv.Itoa(r.PeakDown), peakAtMillis(r.PeakDownAt), ModelSimulated}
 }
 
 // peakAtMillis is a peak's time in milliseconds, or "" when no attempt came on its side (-1).
@@ -259,6 +260,7 @@ func totalCells(m calc.ModeReport, budget bool) [][]string {
 type Results struct {
 	Report calc.Report
 	Herd   []calc.HerdRun
+	Fluid  []fluid.Run // the herd's expected counts, where the simulation cannot run it
 	Over   []calc.OverloadRun
 	Cont   Contention
 	Cmp    *Compared
@@ -423,7 +425,7 @@ func textReport(w io.Writer, res Results) error {
 	writeSolveText(w, r)
 	_, err := fmt.Fprintf(w, "\n%s\n", LayersLine(r))
 	if len(herd) > 0 {
-		fmt.Fprintf(w, "\n%s\n%s\n", herdLine(p), HerdPeakWords(p))
+		fmt.Fprintf(w, "\n%s\n%s\n%s\n", herdLine(p), SimulatedWords(p), HerdPeakWords(p))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "mode\tpeak once back\tonce back at\tpeak while down\twhile down at\tattempts\taccepted\tgave up\tper client mean\tper client max\tlast through\t")
 		for _, h := range herd {
@@ -436,6 +438,9 @@ func textReport(w io.Writer, res Results) error {
 				strconv.FormatFloat(h.MeanPerClient, 'f', 2, 64), h.MaxPerClient, last)
 		}
 		err = tw.Flush()
+	}
+	if len(res.Fluid) > 0 {
+		err = writeFluidText(w, p, res.Fluid)
 	}
 	if len(over) > 0 {
 		err = writeOverloadText(w, p, over)

@@ -165,7 +165,7 @@ var HerdCols = [][2]string{{"mode", "mode"}, {"attempts", "attempts received"}, 
 	{"mean_per_client", "attempts per client, mean"}, {"max_per_client", "attempts per client, max"},
 	{"last_accepted_ms", msHead("last client through at")},
 	{"peak_back", "peak once back, attempts per window"}, {"peak_back_at_ms", msHead("once back, at")},
-	{"peak_down", "peak while down, attempts per window"}, {"peak_down_at_ms", msHead("while down, at")}}
+	{"peak_down", "peak while down, attempts per window"}, {"peak_down_at_ms", msHead("while down, at")}, {"model", "model"}}
 
 var limiterCols = [][2]string{{"limiter", "limiter"}, {"under_total_failure", "under total failure"}, {"source", "source"}}
 
@@ -212,11 +212,14 @@ func reportTables(res Results) []reportTable {
 	}
 	out = append(out, reportTable{words: append(sentences, LayersLine(r)), cols: summaryCols, rows: [][]string{row}})
 	if len(herd) > 0 {
-		h := reportTable{words: []string{herdLine(p), HerdPeakWords(p)}, cols: HerdCols}
+		h := reportTable{words: []string{herdLine(p), SimulatedWords(p), HerdPeakWords(p)}, cols: HerdCols}
 		for _, run := range herd {
 			h.rows = append(h.rows, herdCells(run))
 		}
 		out = append(out, h)
+	}
+	if len(res.Fluid) > 0 {
+		out = append(out, fluidTable(p, res.Fluid))
 	}
 	if len(over) > 0 {
 		out = append(out, overloadTables(p, over)...)

@@ -18,6 +18,7 @@ import (
 const (
 	Import     = "import"     // a configuration's text in; an imported.Reply out
 	Herd       = "herd"       // a HerdIn in; a Reply[calc.HerdRun] out
+	Fluid      = "fluid"      // a HerdIn in; a Reply[fluid.Run] (calc/fluid) out: the herd's expected counts
 	Overload   = "overload"   // an OverloadIn in; a Reply[OverloadOut] out
 	Contention = "contention" // a ContentionIn in; a Reply[[]contention.Result] out
 )
