@@ -18,16 +18,12 @@ import (
 // The simulations, variables so that a test can force a panic or run a view on runs of its own.
 var (
 	herdModePausing   = calc.Params.HerdModePausing
-	fluidMode         = fluidModeNow
+	fluidMode         = fluid.ModePausing
 	overloadPausing   = calc.Params.OverloadPausing
 	contentionPausing = contention.RunPausing
 )
 
 // fluidModeNow is calc/fluid's Mode in place: bounded by its work limits, it runs whole.
-func fluidModeNow(p calc.Params, m calc.HerdMode, _ func() bool) (fluid.Run, bool, error) {
-	r, err := fluid.Mode(p, m)
-	return r, true, err
-}
 
 func (p *page) knowEngine(app.Context)  {}
 func (p *page) startEngine(app.Context) {}

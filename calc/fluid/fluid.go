@@ -83,20 +83,32 @@ func Herd(p calc.Params) ([]Run, error) {
 // through: Arrivals holds 1000 in windows 0, 1, 3, 7 and 15, with an SD of 0 in each, and 980
 // in window 31 (3.1s), where 20 more get through.
 func Mode(p calc.Params, m calc.HerdMode) (Run, error) {
+	r, _, err := ModePausing(p, m, nil)
+	return r, err
+}
+
+// ModePausing is Mode that calls pause now and then, as calc's simulations do (the page's
+// engine worker hands its thread back to its messages then); it stops, reporting done false,
+// when pause returns false.
+func ModePausing(p calc.Params, m calc.HerdMode, pause func() bool) (run Run, done bool, err error) {
 	if err := p.Validate(); err != nil {
-		return Run{}, err
+		return Run{}, false, err
 	}
 	if p.Open() {
-		return Run{}, errors.New("calc/fluid: an open system (rate, queue, timeout or limiter) has no fluid model")
+		return Run{}, false, errors.New("calc/fluid: an open system (rate, queue, timeout or limiter) has no fluid model")
 	}
 	g, err := newGrid(p, m)
 	if err != nil {
-		return Run{}, err
+		return Run{}, false, err
 	}
-	if err := g.sweep(); err != nil {
-		return Run{}, err
+	g.pause = pause
+	switch err := g.sweep(); {
+	case err == errStopped:
+		return Run{}, false, nil
+	case err != nil:
+		return Run{}, false, err
 	}
-	return g.result(), nil
+	return g.result(), true, nil
 }
 
 // cellsPerWindow is the grid's resolution: the fewest cells, from 16 to 64 a window, whose width

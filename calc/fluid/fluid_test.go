@@ -3,6 +3,7 @@ package fluid
 import (
 	"errors"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -163,5 +164,48 @@ func TestLimits(t *testing.T) {
 	ok.Clients = MaxClients
 	if _, err := Mode(ok, calc.Backoff(calc.Full)); err != nil {
 		t.Errorf("10^9 clients: %v", err)
+	}
+}
+
+// ModePausing asks its pause as it sweeps and stops when told, with no error; told to go on,
+// it is Mode.
+func TestModePausing(t *testing.T) {
+	p := calc.Default()
+	p.Clients, p.Attempts = 1_000_000_000, 12
+	want, err := Mode(p, calc.Backoff(calc.Full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	got, done, err := ModePausing(p, calc.Backoff(calc.Full), func() bool { calls++; return true })
+	if err != nil || !done || calls == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("going on: done %v, %v, %d pauses, same run %v", done, err, calls, reflect.DeepEqual(got, want))
+	}
+	calls = 0
+	_, done, err = ModePausing(p, calc.Backoff(calc.Full), func() bool { calls++; return false })
+	if err != nil || done || calls != 1 {
+		t.Errorf("stopped: done %v, %v after %d pauses", done, err, calls)
+	}
+}
+
+// No count is below 0 and no deviation is NaN, whatever the mode: a window's mass is a
+// difference of running sums, and at 12 attempts of full jitter one came out −1.2e-8 of the
+// clients, its deviation NaN, which the engine's JSON could not carry to the page.
+func TestCountsAreCounts(t *testing.T) {
+	for _, attempts := range []int{6, 12, 20} {
+		p := calc.Default()
+		p.Clients, p.Attempts = 1_000_000_000, attempts
+		runs, err := Herd(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			for w := range r.Arrivals {
+				if !(r.Arrivals[w] >= 0) || !(r.SD[w] >= 0) {
+					t.Errorf("attempts=%d %s: window %d: %v ± %v", attempts, r.Mode, w, r.Arrivals[w], r.SD[w])
+					break
+				}
+			}
+		}
 	}
 }

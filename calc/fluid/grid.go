@@ -1,6 +1,7 @@
 package fluid
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -33,6 +34,7 @@ type grid struct {
 	last    int       // the last cell with mass pending
 	draws   bool      // whether any wait is drawn
 	work    int
+	pause   func() bool // asked every pauseEvery cells; nil: never
 
 	capacity float64 // per window, in clients' mass; 0 is none
 	// per window
@@ -122,12 +124,22 @@ func (g *grid) start(cell int) {
 	}
 }
 
+// pauseEvery is how many cells the sweep runs between pauses: each costs at most a few thousand
+// steps (a cell's attempts × its parts), well under a millisecond in wasm.
+const pauseEvery = 64
+
+// errStopped is a sweep's end when its pause said to stop.
+var errStopped = errors.New("calc/fluid: stopped")
+
 // sweep runs the cells in order of time until no mass is pending.
 func (g *grid) sweep() error {
 	p, A := g.p, g.p.Attempts
 	outage := float64(p.Outage)
 	rem := 0.0
 	for cell := 0; cell <= g.last; cell++ {
+		if g.pause != nil && cell%pauseEvery == pauseEvery-1 && !g.pause() {
+			return errStopped
+		}
 		w := cell / g.c
 		if cell%g.c == 0 {
 			if w >= calc.MaxHerdWindows {
@@ -415,6 +427,13 @@ func (g *grid) result() Run {
 	p := g.p
 	n := float64(p.Clients)
 	r := Run{Mode: g.mode, CellsPerWindow: g.c, Work: g.work, PeakDownAt: -1, PeakBackAt: -1, LastAccepted: -1}
+	// A window's mass is a difference of running sums: where it is none, it can come out a
+	// rounding's residue below 0 (−1.2e-8 of the clients at 12 attempts of full jitter, and its
+	// variance so a square root of less than 0, NaN, which JSON cannot carry). No count is
+	// less than none.
+	for w := range g.arrivals {
+		g.arrivals[w], g.down[w], g.variance[w] = max(0, g.arrivals[w]), max(0, g.down[w]), max(0, g.variance[w])
+	}
 	last := len(g.arrivals)
 	for last > 0 && g.arrivals[last-1] == 0 {
 		last--

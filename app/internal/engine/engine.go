@@ -35,10 +35,8 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 			return in.Params.HerdModePausing(in.Mode, pause)
 		})
 	case work.Fluid:
-		// Bounded by calc/fluid's work limits, not by the clients: it runs whole.
 		reply, done = simulate(input, func(in work.HerdIn) (fluid.Run, bool, error) {
-			r, err := fluid.Mode(in.Params, in.Mode)
-			return r, true, err
+			return fluid.ModePausing(in.Params, in.Mode, pause)
 		})
 	case work.Overload:
 		reply, done = simulate(input, func(in work.OverloadIn) (out work.OverloadOut, ok bool, err error) {
