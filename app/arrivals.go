@@ -26,7 +26,10 @@ const (
 // set by the peaks once back, so that what the recovering server receives can be read against
 // the capacity; a window past it (the burst while down) is drawn cut at the top, and each chart's
 // title says its peak while down and once back, with the one the scale cuts.
-func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
+//
+// expected says that the runs are the fluid model's expected counts (calc/fluid), rounded to
+// whole attempts: the titles and the caption say so.
+func renderArrivals(params calc.Params, runs []calc.HerdRun, expected bool) app.UI {
 	if len(runs) == 0 {
 		return app.Figure().ID("arrivals")
 	}
@@ -49,10 +52,10 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 		}
 		d.WriteString("V" + f1(y(top, 0)) + "Z")
 		charts = append(charts,
-			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).DataSet("mode", r.Mode.String()).Text(arrivalsTitle(params, r, countAxis)),
+			svg("text").Attr("x", arrivalsLeft).Attr("y", top-6).DataSet("mode", r.Mode.String()).Text(arrivalsTitle(params, r, countAxis, expected)),
 			svg("line").Attr("x1", arrivalsLeft).Attr("x2", arrivalsLeft+arrivalsWidth).Attr("y1", y(top, 0)).Attr("y2", y(top, 0)),
 			svg("path").Attr("data-series", "arrivals").DataSet("mode", r.Mode.String()).Attr("d", d.String()),
-			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, countAxis.End)+4).Attr("text-anchor", "end").Text(countAxis.End),
+			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, countAxis.End)+4).Attr("text-anchor", "end").Text(axisCount(countAxis.End)),
 			svg("text").Attr("x", arrivalsLeft-6).Attr("y", y(top, 0)).Attr("text-anchor", "end").Text("0"),
 			// The outage's end, within the strip only: across the gaps it would cross the titles.
 			svg("line").Attr("data-series", "outage").Attr("x1", outage).Attr("x2", outage).Attr("y1", top).Attr("y2", y(top, 0)),
@@ -92,7 +95,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 			svg("text").Attr("x", arrivalsLeft).Attr("y", bottom+21).Text("time since the first attempts"),
 		)),
 		app.FigCaption().ID("arrivals-caption").Body(inline(
-			app.Text("Attempts the server receives in each "+calc.Human(float64(params.Window))+" window, per mode: the runs of "),
+			app.Text(arrivalsWhat(expected)+calc.Human(float64(params.Window))+" window, per mode: the runs of "),
 			app.A().Href("#herd").Text("the herd table"),
 			app.Text(", one chart per row. "),
 			app.Span().ID("arrivals-scale").Text(scale),
@@ -105,18 +108,47 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun) app.UI {
 
 // arrivalsTitle names a mode's chart with its peaks once back and while down, saying which the
 // scale cuts: "full: once back, peak 60 at 2 s; while down, peak 2275 at 0 (cut at 200)".
-func arrivalsTitle(params calc.Params, r calc.HerdRun, axis calc.CountAxis) string {
+func arrivalsTitle(params calc.Params, r calc.HerdRun, axis calc.CountAxis, expected bool) string {
 	peak := func(n int, at time.Duration) string {
 		if n == 0 {
 			return "none"
 		}
 		s := "peak " + strconv.Itoa(n) + " at " + report.HerdTime(params, at)
+		if expected {
+			s = "expected peak " + strconv.Itoa(n) + " at " + report.HerdTime(params, at)
+		}
 		if _, cut := axis.YCut(n, arrivalsHeight); cut {
 			s += " (cut at " + strconv.Itoa(axis.End) + ")"
 		}
 		return s
 	}
 	return r.Mode.String() + ": once back, " + peak(r.PeakBack, r.PeakBackAt) + "; while down, " + peak(r.PeakDown, r.PeakDownAt)
+}
+
+// arrivalsWhat is what the charts draw: the simulated counts, or the fluid model's expected ones.
+func arrivalsWhat(expected bool) string {
+	if expected {
+		return "The expected attempts (the fluid model's mean over many herds, rounded to whole attempts) the server receives in each "
+	}
+	return "Attempts the server receives in each "
+}
+
+// axisCount writes an axis's end, a round count (calc.CountAxis: 1, 2 or 5 times a power of
+// ten), short enough for the chart's left margin and exactly: 2000000000 as "2 bn", where ten
+// digits ran past the margin, 5000000 as "5 M", 200000 as "200 k".
+func axisCount(n int) string {
+	if n < 100_000 {
+		return strconv.Itoa(n)
+	}
+	for _, u := range []struct {
+		size int
+		name string
+	}{{1_000_000_000, " bn"}, {1_000_000, " M"}, {1_000, " k"}} {
+		if n >= u.size && n%u.size == 0 {
+			return strconv.Itoa(n/u.size) + u.name
+		}
+	}
+	return strconv.Itoa(n)
 }
 
 // f1 writes an SVG coordinate with one decimal.

@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -49,7 +51,7 @@ func TestArrivalsShareOneScale(t *testing.T) {
 		{Mode: modes[0], Arrivals: []int{40, 10, 0}},
 		{Mode: modes[1], Arrivals: []int{20, 5}},
 	}
-	html := app.HTMLString(renderArrivals(p, runs))
+	html := app.HTMLString(renderArrivals(p, runs, false))
 	h := barHeights(t, html)
 	// The axis runs to 40 (the first mode's first window): 40 fills the chart's 56 units, the
 	// second mode's 20 half of that, 10 a quarter, 5 an eighth.
@@ -87,7 +89,7 @@ func TestArrivalsScaleIsThePeakOnceBack(t *testing.T) {
 	if got := calc.HerdCountAxis(p, runs).End; got != end {
 		t.Fatalf("axis to %d, want %d", got, end)
 	}
-	html := app.HTMLString(renderArrivals(p, runs))
+	html := app.HTMLString(renderArrivals(p, runs, false))
 	if !strings.Contains(html, "0 to "+strconv.Itoa(end)+" attempts per window, set by the peaks once back") {
 		t.Errorf("the caption does not say 0 to %d", end)
 	}
@@ -124,7 +126,7 @@ func TestArrivalsReadOnceBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	html := app.HTMLString(renderArrivals(p, runs))
+	html := app.HTMLString(renderArrivals(p, runs, false))
 	for _, want := range []string{
 		"full: once back, peak 60 at 2 s; while down, peak 2275 at 0 (cut at 200)",
 		"none: once back, peak 1000 at 3.1 s (cut at 200); while down, peak 1000 at 0 (cut at 200)",
@@ -155,5 +157,35 @@ func TestArrivalsReadOnceBack(t *testing.T) {
 	}
 	if lines != len(runs) || labels != len(runs) || strings.Count(html, ">capacity 50<") != len(runs) {
 		t.Errorf("%d capacity lines, %d labels, for %d charts", lines, labels, len(runs))
+	}
+}
+
+// An axis's end is written short and exactly: ten digits of a herd of 10^9 clients ran past the
+// chart's left margin.
+func TestAxisCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 50: "50", 99_999: "99999", 100_000: "100 k", 200_000: "200 k",
+		1_000_000: "1 M", 5_000_000: "5 M", 2_000_000_000: "2 bn", 150_000: "150 k", 123_456: "123456"} {
+		if got := axisCount(n); got != want {
+			t.Errorf("axisCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// The fluid model's charts say that they draw expected counts, in each title and the caption.
+func TestArrivalsExpected(t *testing.T) {
+	p, err := libs.Decode("clients=1000000&outage=2s&capacity=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []calc.HerdRun{{Mode: calc.Backoff(calc.Full), PeakBack: 53229, PeakBackAt: 2 * time.Second, PeakDown: 2271538, PeakDownAt: 0,
+		Arrivals: []int{2271538, 634372, 512516}}}
+	html := app.HTMLString(renderArrivals(p, runs, true))
+	for _, want := range []string{"once back, expected peak 53229 at 2 s", "while down, expected peak 2271538 at 0", "The expected attempts (the fluid model"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the charts lack %q", want)
+		}
+	}
+	if html := app.HTMLString(renderArrivals(p, runs, false)); strings.Contains(html, "expected") {
+		t.Error("the simulation's charts say expected")
 	}
 }

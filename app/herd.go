@@ -328,7 +328,7 @@ func (s *herdSection) renderResults() app.UI {
 				)
 			})),
 		)),
-		renderArrivals(params, h.runs),
+		renderArrivals(params, h.runs, false),
 	)
 }
 
@@ -397,6 +397,6 @@ func renderFluid(params calc.Params, runs []fluid.Run, window, capacity string) 
 				)
 			})),
 		)),
-		renderArrivals(params, whole),
+		renderArrivals(params, whole, true),
 	)
 }
