@@ -19,8 +19,7 @@ func TestBreakerChosenOnForm(t *testing.T) {
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?" + link)
 	tb.waitWasm()
-	tb.waitFor("the overload runs", `!document.getElementById("herd-results").hasAttribute("data-pending") &&
-		document.querySelectorAll("#overload tr[data-limiter]").length > 0`)
+	tb.waitFor("the overload runs", wasmRunsIn+` && document.querySelectorAll("#overload tr[data-limiter]").length > 0`)
 	if n := evalJS[int](tb, `document.querySelectorAll("#overload [data-breaker], #overload [data-col=breaker]").length`); n != 0 {
 		t.Fatalf("without a breaker the runs have %d breaker cells", n)
 	}
@@ -30,8 +29,7 @@ func TestBreakerChosenOnForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := p.OverloadCases()
-	tb.waitFor("the runs with the breaker", `!document.getElementById("herd-results").hasAttribute("data-pending") &&
-		document.querySelectorAll("#overload tr[data-breaker]").length === `+strconv.Itoa(len(cases)))
+	tb.waitFor("the runs with the breaker", wasmRunsIn+` && document.querySelectorAll("#overload tr[data-breaker]").length === `+strconv.Itoa(len(cases)))
 	if q := evalJS[string](tb, `new URLSearchParams(location.search).get("breaker") || ""`); q != "gobreaker" {
 		t.Errorf("the link says breaker=%q", q)
 	}

@@ -105,7 +105,7 @@ func TestChartsReadable(t *testing.T) {
 	tb.emulate(a11yViewports[0])
 	tb.navigate(srv.URL + "/?" + sharedQuery + "&contenders=30&runs=10")
 	tb.waitWasm()
-	tb.waitFor("the herd", `document.querySelector("#herd-results[data-pending]") === null && document.getElementById("herd-status").textContent === ""`)
+	tb.waitFor("the herd", wasmRunsIn)
 	tb.run(chromedp.Click(chromedp.CSS(`#toc a[href="#contention-section"]`)))
 	tb.waitFor("the sweep", `document.querySelectorAll("#contention-sweep tr[data-clients]").length === 20 && document.getElementById("contention-status").textContent === ""`)
 	// The start chart, the herd's, the contention section's two and the zoomed view of no
@@ -117,7 +117,7 @@ func TestChartsReadable(t *testing.T) {
 	tb.emulate(a11yViewports[0])
 	tb.navigate(srv.URL + "/?base=8ms&cap=2s&jitter=decorrelatedv2&outage=100ms&seed=4")
 	tb.waitWasm()
-	tb.waitFor("the herd", `document.querySelector("#herd-results[data-pending]") === null && document.getElementById("herd-status").textContent === ""`)
+	tb.waitFor("the herd", wasmRunsIn)
 	checkCharts(t, tb, 2, "chart 200 ms")
 	tb.requireNoConsoleProblems()
 }
@@ -129,7 +129,7 @@ func TestOverloadChartReadable(t *testing.T) {
 	tb.emulate(a11yViewports[0])
 	tb.navigate(srv.URL + "/?" + overloadBrowserLink)
 	tb.waitWasm()
-	tb.waitFor("the overload chart", `document.querySelector("#herd-results[data-pending]") === null && document.querySelector("#overload-chart svg") !== null`)
+	tb.waitFor("the overload chart", wasmRunsIn+` && document.querySelector("#overload-chart svg") !== null`)
 	evalJS[bool](tb, `(document.getElementById("overload-windows").scrollIntoView(), true)`)
 	checkCharts(t, tb, 2, "overload-chart new requests per 100 ms window")
 	tb.requireNoConsoleProblems()

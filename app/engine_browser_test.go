@@ -31,9 +31,7 @@ func TestEngineCancels(t *testing.T) {
 	tb.waitFor("the new link", fmt.Sprintf("location.search === %q", "?"+p.Encode()))
 	tb.waitFor("a worker's cancel", `performance.getEntriesByName("backoffcalc:engine-cancelled").length > 0`)
 	cases := len(p.Params.OverloadCases())
-	tb.waitFor("the new runs", fmt.Sprintf(`document.getElementById("herd-status").textContent === "" &&
-		!document.getElementById("herd-results").hasAttribute("data-pending") &&
-		document.querySelectorAll("#overload tr[data-limiter]").length === %d`, cases))
+	tb.waitFor("the new runs", wasmRunsIn+fmt.Sprintf(` && document.querySelectorAll("#overload tr[data-limiter]").length === %d`, cases))
 	own, err := p.Params.Overload(p.Params.OwnCase())
 	if err != nil {
 		t.Fatal(err)

@@ -105,7 +105,7 @@ func TestKeyboardWalk(t *testing.T) {
 		tb.waitWasm()
 		// Every mode of the herd, whose chart's caption holds a link: the stops must not change
 		// during the walk.
-		tb.waitFor("the herd", `document.querySelector("#herd-results[data-pending]") === null && document.getElementById("herd-status").textContent === ""`)
+		tb.waitFor("the herd", wasmRunsIn)
 		// The contention experiment, which starts when its section is seen: Tab scrolls to it,
 		// and its table's scroll box, a stop on a phone, appeared mid-walk when it finished first.
 		evalJS[bool](tb, `document.getElementById("contention-section").scrollIntoView(), true`)

@@ -156,8 +156,7 @@ func TestAxeOverload(t *testing.T) {
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?" + overloadBrowserLink)
 	tb.waitWasm()
-	tb.waitFor("the overload runs", `!document.getElementById("herd-results").hasAttribute("data-pending") &&
-		document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases)))
+	tb.waitFor("the overload runs", wasmRunsIn+` && document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases)))
 	pickOverloadInBrowser(t, tb, p, cases, runs)
 	reportViolations(t, "the overload view", tb.axeRun(source))
 	tb.requireNoConsoleProblems()
@@ -224,8 +223,7 @@ func TestErrorRateLink(t *testing.T) {
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?" + errorRateQuery)
 	tb.waitWasm()
-	tb.waitFor("the overload runs", `document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases))+
-		` && !document.getElementById("herd-results").hasAttribute("data-pending")`)
+	tb.waitFor("the overload runs", wasmRunsIn+` && document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases)))
 	shown := evalJS[map[string]string](tb, `(() => {
 		const out = {};
 		document.querySelectorAll("#error-rate-table tr[data-limiter] td").forEach((td) => {
@@ -275,8 +273,7 @@ func TestLatencyLink(t *testing.T) {
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?" + latencyQuery)
 	tb.waitWasm()
-	tb.waitFor("the overload runs", `document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases))+
-		` && !document.getElementById("herd-results").hasAttribute("data-pending")`)
+	tb.waitFor("the overload runs", wasmRunsIn+` && document.querySelectorAll("#overload tr[data-limiter]").length === `+strconv.Itoa(len(cases)))
 	shown := evalJS[map[string]string](tb, `(() => {
 		const out = {};
 		document.querySelectorAll("#overload tr[data-limiter] td[data-value]").forEach((td) => {

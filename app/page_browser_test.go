@@ -298,6 +298,16 @@ func TestNoNumbersForOtherInputs(t *testing.T) {
 	}
 }
 
+// wasmRunsIn is a condition for waitFor: the herd section's runs are the wasm's and all in (the
+// herd's or the overload view's). Until the page's first paint is over, the section below the
+// first screen is the server's copy, inert (section.go: later), with the same rows; the
+// wasm's own replaces it with the runs it has so far.
+const wasmRunsIn = `(() => {
+	const r = document.getElementById("herd-results");
+	return r !== null && !r.hasAttribute("data-pending") && !r.closest("[inert]") &&
+		document.getElementById("herd-status")?.textContent === "";
+})()`
+
 // herdRowsAre is a condition for waitFor: the wasm's herd is all in, n mode rows. Until the
 // page's first paint is over, the section below the first screen is the server's copy, inert
 // (section.go: later), with the same rows; the wasm's own replaces it with the runs it has so far.
