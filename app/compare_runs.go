@@ -27,6 +27,9 @@ type vsRuns struct {
 	herd    *calc.HerdRun     // B's own mode's herd, for a closed system
 	over    *calc.OverloadRun // B's own mode's overload run, for an open one
 	herdErr error
+	// expected: herd is the fluid model's expected counts, rounded to whole attempts, where
+	// the simulation cannot run B's herd (calc.Params.HerdSimulated).
+	expected bool
 
 	contFor [2]contentionInputs // contentionKey of A and of B whose contention headlines these are
 	cont    [2]*contention.Result
@@ -51,6 +54,7 @@ func (s *compareSection) vsHerdDue() *calc.Params {
 func (s *compareSection) runVsHerd(ctx app.Context, b calc.Params, gen int64, pause func() bool) {
 	var herd *calc.HerdRun
 	var over *calc.OverloadRun
+	expected := false
 	err := b.ValidateHerd()
 	switch {
 	case err != nil:
@@ -60,6 +64,15 @@ func (s *compareSection) runVsHerd(ctx app.Context, b calc.Params, gen int64, pa
 			return // the inputs changed
 		}
 		over, err = &run, e
+	case !b.HerdSimulated():
+		run, done, e := fluidMode(b, calc.Backoff(b.Jitter), pause)
+		if !done && e == nil {
+			return
+		}
+		if err = e; err == nil {
+			r := run.Rounded(b.Window)
+			herd, expected = &r, true
+		}
 	default:
 		run, done, e := herdModePausing(b, calc.Backoff(b.Jitter), pause)
 		if !done && e == nil {
@@ -73,31 +86,36 @@ func (s *compareSection) runVsHerd(ctx app.Context, b calc.Params, gen int64, pa
 	ctx.Defer(func(ctx app.Context) {
 		if s.h.current(gen) {
 			v := &s.vs
-			v.herdFor, v.herdIn, v.herd, v.over, v.herdErr = b, true, herd, over, err
+			v.herdFor, v.herdIn, v.herd, v.over, v.herdErr, v.expected = b, true, herd, over, err, expected
 			s.compareRuns.refresh()
 		}
 	})
 }
 
-// aHerdHead is A's herd headline from the herd section's runs, when its own mode's is in.
-func (s *compareSection) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, err error) {
+// aHerdHead is A's herd headline from the herd section's runs, when its own mode's is in;
+// expected when they are the fluid model's expected counts (rounded to whole attempts), where
+// the simulation cannot run A's herd.
+func (s *compareSection) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, expected bool, err error) {
 	h, a := s.h.herd(), s.h.report().Params
 	if h.params != a {
-		return nil, nil, nil // the herd section has not started on these inputs yet
+		return nil, nil, false, nil // the herd section has not started on these inputs yet
 	}
 	if h.err != nil {
-		return nil, nil, h.err
+		return nil, nil, false, h.err
+	}
+	if h.cases == nil && !a.HerdSimulated() {
+		return report.OwnFluid(a, h.fluid), nil, true, nil
 	}
 	if h.cases == nil {
-		return report.OwnHerd(a, h.runs), nil, nil
+		return report.OwnHerd(a, h.runs), nil, false, nil
 	}
 	own := a.OwnCase()
 	for i, c := range h.cases {
 		if c == own && i < len(h.over) {
-			return nil, &h.over[i], nil
+			return nil, &h.over[i], false, nil
 		}
 	}
-	return nil, nil, nil
+	return nil, nil, false, nil
 }
 
 // computeVsContention runs the contention experiment's headline of A and then B, each policy's
@@ -207,8 +225,14 @@ func headTable(id, caption string, columns []string, rows ...app.UI) app.UI {
 }
 
 // herdHeadRow is a policy's herd headline row and whether it is an open system's.
-func herdHeadRow(side string, p calc.Params, herd *calc.HerdRun, over *calc.OverloadRun, err error) app.UI {
+//
+// expected says that herd is the fluid model's expected counts, rounded to whole attempts: the
+// row's name says so.
+func herdHeadRow(side string, p calc.Params, herd *calc.HerdRun, over *calc.OverloadRun, expected bool, err error) app.UI {
 	name := strings.ToUpper(side) + ", " + p.Jitter.Title()
+	if expected {
+		name += ", expected counts (fluid model, rounded)"
+	}
 	var cells []headCell
 	switch {
 	case herd != nil:
@@ -231,15 +255,16 @@ func (s *compareSection) renderCompareRuns() app.UI {
 		return app.Text("")
 	}
 	a, b := ra.Params, rb.Params
-	herdA, overA, errA := s.aHerdHead()
+	herdA, overA, expectedA, errA := s.aHerdHead()
 	var herdB *calc.HerdRun
 	var overB *calc.OverloadRun
 	var errB error
+	expectedB := false
 	if s.vs.herdIn && s.vs.herdFor == b {
-		herdB, overB, errB = s.vs.herd, s.vs.over, s.vs.herdErr
+		herdB, overB, errB, expectedB = s.vs.herd, s.vs.over, s.vs.herdErr, s.vs.expected
 	}
-	rowA := herdHeadRow("a", a, herdA, overA, errA)
-	rowB := herdHeadRow("b", b, herdB, overB, errB)
+	rowA := herdHeadRow("a", a, herdA, overA, expectedA, errA)
+	rowB := herdHeadRow("b", b, herdB, overB, expectedB, errB)
 	var herds []app.UI
 	switch {
 	case a.Open() == b.Open() && !a.Open():

@@ -13,6 +13,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -183,6 +184,84 @@ func TestTableCompareContention(t *testing.T) {
 		got := doc.Compare.Contention[side]
 		if got.Clients != want[i].Clients || got.Calls.Mean != want[i].Calls.Mean || strconv.FormatFloat(got.Time.Mean, 'f', -1, 64) != calc.MillisFloat(want[i].Time.Mean) {
 			t.Errorf("JSON contention %s: %+v, want %d clients, %v calls, %s ms", side, got, want[i].Clients, want[i].Calls.Mean, calc.MillisFloat(want[i].Time.Mean))
+		}
+	}
+}
+
+// A herd over what the simulation runs is the fluid model's in the compare section too: A's
+// from the herd section's expected counts, B's from its own, each row saying that its counts are
+// expected, and each cell calc/fluid's rounded count. B's row said "not simulated" before.
+func TestPageCompareFluidHerd(t *testing.T) {
+	link := "clients=1000000&outage=2s&capacity=5000&vs=" + url.QueryEscape("clients=2000000&outage=2s&capacity=5000&jitter=equal")
+	p, _ := navPage(t, link)
+	l, err := libs.DecodeLink(link)
+	if err != nil || !l.HasB() || l.Params.HerdSimulated() || l.B.HerdSimulated() {
+		t.Fatalf("%v: the link's herds are not both over the simulation's limit", err)
+	}
+	html := app.HTMLString(p)
+	got := headCellsIn(html, "compare-herd")
+	for _, side := range []struct {
+		name string
+		p    calc.Params
+	}{{"a", l.Params}, {"b", l.B}} {
+		run, err := fluid.Mode(side.p, calc.Backoff(side.p.Jitter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := run.Rounded(side.p.Window)
+		for col, want := range map[string]string{"peak_back": strconv.Itoa(r.PeakBack), "accepted": strconv.Itoa(r.Accepted), "gave_up": strconv.Itoa(r.GaveUp)} {
+			if g := got[side.name+"/"+col]; g != want {
+				t.Errorf("%s/%s: %q, want %q", side.name, col, g, want)
+			}
+		}
+		if s, ok := got[side.name+"/status"]; ok {
+			t.Errorf("%s still says %q", side.name, s)
+		}
+		if name := strings.ToUpper(side.name) + ", " + side.p.Jitter.Title() + ", expected counts (fluid model, rounded)"; !strings.Contains(html, name) {
+			t.Errorf("no row named %q", name)
+		}
+	}
+}
+
+// table with vs says the same of a herd over the simulation's limit: the fluid model's expected
+// counts, named as such in the text and the JSON, with no sliding peak, where it said "B not
+// simulated".
+func TestTableCompareFluidHerd(t *testing.T) {
+	q := "clients=1000000&outage=2s&capacity=5000&vs=" + url.QueryEscape("clients=2000000&outage=2s&capacity=5000&jitter=equal")
+	l, err := libs.DecodeLink(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, errOut, code := runTableOut(t, q)
+	if code != 0 {
+		t.Fatalf("table: %s", errOut)
+	}
+	if !strings.Contains(text, "A expected counts (fluid model, rounded): ") || !strings.Contains(text, " B expected counts (fluid model, rounded): ") {
+		t.Errorf("the text's herd line does not name the model:\n%s", text)
+	}
+	out, errOut, code := runTableOut(t, "-format", "json", q)
+	if code != 0 {
+		t.Fatalf("table: %s", errOut)
+	}
+	var printed struct {
+		Compare struct {
+			Herd map[string]map[string]any `json:"herd"`
+		} `json:"compare"`
+	}
+	if err := json.Unmarshal([]byte(out), &printed); err != nil {
+		t.Fatal(err)
+	}
+	for side, p := range map[string]calc.Params{"a": l.Params, "b": l.B} {
+		run, err := fluid.Mode(p, calc.Backoff(p.Jitter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, h := run.Rounded(p.Window), printed.Compare.Herd[side]
+		if h["model"] != "expected, fluid model" || h["accepted"] != float64(r.Accepted) || h["peak_back"] != float64(r.PeakBack) {
+			t.Errorf("%s: %v, want model, accepted %d, peak_back %d", side, h, r.Accepted, r.PeakBack)
+		}
+		if _, ok := h["peak"]; ok {
+			t.Errorf("%s: a sliding peak %v, which the fluid model has not", side, h["peak"])
 		}
 	}
 }

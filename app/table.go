@@ -94,6 +94,13 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		herdB, overB := hB.runs, hB.over
 		cmp := report.Compared{Comparison: calc.Compare(r, link.B.ReportBounds()), Vs: link.Vs,
 			HerdA: report.OwnHerd(p, herd, over...), HerdB: report.OwnHerd(link.B, herdB, overB...)}
+		// A herd over what the simulation runs: its fluid model's expected counts, as the page's.
+		if own := report.OwnFluid(p, h.fluid); own != nil {
+			cmp.HerdA, cmp.ExpectedA = own, true
+		}
+		if own := report.OwnFluid(link.B, hB.fluid); own != nil {
+			cmp.HerdB, cmp.ExpectedB = own, true
+		}
 		if own := ownContention(p, c.Table); own != nil {
 			// B's own mode only: its table of every mode is not compared.
 			b := link.B

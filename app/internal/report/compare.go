@@ -11,6 +11,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/fluid"
 )
 
 // Two policies side by side, in the report's formats: every number, the differences
@@ -23,6 +24,10 @@ type Compared struct {
 	calc.Comparison
 	Vs           string
 	HerdA, HerdB *calc.HerdRun
+	// ExpectedA, ExpectedB: that side's herd is over what the simulation runs, and its
+	// headline the fluid model's expected counts (calc/fluid), rounded to whole attempts; it
+	// has no sliding peak.
+	ExpectedA, ExpectedB bool
 	// The contention experiment's run of each one's own mode at its own contenders; nil when
 	// not run (table runs it with -contention).
 	ContA, ContB *contention.Result
@@ -80,7 +85,9 @@ var compareHerdCols = [][2]string{{"policy", "policy"}, {"jitter", "jitter"}, {"
 	{"peak_back", "peak once back, attempts per window"}, {"peak_back_at_ms", msHead("once back, at")},
 	{"peak_down", "peak while down, attempts per window"}, {"peak_down_at_ms", msHead("while down, at")}}
 
-func compareHerdCells(name string, h *calc.HerdRun) []string {
+// compareHerdCells is a policy's herd headline; expected (the fluid model's counts) names the
+// model beside the policy and leaves the sliding peak, which that model has not, empty.
+func compareHerdCells(name string, h *calc.HerdRun, expected bool) []string {
 	if h == nil {
 		return []string{name, "", "", "", "", "", "", "", "", "", ""}
 	}
@@ -88,7 +95,11 @@ func compareHerdCells(name string, h *calc.HerdRun) []string {
 	if h.Accepted > 0 {
 		last = calc.Millis(h.LastAccepted)
 	}
-	return []string{name, h.Mode.String(), strconv.Itoa(h.Peak), calc.Millis(h.PeakAt), strconv.Itoa(h.Accepted), strconv.Itoa(h.GaveUp), last,
+	peak, peakAt := strconv.Itoa(h.Peak), calc.Millis(h.PeakAt)
+	if expected {
+		name, peak, peakAt = name+", expected counts (fluid model, rounded)", "", ""
+	}
+	return []string{name, h.Mode.String(), peak, peakAt, strconv.Itoa(h.Accepted), strconv.Itoa(h.GaveUp), last,
 		strconv.Itoa(h.PeakBack), peakAtMillis(h.PeakBackAt), strconv.Itoa(h.PeakDown), peakAtMillis(h.PeakDownAt)}
 }
 
@@ -122,8 +133,8 @@ func compareTables(c Compared, solve calc.SolveSet) []reportTable {
 	out := []reportTable{each,
 		{cols: compareFitCols, words: []string{"A: " + FitLine(c.A, c.FitA), "B: " + FitLine(c.B, c.FitB)},
 			rows: [][]string{fitCells("a", solve.Query(c.A.Params), c.A, c.FitA), fitCells("b", c.Vs, c.B, c.FitB)}},
-		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.HerdA) + " B " + herdLineOf(c.HerdB)},
-			rows: [][]string{compareHerdCells("a", c.HerdA), compareHerdCells("b", c.HerdB)}},
+		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.HerdA, c.ExpectedA) + " B " + herdLineOf(c.HerdB, c.ExpectedB)},
+			rows: [][]string{compareHerdCells("a", c.HerdA, c.ExpectedA), compareHerdCells("b", c.HerdB, c.ExpectedB)}},
 	}
 	if c.ContA != nil && c.ContB != nil {
 		out = append(out, reportTable{cols: compareContentionCols,
@@ -158,10 +169,15 @@ func ContentionLineOf(r *contention.Result) string {
 	return fmt.Sprintf("%d contenders, mean over %d runs: %s calls, %s until the last is through.", r.Clients, r.Runs, calc.Decimal(r.Calls.Mean, 1), calc.Human(r.Time.Mean))
 }
 
-// herdLineOf is the herd's headline for a policy: its own jitter mode's run.
-func herdLineOf(h *calc.HerdRun) string {
+// herdLineOf is the herd's headline for a policy: its own jitter mode's run, or with expected
+// the fluid model's expected counts, which it says.
+func herdLineOf(h *calc.HerdRun, expected bool) string {
 	if h == nil {
 		return "not simulated."
+	}
+	model := ""
+	if expected {
+		model = "expected counts (fluid model, rounded): "
 	}
 	last := "none got through"
 	if h.Accepted > 0 {
@@ -173,7 +189,7 @@ func herdLineOf(h *calc.HerdRun) string {
 		}
 		return fmt.Sprintf("peak %s %d attempts per window at %s", side, n, calc.Human(float64(at)))
 	}
-	return fmt.Sprintf("%s, %s, %d accepted, %d gave up, %s.", peak("once back", h.PeakBack, h.PeakBackAt),
+	return fmt.Sprintf("%s%s, %s, %d accepted, %d gave up, %s.", model, peak("once back", h.PeakBack, h.PeakBackAt),
 		peak("while down", h.PeakDown, h.PeakDownAt), h.Accepted, h.GaveUp, last)
 }
 
@@ -222,7 +238,7 @@ func writeCompareText(w io.Writer, c Compared) error {
 		calc.Human(float64(ta.Min)), calc.Human(ta.Mean), calc.Human(float64(ta.Max)), calc.Human(float64(tb.Min)), calc.Human(tb.Mean), calc.Human(float64(tb.Max)),
 		calc.HumanDiff(float64(d.Min)), calc.HumanDiff(d.Mean), calc.HumanDiff(float64(d.Max)))
 	fmt.Fprintf(w, "Budget: A %s B %s\n", FitLine(c.A, c.FitA), FitLine(c.B, c.FitB))
-	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.HerdA), herdLineOf(c.HerdB))
+	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.HerdA, c.ExpectedA), herdLineOf(c.HerdB, c.ExpectedB))
 	if c.ContA != nil && c.ContB != nil {
 		_, err = fmt.Fprintf(w, "Contention, each in its own jitter mode: A %s B %s\n", ContentionLineOf(c.ContA), ContentionLineOf(c.ContB))
 	}
@@ -279,9 +295,10 @@ type jsonFitOf struct {
 }
 
 type jsonHerdHead struct {
+	Model        string       `json:"model,omitempty"` // "expected, fluid model"; none for the simulation's
 	Jitter       string       `json:"jitter"`
-	Peak         int          `json:"peak"`
-	PeakAt       json.Number  `json:"peak_at_ms"`
+	Peak         *int         `json:"peak,omitempty"` // the sliding peak: the simulation's only
+	PeakAt       json.Number  `json:"peak_at_ms,omitempty"`
 	Accepted     int          `json:"accepted"`
 	GaveUp       int          `json:"gave_up"`
 	LastAccepted *json.Number `json:"last_accepted_ms"`
@@ -305,12 +322,15 @@ func compareJSON(c Compared) *jsonCompare {
 		count := func(n int) json.Number { return json.Number(strconv.Itoa(n)) }
 		return &jsonFitOf{ms(r.Params.Budget), r.Schedule.Always, r.Schedule.AtMost, fitJSON(s.Always, count, false), fitJSON(s.Can, count, false)}
 	}
-	herd := func(h *calc.HerdRun) *jsonHerdHead {
+	herd := func(h *calc.HerdRun, expected bool) *jsonHerdHead {
 		if h == nil {
 			return nil
 		}
-		out := &jsonHerdHead{Jitter: h.Mode.String(), Peak: h.Peak, PeakAt: ms(h.PeakAt), Accepted: h.Accepted, GaveUp: h.GaveUp,
+		out := &jsonHerdHead{Jitter: h.Mode.String(), Peak: &h.Peak, PeakAt: ms(h.PeakAt), Accepted: h.Accepted, GaveUp: h.GaveUp,
 			PeakBack: h.PeakBack, PeakDown: h.PeakDown}
+		if expected {
+			out.Model, out.Peak, out.PeakAt = "expected, fluid model", nil, ""
+		}
 		if h.Accepted > 0 {
 			out.LastAccepted = msp(h.LastAccepted)
 		}
@@ -325,7 +345,7 @@ func compareJSON(c Compared) *jsonCompare {
 	out := &jsonCompare{Vs: c.Vs, PolicyB: Describe(c.B),
 		Total:  jsonCompareTotal{waits(c.A.Schedule.Total), waits(c.B.Schedule.Total), waits(calc.Totals{Min: c.Total.Min, Mean: c.Total.Mean, Max: c.Total.Max})},
 		Budget: map[string]*jsonFitOf{"a": fit(c.A, c.FitA), "b": fit(c.B, c.FitB)},
-		Herd:   map[string]*jsonHerdHead{"a": herd(c.HerdA), "b": herd(c.HerdB)}}
+		Herd:   map[string]*jsonHerdHead{"a": herd(c.HerdA, c.ExpectedA), "b": herd(c.HerdB, c.ExpectedB)}}
 	if c.ContA != nil && c.ContB != nil {
 		out.Contention = map[string]jsonContention{"a": contentionJSON([]contention.Result{*c.ContA})[0], "b": contentionJSON([]contention.Result{*c.ContB})[0]}
 	}
@@ -344,6 +364,18 @@ func compareJSON(c Compared) *jsonCompare {
 		out.Attempts = append(out.Attempts, row)
 	}
 	return out
+}
+
+// OwnFluid is p's own jitter mode's expected counts (calc/fluid), rounded to whole attempts, as
+// the compare headlines show a herd over what the simulation runs; nil when runs has none.
+func OwnFluid(p calc.Params, runs []fluid.Run) *calc.HerdRun {
+	for _, r := range runs {
+		if r.Mode == calc.Backoff(p.Jitter) {
+			rounded := r.Rounded(p.Window)
+			return &rounded
+		}
+	}
+	return nil
 }
 
 // OwnHerd is the run of a policy's own jitter mode among a herd's runs (or its open system's), or nil.
