@@ -227,11 +227,12 @@ func headTable(id, caption string, columns []string, rows ...app.UI) app.UI {
 // herdHeadRow is a policy's herd headline row and whether it is an open system's.
 //
 // expected says that herd is the fluid model's expected counts, rounded to whole attempts: the
-// row's name says so.
+// row's name says so, short (a phone's width holds the name and the first numbers), and the
+// note under the table says what that is (expectedNote).
 func herdHeadRow(side string, p calc.Params, herd *calc.HerdRun, over *calc.OverloadRun, expected bool, err error) app.UI {
 	name := strings.ToUpper(side) + ", " + p.Jitter.Title()
 	if expected {
-		name += ", expected counts (fluid model, rounded)"
+		name += ", expected" // the note under the table says by which model (expectedNote)
 	}
 	var cells []headCell
 	switch {
@@ -268,7 +269,7 @@ func (s *compareSection) renderCompareRuns() app.UI {
 	var herds []app.UI
 	switch {
 	case a.Open() == b.Open() && !a.Open():
-		herds = []app.UI{headTable("compare-herd", "The herd, each policy in its own jitter mode", herdHeadColumns, rowA, rowB)}
+		herds = []app.UI{headTable("compare-herd", "The herd, each policy in its own jitter mode", herdHeadColumns, rowA, rowB), expectedNote(expectedA, expectedB)}
 	case a.Open() == b.Open():
 		herds = []app.UI{headTable("compare-herd", "The overload run, each policy in its own jitter mode with its own limiter", overloadHeadColumns, rowA, rowB)}
 	default: // one closed, one open: each its own table
@@ -281,6 +282,23 @@ func (s *compareSection) renderCompareRuns() app.UI {
 		herds = []app.UI{table(a.Open(), rowA, "compare-herd-a"), table(b.Open(), rowB, "compare-herd-b")}
 	}
 	return app.Div().Body(append(herds, s.renderCompareContention(a, b))...)
+}
+
+// expectedNote says which herd headlines are the fluid model's expected counts; nothing when
+// both are the simulation's.
+func expectedNote(a, b bool) app.UI {
+	var which string
+	switch {
+	case a && b:
+		which = "A's and B's herds are over what the simulation runs, and their counts are"
+	case a:
+		which = "A's herd is over what the simulation runs, and its counts are"
+	case b:
+		which = "B's herd is over what the simulation runs, and its counts are"
+	default:
+		return app.Text("")
+	}
+	return app.P().ID("compare-herd-model").Class("hint").Text("Expected: " + which + " the fluid model's expected counts, rounded to whole attempts, as the herd section's.")
 }
 
 // renderCompareContention is the contention headlines, once computed for these inputs; before,

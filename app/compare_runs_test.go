@@ -217,9 +217,12 @@ func TestPageCompareFluidHerd(t *testing.T) {
 		if s, ok := got[side.name+"/status"]; ok {
 			t.Errorf("%s still says %q", side.name, s)
 		}
-		if name := strings.ToUpper(side.name) + ", " + side.p.Jitter.Title() + ", expected counts (fluid model, rounded)"; !strings.Contains(html, name) {
+		if name := strings.ToUpper(side.name) + ", " + side.p.Jitter.Title() + ", expected"; !strings.Contains(html, name+"<") {
 			t.Errorf("no row named %q", name)
 		}
+	}
+	if !strings.Contains(html, `id="compare-herd-model"`) || !strings.Contains(html, "herds are over what the simulation runs") {
+		t.Error("no note says which model the expected rows are")
 	}
 }
 
