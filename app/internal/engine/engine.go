@@ -26,7 +26,7 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 	switch kind {
 	case work.Import:
 		var r imported.Reply
-		if err := recovered(func() error { r = imported.Answer(importcfg.Read(input)); return nil }); err != nil {
+		if err := recovered(func() { r = imported.Answer(importcfg.Read(input)) }); err != nil {
 			r = imported.Reply{Err: "import: " + err.Error()}
 		}
 		return encode(r), nil, true
@@ -65,13 +65,12 @@ func simulate[In, Out any](input string, run func(In) (Out, bool, error)) (strin
 	}
 	var r work.Reply[Out]
 	done := true
-	panicked := recovered(func() error {
+	panicked := recovered(func() {
 		out, ok, err := run(in)
 		r.Out, done = out, ok || err != nil
 		if err != nil {
 			r.Err = err.Error()
 		}
-		return nil
 	})
 	if panicked != nil {
 		r, done = work.Reply[Out]{Panic: panicked.Error()}, true
@@ -83,13 +82,14 @@ func simulate[In, Out any](input string, run func(In) (Out, bool, error)) (strin
 }
 
 // recovered runs f and returns the panic it recovered from, as an error; nil when f returned.
-func recovered(f func() error) (err error) {
+func recovered(f func()) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = errors.New(fmt.Sprint(v))
 		}
 	}()
-	return f()
+	f()
+	return nil
 }
 
 func encode(v any) string {
