@@ -384,9 +384,15 @@ type engineError string
 func (e engineError) Error() string { return string(e) }
 
 var (
-	errNoWorker   = engineError("this browser runs no Web Worker, where the calculator reads a configuration and runs its simulations")
+	errNoWorker   = engineError("this browser runs no Web Worker, where the calculator reads a configuration, writes a library's configuration and runs its simulations")
 	errNotStarted = engineError("the engine has not started")
 )
+
+// exportNow is the Export panel's library written in place, which the page never does: its
+// wasm holds no exporter, and the panel asks the engine (exportSection.ask).
+func exportNow(work.ExportIn) (work.Reply[work.ExportOut], bool) {
+	return work.Reply[work.ExportOut]{}, false
+}
 
 // runHerdNow is the server's pre-render's (engine_other.go), which the browser never does
 // (OnPreRender): the page's wasm holds no simulation.

@@ -4,6 +4,7 @@ package main
 
 import (
 	"backoffcalc/app/internal/engine"
+	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
@@ -24,6 +25,17 @@ var (
 )
 
 // fluidModeNow is calc/fluid's Mode in place: bounded by its work limits, it runs whole.
+
+// exportNow writes the Export panel's library in place, as the server's pre-render shows it
+// and the component tests read it (engine_js.go: the page's wasm holds no exporter, and the
+// panel asks the engine's worker, exportSection.ask).
+func exportNow(in work.ExportIn) (work.Reply[work.ExportOut], bool) {
+	out, err := engine.Export(in)
+	if err != nil {
+		return work.Reply[work.ExportOut]{Err: err.Error()}, true
+	}
+	return work.Reply[work.ExportOut]{Out: out}, true
+}
 
 func (p *page) knowEngine(app.Context)  {}
 func (p *page) startEngine(app.Context) {}

@@ -282,7 +282,7 @@ func TestImportHandsTheThreadBack(t *testing.T) {
 
 // An engine worker that does not start (its script not found: a site copied without it) makes
 // an import say so, naming the engine, and leaves the link and the numbers as they were; the
-// herd says so too.
+// herd and the Export panel say so too.
 func TestImportWithoutEngine(t *testing.T) {
 	srv := startServe(t)
 	tb := newTab(t)
@@ -309,4 +309,7 @@ func TestImportWithoutEngine(t *testing.T) {
 	checkNumbers(tb, before[1:])
 	// The herd, which the engine simulates, says so in its place.
 	tb.waitFor("the herd's error", `document.getElementById("herd-status").textContent.includes("engine")`)
+	// So does the Export panel, which the engine writes.
+	tb.waitFor("the export panel's error", `(() => { const s = document.getElementById("snippets");
+		return !s.hasAttribute("data-pending") && s.textContent.includes("engine") && s.querySelector("code") === null; })()`)
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
-	"sync"
-	"time"
 
-	"backoffcalc/calc"
+	"backoffcalc/app/internal/work"
 	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -15,7 +15,9 @@ import (
 // The library panel (Export as library configuration): one retry library at a time, picked in a
 // list and kept in the link (export=grpc), with the configuration that package libs writes for
 // the policy and what libs says the library will do differently. Every number in it comes from
-// libs or calc; this file only lays them out.
+// libs or calc; this file only lays them out. In the browser the engine's worker writes them
+// (work.Export): the page's wasm links no exporter (docs/layout.md); natively they are written
+// in place (exportNow), as the server's pre-render shows them.
 
 // exportSection is the panel's component: the snippets island and what it shows. The library
 // is one of the page's inputs (host.lib, the link's export key), and the copy buttons' status
@@ -23,37 +25,174 @@ import (
 type exportSection struct {
 	h        *host
 	snippets *island
-	shows    exportView // what the panel shows
-	due      bool       // the panel still shows older inputs: it follows the paint (later)
+	shows    work.ExportIn // what the panel shows, or is being updated to show
+	due      bool          // the panel still shows older inputs: it follows the paint (later)
+	asks     bool          // the engine may be asked: the load's own work is done, or the panel came near
+
+	// The engine's last replies, the newest last, each for its inputs: the panel shows the
+	// current inputs' reply, and nothing until it is in (the island is pending), never another
+	// inputs' as if it were theirs. A few are kept: an edit that ends invalid shows the
+	// committed inputs' again, whose reply may have come after a newer one was asked for.
+	replies []exportReply
+	asked   *work.ExportIn // the inputs of the last request not answered yet
 }
 
+type exportReply struct {
+	in    work.ExportIn
+	reply work.Reply[work.ExportOut]
+}
+
+// keptReplies is how many replies the panel keeps.
+const keptReplies = 4
+
 func newExportSection(h *host) part {
-	s := &exportSection{h: h}
-	s.snippets = newIsland("snippets", h.guarded(func() app.UI {
-		r := h.report()
-		if r == nil {
-			return app.Text("")
-		}
-		return renderSnippets(r.Params, h.lib())
-	}))
+	// In the browser the panel has nothing to show until the engine's first reply, which
+	// follows the load's first paint (later) and its own work (ready).
+	s := &exportSection{h: h, due: true}
+	s.snippets = newIsland("snippets", h.guarded(s.render))
+	s.snippets.pending()
 	return s
+}
+
+// render is the snippets island: the chosen library's code and differences for the current
+// inputs, once their reply is in; until then nothing, the island marked as being updated.
+func (s *exportSection) render() app.UI {
+	r := s.h.report()
+	if r == nil {
+		return app.Text("")
+	}
+	reply, ok := s.replyFor(work.ExportOf(r.Params, s.h.lib()))
+	switch {
+	case !ok:
+		return app.Text("")
+	case reply.Panic != "":
+		panic(reply.Panic) // the guard shows it, with the link to report
+	case reply.Err != "":
+		return app.P().Text(reply.Err)
+	}
+	return renderSnippets(reply.Out)
+}
+
+// replyFor is the reply for in, when it is in; natively it is written in place (exportNow).
+func (s *exportSection) replyFor(in work.ExportIn) (work.Reply[work.ExportOut], bool) {
+	for _, r := range s.replies {
+		if r.in == in {
+			return r.reply, true
+		}
+	}
+	r, ok := exportNow(in)
+	if ok {
+		s.keep(in, r)
+	}
+	return r, ok
+}
+
+// keep keeps reply, the one for in, with the newest.
+func (s *exportSection) keep(in work.ExportIn, reply work.Reply[work.ExportOut]) {
+	s.replies = slices.DeleteFunc(s.replies, func(r exportReply) bool { return r.in == in })
+	if len(s.replies) == keptReplies {
+		s.replies = slices.Delete(s.replies, 0, 1)
+	}
+	s.replies = append(s.replies, exportReply{in, reply})
+}
+
+// ask has the engine write the panel for what it shows, unless its reply is in or asked for
+// already; the panel shows the reply when it comes, if it still shows those inputs. Natively
+// the reply is in before ask returns (callEngine).
+func (s *exportSection) ask(ctx app.Context) {
+	in := s.shows
+	if s.h.report() == nil {
+		return
+	}
+	if _, ok := s.replyFor(in); ok || s.asked != nil && *s.asked == in {
+		return
+	}
+	s.asked = &in
+	b, err := json.Marshal(in)
+	if err != nil {
+		panic(err) // a policy is numbers and strings
+	}
+	s.h.callEngine(ctx, work.Export, string(b), func(ctx app.Context, reply string, err error) {
+		if s.asked != nil && *s.asked == in {
+			s.asked = nil
+		}
+		var r work.Reply[work.ExportOut]
+		if err != nil {
+			r.Err = err.Error() // the engine could not start: said where the panel would be
+		} else if err := json.Unmarshal([]byte(reply), &r); err != nil {
+			r = work.Reply[work.ExportOut]{Panic: "the engine's reply: " + err.Error()} // render panics with it
+		}
+		s.keep(in, r)
+		if in == s.shows && !s.due {
+			s.snippets.refresh()
+		}
+	})
+}
+
+// show shows the panel for the current inputs: at once when their reply is in, else marked as
+// being updated until the reply comes (ask, once the engine may be asked).
+func (s *exportSection) show(ctx app.Context) {
+	if s.h.report() == nil {
+		return
+	}
+	s.shows = s.current()
+	if !s.showKnown() && s.asks {
+		s.ask(ctx)
+	}
+}
+
+// showKnown shows the panel for what it shows now when the reply is in, else marks it as being
+// updated; it reports whether the reply was in.
+func (s *exportSection) showKnown() bool {
+	if _, ok := s.replyFor(s.shows); ok {
+		s.snippets.refresh()
+		return true
+	}
+	s.snippets.pending()
+	return false
 }
 
 // onInputs marks the panel as being updated when the new inputs change what it shows: long and
 // below the table, it follows after the paint (later).
 func (s *exportSection) onInputs() {
-	if key := (exportView{exportKey(s.h.report().Params), s.h.lib()}); key != s.shows {
-		s.shows = key
+	if in := s.current(); in != s.shows {
+		s.shows = in
 		s.due = true
 		s.snippets.pending()
 	}
 }
 
+// current is the panel's input for the current inputs.
+func (s *exportSection) current() work.ExportIn {
+	return work.ExportOf(s.h.report().Params, s.h.lib())
+}
+
 // later shows the panel for the current inputs, after the paint (showLeftForLater).
-func (s *exportSection) later() {
+func (s *exportSection) later(ctx app.Context) {
 	if s.due {
 		s.due = false
-		s.snippets.refresh()
+		s.show(ctx)
+	}
+}
+
+// ready is startWork's word that the load's own work (the sampling, the herd) is done: the
+// engine may be asked for the panel now, and is, if its reply is not in.
+func (s *exportSection) ready(ctx app.Context, gen int64) {
+	if s.h.current(gen) {
+		s.mayAsk(ctx)
+	}
+}
+
+// near is whenNear's word that the panel is near the viewport: the engine may be asked now,
+// before the load's own work is done.
+func (s *exportSection) near(ctx app.Context) { s.mayAsk(ctx) }
+
+// mayAsk lets the panel ask the engine from now on, and asks for what it shows unless that
+// waits for the paint (later).
+func (s *exportSection) mayAsk(ctx app.Context) {
+	s.asks = true
+	if !s.due {
+		s.ask(ctx)
 	}
 }
 
@@ -64,7 +203,7 @@ func (s *exportSection) commitment() func() {
 	return func() {
 		s.shows, s.due = shows, due
 		if !s.due {
-			s.snippets.refresh()
+			s.showKnown() // else the work that follows (ready) asks for it
 		}
 	}
 }
@@ -107,22 +246,23 @@ func (s *exportSection) body() []app.UI {
 // choose shows another library's configuration. The policy is the same: nothing is computed
 // again, and the link gets the choice at once (host.setExport).
 func (s *exportSection) choose(ctx app.Context, lib string) {
-	s.h.setExport(ctx, lib, func(lib string) {
-		s.shows.lib = lib
-		s.snippets.refresh()
+	s.h.setExport(ctx, lib, func(string) {
+		s.asks = true
+		s.show(ctx)
 	})
 }
 
 // copySnippet copies the code of the copy button clicked in the panel: exactly the text of that
-// snippet of the library shown.
+// snippet of the library shown, the reply the panel shows, inside the click (the clipboard
+// takes text only there). While the panel is being updated its buttons are hidden.
 func (s *exportSection) copySnippet(ctx app.Context, e app.Event) {
 	button := e.Get("target").Call("closest", "[data-copy]")
-	r := s.h.report()
-	if !button.Truthy() || r == nil {
+	if !button.Truthy() || s.h.report() == nil || s.due {
 		return
 	}
 	i, err := strconv.Atoi(button.Call("getAttribute", "data-copy").String())
-	ex, ok := libExportOnce(r.Params, s.h.lib())
+	reply, ok := s.replyFor(s.current())
+	ex := reply.Out
 	if err != nil || !ok || i < 0 || i >= len(ex.Snippets) {
 		return
 	}
@@ -147,18 +287,14 @@ func (p *page) setExport(ctx app.Context, lib string, shown func(lib string)) {
 
 // snippetName names snippet i of ex in the copy's status: "Copied the python code of tenacity
 // (Python)."
-func snippetName(ex libs.Export, i int) string {
+func snippetName(ex work.ExportOut, i int) string {
 	return ex.Snippets[i].Lang + " code of " + ex.Title
 }
 
-// renderSnippets is the chosen library's part of the panel for p: a heading, the code with a
-// copy button per block, and the list of differences (empty when the library does exactly what
-// the policy says). It reports; it does not grade: no colours, no ranking.
-func renderSnippets(p calc.Params, lib string) app.UI {
-	e, ok := libExportOnce(p, lib)
-	if !ok {
-		return app.Text("")
-	}
+// renderSnippets is the chosen library's part of the panel, e: a heading, the code with a copy
+// button per block, and the list of differences (empty when the library does exactly what the
+// policy says). It reports; it does not grade: no colours, no ranking.
+func renderSnippets(e work.ExportOut) app.UI {
 	status := "No differences: it does exactly what the policy says."
 	switch {
 	case len(e.Snippets) == 0:
@@ -181,49 +317,4 @@ func renderSnippets(p calc.Params, lib string) app.UI {
 			return app.Li().Text(e.Diffs[i])
 		})),
 	)
-}
-
-// exportView is what the panel shows: a library, for the policy (the exportKey of the inputs).
-type exportView struct {
-	in  exportInputs
-	lib string
-}
-
-// libLast keeps the export last rendered: the page renders far more often than its inputs
-// change, and a policy of 1000 attempts takes a millisecond or so to compare. The server
-// pre-renders pages concurrently, hence the lock.
-var libLast struct {
-	sync.Mutex
-	view   exportView
-	export libs.Export
-	ok     bool
-}
-
-func libExportOnce(p calc.Params, lib string) (libs.Export, bool) {
-	view := exportView{exportKey(p), lib}
-	libLast.Lock()
-	defer libLast.Unlock()
-	if !libLast.ok || libLast.view != view {
-		libLast.export, libLast.ok = libs.ExportOf(view.in.params(), lib)
-		libLast.view = view
-	}
-	return libLast.export, libLast.ok
-}
-
-// exportInputs are what the Export panel reads of the inputs: the policy, the calls' time (in the
-// schedule's starts) and the preset's name; not the herd, the sampling, the layers or the other
-// models', whose edits then leave the panel as it is.
-type exportInputs struct {
-	policy calc.Policy
-	call   time.Duration
-	preset string
-}
-
-func exportKey(p calc.Params) exportInputs { return exportInputs{p.Policy, p.Call, p.Preset} }
-
-// params are the inputs the panel is written for: the defaults with in's.
-func (in exportInputs) params() calc.Params {
-	p := calc.Default()
-	p.Policy, p.Call, p.Preset = in.policy, in.call, in.preset
-	return p
 }

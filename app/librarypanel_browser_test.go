@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -21,9 +22,8 @@ func TestExportPicker(t *testing.T) {
 	tb.navigate(srv.URL + "/?base=200ms&attempts=4")
 	tb.waitWasm()
 	const shown = `[...document.querySelectorAll("#export-code code[data-lib]")].map((c) => c.dataset.lib).join(" ")`
-	if got := evalJS[string](tb, shown); got != "grpc" {
-		t.Fatalf("the panel shows %q, want gRPC's alone", got)
-	}
+	// The engine's worker writes the panel, after the load's own work.
+	tb.waitFor("gRPC's code alone", shown+` === "grpc"`)
 	history := evalJS[int](tb, "history.length")
 
 	tb.run(chromedp.Focus(chromedp.CSS("#export-lib")), chromedp.KeyEvent(kb.ArrowDown))
@@ -47,5 +47,61 @@ func TestExportPicker(t *testing.T) {
 	if got := evalJS[string](tb, `document.getElementById("export-copy-status").textContent`); !strings.Contains(got, "Polly") {
 		t.Errorf("the panel's copy status: %q", got)
 	}
+	tb.requireNoConsoleProblems()
+}
+
+// An edit of base shows the new policy's configuration in the panel, which the engine's worker
+// writes: from the input event until its reply is in, the panel is marked as being updated and
+// never shows the old policy's code as the current one's, in any state the browser could paint
+// (a MutationObserver records the panel at the end of every task that changed it).
+func TestExportFollowsAnEdit(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?base=200ms&attempts=4&export=polly")
+	tb.waitWasm()
+	code := func(base string) string {
+		link, err := libs.DecodeLink("base=" + base + "&attempts=4&export=polly")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := libs.ExportOf(link.Params, "polly")
+		return e.Snippets[0].Code
+	}
+	old, edited := code("200ms"), code("300ms")
+	if old == edited {
+		t.Fatal("the test's two policies have the same code")
+	}
+	const panel = `(() => {
+		const s = document.getElementById("snippets"), c = s && s.querySelector("code[data-lib]");
+		return { pending: !s || s.hasAttribute("data-pending"), code: c ? c.textContent : "" };
+	})()`
+	tb.waitFor("the old policy's code", fmt.Sprintf(`(() => { const p = %s; return !p.pending && p.code === %q; })()`, panel, old))
+	type state struct {
+		Pending bool   `json:"pending"`
+		Code    string `json:"code"`
+	}
+	first := evalJS[state](tb, fmt.Sprintf(`(() => {
+		window.panelSeen = [];
+		const read = () => %s;
+		new MutationObserver(() => window.panelSeen.push(read())).observe(document.getElementById("export-section"),
+			{ attributes: true, childList: true, subtree: true, characterData: true });
+		const e = document.getElementById("in-base");
+		e.value = "300ms";
+		e.dispatchEvent(new Event("input", { bubbles: true }));
+		e.dispatchEvent(new Event("change", { bubbles: true }));
+		return read();
+	})()`, panel))
+	if !first.Pending {
+		t.Errorf("right after the edit the panel is not marked as being updated: it shows %.60q", first.Code)
+	}
+	tb.waitFor("the new policy's code", fmt.Sprintf(`(() => { const p = %s; return !p.pending && p.code === %q; })()`, panel, edited))
+	seen := evalJS[[]state](tb, "window.panelSeen")
+	for i, s := range seen {
+		if !s.Pending && s.Code != edited {
+			t.Errorf("after the edit, state %d of %d shows as current: %.80q, want the new policy's code", i+1, len(seen), s.Code)
+		}
+	}
+	link, _ := libs.DecodeLink("base=300ms&attempts=4&export=polly")
+	tb.waitFor("the edit's link", `location.search === "?`+link.Encode()+`"`)
 	tb.requireNoConsoleProblems()
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 
@@ -34,7 +35,7 @@ func panelLibs(html string) (code, diffs []string) {
 // differences; no other library's.
 func TestSnippetRender(t *testing.T) {
 	for _, e := range libs.Exports(calc.Default()) {
-		html := app.HTMLString(renderSnippets(calc.Default(), e.Lib))
+		html := app.HTMLString(renderSnippets(work.Shown(e)))
 		code, diffs := panelLibs(html)
 		if len(code) != len(e.Snippets) || strings.Trim(strings.Repeat(e.Lib+" ", len(code)), " ") != strings.Join(code, " ") {
 			t.Errorf("%s: code blocks for %q, want %d of its own", e.Lib, code, len(e.Snippets))
@@ -46,12 +47,10 @@ func TestSnippetRender(t *testing.T) {
 			t.Errorf("%s: %d copy buttons for %d blocks", e.Lib, n, len(e.Snippets))
 		}
 	}
-	html := app.HTMLString(renderSnippets(calc.Default(), "grpc"))
+	grpc, _ := libs.ExportOf(calc.Default(), "grpc")
+	html := app.HTMLString(renderSnippets(work.Shown(grpc)))
 	if !strings.Contains(html, "&#34;maxAttempts&#34;") && !strings.Contains(html, "&quot;maxAttempts&quot;") {
 		t.Errorf("the gRPC JSON is not escaped text:\n%s", html)
-	}
-	if got := app.HTMLString(renderSnippets(calc.Default(), "nope")); got != "" {
-		t.Errorf("an unknown library renders %q", got)
 	}
 }
 

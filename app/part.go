@@ -101,7 +101,7 @@ type (
 	inputser interface{ onInputs() }
 
 	// laterer: the paint of new inputs is over (showLeftForLater): what waited for it shows.
-	laterer interface{ later() }
+	laterer interface{ later(ctx app.Context) }
 
 	// committer: the section's state as it shows the committed inputs, as a function that shows
 	// it again, for an edit that ends invalid (typing.go).

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"backoffcalc/app/internal/work"
 	"backoffcalc/calc/libs"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -210,7 +211,7 @@ func TestSnippetName(t *testing.T) {
 	if !ok || len(ex.Snippets) == 0 {
 		t.Fatal("no tenacity export")
 	}
-	if got, want := "Copied the "+snippetName(ex, 0)+".", "Copied the python code of tenacity (Python)."; got != want {
+	if got, want := "Copied the "+snippetName(work.Shown(ex), 0)+".", "Copied the python code of tenacity (Python)."; got != want {
 		t.Errorf("status %q, want %q", got, want)
 	}
 }

@@ -98,7 +98,7 @@ func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 	if p.queryDue {
 		p.showQuery(ctx)
 	}
-	eachPart(p, func(c laterer) { c.later() })
+	eachPart(p, func(c laterer) { c.later(ctx) })
 }
 
 // showRest has go-app render, on its next frame, the parts that the first render leaves for after

@@ -47,35 +47,63 @@ type Export struct {
 	Config any
 }
 
-// exporters are the Export panel's libraries, in its order, each with the function that renders
-// a policy for it (all but the Library, which Exports sets).
-var exporters = []struct {
-	Library
-	export func(*subject) Export
-}{
-	{grpcLibrary, exportGRPC}, {cenkaltiLibrary, exportCenkalti}, {clientGoLibrary, exportClientGo},
-	{pollyLibrary, exportPolly}, {tenacityLibrary, exportTenacity}, {resilience4jLibrary, exportResilience4j},
-	{envoyLibrary, exportEnvoy},
-	{awsLibrary("aws-botocore"), awsExporter("aws-botocore")}, {awsLibrary("aws-botocore-2026"), awsExporter("aws-botocore-2026")},
-	{awsLibrary("aws-go-v2-2026"), awsExporter("aws-go-v2-2026")}, {awsLibrary("aws-go-v2"), awsExporter("aws-go-v2")},
-	{temporalLibrary, exportTemporal}, {stepFunctionsLibrary, exportStepFunctions},
+// libraries are the Export panel's libraries, in its order; exporterOf has the function that
+// renders a policy for each. Apart from the exporters, so that a program that only lists the
+// libraries or reads a link's export key (the page: its picker, HomeOf, DefaultExport) links
+// none of them: the page's wasm has no exporter, the engine's worker writes the panel's export
+// (docs/layout.md).
+var libraries = []Library{
+	grpcLibrary, cenkaltiLibrary, clientGoLibrary, pollyLibrary, tenacityLibrary, resilience4jLibrary, envoyLibrary,
+	awsLibrary("aws-botocore"), awsLibrary("aws-botocore-2026"), awsLibrary("aws-go-v2-2026"), awsLibrary("aws-go-v2"),
+	temporalLibrary, stepFunctionsLibrary,
+}
+
+// exporterOf is the function that renders a policy for the library named lib (all but the
+// Library, which exportOne sets); nil for a name that is no library's. A switch, not a table of
+// functions: a package variable that holds them is built at the package's init, which links
+// them into every program that imports the package.
+func exporterOf(lib string) func(*subject) Export {
+	switch lib {
+	case grpcLibrary.Lib:
+		return exportGRPC
+	case cenkaltiLibrary.Lib:
+		return exportCenkalti
+	case clientGoLibrary.Lib:
+		return exportClientGo
+	case pollyLibrary.Lib:
+		return exportPolly
+	case tenacityLibrary.Lib:
+		return exportTenacity
+	case resilience4jLibrary.Lib:
+		return exportResilience4j
+	case envoyLibrary.Lib:
+		return exportEnvoy
+	case temporalLibrary.Lib:
+		return exportTemporal
+	case stepFunctionsLibrary.Lib:
+		return exportStepFunctions
+	}
+	if _, ok := awsExports[lib]; ok {
+		return awsExporter(lib)
+	}
+	return nil
 }
 
 // Exports renders p for every library, in the panel's order.
 func Exports(p calc.Params) []Export {
 	s := &subject{p: p}
-	out := make([]Export, len(exporters))
-	for i, x := range exporters {
-		out[i] = exportOne(x.export, s, x.Library)
+	out := make([]Export, len(libraries))
+	for i, l := range libraries {
+		out[i] = exportOne(exporterOf(l.Lib), s, l)
 	}
 	return out
 }
 
 // ExportOf renders p for the library named lib (a Library's Lib) alone: what the panel shows.
 func ExportOf(p calc.Params, lib string) (Export, bool) {
-	for _, x := range exporters {
-		if x.Lib == lib {
-			return exportOne(x.export, &subject{p: p}, x.Library), true
+	for _, l := range libraries {
+		if l.Lib == lib {
+			return exportOne(exporterOf(lib), &subject{p: p}, l), true
 		}
 	}
 	return Export{}, false
@@ -95,20 +123,16 @@ func exportOne(export func(*subject) Export, s *subject, l Library) Export {
 
 // Libraries lists the Export panel's libraries in its order, without rendering any policy.
 func Libraries() []Library {
-	out := make([]Library, len(exporters))
-	for i, x := range exporters {
-		out[i] = x.Library
-	}
-	return out
+	return slices.Clone(libraries)
 }
 
 // HomeOf names the library whose export of the preset named preset is exact (the one that lists
 // it in Presets): cenkalti for cenkalti-v5. ok is false for a preset that no library exports as
 // its own (grpc-connect, google-api-core) and for "".
 func HomeOf(preset string) (lib string, ok bool) {
-	for _, x := range exporters {
-		if preset != "" && slices.Contains(x.Presets, preset) {
-			return x.Lib, true
+	for _, l := range libraries {
+		if preset != "" && slices.Contains(l.Presets, preset) {
+			return l.Lib, true
 		}
 	}
 	return "", false

@@ -295,3 +295,16 @@ func TestSnippetDecorrelatedV2(t *testing.T) {
 		}
 	}
 }
+
+// Every library of the panel has its exporter (exporterOf, kept apart from the list so that
+// the page's wasm links none): ExportOf would render nothing but the heading without one.
+func TestEveryLibraryHasAnExporter(t *testing.T) {
+	for _, l := range Libraries() {
+		if exporterOf(l.Lib) == nil {
+			t.Errorf("%s: no exporter", l.Lib)
+		}
+	}
+	if exporterOf("nope") != nil {
+		t.Error("an exporter for a name that is no library's")
+	}
+}

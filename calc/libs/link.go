@@ -80,7 +80,7 @@ func (l *Link) setVs(errB *error) func(v string) error {
 }
 
 func (l *Link) setExport(v string) error {
-	for _, x := range exporters {
+	for _, x := range libraries {
 		if x.Lib == v {
 			l.Export = v
 			return nil
@@ -90,9 +90,9 @@ func (l *Link) setExport(v string) error {
 }
 
 var libraryNames = func() string {
-	names := make([]string, len(exporters))
-	for i, x := range exporters {
-		names[i] = x.Lib
+	names := make([]string, len(libraries))
+	for i, l := range libraries {
+		names[i] = l.Lib
 	}
 	return strings.Join(names, ", ")
 }()
@@ -103,7 +103,7 @@ func DefaultExport(p calc.Params) string {
 	if lib, ok := HomeOf(p.Preset); ok {
 		return lib
 	}
-	return exporters[0].Lib
+	return libraries[0].Lib
 }
 
 // Values returns the keys of l that Encode writes: A's canonical keys (calc.Params.Values), the

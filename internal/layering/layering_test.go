@@ -187,3 +187,45 @@ func TestScheduleAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestPageLinksNoExporter builds the page's wasm and the engine worker's as make wasm does and
+// fails where the page's links a function of the Export panel's exporters (calc/libs: the
+// panel's library is written by the engine's worker, app/internal/engine), or the worker's
+// lacks them; calc/libs itself stays in the page, for the presets and the link's keys. The
+// names are read from the functions' table that Go keeps in a stripped wasm.
+func TestPageLinksNoExporter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two wasm modules")
+	}
+	exporters := []string{"libs.ExportOf", "libs.exportOne", "libs.exporterOf", "libs.exportGRPC",
+		"libs.exportPolly", "libs.exportAWS", "libs.compare", "libs.budgetDiffs", "libs.cannotExpress", "libs.jitterText"}
+	dir := t.TempDir()
+	for _, b := range []struct {
+		pkg   string
+		links bool // the exporters
+		has   string
+	}{
+		{"./app", false, "libs.PresetByName"},
+		{"./app/engine", true, "libs.PresetByName"},
+	} {
+		bin := dir + "/" + strings.ReplaceAll(b.pkg, "/", "_") + ".wasm"
+		build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, b.pkg)
+		build.Dir = "../.."
+		build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b.pkg, err, out)
+		}
+		wasm, err := os.ReadFile(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(wasm, []byte(module+"/calc/"+b.has)) {
+			t.Fatalf("%s: no function named %s/calc/%s: the names are not where this test reads them", b.pkg, module, b.has)
+		}
+		for _, f := range exporters {
+			if got := bytes.Contains(wasm, []byte(module+"/calc/"+f)); got != b.links {
+				t.Errorf("%s links %s/calc/%s: %v, want %v", b.pkg, module, f, got, b.links)
+			}
+		}
+	}
+}

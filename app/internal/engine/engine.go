@@ -1,7 +1,7 @@
 // Package engine is the work that the page hands its Web Workers (app/engine), as messages that
 // cross between them: a kind of work (app/internal/work) and its input in, a reply out, both
 // text. The page's own wasm then holds none of what the work needs (the import's parser, the
-// simulations), and its thread none of the time the work takes.
+// simulations, the exporters), and its thread none of the time the work takes.
 package engine
 
 import (
@@ -15,6 +15,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/libs"
 )
 
 // Handle does one piece of work of kind on input and returns its reply as JSON, and for an
@@ -48,6 +49,11 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 		reply, done = simulate(input, func(in work.ContentionIn) ([]contention.Result, bool, error) {
 			return contention.RunPausing(in.Params, in.Clients, in.Runs, in.Modes, pause)
 		})
+	case work.Export:
+		reply, done = simulate(input, func(in work.ExportIn) (work.ExportOut, bool, error) {
+			out, err := Export(in)
+			return out, true, err
+		})
 	default:
 		reply, done = encode(work.Reply[struct{}]{Err: fmt.Sprintf("engine: no work of kind %q", kind)}), true
 	}
@@ -55,6 +61,16 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 		return "", nil, false
 	}
 	return reply, bytes, true
+}
+
+// Export is the Export panel's library for in's policy (libs.ExportOf), as the panel shows it;
+// an error for a name that is no library's.
+func Export(in work.ExportIn) (work.ExportOut, error) {
+	e, ok := libs.ExportOf(in.Params(), in.Lib)
+	if !ok {
+		return work.ExportOut{}, fmt.Errorf("engine: no library %q", in.Lib)
+	}
+	return work.Shown(e), nil
 }
 
 // simulate decodes input as In, runs it and writes its work.Reply.

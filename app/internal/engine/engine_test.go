@@ -181,3 +181,69 @@ func TestWindowsAreNumbers(t *testing.T) {
 		}
 	}
 }
+
+// exportQueries are policies the Export panel writes: the defaults, edges of every exporter (one
+// attempt, no jitter, the cap after the jitter, a budget, decorrelated jitter, linear growth,
+// sub-millisecond values, the overflow row), a call time, and links with other models' keys,
+// which the panel does not read; every preset is added.
+var exportQueries = []string{
+	"",
+	"attempts=1",
+	"jitter=none&cap=1s&attempts=8",
+	"jitter=proportional&ratio=0.5&cap=1s&capat=after&attempts=8",
+	"budget=2s&attempts=10&cap=1s&call=150ms",
+	"jitter=decorrelated&cap=1s&attempts=8",
+	"growth=linear&jitter=proportional&ratio=0.25&attempts=5&cap=168h",
+	"base=150us&factor=3&cap=20ms&jitter=full&attempts=5",
+	"factor=100&attempts=1000&cap=168h&jitter=none",
+	"jitter=decorrelatedv2&base=100ms&cap=1s&attempts=12&budget=5s",
+	"jitter=additive&add=1s&base=1s&cap=30s&attempts=6&offset=2s",
+	"clients=500&outage=2s&capacity=40&samples=1000&seed=7&layers=3",
+	"rate=200&run=2s&failrate=0.3&limiter=adaptive&breaker=gobreaker&base=50ms",
+}
+
+// The Export panel's reply is libs.ExportOf's export of the whole link's params, for every
+// library, through JSON as it crosses: its library, every block of code and every difference
+// (not its Model and Config, which the panel does not show).
+func TestExportReplies(t *testing.T) {
+	queries := slices.Clone(exportQueries)
+	for _, pr := range libs.Presets() {
+		queries = append(queries, "preset="+pr.Name)
+	}
+	for _, q := range queries {
+		p, err := libs.Decode(q)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		for _, l := range libs.Libraries() {
+			want, ok := libs.ExportOf(p, l.Lib)
+			got := exportReply(t, work.ExportOf(p, l.Lib))
+			if !ok || got.Err != "" || got.Panic != "" {
+				t.Fatalf("%q %s: ok %v, reply %+v", q, l.Lib, ok, got)
+			}
+			if e := got.Out; e.Lib != l.Lib || e.Title != want.Title || !slices.Equal(e.Presets, want.Presets) ||
+				!slices.Equal(e.Snippets, want.Snippets) || !slices.Equal(e.Diffs, want.Diffs) {
+				t.Errorf("%q %s: reply %+v\nwant %+v", q, l.Lib, e, want)
+			}
+		}
+	}
+	// A name that is no library's is refused by name.
+	if got := exportReply(t, work.ExportOf(calc.Default(), "nope")); got.Err != `engine: no library "nope"` || got.Out.Lib != "" {
+		t.Errorf("%+v", got)
+	}
+}
+
+// exportReply is the engine's reply to in, decoded as the page decodes it.
+func exportReply(t *testing.T, in work.ExportIn) work.Reply[work.ExportOut] {
+	t.Helper()
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, bytes, done := Handle(work.Export, string(b), nil)
+	var got work.Reply[work.ExportOut]
+	if err := json.Unmarshal([]byte(reply), &got); err != nil || !done || bytes != nil {
+		t.Fatalf("%+v: %v, done %v, %d bytes", in, err, done, len(bytes))
+	}
+	return got
+}

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 	"unsafe"
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/libs"
 )
 
 // The kinds of work, each with its input and its reply.
@@ -21,6 +23,7 @@ const (
 	Fluid      = "fluid"      // a HerdIn in; a Reply[fluid.Run] (calc/fluid) out: the herd's expected counts
 	Overload   = "overload"   // an OverloadIn in; a Reply[OverloadOut] out
 	Contention = "contention" // a ContentionIn in; a Reply[[]contention.Result] out
+	Export     = "export"     // an ExportIn in; a Reply[ExportOut] out: the Export panel's library for the policy
 )
 
 // HerdIn is one mode's herd: calc.Params.HerdModePausing.
@@ -41,6 +44,42 @@ type ContentionIn struct {
 	Clients int
 	Runs    int
 	Modes   []contention.Mode
+}
+
+// ExportIn is what the Export panel shows, libs.ExportOf of Params for Lib: the inputs the
+// panel reads (the policy, the calls' time in the schedule's starts, the preset's name; not the
+// herd, the sampling, the layers or the other models', whose edits leave the panel as it is)
+// and the library. It is comparable: the page knows by it whether a reply is for what it shows.
+type ExportIn struct {
+	Policy calc.Policy
+	Call   time.Duration
+	Preset string
+	Lib    string // a libs.Library's Lib
+}
+
+// ExportOf is the panel's input for params and lib.
+func ExportOf(params calc.Params, lib string) ExportIn {
+	return ExportIn{Policy: params.Policy, Call: params.Call, Preset: params.Preset, Lib: lib}
+}
+
+// Params are the inputs the panel is written for: the defaults with in's.
+func (in ExportIn) Params() calc.Params {
+	p := calc.Default()
+	p.Policy, p.Call, p.Preset = in.Policy, in.Call, in.Preset
+	return p
+}
+
+// ExportOut is what the panel shows of a libs.Export: the library, its code and its
+// differences; not its Model or Config, which only the tests of calc/libs and the import read.
+type ExportOut struct {
+	libs.Library
+	Snippets []libs.Snippet `json:",omitempty"`
+	Diffs    []string       `json:",omitempty"`
+}
+
+// Shown is what the panel shows of e.
+func Shown(e libs.Export) ExportOut {
+	return ExportOut{Library: e.Library, Snippets: e.Snippets, Diffs: e.Diffs}
 }
 
 // Reply is a simulation's answer: its result, or the error calc returned, or the panic the work
