@@ -296,7 +296,7 @@ func (p Params) Validate() error {
 		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
 	}
 	if between(0, MaxRate)(&p, p.Rate) == nil && within(0, MaxRun, "")(&p, p.Run) == nil && int(p.Arrivals) < len(spacingNames) {
-		if err := overloadWork(p); err != nil {
+		if err := OverloadWork(p); err != nil {
 			errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		}
 	}

@@ -552,7 +552,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	}
 	// The stream's work depends on rate, run, arrivals, clients and attempts together: it is
 	// checked once they are all read, and a stream over the limit is dropped, reported on rate.
-	if err := overloadWork(p); err != nil {
+	if err := OverloadWork(p); err != nil {
 		errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		p.Rate = 0
 	}

@@ -346,14 +346,15 @@ func TestValidate(t *testing.T) {
 		t.Errorf("Validate blamed %v", keys)
 	}
 	// The simulation's work is clients × attempts: over it, a herd is counted by its expected
-	// counts (valid, not HerdSimulated, and refused by Herd), an open system refused on clients.
+	// counts (valid, not HerdSimulated, and refused by calc/sim's Herd with Simulable's error), an
+	// open system refused on clients.
 	p = Default()
 	p.Clients, p.Attempts = 100000, 21
 	if err := p.Validate(); err != nil || p.HerdSimulated() {
 		t.Errorf("Validate of a herd of 100000 × 21: %v, simulated %v", err, p.HerdSimulated())
 	}
-	if _, err := p.Herd(); err == nil || !strings.Contains(err.Error(), `calc: clients "100000": the simulation takes at most 100000 clients and 2000000 client-attempts (100000 × 21 attempts here)`) {
-		t.Errorf("Herd of 100000 × 21: %v", err)
+	if err := p.Simulable(); err == nil || !strings.Contains(err.Error(), `calc: clients "100000": the simulation takes at most 100000 clients and 2000000 client-attempts (100000 × 21 attempts here)`) {
+		t.Errorf("Simulable of 100000 × 21: %v", err)
 	}
 	p.Rate, p.Run = 1, time.Second
 	fes := FieldErrors(p.Validate())

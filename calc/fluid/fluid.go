@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/internal/mathx"
+	"backoffcalc/calc/sim"
 )
 
 // Limits of the model. None depends on the number of clients.
@@ -138,9 +139,9 @@ func floorInt(x float64) int { return int(math.Floor(x)) }
 // what draws a herd's windows from its runs: the arrivals chart and its scales. Peak and PeakAt,
 // which the model does not compute (a sliding window), are the most arrivals in one fixed window
 // and its start, for window, the herd's (Params.Window).
-func (r Run) Rounded(window time.Duration) calc.HerdRun {
+func (r Run) Rounded(window time.Duration) sim.HerdRun {
 	n := func(x float64) int { return int(math.Round(x)) }
-	h := calc.HerdRun{Mode: r.Mode, Attempts: n(r.Attempts), Accepted: n(r.Accepted), GaveUp: n(r.GaveUp),
+	h := sim.HerdRun{Mode: r.Mode, Attempts: n(r.Attempts), Accepted: n(r.Accepted), GaveUp: n(r.GaveUp),
 		PeakDown: n(r.PeakDown), PeakBack: n(r.PeakBack), PeakDownAt: r.PeakDownAt, PeakBackAt: r.PeakBackAt,
 		MeanPerClient: r.MeanPerClient, MaxPerClient: r.MaxPerClient, LastAccepted: r.LastAccepted,
 		Arrivals: make([]int, len(r.Arrivals))}

@@ -12,6 +12,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/sim"
 )
 
 // The kinds of work, each with its input and its reply.
@@ -57,20 +58,20 @@ type Reply[T any] struct {
 // no decoding and no garbage. Decoded from JSON, the work limit's 2,290 windows took 68 ms of the
 // page's thread, and the garbage of a view's 17 runs brought a collection of 60 ms (gc_js.go).
 type OverloadOut struct {
-	Run     calc.OverloadRun // without its Windows
-	Windows int              // how many windows the bytes hold
-	Layout  string           // WindowLayout of the build that wrote them
+	Run     sim.OverloadRun // without its Windows
+	Windows int             // how many windows the bytes hold
+	Layout  string          // WindowLayout of the build that wrote them
 }
 
 // CutOverload is run as it crosses: the JSON's part, and the windows' bytes.
-func CutOverload(run calc.OverloadRun) (OverloadOut, []byte) {
+func CutOverload(run sim.OverloadRun) (OverloadOut, []byte) {
 	out := OverloadOut{Run: run, Windows: len(run.Windows), Layout: WindowLayout}
 	out.Run.Windows = nil
 	return out, WindowBytes(run.Windows)
 }
 
 // WindowBytes is the memory of w, not a copy.
-func WindowBytes(w []calc.OverloadWindow) []byte {
+func WindowBytes(w []sim.OverloadWindow) []byte {
 	if len(w) == 0 {
 		return nil
 	}
@@ -79,15 +80,15 @@ func WindowBytes(w []calc.OverloadWindow) []byte {
 
 // Windows are n new windows, and their memory to copy bytes written by WindowBytes into. An
 // OverloadWindow holds whole numbers only (TestWindowsAreNumbers): its bytes are its value.
-func Windows(n int) ([]calc.OverloadWindow, []byte) {
-	w := make([]calc.OverloadWindow, n)
+func Windows(n int) ([]sim.OverloadWindow, []byte) {
+	w := make([]sim.OverloadWindow, n)
 	return w, WindowBytes(w)
 }
 
 // WindowLayout names the layout of calc.OverloadWindow, field by field: the page refuses
 // windows written by a build whose layout is another (a worker's wasm from an older deploy).
 var WindowLayout = func() string {
-	t := reflect.TypeFor[calc.OverloadWindow]()
+	t := reflect.TypeFor[sim.OverloadWindow]()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d:", t.Size())
 	for i := range t.NumField() {
