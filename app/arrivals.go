@@ -22,7 +22,7 @@ const (
 
 // renderArrivals draws the attempts the server receives per window, one small chart per mode on
 // the same axes, with the end of the outage and the capacity marked. The count axis is one for
-// every mode (calc.HerdCountAxis), so that heights compare across modes: a mode whose peak is a
+// every mode (sim.HerdCountAxis), so that heights compare across modes: a mode whose peak is a
 // tenth of another's draws a tenth as tall, as a reader comparing the charts will assume. It is
 // set by the peaks once back, so that what the recovering server receives can be read against
 // the capacity; a window past it (the burst while down) is drawn cut at the top, and each chart's

@@ -310,7 +310,7 @@ type seriesOf struct {
 
 var lastInputs = map[string]seriesOf{}
 
-// engineHerdMode is calc.Params.HerdModePausing in the engine; the series is params' modes
+// engineHerdMode is calc/sim's HerdModePausing in the engine; the series is params' modes
 // from m on.
 func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (sim.HerdRun, bool, error) {
 	modes, i := stepOf(params.HerdModes(), m)
@@ -328,7 +328,7 @@ func engineFluidMode(params calc.Params, m calc.HerdMode, pause func() bool) (fl
 	return run, done, err
 }
 
-// engineOverload is calc.Params.OverloadPausing in the engine; the series is params' cases.
+// engineOverload is calc/sim's OverloadPausing in the engine; the series is params' cases.
 func engineOverload(params calc.Params, c calc.OverloadCase, pause func() bool) (sim.OverloadRun, bool, error) {
 	cases, i := stepOf(params.OverloadCases(), c)
 	inputs := seriesInputs(work.Overload, params, fmt.Sprint(cases), cases, func(c calc.OverloadCase) any { return work.OverloadIn{Params: params, Case: c} })

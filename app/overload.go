@@ -503,7 +503,7 @@ const (
 )
 
 // writeOverloadChart draws each series of r as a strip of its own, named in text above it, all
-// on the given axes (calc.OverloadAxes or OverloadSharedAxes, which scale says in words), with
+// on the given axes (sim.OverloadAxes or OverloadSharedAxes, which scale says in words), with
 // the end of the outage marked. Colour tells nothing apart here: each strip says what it is.
 func writeOverloadChart(b *strings.Builder, params calc.Params, r sim.OverloadRun, name string, timeAxis calc.Axis, countAxis calc.CountAxis, scale string) {
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }

@@ -17,7 +17,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// fakeOverload stands in for calc's simulation: each case gets numbers of its own, so that a
+// fakeOverload stands in for calc/sim's simulation: each case gets numbers of its own, so that a
 // cell showing another case's number, or a number of its own making, is caught.
 func fakeOverload(p calc.Params, c calc.OverloadCase, pause func() bool) (sim.OverloadRun, bool, error) {
 	n := 10*int(c.Mode) + int(c.Limiter)

@@ -153,8 +153,8 @@ type SampleInputs struct {
 	Seed    uint64 // seed of the paths, and of the herd's clients, the stream and the contention runs; any value, zero included
 }
 
-// HerdInputs are the herd's: many clients following the policy through an outage (see
-// Params.Herd).
+// HerdInputs are the herd's: many clients following the policy through an outage (see calc/sim's
+// Herd).
 type HerdInputs struct {
 	Clients  int           // clients in the herd; 1..MaxHerdClients (simulated up to MaxClients and Clients*Attempts <= MaxHerdWork, see HerdSimulated); zero is invalid
 	Outage   time.Duration // the server fails every attempt arriving before this time; 0..MaxOutage; zero means none

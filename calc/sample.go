@@ -50,7 +50,7 @@ func (p Params) Sample() Sample {
 
 // SamplePausing is Sample, calling pause (when not nil) after about every PauseEvery draws and
 // quantile steps; when pause returns false it stops at once and done is false. A page calls it
-// off the input path, as it does Params.HerdModePausing. Pausing does not change the result.
+// off the input path, as it does calc/sim's HerdModePausing. Pausing does not change the result.
 func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	n := p.Attempts
 	waits := p.waits()

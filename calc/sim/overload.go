@@ -36,7 +36,7 @@ type OverloadWindow struct {
 // OverloadRun is one mode with one limiter through the open system. The embedded HerdRun counts
 // requests where the herd counts clients: Accepted requests succeeded, GaveUp is OutOfAttempts +
 // Refused + OutOfBudget, and Arrivals is New + Retries of each window. With Open false it equals
-// the HerdRun of Params.HerdMode.
+// the HerdRun of HerdMode.
 type OverloadRun struct {
 	HerdRun
 	Limiter limiter.Kind
@@ -91,7 +91,7 @@ type OverloadRun struct {
 // Overload runs case c through the open system. It returns the error of Validate, of the work
 // bound or of the windows bound (OverloadWindows, on window), or an error for a case that does
 // not exist. It runs its own simulation even when p is not Open, where it gives the HerdRun of
-// Params.HerdMode (a test compares them).
+// HerdMode (a test compares them).
 func Overload(p calc.Params, c calc.OverloadCase) (OverloadRun, error) {
 	run, _, err := OverloadPausing(p, c, nil)
 	return run, err

@@ -18,7 +18,7 @@ import (
 )
 
 // overloadByHeap is docs/overload-model.md written as plainly as possible, to check the
-// simulation (Params.Overload) against: one heap of events keyed by (time, class, request), a
+// simulation (Overload) against: one heap of events keyed by (time, class, request), a
 // struct per request and per attempt, the server's queue as a slice. It shares no code with the
 // simulation or the herd's: it uses only what is proven on its own, the limiters (limiter.New,
 // compared with grpc-go and aws-sdk-go-v2 in limiter_test.go and calc/libs) and the waits

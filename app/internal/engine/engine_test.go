@@ -178,7 +178,7 @@ func TestWindowsAreNumbers(t *testing.T) {
 		switch f := typ.Field(i); f.Type.Kind() {
 		case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint8, reflect.Bool:
 		default:
-			t.Errorf("calc.OverloadWindow.%s is a %s: it cannot cross as bytes (work.WindowBytes)", f.Name, f.Type)
+			t.Errorf("sim.OverloadWindow.%s is a %s: it cannot cross as bytes (work.WindowBytes)", f.Name, f.Type)
 		}
 	}
 }

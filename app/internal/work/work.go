@@ -18,19 +18,19 @@ import (
 // The kinds of work, each with its input and its reply.
 const (
 	Import     = "import"     // a configuration's text in; an imported.Reply out
-	Herd       = "herd"       // a HerdIn in; a Reply[calc.HerdRun] out
+	Herd       = "herd"       // a HerdIn in; a Reply[sim.HerdRun] out
 	Fluid      = "fluid"      // a HerdIn in; a Reply[fluid.Run] (calc/fluid) out: the herd's expected counts
 	Overload   = "overload"   // an OverloadIn in; a Reply[OverloadOut] out
 	Contention = "contention" // a ContentionIn in; a Reply[[]contention.Result] out
 )
 
-// HerdIn is one mode's herd: calc.Params.HerdModePausing.
+// HerdIn is one mode's herd: calc/sim's HerdModePausing.
 type HerdIn struct {
 	Params calc.Params
 	Mode   calc.HerdMode
 }
 
-// OverloadIn is one case of the overload view: calc.Params.OverloadPausing.
+// OverloadIn is one case of the overload view: calc/sim's OverloadPausing.
 type OverloadIn struct {
 	Params calc.Params
 	Case   calc.OverloadCase
@@ -85,7 +85,7 @@ func Windows(n int) ([]sim.OverloadWindow, []byte) {
 	return w, WindowBytes(w)
 }
 
-// WindowLayout names the layout of calc.OverloadWindow, field by field: the page refuses
+// WindowLayout names the layout of sim.OverloadWindow, field by field: the page refuses
 // windows written by a build whose layout is another (a worker's wasm from an older deploy).
 var WindowLayout = func() string {
 	t := reflect.TypeFor[sim.OverloadWindow]()
