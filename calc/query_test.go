@@ -460,3 +460,35 @@ func TestEveryFieldHasAKey(t *testing.T) {
 		t.Errorf("only %d fields of Params were changed", fields)
 	}
 }
+
+// TestModelKeysAreTheirPackages: the key table holds the limiters' keys right after limiter and
+// the breakers' right after breakers, in their packages' order (limiter.Keys, breaker.Keys), so
+// that a new limiter's or breaker's key is a row of its package's and of no calc file.
+func TestModelKeysAreTheirPackages(t *testing.T) {
+	var names []string
+	for _, k := range keyTable() {
+		names = append(names, k.name)
+	}
+	for _, c := range []struct {
+		after string
+		keys  []string
+	}{
+		{"limiter", func() (ns []string) {
+			for _, k := range limiter.Keys() {
+				ns = append(ns, k.Name)
+			}
+			return ns
+		}()},
+		{"breakers", func() (ns []string) {
+			for _, k := range breaker.Keys() {
+				ns = append(ns, k.Name)
+			}
+			return ns
+		}()},
+	} {
+		i := slices.Index(names, c.after)
+		if i < 0 || len(c.keys) == 0 || i+1+len(c.keys) > len(names) || !slices.Equal(names[i+1:i+1+len(c.keys)], c.keys) {
+			t.Errorf("after %s the table has %v, want %v", c.after, names[i+1:], c.keys)
+		}
+	}
+}
