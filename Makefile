@@ -26,8 +26,8 @@ BIN     := bin/backoffcalc
 # machine and fail with "context deadline exceeded" and no failing input
 # (go.dev/issue/75804, fixed in Go 1.27). The counts take about 10 s each on
 # an idle 2-core machine. make fuzz runs each for FUZZTIME_LONG.
-FUZZ_TARGETS  ?= ./calc:FuzzDecode:50000x ./calc:FuzzSchedule:50000x ./calc:FuzzHerd:5000x \
-                 ./calc:FuzzOverload:50000x ./app/internal/importcfg:FuzzRead:50000x
+FUZZ_TARGETS  ?= ./calc:FuzzDecode:50000x ./calc:FuzzSchedule:50000x ./calc/sim:FuzzHerd:5000x \
+                 ./calc/sim:FuzzOverload:50000x ./app/internal/importcfg:FuzzRead:50000x
 FUZZTIME_LONG ?= 10m
 # Minimizing a new interesting input pauses the executions, by default for up to a minute each:
 # in make test that stretched a 10 s target to 67 s. make fuzz keeps go test's default.

@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -21,7 +22,7 @@ const (
 
 // renderArrivals draws the attempts the server receives per window, one small chart per mode on
 // the same axes, with the end of the outage and the capacity marked. The count axis is one for
-// every mode (calc.HerdCountAxis), so that heights compare across modes: a mode whose peak is a
+// every mode (sim.HerdCountAxis), so that heights compare across modes: a mode whose peak is a
 // tenth of another's draws a tenth as tall, as a reader comparing the charts will assume. It is
 // set by the peaks once back, so that what the recovering server receives can be read against
 // the capacity; a window past it (the burst while down) is drawn cut at the top, and each chart's
@@ -29,12 +30,12 @@ const (
 //
 // expected says that the runs are the fluid model's expected counts (calc/fluid), rounded to
 // whole attempts: the titles and the caption say so.
-func renderArrivals(params calc.Params, runs []calc.HerdRun, expected bool) app.UI {
+func renderArrivals(params calc.Params, runs []sim.HerdRun, expected bool) app.UI {
 	if len(runs) == 0 {
 		return app.Figure().ID("arrivals")
 	}
-	timeAxis, _ := calc.HerdAxes(params, runs)
-	countAxis := calc.HerdCountAxis(params, runs)
+	timeAxis, _ := sim.HerdAxes(params, runs)
+	countAxis := sim.HerdCountAxis(params, runs)
 	y := func(top float64, n int) float64 {
 		h, _ := countAxis.YCut(n, arrivalsHeight)
 		return top + arrivalsHeight - h
@@ -83,7 +84,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun, expected bool) app.
 		capacity = "The capacity, " + strconv.Itoa(params.Capacity) + " per window, is above the scale."
 	}
 	scale := "Same scale for every mode: 0 to " + strconv.Itoa(countAxis.End) + " attempts per window. "
-	if calc.HerdScaleOnceBack(runs) {
+	if sim.HerdScaleOnceBack(runs) {
 		scale = "Same scale for every mode: 0 to " + strconv.Itoa(countAxis.End) + " attempts per window, set by the peaks once back; " +
 			"a window above it (the burst while down) is cut at the top, and the chart's title gives its peak. "
 	}
@@ -108,7 +109,7 @@ func renderArrivals(params calc.Params, runs []calc.HerdRun, expected bool) app.
 
 // arrivalsTitle names a mode's chart with its peaks once back and while down, saying which the
 // scale cuts: "full: once back, peak 60 at 2 s; while down, peak 2275 at 0 (cut at 200)".
-func arrivalsTitle(params calc.Params, r calc.HerdRun, axis calc.CountAxis, expected bool) string {
+func arrivalsTitle(params calc.Params, r sim.HerdRun, axis calc.CountAxis, expected bool) string {
 	peak := func(n int, at time.Duration) string {
 		if n == 0 {
 			return "none"

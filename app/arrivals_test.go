@@ -10,6 +10,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -47,7 +48,7 @@ func TestArrivalsShareOneScale(t *testing.T) {
 	p := calc.Default()
 	p.Capacity = 0
 	modes := calc.HerdModes()
-	runs := []calc.HerdRun{
+	runs := []sim.HerdRun{
 		{Mode: modes[0], Arrivals: []int{40, 10, 0}},
 		{Mode: modes[1], Arrivals: []int{20, 5}},
 	}
@@ -81,12 +82,12 @@ func TestArrivalsShareOneScale(t *testing.T) {
 // drawn 100 high, and its title says 600.
 func TestArrivalsScaleIsThePeakOnceBack(t *testing.T) {
 	p := calc.Default()
-	runs, err := p.Herd()
+	runs, err := sim.Herd(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const end = 100
-	if got := calc.HerdCountAxis(p, runs).End; got != end {
+	if got := sim.HerdCountAxis(p, runs).End; got != end {
 		t.Fatalf("axis to %d, want %d", got, end)
 	}
 	html := app.HTMLString(renderArrivals(p, runs, false))
@@ -122,7 +123,7 @@ func TestArrivalsReadOnceBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := p.Herd()
+	runs, err := sim.Herd(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestArrivalsExpected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := []calc.HerdRun{{Mode: calc.Backoff(calc.Full), PeakBack: 53229, PeakBackAt: 2 * time.Second, PeakDown: 2271538, PeakDownAt: 0,
+	runs := []sim.HerdRun{{Mode: calc.Backoff(calc.Full), PeakBack: 53229, PeakBackAt: 2 * time.Second, PeakDown: 2271538, PeakDownAt: 0,
 		Arrivals: []int{2271538, 634372, 512516}}}
 	html := app.HTMLString(renderArrivals(p, runs, true))
 	for _, want := range []string{"once back, expected peak 53229 at 2 s", "while down, expected peak 2271538 at 0", "The expected attempts (the fluid model"} {

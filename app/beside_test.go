@@ -15,6 +15,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -347,7 +348,7 @@ func TestTextOneUnitStyle(t *testing.T) {
 // The runs table says whether the server came back while the stream ran or after it ended: the
 // time beside those words never reads as the stream's end itself.
 func TestOverloadRecoveredKeepsItsSide(t *testing.T) {
-	r := calc.OverloadRun{Recovered: 119900 * time.Millisecond, RecoveredInStream: true}
+	r := sim.OverloadRun{Recovered: 119900 * time.Millisecond, RecoveredInStream: true}
 	if _, at, when := report.RecoveredWords(r, 2*time.Minute); at != "< 2 min" || when != "running" {
 		t.Errorf("recovered at 119.9 s in a 2 min stream: %q, %q", at, when)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // In Chromium, choosing gobreaker on the form of an overload link puts breaker=gobreaker in the
@@ -43,7 +44,7 @@ func TestBreakerChosenOnForm(t *testing.T) {
 		return out;
 	})()`)
 	for _, c := range cases {
-		r, err := p.Overload(c)
+		r, err := sim.Overload(p, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,8 +61,8 @@ func TestBreakerChosenOnForm(t *testing.T) {
 	if n := evalJS[int](tb, `document.querySelectorAll("#overload-windows-table td[data-col=half_open]").length`); n == 0 {
 		t.Error("the window table has no breaker series")
 	}
-	if got := evalJS[string](tb, `(document.getElementById("breaker-facts") || {}).textContent || ""`); got != p.BreakerFacts().Words {
-		t.Errorf("the breaker's facts %q, calc's %q", got, p.BreakerFacts().Words)
+	if got := evalJS[string](tb, `(document.getElementById("breaker-facts") || {}).textContent || ""`); got != sim.BreakerFactsOf(p).Words {
+		t.Errorf("the breaker's facts %q, calc's %q", got, sim.BreakerFactsOf(p).Words)
 	}
 	tb.requireNoConsoleProblems()
 }

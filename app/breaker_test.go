@@ -12,6 +12,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -71,7 +72,7 @@ func TestTableBreakerJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, _ := libs.Decode(q)
-		f, g := p.BreakerFacts(), got.Overload.Breaker
+		f, g := sim.BreakerFactsOf(p), got.Overload.Breaker
 		if g == nil || g.Breaker != "polly" || g.At != p.BreakerAt.String() || g.Scope != p.Breakers.String() || g.Source != f.Source ||
 			g.Rule != f.Rule || g.Words != f.Words || g.FedPerCall != f.FedPerCall || g.OpenPeriod.String() != calc.Millis(f.OpenPeriod) ||
 			g.Schedule.String() != calc.Millis(f.Schedule) || g.OpenLonger != f.OpenLonger || g.MinCalls != f.MinCalls ||
@@ -84,7 +85,7 @@ func TestTableBreakerJSON(t *testing.T) {
 		}
 		var trips, probes int
 		for i, c := range cases {
-			want, err := p.Overload(c)
+			want, err := sim.Overload(p, c)
 			r := got.Overload.Runs[i]
 			if err != nil || r.Breaker != c.Breaker.String() || r.Breakers == nil || *r.Breakers != want.Breakers || *r.Rejected != want.Rejected ||
 				*r.Blocked != want.Blocked || *r.Trips != want.Trips || *r.Probes != want.Probes || *r.MaxProbes != want.MaxProbes ||
@@ -134,9 +135,9 @@ func TestTableBreakerJSON(t *testing.T) {
 // series per window; CSV with calc's numbers.
 func TestTableBreakerFormats(t *testing.T) {
 	p, _ := libs.Decode(breakerQuery)
-	f := p.BreakerFacts()
+	f := sim.BreakerFactsOf(p)
 	cases := p.OverloadCases()
-	own, _ := p.Overload(cases[2]) // full, the policy's mode
+	own, _ := sim.Overload(p, cases[2]) // full, the policy's mode
 	if cases[2] != p.OwnCase() {
 		t.Fatalf("case 2 is %v, not the policy's own", cases[2])
 	}
@@ -196,7 +197,7 @@ func TestPageBreaker(t *testing.T) {
 			}
 		}
 	}
-	f := params.BreakerFacts()
+	f := sim.BreakerFactsOf(params)
 	for _, want := range []string{"then with every other breaker", `<th scope="colgroup" colspan="7">circuit breaker</th>`,
 		"full with limiter aws with breaker polly, the policy&#39;s own", ">full with limiter aws with breaker sre</option>",
 		`data-col="half_open"`, "attempts rejected by the breaker", `id="overload-breaker"`, attrEscape(f.Words), attrEscape(report.BreakerSourceWords(f)),

@@ -8,6 +8,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -22,10 +23,10 @@ import (
 // vsRuns is the compare section's part of the simulated headlines. Every field is read and
 // written on go-app's loop; the work's goroutines hand results back with ctx.Defer.
 type vsRuns struct {
-	herdFor calc.Params       // the B whose herd headline this is: another B shows "computing…"
-	herdIn  bool              // herdFor's run is in (or its error)
-	herd    *calc.HerdRun     // B's own mode's herd, for a closed system
-	over    *calc.OverloadRun // B's own mode's overload run, for an open one
+	herdFor calc.Params      // the B whose herd headline this is: another B shows "computing…"
+	herdIn  bool             // herdFor's run is in (or its error)
+	herd    *sim.HerdRun     // B's own mode's herd, for a closed system
+	over    *sim.OverloadRun // B's own mode's overload run, for an open one
 	herdErr error
 	// expected: herd is the fluid model's expected counts, rounded to whole attempts, where
 	// the simulation cannot run B's herd (calc.Params.HerdSimulated).
@@ -52,8 +53,8 @@ func (s *compareSection) vsHerdDue() *calc.Params {
 // runVsHerd runs B's own mode's herd (or overload run), after A's herd, and shows it, unless gen
 // is no longer the current work.
 func (s *compareSection) runVsHerd(ctx app.Context, b calc.Params, gen int64, pause func() bool) {
-	var herd *calc.HerdRun
-	var over *calc.OverloadRun
+	var herd *sim.HerdRun
+	var over *sim.OverloadRun
 	expected := false
 	err := b.ValidateHerd()
 	switch {
@@ -95,7 +96,7 @@ func (s *compareSection) runVsHerd(ctx app.Context, b calc.Params, gen int64, pa
 // aHerdHead is A's herd headline from the herd section's runs, when its own mode's is in;
 // expected when they are the fluid model's expected counts (rounded to whole attempts), where
 // the simulation cannot run A's herd.
-func (s *compareSection) aHerdHead() (herd *calc.HerdRun, over *calc.OverloadRun, expected bool, err error) {
+func (s *compareSection) aHerdHead() (herd *sim.HerdRun, over *sim.OverloadRun, expected bool, err error) {
 	h, a := s.h.herd(), s.h.report().Params
 	if h.params != a {
 		return nil, nil, false, nil // the herd section has not started on these inputs yet
@@ -166,7 +167,7 @@ type headCell struct{ col, value, text string }
 
 var herdHeadColumns = []string{"peak once back, per window", "peak while down, per window", "clients accepted", "clients that gave up", "last client through at"}
 
-func herdHeadCells(h calc.HerdRun) []headCell {
+func herdHeadCells(h sim.HerdRun) []headCell {
 	last := headCell{"last_accepted", "", "none got through"}
 	if h.Accepted > 0 {
 		last = headCell{"last_accepted", calc.Millis(h.LastAccepted), calc.Human(float64(h.LastAccepted))}
@@ -184,7 +185,7 @@ func herdHeadCells(h calc.HerdRun) []headCell {
 
 var overloadHeadColumns = []string{"requests", "succeeded", "retries refused", "share of served attempts wasted", "recovered at"}
 
-func overloadHeadCells(r calc.OverloadRun) []headCell {
+func overloadHeadCells(r sim.OverloadRun) []headCell {
 	recovered := headCell{"recovered", "", "not recovered when the run ended"}
 	if r.Recovers() {
 		recovered = headCell{"recovered", calc.Millis(r.Recovered), calc.Human(float64(r.Recovered))}
@@ -229,7 +230,7 @@ func headTable(id, caption string, columns []string, rows ...app.UI) app.UI {
 // expected says that herd is the fluid model's expected counts, rounded to whole attempts: the
 // row's name says so, short (a phone's width holds the name and the first numbers), and the
 // note under the table says what that is (expectedNote).
-func herdHeadRow(side string, p calc.Params, herd *calc.HerdRun, over *calc.OverloadRun, expected bool, err error) app.UI {
+func herdHeadRow(side string, p calc.Params, herd *sim.HerdRun, over *sim.OverloadRun, expected bool, err error) app.UI {
 	name := strings.ToUpper(side) + ", " + p.Jitter.Title()
 	if expected {
 		name += ", expected" // the note under the table says by which model (expectedNote)
@@ -257,8 +258,8 @@ func (s *compareSection) renderCompareRuns() app.UI {
 	}
 	a, b := ra.Params, rb.Params
 	herdA, overA, expectedA, errA := s.aHerdHead()
-	var herdB *calc.HerdRun
-	var overB *calc.OverloadRun
+	var herdB *sim.HerdRun
+	var overB *sim.OverloadRun
 	var errB error
 	expectedB := false
 	if s.vs.herdIn && s.vs.herdFor == b {

@@ -15,6 +15,7 @@ import (
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -30,7 +31,7 @@ func wantHerdHead(t *testing.T, side string, p calc.Params) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	if p.Open() {
-		r, err := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter})
+		r, err := sim.Overload(p, calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func wantHerdHead(t *testing.T, side string, p calc.Params) map[string]string {
 		}
 		return out
 	}
-	h, err := p.HerdMode(calc.Backoff(p.Jitter))
+	h, err := sim.HerdMode(p, calc.Backoff(p.Jitter))
 	if err != nil {
 		t.Fatal(err)
 	}

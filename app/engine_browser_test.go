@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // An edit while the engine workers run the overload view's heaviest runs stops them: the page
@@ -32,7 +33,7 @@ func TestEngineCancels(t *testing.T) {
 	tb.waitFor("a worker's cancel", `performance.getEntriesByName("backoffcalc:engine-cancelled").length > 0`)
 	cases := len(p.Params.OverloadCases())
 	tb.waitFor("the new runs", wasmRunsIn+fmt.Sprintf(` && document.querySelectorAll("#overload tr[data-limiter]").length === %d`, cases))
-	own, err := p.Params.Overload(p.Params.OwnCase())
+	own, err := sim.Overload(p.Params, p.Params.OwnCase())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -309,12 +310,12 @@ type seriesOf struct {
 
 var lastInputs = map[string]seriesOf{}
 
-// engineHerdMode is calc.Params.HerdModePausing in the engine; the series is params' modes
+// engineHerdMode is calc/sim's HerdModePausing in the engine; the series is params' modes
 // from m on.
-func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (calc.HerdRun, bool, error) {
+func engineHerdMode(params calc.Params, m calc.HerdMode, pause func() bool) (sim.HerdRun, bool, error) {
 	modes, i := stepOf(params.HerdModes(), m)
 	inputs := seriesInputs(work.Herd, params, fmt.Sprint(modes), modes, func(m calc.HerdMode) any { return work.HerdIn{Params: params, Mode: m} })
-	run, _, done, err := simulate[calc.HerdRun](work.Herd, inputs, i, pause)
+	run, _, done, err := simulate[sim.HerdRun](work.Herd, inputs, i, pause)
 	return run, done, err
 }
 
@@ -327,8 +328,8 @@ func engineFluidMode(params calc.Params, m calc.HerdMode, pause func() bool) (fl
 	return run, done, err
 }
 
-// engineOverload is calc.Params.OverloadPausing in the engine; the series is params' cases.
-func engineOverload(params calc.Params, c calc.OverloadCase, pause func() bool) (calc.OverloadRun, bool, error) {
+// engineOverload is calc/sim's OverloadPausing in the engine; the series is params' cases.
+func engineOverload(params calc.Params, c calc.OverloadCase, pause func() bool) (sim.OverloadRun, bool, error) {
 	cases, i := stepOf(params.OverloadCases(), c)
 	inputs := seriesInputs(work.Overload, params, fmt.Sprint(cases), cases, func(c calc.OverloadCase) any { return work.OverloadIn{Params: params, Case: c} })
 	out, bytes, done, err := simulate[work.OverloadOut](work.Overload, inputs, i, pause)

@@ -8,19 +8,20 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // Natively the engine's work is done in place (engine_js.go has the browser's Web Workers): the
 // import through the same replies, so that the component tests see what the page shows, and
-// the simulations as calc's own, which the server's pre-render and table print.
+// the simulations as calc/sim's own, which the server's pre-render and table print.
 
 // The simulations, variables so that a test can force a panic or run a view on runs of its own.
 var (
-	herdModePausing   = calc.Params.HerdModePausing
+	herdModePausing   = sim.HerdModePausing
 	fluidMode         = fluid.ModePausing
-	overloadPausing   = calc.Params.OverloadPausing
+	overloadPausing   = sim.OverloadPausing
 	contentionPausing = contention.RunPausing
 )
 
@@ -59,7 +60,7 @@ func (h *herdView) runHerdNow(params calc.Params) {
 		return
 	}
 	if !params.Open() {
-		h.runs, h.err = params.Herd()
+		h.runs, h.err = sim.Herd(params)
 		return
 	}
 	for _, c := range h.cases {

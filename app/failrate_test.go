@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc/libs"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/sim"
 )
 
 const errorRateQuery = "attempts=4&failrate=0.5&rate=100&run=2s&outage=0&capacity=0&call=10ms&clients=1"
@@ -26,7 +27,7 @@ func TestErrorRateHTML(t *testing.T) {
 		t.Errorf("no words: %s", html)
 	}
 	cells := cellsOf(html, "error-rate-table", "data-limiter")
-	e := p.ErrorRate()
+	e := sim.ErrorRateOf(p)
 	if len(e.Limiters) != len(limiter.Kinds()) {
 		t.Fatalf("%d limiters shown, want all %d", len(e.Limiters), len(limiter.Kinds()))
 	}
@@ -56,7 +57,7 @@ func TestErrorRateHTML(t *testing.T) {
 // others, and in JSON each run's errors; a link without one has none of it.
 func TestTableErrorRate(t *testing.T) {
 	p, _ := libs.Decode(errorRateQuery)
-	e := p.ErrorRate()
+	e := sim.ErrorRateOf(p)
 	out, errOut, code := runTableOut(t, "-format", "json", errorRateQuery)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -98,7 +99,7 @@ func TestTableErrorRate(t *testing.T) {
 		t.Fatalf("%d runs, want %d", len(got.Overload.Runs), len(cases))
 	}
 	for i, c := range cases {
-		want, _ := p.Overload(c)
+		want, _ := sim.Overload(p, c)
 		r := got.Overload.Runs[i]
 		if r.Limiter != c.Limiter.String() || r.Errors == nil || *r.Errors != want.Errors || len(r.Windows) != len(want.Windows) {
 			t.Fatalf("run %d (%v): errors %v, want %d", i, c, r.Errors, want.Errors)

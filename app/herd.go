@@ -8,6 +8,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -15,7 +16,7 @@ import (
 // herdView is the herd's state on the page: the runs of the current inputs, as they come in.
 type herdView struct {
 	params calc.Params // the inputs of the runs
-	runs   []calc.HerdRun
+	runs   []sim.HerdRun
 	fluid  []fluid.Run // the expected counts of a herd the simulation cannot run (HerdSimulated)
 	err    error
 	total  int // modes (or overload cases) to run
@@ -23,7 +24,7 @@ type herdView struct {
 	// For an open system (calc.Params.Open), the overload view's cases and their runs, as they
 	// come in (overload.go); runs stays empty then.
 	cases []calc.OverloadCase
-	over  []calc.OverloadRun
+	over  []sim.OverloadRun
 
 	// What the reader chose to see window by window (overload.go); kept across new inputs.
 	picked *calc.OverloadCase // nil, or not among cases: the policy's own case
@@ -212,7 +213,7 @@ func (h *herdView) fluidDone() []fluid.Run {
 
 // runsDone returns the herd's runs once every mode is in, for copying; nil before, and for an
 // open system, whose runs the copied tables do not carry.
-func (h *herdView) runsDone() []calc.HerdRun {
+func (h *herdView) runsDone() []sim.HerdRun {
 	if h.err == nil && h.cases == nil && h.params.HerdSimulated() && len(h.runs) == h.total {
 		return h.runs
 	}
@@ -229,7 +230,7 @@ var herdFields = []formField{
 }
 
 // overloadDone returns the overload runs once every case is in, for copying; nil before.
-func (h *herdView) overloadDone() []calc.OverloadRun {
+func (h *herdView) overloadDone() []sim.OverloadRun {
 	if h.err == nil && h.cases != nil && len(h.over) == h.total {
 		return h.over
 	}
@@ -352,7 +353,7 @@ func countCell(col string, n int) app.UI {
 // once back with the deviation one herd has in its window, and the windows' chart of the counts
 // rounded to whole attempts.
 func renderFluid(params calc.Params, runs []fluid.Run, window, capacity string) app.UI {
-	whole := make([]calc.HerdRun, len(runs))
+	whole := make([]sim.HerdRun, len(runs))
 	for i, r := range runs {
 		whole[i] = r.Rounded(params.Window)
 	}

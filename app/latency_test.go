@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // latencyQuery is Brooker's server at 80 requests per second with three retries.
@@ -32,9 +33,9 @@ func TestCollapseHTML(t *testing.T) {
 		}
 	}
 	cases := p.OverloadCases()
-	var runs []calc.OverloadRun
+	var runs []sim.OverloadRun
 	for _, cs := range cases {
-		r, err := p.Overload(cs)
+		r, err := sim.Overload(p, cs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func TestTableLatency(t *testing.T) {
 	}
 	cases := p.OverloadCases()
 	for i, cs := range cases {
-		want, _ := p.Overload(cs)
+		want, _ := sim.Overload(p, cs)
 		r := got.Overload.Runs[i]
 		if r.MaxInService == nil || *r.MaxInService != want.MaxInService || r.MaxLatency.String() != calc.Millis(want.MaxLatency) || len(r.Windows) != len(want.Windows) {
 			t.Fatalf("run %d: %+v, want %d, %v", i, r, want.MaxInService, want.MaxLatency)

@@ -11,6 +11,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -158,12 +159,12 @@ func renderOverloadRules(params calc.Params) app.UI {
 	return app.Details().ID("overload-rules").Body(
 		app.Summary().Text(summary),
 		app.P().Text(report.OverloadModelWords(params)),
-		app.P().ID("overload-load").Text(params.FailingLoadWords()),
+		app.P().ID("overload-load").Text(sim.FailingLoadWords(params)),
 		app.P().Text("Under total failure, what each limiter's rule bounds that to (from its parameters, not the simulation), and where the rule is read from:"),
 		app.Ul().ID("overload-limiters").Body(app.Range(params.Shown()).Slice(func(i int) app.UI {
 			k := params.Shown()[i]
 			return app.Li().DataSet("limiter", k.String()).Body(
-				app.Text(params.LimiterBoundWords(k)+" "),
+				app.Text(sim.LimiterBoundWords(params, k)+" "),
 				app.Span().Class("source").Text(report.SourceWords(k)),
 			)
 		})),
@@ -174,7 +175,7 @@ func renderOverloadRules(params calc.Params) app.UI {
 // breakerFactsUI is what params' breaker answers from its inputs alone (calc's BreakerFacts): its
 // rule and source, the answers in words, and their numbers one per row, narrow enough for a phone.
 func breakerFactsUI(params calc.Params) app.UI {
-	f := params.BreakerFacts()
+	f := sim.BreakerFactsOf(params)
 	cells := report.BreakerFactsCells(params, f)
 	return app.Div().ID("overload-breaker").Body(
 		app.P().ID("breaker-rule").Body(
@@ -210,7 +211,7 @@ func errorRateHTML(params calc.Params) string {
 		b.WriteString(`<th scope="col">` + html.EscapeString(c[1]) + `</th>`)
 	}
 	b.WriteString(`</tr></thead><tbody>`)
-	for _, eb := range params.ErrorRate().Limiters {
+	for _, eb := range sim.ErrorRateOf(params).Limiters {
 		cells := report.ErrorRateCells(eb, params.HasStream())
 		fmt.Fprintf(&b, `<tr data-limiter="%s"><th scope="row">%s</th>`, eb.Limiter, eb.Limiter)
 		for j, cell := range cells[1:] {
@@ -335,7 +336,7 @@ func (s *herdSection) showOverloadWindows() {
 
 // overloadTable writes the side by side table as markup, one row per run that is in, under its
 // caption: which cases it has (params.OverloadCases' order).
-func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.OverloadRun) string {
+func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []sim.OverloadRun) string {
 	var b strings.Builder
 	brk := params.Breaker != breaker.None
 	caption := fmt.Sprintf("Every mode with limiter %s, then %s with every other limiter", params.Limiter, calc.Backoff(params.Jitter))
@@ -400,7 +401,7 @@ func overloadTable(params calc.Params, cases []calc.OverloadCase, runs []calc.Ov
 // recovery's time and the stream's state then, in two cells, each short enough for the table to
 // fit. With latency or slope the run's most attempts in service and longest time follow; with a
 // breaker, its breaker after the limiter and its figures last.
-func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCase, r calc.OverloadRun) {
+func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCase, r sim.OverloadRun) {
 	brk := params.Breaker != breaker.None
 	if brk {
 		fmt.Fprintf(b, `<tr data-mode="%s" data-limiter="%s" data-breaker="%s"><th scope="row">%s</th><td data-col="limiter">%s</td><td data-col="breaker">%s</td>`,
@@ -437,14 +438,14 @@ func writeOverloadRow(b *strings.Builder, params calc.Params, c calc.OverloadCas
 // overloadWindowsHTML is run r window by window: a chart of each series on one scale, then the
 // same numbers in a table. The scale is r's own, or with shared (the runs in so far of total
 // cases), the one for every run of shared.
-func overloadWindowsHTML(params calc.Params, r calc.OverloadRun, shared []calc.OverloadRun, total int) string {
+func overloadWindowsHTML(params calc.Params, r sim.OverloadRun, shared []sim.OverloadRun, total int) string {
 	name := report.CaseName(params, calc.OverloadCase{Mode: r.Mode, Limiter: r.Limiter, Breaker: r.Breaker})
 	var b strings.Builder
 	b.WriteString(`<div id="overload-windows">`)
-	timeAxis, countAxis := params.OverloadAxes(r)
+	timeAxis, countAxis := sim.OverloadAxes(params, r)
 	scale := "all on this case's own scale"
 	if shared != nil {
-		timeAxis, countAxis = params.OverloadSharedAxes(shared)
+		timeAxis, countAxis = sim.OverloadSharedAxes(params, shared)
 		scale = "all on the scale shared by every case"
 		if len(shared) < total {
 			scale = fmt.Sprintf("all on the scale shared by the %d of %d cases computed so far", len(shared), total)
@@ -502,9 +503,9 @@ const (
 )
 
 // writeOverloadChart draws each series of r as a strip of its own, named in text above it, all
-// on the given axes (calc.OverloadAxes or OverloadSharedAxes, which scale says in words), with
+// on the given axes (sim.OverloadAxes or OverloadSharedAxes, which scale says in words), with
 // the end of the outage marked. Colour tells nothing apart here: each strip says what it is.
-func writeOverloadChart(b *strings.Builder, params calc.Params, r calc.OverloadRun, name string, timeAxis calc.Axis, countAxis calc.CountAxis, scale string) {
+func writeOverloadChart(b *strings.Builder, params calc.Params, r sim.OverloadRun, name string, timeAxis calc.Axis, countAxis calc.CountAxis, scale string) {
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
 	bottom := stripGap + float64(len(report.WindowSeries))*(stripHeight+stripGap)
 	outage := f1(arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth))

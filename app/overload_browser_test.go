@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // overloadBrowserLink is an open system: a stream over an outage, a timeout, a queue and grpc's
@@ -70,10 +71,10 @@ func TestOverloadLink(t *testing.T) {
 		});
 		return out;
 	})()`)
-	var own calc.OverloadRun
-	runs := make([]calc.OverloadRun, len(cases))
+	var own sim.OverloadRun
+	runs := make([]sim.OverloadRun, len(cases))
 	for i, c := range cases {
-		r, err := p.Overload(c)
+		r, err := sim.Overload(p, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,9 +147,9 @@ func TestAxeOverload(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := p.OverloadCases()
-	runs := make([]calc.OverloadRun, len(cases))
+	runs := make([]sim.OverloadRun, len(cases))
 	for i, c := range cases {
-		if runs[i], err = p.Overload(c); err != nil {
+		if runs[i], err = sim.Overload(p, c); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -165,7 +166,7 @@ func TestAxeOverload(t *testing.T) {
 // pickOverloadInBrowser picks the last case in the view's list, as a reader would, and checks
 // that the window table shows its windows as calc has them and that the list keeps the focus;
 // then that the shared scale's top is calc's over every case.
-func pickOverloadInBrowser(t *testing.T, tb *tab, p calc.Params, cases []calc.OverloadCase, runs []calc.OverloadRun) {
+func pickOverloadInBrowser(t *testing.T, tb *tab, p calc.Params, cases []calc.OverloadCase, runs []sim.OverloadRun) {
 	t.Helper()
 	last := len(cases) - 1
 	if cases[last] == p.OwnCase() {
@@ -196,8 +197,8 @@ func pickOverloadInBrowser(t *testing.T, tb *tab, p calc.Params, cases []calc.Ov
 	if id := evalJS[string](tb, `document.activeElement ? document.activeElement.id : ""`); id != "overload-case" {
 		t.Errorf("after picking, the focus is on %q, not the list", id)
 	}
-	_, ownAxis := p.OverloadAxes(r)
-	_, shared := p.OverloadSharedAxes(runs)
+	_, ownAxis := sim.OverloadAxes(p, r)
+	_, shared := sim.OverloadSharedAxes(p, runs)
 	if got := evalJS[string](tb, `document.getElementById("overload-scale").dataset.end`); got != strconv.Itoa(ownAxis.End) {
 		t.Errorf("%s on its own scale: top %s, calc %d", name, got, ownAxis.End)
 	}
@@ -235,13 +236,13 @@ func TestErrorRateLink(t *testing.T) {
 		});
 		return out;
 	})()`)
-	for _, b := range p.ErrorRate().Limiters {
+	for _, b := range sim.ErrorRateOf(p).Limiters {
 		if got := shown[b.Limiter.String()+"/attempts_per_request"]; got != report.Float(b.Attempts) {
 			t.Errorf("%s: page %q attempts per request, calc %v", b.Limiter, got, b.Attempts)
 		}
 	}
 	for _, c := range cases {
-		r, err := p.Overload(c)
+		r, err := sim.Overload(p, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,7 +291,7 @@ func TestLatencyLink(t *testing.T) {
 		t.Errorf("collapse %q %q %q, calc %v %v %q", shown["threshold"], shown["steady"], shown["words"], c.Threshold, c.Steady, report.CollapseWords(p))
 	}
 	for _, cs := range cases {
-		r, err := p.Overload(cs)
+		r, err := sim.Overload(p, cs)
 		if err != nil {
 			t.Fatal(err)
 		}

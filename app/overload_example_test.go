@@ -12,6 +12,7 @@ import (
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/sim"
 )
 
 // TestOverloadWorkedExample runs docs/overload.md's worked example of the overload model through
@@ -79,7 +80,7 @@ func TestReadmeOverloadLimiters(t *testing.T) {
 	// Written by hand from the README's key table: the libraries' limiters, and who is back at 2 s.
 	for l, want := range map[limiter.Kind]bool{limiter.GRPC: true, limiter.AWS: true, limiter.AWS2026: true,
 		limiter.Finagle: true, limiter.Envoy: true, limiter.Failsafe: false} {
-		run, err := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: l, Breaker: breaker.None})
+		run, err := sim.Overload(p, calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: l, Breaker: breaker.None})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,21 +12,22 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// fakeOverload stands in for calc's simulation: each case gets numbers of its own, so that a
+// fakeOverload stands in for calc/sim's simulation: each case gets numbers of its own, so that a
 // cell showing another case's number, or a number of its own making, is caught.
-func fakeOverload(p calc.Params, c calc.OverloadCase, pause func() bool) (calc.OverloadRun, bool, error) {
+func fakeOverload(p calc.Params, c calc.OverloadCase, pause func() bool) (sim.OverloadRun, bool, error) {
 	n := 10*int(c.Mode) + int(c.Limiter)
-	r := calc.OverloadRun{Limiter: c.Limiter, Requests: 1000 + n, OutOfAttempts: n, Refused: 2 * n, OutOfBudget: 3,
+	r := sim.OverloadRun{Limiter: c.Limiter, Requests: 1000 + n, OutOfAttempts: n, Refused: 2 * n, OutOfBudget: 3,
 		Served: 900, Wasted: n + 1, Recovered: -1}
 	r.Mode, r.Accepted, r.MeanPerClient = c.Mode, 900-n, 1+float64(n)/8
 	if n%2 == 0 {
 		r.Recovered, r.RecoveredInStream = time.Duration(n)*100*time.Millisecond, n%4 == 0
 	}
-	r.Windows = []calc.OverloadWindow{{New: 5, Failed: 5}, {New: 5, Retries: 4 + n, Served: 3, Queue: 6}, {New: 5, Served: 9, Wasted: 1}}
+	r.Windows = []sim.OverloadWindow{{New: 5, Failed: 5}, {New: 5, Retries: 4 + n, Served: 3, Queue: 6}, {New: 5, Served: 9, Wasted: 1}}
 	return r, true, nil
 }
 
@@ -114,11 +115,11 @@ func TestPageOverloadView(t *testing.T) {
 		t.Errorf("%d window rows, want 3", n)
 	}
 	for _, k := range params.Shown() {
-		if !strings.Contains(html, attrEscape(params.LimiterBoundWords(k))) || !strings.Contains(html, attrEscape(report.SourceWords(k))) {
+		if !strings.Contains(html, attrEscape(sim.LimiterBoundWords(params, k))) || !strings.Contains(html, attrEscape(report.SourceWords(k))) {
 			t.Errorf("no words or source for %s", k)
 		}
 	}
-	if !strings.Contains(html, attrEscape(params.FailingLoadWords())) || herdOf(p).status() != "" {
+	if !strings.Contains(html, attrEscape(sim.FailingLoadWords(params))) || herdOf(p).status() != "" {
 		t.Errorf("no load in words, or status %q", herdOf(p).status())
 	}
 	if herdOf(p).runsDone() != nil {
@@ -220,13 +221,13 @@ func TestPageOverloadPick(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := params.OverloadCases()
-	runs := make([]calc.OverloadRun, len(cases))
+	runs := make([]sim.OverloadRun, len(cases))
 	for i, c := range cases {
-		if runs[i], err = params.Overload(c); err != nil {
+		if runs[i], err = sim.Overload(params, c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := func(r calc.OverloadRun) [][8]string {
+	want := func(r sim.OverloadRun) [][8]string {
 		var rows [][8]string
 		for _, w := range r.Windows[:min(len(r.Windows), maxWindowRows)] {
 			var row [8]string
@@ -244,13 +245,13 @@ func TestPageOverloadPick(t *testing.T) {
 	}
 	ran := 0
 	old := overloadPausing
-	overloadPausing = func(p calc.Params, c calc.OverloadCase, pause func() bool) (calc.OverloadRun, bool, error) {
+	overloadPausing = func(p calc.Params, c calc.OverloadCase, pause func() bool) (sim.OverloadRun, bool, error) {
 		ran++
 		return old(p, c, pause)
 	}
 	t.Cleanup(func() { overloadPausing = old })
 
-	_, shared := params.OverloadSharedAxes(runs)
+	_, shared := sim.OverloadSharedAxes(params, runs)
 	for i, c := range cases {
 		herdOf(p).pickOverloadCase(strconv.Itoa(i))
 		d.Consume()
@@ -261,7 +262,7 @@ func TestPageOverloadPick(t *testing.T) {
 		if !strings.Contains(html, `<option value="`+strconv.Itoa(i)+`" selected="">`) {
 			t.Errorf("%v picked: the list does not show it chosen", c)
 		}
-		_, axis := params.OverloadAxes(runs[i])
+		_, axis := sim.OverloadAxes(params, runs[i])
 		if got := scaleEnd(t, html); got != strconv.Itoa(axis.End) || !strings.Contains(html, "this case&#39;s own scale") {
 			t.Errorf("%v on its own scale: top %s, calc %d", c, got, axis.End)
 		}

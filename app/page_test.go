@@ -11,6 +11,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -325,7 +326,7 @@ func TestPageHerdLibraryMode(t *testing.T) {
 	const q = "jitter=decorrelatedv2&clients=60&attempts=6&outage=500ms&capacity=10&seed=2"
 	p, _ := navPage(t, q)
 	params, _ := libs.Decode(q)
-	want, err := params.Herd()
+	want, err := sim.Herd(params)
 	if err != nil || len(want) != len(calc.HerdModes())+1 {
 		t.Fatalf("calc's herd: %d runs, %v", len(want), err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -16,7 +17,7 @@ import (
 func TestHerdPanicBecomesError(t *testing.T) {
 	p, d := navPage(t, "")
 	orig := herdModePausing
-	herdModePausing = func(calc.Params, calc.HerdMode, func() bool) (calc.HerdRun, bool, error) { panic("boom") }
+	herdModePausing = func(calc.Params, calc.HerdMode, func() bool) (sim.HerdRun, bool, error) { panic("boom") }
 	typeInto(p, d, "base", "200ms") // typeInto waits for the goroutine
 	herdModePausing = orig
 	html := app.HTMLString(p)

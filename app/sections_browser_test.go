@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // overloadWideLink has the overload table's widest cells: the longest mode's name, and runs
@@ -71,7 +72,7 @@ func TestOverloadSectionLayout(t *testing.T) {
 			if h := evalJS[string](tb, `document.querySelector("#overload-section > h2")?.textContent ?? ""`); h != overloadSection.heading {
 				t.Errorf("heading %q, want %q", h, overloadSection.heading)
 			}
-			run, err := p.Overload(p.OwnCase())
+			run, err := sim.Overload(p, p.OwnCase())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/sim"
 )
 
 // TestTableCompareOpenHerd: for an open system, table's comparison gives the herd's headline of
@@ -22,7 +23,7 @@ func TestTableCompareOpenHerd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := p.Overload(calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter})
+	run, err := sim.Overload(p, calc.OverloadCase{Mode: calc.Backoff(p.Jitter), Limiter: p.Limiter})
 	if err != nil {
 		t.Fatal(err)
 	}

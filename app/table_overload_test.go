@@ -9,6 +9,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // overloadTableJSON is the overload part of `table -format json`, by the names in docs/overload.md.
@@ -62,11 +63,11 @@ func TestTableOverloadJSON(t *testing.T) {
 	p, _ := libs.Decode(q)
 	cases := p.OverloadCases()
 	o := got.Overload
-	if len(o.Runs) != len(cases) || len(o.Limiters) != len(p.Shown()) || o.Window != "100" || o.Load != p.FailingLoadWords() {
+	if len(o.Runs) != len(cases) || len(o.Limiters) != len(p.Shown()) || o.Window != "100" || o.Load != sim.FailingLoadWords(p) {
 		t.Fatalf("%d runs, %d limiters, window %s, load %q", len(o.Runs), len(o.Limiters), o.Window, o.Load)
 	}
 	for i, c := range cases {
-		want, err := p.Overload(c)
+		want, err := sim.Overload(p, c)
 		g := o.Runs[i]
 		if err != nil || g.Jitter != c.Mode.String() || g.Limiter != c.Limiter.String() || g.Requests != want.Requests ||
 			g.Stream != want.Stream || g.Succeeded != want.Accepted || g.OutOfAttempts != want.OutOfAttempts ||

@@ -29,7 +29,7 @@ type benchStats struct {
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) B/op)?(?:\s+([\d.]+) allocs/op)?`)
 
 // benchPackages are the packages whose benchmarks -bench selects.
-var benchPackages = []string{"./calc", "./calc/fluid", "./app/internal/importcfg"}
+var benchPackages = []string{"./calc", "./calc/sim", "./calc/fluid", "./app/internal/importcfg"}
 
 // goBench runs the benchmarks of benchPackages matching cfg.benchRE, natively or (wasm) under node through the
 // toolchain's go_js_wasm_exec, and returns the results by name in the order they came.

@@ -40,10 +40,10 @@
 //
 // # Herd
 //
-// Params.Herd simulates Params.Clients clients following the policy through an outage, once per
-// mode of Params.HerdModes: Immediate (no wait at all; only the call separates attempts), then
+// calc/sim's Herd simulates Params.Clients clients following the policy through an outage, once
+// per mode of Params.HerdModes: Immediate (no wait at all; only the call separates attempts), then
 // the backoff of each of the five classic jitter modes, then the policy's own mode when it is a
-// library's (one not in Jitters; Params.HerdMode runs any mode), all on
+// library's (one not in Jitters; calc/sim's HerdMode runs any mode), all on
 // the same base, factor, cap, attempts, ratio, cap placement, call and budget.
 //
 //   - Client i (0-based) makes attempt 1 at floor(i*Spread/Clients): all at 0 without a spread,
@@ -75,7 +75,8 @@
 // The simulation runs at most MaxClients clients and MaxHerdWork client-attempts
 // (Params.HerdSimulated); a herd of up to MaxHerdClients clients beyond that is counted by its
 // expected counts, the mean over many herds computed from the distributions of the waits, in the
-// package calc/fluid, which imports calc. Params.ValidateHerd bounds the arrivals series to
+// package calc/fluid, which imports calc. calc holds the herd's inputs and limits; the
+// simulation is calc/sim's, above calc. Params.ValidateHerd bounds the arrivals series to
 // MaxHerdWindows windows. Validate also bounds the work of sampling (MaxSampleWork
 // path-steps: samples × attempts × the modes sampled, more with a budget's fit) and of the
 // overload view (MaxOverloadWork: requests × attempts × the weights of its runs).
@@ -103,9 +104,10 @@
 //
 // The libraries' retry limiters and circuit breakers are packages of their own, calc/limiter
 // and calc/breaker, which hold only each library's rules and import nothing of the project;
-// what the overload model says of each (its bound in words, its bound under an error rate, what
-// a breaker needs before it opens) is calc's, in overload_limiters.go and overload_breakers.go.
-// The AWS post's contention experiment is calc/contention, above calc. calc builds its key table
+// the herd and overload simulations are calc/sim, above calc, with what the overload model says
+// of each limiter and breaker (its bound in words, its bound under an error rate, what a breaker
+// needs before it opens): calc keeps the inputs, their limits and the view's cases, whose cost
+// Validate bounds. The AWS post's contention experiment is calc/contention, above calc. calc builds its key table
 // and its regexps at their first use, so that a program that only computes schedules links
 // neither. docs/layout.md draws the packages and what each may import.
 package calc

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -102,7 +104,7 @@ func FuzzSchedule(f *testing.F) {
 	for _, tt := range scheduleTests {
 		f.Add(tt.query)
 	}
-	for _, q := range goldenQueries {
+	for _, q := range goldenQueries(f) {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
@@ -116,7 +118,28 @@ func TestInvariants(t *testing.T) {
 	for _, tt := range scheduleTests {
 		checkInvariants(t, mustDecode(t, tt.query+"&samples=500"))
 	}
-	for _, q := range goldenQueries {
+	for _, q := range goldenQueries(t) {
 		checkInvariants(t, mustDecode(t, q))
 	}
+}
+
+// goldenQueries are the links of calc/sim's golden file (its goldenQueries, as each report's
+// "query" line encodes them): every mode, both cap placements, budgets, the grid, the overflow
+// row, the herd and the open systems.
+func goldenQueries(tb testing.TB) []string {
+	tb.Helper()
+	b, err := os.ReadFile("sim/testdata/golden.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var qs []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if q, ok := strings.CutPrefix(line, "query "); ok {
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) < 20 {
+		tb.Fatalf("sim/testdata/golden.txt holds %d queries", len(qs))
+	}
+	return qs
 }

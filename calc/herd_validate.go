@@ -25,26 +25,26 @@ const (
 // (add=24h) needs far more windows than the five classic modes.
 //
 // When p.Open(), the windows run to the last event of the open system instead (see
-// overloadWindows): the stream, queue waits, outcomes and timeouts included.
+// OverloadWindows): the stream, queue waits, outcomes and timeouts included.
 //
 // Validate and Decode leave this to ValidateHerd: with the default window, policies that are
 // valid on their own (1000 attempts up to a 168h cap) would become invalid, some of them with no
 // window up to MaxWindow that fits.
 func (p Params) ValidateHerd() error {
-	_, err := p.herdWindows(Immediate)
+	_, err := p.HerdWindows(Immediate)
 	return err
 }
 
-// herdWindows returns the number of windows from 0 to the horizon of p.HerdModes and m (see
-// ValidateHerd and herdHorizon).
-func (p Params) herdWindows(m HerdMode) (int, error) {
+// HerdWindows returns the number of windows from 0 to the horizon of p.HerdModes and m (see
+// ValidateHerd and HerdHorizon).
+func (p Params) HerdWindows(m HerdMode) (int, error) {
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
 	if p.Open() { // the stream, the queue and the timeouts come later than the herd's attempts
-		return p.overloadWindows(m)
+		return p.OverloadWindows(m)
 	}
-	h := p.herdHorizon(m)
+	h := p.HerdHorizon(m)
 	n := h/p.Window + 1
 	if n <= MaxHerdWindows {
 		return int(n), nil
@@ -61,11 +61,11 @@ func (p Params) herdWindows(m HerdMode) (int, error) {
 		Human(float64(h)), n, MaxHerdWindows, fix)}
 }
 
-// herdHorizon is the latest time any attempt of p.HerdModes, or of m, can arrive: the last
+// HerdHorizon is the latest time any attempt of p.HerdModes, or of m, can arrive: the last
 // client's start, then each retry a call after the attempt before and the longest wait of its
 // mode (lastAttemptAfter).
-func (p Params) herdHorizon(m HerdMode) time.Duration {
-	return p.clientStart(p.Clients-1) + p.lastAttemptAfter(m, p.Call)
+func (p Params) HerdHorizon(m HerdMode) time.Duration {
+	return p.ClientStart(p.Clients-1) + p.lastAttemptAfter(m, p.Call)
 }
 
 // lastAttemptAfter is the longest time, over the modes of p.HerdModes and m, from a request's
@@ -113,8 +113,8 @@ func (p Params) HerdSimulated() bool {
 	return p.Clients <= MaxClients && herdWork(p.Clients, p.Attempts) == nil
 }
 
-// simulable is the error of a herd too large to simulate, on clients.
-func (p Params) simulable() error {
+// Simulable is the error of a herd too large to simulate, on clients.
+func (p Params) Simulable() error {
 	if p.HerdSimulated() {
 		return nil
 	}

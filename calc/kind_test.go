@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // checkNoBranchOutsideTable fails where code in calc (its packages included) or app tells the
@@ -113,4 +116,20 @@ func constsOf(t *testing.T, file, typ string, count int) map[string]bool {
 		t.Fatalf("%s declares %d %s constants, want %d", file, len(names), typ, count+1)
 	}
 	return names
+}
+
+// TestNoLimiterBranchOutsideTable fails where code in calc or app tells limiters apart by name
+// rather than through the tables of limiters (see checkNoBranchOutsideTable): calc/limiter's,
+// calc/sim's sayings and the cases' errorsOnly (overload.go). Comparing with None asks whether
+// there is a limiter at all.
+func TestNoLimiterBranchOutsideTable(t *testing.T) {
+	checkNoBranchOutsideTable(t, "limiter", []string{"limiter/limiter.go", "sim/overload_limiters.go", "overload.go"}, "Kind", "Limiter", int(limiter.Count), "None")
+}
+
+// TestNoBreakerBranchOutsideTable fails where code in calc or app tells breakers apart by name
+// rather than through the tables of breakers: calc/breaker's, calc/sim's sayings and the cost
+// of Validate's overload_work.go (bulky). Comparing with None asks whether there is a
+// breaker at all.
+func TestNoBreakerBranchOutsideTable(t *testing.T) {
+	checkNoBranchOutsideTable(t, "breaker", []string{"breaker/breaker.go", "sim/overload_breakers.go", "overload_work.go"}, "Kind", "Breaker", int(breaker.Count), "None")
 }

@@ -289,15 +289,15 @@ func (p Params) WaitWords() string {
 	return s + "."
 }
 
-// modeWaits is the waits of herd mode m in the herd and the overload run, and the state before
-// the first retry: the policy's with m's jitter, or for Immediate the zero law, which waits 0
-// for any u, and no retry draws.
-func (p Params) modeWaits(m HerdMode) (retryWaits, float64) {
+// ModeWaits is the waits of herd mode m in calc/sim's herd and overload runs, and the state
+// before the first retry: the policy's with m's jitter, or for Immediate the zero law, which
+// waits 0 for any u, and no retry draws.
+func (p Params) ModeWaits(m HerdMode) (Waits, float64) {
 	if j, ok := m.Jitter(); ok {
 		q := p.WithJitter(j)
-		return q.waits(), q.FirstState()
+		return Waits{q.waits()}, q.FirstState()
 	}
-	return retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}, 0
+	return Waits{retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}}, 0
 }
 
 func human(d time.Duration) string { return Human(float64(d)) }

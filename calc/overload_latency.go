@@ -13,74 +13,16 @@ import (
 // An attempt's time in service is fixed at its start of service, from the attempts in service
 // then, itself counted: Call + Latency + n × Slope. It holds the server until its answer, whether
 // its client still waits or not: that is the feedback loop, as a timed-out attempt still slows
-// every attempt started after it.
+// every attempt started after it. The simulation's side is calc/sim's overload_latency.go.
 
-// service starts an attempt's service at now and returns its time to its answer: Call without
-// Latency and Slope, else Call + Latency + n × Slope for the n attempts in service, itself
-// counted. It keeps the window's and the run's figures.
-func (sim *overloadSim) service(now time.Duration) time.Duration {
-	p := &sim.p
-	if !sim.slow {
-		return p.Call
-	}
-	s := sim.s
-	for len(s.busy) > 0 && s.busy[0] <= now { // an attempt answered at now is out of service
-		s.busy = popEnd(s.busy)
-	}
-	n := len(s.busy) + 1
-	d := serviceTime(*p, n)
-	s.busy = pushEnd(s.busy, satAdd(now, d))
-	w := &sim.run.Windows[sim.b]
-	w.InService = max(w.InService, n)
-	sim.run.MaxInService = max(sim.run.MaxInService, n)
-	sim.run.MaxLatency = max(sim.run.MaxLatency, d)
-	sim.inSum, sim.inN = satAdd(sim.inSum, d), sim.inN+1
-	return d
-}
-
-// serviceTime is Call + Latency + n × Slope, at most horizonCap.
-func serviceTime(p Params, n int) time.Duration {
+// ServiceTime is Call + Latency + n × Slope, at most horizonCap: an attempt's time in service
+// when it finds n attempts in service at its start, itself counted.
+func (p Params) ServiceTime(n int) time.Duration {
 	d := satAdd(p.Call, p.Latency)
 	if p.Slope > 0 && int64(n) > int64(horizonCap/p.Slope) {
 		return horizonCap
 	}
 	return satAdd(d, time.Duration(n)*p.Slope)
-}
-
-// pushEnd adds end to the min-heap h.
-func pushEnd(h []time.Duration, end time.Duration) []time.Duration {
-	h = append(h, end)
-	for i := len(h) - 1; i > 0; {
-		up := (i - 1) / 2
-		if h[up] <= h[i] {
-			break
-		}
-		h[up], h[i] = h[i], h[up]
-		i = up
-	}
-	return h
-}
-
-// popEnd removes the least end from the min-heap h.
-func popEnd(h []time.Duration) []time.Duration {
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1] < h[c] {
-			c++
-		}
-		if h[i] <= h[c] {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
-	return h
 }
 
 // Collapse is the closed form of load-dependent latency for a stream of Rate new requests per

@@ -3,7 +3,6 @@ package calc
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"time"
 )
 
@@ -29,17 +28,17 @@ func (p Params) StreamRequests() int {
 	// The starts grow with k (float division by a constant is monotonic), so the count is the
 	// first k whose start is not before Run; λ is within a step or two of it.
 	n := int(math.Ceil(lambda))
-	for n > 0 && p.evenStart(n-1) >= p.Run {
+	for n > 0 && p.EvenStart(n-1) >= p.Run {
 		n--
 	}
-	for p.evenStart(n) < p.Run {
+	for p.EvenStart(n) < p.Run {
 		n++
 	}
 	return n
 }
 
-// evenStart is when stream request k starts with even spacing.
-func (p Params) evenStart(k int) time.Duration {
+// EvenStart is when stream request k starts with even spacing.
+func (p Params) EvenStart(k int) time.Duration {
 	return time.Duration(float64(k) * 1e9 / p.Rate)
 }
 
@@ -53,14 +52,14 @@ func (p Params) lastStreamStart() time.Duration {
 	case p.Arrivals == Poisson:
 		return p.Run - 1
 	}
-	return p.evenStart(n - 1)
+	return p.EvenStart(n - 1)
 }
 
-// overloadWork refuses an open system of more than MaxHerdWork request-attempts, counting the
+// OverloadWork refuses an open system of more than MaxHerdWork request-attempts, counting the
 // crowd's clients and the stream's requests (StreamRequests, the poisson cap included). With no
 // stream, or a crowd already over the limit, or an input out of its own range, it says nothing:
 // herdWork and the range checks report those.
-func overloadWork(p Params) error {
+func OverloadWork(p Params) error {
 	n := p.StreamRequests()
 	if n == 0 || p.Attempts < 1 || p.Attempts > MaxAttempts || p.Clients < 1 || p.Clients > MaxClients ||
 		herdWork(p.Clients, p.Attempts) != nil {
@@ -75,40 +74,4 @@ func overloadWork(p Params) error {
 	}
 	return fmt.Errorf("%d requests (%d clients + %s) × %d attempts is over the limit of %d request-attempts",
 		p.Clients+n, p.Clients, of, p.Attempts, MaxHerdWork)
-}
-
-// streamSource gives the stream's start times in order.
-type streamSource struct {
-	p    Params
-	n, k int           // the cap (StreamRequests) and the next request
-	at   time.Duration // the next request's start, valid while ok
-	ok   bool
-	rng  *rand.Rand // the gaps, for poisson
-}
-
-func newStreamSource(p Params) streamSource {
-	s := streamSource{p: p, n: p.StreamRequests(), k: -1}
-	if p.Arrivals == Poisson && s.n > 0 {
-		s.rng = rand.New(rand.NewPCG(p.Seed, 1<<63))
-	}
-	s.advance()
-	return s
-}
-
-// advance moves to the next request; ok becomes false when the stream has ended.
-func (s *streamSource) advance() {
-	s.k++
-	if s.k >= s.n {
-		s.ok = false
-		return
-	}
-	if s.rng == nil {
-		s.at = s.p.evenStart(s.k)
-	} else {
-		s.at += time.Duration(s.rng.ExpFloat64() * 1e9 / s.p.Rate)
-	}
-	s.ok = s.at < s.p.Run
-	if !s.ok {
-		s.n = s.k // the stream's true count, for poisson
-	}
 }

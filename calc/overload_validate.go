@@ -40,7 +40,7 @@ func (p Params) longestService() time.Duration {
 	if !p.Slow() {
 		return p.Call
 	}
-	return serviceTime(p, (p.Clients+p.StreamRequests())*max(p.Attempts, 1))
+	return p.ServiceTime((p.Clients + p.StreamRequests()) * max(p.Attempts, 1))
 }
 
 // queueWait is the longest an attempt waits in the queue: one that joins it in window k behind
@@ -62,14 +62,14 @@ func (p Params) queueWait() time.Duration {
 // plus the last attempt's outcome delay.
 func (p Params) overloadHorizon(m HerdMode) time.Duration {
 	d := p.outcomeDelay()
-	start := max(p.clientStart(p.Clients-1), p.lastStreamStart())
+	start := max(p.ClientStart(p.Clients-1), p.lastStreamStart())
 	return satAdd(satAdd(start, p.lastAttemptAfter(m, d)), d)
 }
 
-// overloadWindows is herdWindows for an overload run of mode m: the windows from 0 to
+// OverloadWindows is HerdWindows for an overload run of mode m: the windows from 0 to
 // overloadHorizon, or a *FieldError on window when they are more than MaxHerdWindows. p must be
 // valid.
-func (p Params) overloadWindows(m HerdMode) (int, error) {
+func (p Params) OverloadWindows(m HerdMode) (int, error) {
 	h := p.overloadHorizon(m)
 	if n := h/p.Window + 1; n <= MaxHerdWindows {
 		return int(n), nil

@@ -3,6 +3,8 @@ package calc
 import (
 	"fmt"
 	"strings"
+
+	"backoffcalc/calc/breaker"
 )
 
 // The overload view runs every case of OverloadCases, each over every request-attempt of the
@@ -12,7 +14,7 @@ import (
 // process, gobreaker), and one with SRE throttling in each of 10000 processes 0.88 s: its window of
 // 40 buckets, a kilobyte a breaker, no longer fits the processor's cache past about a thousand
 // of them. Those are weighted 1, 2 and 6 (4.2 measured; at 5, a denser stream at the limit,
-// rate=19300&run=3s&clients=1&breaker=sre&processes=10000, took 3.4 s). overloadWork bounds the request-attempts of one run (MaxHerdWork); overloadCost bounds
+// rate=19300&run=3s&clients=1&breaker=sre&processes=10000, took 3.4 s). OverloadWork bounds the request-attempts of one run (MaxHerdWork); overloadCost bounds
 // them times the weight of every run, so that the heaviest view accepted takes about 2.5 s
 // natively, where links with a breaker used to take 5 to 12 s (23 to 40 s on a busy machine).
 
@@ -34,13 +36,19 @@ const (
 	weightLegendSR = "with SRE throttling in each of more than 1000 processes"
 )
 
+// bulky lists the breakers one of which per client process no longer fits the processor's cache
+// in more than wideProcesses processes, so that a run with them costs more (caseWeight): SRE
+// throttling's window of 40 buckets is about a kilobyte a breaker. It is what Validate's cost
+// needs of the overload model's saying of a breaker (calc/sim's overload_breakers.go); a new
+// breaker is false here unless it is measured to cost as much.
+var bulky = [breaker.Count]bool{breaker.SRE: true}
+
 // caseWeight is what one run of case c costs per request-attempt, in runs without a breaker.
 func (p Params) caseWeight(c OverloadCase) int {
-	e := breakerSaid(c.Breaker)
 	switch {
-	case e.gate == nil: // no breaker
+	case c.Breaker == breaker.None || c.Breaker >= breaker.Count: // no breaker
 		return weightRun
-	case e.bulky && p.Breakers == BreakerPerClient && p.Processes > wideProcesses:
+	case bulky[c.Breaker] && p.Breakers == BreakerPerClient && p.Processes > wideProcesses:
 		return weightSREWide
 	}
 	return weightBreaker
@@ -49,7 +57,7 @@ func (p Params) caseWeight(c OverloadCase) int {
 // overloadCost refuses an overload view of more than MaxOverloadWork: its requests (the crowd's
 // clients and the stream's, StreamRequests) × attempts × the weights of its runs (caseWeight of
 // each of OverloadCases). key is the input it is reported on: rate with a stream, clients
-// without. p's inputs must each be in their range and within overloadWork; without an open
+// without. p's inputs must each be in their range and within OverloadWork; without an open
 // system (no overload view) it says nothing.
 func overloadCost(p Params) (key string, err error) {
 	if !p.Open() {

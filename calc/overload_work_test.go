@@ -3,9 +3,13 @@ package calc
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 )
 
 // overloadCostTests are links at the overload view's work limit (24000000) and one step over
@@ -54,8 +58,9 @@ func TestOverloadCost(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Decode(%q): %v", tt.query, err)
 				}
-				if _, err := p.Overload(p.OwnCase()); err != nil {
-					t.Errorf("Overload: %v", err)
+				// calc/sim's TestOverloadCost runs one at the limit.
+				if _, err := p.OverloadWindows(p.OwnCase().Mode); err != nil {
+					t.Errorf("OverloadWindows: %v", err)
 				}
 				return
 			}
@@ -68,7 +73,8 @@ func TestOverloadCost(t *testing.T) {
 			if err := p.Validate(); err != nil {
 				t.Errorf("Decode(%q) left %v", tt.query, err)
 			}
-			// Params built in code are refused with the same words, by Validate and Overload.
+			// Params built in code are refused with the same words by Validate (and so by calc/sim's
+			// Overload, TestOverloadCost there).
 			v, _ := url.ParseQuery(tt.query)
 			rate, clients := v.Get("rate"), v.Get("clients")
 			v.Del("rate")
@@ -80,9 +86,35 @@ func TestOverloadCost(t *testing.T) {
 			if err := q.Validate(); !errors.As(err, &fe) || fe.Key != tt.key || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Validate: %v, want on %s: %s", err, tt.key, tt.want)
 			}
-			if _, err := q.Overload(q.OwnCase()); !errors.As(err, &fe) || fe.Key != tt.key {
-				t.Errorf("Overload: %v, want an error on %s", err, tt.key)
-			}
 		})
+	}
+}
+
+// TestOverloadCasesWithBreaker: with a breaker the page runs every mode with p's limiter, the
+// policy's mode with each other limiter shown, all with p's breaker, then the policy's mode and
+// limiter with every other breaker, none first.
+func TestOverloadCasesWithBreaker(t *testing.T) {
+	p := Default()
+	p.Jitter, p.Limiter, p.Breaker = Full, limiter.GRPC, breaker.Polly
+	var want []OverloadCase
+	for _, m := range p.HerdModes() {
+		want = append(want, OverloadCase{m, limiter.GRPC, breaker.Polly})
+	}
+	for _, l := range p.Shown() {
+		if l != limiter.GRPC {
+			want = append(want, OverloadCase{Backoff(Full), l, breaker.Polly})
+		}
+	}
+	for _, b := range []breaker.Kind{breaker.None, breaker.Gobreaker, breaker.Resilience4j, breaker.Failsafe, breaker.SRE} {
+		want = append(want, OverloadCase{Backoff(Full), limiter.GRPC, b})
+	}
+	if got := p.OverloadCases(); !slices.Equal(got, want) {
+		t.Errorf("cases:\n got %v\nwant %v", got, want)
+	}
+	p.Breaker = breaker.None
+	for _, c := range p.OverloadCases() {
+		if c.Breaker != breaker.None {
+			t.Fatalf("without a breaker: %v", c)
+		}
 	}
 }

@@ -153,8 +153,8 @@ type SampleInputs struct {
 	Seed    uint64 // seed of the paths, and of the herd's clients, the stream and the contention runs; any value, zero included
 }
 
-// HerdInputs are the herd's: many clients following the policy through an outage (see
-// Params.Herd).
+// HerdInputs are the herd's: many clients following the policy through an outage (see calc/sim's
+// Herd).
 type HerdInputs struct {
 	Clients  int           // clients in the herd; 1..MaxHerdClients (simulated up to MaxClients and Clients*Attempts <= MaxHerdWork, see HerdSimulated); zero is invalid
 	Outage   time.Duration // the server fails every attempt arriving before this time; 0..MaxOutage; zero means none
@@ -296,7 +296,7 @@ func (p Params) Validate() error {
 		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
 	}
 	if between(0, MaxRate)(&p, p.Rate) == nil && within(0, MaxRun, "")(&p, p.Run) == nil && int(p.Arrivals) < len(spacingNames) {
-		if err := overloadWork(p); err != nil {
+		if err := OverloadWork(p); err != nil {
 			errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		}
 	}

@@ -47,7 +47,7 @@ var keyRows lazy[[]keyRow]
 func keyTable() []keyRow { return keyRows.get(newKeyTable) }
 
 func newKeyTable() []keyRow {
-	return []keyRow{
+	rows := []keyRow{
 		durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, MaxBase, "more than 0")),
 		floatKey("factor", func(p *Params) *float64 { return &p.Factor }, factorRange),
 		durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
@@ -104,19 +104,10 @@ func newKeyTable() []keyRow {
 		overloadRow(intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses))),
 		overloadRow(wordKey("limiter", func(p *Params) *limiter.Kind { return &p.Limiter }, limiter.Names(),
 			"must be one of "+strings.Join(limiter.Names(), ", "))),
-		overloadRow(floatKey("maxtokens", func(p *Params) *float64 { return &p.Limits.GRPCMaxTokens }, positive(limiter.MaxGRPCTokens))),
-		overloadRow(floatKey("tokenratio", func(p *Params) *float64 { return &p.Limits.GRPCTokenRatio }, positive(limiter.MaxGRPCTokens))),
-		overloadRow(durationKey("ttl", func(p *Params) *time.Duration { return &p.Limits.FinagleTTL },
-			wholeWithin(time.Second, limiter.MaxFinagleTTL, "at least 1s", time.Second, "must be whole seconds, as Finagle's ttl is"))),
-		overloadRow(intKey("minretries", func(p *Params) *int { return &p.Limits.FinagleMinRetries }, inRange(0, limiter.MaxCount))),
-		overloadRow(floatKey("retrypct", func(p *Params) *float64 { return &p.Limits.FinaglePercent }, between(0, limiter.MaxFinaglePercent))),
-		overloadRow(floatKey("budgetpct", func(p *Params) *float64 { return &p.Limits.EnvoyPercent }, between(0, 100))),
-		overloadRow(intKey("minconcurrency", func(p *Params) *int { return &p.Limits.EnvoyMinConcurrency }, inRange(0, limiter.MaxCount))),
-		// failsafe-go's budget: its own keys, as its rate is of requests and retries in flight, not
-		// Envoy's percent of attempts; left out at their defaults even with a stream, so that the
-		// links written before them stay the same.
-		unusedRow(floatKey("fsmaxrate", func(p *Params) *float64 { return &p.Limits.FailsafeMaxRate }, between(0, 1))),
-		unusedRow(intKey("fsminconcurrency", func(p *Params) *int { return &p.Limits.FailsafeMinConcurrency }, inRange(0, limiter.MaxCount))),
+	}
+	// The limiters' keys are their package's (limiter.Keys).
+	rows = append(rows, limiterRows()...)
+	rows = append(rows,
 		// Left out at its default even with a stream, so that the links written before it stay
 		// the same.
 		unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
@@ -128,53 +119,22 @@ func newKeyTable() []keyRow {
 			"must be attempt (inside the retries: every attempt counts) or call (outside them: one call counts once)")),
 		unusedRow(wordKey("breakers", func(p *Params) *BreakerScope { return &p.Breakers }, breakerScopeNames[:],
 			"must be client (one breaker per client process) or shared (one for all)")),
-		// Each breaker's parameters, in the ranges its library accepts (breaker.go has the
-		// defaults); go-zero's SRE throttling has none that can be set.
-		unusedRow(intKey("gbfailures", func(p *Params) *int { return &p.BreakerParams.GobreakerFailures }, inRange(0, breaker.MaxCount))),
-		unusedRow(intKey("gbhalfopen", func(p *Params) *int { return &p.BreakerParams.GobreakerMaxRequests }, inRange(1, breaker.MaxCount))),
-		unusedRow(durationKey("gbopen", func(p *Params) *time.Duration { return &p.BreakerParams.GobreakerTimeout }, breakerTime)),
-		unusedRow(floatKey("r4jrate", func(p *Params) *float64 { return &p.BreakerParams.R4jFailurePercent }, positive(100))),
-		unusedRow(floatKey("r4jslowrate", func(p *Params) *float64 { return &p.BreakerParams.R4jSlowPercent }, positive(100))),
-		unusedRow(durationKey("r4jslowafter", func(p *Params) *time.Duration { return &p.BreakerParams.R4jSlowAfter }, breakerTime)),
-		unusedRow(intKey("r4jwindow", func(p *Params) *int { return &p.BreakerParams.R4jWindow }, inRange(1, breaker.MaxCount))),
-		unusedRow(intKey("r4jmincalls", func(p *Params) *int { return &p.BreakerParams.R4jMinCalls }, inRange(1, breaker.MaxCount))),
-		unusedRow(durationKey("r4jopen", func(p *Params) *time.Duration { return &p.BreakerParams.R4jWait },
-			wholeWithin(time.Millisecond, breaker.MaxTime, "at least 1ms", time.Millisecond, "must be whole milliseconds, as resilience4j keeps it"))),
-		unusedRow(intKey("r4jhalfopen", func(p *Params) *int { return &p.BreakerParams.R4jHalfOpen }, inRange(1, breaker.MaxCount))),
-		unusedRow(floatKey("pollyratio", func(p *Params) *float64 { return &p.BreakerParams.PollyRatio }, between(0, 1))),
-		unusedRow(intKey("pollythroughput", func(p *Params) *int { return &p.BreakerParams.PollyThroughput }, inRange(2, breaker.MaxCount))),
-		unusedRow(durationKey("pollysampling", func(p *Params) *time.Duration { return &p.BreakerParams.PollySampling }, pollyTime)),
-		unusedRow(durationKey("pollyopen", func(p *Params) *time.Duration { return &p.BreakerParams.PollyBreak }, pollyTime)),
-		// failsafe's thresholds are counts out of a capacity, which its half-open state subtracts
-		// in unsigned numbers: each capacity comes first, and its threshold is at most it.
-		unusedRow(intKey("fsof", func(p *Params) *int { return &p.BreakerParams.FailsafeOf }, inRange(1, breaker.MaxCount))),
-		unusedRow(intKey("fsfailures", func(p *Params) *int { return &p.BreakerParams.FailsafeFailures }, func(p *Params, n int) error {
-			return atMost(n, 1, "fsof", p.BreakerParams.FailsafeOf)
-		})),
-		unusedRow(intKey("fssuccessof", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccessOf }, inRange(0, breaker.MaxCount))),
-		unusedRow(intKey("fssuccesses", func(p *Params) *int { return &p.BreakerParams.FailsafeSuccesses }, func(p *Params, n int) error {
-			return atMost(n, 0, "fssuccessof", p.BreakerParams.FailsafeSuccessOf)
-		})),
-		unusedRow(durationKey("fsopen", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafeDelay }, breakerTime)),
-		unusedRow(durationKey("fsperiod", func(p *Params) *time.Duration { return &p.BreakerParams.FailsafePeriod }, func(_ *Params, d time.Duration) error {
-			if d != 0 && (d < time.Millisecond || d > breaker.MaxTime) {
-				return fmt.Errorf("must be 0 (count-based: the last results) or from 1ms to %s", FormatDuration(breaker.MaxTime))
-			}
-			return nil
-		})),
-		unusedRow(intKey("fsexecutions", func(p *Params) *int { return &p.BreakerParams.FailsafeExecutions }, inRange(0, breaker.MaxCount))),
-		unusedRow(floatKey("fsrate", func(p *Params) *float64 { return &p.BreakerParams.FailsafeRate }, between(0, 1))),
+	)
+	// Each breaker's parameters, in the ranges its library accepts, are its package's
+	// (breaker.Keys).
+	rows = append(rows, breakerRows()...)
+	return append(rows,
 		// The contention experiment's, whose section a link cannot say it asked for: a link leaves
 		// them out at their defaults.
 		contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
 		contentionRow(intKey("runs", func(p *Params) *int { return &p.Runs }, inRange(1, MaxRuns))),
 		// Which answers of a fit to the budget a page shows opened: solve=attempts,base. Decode
 		// checks it with the others; the page keeps it (DecodeSolve, SolveSet.SetIn).
-		{name: solveKey, decode: func(_ *Params, v string) error {
+		keyRow{name: solveKey, decode: func(_ *Params, v string) error {
 			_, err := parseSolve(v)
 			return err
 		}},
-	}
+	)
 }
 
 // factorRange is factor's range: 1..MaxFactor, and a whole number where it is the power of a
@@ -228,17 +188,6 @@ func belowOne(_ *Params, x float64) error {
 		return errors.New("must be at least 0 and less than 1")
 	}
 	return nil
-}
-
-// breakerTime is the range of a breaker's open period and slow-call threshold.
-func breakerTime(p *Params, d time.Duration) error {
-	return within(time.Nanosecond, breaker.MaxTime, "more than 0")(p, d)
-}
-
-// pollyTime is the range of Polly's SamplingDuration and BreakDuration: its options' Range
-// attributes, in .NET's ticks of 100ns.
-func pollyTime(p *Params, d time.Duration) error {
-	return wholeWithin(500*time.Millisecond, breaker.MaxTime, "at least 500ms", 100, "must be whole multiples of 100ns, .NET's tick")(p, d)
 }
 
 // atMost is the range [lo, capacity] of a threshold n out of the key named capName.
@@ -552,7 +501,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	}
 	// The stream's work depends on rate, run, arrivals, clients and attempts together: it is
 	// checked once they are all read, and a stream over the limit is dropped, reported on rate.
-	if err := overloadWork(p); err != nil {
+	if err := OverloadWork(p); err != nil {
 		errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
 		p.Rate = 0
 	}

@@ -346,14 +346,15 @@ func TestValidate(t *testing.T) {
 		t.Errorf("Validate blamed %v", keys)
 	}
 	// The simulation's work is clients × attempts: over it, a herd is counted by its expected
-	// counts (valid, not HerdSimulated, and refused by Herd), an open system refused on clients.
+	// counts (valid, not HerdSimulated, and refused by calc/sim's Herd with Simulable's error), an
+	// open system refused on clients.
 	p = Default()
 	p.Clients, p.Attempts = 100000, 21
 	if err := p.Validate(); err != nil || p.HerdSimulated() {
 		t.Errorf("Validate of a herd of 100000 × 21: %v, simulated %v", err, p.HerdSimulated())
 	}
-	if _, err := p.Herd(); err == nil || !strings.Contains(err.Error(), `calc: clients "100000": the simulation takes at most 100000 clients and 2000000 client-attempts (100000 × 21 attempts here)`) {
-		t.Errorf("Herd of 100000 × 21: %v", err)
+	if err := p.Simulable(); err == nil || !strings.Contains(err.Error(), `calc: clients "100000": the simulation takes at most 100000 clients and 2000000 client-attempts (100000 × 21 attempts here)`) {
+		t.Errorf("Simulable of 100000 × 21: %v", err)
 	}
 	p.Rate, p.Run = 1, time.Second
 	fes := FieldErrors(p.Validate())
@@ -457,5 +458,37 @@ func TestEveryFieldHasAKey(t *testing.T) {
 	leaves(reflect.TypeFor[Params](), nil, "")
 	if fields < 36 {
 		t.Errorf("only %d fields of Params were changed", fields)
+	}
+}
+
+// TestModelKeysAreTheirPackages: the key table holds the limiters' keys right after limiter and
+// the breakers' right after breakers, in their packages' order (limiter.Keys, breaker.Keys), so
+// that a new limiter's or breaker's key is a row of its package's and of no calc file.
+func TestModelKeysAreTheirPackages(t *testing.T) {
+	var names []string
+	for _, k := range keyTable() {
+		names = append(names, k.name)
+	}
+	for _, c := range []struct {
+		after string
+		keys  []string
+	}{
+		{"limiter", func() (ns []string) {
+			for _, k := range limiter.Keys() {
+				ns = append(ns, k.Name)
+			}
+			return ns
+		}()},
+		{"breakers", func() (ns []string) {
+			for _, k := range breaker.Keys() {
+				ns = append(ns, k.Name)
+			}
+			return ns
+		}()},
+	} {
+		i := slices.Index(names, c.after)
+		if i < 0 || len(c.keys) == 0 || i+1+len(c.keys) > len(names) || !slices.Equal(names[i+1:i+1+len(c.keys)], c.keys) {
+			t.Errorf("after %s the table has %v, want %v", c.after, names[i+1:], c.keys)
+		}
 	}
 }

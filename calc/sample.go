@@ -50,7 +50,7 @@ func (p Params) Sample() Sample {
 
 // SamplePausing is Sample, calling pause (when not nil) after about every PauseEvery draws and
 // quantile steps; when pause returns false it stops at once and done is false. A page calls it
-// off the input path, as it does Params.HerdModePausing. Pausing does not change the result.
+// off the input path, as it does calc/sim's HerdModePausing. Pausing does not change the result.
 func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	n := p.Attempts
 	waits := p.waits()
@@ -146,6 +146,31 @@ func (p Params) Waits() *Waits { return &Waits{p.waits()} }
 // FirstState for retry 1.
 func (w *Waits) Next(k int, r *rand.PCG, state float64) (time.Duration, float64) {
 	return w.w.next(k, r, state)
+}
+
+// Fixed is the wait before retry k when that retry draws nothing and the wait does not depend
+// on the state, and true; 0 and false otherwise (a chain's waits always depend on it). The
+// simulations look such a wait up rather than call Next: Immediate's and none's runs are mostly
+// that.
+func (w *Waits) Fixed(k int) (time.Duration, bool) {
+	if w.w.fixed != nil && !w.w.draws[k] {
+		return w.w.fixed[k], true
+	}
+	return 0, false
+}
+
+// NextLinear is Next for the overload simulation: a wait without a draw is looked up, and a
+// drawn wait of a law without a step is Next's without its calls (costly in wasm), as fill does;
+// the others are Next's. It draws from r as Next does.
+func (w *Waits) NextLinear(k int, r *rand.PCG, state float64) (time.Duration, float64) {
+	ws := &w.w
+	switch {
+	case ws.fixed != nil && !ws.draws[k]:
+		return ws.fixed[k], state
+	case ws.fixed != nil && ws.laws[k].step == 0:
+		return ws.laws[k].linear(mathx.Unit(r)), state
+	}
+	return ws.next(k, r, state)
 }
 
 // waits works out the draws: retry k draws a u when its wait is not fixed (min < max), except

@@ -1,5 +1,5 @@
 // Package fluid computes a herd's expected counts from the distributions of its waits, not from
-// its clients: what calc's per-client simulation (calc.Params.HerdMode) counts on average, at a
+// its clients: what the per-client simulation (calc/sim's HerdMode) counts on average, at a
 // cost that does not depend on the number of clients, so that a herd of 10^9 clients takes the
 // time of one of 100.
 //

@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/internal/mathx"
+	"backoffcalc/calc/sim"
 )
 
 // Limits of the model. None depends on the number of clients.
@@ -31,7 +32,7 @@ const (
 	StartGroups = 8
 )
 
-// Run is a mode's expected herd: calc.HerdRun's counts, as the mean over many runs of the
+// Run is a mode's expected herd: sim.HerdRun's counts, as the mean over many runs of the
 // simulation, in clients (Params.Clients times the probabilities).
 type Run struct {
 	Mode calc.HerdMode
@@ -41,7 +42,7 @@ type Run struct {
 	MeanPerClient              float64 // Attempts / Clients
 	// MaxPerClient is the highest attempt that at least half a client is expected to make.
 	MaxPerClient int
-	// PeakDown and PeakBack are calc.HerdRun's, of the expected Arrivals, with their times (-1
+	// PeakDown and PeakBack are sim.HerdRun's, of the expected Arrivals, with their times (-1
 	// when a side has nothing).
 	PeakDown, PeakBack     float64
 	PeakDownAt, PeakBackAt time.Duration
@@ -134,13 +135,13 @@ func round(x float64) time.Duration { return mathx.RoundNs(x) }
 // floorInt is floor(x) for x well within int's range.
 func floorInt(x float64) int { return int(math.Floor(x)) }
 
-// Rounded is r as a calc.HerdRun of whole counts, each the nearest (halves away from zero), for
+// Rounded is r as a sim.HerdRun of whole counts, each the nearest (halves away from zero), for
 // what draws a herd's windows from its runs: the arrivals chart and its scales. Peak and PeakAt,
 // which the model does not compute (a sliding window), are the most arrivals in one fixed window
 // and its start, for window, the herd's (Params.Window).
-func (r Run) Rounded(window time.Duration) calc.HerdRun {
+func (r Run) Rounded(window time.Duration) sim.HerdRun {
 	n := func(x float64) int { return int(math.Round(x)) }
-	h := calc.HerdRun{Mode: r.Mode, Attempts: n(r.Attempts), Accepted: n(r.Accepted), GaveUp: n(r.GaveUp),
+	h := sim.HerdRun{Mode: r.Mode, Attempts: n(r.Attempts), Accepted: n(r.Accepted), GaveUp: n(r.GaveUp),
 		PeakDown: n(r.PeakDown), PeakBack: n(r.PeakBack), PeakDownAt: r.PeakDownAt, PeakBackAt: r.PeakBackAt,
 		MeanPerClient: r.MeanPerClient, MaxPerClient: r.MaxPerClient, LastAccepted: r.LastAccepted,
 		Arrivals: make([]int, len(r.Arrivals))}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/sim"
 )
 
 // simulated is the per-client simulation's mean over seeds: per window, and in total.
@@ -23,7 +24,7 @@ func simulate(t *testing.T, p calc.Params, m calc.HerdMode, seeds int) simulated
 	for i := range seeds {
 		q := p
 		q.Seed = uint64(1000 + i)
-		h, done, err := q.HerdModePausing(m, nil)
+		h, done, err := sim.HerdModePausing(q, m, nil)
 		if err != nil || !done {
 			t.Fatalf("%s: %v", m, err)
 		}

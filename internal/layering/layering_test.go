@@ -44,9 +44,13 @@ var rules = []struct {
 	{"calc/breaker", nil},
 	// The contention experiment reads calc's policy; calc does not know it.
 	{"calc/contention", []string{"calc", "calc/internal/..."}},
-	// The herd's expected counts (the fluid model) read calc's modes and herd; calc does not
-	// know them.
-	{"calc/fluid", []string{"calc", "calc/internal/..."}},
+	// The herd and overload simulations, with what they say of each limiter and breaker, read
+	// calc's policy, inputs and limits and the libraries' rules; the policy core does not know
+	// them (calc's rule below lists no calc/sim).
+	{"calc/sim", []string{"calc", "calc/limiter", "calc/breaker", "calc/internal/..."}},
+	// The herd's expected counts (the fluid model) read calc's modes and herd, and give them as
+	// the simulation's runs (calc/sim's HerdRun); neither calc nor calc/sim knows them.
+	{"calc/fluid", []string{"calc", "calc/sim", "calc/internal/..."}},
 	// The retry libraries read calc and are never read by it.
 	{"calc/libs", []string{"calc", "calc/limiter", "calc/breaker", "calc/internal/..."}},
 	{"calc", []string{"calc/limiter", "calc/breaker", "calc/internal/..."}},
@@ -55,12 +59,12 @@ var rules = []struct {
 	// The engine worker's work (app/engine's wasm, and the page natively): it reads imports and
 	// runs the simulations. The import's reader gives what it read in the page's own terms
 	// (imported); the kinds of work and their replies are app/internal/work's.
-	{"app/internal/engine", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs",
+	{"app/internal/engine", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs",
 		"app/internal/importcfg", "app/internal/imported", "app/internal/work"}},
 	{"app/internal/importcfg", []string{"calc", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/imported"}},
-	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs"}},
+	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs"}},
 	{"app/engine", []string{"app/internal/engine"}},
-	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/libs", "app/internal/..."}},
+	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs", "app/internal/..."}},
 	// Starting Chromium and serve, for tests, the bench and the scripts: nothing of the project.
 	{"internal/...", nil},
 	{"scripts/...", []string{"internal/headless", "internal/served"}},
@@ -159,9 +163,9 @@ func TestBuilds(t *testing.T) {
 }
 
 // TestScheduleAlone builds a program that calls only Params.Schedule and fails where it links
-// what reading and writing a link needs (the key table, a regexp compiler, the herd's limits) or
-// what a simulation does: calc's package variables build nothing at init that only Decode,
-// Encode or Validate read (query.go's lazy).
+// what reading and writing a link needs (the key table, a regexp compiler, the herd's and the
+// overload view's limits and cases) or a simulation (calc/sim, calc/contention): calc's package
+// variables build nothing at init that only Decode, Encode or Validate read (query.go's lazy).
 func TestScheduleAlone(t *testing.T) {
 	bin := t.TempDir() + "/schedule"
 	build := exec.Command("go", "build", "-o", bin, "./internal/layering/testdata/schedule")
@@ -180,7 +184,7 @@ func TestScheduleAlone(t *testing.T) {
 	for _, not := range []string{
 		" regexp.Compile", " regexp.MustCompile", " backoffcalc/calc.newKeyTable", " backoffcalc/calc.durationKey",
 		" backoffcalc/calc.herdWork", " backoffcalc/calc.Params.Validate", " backoffcalc/calc.Params.Overload",
-		" backoffcalc/calc.Params.Herd", " backoffcalc/calc/contention.",
+		" backoffcalc/calc.Params.Herd", " backoffcalc/calc/sim.", " backoffcalc/calc/contention.",
 	} {
 		if strings.Contains(syms, not) {
 			t.Errorf("a program that computes only a schedule links%s", not)

@@ -12,15 +12,15 @@ import (
 	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/app/internal/imported"
 	"backoffcalc/app/internal/work"
-	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // Handle does one piece of work of kind on input and returns its reply as JSON, and for an
 // overload run its windows' bytes (work.OverloadOut). pause is called between steps of a
-// simulation, as calc's pausing functions call it: when it returns false the work stops, and
+// simulation, as calc/sim's pausing functions call it: when it returns false the work stops, and
 // Handle reports done false with no reply. Handle never panics: a panic of the work's is its
 // reply's (work.Reply's Panic), so that the worker stays up for the next.
 func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, done bool) {
@@ -32,8 +32,8 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 		}
 		return encode(r), nil, true
 	case work.Herd:
-		reply, done = simulate(input, func(in work.HerdIn) (calc.HerdRun, bool, error) {
-			return in.Params.HerdModePausing(in.Mode, pause)
+		reply, done = simulate(input, func(in work.HerdIn) (sim.HerdRun, bool, error) {
+			return sim.HerdModePausing(in.Params, in.Mode, pause)
 		})
 	case work.Fluid:
 		reply, done = simulate(input, func(in work.HerdIn) (fluid.Run, bool, error) {
@@ -41,7 +41,7 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 		})
 	case work.Overload:
 		reply, done = simulate(input, func(in work.OverloadIn) (out work.OverloadOut, ok bool, err error) {
-			run, ok, err := in.Params.OverloadPausing(in.Case, pause)
+			run, ok, err := sim.OverloadPausing(in.Params, in.Case, pause)
 			out, bytes = work.CutOverload(run)
 			return out, ok, err
 		})

@@ -14,6 +14,7 @@ import (
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // An import's reply is what importcfg read, its lists cut to imported.Shown lines with how many
@@ -107,7 +108,7 @@ func TestSimulationReplies(t *testing.T) {
 		}
 		if p.Open() {
 			for _, c := range p.OverloadCases()[:2] {
-				want, _, err := p.OverloadPausing(c, nil)
+				want, _, err := sim.OverloadPausing(p, c, nil)
 				cut, _ := work.CutOverload(want)
 				got, bytes := checkReply(t, q, work.Overload, work.OverloadIn{Params: p, Case: c}, cut, err)
 				w, into := work.Windows(got.Windows)
@@ -129,7 +130,7 @@ func TestSimulationReplies(t *testing.T) {
 				checkReply(t, q, work.Fluid, work.HerdIn{Params: p, Mode: m}, want, err)
 				continue
 			}
-			want, _, err := p.HerdModePausing(m, nil)
+			want, _, err := sim.HerdModePausing(p, m, nil)
 			checkReply(t, q, work.Herd, work.HerdIn{Params: p, Mode: m}, want, err)
 		}
 	}
@@ -172,12 +173,12 @@ func TestSimulationStops(t *testing.T) {
 // An overload window crosses as its memory: it must hold whole numbers only, no pointer (a
 // string, a slice), whose bytes would mean nothing in the page's wasm.
 func TestWindowsAreNumbers(t *testing.T) {
-	typ := reflect.TypeFor[calc.OverloadWindow]()
+	typ := reflect.TypeFor[sim.OverloadWindow]()
 	for i := range typ.NumField() {
 		switch f := typ.Field(i); f.Type.Kind() {
 		case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint8, reflect.Bool:
 		default:
-			t.Errorf("calc.OverloadWindow.%s is a %s: it cannot cross as bytes (work.WindowBytes)", f.Name, f.Type)
+			t.Errorf("sim.OverloadWindow.%s is a %s: it cannot cross as bytes (work.WindowBytes)", f.Name, f.Type)
 		}
 	}
 }

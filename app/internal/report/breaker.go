@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/sim"
 )
 
 // The circuit breaker's columns and cells (calc's OverloadRun and OverloadWindow figures), shared
@@ -26,7 +27,7 @@ var BreakerColumns = [][2]string{
 
 // BreakerCells are run r's cells of BreakerColumns: value for scripts (ms for the time open),
 // text for people.
-func BreakerCells(r calc.OverloadRun) [][2]string {
+func BreakerCells(r sim.OverloadRun) [][2]string {
 	return [][2]string{countCell(r.Breakers), countCell(r.Rejected), countCell(r.Blocked), countCell(r.Trips), countCell(r.Probes), countCell(r.MaxProbes),
 		{calc.Millis(r.OpenTime), calc.Human(float64(r.OpenTime))}}
 }
@@ -41,7 +42,7 @@ var BreakerSeries = [][2]string{
 }
 
 // BreakerWindowCounts are window w's numbers of BreakerSeries.
-func BreakerWindowCounts(w calc.OverloadWindow) [5]int {
+func BreakerWindowCounts(w sim.OverloadWindow) [5]int {
 	return [5]int{w.Rejected, w.Probes, w.Closed, w.Open, w.HalfOpen}
 }
 
@@ -56,7 +57,7 @@ func CaseName(p calc.Params, c calc.OverloadCase) string {
 }
 
 // caseOf is run r's case.
-func caseOf(r calc.OverloadRun) calc.OverloadCase {
+func caseOf(r sim.OverloadRun) calc.OverloadCase {
 	return calc.OverloadCase{Mode: r.Mode, Limiter: r.Limiter, Breaker: r.Breaker}
 }
 
@@ -81,7 +82,7 @@ var BreakerFactsColumns = [][2]string{
 
 // BreakerFactsCells are f's cells of BreakerFactsColumns for p: value for scripts (durations in
 // ms; "" for a reach that never comes), text for people.
-func BreakerFactsCells(p calc.Params, f calc.BreakerFacts) [][2]string {
+func BreakerFactsCells(p calc.Params, f sim.BreakerFacts) [][2]string {
 	word := func(s string) [2]string { return [2]string{s, s} }
 	// The schedule and the reach are written beside the limits they are compared with (the
 	// open period, the sampling time), so that rounding never puts them on the other side.
@@ -105,8 +106,8 @@ func BreakerFactsCells(p calc.Params, f calc.BreakerFacts) [][2]string {
 }
 
 // BreakerSourceWords says where the breaker's rule is read from.
-func BreakerSourceWords(f calc.BreakerFacts) string { return "Source: " + f.Source + "." }
+func BreakerSourceWords(f sim.BreakerFacts) string { return "Source: " + f.Source + "." }
 
 // BreakerIntro heads the breaker's facts: its rule in words, which starts with its name (where it
 // sits, the facts' words say).
-func BreakerIntro(f calc.BreakerFacts) string { return "Circuit breaker " + f.Rule }
+func BreakerIntro(f sim.BreakerFacts) string { return "Circuit breaker " + f.Rule }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/sim"
 )
 
 // The facts' times never round across the limit they are compared with: three waits of 19.9999 s (four attempts)
@@ -14,7 +15,7 @@ func TestBreakerFactsCellsBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := p.BreakerFacts()
+	f := sim.BreakerFactsOf(p)
 	cells := BreakerFactsCells(p, f)
 	if got := cells[5]; got[0] != "59999.7" || got[1] != "< 1 min" {
 		t.Errorf("schedule %q, want 59999.7 and < 1 min", got)
@@ -23,7 +24,7 @@ func TestBreakerFactsCellsBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f = p.BreakerFacts()
+	f = sim.BreakerFactsOf(p)
 	if got := BreakerFactsCells(p, f)[10]; got[1] != "30 s" {
 		t.Errorf("reach %q, want 30 s", got)
 	}

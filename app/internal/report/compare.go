@@ -12,6 +12,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/sim"
 )
 
 // Two policies side by side, in the report's formats: every number, the differences
@@ -23,7 +24,7 @@ import (
 type Compared struct {
 	calc.Comparison
 	Vs           string
-	HerdA, HerdB *calc.HerdRun
+	HerdA, HerdB *sim.HerdRun
 	// ExpectedA, ExpectedB: that side's herd is over what the simulation runs, and its
 	// headline the fluid model's expected counts (calc/fluid), rounded to whole attempts; it
 	// has no sliding peak.
@@ -87,7 +88,7 @@ var compareHerdCols = [][2]string{{"policy", "policy"}, {"jitter", "jitter"}, {"
 
 // compareHerdCells is a policy's herd headline; expected (the fluid model's counts) names the
 // model beside the policy and leaves the sliding peak, which that model has not, empty.
-func compareHerdCells(name string, h *calc.HerdRun, expected bool) []string {
+func compareHerdCells(name string, h *sim.HerdRun, expected bool) []string {
 	if h == nil {
 		return []string{name, "", "", "", "", "", "", "", "", "", ""}
 	}
@@ -171,7 +172,7 @@ func ContentionLineOf(r *contention.Result) string {
 
 // herdLineOf is the herd's headline for a policy: its own jitter mode's run, or with expected
 // the fluid model's expected counts, which it says.
-func herdLineOf(h *calc.HerdRun, expected bool) string {
+func herdLineOf(h *sim.HerdRun, expected bool) string {
 	if h == nil {
 		return "not simulated."
 	}
@@ -322,7 +323,7 @@ func compareJSON(c Compared) *jsonCompare {
 		count := func(n int) json.Number { return json.Number(strconv.Itoa(n)) }
 		return &jsonFitOf{ms(r.Params.Budget), r.Schedule.Always, r.Schedule.AtMost, fitJSON(s.Always, count, false), fitJSON(s.Can, count, false)}
 	}
-	herd := func(h *calc.HerdRun, expected bool) *jsonHerdHead {
+	herd := func(h *sim.HerdRun, expected bool) *jsonHerdHead {
 		if h == nil {
 			return nil
 		}
@@ -368,7 +369,7 @@ func compareJSON(c Compared) *jsonCompare {
 
 // OwnFluid is p's own jitter mode's expected counts (calc/fluid), rounded to whole attempts, as
 // the compare headlines show a herd over what the simulation runs; nil when runs has none.
-func OwnFluid(p calc.Params, runs []fluid.Run) *calc.HerdRun {
+func OwnFluid(p calc.Params, runs []fluid.Run) *sim.HerdRun {
 	for _, r := range runs {
 		if r.Mode == calc.Backoff(p.Jitter) {
 			rounded := r.Rounded(p.Window)
@@ -379,7 +380,7 @@ func OwnFluid(p calc.Params, runs []fluid.Run) *calc.HerdRun {
 }
 
 // OwnHerd is the run of a policy's own jitter mode among a herd's runs (or its open system's), or nil.
-func OwnHerd(p calc.Params, runs []calc.HerdRun, over ...calc.OverloadRun) *calc.HerdRun {
+func OwnHerd(p calc.Params, runs []sim.HerdRun, over ...sim.OverloadRun) *sim.HerdRun {
 	for i, h := range runs {
 		if h.Mode == calc.Backoff(p.Jitter) {
 			return &runs[i]

@@ -93,7 +93,7 @@ type jsonHerd struct {
 	MaxPerClient  int          `json:"max_attempts_per_client"`
 	LastAccepted  *json.Number `json:"last_accepted_ms"`
 	Arrivals      []int        `json:"arrivals"`
-	// The peaks once back and while down (calc.HerdRun.PeakBack, PeakDown); a time is null when
+	// The peaks once back and while down (sim.HerdRun.PeakBack, PeakDown); a time is null when
 	// no attempt came on its side.
 	PeakBack   int          `json:"peak_back"`
 	PeakBackAt *json.Number `json:"peak_back_at_ms"`

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/sim"
 )
 
 // The load-dependent latency's words, columns and cells (calc's Collapse and the runs' figures),
@@ -57,7 +58,7 @@ var LatencyColumns = [][2]string{
 }
 
 // LatencyCells are run r's cells of LatencyColumns: value for scripts (ms), text for people.
-func LatencyCells(r calc.OverloadRun) [][2]string { return latencyCells(r.MaxInService, r.MaxLatency) }
+func LatencyCells(r sim.OverloadRun) [][2]string { return latencyCells(r.MaxInService, r.MaxLatency) }
 
 // LatencySeries are the per-window series with latency or slope: data-series, heading.
 var LatencySeries = [][2]string{
@@ -66,7 +67,7 @@ var LatencySeries = [][2]string{
 }
 
 // LatencyWindowCells are window w's cells of LatencySeries: value for scripts (ms), text.
-func LatencyWindowCells(w calc.OverloadWindow) [][2]string {
+func LatencyWindowCells(w sim.OverloadWindow) [][2]string {
 	return latencyCells(w.InService, w.Latency)
 }
 

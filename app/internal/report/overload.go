@@ -12,6 +12,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/sim"
 )
 
 // The overload runs in the report's formats: with an open system (calc.Params.Open)
@@ -87,7 +88,7 @@ var OverloadColumns = [][2]string{
 // there is no stream). The page's table shows the last two in columns of their own, to stay
 // narrow. run is the stream's end (calc's StreamEnd: 0 without a stream); the time never reads
 // across it, which the words state beside it.
-func RecoveredWords(r calc.OverloadRun, run time.Duration) (value, at, when string) {
+func RecoveredWords(r sim.OverloadRun, run time.Duration) (value, at, when string) {
 	if !r.Recovers() {
 		return "", "not recovered", ""
 	}
@@ -107,7 +108,7 @@ func RecoveredWords(r calc.OverloadRun, run time.Duration) (value, at, when stri
 
 // OverloadCells are run's cells: its value for scripts (data-value) and its text for people.
 // run is the stream's end, as RecoveredWords takes it.
-func OverloadCells(r calc.OverloadRun, run time.Duration) [][2]string {
+func OverloadCells(r sim.OverloadRun, run time.Duration) [][2]string {
 	value, at, when := RecoveredWords(r, run)
 	recovered := [2]string{value, at}
 	switch {
@@ -149,7 +150,7 @@ func ErrorRateWords(p calc.Params) string {
 	if p.FailRate == 0 {
 		return ""
 	}
-	e := p.ErrorRate()
+	e := sim.ErrorRateOf(p)
 	stream := ""
 	if p.HasStream() {
 		stream = fmt.Sprintf(", %s per second at %s requests per second", Short(e.RetriesPerSecond), Short(p.Rate))
@@ -175,7 +176,7 @@ var ErrorRateColumns = [][2]string{
 // people. A limiter whose rule puts no bound on the retries at this error rate has no bound
 // value, and the policy's retries. Without a stream (stream false) nothing is per second: that
 // cell says so.
-func ErrorRateCells(b calc.ErrorBound, stream bool) [][2]string {
+func ErrorRateCells(b sim.ErrorBound, stream bool) [][2]string {
 	bound := [2]string{"", "no bound"}
 	if b.Bounded {
 		bound = [2]string{Float(b.Bound), Short(b.Bound)}
@@ -208,17 +209,17 @@ const overloadTextColumns = "mode\tlimiter\trequests\tsucceeded\tout of attempts
 
 // writeOverloadText writes the runs for a terminal: the load in words, each limiter's bound and
 // source, the runs side by side, then the policy's own run window by window.
-func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) error {
-	fmt.Fprintf(w, "\nOverload: %s\n%s\nUnder total failure, each limiter's rule bounds that to:\n", overloadIntro(p), p.FailingLoadWords())
+func writeOverloadText(w io.Writer, p calc.Params, runs []sim.OverloadRun) error {
+	fmt.Fprintf(w, "\nOverload: %s\n%s\nUnder total failure, each limiter's rule bounds that to:\n", overloadIntro(p), sim.FailingLoadWords(p))
 	for _, k := range p.Shown() {
-		fmt.Fprintln(w, "-", strings.TrimSpace(p.LimiterBoundWords(k)+" "+SourceWords(k)))
+		fmt.Fprintln(w, "-", strings.TrimSpace(sim.LimiterBoundWords(p, k)+" "+SourceWords(k)))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if words := ErrorRateWords(p); words != "" {
 		fmt.Fprintln(w, words)
 		fmt.Fprintln(tw, strings.Join(Heads(ErrorRateColumns), "\t")+"\t")
-		for _, b := range p.ErrorRate().Limiters {
+		for _, b := range sim.ErrorRateOf(p).Limiters {
 			var cells []string
 			for _, c := range ErrorRateCells(b, p.HasStream()) {
 				cells = append(cells, c[1])
@@ -235,7 +236,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []calc.OverloadRun) erro
 	}
 	brk := p.Breaker != breaker.None
 	if brk {
-		f := p.BreakerFacts()
+		f := sim.BreakerFactsOf(p)
 		fmt.Fprintln(w, BreakerIntro(f)+" "+BreakerSourceWords(f))
 		fmt.Fprintln(w, f.Words)
 		fmt.Fprintln(tw, strings.Join(Heads(BreakerFactsColumns), "\t")+"\t")
@@ -461,18 +462,18 @@ type jsonWindow struct {
 }
 
 // overloadJSON is the runs for table -format json; nil without any.
-func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
+func overloadJSON(p calc.Params, runs []sim.OverloadRun) *jsonOverload {
 	if len(runs) == 0 {
 		return nil
 	}
-	out := &jsonOverload{Window: ms(p.Window), Load: p.FailingLoadWords()}
-	out.Offered, out.Capacity = p.FailingLoad()
+	out := &jsonOverload{Window: ms(p.Window), Load: sim.FailingLoadWords(p)}
+	out.Offered, out.Capacity = sim.FailingLoad(p)
 	for _, k := range p.Shown() {
-		out.Limiters = append(out.Limiters, jsonLimiter{k.String(), p.LimiterBoundWords(k), k.Source()})
+		out.Limiters = append(out.Limiters, jsonLimiter{k.String(), sim.LimiterBoundWords(p, k), k.Source()})
 	}
 	errs := p.FailRate > 0
 	if errs {
-		e := p.ErrorRate()
+		e := sim.ErrorRateOf(p)
 		out.ErrorRate = &jsonErrorRate{FailRate: e.FailRate, Attempts: e.Attempts, Success: e.Success, Retries: e.Retries, RetriesPerSecond: e.RetriesPerSecond}
 		for _, b := range e.Limiters {
 			j := jsonErrorBound{Limiter: b.Limiter.String(), Retries: b.Retries, Attempts: b.Attempts, AttemptsPerSecond: b.AttemptsPerSecond}
@@ -516,7 +517,7 @@ func overloadJSON(p calc.Params, runs []calc.OverloadRun) *jsonOverload {
 	}
 	brk := p.Breaker != breaker.None
 	if brk {
-		f := p.BreakerFacts()
+		f := sim.BreakerFactsOf(p)
 		out.Breaker = &jsonBreaker{Breaker: f.Kind.String(), At: p.BreakerAt.String(), Scope: p.Breakers.String(), Source: f.Source, Rule: f.Rule,
 			FedPerCall: f.FedPerCall, OpenPeriod: ms(f.OpenPeriod), Schedule: ms(f.Schedule), OpenLonger: f.OpenLonger, MinCalls: f.MinCalls,
 			MinWithin: ms(f.MinWithin), PerBreaker: f.PerBreaker, Words: f.Words}

@@ -15,6 +15,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // Describe states the policy in words, answering what users ask most: does the count include
@@ -189,7 +190,7 @@ func StartSample(r calc.Report, i int) calc.StartSample {
 	return r.Sample.Starts[i]
 }
 
-func herdCells(r calc.HerdRun) []string {
+func herdCells(r sim.HerdRun) []string {
 	last := ""
 	if r.Accepted > 0 {
 		last = calc.Millis(r.LastAccepted)
@@ -259,9 +260,9 @@ func totalCells(m calc.ModeReport, budget bool) [][]string {
 // out.
 type Results struct {
 	Report calc.Report
-	Herd   []calc.HerdRun
+	Herd   []sim.HerdRun
 	Fluid  []fluid.Run // the herd's expected counts, where the simulation cannot run it
-	Over   []calc.OverloadRun
+	Over   []sim.OverloadRun
 	Cont   Contention
 	Cmp    *Compared
 	Solve  calc.SolveSet // the fit's answers the link opens: the echoed query of A carries them

@@ -13,6 +13,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // The report's tables as CSV and Markdown write them: one list (reportTables, contentionTables,
@@ -286,15 +287,15 @@ var breakerFactsCols = func() [][2]string {
 
 // overloadTables are an open system's: each limiter's bound, the runs side by side, then the
 // policy's own run window by window, as the text format writes them.
-func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
-	limiters := reportTable{cols: limiterCols, words: []string{"Overload: " + overloadIntro(p), p.FailingLoadWords(), "Under total failure, each limiter's rule bounds that to:"}}
+func overloadTables(p calc.Params, runs []sim.OverloadRun) []reportTable {
+	limiters := reportTable{cols: limiterCols, words: []string{"Overload: " + overloadIntro(p), sim.FailingLoadWords(p), "Under total failure, each limiter's rule bounds that to:"}}
 	for _, k := range p.Shown() {
-		limiters.rows = append(limiters.rows, []string{k.String(), p.LimiterBoundWords(k), k.Source()})
+		limiters.rows = append(limiters.rows, []string{k.String(), sim.LimiterBoundWords(p, k), k.Source()})
 	}
 	out := []reportTable{limiters}
 	if words := ErrorRateWords(p); words != "" {
 		errs := reportTable{cols: ErrorRateColumns, words: []string{words}}
-		for _, b := range p.ErrorRate().Limiters {
+		for _, b := range sim.ErrorRateOf(p).Limiters {
 			bound := ""
 			if b.Bounded {
 				bound = millionths(b.Bound)
@@ -321,7 +322,7 @@ func overloadTables(p calc.Params, runs []calc.OverloadRun) []reportTable {
 	}
 	brk := p.Breaker != breaker.None
 	if brk {
-		f := p.BreakerFacts()
+		f := sim.BreakerFactsOf(p)
 		facts := reportTable{cols: breakerFactsCols, words: []string{BreakerIntro(f) + " " + BreakerSourceWords(f), f.Words}}
 		var row []string
 		for _, c := range BreakerFactsCells(p, f) {

@@ -14,25 +14,26 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/sim"
 )
 
 // The kinds of work, each with its input and its reply.
 const (
 	Import     = "import"     // a configuration's text in; an imported.Reply out
-	Herd       = "herd"       // a HerdIn in; a Reply[calc.HerdRun] out
+	Herd       = "herd"       // a HerdIn in; a Reply[sim.HerdRun] out
 	Fluid      = "fluid"      // a HerdIn in; a Reply[fluid.Run] (calc/fluid) out: the herd's expected counts
 	Overload   = "overload"   // an OverloadIn in; a Reply[OverloadOut] out
 	Contention = "contention" // a ContentionIn in; a Reply[[]contention.Result] out
 	Export     = "export"     // an ExportIn in; a Reply[ExportOut] out: the Export panel's library for the policy
 )
 
-// HerdIn is one mode's herd: calc.Params.HerdModePausing.
+// HerdIn is one mode's herd: calc/sim's HerdModePausing.
 type HerdIn struct {
 	Params calc.Params
 	Mode   calc.HerdMode
 }
 
-// OverloadIn is one case of the overload view: calc.Params.OverloadPausing.
+// OverloadIn is one case of the overload view: calc/sim's OverloadPausing.
 type OverloadIn struct {
 	Params calc.Params
 	Case   calc.OverloadCase
@@ -96,20 +97,20 @@ type Reply[T any] struct {
 // no decoding and no garbage. Decoded from JSON, the work limit's 2,290 windows took 68 ms of the
 // page's thread, and the garbage of a view's 17 runs brought a collection of 60 ms (gc_js.go).
 type OverloadOut struct {
-	Run     calc.OverloadRun // without its Windows
-	Windows int              // how many windows the bytes hold
-	Layout  string           // WindowLayout of the build that wrote them
+	Run     sim.OverloadRun // without its Windows
+	Windows int             // how many windows the bytes hold
+	Layout  string          // WindowLayout of the build that wrote them
 }
 
 // CutOverload is run as it crosses: the JSON's part, and the windows' bytes.
-func CutOverload(run calc.OverloadRun) (OverloadOut, []byte) {
+func CutOverload(run sim.OverloadRun) (OverloadOut, []byte) {
 	out := OverloadOut{Run: run, Windows: len(run.Windows), Layout: WindowLayout}
 	out.Run.Windows = nil
 	return out, WindowBytes(run.Windows)
 }
 
 // WindowBytes is the memory of w, not a copy.
-func WindowBytes(w []calc.OverloadWindow) []byte {
+func WindowBytes(w []sim.OverloadWindow) []byte {
 	if len(w) == 0 {
 		return nil
 	}
@@ -118,15 +119,15 @@ func WindowBytes(w []calc.OverloadWindow) []byte {
 
 // Windows are n new windows, and their memory to copy bytes written by WindowBytes into. An
 // OverloadWindow holds whole numbers only (TestWindowsAreNumbers): its bytes are its value.
-func Windows(n int) ([]calc.OverloadWindow, []byte) {
-	w := make([]calc.OverloadWindow, n)
+func Windows(n int) ([]sim.OverloadWindow, []byte) {
+	w := make([]sim.OverloadWindow, n)
 	return w, WindowBytes(w)
 }
 
-// WindowLayout names the layout of calc.OverloadWindow, field by field: the page refuses
+// WindowLayout names the layout of sim.OverloadWindow, field by field: the page refuses
 // windows written by a build whose layout is another (a worker's wasm from an older deploy).
 var WindowLayout = func() string {
-	t := reflect.TypeFor[calc.OverloadWindow]()
+	t := reflect.TypeFor[sim.OverloadWindow]()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d:", t.Size())
 	for i := range t.NumField() {

@@ -1,0 +1,45 @@
+package sim
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"backoffcalc/calc"
+)
+
+// The few helpers the simulations and their words share with calc, which keeps its own
+// unexported: each is one line there too.
+
+// formatFloat writes the shortest decimal that parses back to x; -0 is written as 0 (calc's).
+func formatFloat(x float64) string { return strconv.FormatFloat(x+0, 'f', -1, 64) }
+
+// human writes d as calc.Human does.
+func human(d time.Duration) string { return calc.Human(float64(d)) }
+
+// trimZeros drops a decimal's trailing zeros, and its point when nothing follows it.
+func trimZeros(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// horizonCap is where the simulation's sums of times stop growing, as calc's horizon does
+// (calc's overload_validate.go): far past any MaxHerdWindows windows, and safe from overflow.
+const horizonCap = time.Duration(1 << 62)
+
+// satAdd is a+b, at most horizonCap, for a and b in [0, horizonCap].
+func satAdd(a, b time.Duration) time.Duration {
+	if a > horizonCap-b {
+		return horizonCap
+	}
+	return a + b
+}
