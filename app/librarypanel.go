@@ -51,6 +51,15 @@ func newExportSection(h *host) part {
 	s := &exportSection{h: h, due: true}
 	s.snippets = newIsland("snippets", h.guarded(s.render))
 	s.snippets.pending()
+	if app.IsClient {
+		// The page's HTML (the server's, or the static site's for another link) has a panel:
+		// it stays in place, hidden as pending (app.css), until the first reply. Emptied, the
+		// panel would shorten the page by its height, and a reader who followed a link of the
+		// table of contents to a section above it would land where the shorter page ended.
+		if el := app.Window().GetElementByID("snippets"); el.Truthy() {
+			s.snippets.keep(el.Get("innerHTML").String())
+		}
+	}
 	return s
 }
 
@@ -64,7 +73,7 @@ func (s *exportSection) render() app.UI {
 	reply, ok := s.replyFor(work.ExportOf(r.Params, s.h.lib()))
 	switch {
 	case !ok:
-		return app.Text("")
+		return app.Raw(s.snippets.markup) // what it showed, hidden as pending until the reply
 	case reply.Panic != "":
 		panic(reply.Panic) // the guard shows it, with the link to report
 	case reply.Err != "":
