@@ -5,6 +5,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -43,7 +44,7 @@ const sweepPoints = (contention.SweepTo-contention.SweepFrom)/contention.SweepSt
 // contentionInputs are the inputs the experiment reads: inputs with the same ones have the same
 // table and sweep. A new field of calc.Policy is part of it until it is known not to matter.
 type contentionInputs struct {
-	policy calc.Policy // without Attempts and Budget: each client retries until it is through
+	policy policy.Policy // without Attempts and Budget: each client retries until it is through
 	seed   uint64
 	calc.ContentionInputs
 }

@@ -26,6 +26,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -456,7 +457,7 @@ func (r *hostileRun) check(t *testing.T, l hostileLink) {
 		waitWithin(t, tb, l, showBound, "the link with the edit",
 			fmt.Sprintf(`new URLSearchParams(location.search).get("base") === %q`, typedBase))
 		search := answer[string](t, tb, l, "the link after the edit", "location.search")
-		if p, err := libs.Decode(strings.TrimPrefix(search, "?")); err != nil || calc.FormatDuration(p.Base) != typedBase {
+		if p, err := libs.Decode(strings.TrimPrefix(search, "?")); err != nil || policy.FormatDuration(p.Base) != typedBase {
 			t.Errorf("%v: after a valid edit of base the link is %q (%v)", l, search, err)
 		} else {
 			compareShown(t, tb, l, search[1:])

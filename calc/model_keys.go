@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // The limiters' and the breakers' keys are their packages' (limiter.Keys, breaker.Keys): each
@@ -103,7 +104,7 @@ func modelDurationKey(name string, field func(*Params) *time.Duration, r keyRang
 		least, most, zero := r.least, r.most, r.zeroText
 		return durationKey(name, field, func(_ *Params, d time.Duration) error {
 			if d != 0 && (d < least || d > most) {
-				return fmt.Errorf("must be 0 (%s) or from %s to %s", zero, FormatDuration(least), FormatDuration(most))
+				return fmt.Errorf("must be 0 (%s) or from %s to %s", zero, policy.FormatDuration(least), policy.FormatDuration(most))
 			}
 			return nil
 		})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // The overload keys decode into their fields, and the canonical query carries them while the
@@ -157,7 +158,7 @@ func TestOverloadKeyErrors(t *testing.T) {
 func TestValidateOverload(t *testing.T) {
 	p := Default()
 	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, limiter.Count
-	p.Limits, p.FailRate, p.Latency, p.Slope = limiter.Params{}, 1, -1, MaxCall+1
+	p.Limits, p.FailRate, p.Latency, p.Slope = limiter.Params{}, 1, -1, policy.MaxCall+1
 	var keys []string
 	for _, fe := range FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)

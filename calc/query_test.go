@@ -11,6 +11,7 @@ import (
 
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // decodeTests are valid queries and what they mean; they also seed FuzzDecode.
@@ -28,9 +29,9 @@ var decodeTests = []struct {
 		"&clients=250&outage=2s&window=50ms&capacity=7&spread=300ms&contenders=50&runs=7",
 		func(p *Params) {
 			*p = Params{ContentionInputs: ContentionInputs{Contenders: 50, Runs: 7},
-				Policy: Policy{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
-					Ratio: 0.2, CapAt: CapAfter, Budget: time.Minute},
-				CallInputs: CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: SampleInputs{Samples: 500, Seed: 1<<64 - 1},
+				Params: policy.Params{Policy: policy.Policy{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: policy.Proportional,
+					Ratio: 0.2, CapAt: policy.CapAfter, Budget: time.Minute},
+					CallInputs: policy.CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: policy.SampleInputs{Samples: 500, Seed: 1<<64 - 1}},
 				HerdInputs:     HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
 				OverloadInputs: OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: breaker.Defaults()}}
 		}},
@@ -59,9 +60,9 @@ var decodeTests = []struct {
 	{"contention low limits", "contenders=1&runs=1", func(p *Params) { p.Contenders, p.Runs = 1, 1 }},
 	{"contention defaults given", "contenders=100&runs=100", func(p *Params) {}},
 	{"unknown keys ignored", "utm_source=x&base=200ms&%zz=1", func(p *Params) { p.Base = 200 * time.Millisecond }},
-	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, Equal }},
-	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = Decorrelated }},
-	{"decorrelatedv2", "jitter=decorrelatedv2", func(p *Params) { p.Jitter = DecorrelatedV2 }},
+	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, policy.Equal }},
+	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = policy.Decorrelated }},
+	{"decorrelatedv2", "jitter=decorrelatedv2", func(p *Params) { p.Jitter = policy.DecorrelatedV2 }},
 	// Decimals as people write them: a point with nothing on one side, zeros anywhere.
 	{"decimal forms", "factor=002.50&ratio=.5&base=.5&cap=5.&call=0.0000010&add=0010ms", func(p *Params) {
 		p.Factor, p.Ratio, p.Base, p.Cap, p.Call, p.Add = 2.5, 0.5, 500*time.Microsecond, 5*time.Millisecond, 1, 10*time.Millisecond
@@ -77,7 +78,7 @@ var decodeTests = []struct {
 	{"parts sum exactly", "base=0.5ns0.5ns&cap=1.5ns1.5ns1h", func(p *Params) { p.Base, p.Cap = 1, time.Hour+3 }},
 	// factor and ratio read as the nearest float64, as docs/page.md says: here that is 0.
 	{"ratio underflows", "ratio=0." + strings.Repeat("0", 400) + "1", func(p *Params) { p.Ratio = 0 }},
-	{"trailing zeros", "base=1." + strings.Repeat("0", 1000) + "s", func(p *Params) { p.Base, p.Cap = time.Second, DefaultCap }},
+	{"trailing zeros", "base=1." + strings.Repeat("0", 1000) + "s", func(p *Params) { p.Base, p.Cap = time.Second, policy.DefaultCap }},
 }
 
 func TestDecode(t *testing.T) {
@@ -301,7 +302,7 @@ func TestDecodeKeepsGoodKeys(t *testing.T) {
 	if len(FieldErrors(err)) != 1 {
 		t.Fatalf("want one error, got %v", err)
 	}
-	if p.Base != 250*time.Millisecond || p.Jitter != Equal || p.Attempts != Default().Attempts {
+	if p.Base != 250*time.Millisecond || p.Jitter != policy.Equal || p.Attempts != Default().Attempts {
 		t.Errorf("got %+v", p)
 	}
 }
@@ -328,7 +329,7 @@ func TestFormatDuration(t *testing.T) {
 		0: "0", 1: "1ns", 1500 * time.Millisecond: "1500ms", 2 * time.Minute: "2m", 90 * time.Second: "90s",
 		168 * time.Hour: "168h", 700 * time.Microsecond: "700us",
 	} {
-		if got := FormatDuration(d); got != want {
+		if got := policy.FormatDuration(d); got != want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}

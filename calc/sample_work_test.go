@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
+
+	"backoffcalc/calc/policy"
 )
 
 // sampleWorkTests are links at the sampling work limit and one step over it. Their path-steps
@@ -78,7 +80,7 @@ func TestSampleWorkFallsBackToFewest(t *testing.T) {
 	if fe := FieldErrors(err); len(fe) != 1 || fe[0].Key != "samples" {
 		t.Fatalf("errors %v, want one on samples", err)
 	}
-	if p.Samples != MinSamples || p.Attempts != 1000 || p.Validate() != nil {
-		t.Errorf("samples %d, attempts %d, Validate %v; want %d, 1000, valid", p.Samples, p.Attempts, p.Validate(), MinSamples)
+	if p.Samples != policy.MinSamples || p.Attempts != 1000 || p.Validate() != nil {
+		t.Errorf("samples %d, attempts %d, Validate %v; want %d, 1000, valid", p.Samples, p.Attempts, p.Validate(), policy.MinSamples)
 	}
 }

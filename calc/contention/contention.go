@@ -10,6 +10,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/internal/mathx"
+	"backoffcalc/calc/policy"
 )
 
 // The contention experiment is the one of the AWS Architecture Blog's "Exponential
@@ -49,31 +50,31 @@ const (
 	// base (ExpoBackoffDecorr): exactly this calculator's decorrelated jitter.
 	Decorrelated
 
-	policy // Policy(j) is policy + j
+	policyModes // Policy(j) is policyModes + j
 )
 
 // Policy returns the mode that waits as the policy does with jitter j: after failure n
 // it waits what calc.Params.Wait gives for retry n, with the policy's factor, cap placement, growth,
 // first retry, ratio and add. Attempts and budget do not apply: as in the simulator, every
 // client keeps trying until its write succeeds.
-func Policy(j calc.Jitter) Mode { return policy + Mode(j) }
+func Policy(j policy.Jitter) Mode { return policyModes + Mode(j) }
 
 // Jitter returns the jitter mode of a Policy mode; ok is false for the simulator's
 // five.
-func (m Mode) Jitter() (j calc.Jitter, ok bool) {
-	if m < policy {
+func (m Mode) Jitter() (j policy.Jitter, ok bool) {
+	if m < policyModes {
 		return 0, false
 	}
-	return calc.Jitter(m - policy), true
+	return policy.Jitter(m - policyModes), true
 }
 
 // exists reports whether m is one of the simulator's five or the policy's with a jitter mode.
-func (m Mode) exists() bool { return int(m) < int(policy)+len(calc.AllJitters()) }
+func (m Mode) exists() bool { return int(m) < int(policyModes)+len(policy.AllJitters()) }
 
 // The simulator's five, by their names in links and tables, and in a sentence of their own.
 var (
-	names  = [policy]string{"nobackoff", "exponential", "fulljitter", "equaljitter", "decorrelatedjitter"}
-	titles = [policy]string{"No backoff", "Exponential backoff", "Full jitter", "Equal jitter", "Decorrelated jitter"}
+	names  = [policyModes]string{"nobackoff", "exponential", "fulljitter", "equaljitter", "decorrelatedjitter"}
+	titles = [policyModes]string{"No backoff", "Exponential backoff", "Full jitter", "Equal jitter", "Decorrelated jitter"}
 )
 
 // String names the mode: nobackoff, exponential, fulljitter, equaljitter, decorrelatedjitter,
@@ -129,7 +130,7 @@ func Wait(p calc.Params, m Mode, n int, u, state float64) (time.Duration, float6
 		h := v() / 2
 		return mathx.RoundNs(h + float64(u*h)), state
 	case Decorrelated: // sleep = min(cap, random.uniform(base, 3·sleep)): calc's decorrelated
-		return p.WithJitter(calc.Decorrelated).Wait(n, u, state)
+		return p.WithJitter(policy.Decorrelated).Wait(n, u, state)
 	}
 	j, _ := m.Jitter()
 	return p.WithJitter(j).Wait(n, u, state)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"backoffcalc/calc/internal/mathx"
+	"backoffcalc/calc/policy"
 
 	"backoffcalc/calc"
 )
@@ -24,7 +25,7 @@ func postSetup() calc.Params {
 // allContentionModes are the simulator's five and the policy's with every jitter mode.
 func allContentionModes() []Mode {
 	ms := Modes()
-	for _, j := range calc.AllJitters() {
+	for _, j := range policy.AllJitters() {
 		ms = append(ms, Policy(j))
 	}
 	return ms
@@ -97,7 +98,7 @@ func TestContentionFixedHops(t *testing.T) {
 		{"two, exponential", postSetup(), Exponential, 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 60ms\n1 write ok at 80ms", 3, 90 * time.Millisecond},
 		// The calculator's first wait is base: 5ms.
-		{"two, the policy without jitter", postSetup(), Policy(calc.None), 2,
+		{"two, the policy without jitter", postSetup(), Policy(policy.None), 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 55ms\n1 write ok at 75ms", 3, 85 * time.Millisecond},
 		// Without jitter the two that failed stay in step: they read together at 60ms and
 		// collide again at 80ms; client 2 then waits 20ms.
@@ -171,15 +172,15 @@ func TestContentionWait(t *testing.T) {
 		{Decorrelated, 8, 0.9, 1000 * ms, 2 * time.Second, 2000 * ms},
 		{Decorrelated, 9, 0, 2000 * ms, 5 * time.Millisecond, 5 * ms},
 		// The policy's retry k waits base × factor^(k−1): failure 1 waits base, not 2 × base.
-		{Policy(calc.None), 1, 0.5, 0, 5 * time.Millisecond, 0},
-		{Policy(calc.None), 2, 0.5, 0, 10 * time.Millisecond, 0},
-		{Policy(calc.None), 10, 0.5, 0, 2 * time.Second, 0},
-		{Policy(calc.Full), 1, 0.5, 0, 2500 * time.Microsecond, 0},
-		{Policy(calc.Equal), 2, 0.5, 0, 7500 * time.Microsecond, 0},
-		{Policy(calc.Decorrelated), 1, 0.5, 5 * ms, 10 * time.Millisecond, 10 * ms},
-		{Policy(calc.Upward), 1, 0.5, 0, 5500 * time.Microsecond, 0}, // ratio 0.2
-		{Policy(calc.FullMs), 1, 0.5, 0, 2 * time.Millisecond, 0},    // whole ms below 5ms
-		{Policy(calc.Proportional), 1000, 0, 0, 1600 * time.Millisecond, 0},
+		{Policy(policy.None), 1, 0.5, 0, 5 * time.Millisecond, 0},
+		{Policy(policy.None), 2, 0.5, 0, 10 * time.Millisecond, 0},
+		{Policy(policy.None), 10, 0.5, 0, 2 * time.Second, 0},
+		{Policy(policy.Full), 1, 0.5, 0, 2500 * time.Microsecond, 0},
+		{Policy(policy.Equal), 2, 0.5, 0, 7500 * time.Microsecond, 0},
+		{Policy(policy.Decorrelated), 1, 0.5, 5 * ms, 10 * time.Millisecond, 10 * ms},
+		{Policy(policy.Upward), 1, 0.5, 0, 5500 * time.Microsecond, 0}, // ratio 0.2
+		{Policy(policy.FullMs), 1, 0.5, 0, 2 * time.Millisecond, 0},    // whole ms below 5ms
+		{Policy(policy.Proportional), 1000, 0, 0, 1600 * time.Millisecond, 0},
 	}
 	for _, tt := range tests {
 		got, state := Wait(postSetup(), tt.m, tt.n, tt.u, tt.state)
@@ -195,7 +196,7 @@ func TestContentionPolicyWaits(t *testing.T) {
 	policies := []string{"base=5ms&cap=2s", "base=1ms&cap=1h&factor=3&capat=after&ratio=0.5", "growth=linear&first=exact&add=7ms",
 		"capat=fixed&base=1s&cap=20s", "base=1ns&cap=1ns"}
 	for _, q := range policies {
-		for _, j := range calc.AllJitters() {
+		for _, j := range policy.AllJitters() {
 			p := mustDecode(t, q).WithJitter(j)
 			m := Policy(j)
 			e := newContention(p, postNet, nil)
@@ -258,7 +259,7 @@ func TestContentionDeterministic(t *testing.T) {
 // The sweep's points are Contention's at each n.
 func TestContentionSweep(t *testing.T) {
 	p := postSetup()
-	modes := []Mode{Full, Policy(calc.DecorrelatedV2)}
+	modes := []Mode{Full, Policy(policy.DecorrelatedV2)}
 	points, done, err := Sweep(p, 2, modes, nil)
 	if err != nil || !done || len(points) != 20 {
 		t.Fatalf("sweep: %d points, done %v, %v", len(points), done, err)
@@ -290,7 +291,7 @@ func TestContentionErrors(t *testing.T) {
 		{501, 1, nil, `calc: contenders "501": must be between 1 and 500`},
 		{1, 0, nil, `calc: runs "0": must be between 1 and 1000`},
 		{1, 1001, nil, `calc: runs "1001": must be between 1 and 1000`},
-		{1, 1, []Mode{Policy(calc.Jitter(len(calc.AllJitters())))}, "calc: no contention mode 17"},
+		{1, 1, []Mode{Policy(policy.Jitter(len(policy.AllJitters())))}, "calc: no contention mode 17"},
 	} {
 		_, err := Run(p, tt.n, tt.runs, tt.modes...)
 		if err == nil || err.Error() != tt.want {
@@ -304,7 +305,7 @@ func TestContentionErrors(t *testing.T) {
 
 func TestContentionModeNames(t *testing.T) {
 	var names []string
-	for _, m := range ModesOf(calc.Default().WithJitter(calc.Upward)) {
+	for _, m := range ModesOf(calc.Default().WithJitter(policy.Upward)) {
 		names = append(names, m.String()+": "+m.Title())
 	}
 	want := "nobackoff: No backoff, exponential: Exponential backoff, fulljitter: Full jitter, equaljitter: Equal jitter, " +
@@ -312,7 +313,7 @@ func TestContentionModeNames(t *testing.T) {
 	if got := strings.Join(names, ", "); got != want {
 		t.Errorf("modes %s\nwant %s", got, want)
 	}
-	if s := Policy(calc.Jitter(len(calc.AllJitters()))).String(); s != "ContentionMode(17)" {
+	if s := Policy(policy.Jitter(len(policy.AllJitters()))).String(); s != "ContentionMode(17)" {
 		t.Errorf("a mode that does not exist: %s", s)
 	}
 }
@@ -358,7 +359,7 @@ policy-decorrelatedv2 42.6 2.073644135332772 41 42 46 46 | 4.193512602e+08 8.563
 `
 
 func TestContentionGolden(t *testing.T) {
-	p := postSetup().WithJitter(calc.DecorrelatedV2)
+	p := postSetup().WithJitter(policy.DecorrelatedV2)
 	rs, err := Run(p, 10, 5, ModesOf(p)...)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/internal/reuse"
+	"backoffcalc/calc/policy"
 )
 
 // The simulation is an event queue of the clients, each with one message in flight: a read or a
@@ -144,7 +145,7 @@ func (e *contention) run(wait waitFunc, first float64, n, r int) (calls int, end
 		}
 		calls++
 		e.writes++
-		if e.pause != nil && e.writes%calc.PauseEvery == 0 && !e.pause() {
+		if e.pause != nil && e.writes%policy.PauseEvery == 0 && !e.pause() {
 			return calls, end, false
 		}
 		if c.seen == version { // through: the answer is the client's last hop

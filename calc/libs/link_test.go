@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The export key: a library's name picks it; without the key the preset's home library, else
@@ -141,7 +142,7 @@ func TestDecodeLinkVs(t *testing.T) {
 			for _, fe := range calc.FieldErrors(err) {
 				keys = append(keys, fe.Key)
 			}
-			if l.Vs != tt.vs || l.B != tt.b || calc.FormatDuration(l.Params.Base) != tt.base {
+			if l.Vs != tt.vs || l.B != tt.b || policy.FormatDuration(l.Params.Base) != tt.base {
 				t.Errorf("DecodeLink(%q): vs %q, B %+v, A's base %v; want %q, %+v, %s", tt.query, l.Vs, l.B, l.Params.Base, tt.vs, tt.b, tt.base)
 			}
 			if strings.Join(keys, ",") != tt.errs || err != nil && !strings.Contains(err.Error(), tt.msg) {
