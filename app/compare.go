@@ -90,13 +90,13 @@ func (s *compareSection) onVs(query func(ctx app.Context) string) app.EventHandl
 
 // ofB reports whether fe is about B's query: the vs key itself, or one of B's keys (vs.KEY),
 // those that are none of a policy's among them.
-func ofB(fe *calc.FieldError) bool {
+func ofB(fe *policy.FieldError) bool {
 	return fe.Key == libs.VsKey || strings.HasPrefix(fe.Key, libs.VsKey+".")
 }
 
 // vsErrors are the field errors of B's query (ofB).
-func (s *compareSection) vsErrors() []*calc.FieldError {
-	var out []*calc.FieldError
+func (s *compareSection) vsErrors() []*policy.FieldError {
+	var out []*policy.FieldError
 	for _, fe := range s.h.errs() {
 		if ofB(fe) {
 			out = append(out, fe)

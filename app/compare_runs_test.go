@@ -129,7 +129,7 @@ func TestPageCompareContention(t *testing.T) {
 		name string
 		p    calc.Params
 	}{{"a", l.Params}, {"b", l.B}} {
-		rs, err := contention.Run(side.p, side.p.Contenders, side.p.Runs, contention.Policy(side.p.Jitter))
+		rs, err := contention.Run(side.p.Params, side.p.Contenders, side.p.Runs, contention.Policy(side.p.Jitter))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestTableCompareContention(t *testing.T) {
 	l, _ := libs.DecodeLink(link)
 	var want [2]contention.Result
 	for i, p := range []calc.Params{l.Params, l.B} {
-		rs, err := contention.Run(p, p.Contenders, p.Runs, contention.Policy(p.Jitter))
+		rs, err := contention.Run(p.Params, p.Contenders, p.Runs, contention.Policy(p.Jitter))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,12 +33,12 @@ func TestContentionSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	modes := contention.ModesOf(p)
-	table, err := contention.Run(p, p.Contenders, p.Runs, modes...)
+	modes := contention.ModesOf(p.Params)
+	table, err := contention.Run(p.Params, p.Contenders, p.Runs, modes...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sweep, _, err := contention.Sweep(p, p.Runs, modes, nil)
+	sweep, _, err := contention.Sweep(p.Params, p.Runs, modes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func (s *contentionSection) renderResults() app.UI {
 	var b strings.Builder
 	writeContendersTable(&b, c.params, c.table)
 	if len(c.sweep) > 0 {
-		modes := contention.ModesOf(c.params)
+		modes := contention.ModesOf(c.params.Params)
 		writeSweepChart(&b, "calls", modes, c.sweep)
 		writeSweepChart(&b, "time", modes, c.sweep)
 		writeSweepTable(&b, modes, c.sweep)

@@ -161,7 +161,7 @@ func (l hostileLink) alertAfterEdit() []string {
 	v.Set("base", typedBase)
 	_, err := libs.Decode(v.Encode())
 	keys := slices.DeleteFunc(slices.Clone(l.alert), func(k string) bool { return k == "base" || slices.Contains(l.unknown, k) })
-	for _, fe := range calc.FieldErrors(err) {
+	for _, fe := range policy.FieldErrors(err) {
 		keys = append(keys, fe.Key)
 	}
 	if i := slices.Index(keys, libs.VsKey); i >= 0 {
@@ -169,11 +169,11 @@ func (l hostileLink) alertAfterEdit() []string {
 		// it as B's query: named as B's query's errors are.
 		q, _, _ := strings.Cut(l.query, "#")
 		_, err := libs.DecodeLink(q)
-		for _, fe := range calc.FieldErrors(err) {
+		for _, fe := range policy.FieldErrors(err) {
 			if fe.Key == libs.VsKey {
 				_, errB := libs.DecodeLinkValues(url.Values{libs.VsKey: {fe.Value}})
 				keys = slices.Delete(keys, i, i+1)
-				for _, fe := range calc.FieldErrors(errB) {
+				for _, fe := range policy.FieldErrors(errB) {
 					keys = append(keys, fe.Key)
 				}
 				break

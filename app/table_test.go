@@ -467,7 +467,7 @@ func TestTableContention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := contention.Run(p, 20, 3, contention.ModesOf(p)...)
+	want, err := contention.Run(p.Params, 20, 3, contention.ModesOf(p.Params)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func ExampleParams_Schedule() {
 
 func ExampleDecode() {
 	p, err := calc.Decode("base=20s&cap=10s&attempts=0&jitter=full")
-	for _, fe := range calc.FieldErrors(err) {
+	for _, fe := range policy.FieldErrors(err) {
 		fmt.Println(fe)
 	}
 	fmt.Println(p.Encode())
@@ -118,7 +118,7 @@ func ExampleParams_WaitWords() {
 func ExampleUnknownKeys() {
 	// export is another package's key; bse and attempt are typos, utm_source is no one's.
 	err := calc.UnknownKeys("attempt=8&bse=1s&export=grpc&utm_source=mail", "export")
-	for _, fe := range calc.FieldErrors(err) {
+	for _, fe := range policy.FieldErrors(err) {
 		fmt.Println(fe)
 	}
 	fmt.Println(calc.BareMillis("budget", "20"), calc.BareMillis("budget", "20s"))

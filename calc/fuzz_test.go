@@ -79,7 +79,7 @@ func FuzzDecode(f *testing.F) {
 		if verr := p.Validate(); verr != nil {
 			t.Fatalf("Decode(%q) returned invalid params: %v", q, verr)
 		}
-		for _, fe := range FieldErrors(err) {
+		for _, fe := range policy.FieldErrors(err) {
 			if fe.Key == "" || len(fe.Error()) > 400 {
 				t.Fatalf("Decode(%q): error %q", q, fe.Error())
 			}

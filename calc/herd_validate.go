@@ -58,7 +58,7 @@ func (p Params) HerdWindows(m HerdMode) (int, error) {
 			break
 		}
 	}
-	return 0, &FieldError{Key: "window", Value: policy.FormatDuration(p.Window), Err: fmt.Errorf(
+	return 0, &policy.FieldError{Key: "window", Value: policy.FormatDuration(p.Window), Err: fmt.Errorf(
 		"the last attempt can come as late as %s: %d windows, over the limit of %d; %s",
 		policy.Human(float64(h)), n, MaxHerdWindows, fix)}
 }
@@ -120,7 +120,7 @@ func (p Params) Simulable() error {
 	if p.HerdSimulated() {
 		return nil
 	}
-	return &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: fmt.Errorf(
+	return &policy.FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: fmt.Errorf(
 		"the simulation takes at most %d clients and %d client-attempts (%d × %d attempts here); the herd's expected counts (calc/fluid) take up to %d clients",
 		MaxClients, MaxHerdWork, p.Clients, p.Attempts, MaxHerdClients)}
 }

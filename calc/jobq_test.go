@@ -58,7 +58,7 @@ func TestPolynomialWholePower(t *testing.T) {
 		{"growth=cubic", "growth", "polynomial (base × k^factor) or polynomial0 (base × (k-1)^factor)"},
 	} {
 		p, err := Decode(c.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if len(fes) != 1 || fes[0].Key != c.key || !strings.Contains(fes[0].Error(), c.msg) {
 			t.Errorf("%s: %v, want one error on %s saying %q", c.query, err, c.key, c.msg)
 		}
@@ -74,7 +74,7 @@ func TestPolynomialWholePower(t *testing.T) {
 	}
 	p := Default()
 	p.Growth, p.Factor = policy.Polynomial, 2.5
-	if fes := FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "factor" {
+	if fes := policy.FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "factor" {
 		t.Errorf("Validate: %v", fes)
 	}
 	if p, err := Decode("growth=polynomial&factor=4&jitter=none"); err != nil || p.Encode() != mustDecode(t, p.Encode()).Encode() || !strings.Contains(p.Encode(), "growth=polynomial&") {
@@ -219,7 +219,7 @@ func TestOffsetKey(t *testing.T) {
 		{"offset=1s&offset=2s", `calc: offset `},
 	} {
 		p, err := Decode(c.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if len(fes) != 1 || fes[0].Key != "offset" || !strings.HasPrefix(fes[0].Error(), c.msg) || p.Offset != 0 {
 			t.Errorf("%s: %v (offset %v)", c.query, err, p.Offset)
 		}
@@ -232,7 +232,7 @@ func TestOffsetKey(t *testing.T) {
 		t.Errorf("offset=15000: %v, %s", p.Offset, p.Encode())
 	}
 	p.Offset = policy.MaxOffset + 1
-	if fes := FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "offset" {
+	if fes := policy.FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "offset" {
 		t.Errorf("Validate: %v", fes)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 )
@@ -25,6 +26,16 @@ type keyRange struct {
 	unit        time.Duration
 	unitText    string
 	zeroText    string
+}
+
+// contentionRows are the contention experiment's keys (contention.Keys), which a link leaves out
+// at their defaults.
+func contentionRows() []keyRow {
+	var rows []keyRow
+	for _, k := range contention.Keys() {
+		rows = append(rows, contentionRow(intKey(k.Name, func(p *Params) *int { return k.Int(&p.Inputs) }, inRange(k.Lo, k.Hi))))
+	}
+	return rows
 }
 
 // limiterRows are the limiters' keys: a link writes them with a stream, but those Unused.

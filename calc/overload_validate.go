@@ -88,7 +88,7 @@ func (p Params) OverloadWindows(m HerdMode) (int, error) {
 			break
 		}
 	}
-	return 0, &FieldError{Key: "window", Value: policy.FormatDuration(p.Window), Err: fmt.Errorf(
+	return 0, &policy.FieldError{Key: "window", Value: policy.FormatDuration(p.Window), Err: fmt.Errorf(
 		"the last event can come as late as %s: %d windows, over the limit of %d; %s",
 		policy.Human(float64(h)), h/p.Window+1, MaxHerdWindows, fix)}
 }

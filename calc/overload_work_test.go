@@ -65,7 +65,7 @@ func TestOverloadCost(t *testing.T) {
 				}
 				return
 			}
-			fes := FieldErrors(err)
+			fes := policy.FieldErrors(err)
 			if len(fes) != 1 || fes[0].Key != tt.key || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Decode(%q):\n got %v\nwant on %s: %s", tt.query, err, tt.key, tt.want)
 			}
@@ -83,7 +83,7 @@ func TestOverloadCost(t *testing.T) {
 			q := mustDecode(t, v.Encode())
 			q.Rate, _ = strconv.ParseFloat(rate, 64)
 			q.Clients, _ = strconv.Atoi(clients)
-			var fe *FieldError
+			var fe *policy.FieldError
 			if err := q.Validate(); !errors.As(err, &fe) || fe.Key != tt.key || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Validate: %v, want on %s: %s", err, tt.key, tt.want)
 			}

@@ -2,11 +2,11 @@ package calc
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 )
@@ -26,15 +26,6 @@ const (
 	// most MaxClients.
 	MaxHerdClients = 1000000000
 
-	// The contention experiment's (calc/contention). A client fails at most once per other
-	// client's success, so a run makes at most n² writes: with these limits a run is at most
-	// 250000 writes, and a client's time at most 499 of the longest waits (under 2^60 ns, so
-	// times never overflow).
-	MaxContenders     = 500
-	MaxRuns           = 1000
-	DefaultContenders = 100
-	DefaultRuns       = 100
-
 	MaxRate      = 100000
 	MaxRun       = 24 * time.Hour
 	MaxQueue     = 1000000
@@ -51,7 +42,7 @@ type Params struct {
 
 	HerdInputs
 	OverloadInputs
-	ContentionInputs
+	contention.Inputs // the contention experiment's (calc/contention)
 }
 
 // HerdInputs are the herd's: many clients following the policy through an outage (see calc/sim's
@@ -93,36 +84,19 @@ type OverloadInputs struct {
 	BreakerParams breaker.Params
 }
 
-// ContentionInputs are the AWS post's experiment's (calc/contention).
-type ContentionInputs struct {
-	Contenders int // clients racing to write one row; 1..MaxContenders; zero is invalid
-	Runs       int // repetitions the means are over; 1..MaxRuns; zero is invalid
-}
-
 // Default returns the policy a blank form shows: 100ms doubling to 10s, 6 attempts, full jitter;
 // for the herd, 100 clients all starting at 0 through a 1s outage, then 20 attempts per 100ms.
 func Default() Params {
 	return Params{
-		Params: policy.Params{Policy: policy.Policy{
-			Base:     100 * time.Millisecond,
-			Factor:   2,
-			Cap:      policy.DefaultCap,
-			Attempts: 6,
-			Jitter:   policy.Full,
-			Ratio:    0.2,
-			CapAt:    policy.CapBefore,
-		},
-			CallInputs:   policy.CallInputs{Layers: 1},
-			SampleInputs: policy.SampleInputs{Samples: 10000, Seed: 1},
-		},
+		Params: policy.Default(),
 		HerdInputs: HerdInputs{
 			Clients:  100,
 			Outage:   time.Second,
 			Window:   100 * time.Millisecond,
 			Capacity: 20,
 		},
-		OverloadInputs:   OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: breaker.Defaults()},
-		ContentionInputs: ContentionInputs{Contenders: DefaultContenders, Runs: DefaultRuns},
+		OverloadInputs: OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: breaker.Defaults()},
+		Inputs:         contention.Inputs{Contenders: contention.DefaultContenders, Runs: contention.DefaultRuns},
 	}
 }
 
@@ -130,53 +104,6 @@ func Default() Params {
 func (p Params) WithJitter(j policy.Jitter) Params {
 	p.Jitter = j
 	return p
-}
-
-// FieldError reports one bad input. Key is the query key, Value what was given.
-type FieldError struct {
-	Key   string
-	Value string
-	Err   error
-}
-
-// maxQuoted bounds how much of a value an error repeats: a pasted 100 KB value must not become a
-// 100 KB message.
-const maxQuoted = 40
-
-func (e *FieldError) Error() string {
-	key := e.Key
-	if !plainKey().MatchString(key) {
-		key = quoteShort(key) // an unknown key, as given (UnknownKeys)
-	}
-	return fmt.Sprintf("calc: %s %s: %v", key, quoteShort(e.Value), e.Err)
-}
-
-// quoteShort quotes s, or its first maxQuoted bytes and its length.
-func quoteShort(s string) string {
-	if len(s) > maxQuoted {
-		return fmt.Sprintf("%s (%d bytes)", quote(s[:maxQuoted]+"…"), len(s))
-	}
-	return quote(s)
-}
-
-func (e *FieldError) Unwrap() error { return e.Err }
-
-// FieldErrors returns the FieldErrors inside err (as returned by Validate or Decode), in order.
-func FieldErrors(err error) []*FieldError {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []*FieldError
-		for _, e := range j.Unwrap() {
-			out = append(out, FieldErrors(e)...)
-		}
-		return out
-	}
-	// A loop of Unwrap rather than errors.As: As brings reflection into the wasm (11 KB gzip).
-	for ; err != nil; err = errors.Unwrap(err) {
-		if fe, ok := err.(*FieldError); ok {
-			return []*FieldError{fe}
-		}
-	}
-	return nil
 }
 
 // Validate reports every field out of its range, with the words Decode uses for a link's value
@@ -191,15 +118,15 @@ func (p Params) Validate() error {
 			continue
 		}
 		if err := k.check(&p); err != nil {
-			errs = append(errs, &FieldError{Key: k.name, Value: k.encode(&p), Err: err})
+			errs = append(errs, &policy.FieldError{Key: k.name, Value: k.encode(&p), Err: err})
 		}
 	}
 	if err := openClients(p); err != nil {
-		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
 	}
 	if between(0, MaxRate)(&p, p.Rate) == nil && within(0, MaxRun, "")(&p, p.Run) == nil && int(p.Arrivals) < len(spacingNames) {
 		if err := OverloadWork(p); err != nil {
-			errs = append(errs, &FieldError{Key: "rate", Value: policy.FormatFloat(p.Rate), Err: err})
+			errs = append(errs, &policy.FieldError{Key: "rate", Value: policy.FormatFloat(p.Rate), Err: err})
 		}
 	}
 	if len(errs) > 0 {
@@ -210,10 +137,10 @@ func (p Params) Validate() error {
 		if key == "clients" {
 			v = strconv.Itoa(p.Clients)
 		}
-		errs = append(errs, &FieldError{Key: key, Value: v, Err: err})
+		errs = append(errs, &policy.FieldError{Key: key, Value: v, Err: err})
 	}
 	if err := p.SampleWork(); err != nil {
-		errs = append(errs, &FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
 	}
 	return errors.Join(errs...)
 }

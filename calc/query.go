@@ -124,11 +124,10 @@ func newKeyTable() []keyRow {
 	// Each breaker's parameters, in the ranges its library accepts, are its package's
 	// (breaker.Keys).
 	rows = append(rows, breakerRows()...)
+	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
+	// them out at their defaults. They are its package's (contention.Keys).
+	rows = append(rows, contentionRows()...)
 	return append(rows,
-		// The contention experiment's, whose section a link cannot say it asked for: a link leaves
-		// them out at their defaults.
-		contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
-		contentionRow(intKey("runs", func(p *Params) *int { return &p.Runs }, inRange(1, MaxRuns))),
 		// Which answers of a fit to the budget a page shows opened: solve=attempts,base. Decode
 		// checks it with the others; the page keeps it (DecodeSolve, SolveSet.SetIn).
 		keyRow{name: solveKey, decode: func(_ *Params, v string) error {
@@ -465,7 +464,7 @@ func decodeKey(given map[string][]value, key string, decode func(v string) error
 		return nil
 	}
 	if shown, err := decodeValue(nil, func(_ *Params, v string) error { return decode(v) }, vs); err != nil {
-		return &FieldError{Key: key, Value: shown, Err: err}
+		return &policy.FieldError{Key: key, Value: shown, Err: err}
 	}
 	return nil
 }
@@ -482,7 +481,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	if vs, ok := raw["preset"]; ok {
 		shown, err := decodeValue(&p, presetDecoder(presets), vs)
 		if err != nil {
-			errs = append(errs, &FieldError{Key: "preset", Value: shown, Err: err})
+			errs = append(errs, &policy.FieldError{Key: "preset", Value: shown, Err: err})
 		}
 		capDefault = p.Cap
 	}
@@ -494,7 +493,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 		}
 		shown, err := decodeValue(&p, k.decode, vs)
 		if err != nil {
-			errs = append(errs, &FieldError{Key: k.name, Value: shown, Err: err})
+			errs = append(errs, &policy.FieldError{Key: k.name, Value: shown, Err: err})
 		}
 		if k.name == "cap" {
 			capSet = err == nil
@@ -505,29 +504,29 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	}
 	// An open system takes as many clients as the simulation does: more fall back to the default.
 	if err := openClients(p); err != nil {
-		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
 		p.Clients = Default().Clients
 	}
 	// The stream's work depends on rate, run, arrivals, clients and attempts together: it is
 	// checked once they are all read, and a stream over the limit is dropped, reported on rate.
 	if err := OverloadWork(p); err != nil {
-		errs = append(errs, &FieldError{Key: "rate", Value: policy.FormatFloat(p.Rate), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "rate", Value: policy.FormatFloat(p.Rate), Err: err})
 		p.Rate = 0
 	}
 	// The overload view's cost counts its runs too (overloadCost): over it, the stream is dropped
 	// too, or without one the crowd falls back to the default clients (within it whatever else).
 	if key, err := overloadCost(p); err != nil && key == "rate" {
-		errs = append(errs, &FieldError{Key: key, Value: policy.FormatFloat(p.Rate), Err: err})
+		errs = append(errs, &policy.FieldError{Key: key, Value: policy.FormatFloat(p.Rate), Err: err})
 		p.Rate = 0
 	}
 	if _, err := overloadCost(p); err != nil { // the crowd alone, a breaker's say
-		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
 		p.Clients = Default().Clients
 	}
 	// So does sampling's, on samples and attempts, jitter and budget together: samples over the
 	// limit fall back to the default, or where that is over it too, to the fewest.
 	if err := p.SampleWork(); err != nil {
-		errs = append(errs, &FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
 		if p.Samples = Default().Samples; p.SampleWork() != nil {
 			p.Samples = policy.MinSamples
 		}

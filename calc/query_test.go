@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 )
@@ -28,7 +29,7 @@ var decodeTests = []struct {
 	{"every key", "base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after&call=25ms&budget=1m&layers=3&samples=500&seed=18446744073709551615" +
 		"&clients=250&outage=2s&window=50ms&capacity=7&spread=300ms&contenders=50&runs=7",
 		func(p *Params) {
-			*p = Params{ContentionInputs: ContentionInputs{Contenders: 50, Runs: 7},
+			*p = Params{Inputs: contention.Inputs{Contenders: 50, Runs: 7},
 				Params: policy.Params{Policy: policy.Policy{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: policy.Proportional,
 					Ratio: 0.2, CapAt: policy.CapAfter, Budget: time.Minute},
 					CallInputs: policy.CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: policy.SampleInputs{Samples: 500, Seed: 1<<64 - 1}},
@@ -275,7 +276,7 @@ var badQueries = []struct {
 func TestDecodeErrors(t *testing.T) {
 	for _, tt := range badQueries {
 		p, err := Decode(tt.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		var keys []string
 		for _, fe := range fes {
 			keys = append(keys, fe.Key)
@@ -299,7 +300,7 @@ func TestDecodeErrors(t *testing.T) {
 
 func TestDecodeKeepsGoodKeys(t *testing.T) {
 	p, err := Decode("base=250ms&attempts=abc&jitter=equal")
-	if len(FieldErrors(err)) != 1 {
+	if len(policy.FieldErrors(err)) != 1 {
 		t.Fatalf("want one error, got %v", err)
 	}
 	if p.Base != 250*time.Millisecond || p.Jitter != policy.Equal || p.Attempts != Default().Attempts {
@@ -340,7 +341,7 @@ func TestValidate(t *testing.T) {
 	p.Factor, p.Attempts, p.Cap = 0, 0, p.Base-1
 	p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = MaxHerdClients+1, -1, 0, -1, MaxSpread+1
 	var keys []string
-	for _, fe := range FieldErrors(p.Validate()) {
+	for _, fe := range policy.FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
 	}
 	if strings.Join(keys, ",") != "factor,cap,attempts,clients,outage,window,capacity,spread" {
@@ -358,7 +359,7 @@ func TestValidate(t *testing.T) {
 		t.Errorf("Simulable of 100000 × 21: %v", err)
 	}
 	p.Rate, p.Run = 1, time.Second
-	fes := FieldErrors(p.Validate())
+	fes := policy.FieldErrors(p.Validate())
 	if len(fes) != 1 || fes[0].Error() != `calc: clients "100000": an open system (rate, queue, timeout or limiter) is simulated client by client: 100000 clients × 21 attempts is over the limit of 2000000 client-attempts` {
 		t.Errorf("Validate of an open system of 100000 × 21: %v", fes)
 	}
@@ -400,7 +401,7 @@ func TestDecodeKey(t *testing.T) {
 			if read != tt.read || (err == nil) != (tt.msg == "") || err != nil && !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("DecodeKey(%.40q): read %.40q, error %v; want %.40q, %q", tt.query, read, err, tt.read, tt.msg)
 			}
-			if fes := FieldErrors(err); err != nil && (len(fes) != 1 || fes[0].Key != "k") {
+			if fes := policy.FieldErrors(err); err != nil && (len(fes) != 1 || fes[0].Key != "k") {
 				t.Errorf("DecodeKey(%.40q): %v is not one FieldError for k", tt.query, err)
 			}
 			if tt.name == "broken" {

@@ -60,7 +60,7 @@ func TestSampleWork(t *testing.T) {
 				v, _ := url.ParseQuery(tt.query)
 				q := p
 				q.Samples, _ = strconv.Atoi(v.Get("samples"))
-				var fe *FieldError
+				var fe *policy.FieldError
 				if err := q.Validate(); !errors.As(err, &fe) || fe.Key != "samples" || err.Error() != tt.want {
 					t.Errorf("Validate: %v, want %s", err, tt.want)
 				}
@@ -77,7 +77,7 @@ func TestSampleWork(t *testing.T) {
 // falls back to the fewest.
 func TestSampleWorkFallsBackToFewest(t *testing.T) {
 	p, err := Decode("samples=200000&attempts=1000&budget=720h")
-	if fe := FieldErrors(err); len(fe) != 1 || fe[0].Key != "samples" {
+	if fe := policy.FieldErrors(err); len(fe) != 1 || fe[0].Key != "samples" {
 		t.Fatalf("errors %v, want one on samples", err)
 	}
 	if p.Samples != policy.MinSamples || p.Attempts != 1000 || p.Validate() != nil {

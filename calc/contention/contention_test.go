@@ -11,13 +11,11 @@ import (
 
 	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/policy"
-
-	"backoffcalc/calc"
 )
 
 // postSetup is the post's policy: base 5ms, cap 2s.
-func postSetup() calc.Params {
-	p := calc.Default()
+func postSetup() policy.Params {
+	p := policy.Default()
 	p.Base, p.Cap = 5*time.Millisecond, 2*time.Second
 	return p
 }
@@ -36,7 +34,7 @@ var fixedHops = contentionNet{mean: float64(10 * time.Millisecond)}
 
 // contentionLog runs one run of n clients on fixed hops and returns what the server saw, one
 // line per message, with the run's calls and time.
-func contentionLog(t *testing.T, p calc.Params, m Mode, n int) (log string, r Result) {
+func contentionLog(t *testing.T, p policy.Params, m Mode, n int) (log string, r Result) {
 	t.Helper()
 	e := newContention(p, fixedHops, nil)
 	var lines []string
@@ -85,7 +83,7 @@ func TestContentionOneClient(t *testing.T) {
 func TestContentionFixedHops(t *testing.T) {
 	tests := []struct {
 		name  string
-		p     calc.Params
+		p     policy.Params
 		m     Mode
 		n     int
 		log   string
@@ -107,7 +105,7 @@ func TestContentionFixedHops(t *testing.T) {
 				"1 read at 60ms\n2 read at 60ms\n1 write ok at 80ms\n2 write failed at 80ms\n2 read at 120ms\n2 write ok at 140ms", 6, 150 * time.Millisecond},
 		// A read that arrives after another's write sees it: client 1's write at 30ms comes
 		// after client 0's, which changed the version, so it fails; its read at 50ms sees 1.
-		{"two, no backoff, base 1ns", func() calc.Params { p := postSetup(); p.Base = 1; return p }(), None, 2,
+		{"two, no backoff, base 1ns", func() policy.Params { p := postSetup(); p.Base = 1; return p }(), None, 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 50ms\n1 write ok at 70ms", 3, 80 * time.Millisecond},
 	}
 	for _, tt := range tests {
@@ -191,13 +189,27 @@ func TestContentionWait(t *testing.T) {
 	}
 }
 
-// The policy's waits in the simulation, read from a table of laws, are calc.Params.Wait's.
+// The policy's waits in the simulation, read from a table of laws, are policy.Params.Wait's.
 func TestContentionPolicyWaits(t *testing.T) {
-	policies := []string{"base=5ms&cap=2s", "base=1ms&cap=1h&factor=3&capat=after&ratio=0.5", "growth=linear&first=exact&add=7ms",
-		"capat=fixed&base=1s&cap=20s", "base=1ns&cap=1ns"}
-	for _, q := range policies {
+	// The policies, as their links read (calc.Decode is the front's, above this package).
+	policies := []struct {
+		q   string
+		set func(p *policy.Params)
+	}{
+		{"base=5ms&cap=2s", func(p *policy.Params) { p.Base, p.Cap = 5*time.Millisecond, 2*time.Second }},
+		{"base=1ms&cap=1h&factor=3&capat=after&ratio=0.5", func(p *policy.Params) {
+			p.Base, p.Cap, p.Factor, p.CapAt, p.Ratio = time.Millisecond, time.Hour, 3, policy.CapAfter, 0.5
+		}},
+		{"growth=linear&first=exact&add=7ms", func(p *policy.Params) { p.Growth, p.FirstExact, p.Add = policy.Linear, true, 7*time.Millisecond }},
+		{"capat=fixed&base=1s&cap=20s", func(p *policy.Params) { p.CapAt, p.Base, p.Cap = policy.CapFixed, time.Second, 20*time.Second }},
+		{"base=1ns&cap=1ns", func(p *policy.Params) { p.Base, p.Cap = 1, 1 }},
+	}
+	for _, c := range policies {
+		q := c.q
 		for _, j := range policy.AllJitters() {
-			p := mustDecode(t, q).WithJitter(j)
+			p := policy.Default()
+			c.set(&p)
+			p = p.WithJitter(j)
 			m := Policy(j)
 			e := newContention(p, postNet, nil)
 			wait, start := e.waiter(m)
@@ -207,7 +219,7 @@ func TestContentionPolicyWaits(t *testing.T) {
 			if start != first(p, m) {
 				t.Errorf("%s %v: first state %v, want %v", q, j, start, first(p, m))
 			}
-			for n := 1; n < calc.MaxContenders; n++ {
+			for n := 1; n < MaxContenders; n++ {
 				c.failures = int32(n)
 				r := c.rng // the draw the wait will make, if it makes one
 				want, wantState := Wait(p, m, n, mathx.Unit(&r), c.state)
@@ -305,7 +317,7 @@ func TestContentionErrors(t *testing.T) {
 
 func TestContentionModeNames(t *testing.T) {
 	var names []string
-	for _, m := range ModesOf(calc.Default().WithJitter(policy.Upward)) {
+	for _, m := range ModesOf(policy.Default().WithJitter(policy.Upward)) {
 		names = append(names, m.String()+": "+m.Title())
 	}
 	want := "nobackoff: No backoff, exponential: Exponential backoff, fulljitter: Full jitter, equaljitter: Equal jitter, " +
@@ -372,13 +384,4 @@ func TestContentionGolden(t *testing.T) {
 	if b.String() != contentionGolden {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), contentionGolden)
 	}
-}
-
-func mustDecode(t testing.TB, q string) calc.Params {
-	t.Helper()
-	p, err := calc.Decode(q)
-	if err != nil {
-		t.Fatalf("Decode(%q): %v", q, err)
-	}
-	return p
 }

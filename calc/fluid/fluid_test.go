@@ -155,7 +155,7 @@ func TestLimits(t *testing.T) {
 		{"a 2-day cap", "window", long, calc.Backoff(policy.Decorrelated)},
 	} {
 		_, err := Mode(c.p, c.m)
-		var fe *calc.FieldError
+		var fe *policy.FieldError
 		if !errors.As(err, &fe) || fe.Key != c.key {
 			t.Errorf("%s: %v, want an error on %s", c.name, err, c.key)
 			continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // ExportKey is the query key that picks the library the Export panel shows: export=grpc. It is
@@ -71,8 +72,8 @@ func (l *Link) setVs(errB *error) func(v string) error {
 		b, err := Decode(v)
 		l.Vs, l.B = v, b
 		var errs []error
-		for _, fe := range calc.FieldErrors(errors.Join(err, calc.UnknownKeys(v))) {
-			errs = append(errs, &calc.FieldError{Key: VsKey + "." + fe.Key, Value: fe.Value, Err: fe.Err})
+		for _, fe := range policy.FieldErrors(errors.Join(err, calc.UnknownKeys(v))) {
+			errs = append(errs, &policy.FieldError{Key: VsKey + "." + fe.Key, Value: fe.Value, Err: fe.Err})
 		}
 		*errB = errors.Join(errs...)
 		return nil

@@ -39,7 +39,7 @@ func TestDecodeLink(t *testing.T) {
 	} {
 		l, err := DecodeLink(tt.query)
 		var keys []string
-		for _, fe := range calc.FieldErrors(err) {
+		for _, fe := range policy.FieldErrors(err) {
 			keys = append(keys, fe.Key)
 		}
 		if l.Export != tt.export || strings.Join(keys, ",") != tt.errs || err != nil && !strings.Contains(err.Error(), tt.msg) {
@@ -139,7 +139,7 @@ func TestDecodeLinkVs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			l, err := DecodeLink(tt.query)
 			var keys []string
-			for _, fe := range calc.FieldErrors(err) {
+			for _, fe := range policy.FieldErrors(err) {
 				keys = append(keys, fe.Key)
 			}
 			if l.Vs != tt.vs || l.B != tt.b || policy.FormatDuration(l.Params.Base) != tt.base {

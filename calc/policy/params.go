@@ -123,6 +123,25 @@ type SampleInputs struct {
 	Seed    uint64 // seed of the paths, and of the herd's clients, the stream and the contention runs; any value, zero included
 }
 
+// Default returns the policy a blank form shows, with its calls and samples: 100ms doubling to
+// 10s, 6 attempts, full jitter; one layer, 10000 samples, seed 1. calc.Default is it with every
+// other model's defaults.
+func Default() Params {
+	return Params{
+		Policy: Policy{
+			Base:     100 * time.Millisecond,
+			Factor:   2,
+			Cap:      DefaultCap,
+			Attempts: 6,
+			Jitter:   Full,
+			Ratio:    0.2,
+			CapAt:    CapBefore,
+		},
+		CallInputs:   CallInputs{Layers: 1},
+		SampleInputs: SampleInputs{Samples: 10000, Seed: 1},
+	}
+}
+
 // WithJitter returns p with another jitter mode.
 func (p Params) WithJitter(j Jitter) Params {
 	p.Jitter = j

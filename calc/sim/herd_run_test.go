@@ -227,7 +227,7 @@ func FuzzHerd(f *testing.F) {
 		p, _ := calc.Decode(q)
 		p.Clients, p.Attempts = min(p.Clients, 40), min(p.Attempts, 40) // fast, and still valid
 		if err := p.ValidateHerd(); err != nil {
-			if fes := calc.FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" {
+			if fes := policy.FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" {
 				t.Fatalf("%s: %v", p.Encode(), err)
 			}
 			return

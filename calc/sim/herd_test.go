@@ -170,7 +170,7 @@ func TestParamsHerdModes(t *testing.T) {
 		t.Error("HerdMode ran additive waits past the windows")
 	}
 	_, err := Herd(p.WithJitter(policy.Additive))
-	if fes := calc.FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), "as late as 3 d: 259201 windows") {
+	if fes := policy.FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), "as late as 3 d: 259201 windows") {
 		t.Errorf("additive jitter's herd: %v", err)
 	}
 }

@@ -119,7 +119,7 @@ func TestEndHeap(t *testing.T) {
 func TestSlopeWorkLimit(t *testing.T) {
 	p := mustDecode(t, "rate=100&run=60s&slope=1s&window=10ms")
 	_, err := Overload(p, calc.OverloadCase{Mode: calc.Immediate, Limiter: limiter.None})
-	fes := calc.FieldErrors(err)
+	fes := policy.FieldErrors(err)
 	if len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), "over the limit") {
 		t.Fatalf("slope=1s without a timeout: %v", err)
 	}

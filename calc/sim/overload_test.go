@@ -507,7 +507,7 @@ func TestOverloadLimits(t *testing.T) {
 			}
 			continue
 		}
-		fes := calc.FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), tt.msg) || oerr == nil || oerr.Error() != err.Error() {
 			t.Errorf("%s: %v (overload %v), want an error on window with %q", tt.name, err, oerr, tt.msg)
 		}

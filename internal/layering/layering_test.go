@@ -45,8 +45,9 @@ var rules = []struct {
 	// project.
 	{"calc/limiter", nil},
 	{"calc/breaker", nil},
-	// The contention experiment reads calc's policy; calc does not know it.
-	{"calc/contention", []string{"calc", "calc/policy", "calc/internal/..."}},
+	// The contention experiment reads the policy core; calc, the front, reads its inputs and
+	// keys (contention.Inputs, contention.Keys).
+	{"calc/contention", []string{"calc/policy", "calc/internal/..."}},
 	// The herd and overload simulations, with what they say of each limiter and breaker, read
 	// calc's policy, inputs and limits and the libraries' rules; the policy core does not know
 	// them (calc's rule below lists no calc/sim).
@@ -58,7 +59,7 @@ var rules = []struct {
 	{"calc/libs", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/internal/..."}},
 	// The link's front: its Params, key table, Decode, Encode and Validate, assembled from each
 	// model's inputs and rows.
-	{"calc", []string{"calc/policy", "calc/limiter", "calc/breaker", "calc/internal/..."}},
+	{"calc", []string{"calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/internal/..."}},
 	// The server and static generator writes reports; the page's parts do not know each other.
 	{"app/internal/site", []string{"calc", "calc/libs", "app/internal/report"}},
 	// The engine worker's work (app/engine's wasm, and the page natively): it reads imports and

@@ -183,7 +183,7 @@ func (r *reading) rangeError(err error) error {
 	}
 	var out []error
 	for _, e := range errs {
-		var fe *calc.FieldError
+		var fe *policy.FieldError
 		if !errors.As(e, &fe) {
 			out = append(out, e)
 			continue
