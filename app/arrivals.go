@@ -135,7 +135,7 @@ func arrivalsWhat(expected bool) string {
 	return "Attempts the server receives in each "
 }
 
-// axisCount writes an axis's end, a round count (calc.CountAxis: 1, 2 or 5 times a power of
+// axisCount writes an axis's end, a round count (policy.CountAxis: 1, 2 or 5 times a power of
 // ten), short enough for the chart's left margin and exactly: 2000000000 as "2 bn", where ten
 // digits ran past the margin, 5000000 as "5 M", 200000 as "200 k".
 func axisCount(n int) string {

@@ -38,7 +38,7 @@ func renderTables(r calc.Report) app.UI {
 }
 
 // msCell is a number cell: people read the human text, tests and scripts read the exact data-ms.
-// The text never reads across a limit that the page states beside it (calc.HumanBeside).
+// The text never reads across a limit that the page states beside it (policy.HumanBeside).
 func msCell(col string, d time.Duration, limits ...time.Duration) app.UI {
 	return app.Td().DataSet("col", col).DataSet("ms", policy.Millis(d)).Text(policy.HumanBeside(float64(d), limits...))
 }

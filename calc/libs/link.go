@@ -32,7 +32,7 @@ type Link struct {
 }
 
 // DecodeLink is Decode with the export key and B's. Without the export key, Export is
-// DefaultExport of the policy; a bad one keeps that default and is a *calc.FieldError joined
+// DefaultExport of the policy; a bad one keeps that default and is a *policy.FieldError joined
 // after Decode's: `calc: export "nope": must be one of grpc, cenkalti, …`. A bad key of B's is
 // named as B's, "vs." and its key (`calc: vs.base "abc": …`), and leaves A as it is; so is every
 // key of B's that is none of a policy's, as calc.UnknownKeys names it

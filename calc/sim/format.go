@@ -14,7 +14,7 @@ import (
 // formatFloat writes the shortest decimal that parses back to x; -0 is written as 0 (calc's).
 func formatFloat(x float64) string { return strconv.FormatFloat(x+0, 'f', -1, 64) }
 
-// human writes d as calc.Human does.
+// human writes d as policy.Human does.
 func human(d time.Duration) string { return policy.Human(float64(d)) }
 
 // trimZeros drops a decimal's trailing zeros, and its point when nothing follows it.

@@ -18,7 +18,7 @@ import (
 	"backoffcalc/calc/policy"
 )
 
-// policyKeys are the query keys of calc.Policy: an import sets them all.
+// policyKeys are the query keys of policy.Policy: an import sets them all.
 var policyKeys = []string{"base", "factor", "cap", "attempts", "jitter", "ratio", "capat", "growth", "first", "add", "offset", "budget"}
 
 // modelKeys are the inputs, beyond the policy's, of the models every import speaks for: the

@@ -73,7 +73,7 @@ func compareTotalCells(c calc.Comparison) []string {
 
 // compareFitCols are each policy's budget and what fits in it, for its own jitter mode (empty
 // without a budget): the attempts that always and at most start within it, and the most
-// attempts that would on every path and on the best one (calc.Solution's Always and Can).
+// attempts that would on every path and on the best one (policy.Solution's Always and Can).
 var compareFitCols = [][2]string{{"policy", "policy"}, {"query", "query"}, {"budget_ms", msHead("budget")},
 	{"always_start", "attempts that always start within it"}, {"at_most_start", "at most"},
 	{"most_attempts_every_path", "most attempts that would fit, every path"}, {"most_attempts_best_path", "best path"}}

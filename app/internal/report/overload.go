@@ -324,7 +324,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []sim.OverloadRun) error
 }
 
 // WindowLabels are the starts of the first n windows of p's overload run, in a column: each
-// with the digits that tell it from its neighbours (calc.HumanList), "1.002 min" after "1 min".
+// with the digits that tell it from its neighbours (policy.HumanList), "1.002 min" after "1 min".
 func WindowLabels(p calc.Params, n int) []string {
 	starts := make([]float64, n)
 	for k := range starts {

@@ -100,7 +100,7 @@ func WithinNote(r calc.Report) string {
 		withinHow(r), r.Params.Seed)
 }
 
-// HumanBeside is human for a time shown beside limits the page states (calc.HumanBeside).
+// HumanBeside is human for a time shown beside limits the page states (policy.HumanBeside).
 func HumanBeside(d time.Duration, limits ...time.Duration) string {
 	return policy.HumanBeside(float64(d), limits...)
 }
@@ -108,7 +108,7 @@ func HumanBeside(d time.Duration, limits ...time.Duration) string {
 // TotalsText writes the totals of r that are shown side by side (the policy's best, expected and
 // worst total wait; with a budget, the same within it; the sampled percentiles) as
 // HumanBeside does beside the budget, each with the digits that tell it from the others
-// (calc.HumanList): Sidekiq's six totals read "20.41 d" to "20.43 d", not "20.4 d" six times.
+// (policy.HumanList): Sidekiq's six totals read "20.41 d" to "20.43 d", not "20.4 d" six times.
 // A value that is not one of them is written as HumanBeside writes it.
 func TotalsText(r calc.Report) func(ns float64) string {
 	t, w, q, b := r.Schedule.Total, r.Within, r.Sample.Total, r.Params.Budget
