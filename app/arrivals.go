@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -74,7 +75,7 @@ func renderArrivals(params calc.Params, runs []sim.HerdRun, expected bool) app.U
 	var marks []app.UI
 	for _, t := range timeAxis.Ticks {
 		tx := arrivalsLeft + timeAxis.X(t, arrivalsWidth)
-		marks = append(marks, svg("text").Attr("x", tx).Attr("y", bottom).Attr("text-anchor", "middle").Text(calc.Human(float64(t))))
+		marks = append(marks, svg("text").Attr("x", tx).Attr("y", bottom).Attr("text-anchor", "middle").Text(policy.Human(float64(t))))
 	}
 	capacity := "No capacity limit."
 	switch {
@@ -96,12 +97,12 @@ func renderArrivals(params calc.Params, runs []sim.HerdRun, expected bool) app.U
 			svg("text").Attr("x", arrivalsLeft).Attr("y", bottom+21).Text("time since the first attempts"),
 		)),
 		app.FigCaption().ID("arrivals-caption").Body(inline(
-			app.Text(arrivalsWhat(expected)+calc.Human(float64(params.Window))+" window, per mode: the runs of "),
+			app.Text(arrivalsWhat(expected)+policy.Human(float64(params.Window))+" window, per mode: the runs of "),
 			app.A().Href("#herd").Text("the herd table"),
 			app.Text(", one chart per row. "),
 			app.Span().ID("arrivals-scale").Text(scale),
 			app.Span().Class("key key-bar").Text("filled"), app.Text(": attempts per window. "),
-			app.Span().Class("key key-p50").Text("vertical line"), app.Text(": the outage ends ("+calc.Human(float64(params.Outage))+"). "),
+			app.Span().Class("key key-p50").Text("vertical line"), app.Text(": the outage ends ("+policy.Human(float64(params.Outage))+"). "),
 			app.Text(capacity),
 		)),
 	)
@@ -109,7 +110,7 @@ func renderArrivals(params calc.Params, runs []sim.HerdRun, expected bool) app.U
 
 // arrivalsTitle names a mode's chart with its peaks once back and while down, saying which the
 // scale cuts: "full: once back, peak 60 at 2 s; while down, peak 2275 at 0 (cut at 200)".
-func arrivalsTitle(params calc.Params, r sim.HerdRun, axis calc.CountAxis, expected bool) string {
+func arrivalsTitle(params calc.Params, r sim.HerdRun, axis policy.CountAxis, expected bool) string {
 	peak := func(n int, at time.Duration) string {
 		if n == 0 {
 			return "none"
@@ -134,7 +135,7 @@ func arrivalsWhat(expected bool) string {
 	return "Attempts the server receives in each "
 }
 
-// axisCount writes an axis's end, a round count (calc.CountAxis: 1, 2 or 5 times a power of
+// axisCount writes an axis's end, a round count (policy.CountAxis: 1, 2 or 5 times a power of
 // ten), short enough for the chart's left margin and exactly: 2000000000 as "2 bn", where ten
 // digits ran past the margin, 5000000 as "5 M", 200000 as "200 k".
 func axisCount(n int) string {

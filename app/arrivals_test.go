@@ -10,6 +10,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -178,7 +179,7 @@ func TestArrivalsExpected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := []sim.HerdRun{{Mode: calc.Backoff(calc.Full), PeakBack: 53229, PeakBackAt: 2 * time.Second, PeakDown: 2271538, PeakDownAt: 0,
+	runs := []sim.HerdRun{{Mode: calc.Backoff(policy.Full), PeakBack: 53229, PeakBackAt: 2 * time.Second, PeakDown: 2271538, PeakDownAt: 0,
 		Arrivals: []int{2271538, 634372, 512516}}}
 	html := app.HTMLString(renderArrivals(p, runs, true))
 	for _, want := range []string{"once back, expected peak 53229 at 2 s", "while down, expected peak 2271538 at 0", "The expected attempts (the fluid model"} {

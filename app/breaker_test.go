@@ -12,6 +12,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -74,9 +75,9 @@ func TestTableBreakerJSON(t *testing.T) {
 		p, _ := libs.Decode(q)
 		f, g := sim.BreakerFactsOf(p), got.Overload.Breaker
 		if g == nil || g.Breaker != "polly" || g.At != p.BreakerAt.String() || g.Scope != p.Breakers.String() || g.Source != f.Source ||
-			g.Rule != f.Rule || g.Words != f.Words || g.FedPerCall != f.FedPerCall || g.OpenPeriod.String() != calc.Millis(f.OpenPeriod) ||
-			g.Schedule.String() != calc.Millis(f.Schedule) || g.OpenLonger != f.OpenLonger || g.MinCalls != f.MinCalls ||
-			g.MinWithin.String() != calc.Millis(f.MinWithin) || g.PerBreaker != f.PerBreaker || (g.Reach == nil) != (f.Reach < 0) {
+			g.Rule != f.Rule || g.Words != f.Words || g.FedPerCall != f.FedPerCall || g.OpenPeriod.String() != policy.Millis(f.OpenPeriod) ||
+			g.Schedule.String() != policy.Millis(f.Schedule) || g.OpenLonger != f.OpenLonger || g.MinCalls != f.MinCalls ||
+			g.MinWithin.String() != policy.Millis(f.MinWithin) || g.PerBreaker != f.PerBreaker || (g.Reach == nil) != (f.Reach < 0) {
 			t.Fatalf("%s: breaker %+v, calc %+v", q, g, f)
 		}
 		cases := p.OverloadCases()
@@ -89,7 +90,7 @@ func TestTableBreakerJSON(t *testing.T) {
 			r := got.Overload.Runs[i]
 			if err != nil || r.Breaker != c.Breaker.String() || r.Breakers == nil || *r.Breakers != want.Breakers || *r.Rejected != want.Rejected ||
 				*r.Blocked != want.Blocked || *r.Trips != want.Trips || *r.Probes != want.Probes || *r.MaxProbes != want.MaxProbes ||
-				r.OpenTime.String() != calc.Millis(want.OpenTime) || len(r.Windows) != len(want.Windows) {
+				r.OpenTime.String() != policy.Millis(want.OpenTime) || len(r.Windows) != len(want.Windows) {
 				t.Fatalf("%s run %d %v: %+v, calc %+v, %v", q, i, c, r, want, err)
 			}
 			if n := r.Succeeded + r.OutOfAttempts + r.Refused + r.OutOfBudget + *r.Blocked; n != r.Requests {
@@ -149,11 +150,11 @@ func TestTableBreakerFormats(t *testing.T) {
 		"text": {f.Words, report.BreakerSourceWords(f), "full with limiter aws with breaker polly, per 100 ms window:", "time open, summed over the breakers",
 			"attempts rejected by the breaker", "breakers half-open"},
 		"csv": {"\nbreaker,at,scope,fed_per_call,open_period_ms,schedule_ms,open_longer,min_calls,min_within_ms,per_breaker,reach_ms,rule,source\n",
-			"\npolly,attempt,client," + strconv.Itoa(f.FedPerCall) + "," + calc.Millis(f.OpenPeriod) + ",",
+			"\npolly,attempt,client," + strconv.Itoa(f.FedPerCall) + "," + policy.Millis(f.OpenPeriod) + ",",
 			"\nmode,limiter,breaker,requests,succeeded,out_of_attempts,refused,out_of_budget,per_request,wasted_share,recovered_ms,recovered_in_stream,breakers,rejected,blocked,trips,probes,max_probes,open_time_ms\n",
 			"\n" + strings.Join(row, ",") + ",",
 			"," + strings.Join([]string{strconv.Itoa(own.Breakers), strconv.Itoa(own.Rejected), strconv.Itoa(own.Blocked), strconv.Itoa(own.Trips),
-				strconv.Itoa(own.Probes), strconv.Itoa(own.MaxProbes), calc.Millis(own.OpenTime)}, ",") + "\n",
+				strconv.Itoa(own.Probes), strconv.Itoa(own.MaxProbes), policy.Millis(own.OpenTime)}, ",") + "\n",
 			",queue,rejected,probes,closed,open,half_open\n", "\nfull,aws,none,"},
 		"md": {f.Words, "| mode | limiter | breaker | requests |", "| full | aws | sre |", "time open, summed over the breakers (ms)", "| breakers half-open |"},
 	} {
@@ -201,7 +202,7 @@ func TestPageBreaker(t *testing.T) {
 	for _, want := range []string{"then with every other breaker", `<th scope="colgroup" colspan="7">circuit breaker</th>`,
 		"full with limiter aws with breaker polly, the policy&#39;s own", ">full with limiter aws with breaker sre</option>",
 		`data-col="half_open"`, "attempts rejected by the breaker", `id="overload-breaker"`, attrEscape(f.Words), attrEscape(report.BreakerSourceWords(f)),
-		`data-value="` + calc.Millis(f.OpenPeriod) + `"`} {
+		`data-value="` + policy.Millis(f.OpenPeriod) + `"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("no %q on the page", want)
 		}

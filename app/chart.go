@@ -8,6 +8,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -70,23 +71,23 @@ func renderChart(r calc.Report) app.UI {
 	b.WriteString(`<figure id="chart">`)
 	chartBoxOpen(&b, "Chart of the starts")
 	width := startChartWidth()
-	writeStartChart(&b, r, len(rows), calc.StartAxis(rows[len(rows)-1].Latest, r.Params.Budget), width, "chart-caption")
+	writeStartChart(&b, r, len(rows), policy.StartAxis(rows[len(rows)-1].Latest, r.Params.Budget), width, "chart-caption")
 	b.WriteString(`</div>`)
 	latest := make([]float64, len(rows))
 	for i, row := range rows {
 		latest[i] = float64(row.Latest)
 	}
-	if k := calc.Dwarfed(latest); k > 0 {
-		axis := calc.StartAxis(rows[k-1].Latest, r.Params.Budget)
+	if k := policy.Dwarfed(latest); k > 0 {
+		axis := policy.StartAxis(rows[k-1].Latest, r.Params.Budget)
 		fmt.Fprintf(&b, `<p id="chart-zoom-title" class="chart-zoom-title">Zoomed in: attempts #1 to #%d, whose latest starts are at most a quarter of the later attempts', on a scale from 0 to %s.</p>`,
-			rows[k-1].Attempt, html.EscapeString(calc.Human(float64(axis.End))))
+			rows[k-1].Attempt, html.EscapeString(policy.Human(float64(axis.End))))
 		chartBoxOpen(&b, "Chart of the first starts, zoomed in")
 		writeStartChart(&b, r, k, axis, width, "chart-zoom-title chart-caption")
 		b.WriteString(`</div>`)
 	}
 	b.WriteString(`<figcaption id="chart-caption">When each attempt can start: the schedule's earliest, latest and p50 start columns, drawn. <span class="key key-bar">bar</span>: from its earliest to its latest start. <span class="key key-p50">mark</span>: its p50 (median) start.`)
 	switch budget := r.Params.Budget; {
-	case budget > calc.StartAxis(rows[len(rows)-1].Latest, budget).End:
+	case budget > policy.StartAxis(rows[len(rows)-1].Latest, budget).End:
 		fmt.Fprintf(&b, ` The budget, %s, is past the chart's end.`, html.EscapeString(report.LimitText(budget)))
 	case budget > 0:
 		fmt.Fprintf(&b, ` <span class="key key-line">dashed line</span>: the budget, %s.`, html.EscapeString(report.LimitText(budget)))
@@ -97,7 +98,7 @@ func renderChart(r calc.Report) app.UI {
 
 // writeStartChart writes the SVG of renderChart's first n rows on axis, width units wide,
 // labelled by the elements whose ids are labelledBy.
-func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, width float64, labelledBy string) {
+func writeStartChart(b *strings.Builder, r calc.Report, n int, axis policy.Axis, width float64, labelledBy string) {
 	rows := r.Schedule.Rows[:n]
 	h := rowHeight
 	if len(rows) > maxRows {
@@ -123,7 +124,7 @@ func writeStartChart(b *strings.Builder, r calc.Report, n int, axis calc.Axis, w
 		tx := f1(x(t))
 		fmt.Fprintf(b, `<line x1="%s" x2="%s" y1="%v" y2="%s"></line>`, tx, tx, chartTop, f1(height+4))
 		if i%every == 0 {
-			fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(height+19), html.EscapeString(calc.Human(float64(t))))
+			fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(height+19), html.EscapeString(policy.Human(float64(t))))
 		}
 	}
 	b.WriteString(`</g><g>`)

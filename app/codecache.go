@@ -6,9 +6,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"backoffcalc/calc"
-
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"backoffcalc/calc/policy"
 )
 
 // warmCode renders the first screen's islands again and again, off the input path, once the
@@ -28,7 +28,7 @@ func (p *page) warmCode(ctx app.Context, gen int64) {
 	}
 	render := p.warmRender()
 	ctx.Async(func() {
-		defer p.survive(nil, func(fe *calc.FieldError) {
+		defer p.survive(nil, func(fe *policy.FieldError) {
 			ctx.Dispatch(func(ctx app.Context) { p.addError(fe) })
 		})
 		if warmUp(render, heapRoomyFrom(heapInUse()), &p.workGen, gen) {

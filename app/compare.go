@@ -11,6 +11,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -89,13 +90,13 @@ func (s *compareSection) onVs(query func(ctx app.Context) string) app.EventHandl
 
 // ofB reports whether fe is about B's query: the vs key itself, or one of B's keys (vs.KEY),
 // those that are none of a policy's among them.
-func ofB(fe *calc.FieldError) bool {
+func ofB(fe *policy.FieldError) bool {
 	return fe.Key == libs.VsKey || strings.HasPrefix(fe.Key, libs.VsKey+".")
 }
 
 // vsErrors are the field errors of B's query (ofB).
-func (s *compareSection) vsErrors() []*calc.FieldError {
-	var out []*calc.FieldError
+func (s *compareSection) vsErrors() []*policy.FieldError {
+	var out []*policy.FieldError
 	for _, fe := range s.h.errs() {
 		if ofB(fe) {
 			out = append(out, fe)
@@ -210,12 +211,12 @@ func renderCompareTable(c calc.Comparison) app.UI {
 	cell := func(col, ms, text string) {
 		b.WriteString(`<td data-col="` + col + `" data-ms="` + ms + `">` + html.EscapeString(text) + `</td>`)
 	}
-	dur := func(col string, d time.Duration) { cell(col, calc.Millis(d), calc.Human(float64(d))) }
-	diff := func(col string, d time.Duration) { cell(col, calc.Millis(d), calc.HumanDiff(float64(d))) }
+	dur := func(col string, d time.Duration) { cell(col, policy.Millis(d), policy.Human(float64(d))) }
+	diff := func(col string, d time.Duration) { cell(col, policy.Millis(d), calc.HumanDiff(float64(d))) }
 	for _, row := range c.Rows {
 		n := strconv.Itoa(row.Attempt)
 		b.WriteString(`<tr data-attempt="` + n + `"><th scope="row">` + n + `</th>`)
-		waits := func(side string, in bool, r calc.Row) {
+		waits := func(side string, in bool, r policy.Row) {
 			for _, col := range []string{"min", "mean", "max"} {
 				switch {
 				case !in:
@@ -225,7 +226,7 @@ func renderCompareTable(c calc.Comparison) app.UI {
 				case col == "min":
 					dur(side+col, r.Min)
 				case col == "mean":
-					cell(side+col, calc.MillisFloat(r.Mean), calc.Human(r.Mean))
+					cell(side+col, policy.MillisFloat(r.Mean), policy.Human(r.Mean))
 				default:
 					dur(side+col, r.Max)
 				}
@@ -245,18 +246,18 @@ func renderCompareTable(c calc.Comparison) app.UI {
 			cell("d-max", "", "–")
 		default:
 			diff("d-min", d.Min)
-			cell("d-mean", calc.MillisFloat(d.Mean), calc.HumanDiff(d.Mean))
+			cell("d-mean", policy.MillisFloat(d.Mean), calc.HumanDiff(d.Mean))
 			diff("d-max", d.Max)
 		}
 		for _, s := range []struct {
 			side   string
 			in     bool
-			r      calc.Row
+			r      policy.Row
 			budget time.Duration // a start never reads across its own policy's budget
 		}{{"a-", row.InA, row.A, c.A.Params.Budget}, {"b-", row.InB, row.B, c.B.Params.Budget}} {
 			if s.in {
-				cell(s.side+"earliest", calc.Millis(s.r.Earliest), calc.HumanBeside(float64(s.r.Earliest), s.budget))
-				cell(s.side+"latest", calc.Millis(s.r.Latest), calc.HumanBeside(float64(s.r.Latest), s.budget))
+				cell(s.side+"earliest", policy.Millis(s.r.Earliest), policy.HumanBeside(float64(s.r.Earliest), s.budget))
+				cell(s.side+"latest", policy.Millis(s.r.Latest), policy.HumanBeside(float64(s.r.Latest), s.budget))
 			} else {
 				cell(s.side+"earliest", "", "")
 				cell(s.side+"latest", "", "")
@@ -295,15 +296,15 @@ func renderCompareTotals(c calc.Comparison) app.UI {
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
 	a, b := ignoring(c.A.Params), ignoring(c.B.Params)
 	return app.Dl().ID("compare-totals").Body(
-		item("compare-a-total-min", "A best-case total wait"+a, calc.Millis(ta.Min), calc.Human(float64(ta.Min))).Class("scope-start"),
-		item("compare-a-total-mean", "A expected total wait"+a, calc.MillisFloat(ta.Mean), calc.Human(ta.Mean)),
-		item("compare-a-total-max", "A worst-case total wait"+a, calc.Millis(ta.Max), calc.Human(float64(ta.Max))),
-		item("compare-b-total-min", "B best-case total wait"+b, calc.Millis(tb.Min), calc.Human(float64(tb.Min))).Class("scope-start"),
-		item("compare-b-total-mean", "B expected total wait"+b, calc.MillisFloat(tb.Mean), calc.Human(tb.Mean)),
-		item("compare-b-total-max", "B worst-case total wait"+b, calc.Millis(tb.Max), calc.Human(float64(tb.Max))),
-		item("compare-d-total-min", "B − A, best case"+diff, calc.Millis(d.Min), calc.HumanDiff(float64(d.Min))).Class("scope-start"),
-		item("compare-d-total-mean", "B − A, expected"+diff, calc.MillisFloat(d.Mean), calc.HumanDiff(d.Mean)),
-		item("compare-d-total-max", "B − A, worst case"+diff, calc.Millis(d.Max), calc.HumanDiff(float64(d.Max))),
+		item("compare-a-total-min", "A best-case total wait"+a, policy.Millis(ta.Min), policy.Human(float64(ta.Min))).Class("scope-start"),
+		item("compare-a-total-mean", "A expected total wait"+a, policy.MillisFloat(ta.Mean), policy.Human(ta.Mean)),
+		item("compare-a-total-max", "A worst-case total wait"+a, policy.Millis(ta.Max), policy.Human(float64(ta.Max))),
+		item("compare-b-total-min", "B best-case total wait"+b, policy.Millis(tb.Min), policy.Human(float64(tb.Min))).Class("scope-start"),
+		item("compare-b-total-mean", "B expected total wait"+b, policy.MillisFloat(tb.Mean), policy.Human(tb.Mean)),
+		item("compare-b-total-max", "B worst-case total wait"+b, policy.Millis(tb.Max), policy.Human(float64(tb.Max))),
+		item("compare-d-total-min", "B − A, best case"+diff, policy.Millis(d.Min), calc.HumanDiff(float64(d.Min))).Class("scope-start"),
+		item("compare-d-total-mean", "B − A, expected"+diff, policy.MillisFloat(d.Mean), calc.HumanDiff(d.Mean)),
+		item("compare-d-total-max", "B − A, worst case"+diff, policy.Millis(d.Max), calc.HumanDiff(float64(d.Max))),
 	)
 }
 

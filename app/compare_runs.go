@@ -8,6 +8,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -170,14 +171,14 @@ var herdHeadColumns = []string{"peak once back, per window", "peak while down, p
 func herdHeadCells(h sim.HerdRun) []headCell {
 	last := headCell{"last_accepted", "", "none got through"}
 	if h.Accepted > 0 {
-		last = headCell{"last_accepted", calc.Millis(h.LastAccepted), calc.Human(float64(h.LastAccepted))}
+		last = headCell{"last_accepted", policy.Millis(h.LastAccepted), policy.Human(float64(h.LastAccepted))}
 	}
 	// A peak with its time, "60 at 2 s", or "none" when no attempt came on its side.
 	peak := func(col string, n int, at time.Duration) headCell {
 		if n == 0 {
 			return headCell{col, "0", "none"}
 		}
-		return headCell{col, strconv.Itoa(n), strconv.Itoa(n) + " at " + calc.Human(float64(at))}
+		return headCell{col, strconv.Itoa(n), strconv.Itoa(n) + " at " + policy.Human(float64(at))}
 	}
 	return []headCell{peak("peak_back", h.PeakBack, h.PeakBackAt), peak("peak_down", h.PeakDown, h.PeakDownAt),
 		{"accepted", strconv.Itoa(h.Accepted), strconv.Itoa(h.Accepted)}, {"gave_up", strconv.Itoa(h.GaveUp), strconv.Itoa(h.GaveUp)}, last}
@@ -188,18 +189,18 @@ var overloadHeadColumns = []string{"requests", "succeeded", "retries refused", "
 func overloadHeadCells(r sim.OverloadRun) []headCell {
 	recovered := headCell{"recovered", "", "not recovered when the run ended"}
 	if r.Recovers() {
-		recovered = headCell{"recovered", calc.Millis(r.Recovered), calc.Human(float64(r.Recovered))}
+		recovered = headCell{"recovered", policy.Millis(r.Recovered), policy.Human(float64(r.Recovered))}
 	}
 	count := func(col string, n int) headCell { return headCell{col, strconv.Itoa(n), strconv.Itoa(n)} }
 	return []headCell{count("requests", r.Requests), count("succeeded", r.Accepted), count("refused", r.Refused),
-		{"wasted_share", report.Float(r.WastedShare()), calc.Percent(r.WastedShare())}, recovered}
+		{"wasted_share", report.Float(r.WastedShare()), policy.Percent(r.WastedShare())}, recovered}
 }
 
 var contentionHeadColumns = []string{"contenders", "runs", "mean calls (writes) per run", "mean time until the last client is through"}
 
 func contentionHeadCells(r contention.Result) []headCell {
 	return []headCell{{"contenders", strconv.Itoa(r.Clients), strconv.Itoa(r.Clients)}, {"runs", strconv.Itoa(r.Runs), strconv.Itoa(r.Runs)},
-		{"calls", report.Float(r.Calls.Mean), calc.Decimal(r.Calls.Mean, 1)}, {"time", calc.MillisFloat(r.Time.Mean), calc.Human(r.Time.Mean)}}
+		{"calls", report.Float(r.Calls.Mean), policy.Decimal(r.Calls.Mean, 1)}, {"time", policy.MillisFloat(r.Time.Mean), policy.Human(r.Time.Mean)}}
 }
 
 // headRow is one policy's row of a headline table: its cells, or in their place a status

@@ -15,6 +15,7 @@ import (
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -37,7 +38,7 @@ func wantHerdHead(t *testing.T, side string, p calc.Params) map[string]string {
 		}
 		recovered := ""
 		if r.Recovered >= 0 {
-			recovered = calc.Millis(r.Recovered)
+			recovered = policy.Millis(r.Recovered)
 		}
 		for col, v := range map[string]string{"requests": strconv.Itoa(r.Requests), "succeeded": strconv.Itoa(r.Accepted),
 			"refused": strconv.Itoa(r.Refused), "wasted_share": strconv.FormatFloat(r.WastedShare(), 'f', -1, 64), "recovered": recovered} {
@@ -51,7 +52,7 @@ func wantHerdHead(t *testing.T, side string, p calc.Params) map[string]string {
 	}
 	last := ""
 	if h.Accepted > 0 {
-		last = calc.Millis(h.LastAccepted)
+		last = policy.Millis(h.LastAccepted)
 	}
 	for col, v := range map[string]string{"peak_back": strconv.Itoa(h.PeakBack), "peak_down": strconv.Itoa(h.PeakDown),
 		"accepted": strconv.Itoa(h.Accepted), "gave_up": strconv.Itoa(h.GaveUp), "last_accepted": last} {
@@ -128,12 +129,12 @@ func TestPageCompareContention(t *testing.T) {
 		name string
 		p    calc.Params
 	}{{"a", l.Params}, {"b", l.B}} {
-		rs, err := contention.Run(side.p, side.p.Contenders, side.p.Runs, contention.Policy(side.p.Jitter))
+		rs, err := contention.Run(side.p.Params, side.p.Contenders, side.p.Runs, contention.Policy(side.p.Jitter))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := map[string]string{"contenders": strconv.Itoa(side.p.Contenders), "runs": strconv.Itoa(side.p.Runs),
-			"calls": strconv.FormatFloat(rs[0].Calls.Mean, 'f', -1, 64), "time": calc.MillisFloat(rs[0].Time.Mean)}
+			"calls": strconv.FormatFloat(rs[0].Calls.Mean, 'f', -1, 64), "time": policy.MillisFloat(rs[0].Time.Mean)}
 		for col, v := range want {
 			if g := got[side.name+"/"+col]; g != v {
 				t.Errorf("contention %s/%s = %q, want %q", side.name, col, g, v)
@@ -154,7 +155,7 @@ func TestTableCompareContention(t *testing.T) {
 	l, _ := libs.DecodeLink(link)
 	var want [2]contention.Result
 	for i, p := range []calc.Params{l.Params, l.B} {
-		rs, err := contention.Run(p, p.Contenders, p.Runs, contention.Policy(p.Jitter))
+		rs, err := contention.Run(p.Params, p.Contenders, p.Runs, contention.Policy(p.Jitter))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,8 +184,8 @@ func TestTableCompareContention(t *testing.T) {
 	}
 	for i, side := range []string{"a", "b"} {
 		got := doc.Compare.Contention[side]
-		if got.Clients != want[i].Clients || got.Calls.Mean != want[i].Calls.Mean || strconv.FormatFloat(got.Time.Mean, 'f', -1, 64) != calc.MillisFloat(want[i].Time.Mean) {
-			t.Errorf("JSON contention %s: %+v, want %d clients, %v calls, %s ms", side, got, want[i].Clients, want[i].Calls.Mean, calc.MillisFloat(want[i].Time.Mean))
+		if got.Clients != want[i].Clients || got.Calls.Mean != want[i].Calls.Mean || strconv.FormatFloat(got.Time.Mean, 'f', -1, 64) != policy.MillisFloat(want[i].Time.Mean) {
+			t.Errorf("JSON contention %s: %+v, want %d clients, %v calls, %s ms", side, got, want[i].Clients, want[i].Calls.Mean, policy.MillisFloat(want[i].Time.Mean))
 		}
 	}
 }

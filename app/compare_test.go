@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -32,11 +33,11 @@ func wantCompareCells(a, b calc.Params) map[string]string {
 		cells := report.CompareCells(c, i) // the CSV's: milliseconds to the nanosecond
 		// The page's means are calc's floats, which the CSV rounds to the nanosecond.
 		if row := c.Rows[i]; row.InA && row.InB {
-			cells[2], cells[5], cells[8] = calc.MillisFloat(row.A.Mean), calc.MillisFloat(row.B.Mean), calc.MillisFloat(row.Diff.Mean)
+			cells[2], cells[5], cells[8] = policy.MillisFloat(row.A.Mean), policy.MillisFloat(row.B.Mean), policy.MillisFloat(row.Diff.Mean)
 		} else if row.InA {
-			cells[2] = calc.MillisFloat(row.A.Mean)
+			cells[2] = policy.MillisFloat(row.A.Mean)
 		} else {
-			cells[5] = calc.MillisFloat(row.B.Mean)
+			cells[5] = policy.MillisFloat(row.B.Mean)
 		}
 		for j, col := range []string{"a-min", "a-mean", "a-max", "b-min", "b-mean", "b-max", "d-min", "d-mean", "d-max",
 			"a-earliest", "a-latest", "b-earliest", "b-latest", "d-earliest", "d-latest"} {
@@ -73,8 +74,8 @@ func TestPageCompareLink(t *testing.T) {
 	html := app.HTMLString(p)
 	sameCells(t, "compare", compareCellsIn(html), wantCompareCells(l.Params, l.B))
 	c := calc.Compare(l.Params.ReportBounds(), l.B.ReportBounds())
-	want := map[string]string{"compare-a-total-max": calc.Millis(c.A.Schedule.Total.Max),
-		"compare-b-total-mean": calc.MillisFloat(c.B.Schedule.Total.Mean), "compare-d-total-min": calc.Millis(c.Total.Min)}
+	want := map[string]string{"compare-a-total-max": policy.Millis(c.A.Schedule.Total.Max),
+		"compare-b-total-mean": policy.MillisFloat(c.B.Schedule.Total.Mean), "compare-d-total-min": policy.Millis(c.Total.Min)}
 	for _, dd := range elements(html, "dd") {
 		if w, ok := want[dd["id"]]; ok && dd["data-ms"] != w {
 			t.Errorf("#%s: data-ms %q, want %q", dd["id"], dd["data-ms"], w)

@@ -5,6 +5,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -41,11 +42,11 @@ type experimentView struct {
 const sweepPoints = (contention.SweepTo-contention.SweepFrom)/contention.SweepStep + 1
 
 // contentionInputs are the inputs the experiment reads: inputs with the same ones have the same
-// table and sweep. A new field of calc.Policy is part of it until it is known not to matter.
+// table and sweep. A new field of policy.Policy is part of it until it is known not to matter.
 type contentionInputs struct {
-	policy calc.Policy // without Attempts and Budget: each client retries until it is through
+	policy policy.Policy // without Attempts and Budget: each client retries until it is through
 	seed   uint64
-	calc.ContentionInputs
+	contention.Inputs
 }
 
 // contentionKey is what the experiment reads of p: not the herd's, the overload model's, the
@@ -53,7 +54,7 @@ type contentionInputs struct {
 func contentionKey(p calc.Params) contentionInputs {
 	policy := p.Policy
 	policy.Attempts, policy.Budget = 0, 0
-	return contentionInputs{policy, p.Seed, p.ContentionInputs}
+	return contentionInputs{policy, p.Seed, p.Inputs}
 }
 
 // inputs takes the inputs of new work: results of other inputs go.
@@ -118,7 +119,7 @@ func (s *contentionSection) maybeRun(ctx app.Context) {
 	c.started = gen
 	params, table, from := c.params, c.table == nil, len(c.sweep)
 	ctx.Async(func() {
-		defer s.h.survive(&params, func(fe *calc.FieldError) {
+		defer s.h.survive(&params, func(fe *policy.FieldError) {
 			ctx.Defer(func(ctx app.Context) {
 				s.err = fe
 				s.show()
@@ -132,7 +133,7 @@ func (s *contentionSection) maybeRun(ctx app.Context) {
 // each result to the page as it comes, until gen is no longer the current work.
 func (s *contentionSection) run(ctx app.Context, params calc.Params, gen int64, table bool, from int) {
 	pause := yielder(s.h.workGen, gen)
-	modes := contention.ModesOf(params)
+	modes := contention.ModesOf(params.Params)
 	show := func(f func(c *experimentView)) { s.deferred(ctx, gen, f, true) }
 	if table {
 		rs, done, err := contentionPausing(params, params.Contenders, params.Runs, modes, pause)

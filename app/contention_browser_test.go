@@ -16,6 +16,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 )
 
 // contentionBrowserLink is a library's policy (Polly's decorrelatedv2, so that its own mode runs
@@ -32,12 +33,12 @@ func TestContentionSection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	modes := contention.ModesOf(p)
-	table, err := contention.Run(p, p.Contenders, p.Runs, modes...)
+	modes := contention.ModesOf(p.Params)
+	table, err := contention.Run(p.Params, p.Contenders, p.Runs, modes...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sweep, _, err := contention.Sweep(p, p.Runs, modes, nil)
+	sweep, _, err := contention.Sweep(p.Params, p.Runs, modes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +79,8 @@ func TestContentionSection(t *testing.T) {
 			}
 		}
 		for i, v := range spreadValues(r.Time) {
-			if k := r.Mode.String() + "/time_" + stats[i]; shown[k] != calc.MillisFloat(v) {
-				t.Errorf("%s: page %q, calc %q", k, shown[k], calc.MillisFloat(v))
+			if k := r.Mode.String() + "/time_" + stats[i]; shown[k] != policy.MillisFloat(v) {
+				t.Errorf("%s: page %q, calc %q", k, shown[k], policy.MillisFloat(v))
 			}
 		}
 	}
@@ -99,7 +100,7 @@ func TestContentionSection(t *testing.T) {
 			if got, want := sweepShown[at+"calls_mean"], report.Float(r.Calls.Mean); got != want {
 				t.Errorf("sweep %scalls_mean: page %q, calc %q", at, got, want)
 			}
-			if got, want := sweepShown[at+"time_mean"], calc.MillisFloat(r.Time.Mean); got != want {
+			if got, want := sweepShown[at+"time_mean"], policy.MillisFloat(r.Time.Mean); got != want {
 				t.Errorf("sweep %stime_mean: page %q, calc %q", at, got, want)
 			}
 		}
@@ -146,7 +147,7 @@ func TestContentionSection(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if q.Base != 5*time.Millisecond || q.Cap != 2*time.Second || q.Factor != 2 || q.CapAt != calc.CapBefore || q.Contenders != 100 || q.Runs != 100 || q.Jitter != p.Jitter {
+	if q.Base != 5*time.Millisecond || q.Cap != 2*time.Second || q.Factor != 2 || q.CapAt != policy.CapBefore || q.Contenders != 100 || q.Runs != 100 || q.Jitter != p.Jitter {
 		t.Errorf("the link's inputs after the AWS setup: %+v", q)
 	}
 	for key, want := range map[string]string{"cap": "2s", "factor": "2", "contenders": "100"} {

@@ -13,6 +13,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -37,7 +38,7 @@ func (s *contentionSection) renderResults() app.UI {
 	var b strings.Builder
 	writeContendersTable(&b, c.params, c.table)
 	if len(c.sweep) > 0 {
-		modes := contention.ModesOf(c.params)
+		modes := contention.ModesOf(c.params.Params)
 		writeSweepChart(&b, "calls", modes, c.sweep)
 		writeSweepChart(&b, "time", modes, c.sweep)
 		writeSweepTable(&b, modes, c.sweep)
@@ -63,12 +64,12 @@ func writeContendersTable(b *strings.Builder, params calc.Params, rs []contentio
 		for i, v := range spreadValues(r.Calls) {
 			text := report.Float(v)
 			if i == 0 {
-				text = calc.Decimal(v, 1) // the mean of whole counts
+				text = policy.Decimal(v, 1) // the mean of whole counts
 			}
 			fmt.Fprintf(b, `<td data-col="calls_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], report.Float(v), text)
 		}
 		for i, v := range spreadValues(r.Time) {
-			fmt.Fprintf(b, `<td data-col="time_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], calc.MillisFloat(v), html.EscapeString(calc.Human(v)))
+			fmt.Fprintf(b, `<td data-col="time_%s" data-value="%s">%s</td>`, contendersTableStats[i][0], policy.MillisFloat(v), html.EscapeString(policy.Human(v)))
 		}
 		b.WriteString(`</tr>`)
 	}
@@ -112,7 +113,7 @@ func writeSweepChart(b *strings.Builder, measure string, modes []contention.Mode
 		id, what)
 
 	sorted := slices.Sorted(slices.Values(most))
-	k := calc.Dwarfed(sorted)
+	k := policy.Dwarfed(sorted)
 	if k == 0 {
 		return
 	}
@@ -145,24 +146,24 @@ func lineLabel(m contention.Mode) string {
 // measureText is a mean of measure in words: a time, or calls with one decimal.
 func measureText(measure string, v float64) string {
 	if measure == "time" {
-		return calc.Human(v)
+		return policy.Human(v)
 	}
-	return calc.Decimal(v, 1) + " calls"
+	return policy.Decimal(v, 1) + " calls"
 }
 
 // writeSweepSVG writes the SVG of the lines of modes[show], on a scale from 0 to top.
 func writeSweepSVG(b *strings.Builder, measure string, modes []contention.Mode, sweep []contention.Point, show []int, top float64, labelledBy string) {
-	clients := calc.NewCountAxis(contention.SweepTo)
+	clients := policy.NewCountAxis(contention.SweepTo)
 	var ticks []string
 	var y func(v float64) float64
 	if measure == "time" {
-		a := calc.NewAxis(time.Duration(math.Ceil(top)))
+		a := policy.NewAxis(time.Duration(math.Ceil(top)))
 		y = func(v float64) float64 { return sweepTop + sweepHeight - a.X(time.Duration(v), sweepHeight) }
 		for _, t := range a.Ticks {
-			ticks = append(ticks, f1(y(float64(t)))+" "+calc.Human(float64(t)))
+			ticks = append(ticks, f1(y(float64(t)))+" "+policy.Human(float64(t)))
 		}
 	} else {
-		a := calc.NewCountAxis(int(math.Ceil(top)))
+		a := policy.NewCountAxis(int(math.Ceil(top)))
 		y = func(v float64) float64 { return sweepTop + sweepHeight - float64(v)/float64(a.End)*sweepHeight }
 		for _, n := range a.Ticks {
 			ticks = append(ticks, f1(y(float64(n)))+" "+strconv.Itoa(n))
@@ -253,7 +254,7 @@ func writeSweepTable(b *strings.Builder, modes []contention.Mode, sweep []conten
 		fmt.Fprintf(b, `<tr data-clients="%d"><th scope="row">%d</th>`, pt.Clients, pt.Clients)
 		for _, r := range pt.Results {
 			fmt.Fprintf(b, `<td data-mode="%s" data-col="calls_mean" data-value="%s">%s</td><td data-mode="%s" data-col="time_mean" data-value="%s">%s</td>`,
-				r.Mode, report.Float(r.Calls.Mean), calc.Decimal(r.Calls.Mean, 1), r.Mode, calc.MillisFloat(r.Time.Mean), html.EscapeString(calc.Human(r.Time.Mean)))
+				r.Mode, report.Float(r.Calls.Mean), policy.Decimal(r.Calls.Mean, 1), r.Mode, policy.MillisFloat(r.Time.Mean), html.EscapeString(policy.Human(r.Time.Mean)))
 		}
 		b.WriteString(`</tr>`)
 	}

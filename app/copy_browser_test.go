@@ -39,7 +39,7 @@ func TestCopyIsTable(t *testing.T) {
 	p, _ := libs.Decode(q)
 	tb.waitFor("the herd", herdRowsAre(len(p.HerdModes())))
 	tb.run(chromedp.Click(chromedp.CSS(`#toc a[href="#contention-section"]`)))
-	tb.waitFor("the contention table", fmt.Sprintf(`document.querySelectorAll("#contention tr[data-mode]").length === %d`, len(contention.ModesOf(p))))
+	tb.waitFor("the contention table", fmt.Sprintf(`document.querySelectorAll("#contention tr[data-mode]").length === %d`, len(contention.ModesOf(p.Params))))
 	tb.run(chromedp.Click(chromedp.CSS(`#compare-contention-run`)))
 	tb.waitFor("B's headlines", `document.querySelectorAll("#compare-contention td").length > 0 && document.querySelectorAll("#compare-herd td[data-col=status]").length === 0`)
 	for _, c := range []struct{ button, format, what string }{{"#copy-csv", "csv", "CSV"}, {"#copy-md", "md", "Markdown"}} {

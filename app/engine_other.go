@@ -22,7 +22,9 @@ var (
 	herdModePausing   = sim.HerdModePausing
 	fluidMode         = fluid.ModePausing
 	overloadPausing   = sim.OverloadPausing
-	contentionPausing = contention.RunPausing
+	contentionPausing = func(p calc.Params, n, runs int, modes []contention.Mode, pause func() bool) ([]contention.Result, bool, error) {
+		return contention.RunPausing(p.Params, n, runs, modes, pause) // the experiment reads the policy only
+	}
 )
 
 // fluidModeNow is calc/fluid's Mode in place: bounded by its work limits, it runs whole.

@@ -8,6 +8,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -187,7 +188,7 @@ func renderFitHead(r calc.Report) app.UI {
 			"An attempt is made when it starts before the budget; call time included. Every path: %s So does each answer's tooltip. Best path: the earliest starts. 50%%, 99%% of paths: of the %d sampled paths (seed %d). "+
 				"any: the whole range fits (up to %d attempts, a base of the cap, a factor of %d, a cap of %s): the cap or the attempt count binds first. none: not even the least value fits. unused: the mode does not read it. "+
 				"~: a sampled answer that fits while one step more does not, but a larger value might fit again. “apply” sets the input to the answer.",
-			report.TypedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, calc.Human(float64(calc.MaxCap)))),
+			report.TypedWords, p.Samples, p.Seed, policy.MaxAttempts, policy.MaxFactor, policy.Human(float64(policy.MaxCap)))),
 	)
 }
 
@@ -202,15 +203,15 @@ type fitCell struct {
 
 // newFitCell writes f; unsampled says the answer is sampled and not in yet. exact writes
 // data-value, text the typed answer and the exact one in the title.
-func newFitCell[T int | time.Duration | float64](col string, f calc.Fit[T], unsampled bool, text, exact, input func(T) string) fitCell {
+func newFitCell[T int | time.Duration | float64](col string, f policy.Fit[T], unsampled bool, text, exact, input func(T) string) fitCell {
 	if unsampled {
 		return fitCell{col: col, text: "computing…", pending: true}
 	}
 	c := fitCell{col: col, kind: f.Kind.String(), text: report.FitText(f, text), largest: f.Largest}
-	if f.Kind != calc.FitUnused {
+	if f.Kind != policy.FitUnused {
 		c.value = exact(f.Value)
 	}
-	if f.Kind == calc.FitFound {
+	if f.Kind == policy.FitFound {
 		c.input = input(f.Typed)
 		if f.Typed != f.Value {
 			c.title = "exact answer: " + rawText(f.Value) + "; shown rounded down, which still fits"
@@ -224,7 +225,7 @@ func newFitCell[T int | time.Duration | float64](col string, f calc.Fit[T], unsa
 func rawText[T int | time.Duration | float64](v T) string {
 	switch x := any(v).(type) {
 	case time.Duration:
-		return calc.Millis(x) + " ms"
+		return policy.Millis(x) + " ms"
 	case float64:
 		return report.Float(x)
 	}
@@ -233,20 +234,20 @@ func rawText[T int | time.Duration | float64](v T) string {
 
 var (
 	attemptsText = strconv.Itoa
-	msValue      = calc.Millis
+	msValue      = policy.Millis
 )
 
 // fitColumns are a group's answer columns, for its head, and the answers of s in them.
-func fitColumns(g fitGroup, s calc.Solution) (heads []string, cells []fitCell) {
+func fitColumns(g fitGroup, s policy.Solution) (heads []string, cells []fitCell) {
 	pending := !s.Sampled
 	limit := func(w, p99 fitCell) ([]string, []fitCell) {
 		return []string{"every path", "99% of paths (sampled)"}, []fitCell{w, p99}
 	}
 	switch g.set {
 	case calc.SolveAttempts:
-		count := func(col string, f calc.Fit[int], sampled bool) fitCell {
+		count := func(col string, f policy.Fit[int], sampled bool) fitCell {
 			c := newFitCell(col, f, sampled && pending, attemptsText, attemptsText, attemptsText)
-			if f.Kind == calc.FitAll && !c.pending {
+			if f.Kind == policy.FitAll && !c.pending {
 				c.input = attemptsText(f.Value) // every count fits: the most there can be
 			}
 			return c
@@ -257,11 +258,11 @@ func fitColumns(g fitGroup, s calc.Solution) (heads []string, cells []fitCell) {
 		return limit(newFitCell("worst", s.Worst.Factor, false, report.Float, report.Float, report.Float),
 			newFitCell("p99", s.Sampled99.Factor, pending, report.Float, report.Float, report.Float))
 	case calc.SolveBase:
-		return limit(newFitCell("worst", s.Worst.Base, false, report.MsText, msValue, calc.TypedDuration),
-			newFitCell("p99", s.Sampled99.Base, pending, report.MsText, msValue, calc.TypedDuration))
+		return limit(newFitCell("worst", s.Worst.Base, false, report.MsText, msValue, policy.TypedDuration),
+			newFitCell("p99", s.Sampled99.Base, pending, report.MsText, msValue, policy.TypedDuration))
 	}
-	return limit(newFitCell("worst", s.Worst.Cap, false, report.MsText, msValue, calc.TypedDuration),
-		newFitCell("p99", s.Sampled99.Cap, pending, report.MsText, msValue, calc.TypedDuration))
+	return limit(newFitCell("worst", s.Worst.Cap, false, report.MsText, msValue, policy.TypedDuration),
+		newFitCell("p99", s.Sampled99.Cap, pending, report.MsText, msValue, policy.TypedDuration))
 }
 
 // yesNo writes a flag for data-largest: go-app's server render writes an attribute whose value is
@@ -280,7 +281,7 @@ func renderFitGroup(r calc.Report, g fitGroup) app.UI {
 	if g.set != calc.SolveAttempts {
 		caption = app.FormatString("The largest %s with which all %d attempts start before the %s budget, the other inputs kept", g.key, p.Attempts, report.LimitText(p.Budget))
 	}
-	heads, _ := fitColumns(g, calc.Solution{})
+	heads, _ := fitColumns(g, policy.Solution{})
 	head := []app.UI{app.Th().Scope("col").Text("jitter")}
 	for _, h := range heads {
 		head = append(head, app.Th().Scope("col").Text(h))

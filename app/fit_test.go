@@ -12,6 +12,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -44,7 +45,7 @@ func fitWant(r calc.Report) map[string]string {
 	}
 	for _, s := range r.Solutions {
 		m := "/" + s.Jitter.String() + "/"
-		count := func(col string, f calc.Fit[int], sampled bool) {
+		count := func(col string, f policy.Fit[int], sampled bool) {
 			if sampled && !s.Sampled {
 				out["attempts"+m+col] = "pending"
 				return
@@ -57,16 +58,16 @@ func fitWant(r calc.Report) map[string]string {
 		count("p99", s.P99, true)
 		for _, l := range []struct {
 			col     string
-			limits  calc.Limits
+			limits  policy.Limits
 			sampled bool
 		}{{"worst", s.Worst, false}, {"p99", s.Sampled99, true}} {
 			if l.sampled && !s.Sampled {
 				out["base"+m+l.col], out["factor"+m+l.col], out["cap"+m+l.col] = "pending", "pending", "pending"
 				continue
 			}
-			dur := func(group string, f calc.Fit[time.Duration]) {
-				v := calc.Millis(f.Value)
-				if f.Kind == calc.FitUnused {
+			dur := func(group string, f policy.Fit[time.Duration]) {
+				v := policy.Millis(f.Value)
+				if f.Kind == policy.FitUnused {
 					v = ""
 				}
 				put(group+m+l.col, f.Kind.String(), v, f.Largest)
@@ -74,7 +75,7 @@ func fitWant(r calc.Report) map[string]string {
 			dur("base", l.limits.Base)
 			dur("cap", l.limits.Cap)
 			v := strconv.FormatFloat(l.limits.Factor.Value, 'g', -1, 64)
-			if l.limits.Factor.Kind == calc.FitUnused {
+			if l.limits.Factor.Kind == policy.FitUnused {
 				v = ""
 			}
 			put("factor"+m+l.col, l.limits.Factor.Kind.String(), v, l.limits.Factor.Largest)

@@ -8,6 +8,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -29,14 +30,14 @@ var formGroups = []struct {
 }{
 	{"Policy", []formField{
 		{key: "base", label: "Base delay", unit: "ms, or 250ms, 1.5s, 2m", hint: "nominal wait before the first retry"},
-		{key: "factor", label: "Factor", unit: "×, or a power", inputMode: "decimal", hint: "growth per retry (" + modeList(func(j calc.Jitter) bool { return !j.UsesFactor() }, calc.Jitter.String) + " ignore it)"},
+		{key: "factor", label: "Factor", unit: "×, or a power", inputMode: "decimal", hint: "growth per retry (" + modeList(func(j policy.Jitter) bool { return !j.UsesFactor() }, policy.Jitter.String) + " ignore it)"},
 		{key: "cap", label: "Cap", unit: "ms, or a duration", hint: "ceiling of the nominal delay, or of the drawn wait"},
 		{key: "attempts", label: "Attempts", unit: "calls", inputMode: "numeric", hint: ""}, // hint from the schedule, see attemptsHint
-		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: modeList(libraryMode, calc.Jitter.String) + " are what " + modeList(libraryMode, calc.Jitter.Library) + " do"},
+		{key: "jitter", label: "Jitter", options: jitterOptions(), hint: modeList(libraryMode, policy.Jitter.String) + " are what " + modeList(libraryMode, policy.Jitter.Library) + " do"},
 		{key: "budget", label: "Budget", unit: "ms, or a duration; 0 = none", hint: "an attempt is made only if it starts before this"},
 	}},
 	{"Policy details", []formField{
-		{key: "ratio", label: "Ratio", unit: "± fraction", inputMode: "decimal", hint: modeList(calc.Jitter.UsesRatio, calc.Jitter.String) + " jitter: 0.2 is 20%"},
+		{key: "ratio", label: "Ratio", unit: "± fraction", inputMode: "decimal", hint: modeList(policy.Jitter.UsesRatio, policy.Jitter.String) + " jitter: 0.2 is 20%"},
 		{key: "capat", label: "Cap applies", options: []string{"before", "after", "fixed"}, hint: "before: cap the nominal delay; after: clamp the drawn wait; fixed: exactly cap, unjittered, once over it (" + fromPrevious + " always clamp the drawn wait)"},
 		{key: "call", label: "Call duration", unit: "ms, or a duration", hint: "how long a failing attempt takes before its error is known"},
 	}},
@@ -45,7 +46,7 @@ var formGroups = []struct {
 	{"What some libraries do", []formField{
 		{key: "growth", label: "Growth", options: []string{"exponential", "linear", "polynomial", "polynomial0"}, hint: "exponential: base × factor^(k−1); linear: base × k; polynomial: base × k^factor; polynomial0: base × (k−1)^factor (factor whole)"},
 		{key: "first", label: "First retry", options: []string{"jittered", "exact"}, hint: "exact: the first retry waits exactly base (gRPC reconnects); " + fromPrevious + " jitter it"},
-		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: modeList(calc.Jitter.UsesAdd, calc.Jitter.String) + " jitter only: waits in [d, d + this]"},
+		{key: "add", label: "Added jitter", unit: "ms, or a duration", hint: modeList(policy.Jitter.UsesAdd, policy.Jitter.String) + " jitter only: waits in [d, d + this]"},
 		{key: "offset", label: "Offset", unit: "ms, or a duration", hint: "added to every wait, after the draw and the cap (Sidekiq's 15 s); " + fromPrevious + " ignore it"},
 	}},
 	{"Contention", experimentFields},
@@ -57,16 +58,16 @@ var formGroups = []struct {
 }
 
 // fromPrevious names the jitter modes whose wait depends on the previous one.
-var fromPrevious = modeList(calc.Jitter.FromPrevious, calc.Jitter.String)
+var fromPrevious = modeList(policy.Jitter.FromPrevious, policy.Jitter.String)
 
-func libraryMode(j calc.Jitter) bool { return j.Library() != "" }
+func libraryMode(j policy.Jitter) bool { return j.Library() != "" }
 
 // modeList writes name of each jitter mode for which has is true, in the form's order: "a, b
 // and c". The hints take the modes a field applies to from calc's table of modes, so that a new
 // mode needs no edit here.
-func modeList(has func(calc.Jitter) bool, name func(calc.Jitter) string) string {
+func modeList(has func(policy.Jitter) bool, name func(policy.Jitter) string) string {
 	var names []string
-	for _, j := range calc.AllJitters() {
+	for _, j := range policy.AllJitters() {
 		if has(j) {
 			names = append(names, name(j))
 		}
@@ -79,7 +80,7 @@ func modeList(has func(calc.Jitter) bool, name func(calc.Jitter) string) string 
 
 func jitterOptions() []string {
 	var names []string
-	for _, j := range calc.AllJitters() {
+	for _, j := range policy.AllJitters() {
 		names = append(names, j.String())
 	}
 	return names
@@ -337,7 +338,7 @@ func (p *page) attemptsHint() string {
 	}
 	rows := p.report.Schedule.Rows
 	retries := rows[len(rows)-1].Retry
-	return fmt.Sprintf("%d %s = first call + %d %s", len(rows), calc.Plural(len(rows), "attempt", "attempts"), retries, calc.Plural(retries, "retry", "retries"))
+	return fmt.Sprintf("%d %s = first call + %d %s", len(rows), policy.Plural(len(rows), "attempt", "attempts"), retries, policy.Plural(retries, "retry", "retries"))
 }
 
 func (p *page) onEdit(key string) app.EventHandler {

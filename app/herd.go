@@ -8,6 +8,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -295,7 +296,7 @@ func (s *herdSection) renderResults() app.UI {
 	if params.Capacity > 0 {
 		capacity = "capacity " + strconv.Itoa(params.Capacity)
 	}
-	window := calc.Human(float64(params.Window))
+	window := policy.Human(float64(params.Window))
 	if !params.HerdSimulated() {
 		return renderFluid(params, h.fluid, window, capacity)
 	}
@@ -315,7 +316,7 @@ func (s *herdSection) renderResults() app.UI {
 				r := h.runs[i]
 				last := app.Td().DataSet("col", "last_accepted").DataSet("value", "").Text("none got through")
 				if r.Accepted > 0 {
-					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(report.HerdTime(params, r.LastAccepted))
+					last = app.Td().DataSet("col", "last_accepted").DataSet("value", policy.Millis(r.LastAccepted)).Text(report.HerdTime(params, r.LastAccepted))
 				}
 				return app.Tr().DataSet("mode", r.Mode.String()).Body(
 					app.Th().Scope("row").Text(r.Mode.String()),
@@ -340,7 +341,7 @@ func peakCell(col string, params calc.Params, n int, at time.Duration) app.UI {
 	if at < 0 {
 		return app.Td().DataSet("col", col).DataSet("value", n).DataSet("at", "").Text("none")
 	}
-	return app.Td().DataSet("col", col).DataSet("value", n).DataSet("at", calc.Millis(at)).
+	return app.Td().DataSet("col", col).DataSet("value", n).DataSet("at", policy.Millis(at)).
 		Text(strconv.Itoa(n) + " at " + report.HerdTime(params, at))
 }
 
@@ -374,16 +375,16 @@ func renderFluid(params calc.Params, runs []fluid.Run, window, capacity string) 
 				r := runs[i]
 				last := app.Td().DataSet("col", "last_accepted").DataSet("value", "").Text("none got through")
 				if r.LastAccepted >= 0 {
-					last = app.Td().DataSet("col", "last_accepted").DataSet("value", calc.Millis(r.LastAccepted)).Text(report.HerdTime(params, r.LastAccepted))
+					last = app.Td().DataSet("col", "last_accepted").DataSet("value", policy.Millis(r.LastAccepted)).Text(report.HerdTime(params, r.LastAccepted))
 				}
 				back := app.Td().DataSet("col", "peak_back").DataSet("value", report.Expected(r.PeakBack)).DataSet("at", "").Text("none")
 				if r.PeakBackAt >= 0 {
-					back = app.Td().DataSet("col", "peak_back").DataSet("value", report.Expected(r.PeakBack)).DataSet("at", calc.Millis(r.PeakBackAt)).
+					back = app.Td().DataSet("col", "peak_back").DataSet("value", report.Expected(r.PeakBack)).DataSet("at", policy.Millis(r.PeakBackAt)).
 						Text(report.Expected(r.PeakBack) + " ± " + report.Expected(report.FluidPeakSD(params, r)) + " at " + report.HerdTime(params, r.PeakBackAt))
 				}
 				down := app.Td().DataSet("col", "peak_down").DataSet("value", report.Expected(r.PeakDown)).DataSet("at", "").Text("none")
 				if r.PeakDownAt >= 0 {
-					down = app.Td().DataSet("col", "peak_down").DataSet("value", report.Expected(r.PeakDown)).DataSet("at", calc.Millis(r.PeakDownAt)).
+					down = app.Td().DataSet("col", "peak_down").DataSet("value", report.Expected(r.PeakDown)).DataSet("at", policy.Millis(r.PeakDownAt)).
 						Text(report.Expected(r.PeakDown) + " at " + report.HerdTime(params, r.PeakDownAt))
 				}
 				return app.Tr().DataSet("mode", r.Mode.String()).Body(

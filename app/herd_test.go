@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -84,7 +85,7 @@ func TestPageFluidHerd(t *testing.T) {
 	html = app.HTMLString(p)
 	q := calc.Default()
 	q.Clients, q.Outage, q.Capacity = 1000000, 2*time.Second, 5000
-	full, err := fluid.Mode(q, calc.Backoff(calc.Full))
+	full, err := fluid.Mode(q, calc.Backoff(policy.Full))
 	if err != nil {
 		t.Fatal(err)
 	}

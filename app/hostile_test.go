@@ -26,6 +26,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -160,7 +161,7 @@ func (l hostileLink) alertAfterEdit() []string {
 	v.Set("base", typedBase)
 	_, err := libs.Decode(v.Encode())
 	keys := slices.DeleteFunc(slices.Clone(l.alert), func(k string) bool { return k == "base" || slices.Contains(l.unknown, k) })
-	for _, fe := range calc.FieldErrors(err) {
+	for _, fe := range policy.FieldErrors(err) {
 		keys = append(keys, fe.Key)
 	}
 	if i := slices.Index(keys, libs.VsKey); i >= 0 {
@@ -168,11 +169,11 @@ func (l hostileLink) alertAfterEdit() []string {
 		// it as B's query: named as B's query's errors are.
 		q, _, _ := strings.Cut(l.query, "#")
 		_, err := libs.DecodeLink(q)
-		for _, fe := range calc.FieldErrors(err) {
+		for _, fe := range policy.FieldErrors(err) {
 			if fe.Key == libs.VsKey {
 				_, errB := libs.DecodeLinkValues(url.Values{libs.VsKey: {fe.Value}})
 				keys = slices.Delete(keys, i, i+1)
-				for _, fe := range calc.FieldErrors(errB) {
+				for _, fe := range policy.FieldErrors(errB) {
 					keys = append(keys, fe.Key)
 				}
 				break
@@ -456,7 +457,7 @@ func (r *hostileRun) check(t *testing.T, l hostileLink) {
 		waitWithin(t, tb, l, showBound, "the link with the edit",
 			fmt.Sprintf(`new URLSearchParams(location.search).get("base") === %q`, typedBase))
 		search := answer[string](t, tb, l, "the link after the edit", "location.search")
-		if p, err := libs.Decode(strings.TrimPrefix(search, "?")); err != nil || calc.FormatDuration(p.Base) != typedBase {
+		if p, err := libs.Decode(strings.TrimPrefix(search, "?")); err != nil || policy.FormatDuration(p.Base) != typedBase {
 			t.Errorf("%v: after a valid edit of base the link is %q (%v)", l, search, err)
 		} else {
 			compareShown(t, tb, l, search[1:])

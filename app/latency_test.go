@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -50,13 +51,13 @@ func TestCollapseHTML(t *testing.T) {
 		if got, want := cells[key+"max_in_service"], report.LatencyCells(runs[i])[0][0]; got != want {
 			t.Errorf("%s max_in_service %q, want %q", cs.Mode, got, want)
 		}
-		if got, want := cells[key+"max_latency"], calc.Millis(runs[i].MaxLatency); got != want || runs[i].MaxLatency == 0 {
+		if got, want := cells[key+"max_latency"], policy.Millis(runs[i].MaxLatency); got != want || runs[i].MaxLatency == 0 {
 			t.Errorf("%s max_latency %q, want %q", cs.Mode, got, want)
 		}
 	}
 	win := overloadWindowsHTML(p, runs[0], nil, len(cases))
 	w := runs[0].Windows[5]
-	if !strings.Contains(win, "attempts in service") || !strings.Contains(win, `<td data-col="latency" data-value="`+calc.Millis(w.Latency)+`"`) {
+	if !strings.Contains(win, "attempts in service") || !strings.Contains(win, `<td data-col="latency" data-value="`+policy.Millis(w.Latency)+`"`) {
 		t.Errorf("the window table has no latency series: %s", win)
 	}
 	p.Latency, p.Slope = 0, 0
@@ -106,11 +107,11 @@ func TestTableLatency(t *testing.T) {
 	for i, cs := range cases {
 		want, _ := sim.Overload(p, cs)
 		r := got.Overload.Runs[i]
-		if r.MaxInService == nil || *r.MaxInService != want.MaxInService || r.MaxLatency.String() != calc.Millis(want.MaxLatency) || len(r.Windows) != len(want.Windows) {
+		if r.MaxInService == nil || *r.MaxInService != want.MaxInService || r.MaxLatency.String() != policy.Millis(want.MaxLatency) || len(r.Windows) != len(want.Windows) {
 			t.Fatalf("run %d: %+v, want %d, %v", i, r, want.MaxInService, want.MaxLatency)
 		}
 		for k, w := range r.Windows {
-			if *w.InService != want.Windows[k].InService || w.Latency.String() != calc.Millis(want.Windows[k].Latency) {
+			if *w.InService != want.Windows[k].InService || w.Latency.String() != policy.Millis(want.Windows[k].Latency) {
 				t.Fatalf("run %d window %d: %v %v, want %+v", i, k, *w.InService, w.Latency, want.Windows[k])
 			}
 		}

@@ -5,6 +5,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -92,5 +93,5 @@ func modeBound(m calc.ModeReport, col string, d, budget time.Duration) app.UI {
 	case !m.Sampled:
 		return pendingCell(col)
 	}
-	return app.Td().DataSet("col", col).DataSet("ms", calc.Millis(d)).Text(calc.HumanBeside(float64(d), budget) + " (sampled)")
+	return app.Td().DataSet("col", col).DataSet("ms", policy.Millis(d)).Text(policy.HumanBeside(float64(d), budget) + " (sampled)")
 }

@@ -11,6 +11,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -84,7 +85,7 @@ func (p *page) overloadCrowd() app.UI {
 		params = p.report.Params
 	}
 	n := params.Clients
-	clients := fmt.Sprintf("%d %s", n, calc.Plural(n, "client", "clients"))
+	clients := fmt.Sprintf("%d %s", n, policy.Plural(n, "client", "clients"))
 	var before, after string
 	if params.HasStream() {
 		before, after = "Beside this stream, the herd's ", " also retry through the outage (Clients, in Herd above; 1 at least)."
@@ -233,7 +234,7 @@ func collapseHTML(params calc.Params) string {
 	c := params.Collapse()
 	steady, threshold := "none", "none"
 	if c.Bounded {
-		steady = calc.Human(c.Steady * 1e9)
+		steady = policy.Human(c.Steady * 1e9)
 	}
 	if c.HasThreshold {
 		threshold = report.Short(c.Threshold)
@@ -476,7 +477,7 @@ func overloadWindowsHTML(params calc.Params, r sim.OverloadRun, shared []sim.Ove
 	labels := report.WindowLabels(params, rows)
 	for k, w := range r.Windows[:rows] {
 		start := params.WindowStart(k)
-		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, calc.Millis(start), html.EscapeString(labels[k]))
+		fmt.Fprintf(&b, `<tr data-window="%d"><th scope="row" data-ms="%s">%s</th>`, k, policy.Millis(start), html.EscapeString(labels[k]))
 		for i, n := range w.Counts() {
 			fmt.Fprintf(&b, `<td data-col="%s">%d</td>`, report.WindowSeries[i][0], n)
 		}
@@ -505,7 +506,7 @@ const (
 // writeOverloadChart draws each series of r as a strip of its own, named in text above it, all
 // on the given axes (sim.OverloadAxes or OverloadSharedAxes, which scale says in words), with
 // the end of the outage marked. Colour tells nothing apart here: each strip says what it is.
-func writeOverloadChart(b *strings.Builder, params calc.Params, r sim.OverloadRun, name string, timeAxis calc.Axis, countAxis calc.CountAxis, scale string) {
+func writeOverloadChart(b *strings.Builder, params calc.Params, r sim.OverloadRun, name string, timeAxis policy.Axis, countAxis policy.CountAxis, scale string) {
 	x := func(k int) float64 { return arrivalsLeft + timeAxis.X(params.WindowStart(k), arrivalsWidth) }
 	bottom := stripGap + float64(len(report.WindowSeries))*(stripHeight+stripGap)
 	outage := f1(arrivalsLeft + timeAxis.X(params.Outage, arrivalsWidth))
@@ -525,7 +526,7 @@ func writeOverloadChart(b *strings.Builder, params calc.Params, r sim.OverloadRu
 			}
 		}
 		d.WriteString("H" + f1(x(len(r.Windows))) + "V" + y(0) + "Z")
-		fmt.Fprintf(b, `<text x="%v" y="%s">%s per %s window</text>`, arrivalsLeft, f1(top-6), s[1], html.EscapeString(calc.Human(float64(params.Window))))
+		fmt.Fprintf(b, `<text x="%v" y="%s">%s per %s window</text>`, arrivalsLeft, f1(top-6), s[1], html.EscapeString(policy.Human(float64(params.Window))))
 		fmt.Fprintf(b, `<line x1="%v" x2="%v" y1="%s" y2="%s"></line>`, arrivalsLeft, arrivalsLeft+arrivalsWidth, y(0), y(0))
 		fmt.Fprintf(b, `<path data-series="overload" data-name="%s" d="%s"></path>`, s[0], d.String())
 		fmt.Fprintf(b, `<text x="%v" y="%s" text-anchor="end">%d</text><text x="%v" y="%s" text-anchor="end">0</text>`,
@@ -536,9 +537,9 @@ func writeOverloadChart(b *strings.Builder, params calc.Params, r sim.OverloadRu
 	b.WriteString(`</g><g>`)
 	for _, t := range timeAxis.Ticks {
 		tx := f1(arrivalsLeft + timeAxis.X(t, arrivalsWidth))
-		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(bottom), html.EscapeString(calc.Human(float64(t))))
+		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, tx, f1(bottom), html.EscapeString(policy.Human(float64(t))))
 	}
 	fmt.Fprintf(b, `</g><text x="%v" y="%s">time since the start</text></svg></div>`, arrivalsLeft, f1(bottom+21))
 	fmt.Fprintf(b, `<figcaption id="overload-chart-caption">%s, window by window: one strip per series, each named above it, <span id="overload-scale" data-end="%d">%s, from 0 to %d per window and 0 to %s</span>; the table below has the same numbers. <span class="key key-p50">vertical line</span>: the outage ends (%s).</figcaption></figure>`,
-		html.EscapeString(name), countAxis.End, html.EscapeString(scale), countAxis.End, html.EscapeString(calc.Human(float64(timeAxis.End))), html.EscapeString(calc.Human(float64(params.Outage))))
+		html.EscapeString(name), countAxis.End, html.EscapeString(scale), countAxis.End, html.EscapeString(policy.Human(float64(timeAxis.End))), html.EscapeString(policy.Human(float64(params.Outage))))
 }

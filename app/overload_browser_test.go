@@ -10,6 +10,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -84,7 +85,7 @@ func TestOverloadLink(t *testing.T) {
 		}
 		recovered := ""
 		if r.Recovered >= 0 {
-			recovered = calc.Millis(r.Recovered)
+			recovered = policy.Millis(r.Recovered)
 		}
 		row := c.Mode.String() + "+" + c.Limiter.String() + "/"
 		for col, want := range map[string]string{"requests": strconv.Itoa(r.Requests), "succeeded": strconv.Itoa(r.Accepted),
@@ -299,7 +300,7 @@ func TestLatencyLink(t *testing.T) {
 		if got := shown[row+"max_in_service"]; got != strconv.Itoa(r.MaxInService) {
 			t.Errorf("%smax_in_service: page %q, calc %d", row, got, r.MaxInService)
 		}
-		if got := shown[row+"max_latency"]; got != calc.Millis(r.MaxLatency) {
+		if got := shown[row+"max_latency"]; got != policy.Millis(r.MaxLatency) {
 			t.Errorf("%smax_latency: page %q, calc %v", row, got, r.MaxLatency)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -95,7 +96,7 @@ func TestPageOverloadView(t *testing.T) {
 		run, _, _ := fakeOverload(params, c, nil)
 		recovered := ""
 		if run.Recovered >= 0 {
-			recovered = calc.Millis(run.Recovered)
+			recovered = policy.Millis(run.Recovered)
 		}
 		for col, want := range map[string]string{"requests": strconv.Itoa(run.Requests), "succeeded": strconv.Itoa(run.Accepted),
 			"out_of_attempts": strconv.Itoa(run.OutOfAttempts), "refused": strconv.Itoa(run.Refused), "out_of_budget": "3",

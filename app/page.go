@@ -8,6 +8,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -19,7 +20,7 @@ type page struct {
 	app.Compo
 
 	raw      url.Values // each key's input as typed, one value each
-	errs     []*calc.FieldError
+	errs     []*policy.FieldError
 	report   *calc.Report   // of the last valid inputs; nil before the first
 	loaded   string         // the link's query as loaded: a repeated load is skipped, guard.js compares it
 	query    string         // the query the address shows, or will once queryDue is done: canonical, sorted
@@ -50,7 +51,7 @@ type page struct {
 
 	vsReport *calc.Report // policy B's schedule, beside report's (bounds, not sampled: Compare needs no more); nil without B
 
-	unknown []*calc.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
+	unknown []*policy.FieldError // the link's keys that no input reads, named until a valid edit replaces the link
 
 	edited map[string]bool // the inputs the person edited since the link was loaded (shownFields)
 	typing typingState     // an edit in progress in a text field (typing.go)
@@ -168,7 +169,7 @@ func (p *page) load(query string) bool {
 	p.raw, p.lib = link.Values(), link.Export
 	open, _ := calc.DecodeSolve(query) // a bad one is among err's
 	open.SetIn(p.raw)
-	p.errs, p.unknown = calc.FieldErrors(err), nil
+	p.errs, p.unknown = policy.FieldErrors(err), nil
 	for _, fe := range p.errs {
 		switch {
 		case calc.IsUnknownKey(fe) && !ofB(fe): // B's are the vs input's, named while B's query holds them
@@ -240,7 +241,7 @@ func (p *page) apply(key, value string) bool {
 // reports whether there are none. The link's unknown keys are named with them while the link
 // stays as it is; a valid form replaces the link, without them, and their messages go too.
 func (p *page) formErrors(err error) bool {
-	p.errs = calc.FieldErrors(err)
+	p.errs = policy.FieldErrors(err)
 	if len(p.errs) > 0 {
 		p.errs = append(p.errs, p.unknown...)
 		return false
@@ -292,7 +293,7 @@ func (p *page) applyPreset(name string) bool {
 // compute replaces the report. A panic here would kill the wasm and the page with it, so it
 // becomes an error shown for these inputs and the page keeps working.
 func (p *page) compute(params calc.Params) (ok bool) {
-	defer p.survive(&params, func(fe *calc.FieldError) {
+	defer p.survive(&params, func(fe *policy.FieldError) {
 		p.addError(fe)
 		ok = false
 	})
@@ -304,7 +305,7 @@ func (p *page) compute(params calc.Params) (ok bool) {
 // computeReport is a variable so that a test can force a panic.
 var computeReport = func(params calc.Params) calc.Report { return params.ReportBounds() }
 
-func (p *page) fieldError(key string) *calc.FieldError {
+func (p *page) fieldError(key string) *policy.FieldError {
 	for _, fe := range p.errs {
 		if fe.Key == key {
 			return fe
@@ -481,4 +482,4 @@ func (p *page) renderUpdate() app.UI {
 }
 
 // fieldMessage is an error as the page shows it: the key, the value and what is wrong.
-func fieldMessage(fe *calc.FieldError) string { return strings.TrimPrefix(fe.Error(), "calc: ") }
+func fieldMessage(fe *policy.FieldError) string { return strings.TrimPrefix(fe.Error(), "calc: ") }

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -50,40 +50,40 @@ func wantNumbers(t *testing.T, query string) map[string]string {
 		}
 		if row.Retry > 0 {
 			out[n+"retry"] = strconv.Itoa(row.Retry)
-			out[n+"nominal"], out[n+"min"], out[n+"max"] = calc.Millis(row.Nominal), calc.Millis(row.Min), calc.Millis(row.Max)
-			out[n+"mean"] = calc.MillisFloat(row.Mean)
+			out[n+"nominal"], out[n+"min"], out[n+"max"] = policy.Millis(row.Nominal), policy.Millis(row.Min), policy.Millis(row.Max)
+			out[n+"mean"] = policy.MillisFloat(row.Mean)
 			if p.Jitter.FromPrevious() {
 				out[n+"nominal"] = "" // none, "–"
 			}
 		}
-		out[n+"earliest"], out[n+"latest"] = calc.Millis(row.Earliest), calc.Millis(row.Latest)
+		out[n+"earliest"], out[n+"latest"] = policy.Millis(row.Earliest), policy.Millis(row.Latest)
 		if st := r.Sample.Starts[i]; st.Reached > 0 {
-			out[n+"p50"], out[n+"p99"] = calc.Millis(st.Start.P50), calc.Millis(st.Start.P99)
+			out[n+"p50"], out[n+"p99"] = policy.Millis(st.Start.P50), policy.Millis(st.Start.P99)
 		}
 		if p.Budget > 0 {
 			out[n+"budget"] = row.Budget.String()
 		}
 	}
 	t2, q := r.Schedule.Total, r.Sample.Total
-	out["total-min"], out["total-mean"], out["total-max"] = calc.Millis(t2.Min), calc.MillisFloat(t2.Mean), calc.Millis(t2.Max)
+	out["total-min"], out["total-mean"], out["total-max"] = policy.Millis(t2.Min), policy.MillisFloat(t2.Mean), policy.Millis(t2.Max)
 	// With a budget, the sampled percentiles are the total wait within it, shown apart.
 	pct := "total-"
 	if p.Budget > 0 {
 		pct = "budget-"
 		w := r.Within
-		out["budget-min"], out["budget-mean"], out["budget-max"] = calc.Millis(w.Min), calc.MillisFloat(w.Mean), calc.Millis(w.Max)
+		out["budget-min"], out["budget-mean"], out["budget-max"] = policy.Millis(w.Min), policy.MillisFloat(w.Mean), policy.Millis(w.Max)
 	}
-	out[pct+"p50"], out[pct+"p90"], out[pct+"p99"] = calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99)
+	out[pct+"p50"], out[pct+"p90"], out[pct+"p99"] = policy.Millis(q.P50), policy.Millis(q.P90), policy.Millis(q.P99)
 	for _, m := range r.Modes {
 		k := "mode/" + m.Jitter.String() + "/"
-		out[k+"min"], out[k+"mean"], out[k+"max"] = calc.Millis(m.Total.Min), calc.MillisFloat(m.Total.Mean), calc.Millis(m.Total.Max)
+		out[k+"min"], out[k+"mean"], out[k+"max"] = policy.Millis(m.Total.Min), policy.MillisFloat(m.Total.Mean), policy.Millis(m.Total.Max)
 		if p.Budget <= 0 {
-			out[k+"p99"] = calc.Millis(m.Sample.P99)
+			out[k+"p99"] = policy.Millis(m.Sample.P99)
 			continue
 		}
 		w := m.Within
-		out[k+"budget-min"], out[k+"budget-mean"], out[k+"budget-max"] = calc.Millis(w.Min), calc.MillisFloat(w.Mean), calc.Millis(w.Max)
-		out[k+"budget-p99"] = calc.Millis(m.Sample.P99)
+		out[k+"budget-min"], out[k+"budget-mean"], out[k+"budget-max"] = policy.Millis(w.Min), policy.MillisFloat(w.Mean), policy.Millis(w.Max)
+		out[k+"budget-p99"] = policy.Millis(m.Sample.P99)
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -158,13 +159,13 @@ func TestPageCellsAreCalcs(t *testing.T) {
 	r := params.Report()
 	for i, row := range r.Schedule.Rows {
 		n := app.FormatString("%d/", row.Attempt)
-		for col, want := range map[string]string{"earliest": calc.Millis(row.Earliest), "latest": calc.Millis(row.Latest)} {
+		for col, want := range map[string]string{"earliest": policy.Millis(row.Earliest), "latest": policy.Millis(row.Latest)} {
 			if got[n+col] != want {
 				t.Errorf("%s%s = %q, want %q", n, col, got[n+col], want)
 			}
 		}
-		if st := r.Sample.Starts[i]; st.Reached > 0 && got[n+"p99"] != calc.Millis(st.Start.P99) {
-			t.Errorf("%sp99 = %q, want %q", n, got[n+"p99"], calc.Millis(st.Start.P99))
+		if st := r.Sample.Starts[i]; st.Reached > 0 && got[n+"p99"] != policy.Millis(st.Start.P99) {
+			t.Errorf("%sp99 = %q, want %q", n, got[n+"p99"], policy.Millis(st.Start.P99))
 		}
 	}
 }

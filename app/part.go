@@ -6,6 +6,7 @@ import (
 	"backoffcalc/app/internal/imported"
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -28,7 +29,7 @@ type host struct {
 
 	lib    func() string                   // the library the export panel shows (libs.ExportKey)
 	value  func(key string) string         // an input as the form shows it
-	errs   func() []*calc.FieldError       // the inputs' errors the page shows
+	errs   func() []*policy.FieldError     // the inputs' errors the page shows
 	linkOf func(params calc.Params) string // the query of a link to params, with the answers the page shows opened
 
 	// setInputs sets inputs as if each were typed, in order: one edit of the link. It reports
@@ -40,7 +41,7 @@ type host struct {
 	// another; the link follows when every input is valid.
 	setExport func(ctx app.Context, lib string, shown func(lib string))
 	// fieldError is the error of one input, nil when it has none.
-	fieldError func(key string) *calc.FieldError
+	fieldError func(key string) *policy.FieldError
 
 	// copy puts text on the clipboard, saying so beside from's buttons (copy.go); copied is
 	// what the last copy said and copied, when from's buttons made it.
@@ -60,7 +61,7 @@ type host struct {
 
 	// The page's recover (recover.go): survive deferred around work off the input path,
 	// recovering around an event handler, guarded around an island's content.
-	survive    func(params *calc.Params, show func(*calc.FieldError))
+	survive    func(params *calc.Params, show func(*policy.FieldError))
 	recovering func(h app.EventHandler) app.EventHandler
 	guarded    func(render func() app.UI) func() app.UI
 }
@@ -124,7 +125,7 @@ func (p *page) newParts() ([]part, *importControl) {
 		workGen:   &p.workGen,
 		lib:       func() string { return p.lib },
 		value:     p.value,
-		errs:      func() []*calc.FieldError { return p.errs },
+		errs:      func() []*policy.FieldError { return p.errs },
 		linkOf:    func(params calc.Params) string { return p.fit.open.Query(params) }, // the answers open now
 		setInputs: p.setInputs,
 		dropB: func() {

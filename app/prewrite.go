@@ -3,9 +3,9 @@ package main
 import (
 	"html"
 
-	"backoffcalc/calc"
-
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"backoffcalc/calc/policy"
 )
 
 // The first screen written as markup before go-app starts. HTML made for another query (the
@@ -29,7 +29,7 @@ var prewritten *page
 // with errors (the page then shows no numbers of its own before go-app's render) or a panic.
 func firstScreen(query string) (p *page, parts, fields, open []any, ok bool) {
 	p = newPage()
-	defer p.survive(nil, func(*calc.FieldError) { ok = false })
+	defer p.survive(nil, func(*policy.FieldError) { ok = false })
 	p.load(query)
 	if p.report == nil || len(p.errs) > 0 {
 		return p, nil, nil, nil, false

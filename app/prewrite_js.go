@@ -3,9 +3,9 @@
 package main
 
 import (
-	"backoffcalc/calc"
-
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"backoffcalc/calc/policy"
 )
 
 // prewrite writes the link's first screen into HTML made for another query (guard.js marked it
@@ -37,6 +37,6 @@ func prewrite() *page {
 // would be a panic here, before go-app has started: go-app's start follows it as without the
 // pre-write, and app.css shows nothing of a page that was not marked whole.
 func (p *page) write(write app.Value, parts, fields, open []any) (ok bool) {
-	defer p.survive(nil, func(*calc.FieldError) { ok = false })
+	defer p.survive(nil, func(*policy.FieldError) { ok = false })
 	return write.Invoke(parts, fields, open).Bool()
 }

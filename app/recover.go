@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -15,7 +16,7 @@ import (
 // inputs as errors), so a panic is a bug, and survive hands show an error that asks for the link
 // to be reported: the link of params, or of the last valid report when params is nil. The page
 // keeps taking input.
-func (p *page) survive(params *calc.Params, show func(*calc.FieldError)) {
+func (p *page) survive(params *calc.Params, show func(*policy.FieldError)) {
 	r := recover()
 	if r == nil {
 		return
@@ -27,11 +28,11 @@ func (p *page) survive(params *calc.Params, show func(*calc.FieldError)) {
 	case p.report != nil:
 		at = p.report.Params
 	}
-	show(&calc.FieldError{Key: "query", Value: p.fit.open.Query(at), Err: fmt.Errorf("internal error, please report this link: %v", r)})
+	show(&policy.FieldError{Key: "query", Value: p.fit.open.Query(at), Err: fmt.Errorf("internal error, please report this link: %v", r)})
 }
 
 // addError shows fe in the page's alert.
-func (p *page) addError(fe *calc.FieldError) { p.errs = append(p.errs, fe) }
+func (p *page) addError(fe *policy.FieldError) { p.errs = append(p.errs, fe) }
 
 // recovering returns h with the page's recover.
 func (p *page) recovering(h app.EventHandler) app.EventHandler {
@@ -45,7 +46,7 @@ func (p *page) recovering(h app.EventHandler) app.EventHandler {
 // The island then shows the error in place of its content.
 func (p *page) guarded(render func() app.UI) func() app.UI {
 	return func() (ui app.UI) {
-		defer p.survive(nil, func(fe *calc.FieldError) {
+		defer p.survive(nil, func(fe *policy.FieldError) {
 			p.addError(fe)
 			ui = app.P().Role("alert").Text(fieldMessage(fe))
 		})

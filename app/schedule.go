@@ -9,6 +9,7 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -37,13 +38,13 @@ func renderTables(r calc.Report) app.UI {
 }
 
 // msCell is a number cell: people read the human text, tests and scripts read the exact data-ms.
-// The text never reads across a limit that the page states beside it (calc.HumanBeside).
+// The text never reads across a limit that the page states beside it (policy.HumanBeside).
 func msCell(col string, d time.Duration, limits ...time.Duration) app.UI {
-	return app.Td().DataSet("col", col).DataSet("ms", calc.Millis(d)).Text(calc.HumanBeside(float64(d), limits...))
+	return app.Td().DataSet("col", col).DataSet("ms", policy.Millis(d)).Text(policy.HumanBeside(float64(d), limits...))
 }
 
 func meanCell(col string, ns float64, limits ...time.Duration) app.UI {
-	return app.Td().DataSet("col", col).DataSet("ms", calc.MillisFloat(ns)).Text(calc.HumanBeside(ns, limits...))
+	return app.Td().DataSet("col", col).DataSet("ms", policy.MillisFloat(ns)).Text(policy.HumanBeside(ns, limits...))
 }
 
 // pendingCell stands for a sampled number the page is still computing.
@@ -78,7 +79,7 @@ func renderSchedule(r calc.Report) app.UI {
 	}
 	// Every time is read against the budget: its text never reads across it.
 	msText := func(col string, d time.Duration) {
-		cell(col, calc.Millis(d), calc.HumanBeside(float64(d), r.Params.Budget), "")
+		cell(col, policy.Millis(d), policy.HumanBeside(float64(d), r.Params.Budget), "")
 	}
 	for i, row := range r.Schedule.Rows {
 		n := strconv.Itoa(row.Attempt)
@@ -99,7 +100,7 @@ func renderSchedule(r calc.Report) app.UI {
 				msText("nominal", row.Nominal)
 			}
 			msText("min", row.Min)
-			cell("mean", calc.MillisFloat(row.Mean), calc.HumanBeside(row.Mean, r.Params.Budget), "")
+			cell("mean", policy.MillisFloat(row.Mean), policy.HumanBeside(row.Mean, r.Params.Budget), "")
 			msText("max", row.Max)
 		}
 		msText("earliest", row.Earliest)
@@ -129,7 +130,7 @@ func renderTotals(r calc.Report) app.UI {
 	t, q := r.Schedule.Total, r.Sample.Total
 	text := report.TotalsText(r) // side by side, they carry the digits that tell them apart
 	item := func(id, label string, d time.Duration) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.Millis(d)).Text(text(float64(d))))
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", policy.Millis(d)).Text(text(float64(d))))
 	}
 	pending := func(id, label string) app.HTMLDiv {
 		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
@@ -141,7 +142,7 @@ func renderTotals(r calc.Report) app.UI {
 		return item(id, label, d)
 	}
 	mean := func(id, label string, ns float64) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", calc.MillisFloat(ns)).Text(text(ns)))
+		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", policy.MillisFloat(ns)).Text(text(ns)))
 	}
 	if r.Params.Budget <= 0 {
 		return app.Dl().ID("totals").Body(
@@ -185,11 +186,11 @@ func renderNotes(r calc.Report) app.UI {
 	p, s := r.Params, r.Schedule
 	var notes []string
 	if s.ExceedsCap {
-		notes = append(notes, "A wait can be longer than the cap ("+calc.Human(float64(p.Cap))+"): the jitter is applied after capping the nominal delay.")
+		notes = append(notes, "A wait can be longer than the cap ("+policy.Human(float64(p.Cap))+"): the jitter is applied after capping the nominal delay.")
 	}
 	if last := s.Rows[len(s.Rows)-1]; last.AtCap > 0 {
 		notes = append(notes, app.FormatString("%s piles waits up at the cap: by the last retry, %s of the waits are exactly %s (see the at-cap share in the CSV).",
-			p.Jitter.Title(), calc.Percent(last.AtCap), calc.Human(float64(p.Cap))))
+			p.Jitter.Title(), policy.Percent(last.AtCap), policy.Human(float64(p.Cap))))
 	}
 	if p.Budget > 0 {
 		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out). Within budget, %s.", report.LimitText(p.Budget), s.Always, s.AtMost, report.StartsOver),

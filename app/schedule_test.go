@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -29,8 +29,8 @@ func TestPageNotesPileUp(t *testing.T) {
 		switch {
 		case c.want == "" && strings.Contains(html, "piles"):
 			t.Errorf("%s: %s", c.query, html)
-		case c.want != "" && (!strings.Contains(html, c.want) || last.AtCap == 0 || !strings.Contains(html, "by the last retry, "+calc.Percent(last.AtCap)+" of the waits are exactly 1 s")):
-			t.Errorf("%s: no %q at %s:\n%s", c.query, c.want, calc.Percent(last.AtCap), html)
+		case c.want != "" && (!strings.Contains(html, c.want) || last.AtCap == 0 || !strings.Contains(html, "by the last retry, "+policy.Percent(last.AtCap)+" of the waits are exactly 1 s")):
+			t.Errorf("%s: no %q at %s:\n%s", c.query, c.want, policy.Percent(last.AtCap), html)
 		}
 	}
 }
@@ -63,14 +63,14 @@ func TestPageBudgetKeepsKindsApart(t *testing.T) {
 	// budget; within it, 750 ms (then a 2.25 s wait reaches 3 s) to 1 ns under 3 s.
 	want := map[string]totalsItem{
 		"total-min":   {"best-case total wait of the policy, ignoring the budget", "policy", "1750"},
-		"total-mean":  {"expected total wait of the policy, ignoring the budget", "policy", calc.MillisFloat(r.Schedule.Total.Mean)},
+		"total-mean":  {"expected total wait of the policy, ignoring the budget", "policy", policy.MillisFloat(r.Schedule.Total.Mean)},
 		"total-max":   {"worst-case total wait of the policy, ignoring the budget", "policy", "49750"},
 		"budget-min":  {"best-case total wait within the 3 s budget", "budget", "750"},
-		"budget-mean": {"expected total wait within the 3 s budget (mean of 2000 sampled paths)", "budget", calc.MillisFloat(r.Sample.TotalMean)},
+		"budget-mean": {"expected total wait within the 3 s budget (mean of 2000 sampled paths)", "budget", policy.MillisFloat(r.Sample.TotalMean)},
 		"budget-max":  {"worst-case total wait within the 3 s budget", "budget", "2999.999999"},
-		"budget-p50":  {"p50 total wait within the 3 s budget (sampled)", "budget", calc.Millis(r.Sample.Total.P50)},
-		"budget-p90":  {"p90 total wait within the 3 s budget (sampled)", "budget", calc.Millis(r.Sample.Total.P90)},
-		"budget-p99":  {"p99 total wait within the 3 s budget (sampled)", "budget", calc.Millis(r.Sample.Total.P99)},
+		"budget-p50":  {"p50 total wait within the 3 s budget (sampled)", "budget", policy.Millis(r.Sample.Total.P50)},
+		"budget-p90":  {"p90 total wait within the 3 s budget (sampled)", "budget", policy.Millis(r.Sample.Total.P90)},
+		"budget-p99":  {"p99 total wait within the 3 s budget (sampled)", "budget", policy.Millis(r.Sample.Total.P99)},
 	}
 	if len(got) != len(want) {
 		t.Errorf("totals %v, want the %d of %v", got, len(want), want)

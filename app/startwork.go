@@ -8,6 +8,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -40,7 +41,7 @@ func (p *page) startWork(ctx app.Context) {
 				p.workDone.Store(gen)
 			}
 		})
-		defer p.survive(&r.Params, func(fe *calc.FieldError) {
+		defer p.survive(&r.Params, func(fe *policy.FieldError) {
 			ctx.Dispatch(func(ctx app.Context) { p.addError(fe) })
 		})
 		// Under wasm this goroutine holds the thread until it pauses: let the browser paint the

@@ -15,6 +15,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 )
 
 // runTable prints the report for a query: `table [-format text|csv|md|json] [-contention] [-sweep] [-import FILE|-] QUERY`,
@@ -65,7 +66,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	link, err := libs.DecodeLink(query)
 	p := link.Params
 	if err != nil {
-		for _, fe := range calc.FieldErrors(err) {
+		for _, fe := range policy.FieldErrors(err) {
 			fmt.Fprintln(stderr, fe)
 		}
 		return 2
@@ -75,7 +76,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	h.runHerdNow(p)
 	herd, over := h.runs, h.over
 	if err := h.err; err != nil {
-		for _, fe := range calc.FieldErrors(err) {
+		for _, fe := range policy.FieldErrors(err) {
 			fmt.Fprintln(stderr, "the herd is not simulated:", fe)
 		}
 	}
@@ -104,7 +105,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		if own := ownContention(p, c.Table); own != nil {
 			// B's own mode only: its table of every mode is not compared.
 			b := link.B
-			if rs, err := contention.Run(b, b.Contenders, b.Runs, contention.Policy(b.Jitter)); err == nil {
+			if rs, err := contention.Run(b.Params, b.Contenders, b.Runs, contention.Policy(b.Jitter)); err == nil {
 				cmp.ContA, cmp.ContB = own, &rs[0]
 			} else {
 				fmt.Fprintln(stderr, "B's contention experiment is not simulated:", err)
@@ -183,10 +184,10 @@ func ownContention(p calc.Params, table []contention.Result) *contention.Result 
 func runContention(p calc.Params, table, sweep bool) (c report.Contention, err error) {
 	c.Params = p
 	if table {
-		c.Table, err = contention.Run(p, p.Contenders, p.Runs, contention.ModesOf(p)...)
+		c.Table, err = contention.Run(p.Params, p.Contenders, p.Runs, contention.ModesOf(p.Params)...)
 	}
 	if err == nil && sweep {
-		c.Sweep, _, err = contention.Sweep(p, p.Runs, contention.ModesOf(p), nil)
+		c.Sweep, _, err = contention.Sweep(p.Params, p.Runs, contention.ModesOf(p.Params), nil)
 	}
 	return c, err
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -28,7 +29,7 @@ func TestTableCompareOpenHerd(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("Herd, each in its own jitter mode: A peak once back %d attempts per window at %s, peak while down %d attempts per window at %s, %d accepted, %d gave up,",
-		run.PeakBack, calc.Human(float64(run.PeakBackAt)), run.PeakDown, calc.Human(float64(run.PeakDownAt)), run.Accepted, run.GaveUp)
+		run.PeakBack, policy.Human(float64(run.PeakBackAt)), run.PeakDown, policy.Human(float64(run.PeakDownAt)), run.Accepted, run.GaveUp)
 	if !strings.Contains(out, want) {
 		t.Errorf("table does not say %q:\n%s", want, out)
 	}

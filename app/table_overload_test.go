@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -76,12 +76,12 @@ func TestTableOverloadJSON(t *testing.T) {
 			(g.Recovered != nil) != want.Recovers() || g.RecoveredInStream != want.RecoveredInStream || len(g.Windows) != len(want.Windows) {
 			t.Fatalf("run %d %v: %+v, calc %+v, %v", i, c, g, want, err)
 		}
-		if g.Recovered != nil && g.Recovered.String() != calc.Millis(want.Recovered) {
+		if g.Recovered != nil && g.Recovered.String() != policy.Millis(want.Recovered) {
 			t.Errorf("run %d recovered at %s, calc %v", i, g.Recovered, want.Recovered)
 		}
 		for k, w := range want.Windows {
 			gw := g.Windows[k]
-			if gw.Start.String() != calc.Millis(p.WindowStart(k)) || [8]int{gw.New, gw.Retries, gw.Served, gw.Wasted, gw.Failed, gw.TimedOut, gw.Refused, gw.Queue} != w.Counts() {
+			if gw.Start.String() != policy.Millis(p.WindowStart(k)) || [8]int{gw.New, gw.Retries, gw.Served, gw.Wasted, gw.Failed, gw.TimedOut, gw.Refused, gw.Queue} != w.Counts() {
 				t.Fatalf("run %d window %d: %+v, calc %+v", i, k, gw, w)
 			}
 		}

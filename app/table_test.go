@@ -16,6 +16,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 )
 
 func runTableOut(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -380,8 +381,8 @@ func TestTableWithinBudgetJSON(t *testing.T) {
 		// Every number is calc's.
 		p, _ := libs.Decode(c.query)
 		rep := p.Report()
-		want := fmt.Sprintf("%s %s %s %s %s %s %v", calc.Millis(rep.Within.Min), calc.MillisFloat(rep.Within.Mean), calc.Millis(rep.Within.Max),
-			calc.Millis(rep.Sample.Total.P50), calc.Millis(rep.Sample.Total.P90), calc.Millis(rep.Sample.Total.P99), rep.Within.Exact)
+		want := fmt.Sprintf("%s %s %s %s %s %s %v", policy.Millis(rep.Within.Min), policy.MillisFloat(rep.Within.Mean), policy.Millis(rep.Within.Max),
+			policy.Millis(rep.Sample.Total.P50), policy.Millis(rep.Sample.Total.P90), policy.Millis(rep.Sample.Total.P99), rep.Within.Exact)
 		match("total_wait_within_budget against calc", r.Within.String(), want)
 	}
 	// No budget: total_wait keeps its percentiles and nothing is within a budget.
@@ -466,7 +467,7 @@ func TestTableContention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := contention.Run(p, 20, 3, contention.ModesOf(p)...)
+	want, err := contention.Run(p.Params, 20, 3, contention.ModesOf(p.Params)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -42,7 +43,7 @@ type committed struct {
 	open             calc.SolveSet
 	query            string
 	queryDue         bool
-	unknown          []*calc.FieldError
+	unknown          []*policy.FieldError
 	parts            []func() // the sections' own (committer), each of which shows its part again
 	done             bool     // their work (startWork) had finished; a keystroke stops it otherwise
 }

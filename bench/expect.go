@@ -12,8 +12,8 @@ import (
 	"os/exec"
 	"strconv"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 )
 
 type tableJSON struct {
@@ -115,14 +115,14 @@ func heavyWant(query string) (want, error) {
 	}
 	rows := p.Schedule().Rows
 	w := want{Kind: "schedule", Rows: len(rows), Cells: map[string]string{}}
-	for _, row := range []calc.Row{rows[1], rows[len(rows)-1]} {
+	for _, row := range []policy.Row{rows[1], rows[len(rows)-1]} {
 		k := strconv.Itoa(row.Attempt) + "/"
-		w.Cells[k+"nominal"], w.Cells[k+"min"] = calc.Millis(row.Nominal), calc.Millis(row.Min)
+		w.Cells[k+"nominal"], w.Cells[k+"min"] = policy.Millis(row.Nominal), policy.Millis(row.Min)
 		if p.Jitter.FromPrevious() {
 			w.Cells[k+"nominal"] = "" // none, "–" on the page
 		}
-		w.Cells[k+"mean"], w.Cells[k+"max"] = calc.MillisFloat(row.Mean), calc.Millis(row.Max)
-		w.Cells[k+"earliest"], w.Cells[k+"latest"] = calc.Millis(row.Earliest), calc.Millis(row.Latest)
+		w.Cells[k+"mean"], w.Cells[k+"max"] = policy.MillisFloat(row.Mean), policy.Millis(row.Max)
+		w.Cells[k+"earliest"], w.Cells[k+"latest"] = policy.Millis(row.Earliest), policy.Millis(row.Latest)
 		w.Differ = append(w.Differ, k+"p50", k+"p99")
 	}
 	return w, nil

@@ -34,7 +34,7 @@ type config struct {
 // The inputs the bench uses.
 const (
 	sharedQuery = "base=250ms&attempts=8&jitter=equal" // a shared link with a non-default query
-	heavyQuery  = "attempts=1000&samples=30000"        // the heaviest schedule the page accepts: 30000 × 1000 × 5 modes, sampling's limit (calc.MaxSampleWork)
+	heavyQuery  = "attempts=1000&samples=30000"        // the heaviest schedule the page accepts: 30000 × 1000 × 5 modes, sampling's limit (policy.MaxSampleWork)
 )
 
 // phases are the names -only knows, in the order they run.

@@ -81,7 +81,7 @@ func BenchmarkSolutions1000(b *testing.B) {
 func BenchmarkSolveSample(b *testing.B) {
 	r := mustDecode(b, "budget=30s").ReportBounds()
 	for b.Loop() {
-		r.SolveSample(r.Solutions, nil)
+		r.Params.SolveSample(r.Sample, r.Solutions, nil)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/policy"
 )
 
 // The breaker's keys are left out of a link at their defaults, written when set, read back, and
@@ -47,7 +48,7 @@ func TestBreakerKeys(t *testing.T) {
 	p := Default()
 	p.Breaker, p.BreakerAt, p.Breakers = breaker.Count, 2, 2
 	var keys []string
-	for _, fe := range FieldErrors(p.Validate()) {
+	for _, fe := range policy.FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
 	}
 	if got := strings.Join(keys, ","); got != "breaker,breakerat,breakers" {
@@ -185,7 +186,7 @@ func TestBreakerParamErrors(t *testing.T) {
 	b := &p.BreakerParams
 	b.GobreakerMaxRequests, b.R4jFailurePercent, b.PollySampling, b.FailsafeOf, b.FailsafeFailures = 0, 0, time.Second+1, 2, 3
 	var got []string
-	for _, fe := range FieldErrors(p.Validate()) {
+	for _, fe := range policy.FieldErrors(p.Validate()) {
 		got = append(got, fe.Error())
 	}
 	want := []string{

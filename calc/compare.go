@@ -3,6 +3,8 @@ package calc
 import (
 	"math"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // Comparison is two policies side by side, A and B, attempt by attempt: each one's waits and
@@ -13,7 +15,7 @@ type Comparison struct {
 	Rows  []CompareRow // one per attempt of the longer policy
 	Total Diff         // B's total wait − A's, ignoring any budget (Schedule.Total)
 	// Fit is what fits in each one's budget, for its own jitter mode; nil without a budget.
-	FitA, FitB *Solution
+	FitA, FitB *policy.Solution
 }
 
 // CompareRow is one attempt of A and of B. An attempt only one of them makes has no
@@ -21,7 +23,7 @@ type Comparison struct {
 type CompareRow struct {
 	Attempt  int
 	InA, InB bool
-	A, B     Row
+	A, B     policy.Row
 	Diff     Diff // B − A, where both make the attempt
 }
 
@@ -60,7 +62,7 @@ func Compare(a, b Report) Comparison {
 }
 
 // ownSolution is the fit to the budget of r's own jitter mode, or nil without a budget.
-func ownSolution(r Report) *Solution {
+func ownSolution(r Report) *policy.Solution {
 	for i, s := range r.Solutions {
 		if s.Jitter == r.Params.Jitter {
 			return &r.Solutions[i]
@@ -74,9 +76,9 @@ func ownSolution(r Report) *Solution {
 func HumanDiff(ns float64) string {
 	switch {
 	case ns > 0:
-		return "+" + Human(ns)
+		return "+" + policy.Human(ns)
 	case ns < 0:
-		return "−" + Human(math.Abs(ns))
+		return "−" + policy.Human(math.Abs(ns))
 	}
 	return "0"
 }

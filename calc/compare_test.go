@@ -3,6 +3,8 @@ package calc
 import (
 	"testing"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // Hand-worked comparisons: each row's difference is B − A, worked out from the two schedules
@@ -86,7 +88,7 @@ func TestCompareFit(t *testing.T) {
 	a := mustDecode(t, "base=100ms&factor=2&cap=1s&jitter=none&budget=3.1s").ReportBounds()
 	b := mustDecode(t, "base=100ms&factor=2&cap=1s&jitter=none&budget=1.5s").ReportBounds()
 	c := Compare(a, b)
-	if c.FitA == nil || c.FitB == nil || c.FitA.Jitter != None || c.FitA.Always.Value != 6 || c.FitB.Always.Value != 4 {
+	if c.FitA == nil || c.FitB == nil || c.FitA.Jitter != policy.None || c.FitA.Always.Value != 6 || c.FitB.Always.Value != 4 {
 		t.Fatalf("fit A %+v, fit B %+v; want 6 and 4 attempts, no jitter", c.FitA, c.FitB)
 	}
 	if c = Compare(a, mustDecode(t, "jitter=none").ReportBounds()); c.FitB != nil {
@@ -98,7 +100,7 @@ func TestHumanDiff(t *testing.T) {
 	for _, tt := range []struct {
 		ns   float64
 		want string
-	}{{0, "0"}, {1e8, "+100 ms"}, {-1.5e9, "−1.5 s"}, {-1, "−1 ns"}, {float64(MaxCap) * 1000, "+7000 d"}} {
+	}{{0, "0"}, {1e8, "+100 ms"}, {-1.5e9, "−1.5 s"}, {-1, "−1 ns"}, {float64(policy.MaxCap) * 1000, "+7000 d"}} {
 		if got := HumanDiff(tt.ns); got != tt.want {
 			t.Errorf("HumanDiff(%v) = %q, want %q", tt.ns, got, tt.want)
 		}

@@ -3,6 +3,8 @@ package calc
 import (
 	"strings"
 	"testing"
+
+	"backoffcalc/calc/contention"
 )
 
 // The contention keys are in the canonical link when set; at their defaults they are left out, so
@@ -51,12 +53,12 @@ func TestValidateContention(t *testing.T) {
 		want             string
 	}{
 		{0, 100, `calc: contenders "0": must be between 1 and 500`},
-		{MaxContenders + 1, 100, `calc: contenders "501": must be between 1 and 500`},
+		{contention.MaxContenders + 1, 100, `calc: contenders "501": must be between 1 and 500`},
 		{100, 0, `calc: runs "0": must be between 1 and 1000`},
-		{100, MaxRuns + 1, `calc: runs "1001": must be between 1 and 1000`},
+		{100, contention.MaxRuns + 1, `calc: runs "1001": must be between 1 and 1000`},
 		{-1, -1, `calc: contenders "-1": must be between 1 and 500` + "\n" + `calc: runs "-1": must be between 1 and 1000`},
 		{1, 1, ""},
-		{MaxContenders, MaxRuns, ""},
+		{contention.MaxContenders, contention.MaxRuns, ""},
 	} {
 		p := Default()
 		p.Contenders, p.Runs = tt.contenders, tt.runs

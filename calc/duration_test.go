@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // durationTests are durations as written and their exact value in nanoseconds, computed by hand;
@@ -136,6 +138,17 @@ func TestParseDurationAsGo(t *testing.T) {
 		want, _ := time.ParseDuration(in)
 		if err != nil || d != want {
 			t.Errorf("parseDuration(%q) = %v, %v; time.ParseDuration: %v", in, d, err, want)
+		}
+	}
+}
+
+// What policy.TypedDuration writes reads back as the same duration (calc/policy's
+// TestTypedDuration holds what it writes).
+func TestTypedDurationReadsBack(t *testing.T) {
+	for _, d := range []time.Duration{1, 999, 1001, 64500000, 157142857, 1599999999, 204600 * time.Millisecond, 90061001001001, policy.MaxCap, policy.MaxCap - 1} {
+		back, err := parseDuration(policy.TypedDuration(d))
+		if err != nil || back != d {
+			t.Errorf("TypedDuration(%d) = %q reads back as %d (%v)", d, policy.TypedDuration(d), back, err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 func ExampleParams_Schedule() {
@@ -13,7 +14,7 @@ func ExampleParams_Schedule() {
 	for _, r := range s.Rows[1:] {
 		fmt.Printf("attempt %d (retry %d) waits %v..%v\n", r.Attempt, r.Retry, r.Min, r.Max)
 	}
-	fmt.Printf("total wait: best %v, expected %s, worst %v\n", s.Total.Min, calc.Human(s.Total.Mean), s.Total.Max)
+	fmt.Printf("total wait: best %v, expected %s, worst %v\n", s.Total.Min, policy.Human(s.Total.Mean), s.Total.Max)
 	// Output:
 	// attempt 2 (retry 1) waits 0s..100ms
 	// attempt 3 (retry 2) waits 0s..200ms
@@ -25,7 +26,7 @@ func ExampleParams_Schedule() {
 
 func ExampleDecode() {
 	p, err := calc.Decode("base=20s&cap=10s&attempts=0&jitter=full")
-	for _, fe := range calc.FieldErrors(err) {
+	for _, fe := range policy.FieldErrors(err) {
 		fmt.Println(fe)
 	}
 	fmt.Println(p.Encode())
@@ -117,7 +118,7 @@ func ExampleParams_WaitWords() {
 func ExampleUnknownKeys() {
 	// export is another package's key; bse and attempt are typos, utm_source is no one's.
 	err := calc.UnknownKeys("attempt=8&bse=1s&export=grpc&utm_source=mail", "export")
-	for _, fe := range calc.FieldErrors(err) {
+	for _, fe := range policy.FieldErrors(err) {
 		fmt.Println(fe)
 	}
 	fmt.Println(calc.BareMillis("budget", "20"), calc.BareMillis("budget", "20s"))
@@ -126,26 +127,6 @@ func ExampleUnknownKeys() {
 	// calc: bse "1s": unknown key; did you mean base?
 	// calc: utm_source "mail": unknown key
 	// true false
-}
-
-func ExampleHumanBeside() {
-	// The worst case within a 6.5 s budget is 6.499999999 s: three digits would read "6.5 s",
-	// the budget itself, where a start is out.
-	p, _ := calc.Decode("base=1s&factor=2&cap=1m&attempts=6&jitter=equal&budget=6.5s")
-	w := p.WithinBudget()
-	fmt.Println(calc.Human(float64(w.Max)), "|", calc.HumanBeside(float64(w.Max), p.Budget), "|", calc.HumanExact(p.Budget))
-	// Output:
-	// 6.5 s | < 6.5 s | 6.5 s
-}
-
-func ExampleTypedDuration() {
-	// The largest base with which 6 attempts start before 3.1 s is 157142857ns; typed, 157ms,
-	// which fits too.
-	p, _ := calc.Decode("base=100ms&factor=2&cap=1s&jitter=none&budget=3.1s")
-	base := p.Solutions()[0].Worst.Base
-	fmt.Println(base.Value, calc.TypedDuration(base.Typed))
-	// Output:
-	// 157.142857ms 157ms
 }
 
 func ExampleCompare() {
@@ -172,7 +153,7 @@ func ExampleParams_Solutions() {
 	// 6.5s: a base of at most 209677419ns (31 × 209677420ns is 6.50000002s), typed 209ms.
 	p, _ := calc.Decode("base=1s&factor=2&cap=1m&attempts=6&jitter=none&budget=6.5s")
 	s := p.Solutions()[0]
-	fmt.Println(s.Jitter, s.Always.Value, s.Worst.Base.Value, calc.TypedDuration(s.Worst.Base.Typed))
+	fmt.Println(s.Jitter, s.Always.Value, s.Worst.Base.Value, policy.TypedDuration(s.Worst.Base.Typed))
 	// Output:
 	// none 3 209.677419ms 209ms
 }

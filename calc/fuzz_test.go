@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"backoffcalc/calc/policy"
 )
 
 // checkInvariants holds for every valid policy: 0 <= min <= mean <= max; starts never decrease;
@@ -77,7 +79,7 @@ func FuzzDecode(f *testing.F) {
 		if verr := p.Validate(); verr != nil {
 			t.Fatalf("Decode(%q) returned invalid params: %v", q, verr)
 		}
-		for _, fe := range FieldErrors(err) {
+		for _, fe := range policy.FieldErrors(err) {
 			if fe.Key == "" || len(fe.Error()) > 400 {
 				t.Fatalf("Decode(%q): error %q", q, fe.Error())
 			}
@@ -100,24 +102,20 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
+// FuzzSchedule's seeds are the golden file's links and its corpus (testdata/fuzz); calc/policy's
+// TestScheduleTestsInvariants holds the invariants for the worked schedules.
 func FuzzSchedule(f *testing.F) {
-	for _, tt := range scheduleTests {
-		f.Add(tt.query)
-	}
 	for _, q := range goldenQueries(f) {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		p, _ := Decode(q)
-		p.Samples = MinSamples // the invariants, not the statistics, are under test
+		p.Samples = policy.MinSamples // the invariants, not the statistics, are under test
 		checkInvariants(t, p)
 	})
 }
 
 func TestInvariants(t *testing.T) {
-	for _, tt := range scheduleTests {
-		checkInvariants(t, mustDecode(t, tt.query+"&samples=500"))
-	}
 	for _, q := range goldenQueries(t) {
 		checkInvariants(t, mustDecode(t, q))
 	}

@@ -3,6 +3,8 @@ package calc
 import (
 	"math/bits"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // HerdMode is how the clients of a herd wait between attempts: Immediate, or the policy's
@@ -14,14 +16,14 @@ type HerdMode uint8
 const Immediate HerdMode = 0
 
 // Backoff returns the herd mode that waits as the policy does with jitter j.
-func Backoff(j Jitter) HerdMode { return HerdMode(j) + 1 }
+func Backoff(j policy.Jitter) HerdMode { return HerdMode(j) + 1 }
 
 // HerdModes lists the modes every herd runs, in order: Immediate, then the backoff of each of
 // the five classic jitter modes, in the order of Jitters. Params.HerdModes adds the policy's
 // own mode when it is another.
 func HerdModes() []HerdMode {
 	modes := []HerdMode{Immediate}
-	for _, j := range Jitters() {
+	for _, j := range policy.Jitters() {
 		modes = append(modes, Backoff(j))
 	}
 	return modes
@@ -34,22 +36,22 @@ func HerdModes() []HerdMode {
 // decorrelated, proportional and decorrelatedv2; with jitter=full, the first six.
 func (p Params) HerdModes() []HerdMode {
 	modes := []HerdMode{Immediate}
-	for _, j := range p.comparedJitters() { // the jitter modes the report compares
+	for _, j := range p.ComparedJitters() { // the jitter modes the report compares
 		modes = append(modes, Backoff(j))
 	}
 	return modes
 }
 
 // Jitter returns the jitter mode of a backoff mode; ok is false for Immediate.
-func (m HerdMode) Jitter() (j Jitter, ok bool) {
+func (m HerdMode) Jitter() (j policy.Jitter, ok bool) {
 	if m == Immediate {
 		return 0, false
 	}
-	return Jitter(m - 1), true
+	return policy.Jitter(m - 1), true
 }
 
 // Exists reports whether m is Immediate or the backoff of a jitter mode.
-func (m HerdMode) Exists() bool { return int(m) <= len(jitterNames) }
+func (m HerdMode) Exists() bool { return int(m) <= len(policy.JitterNames()) }
 
 // String is "immediate" or the name of the jitter mode.
 func (m HerdMode) String() string {
@@ -63,15 +65,21 @@ func (m HerdMode) String() string {
 // [WindowStart(k), WindowStart(k+1)).
 func (p Params) WindowStart(k int) time.Duration { return time.Duration(k) * p.Window }
 
-// PauseEvery is how many steps a simulation that pauses takes between calls to pause: the
-// attempts of calc/sim's HerdModePausing and OverloadPausing, the writes of calc/contention's
-// RunPausing.
-const PauseEvery = 1 << 12
-
 // ClientStart is when client i (0-based) of the herd makes its first attempt:
 // floor(i*Spread/Clients), so the clients start evenly over [0, Spread).
 func (p Params) ClientStart(i int) time.Duration {
 	hi, lo := bits.Mul64(uint64(i), uint64(p.Spread))
 	q, _ := bits.Div64(hi, lo, uint64(p.Clients)) // hi < Clients because i < Clients
 	return time.Duration(q)
+}
+
+// ModeWaits is the waits of herd mode m in calc/sim's herd and overload runs, and the state
+// before the first retry: the policy's with m's jitter, or for Immediate the zero law, which
+// waits 0 for any u, and no retry draws.
+func (p Params) ModeWaits(m HerdMode) (policy.Waits, float64) {
+	if j, ok := m.Jitter(); ok {
+		q := p.WithJitter(j)
+		return *q.Waits(), q.FirstState()
+	}
+	return p.ImmediateWaits(), 0
 }

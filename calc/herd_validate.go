@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // Limits of the herd's work, beyond each input's own range: Validate refuses more than
@@ -50,15 +52,15 @@ func (p Params) HerdWindows(m HerdMode) (int, error) {
 		return int(n), nil
 	}
 	fix := "lower attempts or cap, or set a budget"
-	for _, step := range tickSteps {
+	for _, step := range policy.TickSteps() {
 		if step <= MaxWindow && h/step+1 <= MaxHerdWindows {
-			fix = "make the window at least " + FormatDuration(step)
+			fix = "make the window at least " + policy.FormatDuration(step)
 			break
 		}
 	}
-	return 0, &FieldError{Key: "window", Value: FormatDuration(p.Window), Err: fmt.Errorf(
+	return 0, &policy.FieldError{Key: "window", Value: policy.FormatDuration(p.Window), Err: fmt.Errorf(
 		"the last attempt can come as late as %s: %d windows, over the limit of %d; %s",
-		Human(float64(h)), n, MaxHerdWindows, fix)}
+		policy.Human(float64(h)), n, MaxHerdWindows, fix)}
 }
 
 // HerdHorizon is the latest time any attempt of p.HerdModes, or of m, can arrive: the last
@@ -86,7 +88,7 @@ func (p Params) lastAttemptAfter(m HerdMode, d time.Duration) time.Duration {
 		for k := 1; k < p.Attempts; k++ {
 			s = satAdd(s, d)
 			if backoff {
-				s = satAdd(s, q.maxWait(k))
+				s = satAdd(s, q.MaxWait(k))
 			}
 		}
 		last = max(last, s)
@@ -100,7 +102,7 @@ func (p Params) lastAttemptAfter(m HerdMode, d time.Duration) time.Duration {
 // herdWork refuses a herd of more than MaxHerdWork client-attempts. An attempts count out of its
 // own range is reported on its own key, not here.
 func herdWork(clients, attempts int) error {
-	if attempts >= 1 && attempts <= MaxAttempts && clients*attempts > MaxHerdWork {
+	if attempts >= 1 && attempts <= policy.MaxAttempts && clients*attempts > MaxHerdWork {
 		return fmt.Errorf("%d clients × %d attempts is over the limit of %d client-attempts", clients, attempts, MaxHerdWork)
 	}
 	return nil
@@ -118,7 +120,7 @@ func (p Params) Simulable() error {
 	if p.HerdSimulated() {
 		return nil
 	}
-	return &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: fmt.Errorf(
+	return &policy.FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: fmt.Errorf(
 		"the simulation takes at most %d clients and %d client-attempts (%d × %d attempts here); the herd's expected counts (calc/fluid) take up to %d clients",
 		MaxClients, MaxHerdWork, p.Clients, p.Attempts, MaxHerdClients)}
 }
@@ -126,7 +128,7 @@ func (p Params) Simulable() error {
 // openClients refuses an open system (Params.Open) of more clients than the herd simulates:
 // it runs client by client, with no fluid model.
 func openClients(p Params) error {
-	if !p.Open() || p.Clients < 1 || p.Clients > MaxHerdClients || p.Attempts < 1 || p.Attempts > MaxAttempts || p.HerdSimulated() {
+	if !p.Open() || p.Clients < 1 || p.Clients > MaxHerdClients || p.Attempts < 1 || p.Attempts > policy.MaxAttempts || p.HerdSimulated() {
 		return nil
 	}
 	if p.Clients > MaxClients {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // The polynomial growths, the offset and the whole-unit draws of the job queues, against
@@ -27,7 +29,7 @@ func TestPolynomialGrowth(t *testing.T) {
 		p := mustDecode(t, q+"&jitter=none")
 		rows := p.Schedule().Rows
 		from := int64(0)
-		if p.Growth == Polynomial {
+		if p.Growth == policy.Polynomial {
 			from = 1
 		}
 		for k := 1; k < p.Attempts; k++ {
@@ -56,7 +58,7 @@ func TestPolynomialWholePower(t *testing.T) {
 		{"growth=cubic", "growth", "polynomial (base × k^factor) or polynomial0 (base × (k-1)^factor)"},
 	} {
 		p, err := Decode(c.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if len(fes) != 1 || fes[0].Key != c.key || !strings.Contains(fes[0].Error(), c.msg) {
 			t.Errorf("%s: %v, want one error on %s saying %q", c.query, err, c.key, c.msg)
 		}
@@ -66,13 +68,13 @@ func TestPolynomialWholePower(t *testing.T) {
 	}
 	// A preset's polynomial growth holds factor whole too.
 	pr := Preset{Name: "poly", Params: mustDecode(t, "growth=polynomial&factor=4")}
-	if p, err := Decode("preset=poly&factor=4.5", pr); err == nil || p.Factor != 4 || p.Growth != Polynomial ||
+	if p, err := Decode("preset=poly&factor=4.5", pr); err == nil || p.Factor != 4 || p.Growth != policy.Polynomial ||
 		!strings.Contains(err.Error(), `calc: factor "4.5": must be a whole number with growth polynomial (factor is its power)`) {
 		t.Errorf("preset=poly&factor=4.5: %v, %v %v", err, p.Growth, p.Factor)
 	}
 	p := Default()
-	p.Growth, p.Factor = Polynomial, 2.5
-	if fes := FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "factor" {
+	p.Growth, p.Factor = policy.Polynomial, 2.5
+	if fes := policy.FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "factor" {
 		t.Errorf("Validate: %v", fes)
 	}
 	if p, err := Decode("growth=polynomial&factor=4&jitter=none"); err != nil || p.Encode() != mustDecode(t, p.Encode()).Encode() || !strings.Contains(p.Encode(), "growth=polynomial&") {
@@ -88,9 +90,9 @@ func TestPolynomialWholePower(t *testing.T) {
 func wholeValues(p Params, k int) []time.Duration {
 	x, n := int64(p.Factor), int64(k-1) // base × x^n
 	switch p.Growth {
-	case Polynomial:
+	case policy.Polynomial:
 		x, n = int64(k), int64(p.Factor)
-	case Polynomial0:
+	case policy.Polynomial0:
 		x, n = int64(k-1), int64(p.Factor)
 	}
 	d := p.Cap
@@ -103,21 +105,21 @@ func wholeValues(p Params, k int) []time.Duration {
 	switch {
 	case p.FirstExact && k == 1:
 		add(p.Base)
-	case p.CapAt == CapFixed && raw.Cmp(big.NewInt(int64(p.Cap))) > 0: // exactly the cap
+	case p.CapAt == policy.CapFixed && raw.Cmp(big.NewInt(int64(p.Cap))) > 0: // exactly the cap
 		add(p.Cap)
-	case p.Jitter == FullMs:
+	case p.Jitter == policy.FullMs:
 		for r := range max(1, d/time.Millisecond) {
 			add(r * time.Millisecond * min(1, d/time.Millisecond))
 		}
-	case p.Jitter == FullSec:
+	case p.Jitter == policy.FullSec:
 		for r := range d/time.Second + 1 {
 			add(r * time.Second)
 		}
-	case p.Jitter == Sidekiq:
+	case p.Jitter == policy.Sidekiq:
 		for r := range 10 * k {
 			add(d + time.Duration(r)*time.Second)
 		}
-	case p.Jitter == Sidekiq7:
+	case p.Jitter == policy.Sidekiq7:
 		for r := range 10 {
 			add(d + time.Duration(r*k)*time.Second)
 		}
@@ -163,7 +165,7 @@ func TestWholeDraws(t *testing.T) {
 				t.Errorf("%s retry %d: draws %v..%v, row [%v, %v] mean %v; the %d values [%v, %v] mean %v", q, k, first, last, r.Min, r.Max, r.Mean, n, lo, hi, sum/float64(n))
 			}
 		}
-		checkInvariants(t, p.withSamples(MinSamples))
+		checkInvariants(t, p.withSamples(policy.MinSamples))
 	}
 }
 
@@ -175,7 +177,7 @@ func (p Params) withSamples(n int) Params {
 // TestOffset: the offset adds to every wait of a mode drawn independently (bounds, mean and
 // every draw) and to nothing of a chain's, which does not read it.
 func TestOffset(t *testing.T) {
-	for _, j := range AllJitters() {
+	for _, j := range policy.AllJitters() {
 		for _, q := range []string{"base=100ms&cap=2s&attempts=8&ratio=0.3&add=40ms", "base=1s&cap=5s&attempts=7&capat=fixed&first=exact&ratio=0.5", "capat=after&ratio=0.5&attempts=9&cap=1s"} {
 			p := mustDecode(t, q).WithJitter(j)
 			with := p
@@ -217,7 +219,7 @@ func TestOffsetKey(t *testing.T) {
 		{"offset=1s&offset=2s", `calc: offset `},
 	} {
 		p, err := Decode(c.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if len(fes) != 1 || fes[0].Key != "offset" || !strings.HasPrefix(fes[0].Error(), c.msg) || p.Offset != 0 {
 			t.Errorf("%s: %v (offset %v)", c.query, err, p.Offset)
 		}
@@ -229,8 +231,8 @@ func TestOffsetKey(t *testing.T) {
 	if p.Offset != 15*time.Second || !strings.Contains(p.Encode(), "offset=15s") || mustDecode(t, p.Encode()) != p {
 		t.Errorf("offset=15000: %v, %s", p.Offset, p.Encode())
 	}
-	p.Offset = MaxOffset + 1
-	if fes := FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "offset" {
+	p.Offset = policy.MaxOffset + 1
+	if fes := policy.FieldErrors(p.Validate()); len(fes) != 1 || fes[0].Key != "offset" {
 		t.Errorf("Validate: %v", fes)
 	}
 }

@@ -3,9 +3,10 @@ package calc
 import (
 	"errors"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
+
+	"backoffcalc/calc/policy"
 )
 
 // A link is read by more than one decoder (calc's keys here, the libraries' export and vs in
@@ -25,7 +26,7 @@ func (e *UnknownKeyError) Error() string {
 }
 
 // IsUnknownKey reports whether fe is about a key that no decoder reads (UnknownKeys).
-func IsUnknownKey(fe *FieldError) bool {
+func IsUnknownKey(fe *policy.FieldError) bool {
 	_, ok := fe.Err.(*UnknownKeyError)
 	return ok
 }
@@ -74,7 +75,7 @@ func unknownKeys(keys []string, vals map[string][]string, others []string) error
 	var errs []error
 	for _, k := range keys {
 		if !slices.Contains(known, k) {
-			errs = append(errs, &FieldError{Key: k, Value: strings.Join(vals[k], ","), Err: &UnknownKeyError{Suggest: nearestKey(k, known)}})
+			errs = append(errs, &policy.FieldError{Key: k, Value: strings.Join(vals[k], ","), Err: &UnknownKeyError{Suggest: nearestKey(k, known)}})
 		}
 	}
 	return errors.Join(errs...)
@@ -135,14 +136,6 @@ func editDistance(a, b string, limit int) int {
 		}
 	}
 	return min(rows[len(a)%3][len(b)], limit)
-}
-
-// plainKey is a key as calc's keys are written: an unknown key that is not one is quoted in a
-// message, so that `"><img src` or a newline reads as what was given.
-var plainKeyRe lazy[*regexp.Regexp]
-
-func plainKey() *regexp.Regexp {
-	return plainKeyRe.get(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`) })
 }
 
 // BareMillis reports whether key reads v as a number of milliseconds: a duration key given a

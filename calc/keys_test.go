@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"backoffcalc/calc/policy"
 )
 
 // unknownKeyTests are links and the messages UnknownKeys gives for them, in order.
@@ -43,7 +45,7 @@ func TestUnknownKeys(t *testing.T) {
 	for _, tt := range unknownKeyTests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, fe := range FieldErrors(UnknownKeys(tt.query, tt.others...)) {
+			for _, fe := range policy.FieldErrors(UnknownKeys(tt.query, tt.others...)) {
 				if !IsUnknownKey(fe) {
 					t.Errorf("%v: not an unknown key", fe)
 				}
@@ -60,7 +62,7 @@ func TestUnknownKeys(t *testing.T) {
 func TestUnknownKeyValues(t *testing.T) {
 	v := url.Values{"bse": {"1s"}, "base": {"2s"}, "attempt": {"8"}}
 	var got []string
-	for _, fe := range FieldErrors(UnknownKeyValues(v)) {
+	for _, fe := range policy.FieldErrors(UnknownKeyValues(v)) {
 		got = append(got, fe.Error())
 	}
 	want := `calc: attempt "8": unknown key; did you mean attempts?` + "\n" + `calc: bse "1s": unknown key; did you mean base?`

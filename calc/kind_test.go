@@ -12,6 +12,7 @@ import (
 
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // checkNoBranchOutsideTable fails where code in calc (its packages included) or app tells the
@@ -132,4 +133,25 @@ func TestNoLimiterBranchOutsideTable(t *testing.T) {
 // breaker at all.
 func TestNoBreakerBranchOutsideTable(t *testing.T) {
 	checkNoBranchOutsideTable(t, "breaker", []string{"breaker/breaker.go", "sim/overload_breakers.go", "overload_work.go"}, "Kind", "Breaker", int(breaker.Count), "None")
+}
+
+// TestNoModeBranchOutsideTable fails where code in calc or app tells jitter modes apart by name
+// (a case, == or != on a Jitter constant, a map or array keyed by one, a switch on a .Jitter)
+// rather than through the table of modes (see checkNoBranchOutsideTable).
+func TestNoModeBranchOutsideTable(t *testing.T) {
+	checkNoBranchOutsideTable(t, "policy", []string{"policy/modes.go"}, "Jitter", "Jitter", len(policy.JitterNames()))
+}
+
+// TestEveryJitterIsValid: every jitter mode is valid with the defaults, and the value past the
+// last is not (calc/policy's TestModesComplete holds the table of modes).
+func TestEveryJitterIsValid(t *testing.T) {
+	for _, j := range policy.AllJitters() {
+		if err := Default().WithJitter(j).Validate(); err != nil {
+			t.Errorf("%s: %v", j, err)
+		}
+	}
+	past := policy.Jitter(len(policy.AllJitters()))
+	if err := Default().WithJitter(past).Validate(); err == nil {
+		t.Errorf("Jitter(%d) is valid", past)
+	}
 }

@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // The limiters' and the breakers' keys are their packages' (limiter.Keys, breaker.Keys): each
@@ -24,6 +26,16 @@ type keyRange struct {
 	unit        time.Duration
 	unitText    string
 	zeroText    string
+}
+
+// contentionRows are the contention experiment's keys (contention.Keys), which a link leaves out
+// at their defaults.
+func contentionRows() []keyRow {
+	var rows []keyRow
+	for _, k := range contention.Keys() {
+		rows = append(rows, contentionRow(intKey(k.Name, func(p *Params) *int { return k.Int(&p.Inputs) }, inRange(k.Lo, k.Hi))))
+	}
+	return rows
 }
 
 // limiterRows are the limiters' keys: a link writes them with a stream, but those Unused.
@@ -103,7 +115,7 @@ func modelDurationKey(name string, field func(*Params) *time.Duration, r keyRang
 		least, most, zero := r.least, r.most, r.zeroText
 		return durationKey(name, field, func(_ *Params, d time.Duration) error {
 			if d != 0 && (d < least || d > most) {
-				return fmt.Errorf("must be 0 (%s) or from %s to %s", zero, FormatDuration(least), FormatDuration(most))
+				return fmt.Errorf("must be 0 (%s) or from %s to %s", zero, policy.FormatDuration(least), policy.FormatDuration(most))
 			}
 			return nil
 		})

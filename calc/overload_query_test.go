@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // The overload keys decode into their fields, and the canonical query carries them while the
@@ -142,7 +143,7 @@ func TestOverloadKeyErrors(t *testing.T) {
 		{"slope=25h", `calc: slope "25h": must be 0 or more and at most 24h`},
 	} {
 		p, err := Decode(tt.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		key, _, _ := strings.Cut(tt.query, "=")
 		if len(fes) != 1 || fes[0].Key != key || !strings.Contains(fes[0].Error(), tt.msg) {
 			t.Errorf("Decode(%q) = %v, want one error on %s containing %q", tt.query, err, key, tt.msg)
@@ -157,9 +158,9 @@ func TestOverloadKeyErrors(t *testing.T) {
 func TestValidateOverload(t *testing.T) {
 	p := Default()
 	p.Rate, p.Run, p.Queue, p.Timeout, p.Processes, p.Limiter = -1, MaxRun+1, -1, -1, 0, limiter.Count
-	p.Limits, p.FailRate, p.Latency, p.Slope = limiter.Params{}, 1, -1, MaxCall+1
+	p.Limits, p.FailRate, p.Latency, p.Slope = limiter.Params{}, 1, -1, policy.MaxCall+1
 	var keys []string
-	for _, fe := range FieldErrors(p.Validate()) {
+	for _, fe := range policy.FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
 	}
 	want := "rate,run,queue,timeout,processes,limiter,maxtokens,tokenratio,ttl,failrate,latency,slope"
@@ -184,7 +185,7 @@ func TestOverloadWorkLimit(t *testing.T) {
 		{"rate=1000&run=333233ms&arrivals=poisson", true}, // poisson's bound is above the mean
 	} {
 		p, err := Decode(tt.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if !tt.over {
 			if err != nil {
 				t.Errorf("Decode(%q): %v", tt.query, err)
@@ -203,7 +204,7 @@ func TestOverloadWorkLimit(t *testing.T) {
 		if strings.Contains(tt.query, "rate=100000") {
 			q.Rate = 100000
 		}
-		if fes := FieldErrors(q.Validate()); len(fes) != 1 || fes[0].Key != "rate" {
+		if fes := policy.FieldErrors(q.Validate()); len(fes) != 1 || fes[0].Key != "rate" {
 			t.Errorf("Validate of %q: %v", tt.query, fes)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // The stream of new requests (docs/overload-model.md, "Requests"): evenly spaced or a seeded
@@ -61,7 +63,7 @@ func (p Params) lastStreamStart() time.Duration {
 // herdWork and the range checks report those.
 func OverloadWork(p Params) error {
 	n := p.StreamRequests()
-	if n == 0 || p.Attempts < 1 || p.Attempts > MaxAttempts || p.Clients < 1 || p.Clients > MaxClients ||
+	if n == 0 || p.Attempts < 1 || p.Attempts > policy.MaxAttempts || p.Clients < 1 || p.Clients > MaxClients ||
 		herdWork(p.Clients, p.Attempts) != nil {
 		return nil
 	}

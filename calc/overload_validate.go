@@ -3,6 +3,8 @@ package calc
 import (
 	"fmt"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // The windows of an overload run run from 0 to the last event counted in one (an arrival, a
@@ -78,15 +80,15 @@ func (p Params) OverloadWindows(m HerdMode) (int, error) {
 	if p.Slow() && p.Timeout == 0 {
 		fix = "lower latency, slope, attempts or run, or set a timeout"
 	}
-	for _, step := range tickSteps {
+	for _, step := range policy.TickSteps() {
 		q := p
 		q.Window = step // a queued attempt's wait grows with the window
 		if step <= MaxWindow && step > p.Window && q.overloadHorizon(m)/step+1 <= MaxHerdWindows {
-			fix = "make the window at least " + FormatDuration(step)
+			fix = "make the window at least " + policy.FormatDuration(step)
 			break
 		}
 	}
-	return 0, &FieldError{Key: "window", Value: FormatDuration(p.Window), Err: fmt.Errorf(
+	return 0, &policy.FieldError{Key: "window", Value: policy.FormatDuration(p.Window), Err: fmt.Errorf(
 		"the last event can come as late as %s: %d windows, over the limit of %d; %s",
-		Human(float64(h)), h/p.Window+1, MaxHerdWindows, fix)}
+		policy.Human(float64(h)), h/p.Window+1, MaxHerdWindows, fix)}
 }

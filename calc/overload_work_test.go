@@ -10,6 +10,7 @@ import (
 
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // overloadCostTests are links at the overload view's work limit (24000000) and one step over
@@ -64,7 +65,7 @@ func TestOverloadCost(t *testing.T) {
 				}
 				return
 			}
-			fes := FieldErrors(err)
+			fes := policy.FieldErrors(err)
 			if len(fes) != 1 || fes[0].Key != tt.key || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Decode(%q):\n got %v\nwant on %s: %s", tt.query, err, tt.key, tt.want)
 			}
@@ -82,7 +83,7 @@ func TestOverloadCost(t *testing.T) {
 			q := mustDecode(t, v.Encode())
 			q.Rate, _ = strconv.ParseFloat(rate, 64)
 			q.Clients, _ = strconv.Atoi(clients)
-			var fe *FieldError
+			var fe *policy.FieldError
 			if err := q.Validate(); !errors.As(err, &fe) || fe.Key != tt.key || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Validate: %v, want on %s: %s", err, tt.key, tt.want)
 			}
@@ -95,18 +96,18 @@ func TestOverloadCost(t *testing.T) {
 // limiter with every other breaker, none first.
 func TestOverloadCasesWithBreaker(t *testing.T) {
 	p := Default()
-	p.Jitter, p.Limiter, p.Breaker = Full, limiter.GRPC, breaker.Polly
+	p.Jitter, p.Limiter, p.Breaker = policy.Full, limiter.GRPC, breaker.Polly
 	var want []OverloadCase
 	for _, m := range p.HerdModes() {
 		want = append(want, OverloadCase{m, limiter.GRPC, breaker.Polly})
 	}
 	for _, l := range p.Shown() {
 		if l != limiter.GRPC {
-			want = append(want, OverloadCase{Backoff(Full), l, breaker.Polly})
+			want = append(want, OverloadCase{Backoff(policy.Full), l, breaker.Polly})
 		}
 	}
 	for _, b := range []breaker.Kind{breaker.None, breaker.Gobreaker, breaker.Resilience4j, breaker.Failsafe, breaker.SRE} {
-		want = append(want, OverloadCase{Backoff(Full), limiter.GRPC, b})
+		want = append(want, OverloadCase{Backoff(policy.Full), limiter.GRPC, b})
 	}
 	if got := p.OverloadCases(); !slices.Equal(got, want) {
 		t.Errorf("cases:\n got %v\nwant %v", got, want)

@@ -44,9 +44,3 @@ func (p Params) WithPreset(pr Preset) Params {
 	p.Preset = pr.Name
 	return p
 }
-
-// Uncapped is the delay of retry k before any cap, in nanoseconds: base × factor^(k−1), or
-// base × k for linear growth, base × k^factor and base × (k−1)^factor for the polynomial ones,
-// kept finite (at most 1e300); without the offset. A library that applies no cap waits
-// it where the calculator stops at MaxCap.
-func (p Params) Uncapped(k int) float64 { return p.rawNominal(k) }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // pollyQuery is Polly v8's exponential backoff with jitter at its defaults, as package libs'
@@ -23,10 +25,10 @@ var testPresets = []Preset{{Name: "polly-exponential-jitter", Params: func() Par
 // leaves the preset; a name not given is an error naming those given.
 func TestDecodePreset(t *testing.T) {
 	slow := Preset{Name: "slow", Params: Default()}
-	slow.Params.Base, slow.Params.Cap, slow.Params.Attempts, slow.Params.Jitter = 2*time.Second, 20*time.Second, 3, None
+	slow.Params.Base, slow.Params.Cap, slow.Params.Attempts, slow.Params.Jitter = 2*time.Second, 20*time.Second, 3, policy.None
 	fast := Preset{Name: "fast", Params: Default()}
 	p, err := Decode("preset=slow&seed=7", fast, slow)
-	if err != nil || p.Preset != "slow" || p.Base != 2*time.Second || p.Jitter != None || p.Seed != 7 {
+	if err != nil || p.Preset != "slow" || p.Base != 2*time.Second || p.Jitter != policy.None || p.Seed != 7 {
 		t.Errorf("preset=slow&seed=7: %+v, %v", p, err)
 	}
 	if p.Encode() != "add=0&attempts=3&base=2s&budget=0&call=0&cap=20s&capacity=20&capat=before&clients=100&factor=2&first=jittered&growth=exponential&jitter=none&layers=1&outage=1s&preset=slow&ratio=0.2&samples=10000&seed=7&spread=0&window=100ms" {

@@ -13,6 +13,7 @@ import (
 
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // A query is the public form of Params: the page's shared links and the terminal command use the
@@ -48,20 +49,20 @@ func keyTable() []keyRow { return keyRows.get(newKeyTable) }
 
 func newKeyTable() []keyRow {
 	rows := []keyRow{
-		durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, MaxBase, "more than 0")),
+		durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, policy.MaxBase, "more than 0")),
 		floatKey("factor", func(p *Params) *float64 { return &p.Factor }, factorRange),
 		durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
-			if d < p.Base || d > MaxCap {
-				return fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
+			if d < p.Base || d > policy.MaxCap {
+				return fmt.Errorf("must be at least base (%s) and at most %s", policy.FormatDuration(p.Base), policy.FormatDuration(policy.MaxCap))
 			}
 			return nil
 		}),
-		intKey("attempts", func(p *Params) *int { return &p.Attempts }, inRange(1, MaxAttempts)),
-		wordKey("jitter", func(p *Params) *Jitter { return &p.Jitter }, jitterNames[:], "must be one of "+jitterList),
+		intKey("attempts", func(p *Params) *int { return &p.Attempts }, inRange(1, policy.MaxAttempts)),
+		wordKey("jitter", func(p *Params) *policy.Jitter { return &p.Jitter }, policy.JitterNames(), "must be one of "+jitterList),
 		floatKey("ratio", func(p *Params) *float64 { return &p.Ratio }, between(0, 1)),
-		wordKey("capat", func(p *Params) *CapAt { return &p.CapAt }, capAtNames[:],
+		wordKey("capat", func(p *Params) *policy.CapAt { return &p.CapAt }, policy.CapAtNames(),
 			"must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)"),
-		growthRow(wordKey("growth", func(p *Params) *Growth { return &p.Growth }, growthNames[:],
+		growthRow(wordKey("growth", func(p *Params) *policy.Growth { return &p.Growth }, policy.GrowthNames(),
 			"must be exponential (base × factor^(k-1)), linear (base × k), polynomial (base × k^factor) or polynomial0 (base × (k-1)^factor)")),
 		{name: "first", decode: func(p *Params, v string) error {
 			// A bad value leaves the first retry jittered, the default, whatever a preset said.
@@ -71,14 +72,14 @@ func newKeyTable() []keyRow {
 				return errors.New("must be jittered or exact (the first retry waits exactly base)")
 			}
 			return nil
-		}, encode: func(p *Params) string { return firstNames[b2i(p.FirstExact)] }},
-		durationKey("add", func(p *Params) *time.Duration { return &p.Add }, within(0, MaxAdd, "0 or more")),
+		}, encode: func(p *Params) string { return firstName(p.FirstExact) }},
+		durationKey("add", func(p *Params) *time.Duration { return &p.Add }, within(0, policy.MaxAdd, "0 or more")),
 		// Left out at its default, so that the links written before it stay the same.
-		unusedRow(durationKey("offset", func(p *Params) *time.Duration { return &p.Offset }, within(0, MaxOffset, "0 or more"))),
-		durationKey("call", func(p *Params) *time.Duration { return &p.Call }, within(0, MaxCall, "0 or more")),
-		durationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, within(0, MaxBudget, "0 (none) or more")),
-		intKey("layers", func(p *Params) *int { return &p.Layers }, inRange(1, MaxLayers)),
-		intKey("samples", func(p *Params) *int { return &p.Samples }, inRange(MinSamples, MaxSamples)),
+		unusedRow(durationKey("offset", func(p *Params) *time.Duration { return &p.Offset }, within(0, policy.MaxOffset, "0 or more"))),
+		durationKey("call", func(p *Params) *time.Duration { return &p.Call }, within(0, policy.MaxCall, "0 or more")),
+		durationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, within(0, policy.MaxBudget, "0 (none) or more")),
+		intKey("layers", func(p *Params) *int { return &p.Layers }, inRange(1, policy.MaxLayers)),
+		intKey("samples", func(p *Params) *int { return &p.Samples }, inRange(policy.MinSamples, policy.MaxSamples)),
 		{name: "seed", decode: func(p *Params, v string) error {
 			n, err := strconv.ParseUint(v, 10, 64)
 			if err != nil {
@@ -100,7 +101,7 @@ func newKeyTable() []keyRow {
 		overloadRow(wordKey("arrivals", func(p *Params) *Spacing { return &p.Arrivals }, spacingNames[:],
 			"must be even (evenly spaced) or poisson (seeded random gaps)")),
 		overloadRow(intKey("queue", func(p *Params) *int { return &p.Queue }, inRange(0, MaxQueue))),
-		overloadRow(durationKey("timeout", func(p *Params) *time.Duration { return &p.Timeout }, within(0, MaxCall, "0 (none) or more"))),
+		overloadRow(durationKey("timeout", func(p *Params) *time.Duration { return &p.Timeout }, within(0, policy.MaxCall, "0 (none) or more"))),
 		overloadRow(intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses))),
 		overloadRow(wordKey("limiter", func(p *Params) *limiter.Kind { return &p.Limiter }, limiter.Names(),
 			"must be one of "+strings.Join(limiter.Names(), ", "))),
@@ -111,8 +112,8 @@ func newKeyTable() []keyRow {
 		// Left out at its default even with a stream, so that the links written before it stay
 		// the same.
 		unusedRow(floatKey("failrate", func(p *Params) *float64 { return &p.FailRate }, belowOne)),
-		unusedRow(durationKey("latency", func(p *Params) *time.Duration { return &p.Latency }, within(0, MaxCall, "0 or more"))),
-		unusedRow(durationKey("slope", func(p *Params) *time.Duration { return &p.Slope }, within(0, MaxCall, "0 or more"))),
+		unusedRow(durationKey("latency", func(p *Params) *time.Duration { return &p.Latency }, within(0, policy.MaxCall, "0 or more"))),
+		unusedRow(durationKey("slope", func(p *Params) *time.Duration { return &p.Slope }, within(0, policy.MaxCall, "0 or more"))),
 		unusedRow(wordKey("breaker", func(p *Params) *breaker.Kind { return &p.Breaker }, breaker.Names()[:],
 			"must be one of "+strings.Join(breaker.Names()[:], ", "))),
 		unusedRow(wordKey("breakerat", func(p *Params) *BreakerAt { return &p.BreakerAt }, breakerAtNames[:],
@@ -123,11 +124,10 @@ func newKeyTable() []keyRow {
 	// Each breaker's parameters, in the ranges its library accepts, are its package's
 	// (breaker.Keys).
 	rows = append(rows, breakerRows()...)
+	// The contention experiment's, whose section a link cannot say it asked for: a link leaves
+	// them out at their defaults. They are its package's (contention.Keys).
+	rows = append(rows, contentionRows()...)
 	return append(rows,
-		// The contention experiment's, whose section a link cannot say it asked for: a link leaves
-		// them out at their defaults.
-		contentionRow(intKey("contenders", func(p *Params) *int { return &p.Contenders }, inRange(1, MaxContenders))),
-		contentionRow(intKey("runs", func(p *Params) *int { return &p.Runs }, inRange(1, MaxRuns))),
 		// Which answers of a fit to the budget a page shows opened: solve=attempts,base. Decode
 		// checks it with the others; the page keeps it (DecodeSolve, SolveSet.SetIn).
 		keyRow{name: solveKey, decode: func(_ *Params, v string) error {
@@ -140,10 +140,10 @@ func newKeyTable() []keyRow {
 // factorRange is factor's range: 1..MaxFactor, and a whole number where it is the power of a
 // polynomial growth (a whole power is computed the same everywhere).
 func factorRange(p *Params, x float64) error {
-	if err := between(1, MaxFactor)(p, x); err != nil {
+	if err := between(1, policy.MaxFactor)(p, x); err != nil {
 		return err
 	}
-	if p.Growth.polynomial() && x != math.Trunc(x) {
+	if p.Growth.IsPolynomial() && x != math.Trunc(x) {
 		return fmt.Errorf("must be a whole number with growth %s (factor is its power)", p.Growth)
 	}
 	return nil
@@ -160,7 +160,7 @@ func growthRow(k keyRow) keyRow {
 		}
 		if err := factorRange(p, p.Factor); err != nil {
 			p.Growth = was
-			return fmt.Errorf("needs a whole factor, its power, where factor is %s", formatFloat(p.Factor))
+			return fmt.Errorf("needs a whole factor, its power, where factor is %s", policy.FormatFloat(p.Factor))
 		}
 		return nil
 	}
@@ -226,7 +226,7 @@ func durationKey(name string, field func(*Params) *time.Duration, check func(*Pa
 			return set(p, field, d, check)
 		},
 		check:  func(p *Params) error { return check(p, *field(p)) },
-		encode: func(p *Params) string { return FormatDuration(*field(p)) },
+		encode: func(p *Params) string { return policy.FormatDuration(*field(p)) },
 	}
 }
 
@@ -247,7 +247,7 @@ func floatKey(name string, field func(*Params) *float64, check func(*Params, flo
 			return set(p, field, x, check)
 		},
 		check:  func(p *Params) error { return check(p, *field(p)) },
-		encode: func(p *Params) string { return formatFloat(*field(p)) },
+		encode: func(p *Params) string { return policy.FormatFloat(*field(p)) },
 	}
 }
 
@@ -317,7 +317,7 @@ func set[T any](p *Params, field func(*Params) *T, x T, check func(*Params, T) e
 func within(lo, hi time.Duration, loText string) func(*Params, time.Duration) error {
 	return func(_ *Params, d time.Duration) error {
 		if d < lo || d > hi {
-			return fmt.Errorf("must be %s and at most %s", loText, FormatDuration(hi))
+			return fmt.Errorf("must be %s and at most %s", loText, policy.FormatDuration(hi))
 		}
 		return nil
 	}
@@ -329,7 +329,7 @@ func within(lo, hi time.Duration, loText string) func(*Params, time.Duration) er
 func between(lo, hi float64) func(*Params, float64) error {
 	return func(_ *Params, x float64) error {
 		if !(x >= lo && x <= hi) {
-			return fmt.Errorf("must be between %s and %s", formatFloat(lo), formatFloat(hi))
+			return fmt.Errorf("must be between %s and %s", policy.FormatFloat(lo), policy.FormatFloat(hi))
 		}
 		return nil
 	}
@@ -344,7 +344,7 @@ func positive(hi float64) func(*Params, float64) error {
 			return err
 		}
 		if x == 0 {
-			return fmt.Errorf("must be more than 0 and at most %s", formatFloat(hi))
+			return fmt.Errorf("must be more than 0 and at most %s", policy.FormatFloat(hi))
 		}
 		return nil
 	}
@@ -363,9 +363,17 @@ func inRange(lo, hi int) func(*Params, int) error {
 }
 
 var (
-	jitterList = strings.Join(jitterNames[:], ", ")
+	jitterList = strings.Join(policy.JitterNames(), ", ")
 	firstNames = [...]string{"jittered", "exact"}
 )
+
+// firstName is the first key's value for FirstExact.
+func firstName(exact bool) string {
+	if exact {
+		return firstNames[1]
+	}
+	return firstNames[0]
+}
 
 // Keys returns the query keys in the form's order.
 func Keys() []string {
@@ -456,7 +464,7 @@ func decodeKey(given map[string][]value, key string, decode func(v string) error
 		return nil
 	}
 	if shown, err := decodeValue(nil, func(_ *Params, v string) error { return decode(v) }, vs); err != nil {
-		return &FieldError{Key: key, Value: shown, Err: err}
+		return &policy.FieldError{Key: key, Value: shown, Err: err}
 	}
 	return nil
 }
@@ -468,12 +476,12 @@ type value struct {
 }
 
 func decode(raw map[string][]value, presets []Preset) (Params, error) {
-	p, capDefault := Default(), DefaultCap
+	p, capDefault := Default(), policy.DefaultCap
 	var errs []error
 	if vs, ok := raw["preset"]; ok {
 		shown, err := decodeValue(&p, presetDecoder(presets), vs)
 		if err != nil {
-			errs = append(errs, &FieldError{Key: "preset", Value: shown, Err: err})
+			errs = append(errs, &policy.FieldError{Key: "preset", Value: shown, Err: err})
 		}
 		capDefault = p.Cap
 	}
@@ -485,7 +493,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 		}
 		shown, err := decodeValue(&p, k.decode, vs)
 		if err != nil {
-			errs = append(errs, &FieldError{Key: k.name, Value: shown, Err: err})
+			errs = append(errs, &policy.FieldError{Key: k.name, Value: shown, Err: err})
 		}
 		if k.name == "cap" {
 			capSet = err == nil
@@ -496,31 +504,31 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	}
 	// An open system takes as many clients as the simulation does: more fall back to the default.
 	if err := openClients(p); err != nil {
-		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
 		p.Clients = Default().Clients
 	}
 	// The stream's work depends on rate, run, arrivals, clients and attempts together: it is
 	// checked once they are all read, and a stream over the limit is dropped, reported on rate.
 	if err := OverloadWork(p); err != nil {
-		errs = append(errs, &FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "rate", Value: policy.FormatFloat(p.Rate), Err: err})
 		p.Rate = 0
 	}
 	// The overload view's cost counts its runs too (overloadCost): over it, the stream is dropped
 	// too, or without one the crowd falls back to the default clients (within it whatever else).
 	if key, err := overloadCost(p); err != nil && key == "rate" {
-		errs = append(errs, &FieldError{Key: key, Value: formatFloat(p.Rate), Err: err})
+		errs = append(errs, &policy.FieldError{Key: key, Value: policy.FormatFloat(p.Rate), Err: err})
 		p.Rate = 0
 	}
 	if _, err := overloadCost(p); err != nil { // the crowd alone, a breaker's say
-		errs = append(errs, &FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
+		errs = append(errs, &policy.FieldError{Key: "clients", Value: strconv.Itoa(p.Clients), Err: err})
 		p.Clients = Default().Clients
 	}
 	// So does sampling's, on samples and attempts, jitter and budget together: samples over the
 	// limit fall back to the default, or where that is over it too, to the fewest.
-	if err := sampleWork(p); err != nil {
-		errs = append(errs, &FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
-		if p.Samples = Default().Samples; sampleWork(p) != nil {
-			p.Samples = MinSamples
+	if err := p.SampleWork(); err != nil {
+		errs = append(errs, &policy.FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
+		if p.Samples = Default().Samples; p.SampleWork() != nil {
+			p.Samples = policy.MinSamples
 		}
 	}
 	// Any key that changes the preset's policy leaves the preset.
@@ -654,29 +662,6 @@ func numError(err error, kind, outside string) error {
 		return errors.New(outside)
 	}
 	return fmt.Errorf("not %s", kind)
-}
-
-// FormatDuration writes d in the largest of h, m, s, ms, us, ns that holds it whole, so that the
-// text is short, ASCII, and parses back to exactly d: 1500ms, 10s, 700us, 168h.
-func FormatDuration(d time.Duration) string {
-	if d == 0 {
-		return "0"
-	}
-	units := []struct {
-		name string
-		size time.Duration
-	}{{"h", time.Hour}, {"m", time.Minute}, {"s", time.Second}, {"ms", time.Millisecond}, {"us", time.Microsecond}}
-	for _, u := range units {
-		if d%u.size == 0 {
-			return strconv.FormatInt(int64(d/u.size), 10) + u.name
-		}
-	}
-	return strconv.FormatInt(int64(d), 10) + "ns"
-}
-
-// formatFloat writes the shortest decimal that parses back to x; -0 is written as 0.
-func formatFloat(x float64) string {
-	return strconv.FormatFloat(x+0, 'f', -1, 64)
 }
 
 func quote(s string) string { return strconv.Quote(s) }

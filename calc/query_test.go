@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/contention"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // decodeTests are valid queries and what they mean; they also seed FuzzDecode.
@@ -27,10 +29,10 @@ var decodeTests = []struct {
 	{"every key", "base=1s&factor=1.6&cap=120s&attempts=10&jitter=proportional&ratio=0.2&capat=after&call=25ms&budget=1m&layers=3&samples=500&seed=18446744073709551615" +
 		"&clients=250&outage=2s&window=50ms&capacity=7&spread=300ms&contenders=50&runs=7",
 		func(p *Params) {
-			*p = Params{ContentionInputs: ContentionInputs{Contenders: 50, Runs: 7},
-				Policy: Policy{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: Proportional,
-					Ratio: 0.2, CapAt: CapAfter, Budget: time.Minute},
-				CallInputs: CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: SampleInputs{Samples: 500, Seed: 1<<64 - 1},
+			*p = Params{Inputs: contention.Inputs{Contenders: 50, Runs: 7},
+				Params: policy.Params{Policy: policy.Policy{Base: time.Second, Factor: 1.6, Cap: 120 * time.Second, Attempts: 10, Jitter: policy.Proportional,
+					Ratio: 0.2, CapAt: policy.CapAfter, Budget: time.Minute},
+					CallInputs: policy.CallInputs{Call: 25 * time.Millisecond, Layers: 3}, SampleInputs: policy.SampleInputs{Samples: 500, Seed: 1<<64 - 1}},
 				HerdInputs:     HerdInputs{Clients: 250, Outage: 2 * time.Second, Window: 50 * time.Millisecond, Capacity: 7, Spread: 300 * time.Millisecond},
 				OverloadInputs: OverloadInputs{Processes: 1, Limits: limiter.Defaults(), BreakerParams: breaker.Defaults()}}
 		}},
@@ -59,9 +61,9 @@ var decodeTests = []struct {
 	{"contention low limits", "contenders=1&runs=1", func(p *Params) { p.Contenders, p.Runs = 1, 1 }},
 	{"contention defaults given", "contenders=100&runs=100", func(p *Params) {}},
 	{"unknown keys ignored", "utm_source=x&base=200ms&%zz=1", func(p *Params) { p.Base = 200 * time.Millisecond }},
-	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, Equal }},
-	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = Decorrelated }},
-	{"decorrelatedv2", "jitter=decorrelatedv2", func(p *Params) { p.Jitter = DecorrelatedV2 }},
+	{"percent-encoded", "base=%31%30%30ms&jitter=%65qual", func(p *Params) { p.Base, p.Jitter = 100*time.Millisecond, policy.Equal }},
+	{"decorrelated", "jitter=decorrelated", func(p *Params) { p.Jitter = policy.Decorrelated }},
+	{"decorrelatedv2", "jitter=decorrelatedv2", func(p *Params) { p.Jitter = policy.DecorrelatedV2 }},
 	// Decimals as people write them: a point with nothing on one side, zeros anywhere.
 	{"decimal forms", "factor=002.50&ratio=.5&base=.5&cap=5.&call=0.0000010&add=0010ms", func(p *Params) {
 		p.Factor, p.Ratio, p.Base, p.Cap, p.Call, p.Add = 2.5, 0.5, 500*time.Microsecond, 5*time.Millisecond, 1, 10*time.Millisecond
@@ -77,7 +79,7 @@ var decodeTests = []struct {
 	{"parts sum exactly", "base=0.5ns0.5ns&cap=1.5ns1.5ns1h", func(p *Params) { p.Base, p.Cap = 1, time.Hour+3 }},
 	// factor and ratio read as the nearest float64, as docs/page.md says: here that is 0.
 	{"ratio underflows", "ratio=0." + strings.Repeat("0", 400) + "1", func(p *Params) { p.Ratio = 0 }},
-	{"trailing zeros", "base=1." + strings.Repeat("0", 1000) + "s", func(p *Params) { p.Base, p.Cap = time.Second, DefaultCap }},
+	{"trailing zeros", "base=1." + strings.Repeat("0", 1000) + "s", func(p *Params) { p.Base, p.Cap = time.Second, policy.DefaultCap }},
 }
 
 func TestDecode(t *testing.T) {
@@ -274,7 +276,7 @@ var badQueries = []struct {
 func TestDecodeErrors(t *testing.T) {
 	for _, tt := range badQueries {
 		p, err := Decode(tt.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		var keys []string
 		for _, fe := range fes {
 			keys = append(keys, fe.Key)
@@ -298,10 +300,10 @@ func TestDecodeErrors(t *testing.T) {
 
 func TestDecodeKeepsGoodKeys(t *testing.T) {
 	p, err := Decode("base=250ms&attempts=abc&jitter=equal")
-	if len(FieldErrors(err)) != 1 {
+	if len(policy.FieldErrors(err)) != 1 {
 		t.Fatalf("want one error, got %v", err)
 	}
-	if p.Base != 250*time.Millisecond || p.Jitter != Equal || p.Attempts != Default().Attempts {
+	if p.Base != 250*time.Millisecond || p.Jitter != policy.Equal || p.Attempts != Default().Attempts {
 		t.Errorf("got %+v", p)
 	}
 }
@@ -328,7 +330,7 @@ func TestFormatDuration(t *testing.T) {
 		0: "0", 1: "1ns", 1500 * time.Millisecond: "1500ms", 2 * time.Minute: "2m", 90 * time.Second: "90s",
 		168 * time.Hour: "168h", 700 * time.Microsecond: "700us",
 	} {
-		if got := FormatDuration(d); got != want {
+		if got := policy.FormatDuration(d); got != want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
@@ -339,7 +341,7 @@ func TestValidate(t *testing.T) {
 	p.Factor, p.Attempts, p.Cap = 0, 0, p.Base-1
 	p.Clients, p.Outage, p.Window, p.Capacity, p.Spread = MaxHerdClients+1, -1, 0, -1, MaxSpread+1
 	var keys []string
-	for _, fe := range FieldErrors(p.Validate()) {
+	for _, fe := range policy.FieldErrors(p.Validate()) {
 		keys = append(keys, fe.Key)
 	}
 	if strings.Join(keys, ",") != "factor,cap,attempts,clients,outage,window,capacity,spread" {
@@ -357,7 +359,7 @@ func TestValidate(t *testing.T) {
 		t.Errorf("Simulable of 100000 × 21: %v", err)
 	}
 	p.Rate, p.Run = 1, time.Second
-	fes := FieldErrors(p.Validate())
+	fes := policy.FieldErrors(p.Validate())
 	if len(fes) != 1 || fes[0].Error() != `calc: clients "100000": an open system (rate, queue, timeout or limiter) is simulated client by client: 100000 clients × 21 attempts is over the limit of 2000000 client-attempts` {
 		t.Errorf("Validate of an open system of 100000 × 21: %v", fes)
 	}
@@ -399,7 +401,7 @@ func TestDecodeKey(t *testing.T) {
 			if read != tt.read || (err == nil) != (tt.msg == "") || err != nil && !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("DecodeKey(%.40q): read %.40q, error %v; want %.40q, %q", tt.query, read, err, tt.read, tt.msg)
 			}
-			if fes := FieldErrors(err); err != nil && (len(fes) != 1 || fes[0].Key != "k") {
+			if fes := policy.FieldErrors(err); err != nil && (len(fes) != 1 || fes[0].Key != "k") {
 				t.Errorf("DecodeKey(%.40q): %v is not one FieldError for k", tt.query, err)
 			}
 			if tt.name == "broken" {

@@ -3,31 +3,33 @@ package calc
 import (
 	"math/big"
 	"slices"
+
+	"backoffcalc/calc/policy"
 )
 
 // ModeReport compares one jitter mode on the same base, factor, cap and attempts.
 type ModeReport struct {
-	Jitter Jitter
-	Total  Totals    // best-case, expected and worst-case total wait, ignoring any budget
-	Sample Quantiles // sampled percentiles of the total wait (following the budget, if any)
+	Jitter policy.Jitter
+	Total  policy.Totals    // best-case, expected and worst-case total wait, ignoring any budget
+	Sample policy.Quantiles // sampled percentiles of the total wait (following the budget, if any)
 	// Sampled says whether Sample is in (see Report.AddSamples).
 	Sampled bool
-	Within  WithinBudget // with a budget, the total wait within it; zero without one
+	Within  policy.WithinBudget // with a budget, the total wait within it; zero without one
 }
 
 // Report is everything the calculator shows for one policy.
 type Report struct {
 	Params            Params
-	Schedule          Schedule
-	Sample            Sample
+	Schedule          policy.Schedule
+	Sample            policy.Sample
 	Modes             []ModeReport // the five of Jitters, and the policy's own mode if it is another
 	WorstCaseAttempts *big.Int     // see Params.WorstCaseAttempts
 	// Within is, with a budget, the total wait within it (Schedule.Total ignores the budget;
 	// Sample.Total follows it); zero without one.
-	Within WithinBudget
+	Within policy.WithinBudget
 	// Solutions are, with a budget, what fits in it for each mode of Modes, in their order
 	// (Params.Solutions; the sampled answers come with AddSolveSamples); nil without one.
-	Solutions []Solution
+	Solutions []policy.Solution
 }
 
 // Report computes the schedule, the sampled percentiles, the comparison of jitter modes and the
@@ -44,7 +46,7 @@ func (p Params) Report() Report {
 func (p Params) ReportBounds() Report {
 	r := Report{Params: p, Schedule: p.Schedule(), WorstCaseAttempts: p.WorstCaseAttempts(), Within: p.WithinBudget(),
 		Solutions: p.Solutions()}
-	for _, j := range p.comparedJitters() {
+	for _, j := range p.ComparedJitters() {
 		m := ModeReport{Jitter: j, Total: r.Schedule.Total, Within: r.Within}
 		if j != p.Jitter {
 			m.Total = p.WithJitter(j).Schedule().Total
@@ -53,15 +55,6 @@ func (p Params) ReportBounds() Report {
 		r.Modes = append(r.Modes, m)
 	}
 	return r
-}
-
-// comparedJitters are the classic five, and the policy's own mode if it is another.
-func (p Params) comparedJitters() []Jitter {
-	js := Jitters()
-	if !slices.Contains(js, p.Jitter) {
-		js = append(js, p.Jitter)
-	}
-	return js
 }
 
 // AddSamples fills in what ReportBounds leaves out, calling pause as SamplePausing does; it
@@ -114,7 +107,7 @@ func (r *Report) AddModeSamples(pause func() bool) bool {
 
 // withSample fills in what sampling gives w, with a budget: the mean, and the least and most
 // where they are not exact.
-func (p Params) withSample(w WithinBudget, s Sample) WithinBudget {
+func (p Params) withSample(w policy.WithinBudget, s policy.Sample) policy.WithinBudget {
 	if p.Budget <= 0 {
 		return w
 	}
@@ -125,11 +118,11 @@ func (p Params) withSample(w WithinBudget, s Sample) WithinBudget {
 	return w
 }
 
-// AddSolveSamples fills in the sampled answers of Solutions (see SolveSample), calling pause as
+// AddSolveSamples fills in the sampled answers of Solutions (see Params.SolveSample), calling pause as
 // SamplePausing does; it reports whether it finished. It is not part of AddSamples: a page runs
 // it after the percentiles, and only when it shows the answers.
 func (r *Report) AddSolveSamples(pause func() bool) bool {
-	sols, done := r.SolveSample(r.Solutions, pause)
+	sols, done := r.Params.SolveSample(r.Sample, r.Solutions, pause)
 	r.Solutions = sols
 	return done
 }

@@ -3,6 +3,8 @@ package calc
 import (
 	"slices"
 	"testing"
+
+	"backoffcalc/calc/policy"
 )
 
 // A page samples the policy first and the other modes after; the result must be the one-step
@@ -15,7 +17,7 @@ func TestReportInSteps(t *testing.T) {
 		t.Fatal("after the policy's sample: policy sampled, not everything")
 	}
 	for _, m := range r.Modes {
-		if m.Sampled != (m.Jitter == Equal) {
+		if m.Sampled != (m.Jitter == policy.Equal) {
 			t.Errorf("mode %v sampled %v after the policy's sample only", m.Jitter, m.Sampled)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
+
+	"backoffcalc/calc/policy"
 )
 
 // sampleWorkTests are links at the sampling work limit and one step over it. Their path-steps
@@ -58,7 +60,7 @@ func TestSampleWork(t *testing.T) {
 				v, _ := url.ParseQuery(tt.query)
 				q := p
 				q.Samples, _ = strconv.Atoi(v.Get("samples"))
-				var fe *FieldError
+				var fe *policy.FieldError
 				if err := q.Validate(); !errors.As(err, &fe) || fe.Key != "samples" || err.Error() != tt.want {
 					t.Errorf("Validate: %v, want %s", err, tt.want)
 				}
@@ -75,10 +77,10 @@ func TestSampleWork(t *testing.T) {
 // falls back to the fewest.
 func TestSampleWorkFallsBackToFewest(t *testing.T) {
 	p, err := Decode("samples=200000&attempts=1000&budget=720h")
-	if fe := FieldErrors(err); len(fe) != 1 || fe[0].Key != "samples" {
+	if fe := policy.FieldErrors(err); len(fe) != 1 || fe[0].Key != "samples" {
 		t.Fatalf("errors %v, want one on samples", err)
 	}
-	if p.Samples != MinSamples || p.Attempts != 1000 || p.Validate() != nil {
-		t.Errorf("samples %d, attempts %d, Validate %v; want %d, 1000, valid", p.Samples, p.Attempts, p.Validate(), MinSamples)
+	if p.Samples != policy.MinSamples || p.Attempts != 1000 || p.Validate() != nil {
+		t.Errorf("samples %d, attempts %d, Validate %v; want %d, 1000, valid", p.Samples, p.Attempts, p.Validate(), policy.MinSamples)
 	}
 }

@@ -3,6 +3,8 @@ package calc
 import (
 	"strings"
 	"testing"
+
+	"backoffcalc/calc/policy"
 )
 
 // The solve key: names in any order, written back in one order, left out at its default.
@@ -54,7 +56,7 @@ func TestSolveKeyErrors(t *testing.T) {
 		{"solve=%3Cscript%3E", `calc: solve "<script>": "<script>" is not an answer`},
 	} {
 		p, err := Decode(tt.query)
-		fes := FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if len(fes) != 1 || fes[0].Key != "solve" || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("Decode(%q): %v; want one solve error with %q", tt.query, err, tt.msg)
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 func TestWaitLaw(t *testing.T) {
@@ -17,12 +19,12 @@ func TestWaitLaw(t *testing.T) {
 		min, max time.Duration
 	}{
 		{"full, retry 2", Default(), 2, 0, 200e6, 0, 0, 200 * time.Millisecond},
-		{"equal, retry 1", Default().WithJitter(Equal), 1, 50e6, 100e6, 0, 50 * time.Millisecond, 100 * time.Millisecond},
-		{"none, retry 3", Default().WithJitter(None), 3, 400e6, 400e6, 0, 400 * time.Millisecond, 400 * time.Millisecond},
+		{"equal, retry 1", Default().WithJitter(policy.Equal), 1, 50e6, 100e6, 0, 50 * time.Millisecond, 100 * time.Millisecond},
+		{"none, retry 3", Default().WithJitter(policy.None), 3, 400e6, 400e6, 0, 400 * time.Millisecond, 400 * time.Millisecond},
 		// Envoy's whole milliseconds below 100ms: 0, 1, ..., 99ms.
-		{"fullms, retry 1", Default().WithJitter(FullMs), 1, 0, 99e6, 100, 0, 99 * time.Millisecond},
+		{"fullms, retry 1", Default().WithJitter(policy.FullMs), 1, 0, 99e6, 100, 0, 99 * time.Millisecond},
 		// Celery's whole seconds up to and including 2s at base 2s: 0, 1 and 2s.
-		{"fullsec, retry 1", func() Params { p := Default().WithJitter(FullSec); p.Base = 2 * time.Second; return p }(), 1, 0, 2e9, 3, 0, 2 * time.Second},
+		{"fullsec, retry 1", func() Params { p := Default().WithJitter(policy.FullSec); p.Base = 2 * time.Second; return p }(), 1, 0, 2e9, 3, 0, 2 * time.Second},
 	} {
 		l, ok := c.p.WaitLaw(c.k)
 		if !ok || l.Lo != c.lo || l.Hi != c.hi || l.Steps != c.steps || l.Min != c.min || l.Max != c.max {
@@ -36,11 +38,11 @@ func TestWaitLaw(t *testing.T) {
 			t.Errorf("%s: Wait at u→1 is %v, the law's Max %v", c.name, w, l.Max)
 		}
 	}
-	if _, ok := Default().WithJitter(Decorrelated).WaitLaw(1); ok {
+	if _, ok := Default().WithJitter(policy.Decorrelated).WaitLaw(1); ok {
 		t.Error("decorrelated has a law of its own retry's: its wait depends on the previous one")
 	}
 	// Decorrelated's law from a previous wait: AWS's min(cap, base + U × (3 × previous − base)).
-	p := Default().WithJitter(Decorrelated)
+	p := Default().WithJitter(policy.Decorrelated)
 	p.Cap = 500 * time.Millisecond
 	l, ok := p.WaitLawFrom(200e6)
 	if !ok || l.Lo != 100e6 || l.Hi != 600e6 || l.Clamp != 500e6 || l.Min != 100*time.Millisecond || l.Max != 500*time.Millisecond {
@@ -53,7 +55,7 @@ func TestWaitLaw(t *testing.T) {
 			t.Errorf("Wait(2, %v, 200ms) = %v, %v; the law says %v", u, w, state, want)
 		}
 	}
-	if _, ok := Default().WithJitter(DecorrelatedV2).WaitLawFrom(1); ok {
+	if _, ok := Default().WithJitter(policy.DecorrelatedV2).WaitLawFrom(1); ok {
 		t.Error("decorrelatedv2 has no law of this form")
 	}
 }

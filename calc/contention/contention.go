@@ -1,6 +1,7 @@
-// Package contention is the AWS post's contention experiment. It imports calc for the policy
-// whose waits its clients may draw, and nothing else of the project but calc's internal
-// packages; calc/doc.go and docs/contention.md say what it models.
+// Package contention is the AWS post's contention experiment. It imports calc/policy for the
+// policy whose waits its clients may draw, and nothing else of the project but calc's internal
+// packages; calc, the link's front, reads its inputs and keys (inputs.go). calc/doc.go and
+// docs/contention.md say what it models.
 package contention
 
 import (
@@ -8,8 +9,8 @@ import (
 	"math"
 	"time"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/internal/mathx"
+	"backoffcalc/calc/policy"
 )
 
 // The contention experiment is the one of the AWS Architecture Blog's "Exponential
@@ -21,7 +22,7 @@ import (
 // and the server answers at once. After its n-th failed write a client waits its mode's wait for
 // n, then reads again. Calls are the writes (reads are not counted); the completion time is when
 // the last client's successful write is answered. The simulation is run.go; its normal draws
-// are normal.go. Its limits are calc's (MaxContenders, MaxRuns), as the link's keys are.
+// are normal.go. Its limits (MaxContenders, MaxRuns) and its inputs' keys are inputs.go's.
 
 // The experiment's network, the simulator's Net(10, 2): one-way hops of |Normal(10ms, 2ms)|.
 const (
@@ -49,31 +50,31 @@ const (
 	// base (ExpoBackoffDecorr): exactly this calculator's decorrelated jitter.
 	Decorrelated
 
-	policy // Policy(j) is policy + j
+	policyModes // Policy(j) is policyModes + j
 )
 
 // Policy returns the mode that waits as the policy does with jitter j: after failure n
-// it waits what calc.Params.Wait gives for retry n, with the policy's factor, cap placement, growth,
+// it waits what policy.Params.Wait gives for retry n, with the policy's factor, cap placement, growth,
 // first retry, ratio and add. Attempts and budget do not apply: as in the simulator, every
 // client keeps trying until its write succeeds.
-func Policy(j calc.Jitter) Mode { return policy + Mode(j) }
+func Policy(j policy.Jitter) Mode { return policyModes + Mode(j) }
 
 // Jitter returns the jitter mode of a Policy mode; ok is false for the simulator's
 // five.
-func (m Mode) Jitter() (j calc.Jitter, ok bool) {
-	if m < policy {
+func (m Mode) Jitter() (j policy.Jitter, ok bool) {
+	if m < policyModes {
 		return 0, false
 	}
-	return calc.Jitter(m - policy), true
+	return policy.Jitter(m - policyModes), true
 }
 
 // exists reports whether m is one of the simulator's five or the policy's with a jitter mode.
-func (m Mode) exists() bool { return int(m) < int(policy)+len(calc.AllJitters()) }
+func (m Mode) exists() bool { return int(m) < int(policyModes)+len(policy.AllJitters()) }
 
 // The simulator's five, by their names in links and tables, and in a sentence of their own.
 var (
-	names  = [policy]string{"nobackoff", "exponential", "fulljitter", "equaljitter", "decorrelatedjitter"}
-	titles = [policy]string{"No backoff", "Exponential backoff", "Full jitter", "Equal jitter", "Decorrelated jitter"}
+	names  = [policyModes]string{"nobackoff", "exponential", "fulljitter", "equaljitter", "decorrelatedjitter"}
+	titles = [policyModes]string{"No backoff", "Exponential backoff", "Full jitter", "Equal jitter", "Decorrelated jitter"}
 )
 
 // String names the mode: nobackoff, exponential, fulljitter, equaljitter, decorrelatedjitter,
@@ -104,7 +105,7 @@ func Modes() []Mode {
 
 // ModesOf lists the modes the contention table of p runs: the simulator's five, then the policy's
 // own waits with its jitter, whatever it is (a library's too).
-func ModesOf(p calc.Params) []Mode {
+func ModesOf(p policy.Params) []Mode {
 	return append(Modes(), Policy(p.Jitter))
 }
 
@@ -114,7 +115,7 @@ func ModesOf(p calc.Params) []Mode {
 // policy for Policy, 0 otherwise. The simulator's modes use p's base and cap only;
 // Policy(j) is p.WithJitter(j).Wait(n, u, state). With base 5ms and cap 2s, failure 1
 // waits 10ms with Exponential, and 5ms with u = 0.5 under Full.
-func Wait(p calc.Params, m Mode, n int, u, state float64) (time.Duration, float64) {
+func Wait(p policy.Params, m Mode, n int, u, state float64) (time.Duration, float64) {
 	// v is the simulator's expo(n) = min(cap, 2^n·base); Ldexp is exact, and past the cap it
 	// only needs to be large.
 	v := func() float64 { return min(float64(p.Cap), math.Ldexp(float64(p.Base), n)) }
@@ -129,14 +130,14 @@ func Wait(p calc.Params, m Mode, n int, u, state float64) (time.Duration, float6
 		h := v() / 2
 		return mathx.RoundNs(h + float64(u*h)), state
 	case Decorrelated: // sleep = min(cap, random.uniform(base, 3·sleep)): calc's decorrelated
-		return p.WithJitter(calc.Decorrelated).Wait(n, u, state)
+		return p.WithJitter(policy.Decorrelated).Wait(n, u, state)
 	}
 	j, _ := m.Jitter()
 	return p.WithJitter(j).Wait(n, u, state)
 }
 
 // first is the state Wait takes for failure 1 of m.
-func first(p calc.Params, m Mode) float64 {
+func first(p policy.Params, m Mode) float64 {
 	if j, ok := m.Jitter(); ok {
 		return p.WithJitter(j).FirstState()
 	}
@@ -170,12 +171,12 @@ type Result struct {
 // Run runs the experiment with n clients, runs times for each mode of modes, in order. Run
 // r (from 0) gives client i (from 0) the random stream rand.NewPCG(p.Seed, r<<32|i) in every mode
 // and at every n, so that the modes are compared on the same draws. The simulator's modes read
-// p's base and cap; Policy reads the policy. p must be valid. It returns a *calc.FieldError
+// p's base and cap; Policy reads the policy. p must be valid. It returns a *policy.FieldError
 // for n (key contenders) or runs out of range, or an error for a mode that does not exist.
 //
 // With one client there is nothing to contend with: one read and one write, 4 hops, so 1 call
 // and a time near 40ms in every mode.
-func Run(p calc.Params, n, runs int, modes ...Mode) ([]Result, error) {
+func Run(p policy.Params, n, runs int, modes ...Mode) ([]Result, error) {
 	out, _, err := RunPausing(p, n, runs, modes, nil)
 	return out, err
 }
@@ -183,7 +184,7 @@ func Run(p calc.Params, n, runs int, modes ...Mode) ([]Result, error) {
 // RunPausing is Run, calling pause after every PauseEvery writes; when pause
 // returns false it stops at once, returning the modes finished so far and done false. A page
 // calls it off the input path. Pausing does not change the result.
-func RunPausing(p calc.Params, n, runs int, modes []Mode, pause func() bool) (out []Result, done bool, err error) {
+func RunPausing(p policy.Params, n, runs int, modes []Mode, pause func() bool) (out []Result, done bool, err error) {
 	if err := checkContention(n, runs, modes); err != nil {
 		return nil, false, err
 	}
@@ -214,7 +215,7 @@ type Point struct {
 // Sweep runs Run at n = SweepFrom, SweepFrom+SweepStep, ..., SweepTo, runs times for each mode,
 // as the post's figures do. pause, if not nil, is called as RunPausing calls
 // it; when it returns false the sweep stops with the points finished so far and done false.
-func Sweep(p calc.Params, runs int, modes []Mode, pause func() bool) (points []Point, done bool, err error) {
+func Sweep(p policy.Params, runs int, modes []Mode, pause func() bool) (points []Point, done bool, err error) {
 	if err := checkContention(SweepTo, runs, modes); err != nil {
 		return nil, false, err
 	}
@@ -236,11 +237,11 @@ func Sweep(p calc.Params, runs int, modes []Mode, pause func() bool) (points []P
 // checkContention reports n or runs out of range, as the query decoder does, or a mode that does
 // not exist.
 func checkContention(n, runs int, modes []Mode) error {
-	if n < 1 || n > calc.MaxContenders {
-		return &calc.FieldError{Key: "contenders", Value: fmt.Sprint(n), Err: fmt.Errorf("must be between 1 and %d", calc.MaxContenders)}
+	if n < 1 || n > MaxContenders {
+		return &policy.FieldError{Key: "contenders", Value: fmt.Sprint(n), Err: fmt.Errorf("must be between 1 and %d", MaxContenders)}
 	}
-	if runs < 1 || runs > calc.MaxRuns {
-		return &calc.FieldError{Key: "runs", Value: fmt.Sprint(runs), Err: fmt.Errorf("must be between 1 and %d", calc.MaxRuns)}
+	if runs < 1 || runs > MaxRuns {
+		return &policy.FieldError{Key: "runs", Value: fmt.Sprint(runs), Err: fmt.Errorf("must be between 1 and %d", MaxRuns)}
 	}
 	for _, m := range modes {
 		if !m.exists() {

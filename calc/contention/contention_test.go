@@ -10,13 +10,12 @@ import (
 	"time"
 
 	"backoffcalc/calc/internal/mathx"
-
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // postSetup is the post's policy: base 5ms, cap 2s.
-func postSetup() calc.Params {
-	p := calc.Default()
+func postSetup() policy.Params {
+	p := policy.Default()
 	p.Base, p.Cap = 5*time.Millisecond, 2*time.Second
 	return p
 }
@@ -24,7 +23,7 @@ func postSetup() calc.Params {
 // allContentionModes are the simulator's five and the policy's with every jitter mode.
 func allContentionModes() []Mode {
 	ms := Modes()
-	for _, j := range calc.AllJitters() {
+	for _, j := range policy.AllJitters() {
 		ms = append(ms, Policy(j))
 	}
 	return ms
@@ -35,7 +34,7 @@ var fixedHops = contentionNet{mean: float64(10 * time.Millisecond)}
 
 // contentionLog runs one run of n clients on fixed hops and returns what the server saw, one
 // line per message, with the run's calls and time.
-func contentionLog(t *testing.T, p calc.Params, m Mode, n int) (log string, r Result) {
+func contentionLog(t *testing.T, p policy.Params, m Mode, n int) (log string, r Result) {
 	t.Helper()
 	e := newContention(p, fixedHops, nil)
 	var lines []string
@@ -84,7 +83,7 @@ func TestContentionOneClient(t *testing.T) {
 func TestContentionFixedHops(t *testing.T) {
 	tests := []struct {
 		name  string
-		p     calc.Params
+		p     policy.Params
 		m     Mode
 		n     int
 		log   string
@@ -97,7 +96,7 @@ func TestContentionFixedHops(t *testing.T) {
 		{"two, exponential", postSetup(), Exponential, 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 60ms\n1 write ok at 80ms", 3, 90 * time.Millisecond},
 		// The calculator's first wait is base: 5ms.
-		{"two, the policy without jitter", postSetup(), Policy(calc.None), 2,
+		{"two, the policy without jitter", postSetup(), Policy(policy.None), 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 55ms\n1 write ok at 75ms", 3, 85 * time.Millisecond},
 		// Without jitter the two that failed stay in step: they read together at 60ms and
 		// collide again at 80ms; client 2 then waits 20ms.
@@ -106,7 +105,7 @@ func TestContentionFixedHops(t *testing.T) {
 				"1 read at 60ms\n2 read at 60ms\n1 write ok at 80ms\n2 write failed at 80ms\n2 read at 120ms\n2 write ok at 140ms", 6, 150 * time.Millisecond},
 		// A read that arrives after another's write sees it: client 1's write at 30ms comes
 		// after client 0's, which changed the version, so it fails; its read at 50ms sees 1.
-		{"two, no backoff, base 1ns", func() calc.Params { p := postSetup(); p.Base = 1; return p }(), None, 2,
+		{"two, no backoff, base 1ns", func() policy.Params { p := postSetup(); p.Base = 1; return p }(), None, 2,
 			"0 read at 10ms\n1 read at 10ms\n0 write ok at 30ms\n1 write failed at 30ms\n1 read at 50ms\n1 write ok at 70ms", 3, 80 * time.Millisecond},
 	}
 	for _, tt := range tests {
@@ -171,15 +170,15 @@ func TestContentionWait(t *testing.T) {
 		{Decorrelated, 8, 0.9, 1000 * ms, 2 * time.Second, 2000 * ms},
 		{Decorrelated, 9, 0, 2000 * ms, 5 * time.Millisecond, 5 * ms},
 		// The policy's retry k waits base × factor^(k−1): failure 1 waits base, not 2 × base.
-		{Policy(calc.None), 1, 0.5, 0, 5 * time.Millisecond, 0},
-		{Policy(calc.None), 2, 0.5, 0, 10 * time.Millisecond, 0},
-		{Policy(calc.None), 10, 0.5, 0, 2 * time.Second, 0},
-		{Policy(calc.Full), 1, 0.5, 0, 2500 * time.Microsecond, 0},
-		{Policy(calc.Equal), 2, 0.5, 0, 7500 * time.Microsecond, 0},
-		{Policy(calc.Decorrelated), 1, 0.5, 5 * ms, 10 * time.Millisecond, 10 * ms},
-		{Policy(calc.Upward), 1, 0.5, 0, 5500 * time.Microsecond, 0}, // ratio 0.2
-		{Policy(calc.FullMs), 1, 0.5, 0, 2 * time.Millisecond, 0},    // whole ms below 5ms
-		{Policy(calc.Proportional), 1000, 0, 0, 1600 * time.Millisecond, 0},
+		{Policy(policy.None), 1, 0.5, 0, 5 * time.Millisecond, 0},
+		{Policy(policy.None), 2, 0.5, 0, 10 * time.Millisecond, 0},
+		{Policy(policy.None), 10, 0.5, 0, 2 * time.Second, 0},
+		{Policy(policy.Full), 1, 0.5, 0, 2500 * time.Microsecond, 0},
+		{Policy(policy.Equal), 2, 0.5, 0, 7500 * time.Microsecond, 0},
+		{Policy(policy.Decorrelated), 1, 0.5, 5 * ms, 10 * time.Millisecond, 10 * ms},
+		{Policy(policy.Upward), 1, 0.5, 0, 5500 * time.Microsecond, 0}, // ratio 0.2
+		{Policy(policy.FullMs), 1, 0.5, 0, 2 * time.Millisecond, 0},    // whole ms below 5ms
+		{Policy(policy.Proportional), 1000, 0, 0, 1600 * time.Millisecond, 0},
 	}
 	for _, tt := range tests {
 		got, state := Wait(postSetup(), tt.m, tt.n, tt.u, tt.state)
@@ -190,13 +189,27 @@ func TestContentionWait(t *testing.T) {
 	}
 }
 
-// The policy's waits in the simulation, read from a table of laws, are calc.Params.Wait's.
+// The policy's waits in the simulation, read from a table of laws, are policy.Params.Wait's.
 func TestContentionPolicyWaits(t *testing.T) {
-	policies := []string{"base=5ms&cap=2s", "base=1ms&cap=1h&factor=3&capat=after&ratio=0.5", "growth=linear&first=exact&add=7ms",
-		"capat=fixed&base=1s&cap=20s", "base=1ns&cap=1ns"}
-	for _, q := range policies {
-		for _, j := range calc.AllJitters() {
-			p := mustDecode(t, q).WithJitter(j)
+	// The policies, as their links read (calc.Decode is the front's, above this package).
+	policies := []struct {
+		q   string
+		set func(p *policy.Params)
+	}{
+		{"base=5ms&cap=2s", func(p *policy.Params) { p.Base, p.Cap = 5*time.Millisecond, 2*time.Second }},
+		{"base=1ms&cap=1h&factor=3&capat=after&ratio=0.5", func(p *policy.Params) {
+			p.Base, p.Cap, p.Factor, p.CapAt, p.Ratio = time.Millisecond, time.Hour, 3, policy.CapAfter, 0.5
+		}},
+		{"growth=linear&first=exact&add=7ms", func(p *policy.Params) { p.Growth, p.FirstExact, p.Add = policy.Linear, true, 7*time.Millisecond }},
+		{"capat=fixed&base=1s&cap=20s", func(p *policy.Params) { p.CapAt, p.Base, p.Cap = policy.CapFixed, time.Second, 20*time.Second }},
+		{"base=1ns&cap=1ns", func(p *policy.Params) { p.Base, p.Cap = 1, 1 }},
+	}
+	for _, c := range policies {
+		q := c.q
+		for _, j := range policy.AllJitters() {
+			p := policy.Default()
+			c.set(&p)
+			p = p.WithJitter(j)
 			m := Policy(j)
 			e := newContention(p, postNet, nil)
 			wait, start := e.waiter(m)
@@ -206,7 +219,7 @@ func TestContentionPolicyWaits(t *testing.T) {
 			if start != first(p, m) {
 				t.Errorf("%s %v: first state %v, want %v", q, j, start, first(p, m))
 			}
-			for n := 1; n < calc.MaxContenders; n++ {
+			for n := 1; n < MaxContenders; n++ {
 				c.failures = int32(n)
 				r := c.rng // the draw the wait will make, if it makes one
 				want, wantState := Wait(p, m, n, mathx.Unit(&r), c.state)
@@ -258,7 +271,7 @@ func TestContentionDeterministic(t *testing.T) {
 // The sweep's points are Contention's at each n.
 func TestContentionSweep(t *testing.T) {
 	p := postSetup()
-	modes := []Mode{Full, Policy(calc.DecorrelatedV2)}
+	modes := []Mode{Full, Policy(policy.DecorrelatedV2)}
 	points, done, err := Sweep(p, 2, modes, nil)
 	if err != nil || !done || len(points) != 20 {
 		t.Fatalf("sweep: %d points, done %v, %v", len(points), done, err)
@@ -290,7 +303,7 @@ func TestContentionErrors(t *testing.T) {
 		{501, 1, nil, `calc: contenders "501": must be between 1 and 500`},
 		{1, 0, nil, `calc: runs "0": must be between 1 and 1000`},
 		{1, 1001, nil, `calc: runs "1001": must be between 1 and 1000`},
-		{1, 1, []Mode{Policy(calc.Jitter(len(calc.AllJitters())))}, "calc: no contention mode 17"},
+		{1, 1, []Mode{Policy(policy.Jitter(len(policy.AllJitters())))}, "calc: no contention mode 17"},
 	} {
 		_, err := Run(p, tt.n, tt.runs, tt.modes...)
 		if err == nil || err.Error() != tt.want {
@@ -304,7 +317,7 @@ func TestContentionErrors(t *testing.T) {
 
 func TestContentionModeNames(t *testing.T) {
 	var names []string
-	for _, m := range ModesOf(calc.Default().WithJitter(calc.Upward)) {
+	for _, m := range ModesOf(policy.Default().WithJitter(policy.Upward)) {
 		names = append(names, m.String()+": "+m.Title())
 	}
 	want := "nobackoff: No backoff, exponential: Exponential backoff, fulljitter: Full jitter, equaljitter: Equal jitter, " +
@@ -312,7 +325,7 @@ func TestContentionModeNames(t *testing.T) {
 	if got := strings.Join(names, ", "); got != want {
 		t.Errorf("modes %s\nwant %s", got, want)
 	}
-	if s := Policy(calc.Jitter(len(calc.AllJitters()))).String(); s != "ContentionMode(17)" {
+	if s := Policy(policy.Jitter(len(policy.AllJitters()))).String(); s != "ContentionMode(17)" {
 		t.Errorf("a mode that does not exist: %s", s)
 	}
 }
@@ -358,7 +371,7 @@ policy-decorrelatedv2 42.6 2.073644135332772 41 42 46 46 | 4.193512602e+08 8.563
 `
 
 func TestContentionGolden(t *testing.T) {
-	p := postSetup().WithJitter(calc.DecorrelatedV2)
+	p := postSetup().WithJitter(policy.DecorrelatedV2)
 	rs, err := Run(p, 10, 5, ModesOf(p)...)
 	if err != nil {
 		t.Fatal(err)
@@ -371,13 +384,4 @@ func TestContentionGolden(t *testing.T) {
 	if b.String() != contentionGolden {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), contentionGolden)
 	}
-}
-
-func mustDecode(t testing.TB, q string) calc.Params {
-	t.Helper()
-	p, err := calc.Decode(q)
-	if err != nil {
-		t.Fatalf("Decode(%q): %v", q, err)
-	}
-	return p
 }

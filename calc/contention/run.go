@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/internal/reuse"
+	"backoffcalc/calc/policy"
 )
 
 // The simulation is an event queue of the clients, each with one message in flight: a read or a
@@ -30,12 +30,12 @@ type contender struct {
 	write    bool    // the message is a write; else a read
 	seen     int32   // the version its last read saw
 	failures int32   // failed writes so far
-	state    float64 // what the next wait grows from: decorrelated's sleep, as calc.Params.Wait takes it
+	state    float64 // what the next wait grows from: decorrelated's sleep, as policy.Params.Wait takes it
 }
 
 // contention runs the experiment for one link's Params, reusing its buffers from mode to mode.
 type contention struct {
-	p     calc.Params
+	p     policy.Params
 	net   contentionNet
 	pause func() bool
 	// seen, if not nil, is told of every message as the server handles it (for tests): ok is
@@ -49,7 +49,7 @@ type contention struct {
 	sorted  []float64 // scratch for the percentiles
 }
 
-func newContention(p calc.Params, net contentionNet, pause func() bool) *contention {
+func newContention(p policy.Params, net contentionNet, pause func() bool) *contention {
 	return &contention{p: p, net: net, pause: pause}
 }
 
@@ -84,12 +84,12 @@ func (e *contention) waiter(m Mode) (waitFunc, float64) {
 	}
 	j, _ := m.Jitter()
 	q := e.p.WithJitter(j)
-	// A client fails at most once per other client's success, so at most calc.MaxContenders-1
+	// A client fails at most once per other client's success, so at most MaxContenders-1
 	// times; the laws go one further, so that no index can be out of range.
-	q.Attempts = calc.MaxContenders + 1
+	q.Attempts = MaxContenders + 1
 	waits := q.Waits()
 	return func(c *contender) time.Duration {
-		w, state := waits.Next(min(int(c.failures), calc.MaxContenders), &c.rng, c.state)
+		w, state := waits.Next(min(int(c.failures), MaxContenders), &c.rng, c.state)
 		c.state = state
 		return w
 	}, q.FirstState()
@@ -144,7 +144,7 @@ func (e *contention) run(wait waitFunc, first float64, n, r int) (calls int, end
 		}
 		calls++
 		e.writes++
-		if e.pause != nil && e.writes%calc.PauseEvery == 0 && !e.pause() {
+		if e.pause != nil && e.writes%policy.PauseEvery == 0 && !e.pause() {
 			return calls, end, false
 		}
 		if c.seen == version { // through: the answer is the client's last hop

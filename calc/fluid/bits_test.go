@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The model's numbers are the same bits natively and in WebAssembly: this digest of every float
@@ -22,7 +23,7 @@ func TestSameBitsEverywhere(t *testing.T) {
 	a := calc.Default()
 	a.Clients, a.Outage, a.Capacity = 1000000, 2*time.Second, 5000
 	b := calc.Default()
-	b.Clients, b.Spread, b.Budget, b.Call, b.Jitter = 1000000000, 300*time.Millisecond, 3*time.Second, 20*time.Millisecond, calc.DecorrelatedV2
+	b.Clients, b.Spread, b.Budget, b.Call, b.Jitter = 1000000000, 300*time.Millisecond, 3*time.Second, 20*time.Millisecond, policy.DecorrelatedV2
 	for _, p := range []calc.Params{a, b} {
 		runs, err := Herd(p)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // fluidError is how far the model is from the simulation's mean over seeds, as shares of the
@@ -77,7 +78,7 @@ func TestCapacityErrorMeasured(t *testing.T) {
 		var worstSec time.Duration // of the modes in whole seconds, in 1s windows
 		for _, m := range allModes() {
 			q := p
-			sec := m == calc.Backoff(calc.Sidekiq) || m == calc.Backoff(calc.Sidekiq7) || m == calc.Backoff(calc.FullSec)
+			sec := m == calc.Backoff(policy.Sidekiq) || m == calc.Backoff(policy.Sidekiq7) || m == calc.Backoff(policy.FullSec)
 			if sec {
 				q.Window = time.Second
 				q.Capacity *= 10

@@ -5,6 +5,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/policy"
 )
 
 // A billion clients with full jitter through the default 1s outage, without a capacity: the
@@ -15,13 +16,13 @@ import (
 func ExampleMode() {
 	p := calc.Default()
 	p.Clients, p.Capacity = 1000000000, 0
-	r, err := fluid.Mode(p, calc.Backoff(calc.Full))
+	r, err := fluid.Mode(p, calc.Backoff(policy.Full))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for w := range 4 {
-		fmt.Printf("%s: %.0f ± %.0f\n", calc.FormatDuration(p.WindowStart(w)), r.Arrivals[w], r.SD[w])
+		fmt.Printf("%s: %.0f ± %.0f\n", policy.FormatDuration(p.WindowStart(w)), r.Arrivals[w], r.SD[w])
 	}
 	fmt.Printf("%.4f attempts per client, %.0f gave up\n", r.MeanPerClient, r.GaveUp)
 	// Output:

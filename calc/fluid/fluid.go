@@ -76,7 +76,7 @@ func Herd(p calc.Params) ([]Run, error) {
 
 // Mode runs the model for one herd mode of p, of any number of clients up to MaxClients, whether
 // the simulation can run it or not. It returns p's own errors (calc.Params.Validate's), and a
-// *calc.FieldError on window when the model would hold more than MaxCells cells,
+// *policy.FieldError on window when the model would hold more than MaxCells cells,
 // take more than MaxWork steps or count more than calc.MaxHerdWindows windows.
 //
 // With 1,000 clients, no jitter and the defaults otherwise (a 1s outage, 20 a 100ms window), all

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -66,7 +67,7 @@ func meanSE(x []float64) (float64, float64) {
 
 func allModes() []calc.HerdMode {
 	modes := []calc.HerdMode{calc.Immediate}
-	for _, j := range calc.AllJitters() {
+	for _, j := range policy.AllJitters() {
 		modes = append(modes, calc.Backoff(j))
 	}
 	return modes
@@ -89,7 +90,7 @@ func TestNoCapacityMatchesSimulation(t *testing.T) {
 		p    calc.Params
 	}{{"defaults", base}, {"spread, call and budget", spread}} {
 		for _, m := range allModes() {
-			if m == calc.Backoff(calc.Sidekiq) || m == calc.Backoff(calc.Sidekiq7) || m == calc.Backoff(calc.FullSec) {
+			if m == calc.Backoff(policy.Sidekiq) || m == calc.Backoff(policy.Sidekiq7) || m == calc.Backoff(policy.FullSec) {
 				c.p.Window = time.Second // whole seconds: the default window gives 1,500 windows
 			} else {
 				c.p.Window = 100 * time.Millisecond
@@ -144,17 +145,17 @@ func TestLimits(t *testing.T) {
 	big := calc.Default()
 	big.Clients = MaxClients + 1
 	long := calc.Default()
-	long.Clients, long.Attempts, long.Cap, long.Jitter = 1000000000, 40, 48*time.Hour, calc.Decorrelated
+	long.Clients, long.Attempts, long.Cap, long.Jitter = 1000000000, 40, 48*time.Hour, policy.Decorrelated
 	for _, c := range []struct {
 		name, key string
 		p         calc.Params
 		m         calc.HerdMode
 	}{
-		{"clients over 10^9", "clients", big, calc.Backoff(calc.Full)},
-		{"a 2-day cap", "window", long, calc.Backoff(calc.Decorrelated)},
+		{"clients over 10^9", "clients", big, calc.Backoff(policy.Full)},
+		{"a 2-day cap", "window", long, calc.Backoff(policy.Decorrelated)},
 	} {
 		_, err := Mode(c.p, c.m)
-		var fe *calc.FieldError
+		var fe *policy.FieldError
 		if !errors.As(err, &fe) || fe.Key != c.key {
 			t.Errorf("%s: %v, want an error on %s", c.name, err, c.key)
 			continue
@@ -163,7 +164,7 @@ func TestLimits(t *testing.T) {
 	}
 	ok := calc.Default()
 	ok.Clients = MaxClients
-	if _, err := Mode(ok, calc.Backoff(calc.Full)); err != nil {
+	if _, err := Mode(ok, calc.Backoff(policy.Full)); err != nil {
 		t.Errorf("10^9 clients: %v", err)
 	}
 }
@@ -173,17 +174,17 @@ func TestLimits(t *testing.T) {
 func TestModePausing(t *testing.T) {
 	p := calc.Default()
 	p.Clients, p.Attempts = 1_000_000_000, 12
-	want, err := Mode(p, calc.Backoff(calc.Full))
+	want, err := Mode(p, calc.Backoff(policy.Full))
 	if err != nil {
 		t.Fatal(err)
 	}
 	calls := 0
-	got, done, err := ModePausing(p, calc.Backoff(calc.Full), func() bool { calls++; return true })
+	got, done, err := ModePausing(p, calc.Backoff(policy.Full), func() bool { calls++; return true })
 	if err != nil || !done || calls == 0 || !reflect.DeepEqual(got, want) {
 		t.Errorf("going on: done %v, %v, %d pauses, same run %v", done, err, calls, reflect.DeepEqual(got, want))
 	}
 	calls = 0
-	_, done, err = ModePausing(p, calc.Backoff(calc.Full), func() bool { calls++; return false })
+	_, done, err = ModePausing(p, calc.Backoff(policy.Full), func() bool { calls++; return false })
 	if err != nil || done || calls != 1 {
 		t.Errorf("stopped: done %v, %v after %d pauses", done, err, calls)
 	}

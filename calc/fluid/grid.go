@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // grid is one mode's run of the model.
@@ -79,9 +80,9 @@ func newGrid(p calc.Params, m calc.HerdMode) (*grid, error) {
 		}
 	}
 	if cells > MaxCells {
-		return nil, &calc.FieldError{Key: "window", Value: calc.FormatDuration(p.Window), Err: fmt.Errorf(
+		return nil, &policy.FieldError{Key: "window", Value: policy.FormatDuration(p.Window), Err: fmt.Errorf(
 			"the fluid model would hold %.0f cells (a wait of up to %s in cells of %s, × %d attempts × %d states), over the limit of %d; make the window longer or lower attempts or cap",
-			cells, calc.Human(float64(top)), calc.Human(g.dt), p.Attempts, g.classes, MaxCells)}
+			cells, policy.Human(float64(top)), policy.Human(g.dt), p.Attempts, g.classes, MaxCells)}
 	}
 	g.ring = int(span) + 4
 	g.pending = make([]float64, g.ring*(p.Attempts+1)*g.classes)
@@ -143,7 +144,7 @@ func (g *grid) sweep() error {
 		w := cell / g.c
 		if cell%g.c == 0 {
 			if w >= calc.MaxHerdWindows {
-				return &calc.FieldError{Key: "window", Value: calc.FormatDuration(p.Window), Err: fmt.Errorf(
+				return &policy.FieldError{Key: "window", Value: policy.FormatDuration(p.Window), Err: fmt.Errorf(
 					"the herd's attempts run past %d windows, the limit; make the window longer", calc.MaxHerdWindows)}
 			}
 			g.endWindow()
@@ -267,9 +268,9 @@ func (g *grid) overWork() error {
 	if g.work <= MaxWork {
 		return nil
 	}
-	return &calc.FieldError{Key: "window", Value: calc.FormatDuration(g.p.Window), Err: fmt.Errorf(
+	return &policy.FieldError{Key: "window", Value: policy.FormatDuration(g.p.Window), Err: fmt.Errorf(
 		"the fluid model would take more than %d steps (cells of %s × attempts × the parts of each wait); make the window longer or lower attempts",
-		MaxWork, calc.Human(g.dt))}
+		MaxWork, policy.Human(g.dt))}
 }
 
 // cutoff is when, in cells, the budget ends for start group gr: a retry is made if its start,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // Without jitter every client makes attempt k at the same time: at the defaults (1s outage,
@@ -16,7 +17,7 @@ import (
 func TestNoJitterHandCounts(t *testing.T) {
 	p := calc.Default()
 	p.Clients = 1000000000
-	r, err := Mode(p, calc.Backoff(calc.None))
+	r, err := Mode(p, calc.Backoff(policy.None))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestNoJitterHandCounts(t *testing.T) {
 func TestFullJitterHandExpectation(t *testing.T) {
 	p := calc.Default()
 	p.Attempts, p.Outage, p.Capacity, p.Clients = 4, 150*time.Millisecond, 0, 1000000
-	r, err := Mode(p, calc.Backoff(calc.Full))
+	r, err := Mode(p, calc.Backoff(policy.Full))
 	if err != nil {
 		t.Fatal(err)
 	}

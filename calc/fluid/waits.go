@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // piece is a part of the wait before one retry: weight of the mass waits lo, or evenly from lo
@@ -49,7 +50,7 @@ func tables(p calc.Params, m calc.HerdMode) []retryTable {
 
 // lawPieces is a wait law as pieces: a point, an even range, or an even range and the share
 // clamped at its top.
-func lawPieces(l calc.WaitLaw) []piece {
+func lawPieces(l policy.WaitLaw) []piece {
 	off := float64(l.Offset)
 	switch {
 	case l.Min == l.Max:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The AWS SDKs' retry quota, before and after 2026's retry behaviour: it can refuse a retry,
@@ -21,7 +22,7 @@ var awsPresets = []Preset{
 		Version: "botocore 1.15.0 (2020) and later without AWS_NEW_RETRIES_2026=true (read in 1.43.67, 2026)",
 		Source:  "botocore/retries/standard.py: ExponentialBackoff.delay_amount, the branch without NEW_RETRIES_ENABLED",
 		Theirs:  "max_attempts = 3 (counts the first call), base = 1 sec, growth factor 2, MAX_BACKOFF = 20 s",
-		Params:  preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 20*sec, 3, calc.Full }),
+		Params:  preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 20*sec, 3, policy.Full }),
 		Notes: []string{
 			"Retry k waits random() × min(1 s × 2^(k−1), 20 s): full jitter, capped before it.",
 			awsQuota,
@@ -34,7 +35,9 @@ var awsPresets = []Preset{
 		Version: "botocore 1.43.3 (2026-05) and later with AWS_NEW_RETRIES_2026=true (read in 1.43.67, 2026)",
 		Source:  "botocore/retries/standard.py: ExponentialBackoff.delay_amount; botocore/configprovider.py: _resolve_new_retries",
 		Theirs:  "max_attempts = 3 (counts the first call; 4 for DynamoDB), base = 50 ms (1 s for throttling errors, 25 ms for DynamoDB), growth factor 2, MAX_BACKOFF = 20 s",
-		Params:  preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 50*msec, 2, 20*sec, 3, calc.Full }),
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 50*msec, 2, 20*sec, 3, policy.Full
+		}),
 		Notes: []string{
 			"Retry k waits random() × min(0.05 s × 2^(k−1), 20 s): full jitter, capped before it. After a throttling error the base is 1 s, and an x-amz-retry-after header raises the wait to at most 5 s more.",
 			awsQuota2026,
@@ -48,7 +51,7 @@ var awsPresets = []Preset{
 		Source:  "aws/retry/jitter_backoff.go: ExponentialJitterBackoff.backoffDelayLegacy",
 		Theirs:  "MaxAttempts = 3 (counts the first call), MaxBackoff = 20 s",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.CapAt = 2*sec, 2, 20*sec, 3, calc.Full, calc.CapFixed
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.CapAt = 2*sec, 2, 20*sec, 3, policy.Full, policy.CapFixed
 		}),
 		Notes: []string{
 			"Retry k waits random() × 2^k s while 2^k s is at most 20 s (k ≤ 4), then exactly 20 s with no jitter (cap applies: fixed).",
@@ -63,7 +66,9 @@ var awsPresets = []Preset{
 		Version: "aws-sdk-go-v2 v1.48.0 (2026-11-10) and later (read in v1.48.0)",
 		Source:  "aws/retry/jitter_backoff.go: ExponentialJitterBackoff.backoffDelay2026; aws/retry/standard.go: NewStandard",
 		Theirs:  "MaxAttempts = 3 (counts the first call; 4 for DynamoDB), BaseDelay = 50 ms (1 s for throttling errors, 25 ms for DynamoDB), MaxBackoff = 20 s",
-		Params:  preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 50*msec, 2, 20*sec, 3, calc.Full }),
+		Params: preset(func(p *calc.Params) {
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 50*msec, 2, 20*sec, 3, policy.Full
+		}),
 		Notes: []string{
 			"Retry k waits random() × min(50 ms × 2^(k−1), 20 s): full jitter, capped before it. After a throttling error the base is 1 s, and an x-amz-retry-after header can lengthen the wait.",
 			awsQuota2026,
@@ -123,10 +128,10 @@ type AWSRetryConfig struct {
 // Policy is what the SDK of the AWS preset named preset does with c, in calc's terms, as
 // exportAWS's Model says: the preset's waits, c's attempts, no deadline. ok is false for a preset
 // that is not one of the AWS SDKs'.
-func (c AWSRetryConfig) Policy(preset string) (pol calc.Policy, ok bool) {
+func (c AWSRetryConfig) Policy(preset string) (pol policy.Policy, ok bool) {
 	pr, found := PresetByName(preset)
 	if _, aws := awsExports[preset]; !aws || !found {
-		return calc.Policy{}, false
+		return policy.Policy{}, false
 	}
 	pol = pr.Params.Policy
 	pol.Attempts, pol.Budget = c.MaxAttempts, 0

@@ -1,6 +1,9 @@
 package libs
 
-import "backoffcalc/calc"
+import (
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
+)
 
 var backonPresets = []Preset{
 	{
@@ -10,7 +13,7 @@ var backonPresets = []Preset{
 		Source:  "backon/src/backoff/exponential.rs: ExponentialBuilder::new, ExponentialBackoff::next",
 		Theirs:  "min_delay = 1s, factor = 2, max_delay = 60s, max_times = 3 (retries, the first call not counted), jitter = false",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 60*sec, 4, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 60*sec, 4, policy.None
 		}),
 		Notes: []string{
 			"backon is a Rust crate: the preset transcribes its source, it is not run.",

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 var cenkaltiPresets = []Preset{
@@ -15,7 +16,7 @@ var cenkaltiPresets = []Preset{
 		Version: "cenkalti/backoff v5.0.3 (2025), the newest v5 (read)", Source: "exponential.go: NextBackOff, getRandomValueFromInterval; retry.go: Retry",
 		Theirs: "InitialInterval = 500 ms, RandomizationFactor = 0.5, Multiplier = 1.5, MaxInterval = 60 s; MaxElapsedTime = 15 min, no limit on tries",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.Budget = 500*msec, 1.5, 60*sec, 30, calc.Proportional, 0.5, 15*time.Minute
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.Budget = 500*msec, 1.5, 60*sec, 30, policy.Proportional, 0.5, 15*time.Minute
 		}),
 		Notes: []string{
 			"MaxInterval caps the interval before the randomization, so a wait can reach 90 s.",
@@ -36,23 +37,23 @@ func exportCenkalti(s *subject) Export {
 		return e
 	}
 	lib := p
-	lib.CapAt, lib.FirstExact = calc.CapBefore, false
+	lib.CapAt, lib.FirstExact = policy.CapBefore, false
 	scale, ratio, ok := asProportional(p.Jitter, p.Ratio)
 	comment := ""
 	switch {
-	case ok && p.Jitter == calc.Full:
+	case ok && p.Jitter == policy.Full:
 		comment = "// Full jitter: an interval of half the delay, randomized by ±100%,\n// waits uniformly between 0 and the delay.\n"
-	case ok && p.Jitter == calc.Equal:
+	case ok && p.Jitter == policy.Equal:
 		comment = "// Equal jitter: an interval of 3/4 of the delay, randomized by ±1/3,\n// waits uniformly between half the delay and the delay.\n"
-	case ok && p.Jitter == calc.Upward:
+	case ok && p.Jitter == policy.Upward:
 		comment = "// Upward jitter: an interval of (1 + r/2) × the delay, randomized by\n// ±r/(2 + r), waits uniformly between the delay and (1 + r) × it.\n"
-	case p.Jitter == calc.FullMs: // the nearest: full jitter, not in whole milliseconds
+	case p.Jitter == policy.FullMs: // the nearest: full jitter, not in whole milliseconds
 		scale, ratio, ok = 0.5, 1, true
-		lib.Jitter = calc.Full
+		lib.Jitter = policy.Full
 		comment = "// Full jitter: an interval of half the delay, randomized by ±100%.\n"
-	case p.Jitter == calc.Additive: // the nearest: no jitter
+	case p.Jitter == policy.Additive: // the nearest: no jitter
 		scale, ratio, ok = 1, 0, true
-		lib.Jitter = calc.None
+		lib.Jitter = policy.None
 	}
 	if !ok {
 		e.Diffs = []string{"cenkalti/backoff cannot express jitter " + p.Jitter.String() + "."}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // near says whether two nanosecond values are the same up to a nanosecond of rounding.
@@ -13,12 +14,12 @@ func near(x, y float64) bool {
 	return math.Abs(x-y) <= 1+1e-9*math.Max(math.Abs(x), math.Abs(y))
 }
 
-func rowsNear(a, b calc.Row) bool {
+func rowsNear(a, b policy.Row) bool {
 	return near(float64(a.Min), float64(b.Min)) && near(float64(a.Max), float64(b.Max)) && near(a.Mean, b.Mean)
 }
 
 // sameWaits says whether two schedules make the same attempts with the same waits.
-func sameWaits(a, b calc.Schedule) bool {
+func sameWaits(a, b policy.Schedule) bool {
 	if len(a.Rows) != len(b.Rows) {
 		return false
 	}
@@ -75,7 +76,7 @@ const whySkip = "-"
 // with the library's reason where why gives one. Decorrelated jitter grows from the previous
 // wait, and decorrelatedv2 from the previous retry's draw, neither by factor: beside either, when
 // the other side waits another way, only the jitter is compared.
-func causes(s *subject, who string, lib calc.Params, ls calc.Schedule, why map[string]string) []string {
+func causes(s *subject, who string, lib calc.Params, ls policy.Schedule, why map[string]string) []string {
 	p, pol := s.p, s.schedule()
 	var out []string
 	for _, f := range policyFields {
@@ -99,7 +100,7 @@ func causes(s *subject, who string, lib calc.Params, ls calc.Schedule, why map[s
 
 // contrast gives the numbers of a difference: the first retry whose waits differ, and the
 // totals.
-func contrast(who string, pol, lib calc.Schedule) []string {
+func contrast(who string, pol, lib policy.Schedule) []string {
 	var out []string
 	for i := 1; i < min(len(pol.Rows), len(lib.Rows)); i++ {
 		if a, b := lib.Rows[i], pol.Rows[i]; !rowsNear(a, b) {
@@ -128,7 +129,7 @@ func compare(s *subject, who string, lib calc.Params, why map[string]string) []s
 // compareExact is compare where the library's own arithmetic (exact) is finer than calc's
 // model of it (lib, with its schedule ls): the parts come from the model, the numbers from the
 // arithmetic.
-func compareExact(s *subject, who string, lib calc.Params, ls, exact calc.Schedule, why map[string]string) []string {
+func compareExact(s *subject, who string, lib calc.Params, ls, exact policy.Schedule, why map[string]string) []string {
 	if sameWaits(s.schedule(), exact) {
 		return nil
 	}
@@ -176,12 +177,12 @@ func budgetDiffs(s *subject, who string, kind budgetKind, how string, lib calc.P
 // from the previous retry's draw, and linear growth is not a factor.
 func cannotExpress(p calc.Params, who string, linear bool) string {
 	switch {
-	case p.Jitter == calc.Decorrelated:
+	case p.Jitter == policy.Decorrelated:
 		return who + " cannot express decorrelated jitter: each of its waits depends on the retry's number, never on the previous wait."
-	case p.Jitter == calc.DecorrelatedV2:
+	case p.Jitter == policy.DecorrelatedV2:
 		return who + " cannot express Polly's DecorrelatedJitterBackoffV2 (jitter decorrelatedv2): each of its waits depends on the retry's number, " +
 			"never on the previous retry's draw, and none is a difference of 2^t × tanh(√(4t)) between two draws."
-	case p.Growth == calc.Linear && !linear:
+	case p.Growth == policy.Linear && !linear:
 		return who + " has no linear growth: its delay grows by a constant factor each retry."
 	}
 	return ""
@@ -190,17 +191,17 @@ func cannotExpress(p calc.Params, who string, linear bool) string {
 // asProportional rewrites p's jitter as d·scale·U[1−ratio, 1+ratio], the form of cenkalti's
 // RandomizationFactor and resilience4j's randomizationFactor: full jitter is half the delay
 // ±100%, equal jitter three quarters ±1/3. ok is false for modes it cannot write.
-func asProportional(j calc.Jitter, r float64) (scale, ratio float64, ok bool) {
+func asProportional(j policy.Jitter, r float64) (scale, ratio float64, ok bool) {
 	switch j {
-	case calc.None:
+	case policy.None:
 		return 1, 0, true
-	case calc.Proportional:
+	case policy.Proportional:
 		return 1, r, true
-	case calc.Full:
+	case policy.Full:
 		return 0.5, 1, true
-	case calc.Equal:
+	case policy.Equal:
 		return 0.75, 1.0 / 3, true
-	case calc.Upward:
+	case policy.Upward:
 		return 1 + r/2, r / (2 + r), true
 	}
 	return 0, 0, false
@@ -208,15 +209,15 @@ func asProportional(j calc.Jitter, r float64) (scale, ratio float64, ok bool) {
 
 // asUpward rewrites p's jitter as d·scale·U[1, 1+jitter], the form of k8s wait.Jitter. ok is
 // false where the lowest wait is 0, which an upward jitter cannot reach.
-func asUpward(j calc.Jitter, r float64) (scale, jitter float64, ok bool) {
+func asUpward(j policy.Jitter, r float64) (scale, jitter float64, ok bool) {
 	switch j {
-	case calc.None:
+	case policy.None:
 		return 1, 0, true
-	case calc.Upward:
+	case policy.Upward:
 		return 1, r, true
-	case calc.Equal:
+	case policy.Equal:
 		return 0.5, 1, true
-	case calc.Proportional:
+	case policy.Proportional:
 		if r < 1 {
 			return 1 - r, 2 * r / (1 - r), true
 		}

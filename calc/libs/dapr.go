@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // daprConstantAttempts is how many attempts the dapr-constant preset shows: a Dapr retry policy
@@ -24,7 +25,7 @@ var daprPresets = []Preset{
 		Source:  "dapr/kit retry/retry.go: DefaultConfig, Config.NewBackOff; dapr/dapr pkg/resiliency/resiliency.go: decodePolicies",
 		Theirs:  "policy = constant, duration = 5s, maxRetries = -1 (no limit)",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 5*sec, 1, 5*sec, daprConstantAttempts, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 5*sec, 1, 5*sec, daprConstantAttempts, policy.None
 		}),
 		Notes: []string{
 			"A retry policy of a Resiliency spec that sets nothing but its name retries without end (maxRetries = -1), every 5 s (cenkalti/backoff v4's ConstantBackOff): the table shows the first 10 attempts only.",
@@ -41,7 +42,7 @@ var daprPresets = []Preset{
 		Source:  "dapr/kit retry/retry.go: DefaultConfig, Config.NewBackOff; cenkalti/backoff/v4 exponential.go: NextBackOff, getRandomValueFromInterval",
 		Theirs:  "policy = exponential, maxInterval = 60s, maxRetries = -1 (no limit); fixed by Dapr: initialInterval = 500 ms, randomizationFactor = 0.5, multiplier = 1.5, maxElapsedTime = 15 min",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.Budget = 500*msec, 1.5, 60*sec, daprExponentialAttempts, calc.Proportional, 0.5, 15*time.Minute
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.Budget = 500*msec, 1.5, 60*sec, daprExponentialAttempts, policy.Proportional, 0.5, 15*time.Minute
 		}),
 		Notes: []string{
 			"A Resiliency spec sets only policy, duration (constant only), maxInterval and maxRetries: the other values are cenkalti/backoff v4's defaults, through dapr/kit's DefaultConfig.",

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The .NET standard resilience handler (AddStandardResilienceHandler) of
@@ -37,7 +38,7 @@ var dotnetPresets = []Preset{
 		Theirs: "Retry: MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = true, ShouldRetryAfterHeader = true; " +
 			"AttemptTimeout = 10 sec; TotalRequestTimeout = 30 sec; CircuitBreaker: FailureRatio = 0.1, MinimumThroughput = 100, SamplingDuration = 30 sec, BreakDuration = 5 sec",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Budget = 2*sec, 2, calc.MaxCap, 4, calc.DecorrelatedV2, dotnetTotalTimeout
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Budget = 2*sec, 2, policy.MaxCap, 4, policy.DecorrelatedV2, dotnetTotalTimeout
 		}),
 		Notes: []string{
 			"The pipeline is, outermost first: rate limiter, total request timeout (30 s), retry, circuit breaker, attempt timeout (10 s).",

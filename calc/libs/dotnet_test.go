@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/policy"
 )
 
 // TestDotnetTranscribed transcribes what AddStandardResilienceHandler does (dotnet/extensions
@@ -33,7 +33,7 @@ func TestDotnetTranscribed(t *testing.T) {
 		totalTimeout     = 30 * time.Second
 	)
 	p := mustPreset(dotnetStandard)
-	if p.Attempts != maxRetryAttempts+1 || p.Base != delayTicks*100 || p.Jitter != calc.DecorrelatedV2 || p.Cap != calc.MaxCap || p.Budget != totalTimeout {
+	if p.Attempts != maxRetryAttempts+1 || p.Base != delayTicks*100 || p.Jitter != policy.DecorrelatedV2 || p.Cap != policy.MaxCap || p.Budget != totalTimeout {
 		t.Errorf("preset %+v is not the handler's retry inside a 30 s total timeout", p.Policy)
 	}
 	if dotnetAttemptTimeout != attemptTimeout || dotnetTotalTimeout != totalTimeout {

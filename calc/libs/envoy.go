@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 var envoyPresets = []Preset{
@@ -14,7 +15,7 @@ var envoyPresets = []Preset{
 		Version: "Envoy 1.14.0 (2020) and later, whose interval doubles while under max_interval / 2 (envoyproxy/envoy#10417; read on main, 2026)", Source: "source/common/common/backoff_strategy.cc: JitteredExponentialBackOffStrategy::nextBackOffMs",
 		Theirs: "num_retries = 1 (retries: 2 calls), retry_back_off: base_interval = 25 ms, max_interval = 10 × base_interval",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 25*msec, 2, 250*msec, 2, calc.FullMs
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 25*msec, 2, 250*msec, 2, policy.FullMs
 		}),
 		Notes: []string{
 			"The code waits random() % min(2^(k−1) × 25, 250) whole milliseconds: retry 1 in 0..24 ms, retry 2 in 0..49 ms (jitter: fullms).",
@@ -37,7 +38,7 @@ func exportEnvoy(s *subject) Export {
 	// doubles: retry k waits random() % min(base·2^(k−1), max) ms.
 	lib := p
 	lib.Base, lib.Cap, lib.Factor = floorMs(p.Base), floorMs(p.Cap), 2
-	lib.Jitter, lib.CapAt, lib.FirstExact = calc.FullMs, calc.CapBefore, false
+	lib.Jitter, lib.CapAt, lib.FirstExact = policy.FullMs, policy.CapBefore, false
 	c := EnvoyRetryPolicy{Timeout: p.Budget, NumRetries: p.Attempts - 1, BaseInterval: lib.Base, MaxInterval: lib.Cap}
 	e.Config = c
 	e.Snippets = []Snippet{{"yaml", c.YAML()}}
@@ -86,9 +87,9 @@ type EnvoyRetryPolicy struct {
 // Policy is what Envoy does with c, in calc's terms, as exportEnvoy's Model says: whole
 // milliseconds, doubling, random() % the capped interval, the route's timeout as the budget.
 // (Envoy stops doubling one step early: exportEnvoy's differences say when that changes a wait.)
-func (c EnvoyRetryPolicy) Policy() calc.Policy {
-	return calc.Policy{Base: floorMs(c.BaseInterval), Factor: 2, Cap: floorMs(c.MaxInterval), Attempts: c.NumRetries + 1,
-		Jitter: calc.FullMs, CapAt: calc.CapBefore, Budget: c.Timeout}
+func (c EnvoyRetryPolicy) Policy() policy.Policy {
+	return policy.Policy{Base: floorMs(c.BaseInterval), Factor: 2, Cap: floorMs(c.MaxInterval), Attempts: c.NumRetries + 1,
+		Jitter: policy.FullMs, CapAt: policy.CapBefore, Budget: c.Timeout}
 }
 
 // YAML is c as an Envoy route, the timeout only when set.
@@ -107,13 +108,13 @@ func (c EnvoyRetryPolicy) YAML() string {
 // doubling): the interval doubles while it is under max_interval / 2, integer division, and is
 // max_interval after that; retry k waits random() % interval ms, 0 to interval − 1, each as
 // likely.
-func envoySchedule(lib calc.Params) calc.Schedule {
+func envoySchedule(lib calc.Params) policy.Schedule {
 	top := int64(lib.Cap / time.Millisecond)
 	next := int64(lib.Base / time.Millisecond)
-	sc := calc.Schedule{Rows: []calc.Row{{Attempt: 1}}}
+	sc := policy.Schedule{Rows: []policy.Row{{Attempt: 1}}}
 	for k := 1; k < lib.Attempts; k++ {
 		hi := time.Duration(next-1) * time.Millisecond
-		sc.Rows = append(sc.Rows, calc.Row{Attempt: k + 1, Retry: k, Max: hi, Mean: float64(hi) / 2})
+		sc.Rows = append(sc.Rows, policy.Row{Attempt: k + 1, Retry: k, Max: hi, Mean: float64(hi) / 2})
 		sc.Total.Max += hi
 		sc.Total.Mean += float64(hi) / 2
 		if next < top/2 {

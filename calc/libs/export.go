@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The Export panel: for the current policy, the configuration or code of every retry library
@@ -141,10 +142,10 @@ func HomeOf(preset string) (lib string, ok bool) {
 // subject is the policy being exported, with its schedule computed once.
 type subject struct {
 	p     calc.Params
-	sched *calc.Schedule
+	sched *policy.Schedule
 }
 
-func (s *subject) schedule() calc.Schedule {
+func (s *subject) schedule() policy.Schedule {
 	if s.sched == nil {
 		sc := s.p.Schedule()
 		s.sched = &sc
@@ -153,4 +154,4 @@ func (s *subject) schedule() calc.Schedule {
 }
 
 // capNone stands for "the library applies no cap": calc's largest cap.
-const capNone = calc.MaxCap
+const capNone = policy.MaxCap

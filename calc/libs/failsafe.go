@@ -1,6 +1,9 @@
 package libs
 
-import "backoffcalc/calc"
+import (
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
+)
 
 var failsafePresets = []Preset{
 	{
@@ -10,7 +13,7 @@ var failsafePresets = []Preset{
 		Source:  "retrypolicy/retry.go: NewBuilder, WithBackoff; retrypolicy/retryexecutor.go: getDelay, getFixedOrRandomDelay",
 		Theirs:  "WithBackoff(delay = 1 s, maxDelay = 30 s), delayFactor 2; WithMaxRetries(3) (retries, the first call not counted); no jitter unless WithJitter or WithJitterFactor",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 30*sec, 4, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 30*sec, 4, policy.None
 		}),
 		Notes: []string{
 			"failsafe-go's defaults (NewWithDefaults, NewBuilder) make 3 attempts (MaxRetries 2) with no delay between them: the calculator needs a delay above 0, so the preset is the backoff that failsafe-go's documentation shows (HTTP Integration: WithBackoff(time.Second, 30*time.Second).WithMaxRetries(3)).",

@@ -1,6 +1,9 @@
 package libs
 
-import "backoffcalc/calc"
+import (
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
+)
 
 var gatewayAPIPresets = []Preset{
 	{
@@ -10,7 +13,7 @@ var gatewayAPIPresets = []Preset{
 		Source:  "apis/v1/httproute_types.go: HTTPRouteRetry; geps/gep-1731/index.md",
 		Theirs:  "retry: attempts = 2 (retries after the first request), backoff = 100ms (the minimum wait before a retry), codes = 500, 502, 503, 504",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 100*msec, 1, 100*msec, 3, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 100*msec, 1, 100*msec, 3, policy.None
 		}),
 		Notes: []string{
 			"The spec fixes only how many retries (attempts) and that none starts before backoff: the preset waits exactly 100 ms before each retry, the least it allows.",

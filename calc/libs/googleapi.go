@@ -2,6 +2,7 @@ package libs
 
 import (
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 var googleAPIPresets = []Preset{
@@ -12,7 +13,7 @@ var googleAPIPresets = []Preset{
 		Source:  "google/api_core/retry/retry_base.py: exponential_sleep_generator (google/api_core/retry.py before 2.16.0)",
 		Theirs:  "initial = 1 sec, maximum = 60 sec, multiplier = 2, timeout = 120 sec, no limit on attempts",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Budget = sec, 2, 60*sec, 20, calc.Full, 120*sec
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Budget = sec, 2, 60*sec, 20, policy.Full, 120*sec
 		}),
 		Notes: []string{
 			"Retry k waits uniform(0, min(1 × 2^(k−1), 60)) s: full jitter.",

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 var grpcPresets = []Preset{
@@ -16,7 +17,7 @@ var grpcPresets = []Preset{
 		Source:  "grpc-go stream.go: shouldRetry; grpc-node packages/grpc-js/src/retrying-call.ts: getNextRetryJitter",
 		Theirs:  "retryPolicy: maxAttempts = 5 (counts the first call; more than 5 is treated as 5), initialBackoff = 0.1s, maxBackoff = 1s, backoffMultiplier = 2",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 100*msec, 2, sec, 5, calc.Proportional, 0.2
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 100*msec, 2, sec, 5, policy.Proportional, 0.2
 		}),
 		Notes: []string{
 			"gRPC has no default retry policy: these are example values.",
@@ -31,7 +32,7 @@ var grpcPresets = []Preset{
 		Version: "grpc-go (read in v1.85.0)", Source: "grpc-go internal/backoff/backoff.go: Exponential.Backoff; doc/connection-backoff.md",
 		Theirs: "BaseDelay = 1 sec, Multiplier = 1.6, Jitter = 0.2, MaxDelay = 120 s; reconnects without limit",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.FirstExact = sec, 1.6, 120*sec, 10, calc.Proportional, 0.2, true
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.FirstExact = sec, 1.6, 120*sec, 10, policy.Proportional, 0.2, true
 		}),
 		Notes: []string{
 			"The first reconnect waits exactly 1 s; reconnect k waits min(1.6^(k−1) sec, 120 s) × U[0.8, 1.2].",
@@ -66,9 +67,9 @@ func exportGRPC(s *subject) Export {
 			" and raise the client's limit (grpc-go: grpc.WithMaxCallAttempts("+strconv.Itoa(p.Attempts)+")).")
 	}
 	lib := p
-	lib.Attempts, lib.Jitter, lib.Ratio, lib.CapAt, lib.FirstExact = attempts, calc.Proportional, 0.2, calc.CapBefore, false
+	lib.Attempts, lib.Jitter, lib.Ratio, lib.CapAt, lib.FirstExact = attempts, policy.Proportional, 0.2, policy.CapBefore, false
 	why := map[string]string{"jitter": "(gRFC A6 as revised in 2024: grpc-go, grpc-java, and @grpc/grpc-js from 1.14.0.)"}
-	if p.Jitter == calc.Full {
+	if p.Jitter == policy.Full {
 		why["jitter"] = "(gRFC A6 as revised in 2024: grpc-go, grpc-java, and @grpc/grpc-js from 1.14.0; @grpc/grpc-js 1.13.x and earlier draw uniformly in [0, d], as the policy does.)"
 	}
 	e.Diffs = append(e.Diffs, compare(s, "gRPC", lib, why)...)
@@ -93,9 +94,9 @@ type GRPCRetryPolicy struct {
 
 // Policy is what a gRPC client does with c, in calc's terms, as exportGRPC's Model says: at
 // most 5 attempts, waits drawn ±20% around the capped delay, the timeout as the budget.
-func (c GRPCRetryPolicy) Policy() calc.Policy {
-	return calc.Policy{Base: c.InitialBackoff, Factor: c.BackoffMultiplier, Cap: c.MaxBackoff, Attempts: min(c.MaxAttempts, grpcLimit),
-		Jitter: calc.Proportional, Ratio: 0.2, CapAt: calc.CapBefore, Budget: c.Timeout}
+func (c GRPCRetryPolicy) Policy() policy.Policy {
+	return policy.Policy{Base: c.InitialBackoff, Factor: c.BackoffMultiplier, Cap: c.MaxBackoff, Attempts: min(c.MaxAttempts, grpcLimit),
+		Jitter: policy.Proportional, Ratio: 0.2, CapAt: policy.CapBefore, Budget: c.Timeout}
 }
 
 // GRPCMaxAttempts is the most attempts a gRPC client makes unless it raises its limit: a

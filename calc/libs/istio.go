@@ -1,6 +1,9 @@
 package libs
 
-import "backoffcalc/calc"
+import (
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
+)
 
 var istioPresets = []Preset{
 	{
@@ -10,7 +13,7 @@ var istioPresets = []Preset{
 		Source:  "pilot/pkg/networking/core/route/retry/retry.go: DefaultPolicy; Envoy source/common/common/backoff_strategy.cc: JitteredExponentialBackOffStrategy::nextBackOffMs",
 		Theirs:  "attempts = 2 (Envoy num_retries: 3 calls), retryOn = connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes; no backoff set, so Envoy's base_interval = 25 ms, max_interval = 250 ms",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 25*msec, 2, 250*msec, 3, calc.FullMs
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 25*msec, 2, 250*msec, 3, policy.FullMs
 		}),
 		Notes: []string{
 			"Istio writes num_retries = 2 into every outbound route without a retries field, and no retry_back_off: Envoy then draws retry k in 0 to min(2^(k−1) × 25, 250) − 1 whole milliseconds: retry 1 in 0..24 ms, retry 2 in 0..49 ms.",

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The job queues retry a failed job hours or days later, in whole seconds or polynomially: their
@@ -18,7 +19,7 @@ var jobQueuePresets = []Preset{
 		Source:  "lib/sidekiq/job_retry.rb: delay_for and process_retry",
 		Theirs:  "retry: true (DEFAULT_MAX_RETRY_ATTEMPTS = 25), no sidekiq_retry_in: delay = count**4 + 15, jitter = rand(10 * (count + 1)) seconds, count = 0 for the first retry",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Growth, p.Cap, p.Attempts, p.Jitter, p.Offset = sec, 4, calc.Polynomial0, calc.MaxCap, 26, calc.Sidekiq, 15*sec
+			p.Base, p.Factor, p.Growth, p.Cap, p.Attempts, p.Jitter, p.Offset = sec, 4, policy.Polynomial0, policy.MaxCap, 26, policy.Sidekiq, 15*sec
 		}),
 		Notes: []string{
 			"Retry k (Sidekiq's count = k − 1) waits count⁴ + 15 s plus rand(10 × (count + 1)): a whole number of seconds from 0 to 10k − 1, each as likely. The calculator's growth polynomial0 (base 1 s, factor 4), offset 15 s and jitter sidekiq.",
@@ -35,7 +36,7 @@ var jobQueuePresets = []Preset{
 		Source:  "lib/sidekiq/job_retry.rb: delay_for and process_retry",
 		Theirs:  "retry: true (DEFAULT_MAX_RETRY_ATTEMPTS = 25), no sidekiq_retry_in: delay = count**4 + 15, jitter = rand(10) * (count + 1) seconds, count = 0 for the first retry",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Growth, p.Cap, p.Attempts, p.Jitter, p.Offset = sec, 4, calc.Polynomial0, calc.MaxCap, 26, calc.Sidekiq7, 15*sec
+			p.Base, p.Factor, p.Growth, p.Cap, p.Attempts, p.Jitter, p.Offset = sec, 4, policy.Polynomial0, policy.MaxCap, 26, policy.Sidekiq7, 15*sec
 		}),
 		Notes: []string{
 			"Retry k (count = k − 1) waits count⁴ + 15 s plus rand(10) × (count + 1): one of 0, k, 2k, …, 9k seconds, each as likely. The calculator's growth polynomial0 (base 1 s, factor 4), offset 15 s and jitter sidekiq7.",
@@ -53,7 +54,7 @@ var jobQueuePresets = []Preset{
 		Source:  "activejob/lib/active_job/exceptions.rb: retry_on, determine_delay and determine_jitter_for_delay",
 		Theirs:  "retry_on SomeError, wait: the symbol polynomially_longer, attempts: 5, jitter: retry_jitter = 0.15",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Growth, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.Offset = sec, 4, calc.Polynomial, calc.MaxCap, 5, calc.Upward, 0.15, 2*sec
+			p.Base, p.Factor, p.Growth, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.Offset = sec, 4, policy.Polynomial, policy.MaxCap, 5, policy.Upward, 0.15, 2*sec
 		}),
 		Notes: []string{
 			"Retry k (executions = k: the first retry follows the first execution) waits executions⁴ + Kernel.rand × executions⁴ × 0.15 + 2 seconds: the calculator's growth polynomial (base 1 s, factor 4), upward jitter with ratio 0.15 and offset 2 s.",
@@ -71,7 +72,7 @@ var jobQueuePresets = []Preset{
 		Source:  "activejob/lib/active_job/exceptions.rb: retry_on, determine_delay and determine_jitter_for_delay",
 		Theirs:  "retry_on SomeError (wait: 3.seconds, attempts: 5, jitter: retry_jitter = 0.15)",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 3*sec, 1, calc.MaxCap, 5, calc.Upward, 0.15
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 3*sec, 1, policy.MaxCap, 5, policy.Upward, 0.15
 		}),
 		Notes: []string{
 			"Every retry waits 3 s + Kernel.rand × 3 s × 0.15: 3 to 3.45 s, the calculator's factor 1 with upward jitter, ratio 0.15.",
@@ -88,7 +89,7 @@ var jobQueuePresets = []Preset{
 		Source:  "celery/app/autoretry.py: add_autoretry_behaviour; celery/utils/time.py: get_exponential_backoff_interval",
 		Theirs:  "autoretry_for=(...), retry_backoff=True (factor 1), retry_backoff_max=600, retry_jitter=True, max_retries=3",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 600*sec, 4, calc.FullSec
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 600*sec, 4, policy.FullSec
 		}),
 		Notes: []string{
 			"Retry k (task.request.retries = k − 1) waits random.randrange(min(600, factor × 2^(k−1)) + 1) seconds: a whole number from 0 up to and including the delay, each as likely. The calculator's jitter fullsec with base = factor × 1 s.",
@@ -106,7 +107,7 @@ var jobQueuePresets = []Preset{
 		Source:  "src/classes/backoffs.ts: Backoffs.builtinStrategies.exponential; src/classes/job.ts: shouldRetryJob",
 		Theirs:  "attempts: 3, backoff: { type: 'exponential', delay: 1000 } (jitter unset, 0)",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, calc.MaxCap, 3, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, policy.MaxCap, 3, policy.None
 		}),
 		Notes: []string{
 			"Retry k waits Math.round(2^(attemptsMade − 1) × delay) ms with attemptsMade = k (shouldRetryJob passes attemptsMade + 1), without a cap: 1 s and 2 s. The guide says \"1 second, 2 seconds, and 4 seconds\", but attempts: 3 makes 2 retries.",
@@ -124,14 +125,14 @@ var jobQueuePresets = []Preset{
 func beyondExports(p calc.Params, who string) string {
 	var why []string
 	switch p.Growth {
-	case calc.Polynomial, calc.Polynomial0:
+	case policy.Polynomial, policy.Polynomial0:
 		why = append(why, "growth "+p.Growth.String()+" (its delays do not grow as a power of the retry's number)")
 	}
 	if p.Offset != 0 {
 		why = append(why, "an offset of "+dur(p.Offset)+" added to every wait")
 	}
 	switch p.Jitter {
-	case calc.Sidekiq, calc.Sidekiq7, calc.FullSec:
+	case policy.Sidekiq, policy.Sidekiq7, policy.FullSec:
 		why = append(why, "jitter "+p.Jitter.String()+" ("+p.Jitter.Title()+")")
 	}
 	if len(why) == 0 {

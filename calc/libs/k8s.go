@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 var k8sPresets = []Preset{
@@ -15,7 +16,7 @@ var k8sPresets = []Preset{
 		Version: "k8s.io/apimachinery and client-go v0.37.2 (2026, read)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, delay, Jitter, ExponentialBackoff; client-go util/retry/util.go",
 		Theirs: "Steps = 5 (counts the first call), Duration = 10 ms, Factor = 1.0, Jitter = 0.1",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 10*msec, 1, 10*msec, 5, calc.Upward, 0.1
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio = 10*msec, 1, 10*msec, 5, policy.Upward, 0.1
 		}),
 		Notes: []string{"wait.Jitter only adds: retry k waits d + random() × 0.1 × d, in [d, 1.1 d] (jitter: upward)."},
 	},
@@ -25,7 +26,7 @@ var k8sPresets = []Preset{
 		Version: "k8s.io/apimachinery and client-go v0.37.2 (2026, read)", Source: "apimachinery pkg/util/wait/backoff.go: Backoff.Step, delay, Jitter, ExponentialBackoff; client-go util/retry/util.go",
 		Theirs: "Steps = 4 (counts the first call), Duration = 10 ms, Factor = 5.0, Jitter = 0.1, no Cap",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Attempts, p.Jitter, p.Ratio = 10*msec, 5, 4, calc.Upward, 0.1
+			p.Base, p.Factor, p.Attempts, p.Jitter, p.Ratio = 10*msec, 5, 4, policy.Upward, 0.1
 		}),
 		Notes: []string{
 			"Retry k waits 10 ms × 5^(k−1) + random() × 0.1 × that: 10, 50, 250 ms, each up to 10% more.",
@@ -48,21 +49,21 @@ func exportClientGo(s *subject) Export {
 		return e
 	}
 	lib := p
-	lib.CapAt, lib.FirstExact = calc.CapBefore, false
+	lib.CapAt, lib.FirstExact = policy.CapBefore, false
 	scale, jitter, ok := asUpward(p.Jitter, p.Ratio)
 	comment := ""
 	switch {
-	case ok && p.Jitter == calc.Equal:
+	case ok && p.Jitter == policy.Equal:
 		comment = "// Equal jitter: half the delay, plus up to 100% of it.\n"
-	case ok && p.Jitter == calc.Proportional && p.Ratio > 0:
+	case ok && p.Jitter == policy.Proportional && p.Ratio > 0:
 		comment = "// ±" + number(p.Ratio*100) + "% jitter: " + number(1-p.Ratio) + " × the delay, plus up to " + number(jitter*100) + "% of that.\n"
-	case p.Jitter == calc.Full, p.Jitter == calc.FullMs, p.Jitter == calc.Additive:
+	case p.Jitter == policy.Full, p.Jitter == policy.FullMs, p.Jitter == policy.Additive:
 		// wait.Jitter only adds: the nearest keeps the delay, without jitter.
 		scale, jitter, ok = 1, 0, true
-		lib.Jitter = calc.None
-	case p.Jitter == calc.Proportional: // ratio 1: [0, 2d]; the nearest keeps the longest wait
+		lib.Jitter = policy.None
+	case p.Jitter == policy.Proportional: // ratio 1: [0, 2d]; the nearest keeps the longest wait
 		scale, jitter, ok = 1, 1, true
-		lib.Jitter, lib.Ratio = calc.Upward, 1
+		lib.Jitter, lib.Ratio = policy.Upward, 1
 	}
 	if !ok {
 		e.Diffs = []string{"wait.Backoff cannot express jitter " + p.Jitter.String() + "."}

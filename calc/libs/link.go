@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // ExportKey is the query key that picks the library the Export panel shows: export=grpc. It is
@@ -31,7 +32,7 @@ type Link struct {
 }
 
 // DecodeLink is Decode with the export key and B's. Without the export key, Export is
-// DefaultExport of the policy; a bad one keeps that default and is a *calc.FieldError joined
+// DefaultExport of the policy; a bad one keeps that default and is a *policy.FieldError joined
 // after Decode's: `calc: export "nope": must be one of grpc, cenkalti, …`. A bad key of B's is
 // named as B's, "vs." and its key (`calc: vs.base "abc": …`), and leaves A as it is; so is every
 // key of B's that is none of a policy's, as calc.UnknownKeys names it
@@ -71,8 +72,8 @@ func (l *Link) setVs(errB *error) func(v string) error {
 		b, err := Decode(v)
 		l.Vs, l.B = v, b
 		var errs []error
-		for _, fe := range calc.FieldErrors(errors.Join(err, calc.UnknownKeys(v))) {
-			errs = append(errs, &calc.FieldError{Key: VsKey + "." + fe.Key, Value: fe.Value, Err: fe.Err})
+		for _, fe := range policy.FieldErrors(errors.Join(err, calc.UnknownKeys(v))) {
+			errs = append(errs, &policy.FieldError{Key: VsKey + "." + fe.Key, Value: fe.Value, Err: fe.Err})
 		}
 		*errB = errors.Join(errs...)
 		return nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The export key: a library's name picks it; without the key the preset's home library, else
@@ -38,7 +39,7 @@ func TestDecodeLink(t *testing.T) {
 	} {
 		l, err := DecodeLink(tt.query)
 		var keys []string
-		for _, fe := range calc.FieldErrors(err) {
+		for _, fe := range policy.FieldErrors(err) {
 			keys = append(keys, fe.Key)
 		}
 		if l.Export != tt.export || strings.Join(keys, ",") != tt.errs || err != nil && !strings.Contains(err.Error(), tt.msg) {
@@ -138,10 +139,10 @@ func TestDecodeLinkVs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			l, err := DecodeLink(tt.query)
 			var keys []string
-			for _, fe := range calc.FieldErrors(err) {
+			for _, fe := range policy.FieldErrors(err) {
 				keys = append(keys, fe.Key)
 			}
-			if l.Vs != tt.vs || l.B != tt.b || calc.FormatDuration(l.Params.Base) != tt.base {
+			if l.Vs != tt.vs || l.B != tt.b || policy.FormatDuration(l.Params.Base) != tt.base {
 				t.Errorf("DecodeLink(%q): vs %q, B %+v, A's base %v; want %q, %+v, %s", tt.query, l.Vs, l.B, l.Params.Base, tt.vs, tt.b, tt.base)
 			}
 			if strings.Join(keys, ",") != tt.errs || err != nil && !strings.Contains(err.Error(), tt.msg) {

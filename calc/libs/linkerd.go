@@ -1,6 +1,9 @@
 package libs
 
-import "backoffcalc/calc"
+import (
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
+)
 
 var linkerdPresets = []Preset{
 	{
@@ -10,7 +13,7 @@ var linkerdPresets = []Preset{
 		Source:  "linkerd2 policy-controller/grpc/src/outbound/http.rs: convert_retry; linkerd2-proxy linkerd/exp-backoff/src/lib.rs: ExponentialBackoff::base, jitter; linkerd/http/retry/src/lib.rs",
 		Theirs:  "retry.linkerd.io/limit = 1 (retries: 2 calls); backoff min_backoff = 25 ms, max_backoff = 250 ms, jitter_ratio = 1.0",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.CapAt = 25*msec, 2, 250*msec, 2, calc.Upward, 1, calc.CapAfter
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.CapAt = 25*msec, 2, 250*msec, 2, policy.Upward, 1, policy.CapAfter
 		}),
 		Notes: []string{
 			"Linkerd is a Rust proxy and a Rust controller: the preset transcribes their source, it is not run.",

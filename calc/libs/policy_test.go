@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // Each Config's Policy, what an import of the snippet gives, is the export's Model: the same
@@ -19,7 +19,7 @@ func TestConfigPolicyIsTheModel(t *testing.T) {
 	checked := map[string]int{}
 	for _, c := range snippetCases {
 		for _, e := range Exports(snippetParams(t, c.query)) {
-			var pol calc.Policy
+			var pol policy.Policy
 			deadline := true
 			switch cfg := e.Config.(type) {
 			case GRPCRetryPolicy:
@@ -62,7 +62,7 @@ func TestConfigPolicyIsTheModel(t *testing.T) {
 }
 
 // closeWaits says whether every wait of a and b has the same bounds and mean within a millionth.
-func closeWaits(a, b calc.Schedule) bool {
+func closeWaits(a, b policy.Schedule) bool {
 	if len(a.Rows) != len(b.Rows) {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 var pollyPresets = []Preset{
@@ -14,7 +15,7 @@ var pollyPresets = []Preset{
 		Short:   "Polly, constant",
 		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Constant, UseJitter = false, MaxDelay = none",
-		Params: preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 1, 2*sec, 4, calc.None }),
+		Params: preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 1, 2*sec, 4, policy.None }),
 		Notes:  []string{"With UseJitter, a constant or linear delay is multiplied by U[0.75, 1.25]: proportional jitter, ratio 0.25."},
 	},
 	{
@@ -23,7 +24,7 @@ var pollyPresets = []Preset{
 		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Linear, UseJitter = false, MaxDelay = none",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Cap, p.Attempts, p.Jitter, p.Growth = 2*sec, calc.MaxCap, 4, calc.None, calc.Linear
+			p.Base, p.Cap, p.Attempts, p.Jitter, p.Growth = 2*sec, policy.MaxCap, 4, policy.None, policy.Linear
 		}),
 		Notes: []string{"Retry k waits k × Delay: 2, 4, 6 s (growth: linear; factor is not used)."},
 	},
@@ -33,7 +34,7 @@ var pollyPresets = []Preset{
 		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = false, MaxDelay = none",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, calc.MaxCap, 4, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, policy.MaxCap, 4, policy.None
 		}),
 		Notes: []string{
 			"Retry k waits 2^(k−1) × Delay.",
@@ -46,7 +47,7 @@ var pollyPresets = []Preset{
 		Version: "Polly 8.0.0 (2023-09) to 8.7.0 (2026-06), the newest (read in 8.7.0)", Source: "src/Polly.Core/Retry/RetryHelper.cs: DecorrelatedJitterBackoffV2, GetRetryDelay; RetryConstants.cs: the defaults",
 		Theirs: "MaxRetryAttempts = 3 (retries: 4 calls), Delay = 2 sec, BackoffType = Exponential, UseJitter = true, MaxDelay = none",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, calc.MaxCap, 4, calc.DecorrelatedV2
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = 2*sec, 2, policy.MaxCap, 4, policy.DecorrelatedV2
 		}),
 		Notes: []string{
 			"Retry k draws t = k−1 + U and waits (g(t) − g(the previous retry's t)) × Delay / 1.4, truncated to whole 100 ns ticks, where g(t) = 2^t × tanh(√(4t)) (jitter: decorrelatedv2; factor is not used).",
@@ -76,29 +77,29 @@ var pollyLibrary = Library{Lib: "polly", Title: "Polly v8 (C#): RetryStrategyOpt
 func exportPolly(s *subject) Export {
 	p := s.p
 	var e Export
-	if p.Jitter == calc.Decorrelated {
+	if p.Jitter == policy.Decorrelated {
 		e.Diffs = []string{"Polly cannot express decorrelated jitter: with exponential backoff its UseJitter is DecorrelatedJitterBackoffV2 (jitter decorrelatedv2), " +
 			"a different formula, whose waits grow with the retry's number and the previous retry's draw, not from the previous wait."}
 		return e
 	}
 	lib := p
-	lib.Base, lib.Cap, lib.CapAt, lib.FirstExact = wholeTicks(p.Base), wholeTicks(p.Cap), calc.CapAfter, false
+	lib.Base, lib.Cap, lib.CapAt, lib.FirstExact = wholeTicks(p.Base), wholeTicks(p.Cap), policy.CapAfter, false
 	backoff := "Exponential"
 	switch {
-	case p.Jitter == calc.DecorrelatedV2: // Polly's own jitter: factor and growth do not apply
-	case p.Growth == calc.Linear:
+	case p.Jitter == policy.DecorrelatedV2: // Polly's own jitter: factor and growth do not apply
+	case p.Growth == policy.Linear:
 		backoff = "Linear"
 	case p.Factor == 1:
 		backoff = "Constant"
 	default:
 		lib.Factor = 2
 	}
-	jitter := p.Jitter != calc.None
+	jitter := p.Jitter != policy.None
 	switch {
 	case jitter && backoff == "Exponential": // UseJitter is then DecorrelatedJitterBackoffV2
-		lib.Jitter = calc.DecorrelatedV2
+		lib.Jitter = policy.DecorrelatedV2
 	case jitter:
-		lib.Jitter, lib.Ratio = calc.Proportional, 0.25
+		lib.Jitter, lib.Ratio = policy.Proportional, 0.25
 	}
 	var diffs []string
 	if lib.Base != p.Base {
@@ -108,7 +109,7 @@ func exportPolly(s *subject) Export {
 	// at most a day.
 	var capped calc.Params
 	var maxDelay bool
-	if lib.Jitter == calc.DecorrelatedV2 {
+	if lib.Jitter == policy.DecorrelatedV2 {
 		// Its longest wait grows with every retry: the cap changes a wait when the last retry's
 		// longest is at it. calc's largest cap stands for none, where Polly's waits go on growing.
 		rows := lib.Schedule().Rows
@@ -124,7 +125,7 @@ func exportPolly(s *subject) Export {
 		"first":  "(UseJitter applies to every retry.)",
 		"jitter": "(UseJitter draws ±25% for constant and linear backoff.)",
 	}
-	if lib.Jitter == calc.DecorrelatedV2 {
+	if lib.Jitter == policy.DecorrelatedV2 {
 		why["jitter"] = "(With exponential backoff, that is what UseJitter draws.)"
 	}
 	if maxDelay && p.Cap > pollyMaxDelay {
@@ -184,22 +185,22 @@ type PollyRetry struct {
 // whole ticks; Constant, Linear or doubling; UseJitter ±25% for Constant and Linear and
 // DecorrelatedJitterBackoffV2 for Exponential; MaxDelay clamping after the draw (none: calc's
 // largest cap); the timeout as the budget.
-func (c PollyRetry) Policy() calc.Policy {
-	pol := calc.Policy{Base: wholeTicks(c.Delay), Factor: 2, Cap: capNone, Attempts: c.MaxRetryAttempts + 1, CapAt: calc.CapAfter, Budget: c.Timeout}
+func (c PollyRetry) Policy() policy.Policy {
+	pol := policy.Policy{Base: wholeTicks(c.Delay), Factor: 2, Cap: capNone, Attempts: c.MaxRetryAttempts + 1, CapAt: policy.CapAfter, Budget: c.Timeout}
 	switch c.BackoffType {
 	case "Constant":
 		pol.Factor = 1
 	case "Linear":
-		pol.Growth = calc.Linear
+		pol.Growth = policy.Linear
 	}
 	if c.MaxDelay > 0 {
 		pol.Cap = wholeTicks(c.MaxDelay)
 	}
 	switch {
 	case c.UseJitter && c.BackoffType == "Exponential":
-		pol.Jitter = calc.DecorrelatedV2
+		pol.Jitter = policy.DecorrelatedV2
 	case c.UseJitter:
-		pol.Jitter, pol.Ratio = calc.Proportional, 0.25
+		pol.Jitter, pol.Ratio = policy.Proportional, 0.25
 	}
 	return pol
 }

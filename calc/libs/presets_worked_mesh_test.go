@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // workedWait is one retry's wait worked out by hand: its bounds and its mean in nanoseconds.
@@ -25,28 +26,28 @@ var workedMesh = []struct {
 	name, query    string
 	attempts       int
 	waits          []workedWait
-	total          calc.Totals
+	total          policy.Totals
 	always, atMost int // attempts that start within the budget; 0: no budget
 }{
 	// Istio: num_retries 2 (3 attempts), Envoy's 25 ms base. Retry 1: random() % 25 ms, 0..24 ms,
 	// mean 24/2 = 12 ms. 25 < 250/2, so the interval doubles: retry 2 in 0..49 ms, mean 24.5 ms.
 	// In all 0..73 ms, mean 36.5 ms.
 	{"istio", "preset=istio", 3, []workedWait{{1, 0, 24 * msec, 12e6}, {2, 0, 49 * msec, 24.5e6}},
-		calc.Totals{Min: 0, Max: 73 * msec, Mean: 36.5e6}, 0, 0},
+		policy.Totals{Min: 0, Max: 73 * msec, Mean: 36.5e6}, 0, 0},
 	// GEP-1731's example, attempts 2 and backoff 100ms, at the least the spec allows: 100 ms before
 	// each of the 2 retries, 200 ms in all.
 	{"gateway-api", "preset=gateway-api", 3, []workedWait{{1, 100 * msec, 100 * msec, 1e8}, {2, 100 * msec, 100 * msec, 1e8}},
-		calc.Totals{Min: 200 * msec, Max: 200 * msec, Mean: 2e8}, 0, 0},
+		policy.Totals{Min: 200 * msec, Max: 200 * msec, Mean: 2e8}, 0, 0},
 	// The same example on Istio (its Envoy base_interval = backoff = 100 ms, max 1 s): retry 1 in
 	// 0..99 ms, mean 49.5 ms; 100 < 1000/2 doubles it: retry 2 in 0..199 ms, mean 99.5 ms; in all
 	// 0..298 ms, mean 149 ms, shorter than the spec's 100 ms minimum.
 	{"gateway-api on Istio", "base=100ms&factor=2&cap=1s&attempts=3&jitter=fullms", 3,
 		[]workedWait{{1, 0, 99 * msec, 49.5e6}, {2, 0, 199 * msec, 99.5e6}},
-		calc.Totals{Min: 0, Max: 298 * msec, Mean: 149e6}, 0, 0},
+		policy.Totals{Min: 0, Max: 298 * msec, Mean: 149e6}, 0, 0},
 	// Linkerd, retry.linkerd.io/limit 1 (2 attempts): base = 25 ms, the wait 25 ms + U × 25 ms,
 	// 25 to 50 ms, mean 37.5 ms.
 	{"linkerd", "preset=linkerd", 2, []workedWait{{1, 25 * msec, 50 * msec, 37.5e6}},
-		calc.Totals{Min: 25 * msec, Max: 50 * msec, Mean: 37.5e6}, 0, 0},
+		policy.Totals{Min: 25 * msec, Max: 50 * msec, Mean: 37.5e6}, 0, 0},
 	// Linkerd with limit 5 (6 attempts): base 25, 50, 100, 200, 250 ms, each wait base + U × base
 	// at most 250 ms: 25..50 (mean 37.5), 50..100 (75), 100..200 (150), 200..250 with
 	// P(U × 200 ≥ 50) = 3/4 at 250 (mean 1/4 × 225 + 3/4 × 250 = 243.75), then exactly 250. In
@@ -54,10 +55,10 @@ var workedMesh = []struct {
 	{"linkerd limit 5", "preset=linkerd&attempts=6", 6, []workedWait{
 		{1, 25 * msec, 50 * msec, 37.5e6}, {2, 50 * msec, 100 * msec, 75e6}, {3, 100 * msec, 200 * msec, 150e6},
 		{4, 200 * msec, 250 * msec, 243.75e6}, {5, 250 * msec, 250 * msec, 250e6},
-	}, calc.Totals{Min: 625 * msec, Max: 850 * msec, Mean: 756.25e6}, 0, 0},
+	}, policy.Totals{Min: 625 * msec, Max: 850 * msec, Mean: 756.25e6}, 0, 0},
 	// Dapr constant: 5 s before each retry; the first 10 attempts: 9 × 5 = 45 s.
 	{"dapr-constant", "preset=dapr-constant", 10, []workedWait{{1, 5 * sec, 5 * sec, 5e9}, {9, 5 * sec, 5 * sec, 5e9}},
-		calc.Totals{Min: 45 * sec, Max: 45 * sec, Mean: 45e9}, 0, 0},
+		policy.Totals{Min: 45 * sec, Max: 45 * sec, Mean: 45e9}, 0, 0},
 	// Dapr exponential: interval 500 ms × 1.5^(k−1), the wait uniform in interval × (1 ± 0.5).
 	// Retry 1: 250..750 ms; 2: 750 ms, 375..1125 ms; 3: 1125 ms, 562.5..1687.5 ms; 12: 0.5 ×
 	// 1.5^11 = 43.248779296875 s, 21.6243896484375..64.8731689453125 s; from 13 on 0.5 × 1.5^12 =
@@ -69,7 +70,7 @@ var workedMesh = []struct {
 	{"dapr-exponential", "preset=dapr-exponential", 40, []workedWait{
 		{1, 250 * msec, 750 * msec, 5e8}, {2, 375 * msec, 1125 * msec, 7.5e8}, {3, 562500 * time.Microsecond, 1687500 * time.Microsecond, 1.125e9},
 		{12, 21624389648, 64873168945, 43248779296.875}, {13, 30 * sec, 90 * sec, 60e9}, {39, 30 * sec, 90 * sec, 60e9},
-	}, calc.Totals{Min: 874373168945, Max: 2623119506836, Mean: 1748746337890.625}, 20, 40},
+	}, policy.Totals{Min: 874373168945, Max: 2623119506836, Mean: 1748746337890.625}, 20, 40},
 }
 
 func TestPresetsMeshWorkedByHand(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // workedByHand are presets' waits worked out by hand from their library's formula and
@@ -67,7 +68,7 @@ func TestStepFunctionsTranscribed(t *testing.T) {
 	}
 	pr, _ := PresetByName("stepfunctions")
 	withFull := pr.Params
-	withFull.Jitter, withFull.Cap, withFull.Attempts = calc.Full, 3*sec, 6
+	withFull.Jitter, withFull.Cap, withFull.Attempts = policy.Full, 3*sec, 6
 	for _, c := range []struct {
 		name     string
 		p        calc.Params
@@ -117,7 +118,7 @@ func backonNext(cur *time.Duration, first bool, minDelay, maxDelay time.Duration
 func TestBackonTranscribed(t *testing.T) {
 	pr, _ := PresetByName("backon")
 	withJitter := pr.Params
-	withJitter.Attempts, withJitter.Jitter, withJitter.Add = 9, calc.Additive, sec
+	withJitter.Attempts, withJitter.Jitter, withJitter.Add = 9, policy.Additive, sec
 	for _, c := range []struct {
 		name   string
 		p      calc.Params

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 var resilience4jPresets = []Preset{
@@ -16,7 +17,7 @@ var resilience4jPresets = []Preset{
 		Version: "resilience4j 2.3.0 (2025) and later (read in 2.4.0)", Source: "resilience4j-core IntervalFunction.java: ofExponentialRandomBackoff, randomize",
 		Theirs: "maxAttempts = 3 (counts the first call), initialInterval = 500 ms, multiplier = 1.5, randomizationFactor = 0.5, no maxInterval",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.CapAt = 500*msec, 1.5, calc.MaxCap, 3, calc.Proportional, 0.5, calc.CapAfter
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Ratio, p.CapAt = 500*msec, 1.5, policy.MaxCap, 3, policy.Proportional, 0.5, policy.CapAfter
 		}),
 		Notes: []string{
 			"Retry k waits 500 ms × 1.5^(k−1) × U[0.5, 1.5]; a maxInterval, when set, clamps after the randomization (cap applies: after).",
@@ -36,15 +37,15 @@ func exportResilience4j(s *subject) Export {
 		return e
 	}
 	lib := p
-	lib.CapAt, lib.FirstExact = calc.CapAfter, false
+	lib.CapAt, lib.FirstExact = policy.CapAfter, false
 	scale, ratio, ok := asProportional(p.Jitter, p.Ratio)
 	switch {
-	case p.Jitter == calc.FullMs: // the nearest: full jitter
+	case p.Jitter == policy.FullMs: // the nearest: full jitter
 		scale, ratio, ok = 0.5, 1, true
-		lib.Jitter = calc.Full
-	case p.Jitter == calc.Additive: // the nearest: no jitter
+		lib.Jitter = policy.Full
+	case p.Jitter == policy.Additive: // the nearest: no jitter
 		scale, ratio, ok = 1, 0, true
-		lib.Jitter = calc.None
+		lib.Jitter = policy.None
 	}
 	if !ok {
 		e.Diffs = []string{"resilience4j cannot express jitter " + p.Jitter.String() + "."}
@@ -54,7 +55,7 @@ func exportResilience4j(s *subject) Export {
 	// interval under 1 ms.
 	interval := scaled(p.Base, scale)
 	if interval < time.Millisecond {
-		e.Diffs = []string{"resilience4j counts whole milliseconds from 1 ms: it cannot start from an interval of " + calc.FormatDuration(interval) + "."}
+		e.Diffs = []string{"resilience4j counts whole milliseconds from 1 ms: it cannot start from an interval of " + policy.FormatDuration(interval) + "."}
 		return e
 	}
 	var diffs []string
@@ -117,13 +118,13 @@ type Resilience4jRetry struct {
 // in its own jitter's terms: interval × multiplier^(k−1) × U[1 − f, 1 + f], clamped after the
 // draw at maxInterval (none: calc's largest cap). Its whole milliseconds are not in the model:
 // exportResilience4j's differences say when they change a wait.
-func (c Resilience4jRetry) Policy() calc.Policy {
-	pol := calc.Policy{Base: c.InitialInterval, Factor: c.Multiplier, Cap: capNone, Attempts: c.MaxAttempts, CapAt: calc.CapAfter}
+func (c Resilience4jRetry) Policy() policy.Policy {
+	pol := policy.Policy{Base: c.InitialInterval, Factor: c.Multiplier, Cap: capNone, Attempts: c.MaxAttempts, CapAt: policy.CapAfter}
 	if c.MaxInterval > 0 {
 		pol.Cap = c.MaxInterval
 	}
 	if c.RandomizationFactor > 0 {
-		pol.Jitter, pol.Ratio = calc.Proportional, c.RandomizationFactor
+		pol.Jitter, pol.Ratio = policy.Proportional, c.RandomizationFactor
 	}
 	return pol
 }
@@ -147,10 +148,10 @@ func (c Resilience4jRetry) Java() string {
 func (c Resilience4jRetry) Properties() string {
 	const key = "resilience4j.retry.instances.backend."
 	props := "# attempts, the first call included\n" + key + "max-attempts=" + strconv.Itoa(c.MaxAttempts) + "\n" +
-		key + "wait-duration=" + calc.FormatDuration(c.InitialInterval) + "\n" +
+		key + "wait-duration=" + policy.FormatDuration(c.InitialInterval) + "\n" +
 		key + "enable-exponential-backoff=true\n" + key + "exponential-backoff-multiplier=" + javaDouble(c.Multiplier) + "\n"
 	if c.MaxInterval > 0 {
-		props += key + "exponential-max-wait-duration=" + calc.FormatDuration(c.MaxInterval) + "\n"
+		props += key + "exponential-max-wait-duration=" + policy.FormatDuration(c.MaxInterval) + "\n"
 	}
 	if c.RandomizationFactor > 0 {
 		props += key + "enable-randomized-wait=true\n" + key + "randomized-wait-factor=" + javaDouble(c.RandomizationFactor) + "\n"
@@ -189,7 +190,7 @@ func r4jMillis(s *subject, interval time.Duration, ratio, capMs, factor float64)
 		lo, hi = math.Max(1, math.Min(lo, capMs)), math.Max(1, math.Min(hi, capMs))
 		if !near(lo*1e6, float64(rows[k].Min)) || !near(hi*1e6, float64(rows[k].Max)) {
 			return []string{"resilience4j computes in whole milliseconds, at least 1 ms (it truncates the interval at every step and draws whole milliseconds): retry " +
-				strconv.Itoa(k) + " waits " + number(lo) + "–" + number(hi) + " ms with it, " + calc.Millis(rows[k].Min) + "–" + calc.Millis(rows[k].Max) + " ms with the policy."}
+				strconv.Itoa(k) + " waits " + number(lo) + "–" + number(hi) + " ms with it, " + policy.Millis(rows[k].Min) + "–" + policy.Millis(rows[k].Max) + " ms with the policy."}
 		}
 		in = math.Min(math.Floor(in*factor), math.MaxInt64)
 	}

@@ -1,6 +1,9 @@
 package libs
 
-import "backoffcalc/calc"
+import (
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
+)
 
 var retryableHTTPPresets = []Preset{
 	{
@@ -9,7 +12,7 @@ var retryableHTTPPresets = []Preset{
 		Version: "github.com/hashicorp/go-retryablehttp v0.7.8 (2025-06), the newest (read)", Source: "client.go: NewClient, DefaultBackoff, Client.Do",
 		Theirs: "RetryWaitMin = 1 s, RetryWaitMax = 30 s, RetryMax = 4 (retries, the first call not counted), Backoff = DefaultBackoff",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 30*sec, 5, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 30*sec, 5, policy.None
 		}),
 		Notes: []string{
 			"Retry k waits min(RetryWaitMin × 2^(k−1), RetryWaitMax), without jitter: 1, 2, 4, 8 s, 15 s of waiting over 5 attempts.",

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // Spring's two retry libraries, both Java: Spring Retry's @Retryable and @Backoff, whose
@@ -40,7 +41,7 @@ const (
 func springRetryBackoff(maxAttempts int, delay, maxDelay int64, multiplier float64, random bool) calc.Params {
 	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 	return preset(func(p *calc.Params) {
-		p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = ms(delay), 1, calc.MaxCap, maxAttempts, calc.None
+		p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = ms(delay), 1, policy.MaxCap, maxAttempts, policy.None
 		switch {
 		case multiplier > 0:
 			p.Factor, p.Cap = max(multiplier, 1), springMaxInterval
@@ -49,10 +50,10 @@ func springRetryBackoff(maxAttempts int, delay, maxDelay int64, multiplier float
 			}
 			p.Base = min(p.Base, p.Cap) // an interval over the cap waits the cap, and stays
 			if random && p.Factor > 1 {
-				p.Jitter, p.Ratio, p.CapAt = calc.Upward, p.Factor-1, calc.CapAfter
+				p.Jitter, p.Ratio, p.CapAt = policy.Upward, p.Factor-1, policy.CapAfter
 			}
 		case maxDelay > delay:
-			p.Jitter, p.Add = calc.Additive, ms(maxDelay-delay-1)
+			p.Jitter, p.Add = policy.Additive, ms(maxDelay-delay-1)
 		}
 	})
 }
@@ -62,7 +63,7 @@ func springRetryBackoff(maxAttempts int, delay, maxDelay int64, multiplier float
 // then each interval the last times multiplier (truncated to whole ms), at most maxDelay.
 func springCoreRetry(maxRetries int, delay int64, multiplier float64, maxDelay time.Duration) calc.Params {
 	return preset(func(p *calc.Params) {
-		p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = time.Duration(delay)*time.Millisecond, multiplier, maxDelay, maxRetries+1, calc.None
+		p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = time.Duration(delay)*time.Millisecond, multiplier, maxDelay, maxRetries+1, policy.None
 	})
 }
 
@@ -102,7 +103,7 @@ var springPresets = []Preset{
 		Version: "Spring Framework 7.0.0 (2025-11) to 7.0.9 (2026-08) (read in 7.0.9)",
 		Source:  "spring-core src/main/java/org/springframework/core/retry/RetryPolicy.java: Builder.build; org/springframework/util/backoff/ExponentialBackOff.java: computeNextInterval, applyJitter",
 		Theirs:  "maxRetries = 3 (retries: 4 calls), delay = 1000 ms, multiplier = 1.0, jitter = 0, maxDelay = Long.MAX_VALUE ms (none), timeout = 0 (none)",
-		Params:  springCoreRetry(3, 1000, 1, calc.MaxCap),
+		Params:  springCoreRetry(3, 1000, 1, policy.MaxCap),
 		Notes: []string{
 			"The builder makes an ExponentialBackOff: retry k waits delay, then each interval the last times multiplier truncated to whole ms, at most maxDelay: 1, 1, 1 s with the defaults (the calculator's largest cap, 168 h, stands for none).",
 			"jitter(j) draws each wait in whole ms from [max(d − J, delay), min(d + J, maxDelay)), d the retry's interval and J = j × ⌊d / delay⌋ (integer division). With the default multiplier 1 that is [delay, delay + j): additive jitter with add = j − 1 ms, the least, longest and mean wait exact, drawn continuously where Spring draws whole ms.",

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // javaWithin is how far calc's continuous draw may be above Spring's whole-ms one: under a
@@ -171,7 +172,7 @@ func TestSpringCoreTranscribed(t *testing.T) {
 	const none = math.MaxInt64 // Builder.DEFAULT_MAX_DELAY, Long.MAX_VALUE
 	pr, _ := PresetByName("spring-core-retry")
 	withJitter := pr.Params
-	withJitter.Jitter, withJitter.Add = calc.Additive, 299*time.Millisecond
+	withJitter.Jitter, withJitter.Add = policy.Additive, 299*time.Millisecond
 	for _, c := range []struct {
 		name                    string
 		p                       calc.Params

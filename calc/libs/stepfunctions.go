@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // stepFunctionsPage is where the preset's formula and defaults are read: Step Functions is a
@@ -21,7 +22,7 @@ var stepFunctionsPresets = []Preset{
 		Source:  stepFunctionsPage,
 		Theirs:  "IntervalSeconds = 1, BackoffRate = 2.0, MaxAttempts = 3 (retries, the first attempt not counted), MaxDelaySeconds unset (no cap), JitterStrategy = NONE",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, calc.MaxCap, 4, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, policy.MaxCap, 4, policy.None
 		}),
 		Notes: []string{
 			"Step Functions is a service: the preset transcribes its documentation, it is not run.",
@@ -48,13 +49,13 @@ func exportStepFunctions(s *subject) Export {
 	// draws uniformly below it; both intervals are whole seconds, at least 1 s.
 	lib := p
 	lib.Base, lib.Cap = sfnSeconds(p.Base), sfnSeconds(p.Cap)
-	lib.Ratio, lib.Add, lib.CapAt, lib.FirstExact = 0, 0, calc.CapBefore, false
+	lib.Ratio, lib.Add, lib.CapAt, lib.FirstExact = 0, 0, policy.CapBefore, false
 	jitter := "NONE"
 	switch p.Jitter {
-	case calc.Full, calc.FullMs: // FullMs: the nearest, not in whole milliseconds
-		lib.Jitter, jitter = calc.Full, "FULL"
+	case policy.Full, policy.FullMs: // FullMs: the nearest, not in whole milliseconds
+		lib.Jitter, jitter = policy.Full, "FULL"
 	default:
-		lib.Jitter = calc.None
+		lib.Jitter = policy.None
 	}
 	lib, capped := pickCap(s, lib)
 	c := StepFunctionsRetrier{IntervalSeconds: int64(lib.Base / time.Second), BackoffRate: p.Factor, MaxAttempts: p.Attempts - 1, JitterStrategy: jitter}
@@ -95,13 +96,13 @@ type StepFunctionsRetrier struct {
 
 // Policy is what Step Functions does with c, in calc's terms, as exportStepFunctions's Model
 // says: whole seconds, the cap before the jitter, no time limit.
-func (c StepFunctionsRetrier) Policy() calc.Policy {
-	pol := calc.Policy{Base: time.Duration(c.IntervalSeconds) * time.Second, Factor: c.BackoffRate, Cap: calc.MaxCap, Attempts: c.MaxAttempts + 1}
+func (c StepFunctionsRetrier) Policy() policy.Policy {
+	pol := policy.Policy{Base: time.Duration(c.IntervalSeconds) * time.Second, Factor: c.BackoffRate, Cap: policy.MaxCap, Attempts: c.MaxAttempts + 1}
 	if c.MaxDelaySeconds > 0 {
 		pol.Cap = time.Duration(c.MaxDelaySeconds) * time.Second
 	}
 	if c.JitterStrategy == "FULL" {
-		pol.Jitter = calc.Full
+		pol.Jitter = policy.Full
 	}
 	return pol
 }

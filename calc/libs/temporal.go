@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // temporalAttempts is how many attempts the temporal preset shows: Temporal retries without
@@ -20,7 +21,7 @@ var temporalPresets = []Preset{
 		Source:  "go.temporal.io/sdk internal/internal_task_handlers.go: getRetryBackoffWithNowTime; internal/workflow.go: applyRetryPolicyDefaultsForLocalActivity",
 		Theirs:  "InitialInterval = 1 s, BackoffCoefficient = 2.0, MaximumInterval = 100 × InitialInterval = 100 s, MaximumAttempts = 0 (unlimited)",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 100*sec, temporalAttempts, calc.None
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 100*sec, temporalAttempts, policy.None
 		}),
 		Notes: []string{
 			"Temporal never gives up by default: MaximumAttempts = 0 retries without limit, every 100 s once the interval reaches MaximumInterval. The table shows the first 10 attempts only.",
@@ -45,7 +46,7 @@ func exportTemporal(s *subject) Export {
 	// MaximumInterval is always written: unset, it is 100 × InitialInterval.
 	c := TemporalRetryPolicy{InitialInterval: p.Base, BackoffCoefficient: p.Factor, MaximumInterval: p.Cap, MaximumAttempts: int32(p.Attempts)}
 	lib := p
-	lib.Jitter, lib.Ratio, lib.Add, lib.CapAt, lib.FirstExact = calc.None, 0, 0, calc.CapBefore, false
+	lib.Jitter, lib.Ratio, lib.Add, lib.CapAt, lib.FirstExact = policy.None, 0, 0, policy.CapBefore, false
 	e.Config = c
 	e.Snippets = []Snippet{{"go", c.Go()}, {"json", c.JSON()}}
 	e.Diffs = compare(s, "Temporal", lib, map[string]string{
@@ -70,10 +71,10 @@ type TemporalRetryPolicy struct {
 
 // Policy is what Temporal does with c, in calc's terms, as exportTemporal's Model says: no
 // jitter, no time limit; MaximumAttempts 0 (unlimited) shows the temporal preset's 10 attempts.
-func (c TemporalRetryPolicy) Policy() calc.Policy {
-	pol := calc.Policy{Base: c.InitialInterval, Factor: c.BackoffCoefficient, Cap: c.MaximumInterval, Attempts: int(c.MaximumAttempts), Jitter: calc.None}
+func (c TemporalRetryPolicy) Policy() policy.Policy {
+	pol := policy.Policy{Base: c.InitialInterval, Factor: c.BackoffCoefficient, Cap: c.MaximumInterval, Attempts: int(c.MaximumAttempts), Jitter: policy.None}
 	if pol.Cap == 0 {
-		pol.Cap = min(100*pol.Base, calc.MaxCap)
+		pol.Cap = min(100*pol.Base, policy.MaxCap)
 	}
 	if pol.Attempts == 0 {
 		pol.Attempts = temporalAttempts

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 var tenacityPresets = []Preset{
@@ -14,7 +15,7 @@ var tenacityPresets = []Preset{
 		Short: "tenacity, full jitter", Basis: "wait_random_exponential(multiplier=1, max=60) with stop_after_attempt(5): tenacity's defaults neither wait nor stop",
 		Version: "tenacity 9.0 to 9.1.4 and main (read at 2026-07-15)", Source: "tenacity/wait.py: wait_random_exponential",
 		Theirs: "wait_random_exponential(multiplier=1, max=60), stop_after_attempt(5) (counts the first call)",
-		Params: preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 60*sec, 5, calc.Full }),
+		Params: preset(func(p *calc.Params) { p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter = sec, 2, 60*sec, 5, policy.Full }),
 		Notes: []string{
 			"Retry k waits uniform(0, min(60, 1 × 2^(k−1))) s: full jitter.",
 			"tenacity retries forever by default (stop_never): the preset stops after 5 attempts.",
@@ -26,7 +27,7 @@ var tenacityPresets = []Preset{
 		Version: "tenacity 9.0 to 9.1.4 and main (read at 2026-07-15)", Source: "tenacity/wait.py: wait_exponential_jitter",
 		Theirs: "wait_exponential_jitter(multiplier=1, max=MAX_WAIT, exp_base=2, jitter=1), stop_after_attempt(5)",
 		Params: preset(func(p *calc.Params) {
-			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Add, p.CapAt = sec, 2, calc.MaxCap, 5, calc.Additive, sec, calc.CapAfter
+			p.Base, p.Factor, p.Cap, p.Attempts, p.Jitter, p.Add, p.CapAt = sec, 2, policy.MaxCap, 5, policy.Additive, sec, policy.CapAfter
 		}),
 		Notes: []string{
 			"Retry k waits min(max, 1 × 2^(k−1) + uniform(0, 1)) s: the jitter adds up to 1 s (jitter: additive), and max clamps after it.",
@@ -94,27 +95,27 @@ func exportTenacity(s *subject) Export {
 		return []TenacityWait{fixed(lo), random(w)}
 	}
 	lib := p
-	lib.CapAt = calc.CapBefore
+	lib.CapAt = policy.CapBefore
 	c := TenacityRetry{StopAfterAttempt: p.Attempts, StopBeforeDelay: p.Budget}
 	switch {
-	case p.Growth == calc.Linear:
+	case p.Growth == policy.Linear:
 		c.Wait = []TenacityWait{{Fn: "wait_incrementing", Start: p.Base, Increment: p.Base, Max: p.Cap}}
-		lib.Jitter = calc.None
-	case p.Jitter == calc.None:
+		lib.Jitter = policy.None
+	case p.Jitter == policy.None:
 		c.Wait = []TenacityWait{fixed(1)}
-	case p.Jitter == calc.Full, p.Jitter == calc.FullMs:
+	case p.Jitter == policy.Full, p.Jitter == policy.FullMs:
 		c.Wait = []TenacityWait{random(1)}
-		lib.Jitter = calc.Full
-	case p.Jitter == calc.Equal:
+		lib.Jitter = policy.Full
+	case p.Jitter == policy.Equal:
 		c.Wait = spread(0.5, 0.5)
-	case p.Jitter == calc.Proportional:
+	case p.Jitter == policy.Proportional:
 		c.Wait = spread(1-p.Ratio, 2*p.Ratio)
-	case p.Jitter == calc.Upward:
+	case p.Jitter == policy.Upward:
 		c.Wait = spread(1, p.Ratio)
-	case p.Jitter == calc.Additive && p.CapAt == calc.CapAfter:
+	case p.Jitter == policy.Additive && p.CapAt == policy.CapAfter:
 		c.Wait = []TenacityWait{{Fn: "wait_exponential_jitter", Multiplier: p.Base, Max: p.Cap, ExpBase: p.Factor, Jitter: p.Add}}
-		lib.CapAt = calc.CapAfter
-	case p.Jitter == calc.Additive:
+		lib.CapAt = policy.CapAfter
+	case p.Jitter == policy.Additive:
 		c.Wait = []TenacityWait{fixed(1), {Fn: "wait_random", Max: p.Add}}
 	default:
 		e.Diffs = []string{"tenacity cannot express jitter " + p.Jitter.String() + "."}
@@ -126,7 +127,7 @@ func exportTenacity(s *subject) Export {
 	e.Config = c
 	e.Snippets = []Snippet{{"python", c.Python()}}
 	why := map[string]string{"capat": "(Its max caps each part of the wait before they are added.)"}
-	if p.Growth == calc.Linear {
+	if p.Growth == policy.Linear {
 		why["jitter"] = "(wait_incrementing has no random part, and tenacity's random waits do not grow linearly.)"
 	}
 	e.Diffs = compare(s, "tenacity", lib, why)

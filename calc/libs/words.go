@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 func number(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
@@ -74,8 +75,8 @@ func inAllText(attempts int) string {
 	return strconv.Itoa(attempts) + " attempts in all"
 }
 
-func growthText(g calc.Growth) string {
-	if g == calc.Linear {
+func growthText(g policy.Growth) string {
+	if g == policy.Linear {
 		return "linearly (base × k)"
 	}
 	return "by a factor each retry"
@@ -87,15 +88,15 @@ func growthText(g calc.Growth) string {
 // percentage instead.
 func jitterText(p calc.Params) string {
 	j := p.Jitter
-	lo, hi, step, ok := j.Bounds(p, 0)
+	lo, hi, step, ok := j.Bounds(p.Params, 0)
 	if !ok {
 		if f, ok := chainFormulas[j]; ok {
 			return f
 		}
 		return "with jitter " + j.String()
 	}
-	lower := func(p calc.Params, d float64) float64 { lo, _, _, _ := j.Bounds(p, d); return lo }
-	upper := func(p calc.Params, d float64) float64 { _, hi, _, _ := j.Bounds(p, d); return hi }
+	lower := func(p calc.Params, d float64) float64 { lo, _, _, _ := j.Bounds(p.Params, d); return lo }
+	upper := func(p calc.Params, d float64) float64 { _, hi, _, _ := j.Bounds(p.Params, d); return hi }
 	loText, hiText := boundText(p, lower), boundText(p, upper)
 	if step != 0 {
 		n, unit := wholeUnit(step, [6]string{"hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"})
@@ -108,7 +109,7 @@ func jitterText(p calc.Params) string {
 	// A mode whose range is one point whatever ratio and add are draws nothing.
 	probe := p
 	probe.Ratio, probe.Add = 0.5, time.Second
-	if lo, hi, _, _ = j.Bounds(probe, 1); lo == hi {
+	if lo, hi, _, _ = j.Bounds(probe.Params, 1); lo == hi {
 		return "exactly " + loText
 	}
 	s := "uniformly in [" + loText + ", " + hiText + "]"
@@ -125,9 +126,9 @@ func jitterText(p calc.Params) string {
 
 // chainFormulas are the formulas of the modes whose wait depends on the previous one, whose law
 // calc's table gives as code rather than as a range of d.
-var chainFormulas = map[calc.Jitter]string{
-	calc.Decorrelated: "min(cap, base + U × (3 × the previous wait − base)) (decorrelated jitter)",
-	calc.DecorrelatedV2: "min(cap, (g(t) − g(t′)) × base / 1.4) in whole 100 ns ticks, with t = k − 1 + U, t′ the previous retry's t (g(t′) = 0 before the first) and " +
+var chainFormulas = map[policy.Jitter]string{
+	policy.Decorrelated: "min(cap, base + U × (3 × the previous wait − base)) (decorrelated jitter)",
+	policy.DecorrelatedV2: "min(cap, (g(t) − g(t′)) × base / 1.4) in whole 100 ns ticks, with t = k − 1 + U, t′ the previous retry's t (g(t′) = 0 before the first) and " +
 		"g(t) = 2^t × tanh(√(4t)) (Polly's DecorrelatedJitterBackoffV2)",
 }
 
@@ -164,11 +165,11 @@ func readsRatio(p calc.Params, bound func(p calc.Params, d float64) float64) boo
 	return bound(q0, 1) != bound(q1, 1)
 }
 
-func capAtText(c calc.CapAt) string {
+func capAtText(c policy.CapAt) string {
 	switch c {
-	case calc.CapAfter:
+	case policy.CapAfter:
 		return "clamps the drawn wait at the cap"
-	case calc.CapFixed:
+	case policy.CapFixed:
 		return "waits exactly the cap, without jitter, once the delay passes it"
 	}
 	return "caps the delay before the jitter"

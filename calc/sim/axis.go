@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // HerdAxes returns the axes of the charts of runs: one time axis they share, from 0 to the end
@@ -11,14 +12,14 @@ import (
 // a count axis for each run, from 0 to its most arrivals in one window, stretched to hold the
 // capacity when the capacity is at most twice that (further up, a capacity line would only
 // flatten the chart). With the defaults: 0 to 4s; immediate 0 to 600, none 0 to 100.
-func HerdAxes(p calc.Params, runs []HerdRun) (calc.Axis, []calc.CountAxis) {
+func HerdAxes(p calc.Params, runs []HerdRun) (policy.Axis, []policy.CountAxis) {
 	end := p.Outage
-	counts := make([]calc.CountAxis, len(runs))
+	counts := make([]policy.CountAxis, len(runs))
 	for i, r := range runs {
 		end = max(end, p.WindowStart(len(r.Arrivals)))
-		counts[i] = calc.NewCountAxis(herdMost(p, r.Arrivals))
+		counts[i] = policy.NewCountAxis(herdMost(p, r.Arrivals))
 	}
-	return calc.NewAxis(end), counts
+	return policy.NewAxis(end), counts
 }
 
 // HerdCountAxis is one count axis for all of runs, so that their charts' heights compare. It is
@@ -31,24 +32,24 @@ func HerdAxes(p calc.Params, runs []HerdRun) (calc.Axis, []calc.CountAxis) {
 // windows past the end are cut there (YCut) and the chart says the peaks it cuts. When no run
 // has an attempt once back, the axis runs from 0 to the most arrivals in one window of any run,
 // stretched alike. With the defaults: 0 to 100, set by none's 100 once back.
-func HerdCountAxis(p calc.Params, runs []HerdRun) calc.CountAxis {
+func HerdCountAxis(p calc.Params, runs []HerdRun) policy.CountAxis {
 	var back, all []int
 	for _, r := range runs {
 		back = append(back, r.PeakBack)
 		all = append(all, herdMost(p, r.Arrivals))
 	}
 	if !HerdScaleOnceBack(runs) {
-		return calc.NewCountAxis(herdMost(p, all))
+		return policy.NewCountAxis(herdMost(p, all))
 	}
 	slices.Sort(back)
 	ascending := make([]float64, len(back))
 	for i, n := range back {
 		ascending[i] = float64(n)
 	}
-	if k := calc.Dwarfed(ascending); k > 0 && back[k-1] > 0 {
+	if k := policy.Dwarfed(ascending); k > 0 && back[k-1] > 0 {
 		back = back[:k]
 	}
-	return calc.NewCountAxis(herdMost(p, back))
+	return policy.NewCountAxis(herdMost(p, back))
 }
 
 // HerdScaleOnceBack reports whether HerdCountAxis sets its axis by the peaks once back, that is

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 func TestHerdAxes(t *testing.T) {
@@ -77,7 +78,7 @@ func TestHerdCountAxis(t *testing.T) {
 	if a := HerdCountAxis(p, nil); a.End != 1 {
 		t.Errorf("no runs: axis to %d, want 1", a.End)
 	}
-	a := calc.NewCountAxis(200)
+	a := policy.NewCountAxis(200)
 	if y, cut := a.YCut(2275, 56); y != 56 || !cut {
 		t.Errorf("2275 on 0 to 200: %v, cut %v", y, cut)
 	}

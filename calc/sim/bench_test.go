@@ -7,6 +7,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // BenchmarkHerd100000x20 runs all six modes for the largest herd of 20 attempts, the defaults
@@ -66,14 +67,14 @@ func overloadBenches() []overloadBench {
 	one := p
 	one.Attempts, one.Rate, one.Run = 1, 10000, 199990*time.Millisecond
 	return []overloadBench{
-		{"stream", p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.None}},
+		{"stream", p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.None}},
 		{"stream/immediate", p, calc.OverloadCase{Mode: calc.Immediate, Limiter: limiter.None}},
-		{"stream/aws", p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.AWS}},
-		{"stream/finagle", p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.Finagle}},
-		{"requests", one, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.None}},
+		{"stream/aws", p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.AWS}},
+		{"stream/finagle", p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.Finagle}},
+		{"requests", one, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.None}},
 		// Breakers ask at every attempt; sre keeps a rolling window and draws, resilience4j a ring.
-		{"stream/gobreaker", p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.None, Breaker: breaker.Gobreaker}},
-		{"stream/resilience4j", p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.None, Breaker: breaker.Resilience4j}},
-		{"stream/sre", p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.None, Breaker: breaker.SRE}},
+		{"stream/gobreaker", p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.None, Breaker: breaker.Gobreaker}},
+		{"stream/resilience4j", p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.None, Breaker: breaker.Resilience4j}},
+		{"stream/sre", p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.None, Breaker: breaker.SRE}},
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/policy"
 )
 
 // breakerGate is what a breaker needs before it can open, with every call failing: calls results
@@ -91,20 +92,20 @@ func (f BreakerFacts) words(p calc.Params) string {
 	if p.BreakerAt == calc.BreakerAtCall {
 		s = fmt.Sprintf("Each call asks the %s breaker (%s) once, before its first attempt, and gives it one result when it ends: a rejected call fails at once and ends, since the breaker sits outside the retries. ", f.Kind, whose)
 	}
-	s += fmt.Sprintf("One call that fails every attempt feeds the breaker %d failed %s. ", f.FedPerCall, calc.Plural(f.FedPerCall, "result", "results"))
+	s += fmt.Sprintf("One call that fails every attempt feeds the breaker %d failed %s. ", f.FedPerCall, policy.Plural(f.FedPerCall, "result", "results"))
 	switch {
 	case f.OpenPeriod == 0:
 		s += "It has no open period: it rejects calls at random while too few succeed. "
 	case f.OpenLonger:
 		s += fmt.Sprintf("Its open period, %s, is longer than the policy's whole schedule (its last attempt starts at most %s after the first): the retries of a call that opened it meet it open. ",
-			calc.Human(float64(f.OpenPeriod)), calc.HumanBeside(float64(f.Schedule), f.OpenPeriod))
+			policy.Human(float64(f.OpenPeriod)), policy.HumanBeside(float64(f.Schedule), f.OpenPeriod))
 	default:
 		s += fmt.Sprintf("Its open period, %s, is not longer than the policy's whole schedule (its last attempt starts at most %s after the first): a call's later retries can probe it. ",
-			calc.Human(float64(f.OpenPeriod)), calc.HumanBeside(float64(f.Schedule), f.OpenPeriod))
+			policy.Human(float64(f.OpenPeriod)), policy.HumanBeside(float64(f.Schedule), f.OpenPeriod))
 	}
-	need := fmt.Sprintf("It can open after %d failed %s", f.MinCalls, calc.Plural(f.MinCalls, "result", "results"))
+	need := fmt.Sprintf("It can open after %d failed %s", f.MinCalls, policy.Plural(f.MinCalls, "result", "results"))
 	if f.MinWithin > 0 {
-		need += " within " + calc.Human(float64(f.MinWithin))
+		need += " within " + policy.Human(float64(f.MinWithin))
 	}
 	switch {
 	case f.PerBreaker == 0:
@@ -113,7 +114,7 @@ func (f BreakerFacts) words(p calc.Params) string {
 		return s + need + fmt.Sprintf("; the stream gives each breaker %s new requests per second, too few to get there.", formatFloat(f.PerBreaker))
 	}
 	return s + need + fmt.Sprintf("; the stream gives each breaker %s new requests per second: %s to get there from its first attempts alone.",
-		formatFloat(f.PerBreaker), calc.HumanBeside(float64(f.Reach), f.MinWithin))
+		formatFloat(f.PerBreaker), policy.HumanBeside(float64(f.Reach), f.MinWithin))
 }
 
 // BreakerWords says in one sentence what run r's breakers did; "" without a breaker. "The 2
@@ -128,14 +129,14 @@ func BreakerWords(p calc.Params, r OverloadRun) string {
 	if r.Breakers == 1 {
 		who, all = "The "+r.Breaker.String()+" breaker", ""
 	}
-	rejected := fmt.Sprintf("rejected %d %s", r.Rejected, calc.Plural(r.Rejected, "attempt", "attempts"))
+	rejected := fmt.Sprintf("rejected %d %s", r.Rejected, policy.Plural(r.Rejected, "attempt", "attempts"))
 	if p.BreakerAt == calc.BreakerAtCall {
-		rejected = fmt.Sprintf("rejected %d %s", r.Blocked, calc.Plural(r.Blocked, "call", "calls"))
+		rejected = fmt.Sprintf("rejected %d %s", r.Blocked, policy.Plural(r.Blocked, "call", "calls"))
 	}
 	if r.Trips == 0 {
 		return who + " " + rejected + " and never opened."
 	}
 	return fmt.Sprintf("%s %s, opened %d %s, let %d %s through (at most %d in one window) and %s open %s%s.",
-		who, rejected, r.Trips, calc.Plural(r.Trips, "time", "times"), r.Probes, calc.Plural(r.Probes, "probe", "probes"), r.MaxProbes,
-		calc.Plural(r.Breakers, "was", "were"), calc.Human(float64(r.OpenTime)), all)
+		who, rejected, r.Trips, policy.Plural(r.Trips, "time", "times"), r.Probes, policy.Plural(r.Probes, "probe", "probes"), r.MaxProbes,
+		policy.Plural(r.Breakers, "was", "were"), policy.Human(float64(r.OpenTime)), all)
 }

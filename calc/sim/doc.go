@@ -12,5 +12,5 @@
 // whose cost calc.Params.Validate bounds, and the closed form of load-dependent latency
 // (calc.Params.Collapse); calc does not import sim, so that a program that computes only a
 // schedule or reads a link links no simulation. Every function takes a calc.Params and, as
-// calc's, returns calc's errors (*calc.FieldError) for inputs out of range.
+// calc's, returns a *policy.FieldError for an input out of range.
 package sim

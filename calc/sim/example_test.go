@@ -6,6 +6,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -65,7 +66,7 @@ func ExampleHerd_modes() {
 
 func ExampleHerdMode() {
 	p, _ := calc.Decode("clients=6&jitter=none&factor=1&base=50ms&cap=50ms&outage=0&window=100ms&capacity=2&attempts=100")
-	r, _ := sim.HerdMode(p, calc.Backoff(calc.None))
+	r, _ := sim.HerdMode(p, calc.Backoff(policy.None))
 	fmt.Printf("%d attempts, %d of %d clients through, the last at %v\n", r.Attempts, r.Accepted, p.Clients, r.LastAccepted)
 	fmt.Printf("peak %d in [%v, %v); per window: %v\n", r.Peak, r.PeakAt, r.PeakAt+p.Window, r.Arrivals)
 	// Output:

@@ -9,6 +9,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // TestErrorRateBrooker checks the closed form against the numbers of Brooker's "Fixing retries
@@ -30,9 +31,9 @@ func TestErrorRateBrooker(t *testing.T) {
 		}
 	}
 	// The overflow row: the most attempts, f close to 1 (each term under 1, the sum under n).
-	p.Attempts, p.FailRate = calc.MaxAttempts, math.Nextafter(1, 0)
-	if e := ErrorRateOf(p); !(e.Attempts <= calc.MaxAttempts && e.Attempts > calc.MaxAttempts-1 && e.Success >= 0) {
-		t.Errorf("f just under 1, %d attempts: %+v", calc.MaxAttempts, e)
+	p.Attempts, p.FailRate = policy.MaxAttempts, math.Nextafter(1, 0)
+	if e := ErrorRateOf(p); !(e.Attempts <= policy.MaxAttempts && e.Attempts > policy.MaxAttempts-1 && e.Success >= 0) {
+		t.Errorf("f just under 1, %d attempts: %+v", policy.MaxAttempts, e)
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The few helpers the simulations and their words share with calc, which keeps its own
@@ -14,8 +14,8 @@ import (
 // formatFloat writes the shortest decimal that parses back to x; -0 is written as 0 (calc's).
 func formatFloat(x float64) string { return strconv.FormatFloat(x+0, 'f', -1, 64) }
 
-// human writes d as calc.Human does.
-func human(d time.Duration) string { return calc.Human(float64(d)) }
+// human writes d as policy.Human does.
+func human(d time.Duration) string { return policy.Human(float64(d)) }
 
 // trimZeros drops a decimal's trailing zeros, and its point when nothing follows it.
 func trimZeros(s string) string {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // herdByHeap is the model written plainly: one heap of every client keyed by (time, index),
@@ -54,7 +55,7 @@ func herdByHeap(p calc.Params, m calc.HerdMode) (HerdRun, []int) {
 		if backoff {
 			u := 0.0
 			// decorrelatedv2 draws even where the wait is fixed: the next wait depends on the draw.
-			if rows[c.made].Min < rows[c.made].Max || q.Jitter == calc.DecorrelatedV2 {
+			if rows[c.made].Min < rows[c.made].Max || q.Jitter == policy.DecorrelatedV2 {
 				u = c.r.Float64()
 			}
 			w, state = q.Wait(c.made, u, c.state)

@@ -6,6 +6,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/internal/eventq"
 	"backoffcalc/calc/internal/reuse"
+	"backoffcalc/calc/policy"
 )
 
 // The simulation is a calendar queue (eventq.Calendar) with one bucket per window. Within a
@@ -45,7 +46,7 @@ func herd(p calc.Params, m calc.HerdMode, windows int, s *herdScratch, hooks her
 		c.start, c.state, c.made = p.ClientStart(i), first, 0
 		schedule(i, c.start)
 		// Starting 100000 clients takes as long as running thousands of attempts.
-		if hooks.pause != nil && i%calc.PauseEvery == calc.PauseEvery-1 && !hooks.pause() {
+		if hooks.pause != nil && i%policy.PauseEvery == policy.PauseEvery-1 && !hooks.pause() {
 			return HerdRun{Mode: m}, false
 		}
 	}
@@ -84,7 +85,7 @@ func herd(p calc.Params, m calc.HerdMode, windows int, s *herdScratch, hooks her
 			c := &batch[slot]
 			c.made++
 			run.Attempts++
-			if hooks.pause != nil && run.Attempts%calc.PauseEvery == 0 && !hooks.pause() {
+			if hooks.pause != nil && run.Attempts%policy.PauseEvery == 0 && !hooks.pause() {
 				return run, false
 			}
 			s.peak.Add(at)

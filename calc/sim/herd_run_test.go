@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // herdQueries are policies the properties are checked on; each runs with several seeds.
@@ -81,7 +82,7 @@ func TestHerdWithinSchedule(t *testing.T) {
 // TestHerdStreams: a client that is never accepted makes the attempts of its own stream,
 // PCG(seed, i) read as rand.Rand.Float64, one draw per retry, with the waits of Params.Wait.
 func TestHerdStreams(t *testing.T) {
-	for _, j := range []calc.Jitter{calc.Full, calc.Equal, calc.Decorrelated, calc.Proportional, calc.DecorrelatedV2} {
+	for _, j := range []policy.Jitter{policy.Full, policy.Equal, policy.Decorrelated, policy.Proportional, policy.DecorrelatedV2} {
 		p := mustDecode(t, "clients=20&attempts=8&cap=3s&outage=24h&seed=77&spread=1s&call=3ms")
 		p.Jitter = j
 		_, times := seenAttempts(t, p, calc.Backoff(j))
@@ -226,7 +227,7 @@ func FuzzHerd(f *testing.F) {
 		p, _ := calc.Decode(q)
 		p.Clients, p.Attempts = min(p.Clients, 40), min(p.Attempts, 40) // fast, and still valid
 		if err := p.ValidateHerd(); err != nil {
-			if fes := calc.FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" {
+			if fes := policy.FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" {
 				t.Fatalf("%s: %v", p.Encode(), err)
 			}
 			return

@@ -1,9 +1,9 @@
 package sim
 
 import (
-	"backoffcalc/calc"
 	"backoffcalc/calc/internal/eventq"
 	"backoffcalc/calc/internal/reuse"
+	"backoffcalc/calc/policy"
 )
 
 // herdScratches keeps herd buffers (tens of megabytes at the work limit) between runs: the
@@ -31,8 +31,8 @@ func (s *herdScratch) prepare(n int, pause func() bool) bool {
 	}
 	s.keys, s.spare = make([]uint64, 0, n), make([]uint64, n)
 	s.batch, s.late = make([]herdClient, n), make([]eventq.Late, 0, n)
-	for i := 0; i < n; i += calc.PauseEvery {
-		j := min(n, i+calc.PauseEvery)
+	for i := 0; i < n; i += policy.PauseEvery {
+		j := min(n, i+policy.PauseEvery)
 		clear(s.keys[i:j:n])
 		clear(s.spare[i:j])
 		clear(s.batch[i:j])

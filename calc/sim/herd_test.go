@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // herdTests are worked by hand. Arrivals are per window of the query's window (100ms unless
@@ -26,17 +27,17 @@ var herdTests = []struct {
 	// 10, 10, 10 and 6 (600..700) arrival times. The outage ends inside [600, 800): its 20
 	// attempts at 600..680 count while down, its 4 at 700 once back (from 700).
 	{"issue: four clients, 20ms", "clients=4&jitter=none&factor=1&base=20ms&cap=20ms&call=0&outage=700ms&window=200ms&capacity=0&attempts=100",
-		calc.Backoff(calc.None), HerdRun{Attempts: 144, Accepted: 4, Peak: 40, MaxPerClient: 36, LastAccepted: 700 * ms, Arrivals: []int{40, 40, 40, 24},
+		calc.Backoff(policy.None), HerdRun{Attempts: 144, Accepted: 4, Peak: 40, MaxPerClient: 36, LastAccepted: 700 * ms, Arrivals: []int{40, 40, 40, 24},
 			PeakDown: 40, PeakBack: 4, PeakBackAt: 700 * ms}},
 	// Decorrelated jitter with base == cap waits min(cap, base + u*(3*prev - base)) = cap: the same.
 	{"issue: four clients, decorrelated at its cap", "clients=4&jitter=none&factor=1&base=20ms&cap=20ms&call=0&outage=700ms&window=200ms&capacity=0&attempts=100",
-		calc.Backoff(calc.Decorrelated), HerdRun{Attempts: 144, Accepted: 4, Peak: 40, MaxPerClient: 36, LastAccepted: 700 * ms, Arrivals: []int{40, 40, 40, 24},
+		calc.Backoff(policy.Decorrelated), HerdRun{Attempts: 144, Accepted: 4, Peak: 40, MaxPerClient: 36, LastAccepted: 700 * ms, Arrivals: []int{40, 40, 40, 24},
 			PeakDown: 40, PeakBack: 4, PeakBackAt: 700 * ms}},
 	// With a 25 ms call, attempt n starts at 45(n-1) ms: 0..675 fail (16 attempts), 720 is
 	// accepted: 17 each, 68 in all. A 200 ms window holds at most 5 arrival times (0..180): 20.
 	// Windows hold 0,45,90,135,180 | 225,270,315,360 | 405,450,495,540,585 | 630,675,720.
 	{"issue: four clients, 25ms calls", "clients=4&jitter=none&factor=1&base=20ms&cap=20ms&call=25ms&outage=700ms&window=200ms&capacity=0&attempts=100",
-		calc.Backoff(calc.None), HerdRun{Attempts: 68, Accepted: 4, Peak: 20, MaxPerClient: 17, LastAccepted: 720 * ms, Arrivals: []int{20, 16, 20, 12},
+		calc.Backoff(policy.None), HerdRun{Attempts: 68, Accepted: 4, Peak: 20, MaxPerClient: 17, LastAccepted: 720 * ms, Arrivals: []int{20, 16, 20, 12},
 			PeakDown: 20, PeakBack: 4, PeakBackAt: 700 * ms}},
 	// Immediate retries with no call: all 6 attempts of all 100 clients at 0, inside the outage.
 	{"issue: immediate at zero", "jitter=none&call=0&attempts=6",
@@ -46,25 +47,25 @@ var herdTests = []struct {
 	// 2, 3 accepted, 4, 5 fail; at 150 they fail again; at 200 they are accepted. 6+4+4+2+2 = 18;
 	// [0, 100) holds 6+4 = 10; clients 4 and 5 make 5 attempts each.
 	{"issue: capacity 2", "clients=6&jitter=none&factor=1&base=50ms&cap=50ms&outage=0&window=100ms&capacity=2&attempts=100",
-		calc.Backoff(calc.None), HerdRun{Attempts: 18, Accepted: 6, Peak: 10, MaxPerClient: 5, LastAccepted: 200 * ms, Arrivals: []int{10, 6, 2},
+		calc.Backoff(policy.None), HerdRun{Attempts: 18, Accepted: 6, Peak: 10, MaxPerClient: 5, LastAccepted: 200 * ms, Arrivals: []int{10, 6, 2},
 			PeakDownAt: -1, PeakBack: 10}},
 	// Attempts at 0, 100, 200 fail in the outage; 300 would reach the 250 ms budget.
 	{"budget", "clients=2&jitter=none&factor=1&base=100ms&cap=100ms&budget=250ms&outage=1s",
-		calc.Backoff(calc.None), HerdRun{Attempts: 6, GaveUp: 2, Peak: 2, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{2, 2, 2},
+		calc.Backoff(policy.None), HerdRun{Attempts: 6, GaveUp: 2, Peak: 2, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{2, 2, 2},
 			PeakDown: 2, PeakBackAt: -1}},
 	// Starts at floor(i*1s/4): 0, 250, 500, 750 ms, each accepted at once, in windows 0, 2, 5, 7.
 	{"spread", "clients=4&spread=1s&outage=0&capacity=0&jitter=none",
-		calc.Backoff(calc.None), HerdRun{Attempts: 4, Accepted: 4, Peak: 1, MaxPerClient: 1, LastAccepted: 750 * ms, Arrivals: []int{1, 0, 1, 0, 0, 1, 0, 1},
+		calc.Backoff(policy.None), HerdRun{Attempts: 4, Accepted: 4, Peak: 1, MaxPerClient: 1, LastAccepted: 750 * ms, Arrivals: []int{1, 0, 1, 0, 0, 1, 0, 1},
 			PeakDownAt: -1, PeakBack: 1}},
 	// Spread 1 ns over 4 clients: floor(i/4) = 0 for all, so all four attempts come at 0.
 	{"spread shorter than the clients", "clients=4&spread=1ns&outage=0&capacity=0&jitter=none",
-		calc.Backoff(calc.None), HerdRun{Attempts: 4, Accepted: 4, Peak: 4, MaxPerClient: 1, Arrivals: []int{4},
+		calc.Backoff(policy.None), HerdRun{Attempts: 4, Accepted: 4, Peak: 4, MaxPerClient: 1, Arrivals: []int{4},
 			PeakDownAt: -1, PeakBack: 4}},
 	// Attempts at 0 and 30 fail in the outage. At 60 client 0 takes the window's one place and
 	// 1, 2 fail; at 90 the window is still full and 1, 2 have used their 4 attempts. Of [0, 100)'s
 	// 11, the 6 at 0 and 30 came while down, the 5 at 60 and 90 once back (from 50).
 	{"capacity after the outage", "clients=3&jitter=none&factor=1&base=30ms&cap=30ms&outage=50ms&window=100ms&capacity=1&attempts=4",
-		calc.Backoff(calc.None), HerdRun{Attempts: 11, Accepted: 1, GaveUp: 2, Peak: 11, MaxPerClient: 4, LastAccepted: 60 * ms, Arrivals: []int{11},
+		calc.Backoff(policy.None), HerdRun{Attempts: 11, Accepted: 1, GaveUp: 2, Peak: 11, MaxPerClient: 4, LastAccepted: 60 * ms, Arrivals: []int{11},
 			PeakDown: 6, PeakBack: 5, PeakBackAt: 50 * ms}},
 	// Immediate with a 10 ms call: 0, 10, 20 fail, 30 is accepted.
 	{"immediate with calls", "clients=2&call=10ms&outage=25ms&attempts=6&capacity=0",
@@ -78,7 +79,7 @@ var herdTests = []struct {
 	// Arrivals 0 30 50 60 80 | 100 110 130 160 180 | 210 230 280 | 330. The fixed windows hold
 	// 5, 5, 3, 1, but [30, 130) holds 30 50 60 80 100 110: 6, first at 30.
 	{"sliding peak", "clients=3&spread=90ms&jitter=none&factor=1&base=50ms&cap=50ms&outage=100ms&window=100ms&capacity=1&attempts=10",
-		calc.Backoff(calc.None), HerdRun{Attempts: 14, Accepted: 3, Peak: 6, PeakAt: 30 * ms, MaxPerClient: 7, LastAccepted: 330 * ms, Arrivals: []int{5, 5, 3, 1},
+		calc.Backoff(policy.None), HerdRun{Attempts: 14, Accepted: 3, Peak: 6, PeakAt: 30 * ms, MaxPerClient: 7, LastAccepted: 330 * ms, Arrivals: []int{5, 5, 3, 1},
 			PeakDown: 5, PeakBack: 5, PeakBackAt: 100 * ms}},
 }
 
@@ -109,7 +110,7 @@ func TestHerdModes(t *testing.T) {
 	if got := strings.Join(names, " "); got != "immediate none full equal decorrelated proportional" {
 		t.Errorf("modes %s", got)
 	}
-	if j, ok := calc.Backoff(calc.Equal).Jitter(); !ok || j != calc.Equal {
+	if j, ok := calc.Backoff(policy.Equal).Jitter(); !ok || j != policy.Equal {
 		t.Errorf("Backoff(Equal).Jitter() = %v, %v", j, ok)
 	}
 	if _, ok := calc.Immediate.Jitter(); ok {
@@ -125,7 +126,7 @@ func TestHerdModes(t *testing.T) {
 			t.Errorf("HerdMode(%s) differs from Herd: %+v, %v", m, one, err)
 		}
 	}
-	last := calc.AllJitters()[len(calc.AllJitters())-1]
+	last := policy.AllJitters()[len(policy.AllJitters())-1]
 	if _, err := HerdMode(calc.Default(), calc.Backoff(last)+1); err == nil {
 		t.Error("HerdMode ran a mode that does not exist")
 	}
@@ -138,10 +139,10 @@ func TestHerdModes(t *testing.T) {
 // A policy's herd runs the classic modes, then its own mode when it is a library's: the herd
 // always shows the policy itself.
 func TestParamsHerdModes(t *testing.T) {
-	for _, j := range calc.AllJitters() {
+	for _, j := range policy.AllJitters() {
 		p := mustDecode(t, "clients=50&attempts=7&add=300ms&ratio=0.4&outage=800ms&capacity=10&spread=50ms&seed=4").WithJitter(j)
 		want := calc.HerdModes()
-		if !slices.Contains(calc.Jitters(), j) {
+		if !slices.Contains(policy.Jitters(), j) {
 			want = append(want, calc.Backoff(j))
 		}
 		if got := p.HerdModes(); !slices.Equal(got, want) {
@@ -165,11 +166,11 @@ func TestParamsHerdModes(t *testing.T) {
 	if err := p.ValidateHerd(); err != nil {
 		t.Fatalf("full jitter's herd: %v", err)
 	}
-	if _, err := HerdMode(p, calc.Backoff(calc.Additive)); err == nil {
+	if _, err := HerdMode(p, calc.Backoff(policy.Additive)); err == nil {
 		t.Error("HerdMode ran additive waits past the windows")
 	}
-	_, err := Herd(p.WithJitter(calc.Additive))
-	if fes := calc.FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), "as late as 3 d: 259201 windows") {
+	_, err := Herd(p.WithJitter(policy.Additive))
+	if fes := policy.FieldErrors(err); len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), "as late as 3 d: 259201 windows") {
 		t.Errorf("additive jitter's herd: %v", err)
 	}
 }
@@ -194,7 +195,7 @@ func TestHerdDefaults(t *testing.T) {
 				if r.Accepted != 0 || r.Peak != 600 {
 					t.Errorf("seed %d: immediate %+v", seed, r)
 				}
-			case calc.Backoff(calc.None):
+			case calc.Backoff(policy.None):
 				if r.Accepted != 40 || r.LastAccepted != 3100*ms || r.Attempts != 580 {
 					t.Errorf("seed %d: none %+v", seed, r)
 				}
@@ -235,7 +236,7 @@ func TestHerdModePausing(t *testing.T) {
 			t.Errorf("%s: paused run differs: %+v", m, got)
 		}
 		// A pause every PauseEvery attempts, and every PauseEvery clients started.
-		if pauses != want.Attempts/calc.PauseEvery+p.Clients/calc.PauseEvery {
+		if pauses != want.Attempts/policy.PauseEvery+p.Clients/policy.PauseEvery {
 			t.Errorf("%s: %d pauses for %d attempts of %d clients", m, pauses, want.Attempts, p.Clients)
 		}
 	}
@@ -254,7 +255,7 @@ func TestHerdModePausing(t *testing.T) {
 // Moving the outage's end into a window (2.05s) splits that window between the two.
 func TestHerdPeakDownAndBack(t *testing.T) {
 	p := mustDecode(t, "clients=1000&outage=2s&capacity=50")
-	none, err := HerdMode(p, calc.Backoff(calc.None))
+	none, err := HerdMode(p, calc.Backoff(policy.None))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func TestHerdPeakDownAndBack(t *testing.T) {
 	}
 	for _, outage := range []time.Duration{2 * time.Second, 2050 * ms} {
 		p.Outage = outage
-		run, times := seenAttempts(t, p, calc.Backoff(calc.Full))
+		run, times := seenAttempts(t, p, calc.Backoff(policy.Full))
 		down, back := map[time.Duration]int{}, map[time.Duration]int{} // by window start
 		for _, ts := range times {
 			for _, at := range ts {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 func TestValidateHerd(t *testing.T) {
@@ -40,7 +41,7 @@ func TestValidateHerd(t *testing.T) {
 			}
 			continue
 		}
-		fes := calc.FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(fes[0].Error(), tt.msg) {
 			t.Errorf("%s: %v, want an error on window with %q", tt.query, err, tt.msg)
 		}
@@ -52,7 +53,7 @@ func TestValidateHerd(t *testing.T) {
 		}
 	}
 	// Invalid params are reported, not simulated: a zero window must not divide by zero.
-	if _, err := Herd(calc.Params{}); len(calc.FieldErrors(err)) == 0 {
+	if _, err := Herd(calc.Params{}); len(policy.FieldErrors(err)) == 0 {
 		t.Errorf("Params{}.Herd(): %v", err)
 	}
 }

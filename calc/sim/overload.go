@@ -7,6 +7,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // OverloadWindow is what happened in one fixed window [k*Window, (k+1)*Window).
@@ -114,7 +115,7 @@ func OverloadPausing(p calc.Params, c calc.OverloadCase, pause func() bool) (run
 	}
 	// Validate reports it too; here it also guards the simulation's request index bits.
 	if err := calc.OverloadWork(p); err != nil {
-		return OverloadRun{}, false, &calc.FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err}
+		return OverloadRun{}, false, &policy.FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err}
 	}
 	windows, err := p.OverloadWindows(c.Mode)
 	if err != nil {

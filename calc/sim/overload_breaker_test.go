@@ -8,6 +8,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // tightBreakers are parameters under which every breaker trips, probes and closes within a run
@@ -75,7 +76,7 @@ var breakerCases = []struct {
 	}},
 	{"call 0: ties at one instant, and a budget", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Queue, p.Capacity, p.Call, p.Outage = 4, 30, 600*ms, 2, 2, 0, 250*ms
-		p.Jitter, p.Base, p.Factor, p.Cap, p.Budget = calc.None, 50*ms, 1, 50*ms, 400*ms
+		p.Jitter, p.Base, p.Factor, p.Cap, p.Budget = policy.None, 50*ms, 1, 50*ms, 400*ms
 		p.Processes = 2
 	}},
 }
@@ -168,8 +169,8 @@ var overloadBreakerTests = []struct {
 	// Recovery: windows 115 to 120 are clean.
 	{"gobreaker: the 6th failure trips it, rejections are retried, the probe after 60 s closes it", func(p *calc.Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Window = 1, 115*time.Second, 0, 100*ms, time.Second
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 13, calc.None, 10*time.Second, 1, 10*time.Second
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Breaker: breaker.Gobreaker}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 13, policy.None, 10*time.Second, 1, 10*time.Second
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Breaker: breaker.Gobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 13, Accepted: 1, Peak: 1, MaxPerClient: 13, LastAccepted: 120600 * ms,
 			Arrivals: breakerArrivals(121, steps(0, 13, 0)...), PeakDown: 1, PeakBack: 1, PeakBackAt: 120 * time.Second},
 		Requests: 1, Served: 1, Failed: 6, Recovered: 115 * time.Second,
@@ -200,9 +201,9 @@ var overloadBreakerTests = []struct {
 	// Nothing arrives after the outage: the server is idle from its end, 10 s, recovered then.
 	{"gobreaker around the call: one failure per call, three attempts each", func(p *calc.Params) {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call = 7, 7*time.Second, 10*time.Second, 0, 100*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, calc.None, 100*ms, 1, 100*ms
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, policy.None, 100*ms, 1, 100*ms
 		p.BreakerAt = calc.BreakerAtCall
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Breaker: breaker.Gobreaker}, OverloadRun{
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Breaker: breaker.Gobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 19, GaveUp: 7, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
 			Arrivals: breakerArrivals(61, append(steps(0, 6, 0, 2, 4), 60)...), PeakDown: 1, PeakBackAt: -1},
 		Requests: 7, OutOfAttempts: 6, Blocked: 1, Failed: 18, Recovered: 10 * time.Second, Idle: true,
@@ -228,8 +229,8 @@ var overloadBreakerTests = []struct {
 	// later: at i, i + 0.1, i + 0.2 s, out of attempts at i + 0.2 s. Open from 1.5 s to 6.2 s.
 	{"gobreaker at each attempt: two calls trip it", func(p *calc.Params) {
 		p.Clients, p.Spread, p.Outage, p.Capacity, p.Call = 7, 7*time.Second, 10*time.Second, 0, 100*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, calc.None, 100*ms, 1, 100*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Breaker: breaker.Gobreaker}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, policy.None, 100*ms, 1, 100*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Breaker: breaker.Gobreaker}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 21, GaveUp: 7, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
 			Arrivals: breakerArrivals(63, append(steps(0, 2, 0, 2, 4), steps(2, 7, 0, 1, 2)...)...), PeakDown: 1, PeakBackAt: -1},
 		Requests: 7, OutOfAttempts: 7, Failed: 6, Recovered: 10 * time.Second, Idle: true,
@@ -260,8 +261,8 @@ var overloadBreakerTests = []struct {
 	// 2 and 3 hold rejections, 4 and 5 are clean.
 	{"failsafe per client: another process's breaker stays closed", func(p *calc.Params) {
 		p.Clients, p.Spread, p.Processes, p.Outage, p.Capacity, p.Call = 2, time.Second, 2, 150*ms, 0, 100*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, calc.None, 100*ms, 1, 100*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Breaker: breaker.Failsafe}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, policy.None, 100*ms, 1, 100*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Breaker: breaker.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 4, Accepted: 1, GaveUp: 1, Peak: 1, MaxPerClient: 3, LastAccepted: 500 * ms,
 			Arrivals: []int{1, 0, 1, 1, 0, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 200 * ms},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Failed: 1, Recovered: 400 * ms,
@@ -274,9 +275,9 @@ var overloadBreakerTests = []struct {
 	// and 0.7 s, is rejected; it ends out of attempts at 0.7 s, open time 0.6 s.
 	{"failsafe shared: one client's failure rejects the other's calls", func(p *calc.Params) {
 		p.Clients, p.Spread, p.Processes, p.Outage, p.Capacity, p.Call = 2, time.Second, 2, 150*ms, 0, 100*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, calc.None, 100*ms, 1, 100*ms
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, policy.None, 100*ms, 1, 100*ms
 		p.Breakers = calc.BreakerShared
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Breaker: breaker.Failsafe}, OverloadRun{
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Breaker: breaker.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 6, GaveUp: 2, Peak: 1, MaxPerClient: 3, LastAccepted: -1,
 			Arrivals: []int{1, 0, 1, 1, 0, 1, 1, 1}, PeakDown: 1, PeakBack: 1, PeakBackAt: 200 * ms},
 		Requests: 2, OutOfAttempts: 2, Failed: 1, Recovered: -1,
@@ -291,8 +292,8 @@ var overloadBreakerTests = []struct {
 	// at once, takes another (1 left) and is refused then, with 3 attempts still to go.
 	{"a rejection is a failure for the limiter", func(p *calc.Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Limits.GRPCMaxTokens = 1, time.Second, 0, 100*ms, 3
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 5, calc.None, 100*ms, 1, 100*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Limiter: limiter.GRPC, Breaker: breaker.Failsafe}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 5, policy.None, 100*ms, 1, 100*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Limiter: limiter.GRPC, Breaker: breaker.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, GaveUp: 1, Peak: 1, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{1, 0, 1},
 			PeakDown: 1, PeakBackAt: -1},
 		Requests: 1, Refused: 1, Failed: 1, Recovered: time.Second, Idle: true,

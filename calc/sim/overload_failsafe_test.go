@@ -16,6 +16,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 	fsgo "github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/budget"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
@@ -50,9 +51,9 @@ func TestFailsafeRetryPolicyMatchesSimulation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := calc.Default()
 			p.Clients, p.Spread, p.Attempts, p.Call, p.Outage, p.FailRate = tt.n, time.Duration(tt.n)*time.Microsecond, tt.attempts, tt.call, tt.outage, tt.failRate
-			p.Jitter, p.Base, p.Factor, p.Cap, p.Capacity, p.Processes = calc.None, tt.delay, 1, tt.delay, 0, tt.processes
+			p.Jitter, p.Base, p.Factor, p.Cap, p.Capacity, p.Processes = policy.None, tt.delay, 1, tt.delay, 0, tt.processes
 			p.Limiter, p.Seed = limiter.Failsafe, 3
-			run, err := Overload(p, calc.OverloadCase{Mode: calc.Backoff(calc.None), Limiter: limiter.Failsafe})
+			run, err := Overload(p, calc.OverloadCase{Mode: calc.Backoff(policy.None), Limiter: limiter.Failsafe})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,9 @@
 package sim
 
-import "backoffcalc/calc"
+import (
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
+)
 
 // Figures of an overload run that the page and table show as they are: ratios are computed
 // here, so that the screen does no arithmetic.
@@ -35,7 +38,7 @@ func (w OverloadWindow) Counts() [8]int {
 // OverloadAxes returns the axes of r's chart: time from 0 to the end of its last window (or the
 // outage's end, if later), and one count axis for every series, from 0 to the largest count of
 // any of them in any window, stretched to the capacity as HerdAxes does.
-func OverloadAxes(p calc.Params, r OverloadRun) (calc.Axis, calc.CountAxis) {
+func OverloadAxes(p calc.Params, r OverloadRun) (policy.Axis, policy.CountAxis) {
 	return OverloadSharedAxes(p, []OverloadRun{r})
 }
 
@@ -44,7 +47,7 @@ func OverloadAxes(p calc.Params, r OverloadRun) (calc.Axis, calc.CountAxis) {
 // last window (or the outage's end, if later), counts from 0 to the largest count of any series
 // in any window of any run, stretched to the capacity as HerdAxes does. With the defaults, a run
 // whose queue reaches 31 and one whose retries reach 260: 0 to 300 for both.
-func OverloadSharedAxes(p calc.Params, runs []OverloadRun) (calc.Axis, calc.CountAxis) {
+func OverloadSharedAxes(p calc.Params, runs []OverloadRun) (policy.Axis, policy.CountAxis) {
 	most, windows := 0, 0
 	for _, r := range runs {
 		windows = max(windows, len(r.Windows))
@@ -54,5 +57,5 @@ func OverloadSharedAxes(p calc.Params, runs []OverloadRun) (calc.Axis, calc.Coun
 			}
 		}
 	}
-	return calc.NewAxis(max(p.Outage, p.WindowStart(windows))), calc.NewCountAxis(herdMost(p, []int{most}))
+	return policy.NewAxis(max(p.Outage, p.WindowStart(windows))), policy.NewCountAxis(herdMost(p, []int{most}))
 }

@@ -8,6 +8,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // brooker is the server of Brooker's collapse simulation (simple_collapse_sim/sim.py): 1 s +
@@ -85,12 +86,12 @@ func TestCollapseSimulation(t *testing.T) {
 // TestServiceTimeSaturates: a slope times a count past the horizon saturates.
 func TestServiceTimeSaturates(t *testing.T) {
 	p := calc.Default()
-	p.Slope, p.Latency, p.Call = calc.MaxCall, calc.MaxCall, calc.MaxCall
+	p.Slope, p.Latency, p.Call = policy.MaxCall, policy.MaxCall, policy.MaxCall
 	if d := p.ServiceTime(math.MaxInt32); d != horizonCap {
 		t.Errorf("ServiceTime = %v, want %v", d, horizonCap)
 	}
-	if d := p.ServiceTime(1); d != 3*calc.MaxCall {
-		t.Errorf("ServiceTime(1) = %v, want %v", d, 3*calc.MaxCall)
+	if d := p.ServiceTime(1); d != 3*policy.MaxCall {
+		t.Errorf("ServiceTime(1) = %v, want %v", d, 3*policy.MaxCall)
 	}
 }
 
@@ -118,7 +119,7 @@ func TestEndHeap(t *testing.T) {
 func TestSlopeWorkLimit(t *testing.T) {
 	p := mustDecode(t, "rate=100&run=60s&slope=1s&window=10ms")
 	_, err := Overload(p, calc.OverloadCase{Mode: calc.Immediate, Limiter: limiter.None})
-	fes := calc.FieldErrors(err)
+	fes := policy.FieldErrors(err)
 	if len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), "over the limit") {
 		t.Fatalf("slope=1s without a timeout: %v", err)
 	}

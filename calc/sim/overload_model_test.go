@@ -15,6 +15,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // overloadByHeap is docs/overload-model.md written as plainly as possible, to check the
@@ -131,7 +132,7 @@ type overloadModel struct {
 	reqs     []modelRequest
 	attempts []modelAttempt
 	limiters []limiter.Limiter // one per process; nil entries for none
-	rows     []calc.Row        // the schedule of the mode's jitter: where a wait is drawn
+	rows     []policy.Row      // the schedule of the mode's jitter: where a wait is drawn
 	stream   int
 
 	queue   []int        // attempts waiting, in arrival order
@@ -527,7 +528,7 @@ func (m *overloadModel) failed(now time.Duration, req int, timeout, throttled bo
 		u := 0.0
 		// As the herd: a draw only where the wait is not fixed, and always for decorrelatedv2,
 		// whose next wait depends on the draw.
-		if m.rows[r.made].Min < m.rows[r.made].Max || j == calc.DecorrelatedV2 {
+		if m.rows[r.made].Min < m.rows[r.made].Max || j == policy.DecorrelatedV2 {
 			u = r.rng.Float64()
 		}
 		w, state = m.wait().Wait(r.made, u, r.state)
@@ -757,8 +758,8 @@ var overloadModelTests = []struct {
 	// the queue is served: 1's attempt, answered at 110ms, the last event (2 windows).
 	{"capacity 1, queue 1, three requests", func(p *calc.Params) {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call = 3, 0, 1, 1, 10*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, calc.None, 50*ms, 1, 50*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Limiter: limiter.None}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, policy.None, 50*ms, 1, 50*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 4, Accepted: 2, GaveUp: 1, Peak: 4, MaxPerClient: 2, Arrivals: []int{4},
 			PeakDownAt: -1, PeakBack: 4},
 		Requests: 3, OutOfAttempts: 1, Served: 2, Failed: 2, Recovered: -1,
@@ -770,8 +771,8 @@ var overloadModelTests = []struct {
 	// serves the abandoned attempt: wasted, once, in window 1; its answer at 110ms goes to nobody.
 	{"a queued attempt outlives its timeout: wasted once", func(p *calc.Params) {
 		p.Clients, p.Outage, p.Capacity, p.Queue, p.Call, p.Timeout = 2, 0, 1, 1, 10*ms, 50*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, calc.None, 20*ms, 1, 20*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Limiter: limiter.None}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, policy.None, 20*ms, 1, 20*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 3, Accepted: 1, GaveUp: 1, Peak: 3, MaxPerClient: 2, Arrivals: []int{3},
 			PeakDownAt: -1, PeakBack: 3},
 		Requests: 2, OutOfAttempts: 1, Served: 1, Wasted: 1, Failed: 1, TimedOut: 1, Recovered: -1,
@@ -782,8 +783,8 @@ var overloadModelTests = []struct {
 	// timeout, at 120ms, is the last count: 2 windows (its answer at 170ms adds none).
 	{"timeout shorter than the call: every served attempt wasted", func(p *calc.Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call, p.Timeout = 1, 0, 0, 100*ms, 50*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, calc.None, 20*ms, 1, 20*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Limiter: limiter.None}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, policy.None, 20*ms, 1, 20*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Limiter: limiter.None}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 2, GaveUp: 1, Peak: 2, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{2},
 			PeakDownAt: -1, PeakBack: 2},
 		Requests: 1, OutOfAttempts: 1, Wasted: 2, TimedOut: 2, Recovered: -1,
@@ -806,8 +807,8 @@ var overloadModelTests = []struct {
 	// window 10, which holds the outage's end (1s): the server is idle from 1s, recovered then.
 	{"envoy: a retry is held until its outcome", func(p *calc.Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, calc.None, 100*ms, 1, 100*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Limiter: limiter.Envoy}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, policy.None, 100*ms, 1, 100*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Limiter: limiter.Envoy}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3},
 			PeakDown: 5, PeakBackAt: -1},
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: time.Second, Idle: true,
@@ -821,8 +822,8 @@ var overloadModelTests = []struct {
 	// 220ms they start again with 0, 1, 2 in flight, and fail for the last time at 230ms.
 	{"failsafe: a retry is refused at its start", func(p *calc.Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 5, time.Second, 0, 10*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, calc.None, 100*ms, 1, 100*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Limiter: limiter.Failsafe}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 3, policy.None, 100*ms, 1, 100*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Limiter: limiter.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 11, GaveUp: 5, Peak: 5, MaxPerClient: 3, LastAccepted: -1, Arrivals: []int{5, 3, 3},
 			PeakDown: 5, PeakBackAt: -1},
 		Requests: 5, OutOfAttempts: 3, Refused: 2, Failed: 11, Recovered: time.Second, Idle: true,
@@ -834,8 +835,8 @@ var overloadModelTests = []struct {
 	// 6 of one request fewer, ever more over 0.2: 14 refused.
 	{"failsafe: 6 retries of 20 requests at once", func(p *calc.Params) {
 		p.Clients, p.Outage, p.Capacity, p.Call = 20, time.Second, 0, 10*ms
-		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, calc.None, 100*ms, 1, 100*ms
-	}, calc.OverloadCase{Mode: calc.Backoff(calc.None), Limiter: limiter.Failsafe}, OverloadRun{
+		p.Attempts, p.Jitter, p.Base, p.Factor, p.Cap = 2, policy.None, 100*ms, 1, 100*ms
+	}, calc.OverloadCase{Mode: calc.Backoff(policy.None), Limiter: limiter.Failsafe}, OverloadRun{
 		HerdRun: HerdRun{Attempts: 26, GaveUp: 20, Peak: 20, MaxPerClient: 2, LastAccepted: -1, Arrivals: []int{20, 6},
 			PeakDown: 20, PeakBackAt: -1},
 		Requests: 20, OutOfAttempts: 6, Refused: 14, Failed: 26, Recovered: time.Second, Idle: true,
@@ -934,7 +935,7 @@ var overloadCases = []struct {
 	}},
 	{"queue and timeout", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Queue, p.Timeout, p.Capacity, p.Call = 3, 40, time.Second, 10, 150*ms, 3, 30*ms
-		p.Jitter = calc.DecorrelatedV2
+		p.Jitter = policy.DecorrelatedV2
 	}},
 	{"timeout shorter than the call", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Queue, p.Timeout, p.Capacity, p.Call = 2, 20, time.Second, 5, 10*ms, 4, 50*ms
@@ -944,15 +945,15 @@ var overloadCases = []struct {
 	}},
 	{"call 0: ties at one instant", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Queue, p.Capacity, p.Call, p.Outage = 4, 30, 500*ms, 2, 2, 0, 200*ms
-		p.Jitter, p.Base, p.Factor, p.Cap = calc.None, 100*ms, 1, 100*ms // waits end on window starts
+		p.Jitter, p.Base, p.Factor, p.Cap = policy.None, 100*ms, 1, 100*ms // waits end on window starts
 	}},
 	{"call 0 with a timeout", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Queue, p.Capacity, p.Call, p.Timeout = 4, 40, 500*ms, 6, 2, 0, 100*ms
-		p.Jitter, p.Base, p.Factor, p.Cap = calc.None, 50*ms, 1, 50*ms
+		p.Jitter, p.Base, p.Factor, p.Cap = policy.None, 50*ms, 1, 50*ms
 	}},
 	{"budget", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Queue, p.Capacity, p.Timeout, p.Budget = 3, 50, time.Second, 3, 4, 80*ms, 300*ms
-		p.Jitter = calc.Additive
+		p.Jitter = policy.Additive
 		p.Add = 30 * ms
 	}},
 	{"processes and poisson", func(p *calc.Params) {
@@ -973,7 +974,7 @@ var overloadCases = []struct {
 	{"finagle's reserve only", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Outage, p.Capacity = 10, 50, time.Second, 600*ms, 3
 		p.Limits.FinaglePercent, p.Limits.FinagleMinRetries, p.Limits.FinagleTTL = 0, 2, time.Second
-		p.Jitter = calc.FullMs
+		p.Jitter = policy.FullMs
 	}},
 	{"errors in a stream", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Capacity, p.Call, p.FailRate = 2, 100, time.Second, 0, 10*ms, 0.5
@@ -985,7 +986,7 @@ var overloadCases = []struct {
 	}},
 	{"errors, call 0", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Capacity, p.Call, p.FailRate = 3, 200, 500*ms, 3, 0, 0.3
-		p.Jitter, p.Base, p.Factor, p.Cap = calc.None, 10*ms, 1, 10*ms
+		p.Jitter, p.Base, p.Factor, p.Cap = policy.None, 10*ms, 1, 10*ms
 	}},
 	{"latency and slope, no timeout", func(p *calc.Params) {
 		p.Clients, p.Rate, p.Run, p.Capacity, p.Call, p.Latency, p.Slope = 3, 50, time.Second, 0, 0, 30*ms, 5*ms
@@ -1093,11 +1094,11 @@ func randomOverload(next func(n int) int) (calc.Params, calc.OverloadCase) {
 	p.Base = 1*ms + msn(100)
 	p.Factor = 1 + float64(next(21))/10
 	p.Cap = p.Base * time.Duration(1+next(8))
-	js := calc.AllJitters()
+	js := policy.AllJitters()
 	p.Jitter = js[next(len(js))]
 	p.Ratio = float64(next(11)) / 10
 	p.Add = msn(50)
-	p.CapAt = calc.CapAt(next(3))
+	p.CapAt = policy.CapAt(next(3))
 	p.Call = msn(61) * time.Duration(min(1, next(4))) // 0 a quarter of the time
 	if next(3) == 0 {
 		p.Budget = 50*ms + msn(500)

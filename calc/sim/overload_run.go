@@ -10,6 +10,7 @@ import (
 	"backoffcalc/calc/internal/mathx"
 	"backoffcalc/calc/internal/reuse"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // The overload simulation follows docs/overload-model.md rule by rule. It is the herd's calendar
@@ -98,7 +99,7 @@ type overloadSim struct {
 	p       calc.Params
 	s       *overloadScratch
 	run     OverloadRun
-	waits   calc.Waits
+	waits   policy.Waits
 	first   float64 // the state before the first retry
 	procs   int
 	pause   func() bool
@@ -377,7 +378,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 			sim.lastArr = sim.b
 			run.MaxPerClient = max(run.MaxPerClient, 1)
 			s.slot[i] = slotDone
-			return sim.pause == nil || run.Attempts%calc.PauseEvery != 0 || sim.pause()
+			return sim.pause == nil || run.Attempts%policy.PauseEvery != 0 || sim.pause()
 		}
 		if sim.limited {
 			s.lims[sim.proc(i)].Begin(at)
@@ -394,7 +395,7 @@ func (sim *overloadSim) arrive(i int, at time.Duration) bool {
 	r.made++
 	r.at, r.due = at, -1
 	run.Attempts++
-	if sim.pause != nil && run.Attempts%calc.PauseEvery == 0 && !sim.pause() {
+	if sim.pause != nil && run.Attempts%policy.PauseEvery == 0 && !sim.pause() {
 		return false
 	}
 	sim.lastArr = sim.b

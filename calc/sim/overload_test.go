@@ -10,10 +10,11 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // wholeSeconds are the modes whose waits step by whole seconds (calc's modes table, step).
-var wholeSeconds = []calc.Jitter{calc.Sidekiq, calc.Sidekiq7, calc.FullSec}
+var wholeSeconds = []policy.Jitter{policy.Sidekiq, policy.Sidekiq7, policy.FullSec}
 
 // randomClosed draws a closed herd (Open false) from r: small enough to run fast, with calls and
 // waits of zero now and then, so that events meet at one instant and the order at an instant is
@@ -24,10 +25,10 @@ func randomClosed(r *rand.Rand) calc.Params {
 	p.Seed = r.Uint64()
 	p.Clients = 1 + r.IntN(300)
 	p.Attempts = 1 + r.IntN(10)
-	all := calc.AllJitters()
-	p.Jitter = calc.Jitter(r.IntN(len(all)))
+	all := policy.AllJitters()
+	p.Jitter = policy.Jitter(r.IntN(len(all)))
 	for slices.Contains(wholeSeconds, p.Jitter) {
-		p.Jitter = calc.Jitter(r.IntN(len(all))) // whole seconds: far too long for these windows
+		p.Jitter = policy.Jitter(r.IntN(len(all))) // whole seconds: far too long for these windows
 	}
 	p.Base = 1 + ns(50)
 	p.Cap = p.Base + ns(200)
@@ -305,7 +306,7 @@ func TestOverloadStream(t *testing.T) {
 	// client and stream requests 0, 1, 2 in window 0, 3 and 4 in window 1, and so on.
 	p := crowd(1, 3)
 	p.Rate, p.Run, p.Outage, p.Capacity, p.Window = 10, time.Second, 0, 0, 250*time.Millisecond
-	run := mustOverload(t, p, calc.OverloadCase{Mode: calc.Backoff(calc.Full)})
+	run := mustOverload(t, p, calc.OverloadCase{Mode: calc.Backoff(policy.Full)})
 	if run.Requests != 11 || run.Stream != 10 || run.Accepted != 11 || !reflect.DeepEqual(run.Arrivals, []int{4, 2, 3, 2}) ||
 		run.Recovered != 0 || !run.RecoveredInStream {
 		t.Errorf("even: %+v", run)
@@ -361,8 +362,8 @@ func TestOverloadStream(t *testing.T) {
 func TestOverloadRecovered(t *testing.T) {
 	p := crowd(1, 3)
 	p.Rate, p.Run, p.Outage, p.Capacity = 10, 2*time.Second, 500*time.Millisecond, 2
-	p.Jitter, p.Factor, p.Base, p.Cap = calc.None, 1, 250*time.Millisecond, 250*time.Millisecond
-	run := mustOverload(t, p, calc.OverloadCase{Mode: calc.Backoff(calc.None)})
+	p.Jitter, p.Factor, p.Base, p.Cap = policy.None, 1, 250*time.Millisecond, 250*time.Millisecond
+	run := mustOverload(t, p, calc.OverloadCase{Mode: calc.Backoff(policy.None)})
 	if run.Recovered != 800*time.Millisecond || !run.RecoveredInStream || run.Requests != 21 || run.Accepted != 21 ||
 		run.Attempts != 35 || run.Failed != 14 || run.Served != 21 {
 		t.Errorf("recovered %v (in stream %v), requests %d, accepted %d, attempts %d, failed %d, served %d",
@@ -379,7 +380,7 @@ func TestOverloadRecovered(t *testing.T) {
 	// 4's second attempt are served in window 6, 2's third and 5's second in 7, 3's third in 8:
 	// recovered at 600ms, when the stream had ended.
 	p.Run = 600 * time.Millisecond
-	if run := mustOverload(t, p, calc.OverloadCase{Mode: calc.Backoff(calc.None)}); run.Recovered != 600*time.Millisecond || run.RecoveredInStream {
+	if run := mustOverload(t, p, calc.OverloadCase{Mode: calc.Backoff(policy.None)}); run.Recovered != 600*time.Millisecond || run.RecoveredInStream {
 		t.Errorf("run 600ms: recovered %v, in stream %v", run.Recovered, run.RecoveredInStream)
 	}
 }
@@ -403,8 +404,8 @@ func TestOverloadRecovered(t *testing.T) {
 func TestOverloadMetastable(t *testing.T) {
 	p := crowd(1, 4)
 	p.Rate, p.Run, p.Outage, p.Capacity, p.Queue, p.Timeout = 8, 4*time.Second, 0, 1, 20, 300*time.Millisecond
-	p.Jitter, p.Factor, p.Base, p.Cap = calc.None, 1, 200*time.Millisecond, 200*time.Millisecond
-	mode := calc.Backoff(calc.None)
+	p.Jitter, p.Factor, p.Base, p.Cap = policy.None, 1, 200*time.Millisecond, 200*time.Millisecond
+	mode := calc.Backoff(policy.None)
 	calm := mustOverload(t, p, calc.OverloadCase{Mode: mode})
 	if calm.Recovered != 400*time.Millisecond || !calm.RecoveredInStream || calm.Requests != 33 || calm.Accepted != 33 || calm.Wasted != 0 {
 		t.Errorf("no outage: recovered %v, requests %d, accepted %d, wasted %d", calm.Recovered, calm.Requests, calm.Accepted, calm.Wasted)
@@ -439,14 +440,14 @@ func TestOverloadMetastable(t *testing.T) {
 func TestOverloadPausing(t *testing.T) {
 	p := crowd(1000, 10)
 	p.Rate, p.Run, p.Queue, p.Timeout, p.Limiter = 5000, 2*time.Second, 50, 300*time.Millisecond, limiter.AWS
-	c := calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.AWS}
+	c := calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.AWS}
 	want := mustOverload(t, p, c)
 	calls := 0
 	got, done, err := OverloadPausing(p, c, func() bool { calls++; return true })
 	if err != nil || !done || !reflect.DeepEqual(got, want) {
 		t.Fatalf("pausing: done %v, %v, same %v", done, err, reflect.DeepEqual(got, want))
 	}
-	if calls != want.Attempts/calc.PauseEvery || calls == 0 {
+	if calls != want.Attempts/policy.PauseEvery || calls == 0 {
 		t.Errorf("%d pauses for %d attempts", calls, want.Attempts)
 	}
 	calls = 0
@@ -499,14 +500,14 @@ func TestOverloadLimits(t *testing.T) {
 		p.Window, p.Base, p.Cap = 10*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond
 		tt.set(&p)
 		err := p.ValidateHerd()
-		_, oerr := Overload(p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.None})
+		_, oerr := Overload(p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.None})
 		if tt.msg == "" {
 			if err != nil || oerr != nil {
 				t.Errorf("%s: %v, %v", tt.name, err, oerr)
 			}
 			continue
 		}
-		fes := calc.FieldErrors(err)
+		fes := policy.FieldErrors(err)
 		if len(fes) != 1 || fes[0].Key != "window" || !strings.Contains(err.Error(), tt.msg) || oerr == nil || oerr.Error() != err.Error() {
 			t.Errorf("%s: %v (overload %v), want an error on window with %q", tt.name, err, oerr, tt.msg)
 		}
@@ -522,7 +523,7 @@ func TestOverloadLimits(t *testing.T) {
 func TestOverloadIdleAfterOutage(t *testing.T) {
 	p := calc.Default()
 	p.FailRate, p.Run = 0.1, time.Minute // run without rate: no stream
-	r, err := Overload(p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.GRPC})
+	r, err := Overload(p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.GRPC})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,7 +535,7 @@ func TestOverloadIdleAfterOutage(t *testing.T) {
 		t.Errorf("an arrival in window %d, after the outage", last)
 	}
 	// Without a limiter the retries reach the server after the outage: not idle.
-	r, err = Overload(p, calc.OverloadCase{Mode: calc.Backoff(calc.Full), Limiter: limiter.None})
+	r, err = Overload(p, calc.OverloadCase{Mode: calc.Backoff(policy.Full), Limiter: limiter.None})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // The overload view in words, from the inputs alone: what the stream would ask of the server if
@@ -52,13 +53,13 @@ func FailingLoadWords(p calc.Params) string {
 	offered, capacity := FailingLoad(p)
 	serves := "the server has no capacity limit"
 	if capacity > 0 {
-		serves = fmt.Sprintf("the server serves %s per second (%d per %s window)", perSecond(capacity), p.Capacity, calc.Human(float64(p.Window)))
+		serves = fmt.Sprintf("the server serves %s per second (%d per %s window)", perSecond(capacity), p.Capacity, policy.Human(float64(p.Window)))
 	}
 	if p.Rate == 0 || p.Run == 0 {
 		return fmt.Sprintf("There is no stream of new requests (rate or run is 0): only the crowd of %d clients arrives; %s.", p.Clients, serves)
 	}
 	return fmt.Sprintf("If every attempt failed, the stream of %s requests per second for %s, each making its %d %s, would send %s attempts per second; %s.",
-		perSecond(p.Rate), calc.Human(float64(p.Run)), p.Attempts, calc.Plural(p.Attempts, "attempt", "attempts"), perSecond(offered), serves)
+		perSecond(p.Rate), policy.Human(float64(p.Run)), p.Attempts, policy.Plural(p.Attempts, "attempt", "attempts"), perSecond(offered), serves)
 }
 
 // LimiterBoundWords says what limiter k bounds that load to when every attempt fails, from its
@@ -68,7 +69,7 @@ func LimiterBoundWords(p calc.Params, k limiter.Kind) string { return saying(k).
 // retriesInAll says n retries per process, and for all of p's processes.
 func retriesInAll(p calc.Params, n int) string {
 	if p.Processes == 1 {
-		return fmt.Sprintf("%d %s in all", n, calc.Plural(n, "retry", "retries"))
+		return fmt.Sprintf("%d %s in all", n, policy.Plural(n, "retry", "retries"))
 	}
 	return fmt.Sprintf("%d per process, %d in all over %d processes", n, n*p.Processes, p.Processes)
 }
@@ -90,7 +91,7 @@ func withStream(p calc.Params, s string) string {
 
 // perSecond writes a rate with at most three decimals, rounded half up: 0.5, 200, 33.333,
 // 0.0625 is 0.063.
-func perSecond(x float64) string { return trimZeros(calc.Decimal(x, 3)) }
+func perSecond(x float64) string { return trimZeros(policy.Decimal(x, 3)) }
 
 // HeadlineWords says in one sentence how run r ended, what the overload view shows first:
 // whether and when the server recovered (Recovered), how many requests succeeded, and the share
@@ -114,12 +115,12 @@ func (r OverloadRun) HeadlineWords(run time.Duration) string {
 		default:
 			when = ", after the stream ended"
 		}
-		recovered = fmt.Sprintf("The server recovered at %s%s", calc.HumanBeside(float64(r.Recovered), run), when)
+		recovered = fmt.Sprintf("The server recovered at %s%s", policy.HumanBeside(float64(r.Recovered), run), when)
 	}
 	served := r.Served + r.Wasted
 	wasted := "it served no attempt"
 	if served > 0 {
-		wasted = fmt.Sprintf("%s of the %d %s it served went to a client that had stopped waiting (wasted)", calc.Percent(r.WastedShare()), served, calc.Plural(served, "attempt", "attempts"))
+		wasted = fmt.Sprintf("%s of the %d %s it served went to a client that had stopped waiting (wasted)", policy.Percent(r.WastedShare()), served, policy.Plural(served, "attempt", "attempts"))
 	}
-	return fmt.Sprintf("%s; %d of %d %s succeeded; %s.", recovered, r.Accepted, r.Requests, calc.Plural(r.Requests, "request", "requests"), wasted)
+	return fmt.Sprintf("%s; %d of %d %s succeeded; %s.", recovered, r.Accepted, r.Requests, policy.Plural(r.Requests, "request", "requests"), wasted)
 }

@@ -7,6 +7,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // retriesAtOnce counts the retries a fresh limiter of kind k admits when request after request
@@ -90,8 +91,8 @@ func TestFinagleRetriesPerSecond(t *testing.T) {
 		{"reserve only", func(p *calc.Params) { p.Rate, p.Attempts, p.Limits.FinaglePercent = 100, 10, 0 }, 10},
 		// The largest inputs stay finite.
 		{"overflow", func(p *calc.Params) {
-			p.Rate, p.Attempts, p.Processes, p.Limits.FinagleMinRetries, p.Limits.FinaglePercent = calc.MaxRate, calc.MaxAttempts, calc.MaxProcesses, limiter.MaxCount, limiter.MaxFinaglePercent
-		}, calc.MaxRate * (calc.MaxAttempts - 1)}, // the policy's bound, under the budget of 1e10 + 1e8
+			p.Rate, p.Attempts, p.Processes, p.Limits.FinagleMinRetries, p.Limits.FinaglePercent = calc.MaxRate, policy.MaxAttempts, calc.MaxProcesses, limiter.MaxCount, limiter.MaxFinaglePercent
+		}, calc.MaxRate * (policy.MaxAttempts - 1)}, // the policy's bound, under the budget of 1e10 + 1e8
 	}
 	for _, tt := range tests {
 		p := d

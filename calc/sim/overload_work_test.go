@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // TestOverloadCost: a view at calc's work limit runs, and Params built in code one client over
@@ -16,7 +16,7 @@ func TestOverloadCost(t *testing.T) {
 		t.Errorf("at the limit: %v", err)
 	}
 	p.Clients = 13
-	var fe *calc.FieldError
+	var fe *policy.FieldError
 	if _, err := Overload(p, p.OwnCase()); !errors.As(err, &fe) || fe.Key != "rate" {
 		t.Errorf("one client over: %v, want an error on rate", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // TestPollyV2Herd: the herd runs Polly's jitter like any other mode, the same every time, as
@@ -17,7 +18,7 @@ func TestPollyV2Herd(t *testing.T) {
 	} {
 		for seed := range 3 {
 			p := mustDecode(t, fmt.Sprintf("%s&seed=%d", q, seed))
-			m := calc.Backoff(calc.DecorrelatedV2)
+			m := calc.Backoff(policy.DecorrelatedV2)
 			run, err := HerdMode(p, m)
 			if err != nil {
 				t.Fatal(err)
@@ -51,10 +52,10 @@ func TestPollyV2Herd(t *testing.T) {
 	// outside p.HerdModes can: additive jitter of a day needs more windows than the classic
 	// modes, and only that mode is refused.
 	p := mustDecode(t, "jitter=decorrelatedv2&add=24h&base=1ms&factor=1&cap=1ms&attempts=200&clients=10&window=1s")
-	if p.ValidateHerd() != nil || p.HerdHorizon(calc.Backoff(calc.DecorrelatedV2)) != p.WithJitter(calc.Full).HerdHorizon(calc.Immediate) {
+	if p.ValidateHerd() != nil || p.HerdHorizon(calc.Backoff(policy.DecorrelatedV2)) != p.WithJitter(policy.Full).HerdHorizon(calc.Immediate) {
 		t.Fatal("Polly's mode changes the herd's horizon")
 	}
-	if _, err := HerdMode(p, calc.Backoff(calc.Additive)); err == nil {
+	if _, err := HerdMode(p, calc.Backoff(policy.Additive)); err == nil {
 		t.Error("additive waits run past the windows, yet the mode ran")
 	}
 }

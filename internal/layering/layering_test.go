@@ -38,33 +38,39 @@ var rules = []struct {
 	// The calculator, standard library only; its internal packages (the event queue both
 	// simulations use) only each other.
 	{"calc/internal/...", []string{"calc/internal/..."}},
+	// The policy core (the policy, its modes, schedule, budget, sampling, fit, formatting):
+	// nothing of the project but calc's internal packages (the draws every model shares).
+	{"calc/policy", []string{"calc/internal/..."}},
 	// The retry limiters and the circuit breakers: the libraries' rules only, nothing of the
 	// project.
 	{"calc/limiter", nil},
 	{"calc/breaker", nil},
-	// The contention experiment reads calc's policy; calc does not know it.
-	{"calc/contention", []string{"calc", "calc/internal/..."}},
+	// The contention experiment reads the policy core; calc, the front, reads its inputs and
+	// keys (contention.Inputs, contention.Keys).
+	{"calc/contention", []string{"calc/policy", "calc/internal/..."}},
 	// The herd and overload simulations, with what they say of each limiter and breaker, read
 	// calc's policy, inputs and limits and the libraries' rules; the policy core does not know
 	// them (calc's rule below lists no calc/sim).
-	{"calc/sim", []string{"calc", "calc/limiter", "calc/breaker", "calc/internal/..."}},
+	{"calc/sim", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/internal/..."}},
 	// The herd's expected counts (the fluid model) read calc's modes and herd, and give them as
 	// the simulation's runs (calc/sim's HerdRun); neither calc nor calc/sim knows them.
-	{"calc/fluid", []string{"calc", "calc/sim", "calc/internal/..."}},
+	{"calc/fluid", []string{"calc", "calc/policy", "calc/sim", "calc/internal/..."}},
 	// The retry libraries read calc and are never read by it.
-	{"calc/libs", []string{"calc", "calc/limiter", "calc/breaker", "calc/internal/..."}},
-	{"calc", []string{"calc/limiter", "calc/breaker", "calc/internal/..."}},
+	{"calc/libs", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/internal/..."}},
+	// The link's front: its Params, key table, Decode, Encode and Validate, assembled from each
+	// model's inputs and rows.
+	{"calc", []string{"calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/internal/..."}},
 	// The server and static generator writes reports; the page's parts do not know each other.
 	{"app/internal/site", []string{"calc", "calc/libs", "app/internal/report"}},
 	// The engine worker's work (app/engine's wasm, and the page natively): it reads imports and
 	// runs the simulations. The import's reader gives what it read in the page's own terms
 	// (imported); the kinds of work and their replies are app/internal/work's.
-	{"app/internal/engine", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs",
+	{"app/internal/engine", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs",
 		"app/internal/importcfg", "app/internal/imported", "app/internal/work"}},
-	{"app/internal/importcfg", []string{"calc", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/imported"}},
-	{"app/internal/...", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs"}},
+	{"app/internal/importcfg", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/imported"}},
+	{"app/internal/...", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs"}},
 	{"app/engine", []string{"app/internal/engine"}},
-	{"app", []string{"calc", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs", "app/internal/..."}},
+	{"app", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs", "app/internal/..."}},
 	// Starting Chromium and serve, for tests, the bench and the scripts: nothing of the project.
 	{"internal/...", nil},
 	{"scripts/...", []string{"internal/headless", "internal/served"}},
@@ -162,7 +168,8 @@ func TestBuilds(t *testing.T) {
 	}
 }
 
-// TestScheduleAlone builds a program that calls only Params.Schedule and fails where it links
+// TestScheduleAlone builds a program that calls only Params.Schedule (calc/policy's, which
+// calc.Params embeds) and fails where it links
 // what reading and writing a link needs (the key table, a regexp compiler, the herd's and the
 // overload view's limits and cases) or a simulation (calc/sim, calc/contention): calc's package
 // variables build nothing at init that only Decode, Encode or Validate read (query.go's lazy).
@@ -178,8 +185,8 @@ func TestScheduleAlone(t *testing.T) {
 		t.Fatalf("go tool nm: %v", err)
 	}
 	syms := string(out)
-	if !strings.Contains(syms, " backoffcalc/calc.Params.Schedule") {
-		t.Fatalf("the program does not link Params.Schedule")
+	if !strings.Contains(syms, " backoffcalc/calc/policy.Params.Schedule") {
+		t.Fatalf("the program does not link calc/policy's Params.Schedule")
 	}
 	for _, not := range []string{
 		" regexp.Compile", " regexp.MustCompile", " backoffcalc/calc.newKeyTable", " backoffcalc/calc.durationKey",

@@ -47,7 +47,7 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 		})
 	case work.Contention:
 		reply, done = simulate(input, func(in work.ContentionIn) ([]contention.Result, bool, error) {
-			return contention.RunPausing(in.Params, in.Clients, in.Runs, in.Modes, pause)
+			return contention.RunPausing(in.Params.Params, in.Clients, in.Runs, in.Modes, pause)
 		})
 	case work.Export:
 		reply, done = simulate(input, func(in work.ExportIn) (work.ExportOut, bool, error) {

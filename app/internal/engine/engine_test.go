@@ -120,8 +120,8 @@ func TestSimulationReplies(t *testing.T) {
 			continue
 		}
 		if p.Contenders > 0 && p.Clients == calc.Default().Clients {
-			modes := contention.ModesOf(p)
-			want, _, err := contention.RunPausing(p, p.Contenders, p.Runs, modes, nil)
+			modes := contention.ModesOf(p.Params)
+			want, _, err := contention.RunPausing(p.Params, p.Contenders, p.Runs, modes, nil)
 			checkReply(t, q, work.Contention, work.ContentionIn{Params: p, Clients: p.Contenders, Runs: p.Runs, Modes: modes}, want, err)
 		}
 		for _, m := range p.HerdModes() {

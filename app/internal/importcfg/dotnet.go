@@ -13,6 +13,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 )
 
 // Polly v8's options as .NET's configuration binder reads them from appsettings.json (keys
@@ -115,9 +116,9 @@ func readDotnet(text string) (Result, bool, error) {
 	}
 	r.p.Timeout = attempt.d
 	r.also("timeout")
-	r.note("TotalRequestTimeout is outermost, a deadline over every attempt: the budget; AttemptTimeout bounds each attempt: timeout=%s", calc.FormatDuration(attempt.d))
+	r.note("TotalRequestTimeout is outermost, a deadline over every attempt: the budget; AttemptTimeout bounds each attempt: timeout=%s", policy.FormatDuration(attempt.d))
 	if attempt.d > total.d {
-		return Result{}, true, fmt.Errorf("%s: AttemptTimeout's Timeout (%s) is over TotalRequestTimeout's (%s): the standard handler refuses it", attempt.where, calc.FormatDuration(attempt.d), calc.FormatDuration(total.d))
+		return Result{}, true, fmt.Errorf("%s: AttemptTimeout's Timeout (%s) is over TotalRequestTimeout's (%s): the standard handler refuses it", attempt.where, policy.FormatDuration(attempt.d), policy.FormatDuration(total.d))
 	}
 	r.setPolicy(c.Policy())
 	if err := readPollyBreaker(r, opts.get(fold("CircuitBreaker"), true), attempt.d); err != nil {
@@ -210,7 +211,7 @@ func sectionTimeout(r *reading, opts *value, section string, def time.Duration, 
 	s := opts.get(fold(section), true)
 	out := timeoutRead{d: def, where: "the default " + section}
 	if s == nil {
-		r.note("no %s: the handler's default, %s", section, calc.FormatDuration(def))
+		r.note("no %s: the handler's default, %s", section, policy.FormatDuration(def))
 		return out, nil
 	}
 	v := s.get(fold("Timeout"), true)
@@ -281,7 +282,7 @@ func readPollyBreaker(r *reading, s *value, attempt time.Duration) error {
 			where = fmt.Sprintf("line %d: %s", sampling.line, sampling.path())
 		}
 		return fmt.Errorf("%s: the sampling duration (%s) is under twice the attempt timeout (%s): the standard handler refuses it",
-			where, calc.FormatDuration(b.PollySampling), calc.FormatDuration(attempt))
+			where, policy.FormatDuration(b.PollySampling), policy.FormatDuration(attempt))
 	}
 	return nil
 }

@@ -8,9 +8,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // Envoy's route retry_policy and a cluster's retry_budget, as Envoy (read on main, 2026;
@@ -187,7 +187,7 @@ func readBackOff(r *reading, b *value, c *libs.EnvoyRetryPolicy) error {
 			return err
 		}
 		if c.MaxInterval < c.BaseInterval {
-			return top.errorf("must be at least base_interval (%s): Envoy refuses less", calc.FormatDuration(d))
+			return top.errorf("must be at least base_interval (%s): Envoy refuses less", policy.FormatDuration(d))
 		}
 		r.source("cap", top)
 	} else {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // Go code as the Export panel writes it (calc/libs: CenkaltiConfig.Go, WaitBackoff.Go), read
@@ -87,7 +87,7 @@ func goFloat(e literal, lo, hi float64, why string) (float64, error) {
 }
 
 // maxGoInterval bounds a MaxInterval read: twice calc's largest cap, past the Export panel's own.
-const maxGoInterval = 2 * calc.MaxCap
+const maxGoInterval = 2 * policy.MaxCap
 
 // readCenkalti reads an ExponentialBackOff and Retry's options. Its Model (calc/libs
 // cenkalti.go): base InitialInterval, factor Multiplier, cap MaxInterval before the jitter,
@@ -99,15 +99,15 @@ func readCenkalti(text string) (Result, bool, error) {
 		return Result{}, ok, err
 	}
 	pol := presetPolicy("cenkalti-v5")
-	pol.Ratio, pol.Jitter = 0, calc.None // a literal's zero RandomizationFactor
+	pol.Ratio, pol.Jitter = 0, policy.None // a literal's zero RandomizationFactor
 	var read, ignored []string
 	var interval, maxInterval bool
 	for _, e := range fields {
 		switch e.name {
 		case "InitialInterval":
 			pol.Base, err = goDurationValue(e)
-			if err == nil && (pol.Base <= 0 || pol.Base > calc.MaxBase) {
-				err = e.bad("must be more than 0 and at most " + secs(calc.MaxBase))
+			if err == nil && (pol.Base <= 0 || pol.Base > policy.MaxBase) {
+				err = e.bad("must be more than 0 and at most " + secs(policy.MaxBase))
 			}
 			interval = true
 		case "MaxInterval":
@@ -115,17 +115,17 @@ func readCenkalti(text string) (Result, bool, error) {
 			// it: that cap stands in, as for a library without one.
 			pol.Cap, err = goDurationUpTo(e, maxGoInterval)
 			maxInterval = true
-			if err == nil && pol.Cap > calc.MaxCap {
-				read = append(read, e.valueLine("past the calculator's largest cap, "+secs(calc.MaxCap)+", which stands in for it"))
-				pol.Cap = calc.MaxCap
+			if err == nil && pol.Cap > policy.MaxCap {
+				read = append(read, e.valueLine("past the calculator's largest cap, "+secs(policy.MaxCap)+", which stands in for it"))
+				pol.Cap = policy.MaxCap
 				continue
 			}
 		case "Multiplier":
-			pol.Factor, err = goFloat(e, 1, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d", calc.MaxFactor))
+			pol.Factor, err = goFloat(e, 1, policy.MaxFactor, fmt.Sprintf("must be a number from 1 to %d", policy.MaxFactor))
 		case "RandomizationFactor":
 			pol.Ratio, err = goFloat(e, 0, 1, "must be a number from 0 to 1: the calculator's proportional jitter")
 			if pol.Ratio > 0 {
-				pol.Jitter = calc.Proportional
+				pol.Jitter = policy.Proportional
 			}
 		default:
 			ignored = append(ignored, e.keyLine("not read"))
@@ -143,7 +143,7 @@ func readCenkalti(text string) (Result, bool, error) {
 		return Result{}, false, fmt.Errorf("line %d: MaxInterval %s: must be at least InitialInterval (%s)", field(fields, "MaxInterval").line, secs(pol.Cap), secs(pol.Base))
 	}
 	if e, ok := goCall(rest, "backoff.WithMaxTries"); ok {
-		n, err := e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
+		n, err := e.whole(1, policy.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", policy.MaxAttempts, attemptsWhy))
 		if err != nil {
 			return Result{}, false, err
 		}
@@ -156,8 +156,8 @@ func readCenkalti(text string) (Result, bool, error) {
 		if pol.Budget, err = goDurationValue(e); err != nil {
 			return Result{}, false, err
 		}
-		if pol.Budget > calc.MaxBudget {
-			return Result{}, false, e.bad("at most " + secs(calc.MaxBudget))
+		if pol.Budget > policy.MaxBudget {
+			return Result{}, false, e.bad("at most " + secs(policy.MaxBudget))
 		}
 		read = append(read, e.valueLine("the budget (0: none)"))
 	} else {
@@ -175,7 +175,7 @@ func readWaitBackoff(text string) (Result, bool, error) {
 	if !ok || err != nil {
 		return Result{}, ok, err
 	}
-	pol := calc.Policy{Factor: 1, Cap: calc.MaxCap} // wait.Backoff has no cap of the delay and no deadline
+	pol := policy.Policy{Factor: 1, Cap: policy.MaxCap} // wait.Backoff has no cap of the delay and no deadline
 	var stepCap time.Duration
 	var jitter float64
 	var read, ignored []string
@@ -183,17 +183,17 @@ func readWaitBackoff(text string) (Result, bool, error) {
 		switch e.name {
 		case "Duration":
 			pol.Base, err = goDurationValue(e)
-			if err == nil && (pol.Base <= 0 || pol.Base > calc.MaxBase) {
-				err = e.bad("must be more than 0 and at most " + secs(calc.MaxBase))
+			if err == nil && (pol.Base <= 0 || pol.Base > policy.MaxBase) {
+				err = e.bad("must be more than 0 and at most " + secs(policy.MaxBase))
 			}
 		case "Factor":
-			pol.Factor, err = goFloat(e, 0, calc.MaxFactor, fmt.Sprintf("must be a number from 0 to %d (under 1: no growth)", calc.MaxFactor))
+			pol.Factor, err = goFloat(e, 0, policy.MaxFactor, fmt.Sprintf("must be a number from 0 to %d (under 1: no growth)", policy.MaxFactor))
 			pol.Factor = max(pol.Factor, 1)
 		case "Jitter":
-			jitter, err = goFloat(e, 0, calc.MaxFactor, fmt.Sprintf("must be a number from 0 to %d", calc.MaxFactor))
+			jitter, err = goFloat(e, 0, policy.MaxFactor, fmt.Sprintf("must be a number from 0 to %d", policy.MaxFactor))
 		case "Steps":
 			var n int64
-			n, err = e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
+			n, err = e.whole(1, policy.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", policy.MaxAttempts, attemptsWhy))
 			pol.Attempts = int(n)
 		case "Cap":
 			stepCap, err = goDurationValue(e)
@@ -214,14 +214,14 @@ func readWaitBackoff(text string) (Result, bool, error) {
 	case jitter > 1:
 		// Duration × U[1, 1 + Jitter] is beyond the upward jitter's ratio of 1: it is the
 		// proportional jitter around the middle of that range.
-		pol.Jitter, pol.Ratio = calc.Proportional, jitter/(2+jitter)
+		pol.Jitter, pol.Ratio = policy.Proportional, jitter/(2+jitter)
 		pol.Base = time.Duration(math.Round(float64(pol.Base) * (1 + jitter/2)))
-		if pol.Base > calc.MaxBase {
-			return Result{}, false, fmt.Errorf("line %d: Duration %s with Jitter %s: its middle wait is past the calculator's largest base, %s", field(fields, "Jitter").line, secs(base), fnum(jitter), secs(calc.MaxBase))
+		if pol.Base > policy.MaxBase {
+			return Result{}, false, fmt.Errorf("line %d: Duration %s with Jitter %s: its middle wait is past the calculator's largest base, %s", field(fields, "Jitter").line, secs(base), fnum(jitter), secs(policy.MaxBase))
 		}
 		read = append(read, fmt.Sprintf("Jitter %s: a wait from Duration to %s × it, the proportional jitter around %s", fnum(jitter), fnum(1+jitter), secs(pol.Base)))
 	case jitter > 0:
-		pol.Jitter, pol.Ratio = calc.Upward, jitter
+		pol.Jitter, pol.Ratio = policy.Upward, jitter
 	}
 	if stepCap > 0 {
 		next := base
@@ -238,7 +238,7 @@ func readWaitBackoff(text string) (Result, bool, error) {
 }
 
 // policyResult is the import of pol, with a last read line that says it in calc's terms.
-func policyResult(pol calc.Policy, read, ignored []string) (Result, bool, error) {
+func policyResult(pol policy.Policy, read, ignored []string) (Result, bool, error) {
 	res, err := policyOnly(pol)
 	if err != nil {
 		return Result{}, false, err

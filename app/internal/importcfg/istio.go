@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"backoffcalc/calc"
-
 	"go.yaml.in/yaml/v3"
+
+	"backoffcalc/calc/policy"
 )
 
 // Istio's VirtualService: the first HTTP route's retries and timeout. Istio hands them to Envoy
@@ -85,7 +85,7 @@ func istioRoute(route *value, read, ignored []string) (Result, bool, error) {
 	if timeout := route.at("timeout"); timeout != nil {
 		l, err := timeout.literal()
 		if err == nil {
-			pol.Budget, err = l.duration(0, calc.MaxBudget, "must be a duration such as 10s, at most "+secs(calc.MaxBudget)+" (0s: none)")
+			pol.Budget, err = l.duration(0, policy.MaxBudget, "must be a duration such as 10s, at most "+secs(policy.MaxBudget)+" (0s: none)")
 		}
 		if err != nil {
 			return Result{}, false, err
@@ -110,14 +110,14 @@ func istioRoute(route *value, read, ignored []string) (Result, bool, error) {
 		}
 		switch e.key {
 		case "attempts":
-			n, err := l.whole(0, calc.MaxAttempts-1, fmt.Sprintf("must be a whole number from 0 (no retries) to %d: %s", calc.MaxAttempts-1, attemptsWhy))
+			n, err := l.whole(0, policy.MaxAttempts-1, fmt.Sprintf("must be a whole number from 0 (no retries) to %d: %s", policy.MaxAttempts-1, attemptsWhy))
 			if err != nil {
 				return Result{}, false, err
 			}
 			pol.Attempts = int(n) + 1
 			read = append(read, l.valueLine("retries after the first call"))
 		case "backoff":
-			d, err := l.duration(time.Millisecond, calc.MaxCap/10, "must be a duration such as 25ms, from 1ms to "+secs(calc.MaxCap/10))
+			d, err := l.duration(time.Millisecond, policy.MaxCap/10, "must be a duration such as 25ms, from 1ms to "+secs(policy.MaxCap/10))
 			if err != nil {
 				return Result{}, false, err
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // Polly v8's C# as the Export panel writes it (calc/libs polly.go): new RetryStrategyOptions { … }
@@ -39,7 +39,7 @@ func timeSpanValue(e literal, hi time.Duration) (time.Duration, error) {
 }
 
 func readPollyCode(text string) (Result, bool, error) {
-	pol := calc.Policy{Base: 2 * time.Second, Factor: 1, Cap: calc.MaxCap, Attempts: 4, CapAt: calc.CapAfter}
+	pol := policy.Policy{Base: 2 * time.Second, Factor: 1, Cap: policy.MaxCap, Attempts: 4, CapAt: policy.CapAfter}
 	backoff, jitter := "Constant", false
 	var read, ignored []string
 	var fields []literal
@@ -63,13 +63,13 @@ func readPollyCode(text string) (Result, bool, error) {
 	for _, e := range fields {
 		switch e.name {
 		case "MaxRetryAttempts":
-			n, err := e.whole(1, calc.MaxAttempts-1, fmt.Sprintf("must be a whole number from 1 (Polly's least) to %d: %s", calc.MaxAttempts-1, attemptsWhy))
+			n, err := e.whole(1, policy.MaxAttempts-1, fmt.Sprintf("must be a whole number from 1 (Polly's least) to %d: %s", policy.MaxAttempts-1, attemptsWhy))
 			if err != nil {
 				return Result{}, false, err
 			}
 			pol.Attempts = int(n) + 1
 		case "Delay":
-			if pol.Base, err = timeSpanValue(e, calc.MaxBase); err != nil {
+			if pol.Base, err = timeSpanValue(e, policy.MaxBase); err != nil {
 				return Result{}, false, err
 			}
 			if pol.Base == 0 {
@@ -97,15 +97,15 @@ func readPollyCode(text string) (Result, bool, error) {
 	}
 	switch backoff {
 	case "Linear":
-		pol.Growth = calc.Linear
+		pol.Growth = policy.Linear
 	case "Exponential":
 		pol.Factor = 2
 	}
 	switch {
 	case jitter && backoff == "Exponential":
-		pol.Jitter = calc.DecorrelatedV2
+		pol.Jitter = policy.DecorrelatedV2
 	case jitter:
-		pol.Jitter, pol.Ratio = calc.Proportional, 0.25
+		pol.Jitter, pol.Ratio = policy.Proportional, 0.25
 	}
 	if pol.Cap < pol.Base {
 		return Result{}, false, fmt.Errorf("line %d: MaxDelay %s: must be at least Delay (%s)", field(fields, "MaxDelay").line, secs(pol.Cap), secs(pol.Base))
@@ -118,7 +118,7 @@ func readPollyCode(text string) (Result, bool, error) {
 			ignored = append(ignored, e.valueLine("after AddRetry it times each attempt: set the call duration to it if your failures are timeouts"))
 			continue
 		}
-		if pol.Budget, err = timeSpanValue(e, calc.MaxBudget); err != nil {
+		if pol.Budget, err = timeSpanValue(e, policy.MaxBudget); err != nil {
 			return Result{}, false, err
 		}
 		read = append(read, e.valueLine("before AddRetry, a deadline over every attempt: the budget"))

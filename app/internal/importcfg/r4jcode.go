@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // resilience4j's Java RetryConfig builder as the Export panel writes it (calc/libs
@@ -45,7 +45,7 @@ func readR4jCode(text string) (Result, bool, error) {
 	}
 	line := func(i int) int { return strings.Count(text[:i], "\n") + 1 }
 	pol := presetPolicy("resilience4j")
-	pol.Attempts, pol.Base, pol.Factor, pol.Jitter, pol.Ratio, pol.Cap = 3, 500*time.Millisecond, 1, calc.None, 0, calc.MaxCap
+	pol.Attempts, pol.Base, pol.Factor, pol.Jitter, pol.Ratio, pol.Cap = 3, 500*time.Millisecond, 1, policy.None, 0, policy.MaxCap
 	var read []string
 	for _, m := range javaCall.FindAllStringSubmatchIndex(text, 16) {
 		name, at := text[m[2]:m[3]], m[1]
@@ -56,7 +56,7 @@ func readR4jCode(text string) (Result, bool, error) {
 				return Result{}, false, fmt.Errorf("line %d: maxAttempts( has no )", line(at))
 			}
 			e := literal{line: line(at), name: name, text: strings.TrimSpace(text[at : at+end])}
-			n, err := e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
+			n, err := e.whole(1, policy.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", policy.MaxAttempts, attemptsWhy))
 			if err != nil {
 				return Result{}, false, err
 			}
@@ -68,7 +68,7 @@ func readR4jCode(text string) (Result, bool, error) {
 				return Result{}, false, fmt.Errorf("line %d: waitDuration( has no )", line(at))
 			}
 			e := literal{line: line(at), name: name, text: strings.TrimSpace(text[at : at+end+1])}
-			d, err := javaDurationValue(e, calc.MaxBase)
+			d, err := javaDurationValue(e, policy.MaxBase)
 			if err != nil {
 				return Result{}, false, err
 			}
@@ -91,7 +91,7 @@ func readR4jCode(text string) (Result, bool, error) {
 
 // r4jInterval reads ofExponentialBackoff(initial, multiplier[, max]) or
 // ofExponentialRandomBackoff(initial, multiplier, randomization[, max]).
-func r4jInterval(pol *calc.Policy, fn string, args []string, line int) error {
+func r4jInterval(pol *policy.Policy, fn string, args []string, line int) error {
 	random := fn == "ofExponentialRandomBackoff"
 	lo, hi := 2, 3
 	if random {
@@ -105,20 +105,20 @@ func r4jInterval(pol *calc.Policy, fn string, args []string, line int) error {
 		return literal{line: line, name: fn + " " + name, text: v}
 	}
 	var err error
-	if pol.Base, err = javaDurationValue(arg("initialInterval", 0), calc.MaxBase); err != nil {
+	if pol.Base, err = javaDurationValue(arg("initialInterval", 0), policy.MaxBase); err != nil {
 		return err
 	}
-	if pol.Factor, err = goFloat(arg("multiplier", 1), 1, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d", calc.MaxFactor)); err != nil {
+	if pol.Factor, err = goFloat(arg("multiplier", 1), 1, policy.MaxFactor, fmt.Sprintf("must be a number from 1 to %d", policy.MaxFactor)); err != nil {
 		return err
 	}
 	if random {
 		if pol.Ratio, err = goFloat(arg("randomizationFactor", 2), 0, 1, "must be a number from 0 to 1"); err != nil {
 			return err
 		}
-		pol.Jitter, pol.CapAt = calc.Proportional, calc.CapAfter
+		pol.Jitter, pol.CapAt = policy.Proportional, policy.CapAfter
 	}
 	if len(args) == hi {
-		if pol.Cap, err = javaDurationValue(arg("maxInterval", hi-1), calc.MaxCap); err != nil {
+		if pol.Cap, err = javaDurationValue(arg("maxInterval", hi-1), policy.MaxCap); err != nil {
 			return err
 		}
 		if pol.Cap < pol.Base {

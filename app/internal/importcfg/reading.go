@@ -15,9 +15,10 @@ import (
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
-// policyKeys are the query keys of calc.Policy: an import sets them all.
+// policyKeys are the query keys of policy.Policy: an import sets them all.
 var policyKeys = []string{"base", "factor", "cap", "attempts", "jitter", "ratio", "capat", "growth", "first", "add", "offset", "budget"}
 
 // modelKeys are the inputs, beyond the policy's, of the models every import speaks for: the
@@ -74,7 +75,7 @@ func breakerKeys(k breaker.Kind, keys ...string) []modelKey {
 // policyOnly is the Result of a configuration that says the policy alone, pol: the models it
 // speaks for at their defaults. calc checks pol as it checks a link: a reader names its own key
 // for what it refuses, so that an error here is the reader's bug.
-func policyOnly(pol calc.Policy) (Result, error) {
+func policyOnly(pol policy.Policy) (Result, error) {
 	r := newReading()
 	r.setPolicy(pol)
 	return r.result()
@@ -82,16 +83,16 @@ func policyOnly(pol calc.Policy) (Result, error) {
 
 // presetPolicy is the policy of the preset named name, which an import of its library starts
 // from, so that the import and the preset read the library alike.
-func presetPolicy(name string) calc.Policy {
+func presetPolicy(name string) policy.Policy {
 	pr, _ := libs.PresetByName(name)
 	return pr.Params.Policy
 }
 
 // secs writes d for a Read line.
-func secs(d time.Duration) string { return calc.FormatDuration(d) }
+func secs(d time.Duration) string { return policy.FormatDuration(d) }
 
 // attemptsWhy is why an attempts count is refused past the calculator's table.
-var attemptsWhy = "the calculator shows at most " + strconv.Itoa(calc.MaxAttempts) + " attempts"
+var attemptsWhy = "the calculator shows at most " + strconv.Itoa(policy.MaxAttempts) + " attempts"
 
 // reading is an import under way: the inputs as the library's model says them, where each value
 // came from (so that calc's range messages can name the configuration's line and key), and
@@ -111,7 +112,7 @@ func newReading() *reading {
 }
 
 // setPolicy sets the policy, the library's model of what was read.
-func (r *reading) setPolicy(pol calc.Policy) { r.p.Policy = pol }
+func (r *reading) setPolicy(pol policy.Policy) { r.p.Policy = pol }
 
 // source says that the query key got its value from v.
 func (r *reading) source(key string, v *value) {
@@ -159,7 +160,7 @@ func (r *reading) result() (Result, error) {
 	if j := r.p.Jitter; !j.UsesRatio() {
 		defaults = append(defaults, Default{Key: "ratio", Value: all.Get("ratio"), Why: "jitter " + j.String() + " reads no ratio; the modes table's proportional row does"})
 	}
-	if j := r.p.Jitter; !j.UsesFactor() && r.p.Growth != calc.Linear {
+	if j := r.p.Jitter; !j.UsesFactor() && r.p.Growth != policy.Linear {
 		defaults = append(defaults, Default{Key: "factor", Value: all.Get("factor"), Why: "jitter " + j.String() + " reads no factor; the modes table's other rows do"})
 	}
 	read := make([]string, len(r.read))
@@ -182,7 +183,7 @@ func (r *reading) rangeError(err error) error {
 	}
 	var out []error
 	for _, e := range errs {
-		var fe *calc.FieldError
+		var fe *policy.FieldError
 		if !errors.As(e, &fe) {
 			out = append(out, e)
 			continue

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 )
 
 // golden is one export golden file of calc/libs: its policy's query, and each block.
@@ -107,7 +107,7 @@ func TestImportEveryExport(t *testing.T) {
 }
 
 // closeWaits says whether every wait of a and b has the same bounds and mean within a millionth.
-func closeWaits(a, b calc.Schedule) bool {
+func closeWaits(a, b policy.Schedule) bool {
 	if len(a.Rows) != len(b.Rows) {
 		return false
 	}

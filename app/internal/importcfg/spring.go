@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // Spring Retry's @Retryable(maxAttempts = …, backoff = @Backoff(…)) annotation, read strictly:
@@ -228,7 +228,7 @@ func springResult(attrs []springAttr, ignored []string) (Result, bool, error) {
 	for _, a := range attrs {
 		switch why, known := springWhy[a.name]; {
 		case a.name == "maxAttempts":
-			n, err := a.long(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
+			n, err := a.long(1, policy.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", policy.MaxAttempts, attemptsWhy))
 			if err != nil {
 				return Result{}, false, err
 			}
@@ -266,22 +266,22 @@ func springResult(attrs []springAttr, ignored []string) (Result, bool, error) {
 }
 
 // springBackoff is the policy @Backoff's attributes build.
-func springBackoff(attrs []springAttr) (pol calc.Policy, read, ignored []string, err error) {
+func springBackoff(attrs []springAttr) (pol policy.Policy, read, ignored []string, err error) {
 	delay, maxDelay, multiplier, random := int64(1000), int64(0), 0.0, false
 	var multiplierAt springAttr
-	maxMs := int64(calc.MaxCap / time.Millisecond)
+	maxMs := int64(policy.MaxCap / time.Millisecond)
 	for _, a := range attrs {
 		switch a.name {
 		case "value", "delay":
-			delay, err = a.long(0, int64(calc.MaxBase/time.Millisecond), "must be whole milliseconds, at most "+secs(calc.MaxBase)+": the calculator's largest base")
+			delay, err = a.long(0, int64(policy.MaxBase/time.Millisecond), "must be whole milliseconds, at most "+secs(policy.MaxBase)+": the calculator's largest base")
 		case "maxDelay":
-			maxDelay, err = a.long(0, maxMs, "must be whole milliseconds, at most "+secs(calc.MaxCap)+": the calculator's largest cap")
+			maxDelay, err = a.long(0, maxMs, "must be whole milliseconds, at most "+secs(policy.MaxCap)+": the calculator's largest cap")
 		case "multiplier":
 			multiplierAt = a
 			v := strings.TrimRight(a.value, "dDfF")
 			multiplier, err = strconv.ParseFloat(v, 64)
-			if err != nil || multiplier != multiplier || multiplier < 0 || multiplier > calc.MaxFactor || strings.ContainsAny(v, "xXpP_") {
-				err = a.bad(fmt.Sprintf("must be a number from 0 to %d", calc.MaxFactor))
+			if err != nil || multiplier != multiplier || multiplier < 0 || multiplier > policy.MaxFactor || strings.ContainsAny(v, "xXpP_") {
+				err = a.bad(fmt.Sprintf("must be a number from 0 to %d", policy.MaxFactor))
 			}
 		case "random":
 			if a.value != "true" && a.value != "false" {
@@ -290,12 +290,12 @@ func springBackoff(attrs []springAttr) (pol calc.Policy, read, ignored []string,
 			random = a.value == "true"
 		default:
 			if strings.HasSuffix(a.name, "Expression") {
-				return calc.Policy{}, nil, nil, a.bad("an expression Spring evaluates at run time: write the number it gives")
+				return policy.Policy{}, nil, nil, a.bad("an expression Spring evaluates at run time: write the number it gives")
 			}
-			return calc.Policy{}, nil, nil, fmt.Errorf("line %d: %s: not an attribute of @Backoff", a.line, a.name)
+			return policy.Policy{}, nil, nil, fmt.Errorf("line %d: %s: not an attribute of @Backoff", a.line, a.name)
 		}
 		if err != nil {
-			return calc.Policy{}, nil, nil, err
+			return policy.Policy{}, nil, nil, err
 		}
 		read = append(read, a.read())
 	}
@@ -311,17 +311,17 @@ func springBackoff(attrs []springAttr) (pol calc.Policy, read, ignored []string,
 		kind := "ExponentialBackOffPolicy"
 		if random {
 			if pol.Factor > 2 {
-				return calc.Policy{}, nil, nil, fmt.Errorf("line %d: multiplier %s with random = true: Spring waits up to %s × the interval, and the calculator's upward jitter reaches 2 × at most", multiplierAt.line, fnum(multiplier), fnum(multiplier))
+				return policy.Policy{}, nil, nil, fmt.Errorf("line %d: multiplier %s with random = true: Spring waits up to %s × the interval, and the calculator's upward jitter reaches 2 × at most", multiplierAt.line, fnum(multiplier), fnum(multiplier))
 			}
 			kind = "ExponentialRandomBackOffPolicy"
-			pol.Jitter, pol.Ratio, pol.CapAt = calc.Upward, pol.Factor-1, calc.CapAfter
+			pol.Jitter, pol.Ratio, pol.CapAt = policy.Upward, pol.Factor-1, policy.CapAfter
 		}
 		if pol.Cap < pol.Base {
 			pol.Base = pol.Cap // every wait is the cap
 		}
 		read = append(read, fmt.Sprintf("%s: base %s, factor %s, cap %s, jitter %s", kind, secs(pol.Base), fnum(pol.Factor), secs(pol.Cap), pol.Jitter))
 	case maxDelay > delay:
-		pol.Jitter, pol.Add = calc.Additive, time.Duration(maxDelay-delay)*time.Millisecond
+		pol.Jitter, pol.Add = policy.Additive, time.Duration(maxDelay-delay)*time.Millisecond
 		read = append(read, fmt.Sprintf("UniformRandomBackOffPolicy: waits from %s to %s, jitter additive", secs(pol.Base), secs(pol.Base+pol.Add)))
 	default:
 		read = append(read, "FixedBackOffPolicy: every retry waits "+secs(pol.Base))

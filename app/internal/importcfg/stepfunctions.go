@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"backoffcalc/calc"
-
 	"go.yaml.in/yaml/v3"
+
+	"backoffcalc/calc/policy"
 )
 
 // AWS Step Functions' Retry field (Amazon States Language): an array of retriers, as a state, a
@@ -20,8 +20,8 @@ var stepFunctions = format{"AWS Step Functions Retry (JSON)", readStepFunctions}
 // The largest IntervalSeconds and MaxDelaySeconds the calculator shows: Step Functions takes
 // up to 99999999 and 31622400.
 const (
-	sfnMaxInterval = int64(calc.MaxBase / time.Second)
-	sfnMaxDelay    = int64(calc.MaxCap / time.Second)
+	sfnMaxInterval = int64(policy.MaxBase / time.Second)
+	sfnMaxDelay    = int64(policy.MaxCap / time.Second)
 )
 
 // sfnKeys say a retrier: MaxAttempts alone does not, as grpc-go reads it as gRPC's maxAttempts.
@@ -120,19 +120,19 @@ func sfnRetrier(m *value, read, ignored []string) (Result, bool, error) {
 		}
 		switch v.key {
 		case "IntervalSeconds":
-			interval, err = e.whole(1, sfnMaxInterval, fmt.Sprintf("must be whole seconds from 1 to %d: the calculator's base is at most %s", sfnMaxInterval, secs(calc.MaxBase)))
+			interval, err = e.whole(1, sfnMaxInterval, fmt.Sprintf("must be whole seconds from 1 to %d: the calculator's base is at most %s", sfnMaxInterval, secs(policy.MaxBase)))
 		case "BackoffRate":
-			pol.Factor, err = e.number(1, calc.MaxFactor, fmt.Sprintf("must be a number from 1.0 to %d: Step Functions refuses less than 1.0, the calculator more than %d", calc.MaxFactor, calc.MaxFactor))
+			pol.Factor, err = e.number(1, policy.MaxFactor, fmt.Sprintf("must be a number from 1.0 to %d: Step Functions refuses less than 1.0, the calculator more than %d", policy.MaxFactor, policy.MaxFactor))
 		case "MaxAttempts":
-			retries, err = e.whole(0, calc.MaxAttempts-1, fmt.Sprintf("must be a whole number from 0 (never retried) to %d: %s", calc.MaxAttempts-1, attemptsWhy))
+			retries, err = e.whole(0, policy.MaxAttempts-1, fmt.Sprintf("must be a whole number from 0 (never retried) to %d: %s", policy.MaxAttempts-1, attemptsWhy))
 		case "MaxDelaySeconds":
-			maxDelay, err = e.whole(1, sfnMaxDelay, fmt.Sprintf("must be whole seconds from 1 to %d: the calculator's cap is at most %s", sfnMaxDelay, secs(calc.MaxCap)))
+			maxDelay, err = e.whole(1, sfnMaxDelay, fmt.Sprintf("must be whole seconds from 1 to %d: the calculator's cap is at most %s", sfnMaxDelay, secs(policy.MaxCap)))
 		case "JitterStrategy":
 			switch e.text {
 			case "FULL":
-				pol.Jitter = calc.Full
+				pol.Jitter = policy.Full
 			case "NONE":
-				pol.Jitter = calc.None
+				pol.Jitter = policy.None
 			default:
 				err = e.bad("must be FULL or NONE")
 			}
@@ -143,7 +143,7 @@ func sfnRetrier(m *value, read, ignored []string) (Result, bool, error) {
 		read = append(read, e.valueLine("read"))
 	}
 	pol.Base = time.Duration(interval) * time.Second
-	pol.Cap = calc.MaxCap
+	pol.Cap = policy.MaxCap
 	if maxDelay > 0 {
 		pol.Cap = time.Duration(maxDelay) * time.Second
 	}

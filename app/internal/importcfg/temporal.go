@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // Temporal's RetryPolicy, as its API's JSON writes it (initialInterval "1s", backoffCoefficient,
@@ -119,15 +119,15 @@ func (t *temporalPolicy) readJSON(m *value) error {
 		}
 		switch field {
 		case 0:
-			t.initial, err = l.duration(0, calc.MaxBase, "must be a duration such as \"1s\", at most "+secs(calc.MaxBase)+" (0 or unset: 1s)")
+			t.initial, err = l.duration(0, policy.MaxBase, "must be a duration such as \"1s\", at most "+secs(policy.MaxBase)+" (0 or unset: 1s)")
 		case 1:
-			t.coefficient, err = l.number(0, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0 or unset: 2.0)", calc.MaxFactor))
+			t.coefficient, err = l.number(0, policy.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0 or unset: 2.0)", policy.MaxFactor))
 			t.coefficientAt = l
 		case 2:
 			t.maximumAt = l
-			t.maximum, err = l.duration(0, calc.MaxCap, "must be a duration such as \"100s\", at most "+secs(calc.MaxCap)+" (0 or unset: 100 × initialInterval)")
+			t.maximum, err = l.duration(0, policy.MaxCap, "must be a duration such as \"100s\", at most "+secs(policy.MaxCap)+" (0 or unset: 100 × initialInterval)")
 		case 3:
-			t.attempts, err = l.whole(0, calc.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(calc.MaxAttempts)+": "+attemptsWhy)
+			t.attempts, err = l.whole(0, policy.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(policy.MaxAttempts)+": "+attemptsWhy)
 		}
 		if err != nil {
 			return err
@@ -173,22 +173,22 @@ func readTemporalGo(text string) (Result, bool, error) {
 		case "InitialInterval", "MaximumInterval":
 			var d time.Duration
 			d, err = goDurationValue(e)
-			if err == nil && d > calc.MaxCap {
-				err = e.bad("at most " + secs(calc.MaxCap))
+			if err == nil && d > policy.MaxCap {
+				err = e.bad("at most " + secs(policy.MaxCap))
 			}
 			if name == "InitialInterval" {
-				if d > calc.MaxBase {
-					err = e.bad("at most " + secs(calc.MaxBase))
+				if d > policy.MaxBase {
+					err = e.bad("at most " + secs(policy.MaxBase))
 				}
 				t.initial = d
 			} else {
 				t.maximum, t.maximumAt = d, e
 			}
 		case "BackoffCoefficient":
-			t.coefficient, err = e.number(0, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0: 2.0)", calc.MaxFactor))
+			t.coefficient, err = e.number(0, policy.MaxFactor, fmt.Sprintf("must be a number from 1 to %d (0: 2.0)", policy.MaxFactor))
 			t.coefficientAt = e
 		case "MaximumAttempts":
-			t.attempts, err = e.whole(0, calc.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(calc.MaxAttempts)+": "+attemptsWhy)
+			t.attempts, err = e.whole(0, policy.MaxAttempts, "must be 0 (unlimited) or a whole number up to "+strconv.Itoa(policy.MaxAttempts)+": "+attemptsWhy)
 		case "NonRetryableErrorTypes":
 			t.ignored = append(t.ignored, e.keyLine("which errors end the retries: the calculator retries every failure"))
 			continue
@@ -205,7 +205,7 @@ func readTemporalGo(text string) (Result, bool, error) {
 }
 
 // goDurationValue reads a duration written as a simple Go literal, or 0, at most calc's largest cap.
-func goDurationValue(e literal) (time.Duration, error) { return goDurationUpTo(e, calc.MaxCap) }
+func goDurationValue(e literal) (time.Duration, error) { return goDurationUpTo(e, policy.MaxCap) }
 
 // goDurationUpTo is goDurationValue up to hi.
 func goDurationUpTo(e literal, hi time.Duration) (time.Duration, error) {
@@ -250,7 +250,7 @@ func (t *temporalPolicy) result() (Result, bool, error) {
 		}
 		pol.Cap = t.maximum
 	}
-	pol.Cap = min(pol.Cap, calc.MaxCap)
+	pol.Cap = min(pol.Cap, policy.MaxCap)
 	if t.attempts > 0 {
 		pol.Attempts = int(t.attempts)
 	} else {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // tenacity's @retry(stop=…, wait=…) as the Export panel writes it (calc/libs tenacity.go,
@@ -40,7 +40,7 @@ func readTenacity(text string) (Result, bool, error) {
 	// body keeps each comment's newline: a line is counted in it, not in text, where a comment
 	// moves what follows further than its offset in body.
 	line := func(i int) int { return strings.Count(text[:at], "\n") + strings.Count(body[:i], "\n") + 1 }
-	pol := calc.Policy{Factor: 1, Cap: calc.MaxCap}
+	pol := policy.Policy{Factor: 1, Cap: policy.MaxCap}
 	var read, ignored []string
 	var waits []tenacityWait
 	var chain time.Duration
@@ -50,14 +50,14 @@ func readTenacity(text string) (Result, bool, error) {
 		e := literal{line: ln, name: fn, text: args}
 		switch fn {
 		case "stop_after_attempt":
-			n, err := e.whole(1, calc.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", calc.MaxAttempts, attemptsWhy))
+			n, err := e.whole(1, policy.MaxAttempts, fmt.Sprintf("must be a whole number from 1 to %d: %s", policy.MaxAttempts, attemptsWhy))
 			if err != nil {
 				return Result{}, false, err
 			}
 			pol.Attempts, stopped = int(n), true
 			read = append(read, e.valueLine("attempts, the first call included"))
 		case "stop_before_delay":
-			d, err := pySecondsValue(e, calc.MaxBudget)
+			d, err := pySecondsValue(e, policy.MaxBudget)
 			if err != nil {
 				return Result{}, false, err
 			}
@@ -65,7 +65,7 @@ func readTenacity(text string) (Result, bool, error) {
 			read = append(read, e.valueLine("the budget"))
 		case "wait_fixed":
 			if chain == 0 && strings.Contains(body[:m[0]], "wait_chain(") && len(waits) == 0 {
-				d, err := pySecondsValue(e, calc.MaxBase)
+				d, err := pySecondsValue(e, policy.MaxBase)
 				if err != nil {
 					return Result{}, false, err
 				}
@@ -120,7 +120,7 @@ func tenacityArgs(fn, args string, line int) (tenacityWait, error) {
 			return w, fmt.Errorf("line %d: %s(%s): give its arguments by name", line, fn, shorten(args))
 		}
 		if k == "exp_base" && strings.Contains(fn, "exponential") {
-			x, err := e.number(1, calc.MaxFactor, fmt.Sprintf("must be a number from 1 to %d", calc.MaxFactor))
+			x, err := e.number(1, policy.MaxFactor, fmt.Sprintf("must be a number from 1 to %d", policy.MaxFactor))
 			if err != nil {
 				return w, err
 			}
@@ -130,7 +130,7 @@ func tenacityArgs(fn, args string, line int) (tenacityWait, error) {
 		if _, twice := w.args[k]; twice || !slices.Contains(tenacityArgNames[fn], k) {
 			return w, e.bad("not an argument the calculator reads, or given twice")
 		}
-		d, err := pySecondsValue(e, calc.MaxCap)
+		d, err := pySecondsValue(e, policy.MaxCap)
 		if err != nil {
 			return w, err
 		}
@@ -157,7 +157,7 @@ func pySecondsValue(e literal, hi time.Duration) (time.Duration, error) {
 }
 
 // tenacityPolicy maps waits, the terms of the wait's sum, onto pol as the exporter writes them.
-func tenacityPolicy(pol *calc.Policy, waits []tenacityWait, at int) error {
+func tenacityPolicy(pol *policy.Policy, waits []tenacityWait, at int) error {
 	get := func(w tenacityWait, k string, def time.Duration) time.Duration {
 		if d, ok := w.args[k]; ok {
 			return d
@@ -169,7 +169,7 @@ func tenacityPolicy(pol *calc.Policy, waits []tenacityWait, at int) error {
 		kinds += "+" + w.fn
 	}
 	expo := func(w tenacityWait) (base, cap time.Duration) {
-		return get(w, "multiplier", time.Second), get(w, "max", calc.MaxCap)
+		return get(w, "multiplier", time.Second), get(w, "max", policy.MaxCap)
 	}
 	switch kinds {
 	case "+wait_fixed":
@@ -180,16 +180,16 @@ func tenacityPolicy(pol *calc.Policy, waits []tenacityWait, at int) error {
 		if hi <= lo {
 			return fmt.Errorf("line %d: wait_random: max must be over min", waits[0].line)
 		}
-		pol.Base, pol.Cap, pol.Jitter = hi, hi, calc.Full
+		pol.Base, pol.Cap, pol.Jitter = hi, hi, policy.Full
 		if lo > 0 { // uniform in [lo, hi]: proportional around the middle
 			pol.Base = (lo + hi) / 2
-			pol.Cap, pol.Jitter, pol.Ratio = pol.Base, calc.Proportional, float64(hi-lo)/float64(hi+lo)
+			pol.Cap, pol.Jitter, pol.Ratio = pol.Base, policy.Proportional, float64(hi-lo)/float64(hi+lo)
 		}
 	case "+wait_exponential", "+wait_random_exponential":
 		pol.Base, pol.Cap = expo(waits[0])
 		pol.Factor = waits[0].base
 		if kinds == "+wait_random_exponential" {
-			pol.Jitter = calc.Full
+			pol.Jitter = policy.Full
 		}
 	case "+wait_exponential+wait_random_exponential":
 		a, ac := expo(waits[0])
@@ -199,7 +199,7 @@ func tenacityPolicy(pol *calc.Policy, waits []tenacityWait, at int) error {
 		}
 		// Uniform in [a·d, (a + w)·d]: proportional around the middle.
 		pol.Base, pol.Cap, pol.Factor = a+w/2, ac+wc/2, waits[0].base
-		pol.Jitter, pol.Ratio = calc.Proportional, float64(w)/float64(2*a+w)
+		pol.Jitter, pol.Ratio = policy.Proportional, float64(w)/float64(2*a+w)
 	case "+wait_exponential+wait_random", "+wait_fixed+wait_random":
 		if get(waits[1], "min", 0) != 0 {
 			return fmt.Errorf("line %d: wait_random: added to a wait, its min must be 0", waits[1].line)
@@ -211,25 +211,25 @@ func tenacityPolicy(pol *calc.Policy, waits []tenacityWait, at int) error {
 			pol.Base, pol.Cap = expo(waits[0])
 			pol.Factor = waits[0].base
 		}
-		pol.Jitter, pol.Add = calc.Additive, get(waits[1], "max", time.Second)
+		pol.Jitter, pol.Add = policy.Additive, get(waits[1], "max", time.Second)
 	case "+wait_exponential_jitter":
 		w := waits[0]
-		pol.Base, pol.Cap = get(w, "multiplier", get(w, "initial", time.Second)), get(w, "max", calc.MaxCap)
-		pol.Factor, pol.Jitter, pol.Add, pol.CapAt = w.base, calc.Additive, get(w, "jitter", time.Second), calc.CapAfter
+		pol.Base, pol.Cap = get(w, "multiplier", get(w, "initial", time.Second)), get(w, "max", policy.MaxCap)
+		pol.Factor, pol.Jitter, pol.Add, pol.CapAt = w.base, policy.Additive, get(w, "jitter", time.Second), policy.CapAfter
 	case "+wait_incrementing":
 		w := waits[0]
 		if get(w, "start", 0) != get(w, "increment", 100*time.Millisecond) {
 			return fmt.Errorf("line %d: wait_incrementing: the calculator's linear growth is base × k: start must equal increment", w.line)
 		}
-		pol.Base, pol.Cap, pol.Growth = get(w, "start", 0), get(w, "max", calc.MaxCap), calc.Linear
+		pol.Base, pol.Cap, pol.Growth = get(w, "start", 0), get(w, "max", policy.MaxCap), policy.Linear
 	default:
 		return fmt.Errorf("line %d: wait=%s: not a wait the calculator reads (one wait function, or a fixed and a random one added)", at, shorten(strings.TrimPrefix(strings.ReplaceAll(kinds, "+", " + "), " + ")))
 	}
 	if len(waits) > 0 {
 		at = waits[0].line
 	}
-	if pol.Base <= 0 || pol.Base > calc.MaxBase {
-		return fmt.Errorf("line %d: the first wait, %s: must be more than 0 and at most %s", at, secs(pol.Base), secs(calc.MaxBase))
+	if pol.Base <= 0 || pol.Base > policy.MaxBase {
+		return fmt.Errorf("line %d: the first wait, %s: must be more than 0 and at most %s", at, secs(pol.Base), secs(policy.MaxBase))
 	}
 	if pol.Cap < pol.Base {
 		return fmt.Errorf("line %d: max %s: must be at least the first wait, %s", at, secs(pol.Cap), secs(pol.Base))

@@ -16,7 +16,7 @@ import (
 type Result struct {
 	Format string // the format it was read as, in words: "gRPC service config (JSON)"
 	// Values are the link's inputs the configuration sets, as query keys: every key of
-	// calc.Policy (a configuration says the whole policy, its library's defaults filling what it
+	// policy.Policy (a configuration says the whole policy, its library's defaults filling what it
 	// leaves out) and of the models a retry configuration speaks for, the attempt timeout, the
 	// retry limiter and the circuit breaker (importcfg's modelKeys), at their defaults where the
 	// configuration does not say them.

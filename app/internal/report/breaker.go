@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -29,7 +30,7 @@ var BreakerColumns = [][2]string{
 // text for people.
 func BreakerCells(r sim.OverloadRun) [][2]string {
 	return [][2]string{countCell(r.Breakers), countCell(r.Rejected), countCell(r.Blocked), countCell(r.Trips), countCell(r.Probes), countCell(r.MaxProbes),
-		{calc.Millis(r.OpenTime), calc.Human(float64(r.OpenTime))}}
+		{policy.Millis(r.OpenTime), policy.Human(float64(r.OpenTime))}}
 }
 
 // BreakerSeries are the per-window columns with a breaker: data-col, heading.
@@ -90,7 +91,7 @@ func BreakerFactsCells(p calc.Params, f sim.BreakerFacts) [][2]string {
 		if d == 0 && zero != "" {
 			return [2]string{"0", zero}
 		}
-		return [2]string{calc.Millis(d), calc.HumanBeside(float64(d), beside...)}
+		return [2]string{policy.Millis(d), policy.HumanBeside(float64(d), beside...)}
 	}
 	yes := [2]string{"false", "no"}
 	if f.OpenLonger {

@@ -12,6 +12,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -39,40 +40,40 @@ type Compared struct {
 // it makes no such attempt, and so are the differences.
 func CompareCells(c calc.Comparison, i int) []string {
 	row := c.Rows[i]
-	waits := func(in bool, r calc.Row) []string {
+	waits := func(in bool, r policy.Row) []string {
 		if !in {
 			return []string{"", "", ""}
 		}
-		return []string{calc.Millis(r.Min), msMean(r.Mean), calc.Millis(r.Max)}
+		return []string{policy.Millis(r.Min), msMean(r.Mean), policy.Millis(r.Max)}
 	}
-	starts := func(in bool, r calc.Row) []string {
+	starts := func(in bool, r policy.Row) []string {
 		if !in {
 			return []string{"", ""}
 		}
-		return []string{calc.Millis(r.Earliest), calc.Millis(r.Latest)}
+		return []string{policy.Millis(r.Earliest), policy.Millis(r.Latest)}
 	}
 	both := row.InA && row.InB
 	d := row.Diff
 	out := []string{strconv.Itoa(row.Attempt)}
 	out = append(out, waits(row.InA, row.A)...)
 	out = append(out, waits(row.InB, row.B)...)
-	out = append(out, waits(both, calc.Row{Min: d.Min, Mean: d.Mean, Max: d.Max})...)
+	out = append(out, waits(both, policy.Row{Min: d.Min, Mean: d.Mean, Max: d.Max})...)
 	out = append(out, starts(row.InA, row.A)...)
 	out = append(out, starts(row.InB, row.B)...)
-	return append(out, starts(both, calc.Row{Earliest: d.Earliest, Latest: d.Latest})...)
+	return append(out, starts(both, policy.Row{Earliest: d.Earliest, Latest: d.Latest})...)
 }
 
 // compareTotalCells are the totals as a last row, attempt "total": the waits only.
 func compareTotalCells(c calc.Comparison) []string {
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
-	return []string{"total", calc.Millis(ta.Min), msMean(ta.Mean), calc.Millis(ta.Max),
-		calc.Millis(tb.Min), msMean(tb.Mean), calc.Millis(tb.Max),
-		calc.Millis(d.Min), msMean(d.Mean), calc.Millis(d.Max), "", "", "", "", "", ""}
+	return []string{"total", policy.Millis(ta.Min), msMean(ta.Mean), policy.Millis(ta.Max),
+		policy.Millis(tb.Min), msMean(tb.Mean), policy.Millis(tb.Max),
+		policy.Millis(d.Min), msMean(d.Mean), policy.Millis(d.Max), "", "", "", "", "", ""}
 }
 
 // compareFitCols are each policy's budget and what fits in it, for its own jitter mode (empty
 // without a budget): the attempts that always and at most start within it, and the most
-// attempts that would on every path and on the best one (calc.Solution's Always and Can).
+// attempts that would on every path and on the best one (policy.Solution's Always and Can).
 var compareFitCols = [][2]string{{"policy", "policy"}, {"query", "query"}, {"budget_ms", msHead("budget")},
 	{"always_start", "attempts that always start within it"}, {"at_most_start", "at most"},
 	{"most_attempts_every_path", "most attempts that would fit, every path"}, {"most_attempts_best_path", "best path"}}
@@ -94,9 +95,9 @@ func compareHerdCells(name string, h *sim.HerdRun, expected bool) []string {
 	}
 	last := ""
 	if h.Accepted > 0 {
-		last = calc.Millis(h.LastAccepted)
+		last = policy.Millis(h.LastAccepted)
 	}
-	peak, peakAt := strconv.Itoa(h.Peak), calc.Millis(h.PeakAt)
+	peak, peakAt := strconv.Itoa(h.Peak), policy.Millis(h.PeakAt)
 	if expected {
 		name, peak, peakAt = name+", expected counts (fluid model, rounded)", "", ""
 	}
@@ -145,18 +146,18 @@ func compareTables(c Compared, solve calc.SolveSet) []reportTable {
 	return out
 }
 
-func fitCells(name, query string, r calc.Report, fit *calc.Solution) []string {
+func fitCells(name, query string, r calc.Report, fit *policy.Solution) []string {
 	out := []string{name, query, "", "", "", "", ""}
 	if fit != nil {
 		s := r.Schedule
-		out[2], out[3], out[4] = calc.Millis(r.Params.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
+		out[2], out[3], out[4] = policy.Millis(r.Params.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
 		out[5], out[6] = FitText(fit.Always, strconv.Itoa), FitText(fit.Can, strconv.Itoa)
 	}
 	return out
 }
 
 // FitLine says what fits in a policy's budget, or that it has none.
-func FitLine(r calc.Report, fit *calc.Solution) string {
+func FitLine(r calc.Report, fit *policy.Solution) string {
 	if fit == nil {
 		return "no budget."
 	}
@@ -167,7 +168,7 @@ func FitLine(r calc.Report, fit *calc.Solution) string {
 
 // ContentionLineOf is the contention experiment's headline for a policy's own mode.
 func ContentionLineOf(r *contention.Result) string {
-	return fmt.Sprintf("%d contenders, mean over %d runs: %s calls, %s until the last is through.", r.Clients, r.Runs, calc.Decimal(r.Calls.Mean, 1), calc.Human(r.Time.Mean))
+	return fmt.Sprintf("%d contenders, mean over %d runs: %s calls, %s until the last is through.", r.Clients, r.Runs, policy.Decimal(r.Calls.Mean, 1), policy.Human(r.Time.Mean))
 }
 
 // herdLineOf is the herd's headline for a policy: its own jitter mode's run, or with expected
@@ -182,13 +183,13 @@ func herdLineOf(h *sim.HerdRun, expected bool) string {
 	}
 	last := "none got through"
 	if h.Accepted > 0 {
-		last = "the last got through at " + calc.Human(float64(h.LastAccepted))
+		last = "the last got through at " + policy.Human(float64(h.LastAccepted))
 	}
 	peak := func(side string, n int, at time.Duration) string {
 		if n == 0 {
 			return "none " + side
 		}
-		return fmt.Sprintf("peak %s %d attempts per window at %s", side, n, calc.Human(float64(at)))
+		return fmt.Sprintf("peak %s %d attempts per window at %s", side, n, policy.Human(float64(at)))
 	}
 	return fmt.Sprintf("%s%s, %s, %d accepted, %d gave up, %s.", model, peak("once back", h.PeakBack, h.PeakBackAt),
 		peak("while down", h.PeakDown, h.PeakDownAt), h.Accepted, h.GaveUp, last)
@@ -209,7 +210,7 @@ func writeCompareText(w io.Writer, c Compared) error {
 		case diff:
 			return calc.HumanDiff(float64(min)) + "\t" + calc.HumanDiff(mean) + "\t" + calc.HumanDiff(float64(max)) + "\t"
 		}
-		return calc.Human(float64(min)) + "\t" + calc.Human(mean) + "\t" + calc.Human(float64(max)) + "\t"
+		return policy.Human(float64(min)) + "\t" + policy.Human(mean) + "\t" + policy.Human(float64(max)) + "\t"
 	}
 	for _, r := range c.Rows {
 		d := r.Diff
@@ -223,10 +224,10 @@ func writeCompareText(w io.Writer, c Compared) error {
 	for _, r := range c.Rows {
 		cells := []string{strconv.Itoa(r.Attempt), "", "", "", "", "", ""}
 		if r.InA {
-			cells[1], cells[2] = calc.HumanBeside(float64(r.A.Earliest), c.A.Params.Budget), calc.HumanBeside(float64(r.A.Latest), c.A.Params.Budget)
+			cells[1], cells[2] = policy.HumanBeside(float64(r.A.Earliest), c.A.Params.Budget), policy.HumanBeside(float64(r.A.Latest), c.A.Params.Budget)
 		}
 		if r.InB {
-			cells[3], cells[4] = calc.HumanBeside(float64(r.B.Earliest), c.B.Params.Budget), calc.HumanBeside(float64(r.B.Latest), c.B.Params.Budget)
+			cells[3], cells[4] = policy.HumanBeside(float64(r.B.Earliest), c.B.Params.Budget), policy.HumanBeside(float64(r.B.Latest), c.B.Params.Budget)
 		}
 		if r.InA && r.InB {
 			cells[5], cells[6] = calc.HumanDiff(float64(r.Diff.Earliest)), calc.HumanDiff(float64(r.Diff.Latest))
@@ -236,7 +237,7 @@ func writeCompareText(w io.Writer, c Compared) error {
 	tw.Flush()
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
 	fmt.Fprintf(w, "\nTotal wait, ignoring any budget: A best case %s, expected %s, worst case %s; B %s, %s, %s; B − A %s, %s, %s.\n",
-		calc.Human(float64(ta.Min)), calc.Human(ta.Mean), calc.Human(float64(ta.Max)), calc.Human(float64(tb.Min)), calc.Human(tb.Mean), calc.Human(float64(tb.Max)),
+		policy.Human(float64(ta.Min)), policy.Human(ta.Mean), policy.Human(float64(ta.Max)), policy.Human(float64(tb.Min)), policy.Human(tb.Mean), policy.Human(float64(tb.Max)),
 		calc.HumanDiff(float64(d.Min)), calc.HumanDiff(d.Mean), calc.HumanDiff(float64(d.Max)))
 	fmt.Fprintf(w, "Budget: A %s B %s\n", FitLine(c.A, c.FitA), FitLine(c.B, c.FitB))
 	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.HerdA, c.ExpectedA), herdLineOf(c.HerdB, c.ExpectedB))
@@ -310,13 +311,13 @@ type jsonHerdHead struct {
 }
 
 func compareJSON(c Compared) *jsonCompare {
-	side := func(r calc.Row) *jsonSide {
-		return &jsonSide{ms(r.Min), json.Number(calc.MillisFloat(r.Mean)), ms(r.Max), ms(r.Earliest), ms(r.Latest)}
+	side := func(r policy.Row) *jsonSide {
+		return &jsonSide{ms(r.Min), json.Number(policy.MillisFloat(r.Mean)), ms(r.Max), ms(r.Earliest), ms(r.Latest)}
 	}
-	waits := func(t calc.Totals) jsonWaits {
-		return jsonWaits{ms(t.Min), json.Number(calc.MillisFloat(t.Mean)), ms(t.Max)}
+	waits := func(t policy.Totals) jsonWaits {
+		return jsonWaits{ms(t.Min), json.Number(policy.MillisFloat(t.Mean)), ms(t.Max)}
 	}
-	fit := func(r calc.Report, s *calc.Solution) *jsonFitOf {
+	fit := func(r calc.Report, s *policy.Solution) *jsonFitOf {
 		if s == nil {
 			return nil
 		}
@@ -344,7 +345,7 @@ func compareJSON(c Compared) *jsonCompare {
 		return out
 	}
 	out := &jsonCompare{Vs: c.Vs, PolicyB: Describe(c.B),
-		Total:  jsonCompareTotal{waits(c.A.Schedule.Total), waits(c.B.Schedule.Total), waits(calc.Totals{Min: c.Total.Min, Mean: c.Total.Mean, Max: c.Total.Max})},
+		Total:  jsonCompareTotal{waits(c.A.Schedule.Total), waits(c.B.Schedule.Total), waits(policy.Totals{Min: c.Total.Min, Mean: c.Total.Mean, Max: c.Total.Max})},
 		Budget: map[string]*jsonFitOf{"a": fit(c.A, c.FitA), "b": fit(c.B, c.FitB)},
 		Herd:   map[string]*jsonHerdHead{"a": herd(c.HerdA, c.ExpectedA), "b": herd(c.HerdB, c.ExpectedB)}}
 	if c.ContA != nil && c.ContB != nil {
@@ -360,7 +361,7 @@ func compareJSON(c Compared) *jsonCompare {
 		}
 		if r.InA && r.InB {
 			d := r.Diff
-			row.Diff = side(calc.Row{Min: d.Min, Mean: d.Mean, Max: d.Max, Earliest: d.Earliest, Latest: d.Latest})
+			row.Diff = side(policy.Row{Min: d.Min, Mean: d.Mean, Max: d.Max, Earliest: d.Earliest, Latest: d.Latest})
 		}
 		out.Attempts = append(out.Attempts, row)
 	}

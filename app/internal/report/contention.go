@@ -9,6 +9,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
+	"backoffcalc/calc/policy"
 )
 
 // The contention experiment in the table command: the table at contenders clients in
@@ -26,7 +27,7 @@ type Contention struct {
 func contentionLine(p calc.Params) string {
 	return fmt.Sprintf("Contention (the AWS post's experiment): %d clients each write one row once under optimistic concurrency, hops of |Normal(10 ms, 2 ms)|; "+
 		"the simulator's modes on base %s and cap %s; mean over %d runs. Calls are the writes; time is until the last client is through.",
-		p.Contenders, calc.Human(float64(p.Base)), calc.Human(float64(p.Cap)), p.Runs)
+		p.Contenders, policy.Human(float64(p.Base)), policy.Human(float64(p.Cap)), p.Runs)
 }
 
 // ContentionCols are the CSV's and Markdown's: calls per run and completion time.
@@ -64,8 +65,8 @@ func writeContentionText(w io.Writer, c Contention) error {
 	fmt.Fprintln(tw, "mode\tcalls mean\tcalls p50\tcalls p90\tcalls max\ttime mean\ttime p50\ttime p90\ttime max\t")
 	for _, r := range c.Table {
 		k, t := r.Calls, r.Time
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Mode.Title(), calc.Decimal(k.Mean, 1),
-			Float(k.P50), Float(k.P90), Float(k.Max), calc.Human(t.Mean), calc.Human(t.P50), calc.Human(t.P90), calc.Human(t.Max))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Mode.Title(), policy.Decimal(k.Mean, 1),
+			Float(k.P50), Float(k.P90), Float(k.Max), policy.Human(t.Mean), policy.Human(t.P50), policy.Human(t.P90), policy.Human(t.Max))
 	}
 	return tw.Flush()
 }
@@ -103,7 +104,7 @@ func contentionJSON(rs []contention.Result) []jsonContention {
 	var out []jsonContention
 	for _, r := range rs {
 		out = append(out, jsonContention{Mode: r.Mode.String(), Title: r.Mode.Title(), Clients: r.Clients, Runs: r.Runs,
-			Calls: spreadJSON(r.Calls, Float), Time: spreadJSON(r.Time, calc.MillisFloat)})
+			Calls: spreadJSON(r.Calls, Float), Time: spreadJSON(r.Time, policy.MillisFloat)})
 	}
 	return out
 }

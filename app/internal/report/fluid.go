@@ -10,6 +10,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/fluid"
+	"backoffcalc/calc/policy"
 )
 
 // The herd's two models, as each figure names the one that made it.
@@ -66,7 +67,7 @@ var FluidCols = [][2]string{{"mode", "mode"}, {"attempts", "attempts received, e
 func fluidCells(p calc.Params, r fluid.Run) []string {
 	last := ""
 	if r.LastAccepted >= 0 {
-		last = calc.Millis(r.LastAccepted)
+		last = policy.Millis(r.LastAccepted)
 	}
 	return []string{r.Mode.String(), Expected(r.Attempts), Expected(r.Accepted), Expected(r.GaveUp),
 		millionths(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last,

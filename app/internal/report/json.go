@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // The report as JSON, for programs (table -format json); the field names are in docs/terminal.md.
@@ -101,7 +102,7 @@ type jsonHerd struct {
 	PeakDownAt *json.Number `json:"peak_down_at_ms"`
 }
 
-func ms(d time.Duration) json.Number { return json.Number(calc.Millis(d)) }
+func ms(d time.Duration) json.Number { return json.Number(policy.Millis(d)) }
 
 func msp(d time.Duration) *json.Number {
 	n := ms(d)
@@ -109,8 +110,8 @@ func msp(d time.Duration) *json.Number {
 }
 
 // total is the policy's total wait; without a budget, with the percentiles of the sampled paths.
-func total(p calc.Params, t calc.Totals, q calc.Quantiles) jsonTotal {
-	out := jsonTotal{Min: ms(t.Min), Mean: json.Number(calc.MillisFloat(t.Mean)), Max: ms(t.Max)}
+func total(p calc.Params, t policy.Totals, q policy.Quantiles) jsonTotal {
+	out := jsonTotal{Min: ms(t.Min), Mean: json.Number(policy.MillisFloat(t.Mean)), Max: ms(t.Max)}
 	if p.Budget <= 0 {
 		out.P50, out.P90, out.P99 = msp(q.P50), msp(q.P90), msp(q.P99)
 	}
@@ -118,11 +119,11 @@ func total(p calc.Params, t calc.Totals, q calc.Quantiles) jsonTotal {
 }
 
 // within is the total wait within the budget, or nil without one.
-func within(p calc.Params, w calc.WithinBudget, q calc.Quantiles) *jsonTotal {
+func within(p calc.Params, w policy.WithinBudget, q policy.Quantiles) *jsonTotal {
 	if p.Budget <= 0 {
 		return nil
 	}
-	return &jsonTotal{Min: ms(w.Min), Mean: json.Number(calc.MillisFloat(w.Mean)), Max: ms(w.Max),
+	return &jsonTotal{Min: ms(w.Min), Mean: json.Number(policy.MillisFloat(w.Mean)), Max: ms(w.Max),
 		P50: msp(q.P50), P90: msp(q.P90), P99: msp(q.P99), Exact: &w.Exact}
 }
 
@@ -142,7 +143,7 @@ func reportJSON(res Results) jsonReport {
 		Within: within(p, r.Within, r.Sample.Total), ExceedsCap: s.ExceedsCap, Samples: r.Sample.Paths, Seed: p.Seed}
 	for i, row := range s.Rows {
 		a := jsonAttempt{Attempt: row.Attempt, Retry: row.Retry, Nominal: ms(row.Nominal), Min: ms(row.Min),
-			Mean: json.Number(calc.MillisFloat(row.Mean)), Max: ms(row.Max), Earliest: ms(row.Earliest),
+			Mean: json.Number(policy.MillisFloat(row.Mean)), Max: ms(row.Max), Earliest: ms(row.Earliest),
 			Latest: ms(row.Latest), ReachedShare: reachedShare(r, i), AtCapShare: row.AtCap, Budget: row.Budget.String()}
 		if st := r.Sample.Starts[i]; st.Reached > 0 {
 			a.P50, a.P90, a.P99 = msp(st.Start.P50), msp(st.Start.P90), msp(st.Start.P99)

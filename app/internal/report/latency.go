@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -23,18 +24,18 @@ func CollapseWords(p calc.Params) string {
 	}
 	c := p.Collapse()
 	s := fmt.Sprintf("Load-dependent latency: the server answers an attempt %s + %s × the attempts in service at its start (itself counted), fixed then, and finishes it even when its client has stopped waiting (Brooker's collapse simulation, simple_collapse_sim).",
-		calc.Human(float64(c.Base)), calc.Human(float64(c.Slope)))
+		policy.Human(float64(c.Base)), policy.Human(float64(c.Slope)))
 	switch {
 	case c.Rate == 0 || p.Run == 0:
 		s += " Without a stream there is no steady state to compute."
 	case c.Bounded:
 		s += fmt.Sprintf(" Without retries, at %s requests per second the steady time in service is %s / (1 − %s × %s) = %s", Short(c.Rate),
-			calc.Human(float64(c.Base)), Short(c.Slope.Seconds()), Short(c.Rate), calc.Human(c.Steady*1e9))
+			policy.Human(float64(c.Base)), Short(c.Slope.Seconds()), Short(c.Rate), policy.Human(c.Steady*1e9))
 		if c.Timeout > 0 {
 			if c.TimesOut {
-				s += fmt.Sprintf(", over the %s timeout: every request times out, and each retry adds load.", calc.Human(float64(c.Timeout)))
+				s += fmt.Sprintf(", over the %s timeout: every request times out, and each retry adds load.", policy.Human(float64(c.Timeout)))
 			} else {
-				s += fmt.Sprintf(", within the %s timeout.", calc.Human(float64(c.Timeout)))
+				s += fmt.Sprintf(", within the %s timeout.", policy.Human(float64(c.Timeout)))
 			}
 		} else {
 			s += "."
@@ -74,5 +75,5 @@ func LatencyWindowCells(w sim.OverloadWindow) [][2]string {
 // latencyCells are the cells of a count in service and a time in service.
 func latencyCells(inService int, latency time.Duration) [][2]string {
 	n := strconv.Itoa(inService)
-	return [][2]string{{n, n}, {calc.Millis(latency), calc.Human(float64(latency))}}
+	return [][2]string{{n, n}, {policy.Millis(latency), policy.Human(float64(latency))}}
 }

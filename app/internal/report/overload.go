@@ -12,6 +12,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -21,7 +22,7 @@ import (
 // OverloadModelWords says what the overload view models for p: the herd's crowd, with the
 // stream of new requests beside it or without one, and the server's rules.
 func OverloadModelWords(p calc.Params) string {
-	crowd := fmt.Sprintf("The herd's crowd of %d %s (the clients input) retries through the outage", p.Clients, calc.Plural(p.Clients, "client", "clients"))
+	crowd := fmt.Sprintf("The herd's crowd of %d %s (the clients input) retries through the outage", p.Clients, policy.Plural(p.Clients, "client", "clients"))
 	if p.HasStream() {
 		crowd += "; beside it, new requests keep arriving (the stream)"
 	} else {
@@ -45,20 +46,20 @@ func overloadIntro(p calc.Params) string {
 // 20 attempts per 100 ms window."
 func SimulationWords(p calc.Params) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Simulated: the herd's %d %s", p.Clients, calc.Plural(p.Clients, "client", "clients"))
+	fmt.Fprintf(&b, "Simulated: the herd's %d %s", p.Clients, policy.Plural(p.Clients, "client", "clients"))
 	if p.HasStream() {
-		fmt.Fprintf(&b, " and a stream of %s new requests per second for %s", Short(p.Rate), calc.Human(float64(p.Run)))
+		fmt.Fprintf(&b, " and a stream of %s new requests per second for %s", Short(p.Rate), policy.Human(float64(p.Run)))
 	}
 	if p.HasStream() {
 		b.WriteString(",")
 	}
 	if p.Outage > 0 {
-		fmt.Fprintf(&b, " through a %s outage, then", calc.Human(float64(p.Outage)))
+		fmt.Fprintf(&b, " through a %s outage, then", policy.Human(float64(p.Outage)))
 	} else {
 		b.WriteString(" with no outage, at")
 	}
 	if p.Capacity > 0 {
-		fmt.Fprintf(&b, " a server of %d %s per %s window", p.Capacity, calc.Plural(p.Capacity, "attempt", "attempts"), calc.Human(float64(p.Window)))
+		fmt.Fprintf(&b, " a server of %d %s per %s window", p.Capacity, policy.Plural(p.Capacity, "attempt", "attempts"), policy.Human(float64(p.Window)))
 	} else {
 		b.WriteString(" a server with no capacity limit")
 	}
@@ -92,7 +93,7 @@ func RecoveredWords(r sim.OverloadRun, run time.Duration) (value, at, when strin
 	if !r.Recovers() {
 		return "", "not recovered", ""
 	}
-	at = calc.HumanBeside(float64(r.Recovered), run)
+	at = policy.HumanBeside(float64(r.Recovered), run)
 	if r.Idle {
 		at += ", idle"
 	}
@@ -103,7 +104,7 @@ func RecoveredWords(r sim.OverloadRun, run time.Duration) (value, at, when strin
 	default:
 		when = "ended"
 	}
-	return calc.Millis(r.Recovered), at, when
+	return policy.Millis(r.Recovered), at, when
 }
 
 // OverloadCells are run's cells: its value for scripts (data-value) and its text for people.
@@ -119,13 +120,13 @@ func OverloadCells(r sim.OverloadRun, run time.Duration) [][2]string {
 	case when == "ended":
 		recovered[1] = at + " (after the stream ended)"
 	}
-	wasted := [2]string{Float(r.WastedShare()), calc.Percent(r.WastedShare())}
+	wasted := [2]string{Float(r.WastedShare()), policy.Percent(r.WastedShare())}
 	if r.Served+r.Wasted == 0 {
 		wasted[1] = "none served" // not "0%" of nothing
 	}
 	return [][2]string{
 		countCell(r.Requests), countCell(r.Accepted), countCell(r.OutOfAttempts), countCell(r.Refused), countCell(r.OutOfBudget),
-		{Float(r.MeanPerClient), calc.Decimal(r.MeanPerClient, 2)},
+		{Float(r.MeanPerClient), policy.Decimal(r.MeanPerClient, 2)},
 		wasted,
 		recovered,
 	}
@@ -160,7 +161,7 @@ func ErrorRateWords(p calc.Params) string {
 		success = "over 0.9999" // 1 − 0.1⁶ is not certain
 	}
 	return fmt.Sprintf("Error rate, in closed form (from the inputs alone, not the simulation): outside the outage the server fails each attempt with probability %s. From the policy alone, a request of %d %s makes %s of them on average and succeeds with probability %s; the retries add %s attempts per request%s. In the long run, with no outage, no capacity limit and no timeout, each limiter's rule bounds the retries to:",
-		Float(p.FailRate), p.Attempts, calc.Plural(p.Attempts, "attempt", "attempts"), Short(e.Attempts), success, Short(e.Retries), stream)
+		Float(p.FailRate), p.Attempts, policy.Plural(p.Attempts, "attempt", "attempts"), Short(e.Attempts), success, Short(e.Retries), stream)
 }
 
 // ErrorRateColumns are the columns of the error rate's table: data-col, heading.
@@ -286,7 +287,7 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []sim.OverloadRun) error
 		if caseOf(r) != own {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s, per %s window:\n", CaseName(p, own), calc.Human(float64(p.Window)))
+		fmt.Fprintf(w, "\n%s, per %s window:\n", CaseName(p, own), policy.Human(float64(p.Window)))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"window from"}
 		for _, s := range WindowSeries {
@@ -323,13 +324,13 @@ func writeOverloadText(w io.Writer, p calc.Params, runs []sim.OverloadRun) error
 }
 
 // WindowLabels are the starts of the first n windows of p's overload run, in a column: each
-// with the digits that tell it from its neighbours (calc.HumanList), "1.002 min" after "1 min".
+// with the digits that tell it from its neighbours (policy.HumanList), "1.002 min" after "1 min".
 func WindowLabels(p calc.Params, n int) []string {
 	starts := make([]float64, n)
 	for k := range starts {
 		starts[k] = float64(p.WindowStart(k))
 	}
-	return calc.HumanList(starts)
+	return policy.HumanList(starts)
 }
 
 type jsonOverload struct {

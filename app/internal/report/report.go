@@ -15,6 +15,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/fluid"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -24,14 +25,14 @@ func Describe(r calc.Report) string {
 	p := r.Params
 	var b strings.Builder
 	retries := r.Schedule.Rows[len(r.Schedule.Rows)-1].Retry
-	fmt.Fprintf(&b, "%d %s = first call + %d %s. ", p.Attempts, calc.Plural(p.Attempts, "attempt", "attempts"), retries, calc.Plural(retries, "retry", "retries"))
+	fmt.Fprintf(&b, "%d %s = first call + %d %s. ", p.Attempts, policy.Plural(p.Attempts, "attempt", "attempts"), retries, policy.Plural(retries, "retry", "retries"))
 	if retries == 0 {
 		b.WriteString("There is no wait.")
 	} else {
 		b.WriteString(p.WaitWords())
 	}
 	if p.Call > 0 {
-		fmt.Fprintf(&b, " Each failing call takes %s before the wait starts.", calc.Human(float64(p.Call)))
+		fmt.Fprintf(&b, " Each failing call takes %s before the wait starts.", policy.Human(float64(p.Call)))
 	}
 	if p.Budget > 0 {
 		fmt.Fprintf(&b, " An attempt is made only if it starts before %s from the first call.", LimitText(p.Budget))
@@ -99,15 +100,15 @@ func WithinNote(r calc.Report) string {
 		withinHow(r), r.Params.Seed)
 }
 
-// HumanBeside is human for a time shown beside limits the page states (calc.HumanBeside).
+// HumanBeside is human for a time shown beside limits the page states (policy.HumanBeside).
 func HumanBeside(d time.Duration, limits ...time.Duration) string {
-	return calc.HumanBeside(float64(d), limits...)
+	return policy.HumanBeside(float64(d), limits...)
 }
 
 // TotalsText writes the totals of r that are shown side by side (the policy's best, expected and
 // worst total wait; with a budget, the same within it; the sampled percentiles) as
 // HumanBeside does beside the budget, each with the digits that tell it from the others
-// (calc.HumanList): Sidekiq's six totals read "20.41 d" to "20.43 d", not "20.4 d" six times.
+// (policy.HumanList): Sidekiq's six totals read "20.41 d" to "20.43 d", not "20.4 d" six times.
 // A value that is not one of them is written as HumanBeside writes it.
 func TotalsText(r calc.Report) func(ns float64) string {
 	t, w, q, b := r.Schedule.Total, r.Within, r.Sample.Total, r.Params.Budget
@@ -121,7 +122,7 @@ func TotalsText(r calc.Report) func(ns float64) string {
 			values = append(values, w.Mean)
 		}
 	}
-	labels := calc.HumanList(values, b)
+	labels := policy.HumanList(values, b)
 	text := make(map[float64]string, len(values))
 	for i, v := range values {
 		text[v] = labels[i]
@@ -130,13 +131,13 @@ func TotalsText(r calc.Report) func(ns float64) string {
 		if s, ok := text[ns]; ok {
 			return s
 		}
-		return calc.HumanBeside(ns, b)
+		return policy.HumanBeside(ns, b)
 	}
 }
 
 // LimitText writes a limit that numbers are compared with (a budget, an outage) with every digit
 // it has: beside a 1.2345 s budget, "1.23 s" must not be what the budget reads.
-func LimitText(d time.Duration) string { return calc.HumanExact(d) }
+func LimitText(d time.Duration) string { return policy.HumanExact(d) }
 
 // Float writes x with the fewest digits that read back as x.
 func Float(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
@@ -147,15 +148,15 @@ func cells(r calc.Report, i int) []string {
 	row, s := r.Schedule.Rows[i], StartSample(r, i)
 	q := []string{"", "", ""}
 	if s.Reached > 0 {
-		q = []string{calc.Millis(s.Start.P50), calc.Millis(s.Start.P90), calc.Millis(s.Start.P99)}
+		q = []string{policy.Millis(s.Start.P50), policy.Millis(s.Start.P90), policy.Millis(s.Start.P99)}
 	}
 	reached := "" // not 0: no path is sampled yet
 	if r.PolicySampled() {
 		reached = millionths(reachedShare(r, i))
 	}
 	return append([]string{strconv.Itoa(row.Attempt), strconv.Itoa(row.Retry),
-		calc.Millis(row.Nominal), calc.Millis(row.Min), msMean(row.Mean), calc.Millis(row.Max),
-		calc.Millis(row.Earliest), calc.Millis(row.Latest)}, append(q,
+		policy.Millis(row.Nominal), policy.Millis(row.Min), msMean(row.Mean), policy.Millis(row.Max),
+		policy.Millis(row.Earliest), policy.Millis(row.Latest)}, append(q,
 		reached, millionths(row.AtCap), row.Budget.String())...)
 }
 
@@ -171,10 +172,10 @@ func reachedShare(r calc.Report, i int) float64 {
 // does, in what share of the sampled paths (StartsOver): "sometimes (0.85%)".
 func BudgetWords(r calc.Report, i int) string {
 	b := r.Schedule.Rows[i].Budget
-	if b != calc.Sometimes || !r.PolicySampled() {
+	if b != policy.Sometimes || !r.PolicySampled() {
 		return b.String()
 	}
-	return b.String() + " (" + calc.Percent(reachedShare(r, i)) + ")"
+	return b.String() + " (" + policy.Percent(reachedShare(r, i)) + ")"
 }
 
 // StartsOver says, with a budget, what the share beside "sometimes" is, and what the sampled
@@ -183,9 +184,9 @@ const StartsOver = "sometimes (x%) says that x% of the sampled paths make the at
 
 // StartSample is what the paths say of attempt i+1; before the page has sampled, nothing (no
 // path reached it, so no percentile is shown).
-func StartSample(r calc.Report, i int) calc.StartSample {
+func StartSample(r calc.Report, i int) policy.StartSample {
 	if !r.PolicySampled() {
-		return calc.StartSample{}
+		return policy.StartSample{}
 	}
 	return r.Sample.Starts[i]
 }
@@ -193,10 +194,10 @@ func StartSample(r calc.Report, i int) calc.StartSample {
 func herdCells(r sim.HerdRun) []string {
 	last := ""
 	if r.Accepted > 0 {
-		last = calc.Millis(r.LastAccepted)
+		last = policy.Millis(r.LastAccepted)
 	}
 	return []string{r.Mode.String(), strconv.Itoa(r.Attempts), strconv.Itoa(r.Accepted), strconv.Itoa(r.GaveUp),
-		strconv.Itoa(r.Peak), calc.Millis(r.PeakAt), millionths(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last,
+		strconv.Itoa(r.Peak), policy.Millis(r.PeakAt), millionths(r.MeanPerClient), strconv.Itoa(r.MaxPerClient), last,
 		strconv.Itoa(r.PeakBack), peakAtMillis(r.PeakBackAt), strconv.Itoa(r.PeakDown), peakAtMillis(r.PeakDownAt), ModelSimulated}
 }
 
@@ -205,7 +206,7 @@ func peakAtMillis(d time.Duration) string {
 	if d < 0 {
 		return ""
 	}
-	return calc.Millis(d)
+	return policy.Millis(d)
 }
 
 // HerdPeakWords says what the herd's two peaks count, with the capacity that judges the one
@@ -217,7 +218,7 @@ func HerdPeakWords(p calc.Params) string {
 	}
 	return fmt.Sprintf("Peak once back: the most attempts in one %s window at or after the outage's end, what the recovering server receives (%s); "+
 		"peak while down: the most in one window before it. The window the outage ends in counts on both sides.",
-		calc.Human(float64(p.Window)), capacity)
+		policy.Human(float64(p.Window)), capacity)
 }
 
 // HerdPeakTime writes the time of a peak of the herd, or "none" when no attempt came on its
@@ -236,22 +237,22 @@ func HerdPeakTime(p calc.Params, d time.Duration) string {
 // page can copy before then).
 func totalCells(m calc.ModeReport, budget bool) [][]string {
 	t, w, q := m.Total, m.Within, m.Sample
-	policy := []string{m.Jitter.String(), "policy", calc.Millis(t.Min), msMean(t.Mean), calc.Millis(t.Max), "", "", "", "true"}
+	own := []string{m.Jitter.String(), "policy", policy.Millis(t.Min), msMean(t.Mean), policy.Millis(t.Max), "", "", "", "true"}
 	if !budget {
 		if m.Sampled {
-			policy[5], policy[6], policy[7] = calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99)
+			own[5], own[6], own[7] = policy.Millis(q.P50), policy.Millis(q.P90), policy.Millis(q.P99)
 		}
-		return [][]string{policy}
+		return [][]string{own}
 	}
 	within := []string{m.Jitter.String(), "within_budget", "", "", "", "", "", "", strconv.FormatBool(w.Exact)}
 	if w.Exact {
-		within[2], within[4] = calc.Millis(w.Min), calc.Millis(w.Max)
+		within[2], within[4] = policy.Millis(w.Min), policy.Millis(w.Max)
 	}
 	if m.Sampled {
-		within[2], within[3], within[4] = calc.Millis(w.Min), msMean(w.Mean), calc.Millis(w.Max)
-		within[5], within[6], within[7] = calc.Millis(q.P50), calc.Millis(q.P90), calc.Millis(q.P99)
+		within[2], within[3], within[4] = policy.Millis(w.Min), msMean(w.Mean), policy.Millis(w.Max)
+		within[5], within[6], within[7] = policy.Millis(q.P50), policy.Millis(q.P90), policy.Millis(q.P99)
 	}
-	return [][]string{policy, within}
+	return [][]string{own, within}
 }
 
 // Results is what the report writes: the report of the inputs, the herd's runs or an open
@@ -322,11 +323,11 @@ func mdTable(w io.Writer, head []string, n int, row func(int) []string) error {
 func herdLine(p calc.Params) string {
 	capacity := "no capacity limit"
 	if p.Capacity > 0 {
-		capacity = fmt.Sprintf("at most %d attempts per %s window", p.Capacity, calc.Human(float64(p.Window)))
+		capacity = fmt.Sprintf("at most %d attempts per %s window", p.Capacity, policy.Human(float64(p.Window)))
 	}
 	spread := "all starting at 0"
 	if p.Spread > 0 {
-		spread = "first attempts spread evenly over " + calc.Human(float64(p.Spread))
+		spread = "first attempts spread evenly over " + policy.Human(float64(p.Spread))
 	}
 	return fmt.Sprintf("Many clients through an outage: %d clients, %s; the server fails every attempt for %s, then accepts %s.",
 		p.Clients, spread, LimitText(p.Outage), capacity)
@@ -335,7 +336,7 @@ func herdLine(p calc.Params) string {
 // HerdTime writes a time of the herd: its text never reads across the budget (a client's
 // attempts start before it) or the outage's end (attempts before it fail).
 func HerdTime(p calc.Params, d time.Duration) string {
-	return calc.HumanBeside(float64(d), p.Budget, p.Outage)
+	return policy.HumanBeside(float64(d), p.Budget, p.Outage)
 }
 
 // textReport prints the report for a terminal: an aligned table in human units.
@@ -343,8 +344,8 @@ func textReport(w io.Writer, res Results) error {
 	r, herd, over := res.Report, res.Herd, res.Over
 	p, s := r.Params, r.Schedule
 	// Waits, starts and totals are read against the budget: their text never reads across it.
-	beside := func(d time.Duration) string { return calc.HumanBeside(float64(d), p.Budget) }
-	besideMean := func(ns float64) string { return calc.HumanBeside(ns, p.Budget) }
+	beside := func(d time.Duration) string { return policy.HumanBeside(float64(d), p.Budget) }
+	besideMean := func(ns float64) string { return policy.HumanBeside(ns, p.Budget) }
 	fmt.Fprintf(w, "%s\n\n", Describe(r))
 	if words := presetWords(p); len(words) > 0 {
 		fmt.Fprintln(w, strings.Join(words, "\n")+"\n")
@@ -391,7 +392,7 @@ func textReport(w io.Writer, res Results) error {
 			totalD(t.Min), total(t.Mean), totalD(t.Max), withinLine(r, totalD, total, ""))
 	}
 	if s.ExceedsCap {
-		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", calc.Human(float64(p.Cap)))
+		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", policy.Human(float64(p.Cap)))
 	}
 	if p.Budget > 0 {
 		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", LimitText(p.Budget), s.Always, s.AtMost)

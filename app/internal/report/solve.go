@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // What fits in the budget, in the report's text and JSON: every number is calc's
@@ -18,13 +19,13 @@ import (
 // first), "none" when not even its least value does, "unused" when the mode does not read the
 // input; and a "~" before a sampled value that a larger one might beat (Fit.Largest false). A
 // value is the answer as typed (Fit.Typed: rounded down so that it still fits).
-func FitText[T int | time.Duration | float64](f calc.Fit[T], value func(T) string) string {
+func FitText[T int | time.Duration | float64](f policy.Fit[T], value func(T) string) string {
 	switch f.Kind {
-	case calc.FitNone:
+	case policy.FitNone:
 		return "none"
-	case calc.FitAll:
+	case policy.FitAll:
 		return "any"
-	case calc.FitUnused:
+	case policy.FitUnused:
 		return "unused"
 	}
 	if !f.Largest {
@@ -34,7 +35,7 @@ func FitText[T int | time.Duration | float64](f calc.Fit[T], value func(T) strin
 }
 
 // MsText writes a base or cap with every digit it has: a typed answer has few.
-func MsText(d time.Duration) string { return calc.HumanExact(d) }
+func MsText(d time.Duration) string { return policy.HumanExact(d) }
 
 // writeSolveText prints the fit to the budget: the most attempts, then the largest base, factor
 // and cap for the policy's attempts, one row per mode.
@@ -65,7 +66,7 @@ func writeSolveText(w io.Writer, r calc.Report) {
 		"any: the whole range fits, up to %d attempts, a base of the cap, a factor of %d, a cap of %s: the cap or the attempt count binds first. "+
 		"none: not even the least value fits. unused: the mode does not read it. "+
 		"~: a sampled answer that fits while one step more does not, but a larger value might fit again.\n",
-		TypedWords, p.Samples, p.Seed, calc.MaxAttempts, calc.MaxFactor, calc.Human(float64(calc.MaxCap)))
+		TypedWords, p.Samples, p.Seed, policy.MaxAttempts, policy.MaxFactor, policy.Human(float64(policy.MaxCap)))
 }
 
 // TypedWords say how a base, factor or cap answer is shown (Fit.Typed).
@@ -98,9 +99,9 @@ type jsonSolution struct {
 	Sampled *jsonLimits `json:"largest_p99_paths"` // null until sampled
 }
 
-func fitJSON[T int | time.Duration | float64](f calc.Fit[T], number func(T) json.Number, ms bool) jsonFit {
+func fitJSON[T int | time.Duration | float64](f policy.Fit[T], number func(T) json.Number, ms bool) jsonFit {
 	out := jsonFit{Kind: f.Kind.String(), Largest: f.Largest}
-	if f.Kind != calc.FitUnused {
+	if f.Kind != policy.FitUnused {
 		v := number(f.Value)
 		if ms {
 			out.Ms = &v
@@ -111,7 +112,7 @@ func fitJSON[T int | time.Duration | float64](f calc.Fit[T], number func(T) json
 	return out
 }
 
-func limitsJSON(l calc.Limits) jsonLimits {
+func limitsJSON(l policy.Limits) jsonLimits {
 	float := func(x float64) json.Number { return json.Number(Float(x)) }
 	return jsonLimits{fitJSON(l.Base, ms, true), fitJSON(l.Factor, float, false), fitJSON(l.Cap, ms, true)}
 }

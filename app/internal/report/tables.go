@@ -13,6 +13,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -53,11 +54,11 @@ func msMean(ns float64) string {
 	case math.IsNaN(ns):
 		return ""
 	case ns >= math.MaxInt64:
-		return calc.Millis(math.MaxInt64)
+		return policy.Millis(math.MaxInt64)
 	case ns <= math.MinInt64:
-		return calc.Millis(math.MinInt64)
+		return policy.Millis(math.MinInt64)
 	}
-	return calc.Millis(time.Duration(math.Round(ns)))
+	return policy.Millis(time.Duration(math.Round(ns)))
 }
 
 // millionths writes a share, or a mean of counts, to the millionth, as milliseconds are written
@@ -181,10 +182,10 @@ func reportTables(res Results) []reportTable {
 		schedule.rows = append(schedule.rows, cells(r, i))
 	}
 	t := r.Schedule.Total
-	totalWords := []string{fmt.Sprintf("Total wait: best %s ms, expected %s ms, worst %s ms.", calc.Millis(t.Min), msMean(t.Mean), calc.Millis(t.Max))}
+	totalWords := []string{fmt.Sprintf("Total wait: best %s ms, expected %s ms, worst %s ms.", policy.Millis(t.Min), msMean(t.Mean), policy.Millis(t.Max))}
 	if p.Budget > 0 {
 		totalWords = []string{fmt.Sprintf("Total wait of the policy, ignoring the budget: best %s ms, expected %s ms, worst %s ms.",
-			calc.Millis(t.Min), msMean(t.Mean), calc.Millis(t.Max)), withinLine(r, calc.Millis, msMean, " ms")}
+			policy.Millis(t.Min), msMean(t.Mean), policy.Millis(t.Max)), withinLine(r, policy.Millis, msMean, " ms")}
 	}
 	modes := "Every jitter mode on the same base, factor, cap and attempts: the policy's totals"
 	if p.Budget > 0 {
@@ -200,7 +201,7 @@ func reportTables(res Results) []reportTable {
 	out = append(out, fitTables(r)...)
 	var sentences []string
 	if r.Schedule.ExceedsCap {
-		sentences = append(sentences, fmt.Sprintf("A wait can be longer than the cap (%s ms): the jitter is applied after capping the nominal delay.", calc.Millis(p.Cap)))
+		sentences = append(sentences, fmt.Sprintf("A wait can be longer than the cap (%s ms): the jitter is applied after capping the nominal delay.", policy.Millis(p.Cap)))
 	}
 	row := []string{strconv.Itoa(p.Layers), "", strconv.FormatBool(r.Schedule.ExceedsCap), "", "", ""}
 	if r.WorstCaseAttempts != nil {
@@ -208,8 +209,8 @@ func reportTables(res Results) []reportTable {
 	}
 	if p.Budget > 0 {
 		s := r.Schedule
-		sentences = append(sentences, fmt.Sprintf("Budget %s ms: %d attempts always start within it, at most %d do.", calc.Millis(p.Budget), s.Always, s.AtMost))
-		row[3], row[4], row[5] = calc.Millis(p.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
+		sentences = append(sentences, fmt.Sprintf("Budget %s ms: %d attempts always start within it, at most %d do.", policy.Millis(p.Budget), s.Always, s.AtMost))
+		row[3], row[4], row[5] = policy.Millis(p.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
 	}
 	out = append(out, reportTable{words: append(sentences, LayersLine(r)), cols: summaryCols, rows: [][]string{row}})
 	if len(herd) > 0 {
@@ -252,9 +253,9 @@ func fitTables(r calc.Report) []reportTable {
 		most.rows = append(most.rows, []string{s.Jitter.String(), FitText(s.Always, n), FitText(s.Can, n),
 			sampled(FitText(s.P50, n)), sampled(FitText(s.P99, n))})
 		largest.rows = append(largest.rows, []string{s.Jitter.String(),
-			FitText(s.Worst.Base, calc.Millis), sampled(FitText(s.Sampled99.Base, calc.Millis)),
+			FitText(s.Worst.Base, policy.Millis), sampled(FitText(s.Sampled99.Base, policy.Millis)),
 			FitText(s.Worst.Factor, Float), sampled(FitText(s.Sampled99.Factor, Float)),
-			FitText(s.Worst.Cap, calc.Millis), sampled(FitText(s.Sampled99.Cap, calc.Millis))})
+			FitText(s.Worst.Cap, policy.Millis), sampled(FitText(s.Sampled99.Cap, policy.Millis))})
 	}
 	return []reportTable{most, largest}
 }
@@ -309,7 +310,7 @@ func overloadTables(p calc.Params, runs []sim.OverloadRun) []reportTable {
 		c := p.Collapse()
 		steady, threshold, limit := "", "", ""
 		if c.Bounded {
-			steady = calc.Millis(time.Duration(c.Steady * 1e9))
+			steady = policy.Millis(time.Duration(c.Steady * 1e9))
 		}
 		if c.HasThreshold {
 			threshold = millionths(c.Threshold)
@@ -318,7 +319,7 @@ func overloadTables(p calc.Params, runs []sim.OverloadRun) []reportTable {
 			limit = millionths(c.Limit)
 		}
 		out = append(out, reportTable{cols: collapseCols, words: []string{words},
-			rows: [][]string{{calc.Millis(c.Base), calc.Millis(c.Slope), calc.Millis(c.Timeout), millionths(c.Rate), steady, strconv.FormatBool(c.TimesOut), threshold, limit}}})
+			rows: [][]string{{policy.Millis(c.Base), policy.Millis(c.Slope), policy.Millis(c.Timeout), millionths(c.Rate), steady, strconv.FormatBool(c.TimesOut), threshold, limit}}})
 	}
 	brk := p.Breaker != breaker.None
 	if brk {
@@ -377,7 +378,7 @@ func overloadTables(p calc.Params, runs []sim.OverloadRun) []reportTable {
 			continue
 		}
 		win := reportTable{cols: [][2]string{{"window_from_ms", msHead("window from")}},
-			words: []string{fmt.Sprintf("%s, per %s ms window:", CaseName(p, own), calc.Millis(p.Window))}}
+			words: []string{fmt.Sprintf("%s, per %s ms window:", CaseName(p, own), policy.Millis(p.Window))}}
 		for _, s := range WindowSeries {
 			win.cols = append(win.cols, s)
 		}
@@ -388,7 +389,7 @@ func overloadTables(p calc.Params, runs []sim.OverloadRun) []reportTable {
 			win.cols = append(win.cols, BreakerSeries...)
 		}
 		for k, w := range r.Windows {
-			row := []string{calc.Millis(p.WindowStart(k))}
+			row := []string{policy.Millis(p.WindowStart(k))}
 			for _, n := range w.Counts() {
 				row = append(row, strconv.Itoa(n))
 			}

@@ -14,6 +14,7 @@ import (
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
 
@@ -52,7 +53,7 @@ type ContentionIn struct {
 // herd, the sampling, the layers or the other models', whose edits leave the panel as it is)
 // and the library. It is comparable: the page knows by it whether a reply is for what it shows.
 type ExportIn struct {
-	Policy calc.Policy
+	Policy policy.Policy
 	Call   time.Duration
 	Preset string
 	Lib    string // a libs.Library's Lib

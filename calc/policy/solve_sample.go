@@ -1,4 +1,4 @@
-package calc
+package policy
 
 import (
 	"math"
@@ -26,23 +26,24 @@ import (
 // Otherwise (capat=after or fixed, where a retry whose delay passes the cap stops drawing and
 // the later draws of every path shift by one retry) it is reported with Largest false.
 
-// SolveSample fills in the sampled answers of sols (from r.Params.Solutions()), calling pause as
-// SamplePausing does; it reports whether it finished. The policy's own mode reuses r's sampled
-// paths for the most attempts where they reach far enough. r.Params must be valid.
-func (r Report) SolveSample(sols []Solution, pause func() bool) ([]Solution, bool) {
+// SolveSample fills in the sampled answers of sols (from p.Solutions()), calling pause as
+// SamplePausing does; it reports whether it finished. The policy's own mode reuses sample, p's
+// sampled paths (p.Sample, or the zero Sample while they are not in), for the most attempts
+// where they reach far enough. p must be valid.
+func (p Params) SolveSample(sample Sample, sols []Solution, pause func() bool) ([]Solution, bool) {
 	out := slices.Clone(sols)
 	for i := range out {
 		s := &out[i]
 		if s.Sampled {
 			continue
 		}
-		p := r.Params.WithJitter(s.Jitter)
+		q := p.WithJitter(s.Jitter)
 		var ok bool
-		if s.P50, s.P99, ok = r.sampledAttempts(p, s.Can, pause); !ok {
+		if s.P50, s.P99, ok = q.sampledAttempts(p.Jitter, sample, s.Can, pause); !ok {
 			return out, false
 		}
-		for j, a := range p.axes() {
-			kind, x, typed, largest, ok := p.sampledFit(a, s.Worst, j, pause)
+		for j, a := range q.axes() {
+			kind, x, typed, largest, ok := q.sampledFit(a, s.Worst, j, pause)
 			if !ok {
 				return out, false
 			}
@@ -54,12 +55,12 @@ func (r Report) SolveSample(sols []Solution, pause func() bool) ([]Solution, boo
 }
 
 // sampledAttempts is the most attempts that at least 50% and 99% of p's paths make, up to can's
-// (no path makes more).
-func (r Report) sampledAttempts(p Params, can Fit[int], pause func() bool) (p50, p99 Fit[int], ok bool) {
+// (no path makes more); sample is the sampled paths of the policy's own mode, own, if they are in.
+func (p Params) sampledAttempts(own Jitter, sample Sample, can Fit[int], pause func() bool) (p50, p99 Fit[int], ok bool) {
 	n := p.Samples
 	var made []int // made[k]: paths that make attempt k+1
-	if p.Jitter == r.Params.Jitter && r.PolicySampled() {
-		st := r.Sample.Starts
+	if p.Jitter == own && sample.Starts != nil {
+		st := sample.Starts
 		if last := st[len(st)-1].Reached; last*100 < 50*n {
 			// Past the policy's attempts no more than half the paths go on: they answer both.
 			for _, s := range st {

@@ -1,4 +1,4 @@
-package calc
+package policy
 
 import (
 	"math"
@@ -171,6 +171,12 @@ func (w *Waits) NextLinear(k int, r *rand.PCG, state float64) (time.Duration, fl
 		return ws.laws[k].linear(mathx.Unit(r)), state
 	}
 	return ws.next(k, r, state)
+}
+
+// ImmediateWaits is the zero law for every retry of p, which waits 0 for any u, and no retry
+// draws: the waits of calc's Immediate herd mode.
+func (p Params) ImmediateWaits() Waits {
+	return Waits{retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}}
 }
 
 // waits works out the draws: retry k draws a u when its wait is not fixed (min < max), except
@@ -372,3 +378,8 @@ func selectNth(a []time.Duration, k int) {
 		}
 	}
 }
+
+// PauseEvery is how many steps a simulation that pauses takes between calls to pause: the
+// attempts of calc/sim's HerdModePausing and OverloadPausing, the writes of calc/contention's
+// RunPausing.
+const PauseEvery = 1 << 12

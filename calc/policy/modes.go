@@ -1,4 +1,4 @@
-package calc
+package policy
 
 import (
 	"fmt"
@@ -130,7 +130,7 @@ var modes = [jitterCount]jitterMode{
 	Proportional: {
 		name: "proportional", title: "Proportional jitter", classic: true, factor: true, ratio: true,
 		words: func(p Params, d string) string {
-			r := formatFloat(p.Ratio)
+			r := FormatFloat(p.Ratio)
 			return "Retry k waits a random time between d × (1 − " + r + ") and d × (1 + " + r + "), " + d + " (proportional jitter)"
 		},
 		bounds: func(p Params, _ int, d float64) (float64, float64) { return d * (1 - p.Ratio), d * (1 + p.Ratio) },
@@ -138,7 +138,7 @@ var modes = [jitterCount]jitterMode{
 	Upward: {
 		name: "upward", title: "Upward jitter", library: "k8s", factor: true, ratio: true,
 		words: func(p Params, d string) string {
-			return "Retry k waits a random time between d and d × (1 + " + formatFloat(p.Ratio) + "), " + d + " (upward jitter)"
+			return "Retry k waits a random time between d and d × (1 + " + FormatFloat(p.Ratio) + "), " + d + " (upward jitter)"
 		},
 		bounds: func(p Params, _ int, d float64) (float64, float64) { return d, d * (1 + p.Ratio) },
 	},
@@ -204,6 +204,9 @@ var jitterNames = func() (names [jitterCount]string) {
 	return names
 }()
 
+// JitterNames are the modes' names, by Jitter: the jitter key's values.
+func JitterNames() []string { return jitterNames[:] }
+
 // Jitters lists the five classic jitter modes, in the order the comparison and the herd show
 // them.
 func Jitters() []Jitter {
@@ -262,10 +265,10 @@ func (j Jitter) UsesAdd() bool    { return modes[j].add }
 func (p Params) WaitWords() string {
 	m := &modes[p.Jitter]
 	grows := [...]string{
-		Exponential: formatFloat(p.Factor) + "^(k−1)",
+		Exponential: FormatFloat(p.Factor) + "^(k−1)",
 		Linear:      "k",
-		Polynomial:  "k^" + formatFloat(p.Factor),
-		Polynomial0: "(k−1)^" + formatFloat(p.Factor),
+		Polynomial:  "k^" + FormatFloat(p.Factor),
+		Polynomial0: "(k−1)^" + FormatFloat(p.Factor),
 	}
 	d := fmt.Sprintf("d = min(%s, %s × %s)", wordsTime(p.Cap), wordsTime(p.Base), grows[p.Growth])
 	s := m.words(p, d)
@@ -287,17 +290,6 @@ func (p Params) WaitWords() string {
 		s += fmt.Sprintf("; every wait is %s longer (offset)", wordsTime(p.Offset))
 	}
 	return s + "."
-}
-
-// ModeWaits is the waits of herd mode m in calc/sim's herd and overload runs, and the state
-// before the first retry: the policy's with m's jitter, or for Immediate the zero law, which
-// waits 0 for any u, and no retry draws.
-func (p Params) ModeWaits(m HerdMode) (Waits, float64) {
-	if j, ok := m.Jitter(); ok {
-		q := p.WithJitter(j)
-		return Waits{q.waits()}, q.FirstState()
-	}
-	return Waits{retryWaits{laws: make([]law, p.Attempts), draws: make([]bool, p.Attempts), fixed: make([]time.Duration, p.Attempts)}}, 0
 }
 
 func human(d time.Duration) string { return Human(float64(d)) }

@@ -1,17 +1,20 @@
-package calc
+package policy_test
 
 import (
 	"math"
 	"testing"
 	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // checkTyped says whether a found answer's typed value is no more than the answer, in range,
 // fits (read from the schedule or the sampled paths, not from the search), and is the rounding
 // to sig digits whenever that fits; any other answer is typed as itself.
-func checkTyped[T time.Duration | float64](t *testing.T, name string, f Fit[T], lo T, sig int, floor func(T, int) T, fits func(T) bool) {
+func checkTyped[T time.Duration | float64](t *testing.T, name string, f policy.Fit[T], lo T, sig int, floor func(T, int) T, fits func(T) bool) {
 	t.Helper()
-	if f.Kind != FitFound {
+	if f.Kind != policy.FitFound {
 		if f.Typed != f.Value {
 			t.Errorf("%s: %v answer %v typed as %v", name, f.Kind, f.Value, f.Typed)
 		}
@@ -30,15 +33,15 @@ func TestSolveTypedFits(t *testing.T) {
 	rounded := 0
 	for _, q := range solveCases {
 		for _, capAt := range []string{"before", "after", "fixed"} {
-			for _, j := range AllJitters() {
+			for _, j := range policy.AllJitters() {
 				p := mustDecode(t, q+"&capat="+capAt+"&jitter="+j.String())
 				s := solutionOf(t, p)
 				name := p.Encode()
-				with := func(set func(*Params)) bool { q := p; set(&q); return scheduleFits(q) }
-				checkTyped(t, name+" base", s.Worst.Base, 1, 3, floorDuration, func(x time.Duration) bool { return with(func(q *Params) { q.Base = x }) })
-				checkTyped(t, name+" cap", s.Worst.Cap, p.Base, 3, floorDuration, func(x time.Duration) bool { return with(func(q *Params) { q.Cap = x }) })
-				checkTyped(t, name+" factor", s.Worst.Factor, 1, 4, floorFactor, func(x float64) bool { return with(func(q *Params) { q.Factor = x }) })
-				if s.Worst.Base.Kind == FitFound && s.Worst.Base.Typed != s.Worst.Base.Value {
+				with := func(set func(*calc.Params)) bool { q := p; set(&q); return scheduleFits(q) }
+				checkTyped(t, name+" base", s.Worst.Base, 1, 3, policy.FloorDuration, func(x time.Duration) bool { return with(func(q *calc.Params) { q.Base = x }) })
+				checkTyped(t, name+" cap", s.Worst.Cap, p.Base, 3, policy.FloorDuration, func(x time.Duration) bool { return with(func(q *calc.Params) { q.Cap = x }) })
+				checkTyped(t, name+" factor", s.Worst.Factor, 1, 4, policy.FloorFactor, func(x float64) bool { return with(func(q *calc.Params) { q.Factor = x }) })
+				if s.Worst.Base.Kind == policy.FitFound && s.Worst.Base.Typed != s.Worst.Base.Value {
 					rounded++
 				}
 			}
@@ -56,7 +59,7 @@ func TestSolveTypedHandWorked(t *testing.T) {
 	if s.Worst.Base.Typed != 157*time.Millisecond || s.Worst.Factor.Typed != 2.701 || s.Worst.Cap.Typed != 1590*time.Millisecond {
 		t.Errorf("typed base %v, factor %v, cap %v; want 157ms, 2.701, 1.59s", s.Worst.Base.Typed, s.Worst.Factor.Typed, s.Worst.Cap.Typed)
 	}
-	if typed := TypedDuration(s.Worst.Base.Typed); typed != "157ms" {
+	if typed := policy.TypedDuration(s.Worst.Base.Typed); typed != "157ms" {
 		t.Errorf("the base is typed %q", typed)
 	}
 }
@@ -70,20 +73,20 @@ func TestSolveTypedSampled(t *testing.T) {
 			if !r.AddSolveSamples(nil) {
 				t.Fatal("not finished without a pause")
 			}
-			need := need99(p.Samples)
+			need := policy.Need99(p.Samples)
 			for _, s := range r.Solutions {
 				m := p.WithJitter(s.Jitter)
 				name := m.Encode()
-				with := func(set func(*Params)) bool {
+				with := func(set func(*calc.Params)) bool {
 					q := m
 					set(&q)
 					st := q.Sample().Starts
 					return st[len(st)-1].Reached >= need
 				}
-				checkTyped(t, name+" p99 base", s.Sampled99.Base, 1, 3, floorDuration, func(x time.Duration) bool { return with(func(q *Params) { q.Base = x }) })
-				checkTyped(t, name+" p99 cap", s.Sampled99.Cap, m.Base, 3, floorDuration, func(x time.Duration) bool { return with(func(q *Params) { q.Cap = x }) })
-				checkTyped(t, name+" p99 factor", s.Sampled99.Factor, 1, 4, floorFactor, func(x float64) bool { return with(func(q *Params) { q.Factor = x }) })
-				if f := s.Sampled99.Factor; f.Kind == FitFound && math.IsNaN(f.Typed) {
+				checkTyped(t, name+" p99 base", s.Sampled99.Base, 1, 3, policy.FloorDuration, func(x time.Duration) bool { return with(func(q *calc.Params) { q.Base = x }) })
+				checkTyped(t, name+" p99 cap", s.Sampled99.Cap, m.Base, 3, policy.FloorDuration, func(x time.Duration) bool { return with(func(q *calc.Params) { q.Cap = x }) })
+				checkTyped(t, name+" p99 factor", s.Sampled99.Factor, 1, 4, policy.FloorFactor, func(x float64) bool { return with(func(q *calc.Params) { q.Factor = x }) })
+				if f := s.Sampled99.Factor; f.Kind == policy.FitFound && math.IsNaN(f.Typed) {
 					t.Errorf("%s: factor typed NaN", name)
 				}
 			}

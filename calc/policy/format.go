@@ -1,4 +1,4 @@
-package calc
+package policy
 
 import (
 	"math"
@@ -323,7 +323,7 @@ func floorDuration(d time.Duration, sig int) time.Duration {
 // floorFactor is f >= 1 rounded down to sig significant digits: 2.701562117553472 is 2.701 at
 // 4. The result reads back from its shortest decimal (formatFloat) as itself.
 func floorFactor(f float64, sig int) float64 {
-	s := formatFloat(f)
+	s := FormatFloat(f)
 	whole, frac, _ := strings.Cut(s, ".")
 	if places := sig - len(whole); places < len(frac) {
 		frac = frac[:max(0, places)]
@@ -370,4 +370,27 @@ func Plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// FormatDuration writes d in the largest of h, m, s, ms, us, ns that holds it whole, so that the
+// text is short, ASCII, and parses back to exactly d: 1500ms, 10s, 700us, 168h.
+func FormatDuration(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	units := []struct {
+		name string
+		size time.Duration
+	}{{"h", time.Hour}, {"m", time.Minute}, {"s", time.Second}, {"ms", time.Millisecond}, {"us", time.Microsecond}}
+	for _, u := range units {
+		if d%u.size == 0 {
+			return strconv.FormatInt(int64(d/u.size), 10) + u.name
+		}
+	}
+	return strconv.FormatInt(int64(d), 10) + "ns"
+}
+
+// FormatFloat writes the shortest decimal that parses back to x; -0 is written as 0.
+func FormatFloat(x float64) string {
+	return strconv.FormatFloat(x+0, 'f', -1, 64)
 }

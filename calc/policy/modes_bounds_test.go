@@ -1,18 +1,19 @@
-package calc_test
+package policy_test
 
 import (
 	"fmt"
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 func ExampleJitter_Bounds() {
 	p := calc.Default()
 	p.Ratio, p.Add = 0.2, time.Second
 	d := float64(100 * time.Millisecond)
-	for _, j := range calc.AllJitters() {
-		lo, hi, step, ok := j.Bounds(p, d)
+	for _, j := range policy.AllJitters() {
+		lo, hi, step, ok := j.Bounds(p.Params, d)
 		switch {
 		case !ok && j.ByRetry():
 			fmt.Printf("%s: by the retry's number\n", j)

@@ -1,11 +1,15 @@
-package calc
+package policy
 
-import "fmt"
+import (
+	"fmt"
+
+	"slices"
+)
 
 // The work of sampling a link: the page and table sample the policy's paths and, for the
-// comparison, every mode of it (Report.AddSamples: the five of Jitters and the policy's own if it
+// comparison, every mode of it (calc's Report.AddSamples: the five of Jitters and the policy's own if it
 // is another), each Samples paths of up to Attempts attempts; with a budget they then fit the
-// inputs to it (Report.AddSolveSamples), which walks each mode's paths again, once for the most
+// inputs to it (calc's Report.AddSolveSamples), which walks each mode's paths again, once for the most
 // attempts and once per step of a bisection over base, factor and cap. Each input is in its
 // range, and together they can still ask for minutes of work (200000 samples × 1000 attempts ×
 // 6 modes is 1.2 billion path-steps: 46 s natively, 152 s on the page), so the product is
@@ -43,7 +47,7 @@ func (p Params) sampleSteps() int {
 // (Report.SolveSample), whatever the policy's attempts.
 func (p Params) budgetAttempts() int {
 	n := 0
-	for _, j := range p.comparedJitters() {
+	for _, j := range p.ComparedJitters() {
 		_, can := p.WithJitter(j).mostAttempts()
 		n += can.Value
 	}
@@ -52,11 +56,21 @@ func (p Params) budgetAttempts() int {
 
 // SampledModes is how many modes the comparison samples: the five of Jitters, and the policy's
 // own if it is another.
-func (p Params) SampledModes() int { return len(p.comparedJitters()) }
+func (p Params) SampledModes() int { return len(p.ComparedJitters()) }
 
-// sampleWork refuses sampling of more than MaxSampleWork path-steps (sampleSteps). p's inputs
-// must each be in their range (Validate calls it only then).
-func sampleWork(p Params) error {
+// ComparedJitters are the jitter modes calc's report compares: the classic five, and the
+// policy's own mode if it is another.
+func (p Params) ComparedJitters() []Jitter {
+	js := Jitters()
+	if !slices.Contains(js, p.Jitter) {
+		js = append(js, p.Jitter)
+	}
+	return js
+}
+
+// SampleWork refuses sampling of more than MaxSampleWork path-steps (sampleSteps). p's inputs
+// must each be in their range (calc's Validate calls it only then).
+func (p Params) SampleWork() error {
 	n := p.SampledModes()
 	// Without the budget's walks, which take a walk over each mode's retries to count, when
 	// every one of them could hold MaxAttempts attempts and stay within the limit.

@@ -1,4 +1,4 @@
-package calc
+package policy
 
 import (
 	"fmt"
@@ -94,7 +94,7 @@ func (p Params) Solutions() []Solution {
 		return nil
 	}
 	var out []Solution
-	for _, j := range p.comparedJitters() {
+	for _, j := range p.ComparedJitters() {
 		out = append(out, p.WithJitter(j).solveWorst())
 	}
 	return out

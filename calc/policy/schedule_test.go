@@ -1,22 +1,14 @@
-package calc
+package policy_test
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
-
-const ms = time.Millisecond
-
-func mustDecode(t testing.TB, q string) Params {
-	t.Helper()
-	p, err := Decode(q, testPresets...)
-	if err != nil {
-		t.Fatalf("Decode(%q): %v", q, err)
-	}
-	return p
-}
 
 // scheduleTests are worked by hand: bounds of the waits before attempts 2.., totals in ms.
 var scheduleTests = []struct {
@@ -119,7 +111,7 @@ func TestStarts(t *testing.T) {
 func TestBudget(t *testing.T) {
 	// Attempt 4 starts at exactly 2.1 ms: a start equal to the budget is out.
 	s := mustDecode(t, "base=0.7&factor=1&cap=0.7&jitter=none&budget=2.1").Schedule()
-	want := []BudgetStatus{Always, Always, Always, Never, Never, Never}
+	want := []policy.BudgetStatus{policy.Always, policy.Always, policy.Always, policy.Never, policy.Never, policy.Never}
 	for i, r := range s.Rows {
 		if r.Budget != want[i] {
 			t.Errorf("attempt %d (start %v): %v, want %v", i+1, r.Earliest, r.Budget, want[i])
@@ -130,7 +122,7 @@ func TestBudget(t *testing.T) {
 	}
 	// Full jitter, budget 1 s: latest starts 0, .1, .3, .7, 1.5, 2.5 s; earliest all 0.
 	s = mustDecode(t, "base=100ms&factor=2&cap=1s&attempts=6&budget=1s").Schedule()
-	want = []BudgetStatus{Always, Always, Always, Always, Sometimes, Sometimes}
+	want = []policy.BudgetStatus{policy.Always, policy.Always, policy.Always, policy.Always, policy.Sometimes, policy.Sometimes}
 	for i, r := range s.Rows {
 		if r.Budget != want[i] {
 			t.Errorf("full, attempt %d: %v, want %v", i+1, r.Budget, want[i])
@@ -140,7 +132,7 @@ func TestBudget(t *testing.T) {
 		t.Errorf("always %d, at most %d", s.Always, s.AtMost)
 	}
 	// Without a budget every attempt counts.
-	if s := Default().Schedule(); s.Always != 6 || s.AtMost != 6 || s.Rows[2].Budget != NoBudget {
+	if s := calc.Default().Schedule(); s.Always != 6 || s.AtMost != 6 || s.Rows[2].Budget != policy.NoBudget {
 		t.Errorf("no budget: %+v", s)
 	}
 }
@@ -173,7 +165,7 @@ func TestWaitWithFixedDraw(t *testing.T) {
 // TestSaturation: factor 100 over 999 retries overflows float64 and int64 many times over.
 func TestSaturation(t *testing.T) {
 	for _, capat := range []string{"before", "after"} {
-		for _, j := range jitterNames {
+		for _, j := range policy.JitterNames() {
 			p := mustDecode(t, "factor=100&attempts=1000&cap=168h&ratio=1&capat="+capat+"&jitter="+j)
 			s := p.Schedule()
 			last := s.Rows[len(s.Rows)-1]
@@ -188,7 +180,7 @@ func TestSaturation(t *testing.T) {
 				t.Errorf("%s/%s: totals %+v", capat, j, s.Total)
 			}
 			// A mode of whole steps takes the nominal delay as capped, and Sidekiq's adds to it.
-			if capat == "after" && s.ExceedsCap && modes[p.Jitter].step == nil {
+			if capat == "after" && s.ExceedsCap && !p.Jitter.HasStep() {
 				t.Errorf("%s/%s: a clamped wait exceeds cap", capat, j)
 			}
 		}
@@ -243,13 +235,13 @@ func TestMeansByMonteCarlo(t *testing.T) {
 				raw := b * math.Pow(p.Factor, float64(k-1))
 				var w float64
 				switch p.Jitter {
-				case Full:
+				case policy.Full:
 					w = u * raw
-				case Equal:
+				case policy.Equal:
 					w = raw/2 + u*raw/2
-				case Proportional:
+				case policy.Proportional:
 					w = raw * (1 - p.Ratio + 2*p.Ratio*u)
-				case Decorrelated:
+				case policy.Decorrelated:
 					w = b + u*(3*prev-b)
 				}
 				w = math.Min(c, w)
@@ -285,5 +277,13 @@ func TestChainModesHaveNoNominal(t *testing.T) {
 				t.Errorf("%s retry %d: %+v at factor 3 with an offset, %+v at factor 2", j, r.Retry, r, b.Rows[k])
 			}
 		}
+	}
+}
+
+// TestScheduleTestsInvariants: the worked schedules keep checkInvariants (calc's TestInvariants
+// holds them for the golden file's links).
+func TestScheduleTestsInvariants(t *testing.T) {
+	for _, tt := range scheduleTests {
+		checkInvariants(t, mustDecode(t, tt.query+"&samples=500"))
 	}
 }

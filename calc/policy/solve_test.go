@@ -1,4 +1,4 @@
-package calc
+package policy_test
 
 import (
 	"fmt"
@@ -6,10 +6,13 @@ import (
 	"math/big"
 	"testing"
 	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // solutionOf is the solution of p's own mode.
-func solutionOf(t *testing.T, p Params) Solution {
+func solutionOf(t *testing.T, p calc.Params) policy.Solution {
 	t.Helper()
 	for _, s := range p.Solutions() {
 		if s.Jitter == p.Jitter {
@@ -17,12 +20,12 @@ func solutionOf(t *testing.T, p Params) Solution {
 		}
 	}
 	t.Fatalf("%s: no solution for %s", p.Encode(), p.Jitter)
-	return Solution{}
+	return policy.Solution{}
 }
 
 // scheduleFits is the worst-case fit as the schedule says it, independently of the search:
 // the last attempt's latest start is before the budget.
-func scheduleFits(p Params) bool {
+func scheduleFits(p calc.Params) bool {
 	rows := p.Schedule().Rows
 	return rows[len(rows)-1].Latest < p.Budget
 }
@@ -44,22 +47,22 @@ func scheduleFits(p Params) bool {
 func TestSolveHandWorked(t *testing.T) {
 	p := mustDecode(t, "base=100ms&factor=2&cap=1s&jitter=none&budget=3.1s&attempts=6")
 	s := solutionOf(t, p)
-	if want := (Fit[int]{FitFound, 6, 6, true}); s.Always != want || s.Can != want {
+	if want := (policy.Fit[int]{policy.FitFound, 6, 6, true}); s.Always != want || s.Can != want {
 		t.Errorf("most attempts: always %+v, can %+v; want 6 (attempt 7 starts at 3.5s)", s.Always, s.Can)
 	}
-	if want := (Fit[time.Duration]{FitFound, 157142857, 157 * time.Millisecond, true}); s.Worst.Base != want {
+	if want := (policy.Fit[time.Duration]{policy.FitFound, 157142857, 157 * time.Millisecond, true}); s.Worst.Base != want {
 		t.Errorf("largest base with 6 attempts = %+v, want 157142857ns", s.Worst.Base)
 	}
 	// The cap: the waits 100, 200, 400, 800ms and min(cap, 1.6s) sum to under 3.1s for a cap
 	// under 1.6s.
-	if want := (Fit[time.Duration]{FitFound, 1600*time.Millisecond - 1, 1590 * time.Millisecond, true}); s.Worst.Cap != want {
+	if want := (policy.Fit[time.Duration]{policy.FitFound, 1600*time.Millisecond - 1, 1590 * time.Millisecond, true}); s.Worst.Cap != want {
 		t.Errorf("largest cap with 6 attempts = %+v, want 1.599999999s", s.Worst.Cap)
 	}
 	// With the calculator's default mode, full jitter, the latest starts are the same, and
 	// every wait can be 0: every attempt can start at 0, and all MaxAttempts of them fit.
-	full := solutionOf(t, p.WithJitter(Full))
-	if full.Always.Value != 6 || full.Can != (Fit[int]{FitAll, MaxAttempts, MaxAttempts, true}) {
-		t.Errorf("full jitter: always %+v, can %+v; want 6 and all %d", full.Always, full.Can, MaxAttempts)
+	full := solutionOf(t, p.WithJitter(policy.Full))
+	if full.Always.Value != 6 || full.Can != (policy.Fit[int]{policy.FitAll, policy.MaxAttempts, policy.MaxAttempts, true}) {
+		t.Errorf("full jitter: always %+v, can %+v; want 6 and all %d", full.Always, full.Can, policy.MaxAttempts)
 	}
 }
 
@@ -82,8 +85,8 @@ func TestSolveClosedForm(t *testing.T) {
 					continue
 				}
 				N := 1 + int(math.Floor(L))
-				p := Default()
-				p.Base, p.Factor, p.Cap, p.Jitter, p.Budget = b, float64(m), MaxCap, None, T
+				p := calc.Default()
+				p.Base, p.Factor, p.Cap, p.Jitter, p.Budget = b, float64(m), policy.MaxCap, policy.None, T
 				s := solutionOf(t, p)
 				if s.Always.Value != N || s.Can.Value != N {
 					t.Errorf("b=%v m=%d T=%v: most attempts %d (can %d), closed form %d", b, m, T, s.Always.Value, s.Can.Value, N)
@@ -103,11 +106,11 @@ func TestSolveClosedForm(t *testing.T) {
 				p.Attempts = N
 				got := solutionOf(t, p).Worst.Base
 				switch {
-				case want >= int64(p.Cap) || want >= int64(MaxBase):
-					if got.Kind != FitAll {
+				case want >= int64(p.Cap) || want >= int64(policy.MaxBase):
+					if got.Kind != policy.FitAll {
 						t.Errorf("b=%v m=%d T=%v N=%d: base %+v, want every value (%d)", b, m, T, N, got, want)
 					}
-				case got.Kind != FitFound || got.Value != time.Duration(want) || !got.Largest:
+				case got.Kind != policy.FitFound || got.Value != time.Duration(want) || !got.Largest:
 					t.Errorf("b=%v m=%d T=%v N=%d: base %+v, closed form %dns", b, m, T, N, got, want)
 				}
 				checked++
@@ -140,27 +143,27 @@ var solveCases = []string{
 func TestSolveTight(t *testing.T) {
 	for _, q := range solveCases {
 		for _, capAt := range []string{"before", "after", "fixed"} {
-			for _, j := range AllJitters() {
+			for _, j := range policy.AllJitters() {
 				p := mustDecode(t, q+"&capat="+capAt+"&jitter="+j.String())
 				s := solutionOf(t, p)
 				name := p.Encode()
-				checkTight(t, name+" base", s.Worst.Base, 1, min(p.Cap, MaxBase), func(x time.Duration) bool {
+				checkTight(t, name+" base", s.Worst.Base, 1, min(p.Cap, policy.MaxBase), func(x time.Duration) bool {
 					q := p
 					q.Base = x
 					return scheduleFits(q)
 				}, func(x time.Duration) time.Duration { return x + 1 })
-				checkTight(t, name+" cap", s.Worst.Cap, p.Base, MaxCap, func(x time.Duration) bool {
+				checkTight(t, name+" cap", s.Worst.Cap, p.Base, policy.MaxCap, func(x time.Duration) bool {
 					q := p
 					q.Cap = x
 					return scheduleFits(q)
 				}, func(x time.Duration) time.Duration { return x + 1 })
-				if s.Worst.Factor.Kind == FitUnused {
-					if j.UsesFactor() && p.Growth == Exponential {
+				if s.Worst.Factor.Kind == policy.FitUnused {
+					if j.UsesFactor() && p.Growth == policy.Exponential {
 						t.Errorf("%s: factor unused", name)
 					}
 					continue
 				}
-				checkTight(t, name+" factor", s.Worst.Factor, 1, MaxFactor, func(x float64) bool {
+				checkTight(t, name+" factor", s.Worst.Factor, 1, policy.MaxFactor, func(x float64) bool {
 					q := p
 					q.Factor = x
 					return scheduleFits(q)
@@ -170,18 +173,18 @@ func TestSolveTight(t *testing.T) {
 	}
 }
 
-func checkTight[T time.Duration | float64](t *testing.T, name string, f Fit[T], lo, hi T, fits func(T) bool, next func(T) T) {
+func checkTight[T time.Duration | float64](t *testing.T, name string, f policy.Fit[T], lo, hi T, fits func(T) bool, next func(T) T) {
 	t.Helper()
 	switch f.Kind {
-	case FitFound:
+	case policy.FitFound:
 		if f.Value < lo || f.Value >= hi || !fits(f.Value) || fits(next(f.Value)) {
 			t.Errorf("%s = %v: fits %v, next up %v fits %v; want true, false", name, f.Value, fits(f.Value), next(f.Value), fits(next(f.Value)))
 		}
-	case FitAll:
+	case policy.FitAll:
 		if f.Value != hi || !fits(hi) {
 			t.Errorf("%s: every value, but %v fits %v", name, hi, fits(hi))
 		}
-	case FitNone:
+	case policy.FitNone:
 		if f.Value != lo || fits(lo) {
 			t.Errorf("%s: no value, but %v fits %v", name, lo, fits(lo))
 		}
@@ -216,7 +219,7 @@ func TestSolveCapFixedLargest(t *testing.T) {
 				failed = !fits
 			}
 			got := solutionOf(t, p).Worst.Base
-			if got.Value != want && !(got.Kind == FitNone && want == 0) {
+			if got.Value != want && !(got.Kind == policy.FitNone && want == 0) {
 				t.Errorf("%s&budget=%v: base %+v, want %v (tried every base)", q, budget, got, want)
 			}
 		}
@@ -229,16 +232,16 @@ func TestSolveCapFixedLargest(t *testing.T) {
 // The most attempts agree with the schedule's count over MaxAttempts attempts.
 func TestSolveAttempts(t *testing.T) {
 	for _, q := range solveCases {
-		for _, j := range AllJitters() {
+		for _, j := range policy.AllJitters() {
 			p := mustDecode(t, q+"&jitter="+j.String())
 			s := solutionOf(t, p)
 			long := p
-			long.Attempts = MaxAttempts
+			long.Attempts = policy.MaxAttempts
 			sch := long.Schedule()
 			if s.Always.Value != sch.Always || s.Can.Value != sch.AtMost {
-				t.Errorf("%s: always %d, can %d; schedule of %d attempts: %d, %d", p.Encode(), s.Always.Value, s.Can.Value, MaxAttempts, sch.Always, sch.AtMost)
+				t.Errorf("%s: always %d, can %d; schedule of %d attempts: %d, %d", p.Encode(), s.Always.Value, s.Can.Value, policy.MaxAttempts, sch.Always, sch.AtMost)
 			}
-			if (s.Can.Kind == FitAll) != (sch.AtMost == MaxAttempts) {
+			if (s.Can.Kind == policy.FitAll) != (sch.AtMost == policy.MaxAttempts) {
 				t.Errorf("%s: can %+v", p.Encode(), s.Can)
 			}
 		}
@@ -250,23 +253,23 @@ func TestSolveAttempts(t *testing.T) {
 func TestSolveNoneAndAll(t *testing.T) {
 	for _, tt := range []struct {
 		query                string
-		base, factor, capFit FitKind
+		base, factor, capFit policy.FitKind
 	}{
 		// Two calls of 1s: attempt 3 starts at 2s or later whatever the waits.
-		{"jitter=none&call=1s&budget=2s&attempts=3", FitNone, FitNone, FitNone},
+		{"jitter=none&call=1s&budget=2s&attempts=3", policy.FitNone, policy.FitNone, policy.FitNone},
 		// One retry: it waits base whatever the factor, and at most cap >= base.
-		{"jitter=none&budget=1h&attempts=2&cap=10s", FitAll, FitAll, FitAll},
+		{"jitter=none&budget=1h&attempts=2&cap=10s", policy.FitAll, policy.FitAll, policy.FitAll},
 		// Waits stop growing at the cap: four waits of the cap fit, so the base cannot pass it
 		// and no factor is too large; without the cap the waits of 10ms × 10^k are too long.
-		{"jitter=none&base=10ms&factor=10&cap=1s&budget=5s&attempts=5", FitAll, FitAll, FitFound},
+		{"jitter=none&base=10ms&factor=10&cap=1s&budget=5s&attempts=5", policy.FitAll, policy.FitAll, policy.FitFound},
 		// The decorrelated modes do not read factor.
-		{"jitter=decorrelated&budget=10s", FitFound, FitUnused, FitFound},
+		{"jitter=decorrelated&budget=10s", policy.FitFound, policy.FitUnused, policy.FitFound},
 		// Polly's longest waits before attempts 2..6 sum to about 3.4s: no cap is too large.
-		{"jitter=decorrelatedv2&budget=10s", FitFound, FitUnused, FitAll},
+		{"jitter=decorrelatedv2&budget=10s", policy.FitFound, policy.FitUnused, policy.FitAll},
 		// Linear growth neither: 100ms to 500ms sum to 1.5s, over the budget.
-		{"jitter=full&growth=linear&budget=1s", FitFound, FitUnused, FitFound},
+		{"jitter=full&growth=linear&budget=1s", policy.FitFound, policy.FitUnused, policy.FitFound},
 		// One attempt: nothing to wait for.
-		{"jitter=equal&attempts=1&budget=1ns", FitAll, FitAll, FitAll},
+		{"jitter=equal&attempts=1&budget=1ns", policy.FitAll, policy.FitAll, policy.FitAll},
 	} {
 		p := mustDecode(t, tt.query)
 		s := solutionOf(t, p)
@@ -275,7 +278,7 @@ func TestSolveNoneAndAll(t *testing.T) {
 				s.Worst.Base.Kind, s.Worst.Factor.Kind, s.Worst.Cap.Kind, tt.base, tt.factor, tt.capFit)
 		}
 	}
-	if Default().Solutions() != nil {
+	if calc.Default().Solutions() != nil {
 		t.Error("no budget: Solutions() is not nil")
 	}
 }
@@ -283,9 +286,9 @@ func TestSolveNoneAndAll(t *testing.T) {
 // pathsMaking walks the very paths of Sample: the counts of paths making each attempt agree.
 func TestPathsMakingIsSample(t *testing.T) {
 	for _, q := range solveCases[:6] {
-		for _, j := range AllJitters() {
+		for _, j := range policy.AllJitters() {
 			p := mustDecode(t, q+"&samples=2000&jitter="+j.String())
-			made, _ := p.pathsMaking(0, nil)
+			made, _ := p.PathsMaking(0)
 			for k, st := range p.Sample().Starts {
 				if made[k] != st.Reached {
 					t.Errorf("%s: attempt %d made by %d paths, Sample says %d", p.Encode(), k+1, made[k], st.Reached)
@@ -306,7 +309,7 @@ func TestSolveSampled(t *testing.T) {
 			if !r.AddSolveSamples(nil) {
 				t.Fatal("not finished without a pause")
 			}
-			need := need99(p.Samples)
+			need := policy.Need99(p.Samples)
 			for _, s := range r.Solutions {
 				m := p.WithJitter(s.Jitter)
 				name := fmt.Sprintf("%s jitter=%s", p.Encode(), s.Jitter)
@@ -314,37 +317,37 @@ func TestSolveSampled(t *testing.T) {
 					t.Fatalf("%s: not sampled", name)
 				}
 				long := m
-				long.Attempts = min(MaxAttempts, s.Can.Value+1)
+				long.Attempts = min(policy.MaxAttempts, s.Can.Value+1)
 				starts := long.Sample().Starts
 				for _, c := range []struct {
 					pct int
-					got Fit[int]
+					got policy.Fit[int]
 				}{{50, s.P50}, {99, s.P99}} {
 					n := c.got.Value
 					if starts[n-1].Reached*100 < c.pct*p.Samples || n < len(starts) && starts[n].Reached*100 >= c.pct*p.Samples {
 						t.Errorf("%s: p%d attempts %d, but the paths making %d and %d: %d, %d", name, c.pct, n, n, n+1, starts[n-1].Reached, starts[min(n, len(starts)-1)].Reached)
 					}
 				}
-				fits := func(q Params) bool { st := q.Sample().Starts; return st[len(st)-1].Reached >= need }
-				checkTight(t, name+" p99 base", s.Sampled99.Base, 1, min(m.Cap, MaxBase), func(x time.Duration) bool {
+				fits := func(q calc.Params) bool { st := q.Sample().Starts; return st[len(st)-1].Reached >= need }
+				checkTight(t, name+" p99 base", s.Sampled99.Base, 1, min(m.Cap, policy.MaxBase), func(x time.Duration) bool {
 					q := m
 					q.Base = x
 					return fits(q)
 				}, func(x time.Duration) time.Duration { return x + 1 })
-				checkTight(t, name+" p99 cap", s.Sampled99.Cap, m.Base, MaxCap, func(x time.Duration) bool {
+				checkTight(t, name+" p99 cap", s.Sampled99.Cap, m.Base, policy.MaxCap, func(x time.Duration) bool {
 					q := m
 					q.Cap = x
 					return fits(q)
 				}, func(x time.Duration) time.Duration { return x + 1 })
-				if s.Sampled99.Factor.Kind != FitUnused {
-					checkTight(t, name+" p99 factor", s.Sampled99.Factor, 1, MaxFactor, func(x float64) bool {
+				if s.Sampled99.Factor.Kind != policy.FitUnused {
+					checkTight(t, name+" p99 factor", s.Sampled99.Factor, 1, policy.MaxFactor, func(x float64) bool {
 						q := m
 						q.Factor = x
 						return fits(q)
 					}, func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) })
 				}
 				// Every path that fits in the worst case fits: the sampled answer is no smaller.
-				if s.Worst.Base.Kind == FitFound && s.Sampled99.Base.Value < s.Worst.Base.Value {
+				if s.Worst.Base.Kind == policy.FitFound && s.Sampled99.Base.Value < s.Worst.Base.Value {
 					t.Errorf("%s: p99 base %v under the worst case's %v", name, s.Sampled99.Base.Value, s.Worst.Base.Value)
 				}
 				// With the cap before the jitter every classic mode is monotone.

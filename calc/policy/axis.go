@@ -1,4 +1,4 @@
-package calc
+package policy
 
 import (
 	"time"
@@ -21,6 +21,10 @@ var tickSteps = func() []time.Duration {
 	return append(s, time.Second, 2*time.Second, 5*time.Second, 10*time.Second, 15*time.Second, 30*time.Second,
 		m, 2*m, 5*m, 10*m, 15*m, 30*m, h, 2*h, 3*h, 6*h, 12*h, d, 2*d, 7*d, 14*d, 28*d)
 }()
+
+// TickSteps are the round steps of an axis, smallest first; past a week, 1-2-5 multiples.
+// The caller must not change them.
+func TickSteps() []time.Duration { return tickSteps }
 
 // maxTicks bounds the number of steps on an axis.
 const maxTicks = 6

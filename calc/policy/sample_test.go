@@ -1,4 +1,4 @@
-package calc
+package policy_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"backoffcalc/calc/policy"
 )
 
 // TestSampleByHand re-derives the percentiles the slow way: every path drawn with rand.Rand from
@@ -27,16 +29,16 @@ func TestSampleByHand(t *testing.T) {
 			start, total, prev := time.Duration(0), time.Duration(0), p.Base
 			starts[0] = append(starts[0], 0)
 			for k := 1; k < p.Attempts; k++ {
-				d := float64(p.nominal(p.rawNominal(k)))
+				d := float64(p.Nominal(p.RawNominal(k)))
 				var w time.Duration
 				switch p.Jitter {
-				case None:
+				case policy.None:
 					w = time.Duration(d)
-				case Full:
+				case policy.Full:
 					w = time.Duration(math.Round(r.Float64() * d))
-				case Equal:
+				case policy.Equal:
 					w = time.Duration(math.Round(d/2 + r.Float64()*d/2))
-				case Decorrelated:
+				case policy.Decorrelated:
 					b := float64(p.Base)
 					w = min(p.Cap, time.Duration(math.Round(b+r.Float64()*(3*float64(prev)-b))))
 				}
@@ -64,7 +66,7 @@ func TestSampleByHand(t *testing.T) {
 				t.Errorf("%s attempt %d: %+v, want %v %v %v", q, k+1, g.Start, rank(s, 50), rank(s, 90), rank(s, 99))
 			}
 		}
-		if got.Total != (Quantiles{rank(totals, 50), rank(totals, 90), rank(totals, 99)}) {
+		if got.Total != (policy.Quantiles{rank(totals, 50), rank(totals, 90), rank(totals, 99)}) {
 			t.Errorf("%s total: %+v", q, got.Total)
 		}
 	}
@@ -97,9 +99,9 @@ func TestQuantilesNearestRank(t *testing.T) {
 		t.Helper()
 		n := len(a)
 		sorted := slices.Sorted(slices.Values(a))
-		got := quantiles(a, &bufs)
+		got := policy.QuantilesOf(a, &bufs)
 		at := func(pct int) time.Duration { return sorted[(pct*n+99)/100-1] }
-		if got != (Quantiles{at(50), at(90), at(99)}) {
+		if got != (policy.Quantiles{at(50), at(90), at(99)}) {
 			t.Errorf("%s, n=%d: %+v, want %v %v %v", name, n, got, at(50), at(90), at(99))
 		}
 	}
@@ -137,7 +139,7 @@ func TestQuantilesNearestRank(t *testing.T) {
 	}
 	// Nearest rank of 1..10: p50 = 5th, p90 = 9th, p99 = 10th.
 	a := []time.Duration{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
-	if q := quantiles(a, &bufs); q != (Quantiles{5, 9, 10}) {
+	if q := policy.QuantilesOf(a, &bufs); q != (policy.Quantiles{5, 9, 10}) {
 		t.Errorf("1..10: %+v", q)
 	}
 }
@@ -152,24 +154,24 @@ func TestBracketQuantiles(t *testing.T) {
 		a[i] = time.Duration(r.Int64N(1e9))
 	}
 	ranks := [3]int{4999, 8999, 9899}
-	q, ok := bracketQuantiles(a, ranks, &bufs)
+	q, ok := policy.BracketQuantiles(a, ranks, &bufs)
 	sorted := slices.Sorted(slices.Values(a))
-	if !ok || q != (Quantiles{sorted[4999], sorted[8999], sorted[9899]}) {
+	if !ok || q != (policy.Quantiles{sorted[4999], sorted[8999], sorted[9899]}) {
 		t.Errorf("uniform sample: %+v, %v; want %v %v %v", q, ok, sorted[4999], sorted[8999], sorted[9899])
 	}
 	// A sample that sees only the smallest value: its brackets miss.
-	for i := range bracketSample {
-		a[(2*i+1)*len(a)/(2*bracketSample)] = -1
+	for i := range policy.BracketSample {
+		a[(2*i+1)*len(a)/(2*policy.BracketSample)] = -1
 	}
 	before := slices.Clone(a)
-	if _, ok := bracketQuantiles(a, ranks, &bufs); ok {
+	if _, ok := policy.BracketQuantiles(a, ranks, &bufs); ok {
 		t.Error("brackets from an unrepresentative sample found the ranks")
 	}
 	if !slices.Equal(a, before) {
 		t.Error("a missed bracketing reordered the slice")
 	}
 	check := slices.Sorted(slices.Values(a))
-	if got := quantiles(a, &bufs); got != (Quantiles{check[4999], check[8999], check[9899]}) {
+	if got := policy.QuantilesOf(a, &bufs); got != (policy.Quantiles{check[4999], check[8999], check[9899]}) {
 		t.Errorf("after a miss: %+v", got)
 	}
 }
@@ -195,20 +197,20 @@ func TestSamplePausing(t *testing.T) {
 		t.Error("a report built in two steps differs")
 	}
 	// A mode outside the classic five is compared too.
-	if m := mustDecode(t, "jitter=upward").ReportBounds().Modes; len(m) != 6 || m[5].Jitter != Upward {
+	if m := mustDecode(t, "jitter=upward").ReportBounds().Modes; len(m) != 6 || m[5].Jitter != policy.Upward {
 		t.Errorf("modes %+v", m)
 	}
 }
 
 // ReachedShare is Reached over Paths, by attempt number: 17 of 2000 is 0.0085.
 func TestReachedShare(t *testing.T) {
-	s := Sample{Paths: 2000, Starts: []StartSample{{Reached: 2000}, {Reached: 1999}, {Reached: 17}}}
+	s := policy.Sample{Paths: 2000, Starts: []policy.StartSample{{Reached: 2000}, {Reached: 1999}, {Reached: 17}}}
 	for n, want := range map[int]float64{1: 1, 2: 0.9995, 3: 0.0085, 0: 0, 4: 0} {
 		if got := s.ReachedShare(n); got != want {
 			t.Errorf("ReachedShare(%d) = %v, want %v", n, got, want)
 		}
 	}
-	if got := (Sample{}).ReachedShare(1); got != 0 {
+	if got := (policy.Sample{}).ReachedShare(1); got != 0 {
 		t.Errorf("no paths: %v", got)
 	}
 }

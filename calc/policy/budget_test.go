@@ -1,10 +1,13 @@
-package calc
+package policy_test
 
 import (
 	"fmt"
 	"math"
 	"testing"
 	"time"
+
+	"backoffcalc/calc"
+	"backoffcalc/calc/policy"
 )
 
 // withinTests are worked by hand (see each comment); times in the query are exact.
@@ -61,7 +64,7 @@ func TestWithinBudgetByHand(t *testing.T) {
 // Without jitter the one path is the sample: its total is every percentile and the mean.
 func TestWithinBudgetNoJitterSample(t *testing.T) {
 	r := mustDecode(t, withinTests[0].query).Report()
-	want := Quantiles{3 * time.Second, 3 * time.Second, 3 * time.Second}
+	want := policy.Quantiles{3 * time.Second, 3 * time.Second, 3 * time.Second}
 	if r.Sample.Total != want || r.Within.Mean != float64(3*time.Second) {
 		t.Errorf("sampled %+v, mean %v", r.Sample.Total, r.Within.Mean)
 	}
@@ -73,11 +76,11 @@ func TestWithinBudgetNoJitterSample(t *testing.T) {
 
 func TestWithinBudgetNone(t *testing.T) {
 	r := mustDecode(t, "base=1s&attempts=6").Report()
-	if r.Within != (WithinBudget{}) {
+	if r.Within != (policy.WithinBudget{}) {
 		t.Errorf("no budget: %+v", r.Within)
 	}
 	for _, m := range r.Modes {
-		if m.Within != (WithinBudget{}) {
+		if m.Within != (policy.WithinBudget{}) {
 			t.Errorf("no budget, mode %s: %+v", m.Jitter, m.Within)
 		}
 	}
@@ -95,13 +98,13 @@ func TestWithinBudgetPollySampled(t *testing.T) {
 // gives over a fine grid of draws (and the largest draw), which with waits of a few dozen units
 // is every whole value they can take.
 type bruteWithin struct {
-	p     Params
+	p     calc.Params
 	cache map[[2]int64][]time.Duration // (retry, state) -> the waits it can draw
 }
 
 // state is what a retry's waits depend on: decorrelated jitter's previous wait, else nothing.
 func (b *bruteWithin) state(prev time.Duration) time.Duration {
-	if b.p.Jitter == Decorrelated {
+	if b.p.Jitter == policy.Decorrelated {
 		return prev
 	}
 	return 0
@@ -116,13 +119,13 @@ func (b *bruteWithin) waits(k int, state time.Duration) []time.Duration {
 	var ws []time.Duration
 	const grid = 1 << 11
 	u0 := float64(state)
-	if b.p.Jitter != Decorrelated {
+	if b.p.Jitter != policy.Decorrelated {
 		u0 = b.p.FirstState()
 	}
 	for i := 0; i <= grid; i++ {
 		u := float64(i) / grid
 		if i == grid {
-			u = maxDraw
+			u = policy.MaxDraw
 		}
 		if w, _ := b.p.Wait(k, u, u0); !seen[w] {
 			seen[w] = true
@@ -175,7 +178,7 @@ func TestWithinBudgetBruteForce(t *testing.T) {
 		query string
 	}
 	var shapes []shape
-	for _, j := range []Jitter{None, Full, Equal, Decorrelated, Proportional, Upward, Additive} {
+	for _, j := range []policy.Jitter{policy.None, policy.Full, policy.Equal, policy.Decorrelated, policy.Proportional, policy.Upward, policy.Additive} {
 		for _, extra := range []string{"", "&capat=after", "&capat=fixed&first=exact", "&growth=linear"} {
 			shapes = append(shapes, shape{time.Nanosecond, fmt.Sprintf("jitter=%s&base=3ns&cap=13ns&factor=2&attempts=5&ratio=0.5&add=4ns%s", j, extra)})
 		}
@@ -198,7 +201,7 @@ func TestWithinBudgetBruteForce(t *testing.T) {
 				w := p.WithinBudget()
 				if w.Min != lo || w.Max != hi || !w.Exact {
 					t.Fatalf("%s&call=%s&budget=%s: WithinBudget [%d, %d], every path [%d, %d]",
-						sh.query, FormatDuration(call), FormatDuration(budget), w.Min, w.Max, lo, hi)
+						sh.query, policy.FormatDuration(call), policy.FormatDuration(budget), w.Min, w.Max, lo, hi)
 				}
 			}
 		}

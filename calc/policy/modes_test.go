@@ -1,92 +1,46 @@
-package calc
+package policy_test
 
 import (
 	"math"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-)
 
-// TestModesComplete fails for a Jitter constant without a complete entry in the table of modes:
-// the table has one entry for each value below jitterCount, and a missing one is all zero.
-func TestModesComplete(t *testing.T) {
-	seen := map[string]bool{}
-	for j := range jitterCount {
-		m := modes[j]
-		if m.name == "" || m.title == "" || m.words == nil {
-			t.Errorf("Jitter(%d): no name, title or words: %+v", j, m)
-		}
-		if seen[m.name] {
-			t.Errorf("Jitter(%d): name %q twice", j, m.name)
-		}
-		seen[m.name] = true
-		if (m.bounds == nil) == (m.chain == nil) {
-			t.Errorf("%s: needs exactly one of bounds and chain", m.name)
-		}
-		if m.step != nil && (m.bounds == nil || m.step(1) <= 0) {
-			t.Errorf("%s: a step needs bounds and a length", m.name)
-		}
-		if m.byRetry && m.bounds == nil {
-			t.Errorf("%s: a range by retry needs bounds", m.name)
-		}
-		if m.chain != nil && m.factor {
-			t.Errorf("%s: a chain reads only base and cap, not factor", m.name)
-		}
-		if m.classic != (m.library == "") {
-			t.Errorf("%s: classic %v, library %q: a mode is either classic or a library's", m.name, m.classic, m.library)
-		}
-		if got := j.String(); got != m.name {
-			t.Errorf("Jitter(%d).String() = %q, want %q", j, got, m.name)
-		}
-		if err := Default().WithJitter(j).Validate(); err != nil {
-			t.Errorf("%s: %v", m.name, err)
-		}
-	}
-	if err := Default().WithJitter(jitterCount).Validate(); err == nil {
-		t.Errorf("Jitter(%d) is valid", jitterCount)
-	}
-	want := []Jitter{None, Full, Equal, Decorrelated, Proportional}
-	if got := Jitters(); !slices.Equal(got, want) {
-		t.Errorf("Jitters() = %v, want %v", got, want)
-	}
-	if got := AllJitters(); len(got) != int(jitterCount) || !slices.Equal(got[:5], want) || got[len(got)-1] != jitterCount-1 {
-		t.Errorf("AllJitters() = %v", got)
-	}
-}
+	"backoffcalc/calc/policy"
+)
 
 // modeLaws is the wait before retry 3 of base 100ms, factor 2, cap 10s, ratio 0.2, add 50ms in
 // every mode, worked out by hand: d = 400ms.
 var modeLaws = []struct {
-	jitter         Jitter
+	jitter         policy.Jitter
 	min, max, mean float64 // ms
 	fromPrevious   bool
 }{
-	{None, 400, 400, 400, false},
-	{Full, 0, 400, 200, false},
-	{Equal, 200, 400, 300, false},
+	{policy.None, 400, 400, 400, false},
+	{policy.Full, 0, 400, 200, false},
+	{policy.Equal, 200, 400, 300, false},
 	// Waits from base to 3^3 × base; the mean follows m_k = (base + 3 m_(k-1))/2 from m_0 = base:
 	// 200, 350, 575.
-	{Decorrelated, 100, 2700, 575, true},
-	{Proportional, 320, 480, 400, false},
-	{Upward, 400, 480, 440, false},
+	{policy.Decorrelated, 100, 2700, 575, true},
+	{policy.Proportional, 320, 480, 400, false},
+	{policy.Upward, 400, 480, 440, false},
 	// 0..399 whole ms, each as likely.
-	{FullMs, 0, 399, 199.5, false},
-	{Additive, 400, 450, 425, false},
+	{policy.FullMs, 0, 399, 199.5, false},
+	{policy.Additive, 400, 450, 425, false},
 	// From 0 to (g(3) - g(1)) × 100ms/1.4 truncated to 100 ns ticks, g(t) = 2^t·tanh(√(4t)); the
 	// mean is 100ms/1.4 × (∫_2^3 g - ∫_1^2 g), both by Python's midpoint rule on 200000 cells.
-	{DecorrelatedV2, 0, 432.5917, 207.79146, true},
+	{policy.DecorrelatedV2, 0, 432.5917, 207.79146, true},
 	// d plus 0, 1, …, 29 whole seconds (10 × 3 values): 400 ms to 29.4 s, mean 400 ms + 14.5 s.
-	{Sidekiq, 400, 29400, 14900, false},
+	{policy.Sidekiq, 400, 29400, 14900, false},
 	// d plus 3 × (0, 1, …, 9) s: 400 ms to 27.4 s, mean 400 ms + 3 × 4.5 s.
-	{Sidekiq7, 400, 27400, 13900, false},
+	{policy.Sidekiq7, 400, 27400, 13900, false},
 	// Whole seconds from 0 up to and including 400 ms: only 0.
-	{FullSec, 0, 0, 0, false},
+	{policy.FullSec, 0, 0, 0, false},
 }
 
 func TestModeLaws(t *testing.T) {
-	if len(modeLaws) != int(jitterCount) {
-		t.Errorf("modeLaws has %d modes, the table %d", len(modeLaws), jitterCount)
+	if len(modeLaws) != int(policy.JitterCount) {
+		t.Errorf("modeLaws has %d modes, the table %d", len(modeLaws), policy.JitterCount)
 	}
 	for _, tt := range modeLaws {
 		p := mustDecode(t, "base=100ms&factor=2&cap=10s&attempts=4&ratio=0.2&add=50ms&jitter="+tt.jitter.String())
@@ -102,7 +56,7 @@ func TestModeLaws(t *testing.T) {
 		state := p.FirstState()
 		for k := 1; k <= 3; k++ {
 			var w time.Duration
-			w, state = p.Wait(k, maxDraw, state)
+			w, state = p.Wait(k, policy.MaxDraw, state)
 			if k == 3 && (w < r.Min || w > r.Max) {
 				t.Errorf("%s: the largest draw waits %v, outside [%v, %v]", tt.jitter, w, r.Min, r.Max)
 			}
@@ -133,13 +87,6 @@ func TestWaitWords(t *testing.T) {
 			t.Errorf("%q:\n got %s\nwant %s", tt.query, got, tt.want)
 		}
 	}
-}
-
-// TestNoModeBranchOutsideTable fails where code in calc or app tells jitter modes apart by name
-// (a case, == or != on a Jitter constant, a map or array keyed by one, a switch on a .Jitter)
-// rather than through the table of modes (see checkNoBranchOutsideTable).
-func TestNoModeBranchOutsideTable(t *testing.T) {
-	checkNoBranchOutsideTable(t, "calc", []string{"modes.go"}, "Jitter", "Jitter", int(jitterCount))
 }
 
 // The formula's d is the nominal delay: a time in days is written in full, never "7 d" (issue

@@ -1,4 +1,4 @@
-package calc
+package policy_test
 
 import (
 	"math"
@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/calc"
 	"backoffcalc/calc/internal/mathx"
+	"backoffcalc/calc/policy"
 )
 
 // pollyCS is Polly v8's C#, transcribed on its own from Polly.Core/Retry/RetryHelper.cs
@@ -88,7 +90,7 @@ func TestPollyV2AgainstTranscription(t *testing.T) {
 	} {
 		p := mustDecode(t, q)
 		maxDelay := int64(p.Cap / 100)
-		if p.Cap == MaxCap {
+		if p.Cap == policy.MaxCap {
 			maxDelay = -1 // the calculator's largest cap stands for none
 		}
 		for _, draws := range pollyDraws(p.Attempts - 1) {
@@ -154,12 +156,12 @@ func TestPollyV2ByHand(t *testing.T) {
 	}
 	// Polly's RpScalingFactor is 1 / 1.4d, a division at run time in C#.
 	x := 1.4
-	if 1/x != pollyScaling {
-		t.Errorf("1/1.4 = %v at run time, pollyScaling %v", 1/x, pollyScaling)
+	if 1/x != policy.PollyScaling {
+		t.Errorf("1/1.4 = %v at run time, policy.PollyScaling %v", 1/x, policy.PollyScaling)
 	}
 	// A base that is not whole ticks is a fractional tick count: 150ns is 1.5 ticks.
 	q := mustDecode(t, "jitter=decorrelatedv2&base=150ns&cap=1s")
-	if w, _ := q.Wait(1, 0.75, 0); w != time.Duration(math.Trunc(pollyG(0.75)*pollyScaling*1.5))*100 {
+	if w, _ := q.Wait(1, 0.75, 0); w != time.Duration(math.Trunc(policy.PollyG(0.75)*policy.PollyScaling*1.5))*100 {
 		t.Errorf("base 150ns, u=0.75: %v", w)
 	}
 }
@@ -211,7 +213,7 @@ func TestPollyV2MeansBruteForce(t *testing.T) {
 	for _, q := range pollyQueries {
 		p := mustDecode(t, q)
 		rows := p.Schedule().Rows
-		fine, _ := pollyMeans(float64(p.Base), float64(p.Cap), p.Attempts-1, 16*pollyCells)
+		fine, _ := policy.PollyMeans(float64(p.Base), float64(p.Cap), p.Attempts-1, 16*policy.PollyCells)
 		for k := 1; k < p.Attempts; k++ {
 			r := rows[k]
 			if rel := math.Abs(r.Mean-fine[k-1]) / fine[k-1]; rel > 1e-4 {
@@ -231,17 +233,17 @@ func TestPollyV2MeansBruteForce(t *testing.T) {
 	t.Logf("largest relative difference to the brute force: %.2e", worst)
 }
 
-// pollyPaths draws n paths of p through retryWaits.next, as Sample and the herd do, and calls
+// pollyPaths draws n paths of p through Waits.Next, as Sample and the herd do, and calls
 // see with every wait.
-func pollyPaths(p Params, n int, see func(k int, w time.Duration)) {
-	waits := p.waits()
+func pollyPaths(p calc.Params, n int, see func(k int, w time.Duration)) {
+	waits := p.Waits()
 	for i := range n {
 		var r rand.PCG
 		r.Seed(p.Seed, uint64(i))
 		state := p.FirstState()
 		for k := 1; k < p.Attempts; k++ {
 			var w time.Duration
-			w, state = waits.next(k, &r, state)
+			w, state = waits.Next(k, &r, state)
 			see(k, w)
 		}
 	}
@@ -277,7 +279,7 @@ func TestPollyV2MonteCarlo(t *testing.T) {
 // TestPollyV2Saturation: over 999 retries g reaches 2^998 and the product with base overflows
 // to +Inf; the waits saturate at cap and nothing is NaN or infinite.
 func TestPollyV2Saturation(t *testing.T) {
-	if s := mustDecode(t, "jitter=decorrelatedv2&attempts=1").Schedule(); len(s.Rows) != 1 || s.Total != (Totals{}) {
+	if s := mustDecode(t, "jitter=decorrelatedv2&attempts=1").Schedule(); len(s.Rows) != 1 || s.Total != (policy.Totals{}) {
 		t.Errorf("one attempt: %+v", s)
 	}
 	for _, q := range []string{
@@ -299,14 +301,14 @@ func TestPollyV2Saturation(t *testing.T) {
 		}
 		checkInvariants(t, p)
 		for _, u := range []float64{0, 0.5, 1 - 1.0/(1<<53)} {
-			if w, g := p.Wait(999, u, pollyG(997.5)); w != p.Cap || math.IsInf(g, 0) {
+			if w, g := p.Wait(999, u, policy.PollyG(997.5)); w != p.Cap || math.IsInf(g, 0) {
 				t.Errorf("%s: retry 999, u=%v: %v, g %v", q, u, w, g)
 			}
 		}
 	}
-	v := mustDecode(t, "jitter=decorrelatedv2&cap=3s").pollyV2()
+	v := mustDecode(t, "jitter=decorrelatedv2&cap=3s")
 	for _, diff := range []float64{math.MaxFloat64, math.Inf(1), 1e300} {
-		if w := v.wait(diff); w != 3*time.Second {
+		if w := v.PollyV2Wait(diff); w != 3*time.Second {
 			t.Errorf("a difference of %v waits %v, want the cap", diff, w)
 		}
 	}
@@ -332,8 +334,8 @@ func TestPollyV2Ticks(t *testing.T) {
 // TestPollyTanhOne: the quadrature skips tanh(√(4t)) past pollyTanhOne: it must be 1 there, and
 // just below it not yet (or the threshold would be looser than it needs to be).
 func TestPollyTanhOne(t *testing.T) {
-	if mathx.Tanh(math.Sqrt(4*pollyTanhOne)) != 1 || mathx.Tanh(math.Sqrt(4*90)) == 1 {
-		t.Errorf("tanh(√(4·91)) = %v, tanh(√(4·90)) = %v", mathx.Tanh(math.Sqrt(4*pollyTanhOne)), mathx.Tanh(math.Sqrt(4*90)))
+	if mathx.Tanh(math.Sqrt(4*policy.PollyTanhOne)) != 1 || mathx.Tanh(math.Sqrt(4*90)) == 1 {
+		t.Errorf("tanh(√(4·91)) = %v, tanh(√(4·90)) = %v", mathx.Tanh(math.Sqrt(4*policy.PollyTanhOne)), mathx.Tanh(math.Sqrt(4*90)))
 	}
 }
 
@@ -345,7 +347,7 @@ func TestPollyGMonotonic(t *testing.T) {
 		for i := range 64 {
 			t0 := float64(a) + float64(i)/64
 			for _, x := range []float64{t0, math.Nextafter(t0+1.0/64, 0)} {
-				g := pollyG(x)
+				g := policy.PollyG(x)
 				if g < prev {
 					t.Fatalf("g(%v) = %v, below the g before it, %v", x, g, prev)
 				}
@@ -490,7 +492,7 @@ func TestPollyV2SumsBruteForce(t *testing.T) {
 // x_i = g(j) + m·C for some j <= k and |m| <= k: a search over those candidates in each range,
 // with g from math.Pow, finds it. Each x_i is then drawn as the u whose g(i-1+u) is nearest
 // below it, by bisection.
-func pollyArgmax(p Params, k int) []float64 {
+func pollyArgmax(p calc.Params, k int) []float64 {
 	g := func(t float64) float64 { return math.Pow(2, t) * math.Tanh(math.Sqrt(4*t)) }
 	C := float64(p.Cap) / (float64(p.Base) / 1.4)
 	cands := make([][]float64, k+1)
@@ -535,7 +537,7 @@ func pollyArgmax(p Params, k int) []float64 {
 		x := cands[i][a]
 		lo, hi := 0.0, 1.0
 		for range 80 {
-			if mid := (lo + hi) / 2; pollyG(float64(i-1)+mid) <= x {
+			if mid := (lo + hi) / 2; policy.PollyG(float64(i-1)+mid) <= x {
 				lo = mid
 			} else {
 				hi = mid

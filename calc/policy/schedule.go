@@ -1,4 +1,4 @@
-package calc
+package policy
 
 import (
 	"math"
@@ -158,13 +158,19 @@ func (p Params) FirstState() float64 {
 	return 0
 }
 
-// maxWait is the longest wait before retry k.
-func (p Params) maxWait(k int) time.Duration {
+// MaxWait is the longest wait before retry k.
+func (p Params) MaxWait(k int) time.Duration {
 	if c := modes[p.Jitter].chain; c != nil {
 		return c.top(p, k)
 	}
 	return p.law(k, p.rawNominal(k)).max
 }
+
+// Uncapped is the delay of retry k before any cap, in nanoseconds: base × factor^(k−1), or
+// base × k for linear growth, base × k^factor and base × (k−1)^factor for the polynomial ones,
+// kept finite (at most 1e300); without the offset. A library that applies no cap waits
+// it where the calculator stops at MaxCap.
+func (p Params) Uncapped(k int) float64 { return p.rawNominal(k) }
 
 // rawNominal is base*factor^(k-1) (base*k for linear growth, base*k^factor and
 // base*(k-1)^factor for the polynomial ones) in nanoseconds, unclamped but kept finite: factor
