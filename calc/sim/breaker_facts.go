@@ -111,10 +111,10 @@ func (f BreakerFacts) words(p calc.Params) string {
 	case f.PerBreaker == 0:
 		return s + need + "; there is no stream of new requests."
 	case f.Reach < 0:
-		return s + need + fmt.Sprintf("; the stream gives each breaker %s new requests per second, too few to get there.", formatFloat(f.PerBreaker))
+		return s + need + fmt.Sprintf("; the stream gives each breaker %s new requests per second, too few to get there.", policy.FormatFloat(f.PerBreaker))
 	}
 	return s + need + fmt.Sprintf("; the stream gives each breaker %s new requests per second: %s to get there from its first attempts alone.",
-		formatFloat(f.PerBreaker), policy.HumanBeside(float64(f.Reach), f.MinWithin))
+		policy.FormatFloat(f.PerBreaker), policy.HumanBeside(float64(f.Reach), f.MinWithin))
 }
 
 // BreakerWords says in one sentence what run r's breakers did; "" without a breaker. "The 2

@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/policy"
 )
 
 // Each breaker's rule in words, from p's breaker parameters: at the defaults, "gobreaker: opens
@@ -112,5 +113,5 @@ func ordinal(n int) string {
 // of 0.07) reads as typed.
 func percent(x float64) string {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
-	return formatFloat(r) + "%"
+	return policy.FormatFloat(r) + "%"
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -10,9 +9,6 @@ import (
 
 // The few helpers the simulations and their words share with calc, which keeps its own
 // unexported: each is one line there too.
-
-// formatFloat writes the shortest decimal that parses back to x; -0 is written as 0 (calc's).
-func formatFloat(x float64) string { return strconv.FormatFloat(x+0, 'f', -1, 64) }
 
 // human writes d as policy.Human does.
 func human(d time.Duration) string { return policy.Human(float64(d)) }

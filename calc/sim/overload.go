@@ -115,7 +115,7 @@ func OverloadPausing(p calc.Params, c calc.OverloadCase, pause func() bool) (run
 	}
 	// Validate reports it too; here it also guards the simulation's request index bits.
 	if err := calc.OverloadWork(p); err != nil {
-		return OverloadRun{}, false, &policy.FieldError{Key: "rate", Value: formatFloat(p.Rate), Err: err}
+		return OverloadRun{}, false, &policy.FieldError{Key: "rate", Value: policy.FormatFloat(p.Rate), Err: err}
 	}
 	windows, err := p.OverloadWindows(c.Mode)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/limiter"
+	"backoffcalc/calc/policy"
 )
 
 // What the overload model says of each retry limiter of calc/limiter, which holds only the
@@ -39,7 +40,7 @@ var limiterSays = [limiter.Count]limiterSaying{
 		words: func(p calc.Params) string {
 			n := limiter.GRPCRetriesUnderFailure(p.Limits.GRPCMaxTokens)
 			return fmt.Sprintf("grpc: the tokens (%s) only come back with successes, and a retry needs more than half of them left after its failure: %s, %s.",
-				formatFloat(p.Limits.GRPCMaxTokens), retriesInAll(p, n), firstAttemptsOnly(p))
+				policy.FormatFloat(p.Limits.GRPCMaxTokens), retriesInAll(p, n), firstAttemptsOnly(p))
 		},
 		// No bound in closed form: every failure takes a token and every success adds
 		// tokenRatio r, so the tokens drift down when f > r/(1 + r) (1/11 at 0.1), but how
@@ -63,7 +64,7 @@ var limiterSays = [limiter.Count]limiterSaying{
 		words: func(p calc.Params) string {
 			retries := FinagleRetriesPerSecond(p)
 			return fmt.Sprintf("finagle: at most %d retries per second per process from the reserve plus %s of the requests, expiring after %s%s.",
-				p.Limits.FinagleMinRetries, formatFloat(p.Limits.FinaglePercent), human(p.Limits.FinagleTTL),
+				p.Limits.FinagleMinRetries, policy.FormatFloat(p.Limits.FinaglePercent), human(p.Limits.FinagleTTL),
 				withStream(p, fmt.Sprintf(": up to %s retries per second, %s attempts per second in all", perSecond(retries), perSecond(p.Rate+retries))))
 		},
 		errorBound: finagleErrorBound,
@@ -71,19 +72,19 @@ var limiterSays = [limiter.Count]limiterSaying{
 	limiter.Envoy: {
 		words: func(p calc.Params) string {
 			return fmt.Sprintf("envoy: a cap on retries in flight, not on their rate: per process, fewer than the larger of %s%% of its attempts in flight or queued and %d; how many attempts per second that lets through depends on how long each attempt stays in flight.",
-				formatFloat(p.Limits.EnvoyPercent), p.Limits.EnvoyMinConcurrency)
+				policy.FormatFloat(p.Limits.EnvoyPercent), p.Limits.EnvoyMinConcurrency)
 		},
 	},
 	limiter.Failsafe: {
 		words: func(p calc.Params) string {
 			return fmt.Sprintf("failsafe: a cap on retries in flight, asked when each is about to start, after its wait: per process, a retry starts while fewer than %d are in flight or they are at most %s of its requests under way (waiting between attempts too) plus those retries, so with 20 requests %d run at once, with 100 %d; a refused retry ends its request; how many attempts per second that lets through depends on how long each attempt stays in flight.",
-				p.Limits.FailsafeMinConcurrency, formatFloat(p.Limits.FailsafeMaxRate), limiter.FailsafeAtOnce(p.Limits, 20), limiter.FailsafeAtOnce(p.Limits, 100))
+				p.Limits.FailsafeMinConcurrency, policy.FormatFloat(p.Limits.FailsafeMaxRate), limiter.FailsafeAtOnce(p.Limits, 20), limiter.FailsafeAtOnce(p.Limits, 100))
 		},
 	},
 	limiter.Adaptive: {
 		words: func(p calc.Params) string {
 			return fmt.Sprintf("adaptive: a bucket of %d that each request's start refills by %s; a retry needs more than 1 and takes 1: %s, then 1 retry per 10 requests%s.",
-				limiter.AdaptiveSize, formatFloat(limiter.AdaptiveFill), retriesInAll(p, limiter.AdaptiveSize-1),
+				limiter.AdaptiveSize, policy.FormatFloat(limiter.AdaptiveFill), retriesInAll(p, limiter.AdaptiveSize-1),
 				withStream(p, fmt.Sprintf(": %s retries per second, %s attempts per second in all", perSecond(limiter.AdaptiveFill*p.Rate), perSecond((1+limiter.AdaptiveFill)*p.Rate))))
 		},
 		errorBound: func(calc.Params) (float64, bool) { return limiter.AdaptiveFill, true },
