@@ -3,8 +3,13 @@
 package main
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"html"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -144,4 +149,72 @@ func TestSectionsList(t *testing.T) {
 	if _, ok := sectionByID("nowhere"); ok {
 		t.Error("sectionByID finds a section that is not there")
 	}
+}
+
+// Every section's component of the package (a type with part's method, body() []app.UI, found
+// by parsing the package's files, whatever their build tags) is made by an entry of sections: a
+// component left out of the list would be drawn nowhere, and no other test would fail. Each
+// component the list makes is found so too, so that the parse cannot pass by finding nothing.
+func TestEveryPartIsASection(t *testing.T) {
+	made := map[string]bool{}
+	for _, c := range newPage().parts {
+		if c != nil {
+			made[strings.TrimPrefix(fmt.Sprintf("%T", c), "*main.")] = true
+		}
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files: %v", err)
+	}
+	fset, found := token.NewFileSet(), map[string]bool{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Name.Name != "body" || fn.Type.Params.NumFields() != 0 || !isUISlice(fn.Type.Results) {
+				continue
+			}
+			recv := fn.Recv.List[0].Type
+			if star, ok := recv.(*ast.StarExpr); ok {
+				recv = star.X
+			}
+			id, ok := recv.(*ast.Ident)
+			if !ok {
+				t.Errorf("%s: body() on %T, not a named type", fset.Position(fn.Pos()), recv)
+				continue
+			}
+			found[id.Name] = true
+			if !made[id.Name] {
+				t.Errorf("%s (%s): a section's component (body() []app.UI), but no entry of sections (section.go) makes it", id.Name, fset.Position(fn.Pos()))
+			}
+		}
+	}
+	for name := range made {
+		if !found[name] {
+			t.Errorf("sections make %s, whose body() []app.UI the package's files do not declare", name)
+		}
+	}
+}
+
+// isUISlice says whether results are one []app.UI.
+func isUISlice(results *ast.FieldList) bool {
+	if results.NumFields() != 1 {
+		return false
+	}
+	a, ok := results.List[0].Type.(*ast.ArrayType)
+	if !ok || a.Len != nil {
+		return false
+	}
+	sel, ok := a.Elt.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "UI" {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "app"
 }

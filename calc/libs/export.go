@@ -110,12 +110,18 @@ func ExportOf(p calc.Params, lib string) (Export, bool) {
 	return Export{}, false
 }
 
-// exportOne renders s for one library, unless the policy is beyond every exporter.
+// exportOne renders s for one library, unless the policy is beyond every exporter. A library
+// without its case in exporterOf (a programmer's error, which TestEveryLibraryHasAnExporter
+// names) says so in its differences rather than calling nil, which would kill the engine's
+// worker and, in the package's tests, stop them all at the first export before that test runs.
 func exportOne(export func(*subject) Export, s *subject, l Library) Export {
 	var e Export
-	if why := beyondExports(s.p, l.Title); why != "" {
+	switch why := beyondExports(s.p, l.Title); {
+	case why != "":
 		e.Diffs = []string{why}
-	} else {
+	case export == nil:
+		e.Diffs = []string{"No exporter for " + l.Lib + " (its case in exporterOf is missing)."}
+	default:
 		e = export(s)
 	}
 	e.Library = l

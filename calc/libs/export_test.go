@@ -297,11 +297,12 @@ func TestSnippetDecorrelatedV2(t *testing.T) {
 }
 
 // Every library of the panel has its exporter (exporterOf, kept apart from the list so that
-// the page's wasm links none): ExportOf would render nothing but the heading without one.
+// the page's wasm links none). Without one, the export says so in its differences instead of
+// panicking, so that the package's other tests fail too but this one names the library.
 func TestEveryLibraryHasAnExporter(t *testing.T) {
 	for _, l := range Libraries() {
 		if exporterOf(l.Lib) == nil {
-			t.Errorf("%s: no exporter", l.Lib)
+			t.Errorf("%s (%s): no exporter: its case in exporterOf (export.go) is missing", l.Lib, l.Title)
 		}
 	}
 	if exporterOf("nope") != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +52,9 @@ func readGoldens(t testing.TB) []golden {
 	return out
 }
 
-// roundTrips are the blocks an import reads back, by library: the export's languages.
+// roundTrips are the configuration blocks an import reads back, by library: the export's
+// languages (TestEveryExportIsReadBack holds them, with codeRoundTrips and notReadBack, to every
+// library and language of the Export panel).
 var roundTrips = map[string][]string{
 	"grpc":         {"json"},
 	"envoy":        {"yaml"},
@@ -59,6 +62,80 @@ var roundTrips = map[string][]string{
 	"aws-botocore": {"ini"}, "aws-botocore-2026": {"ini"}, "aws-go-v2": {"ini"}, "aws-go-v2-2026": {"ini"},
 	"temporal":      {"go", "json"},
 	"stepfunctions": {"json"},
+}
+
+// block is one language of one library's export: resilience4j's properties.
+type block struct{ lib, lang string }
+
+// notReadBack are the blocks of an export that no import reads, each with the reason: none now.
+// An export's block in neither roundTrips, codeRoundTrips (the code the import reads) nor here
+// fails TestEveryExportIsReadBack by its library and language.
+var notReadBack = map[block]string{}
+
+// Every block that a library of the Export panel writes (its golden files' languages) is read
+// back by an import test (roundTrips, codeRoundTrips) or says in notReadBack why it is not, so
+// that a new exporter, or a new language of one, cannot go unread unnoticed.
+func TestEveryExportIsReadBack(t *testing.T) {
+	files := map[block][]string{} // the blocks' code, each golden file's
+	for _, g := range readGoldens(t) {
+		for lang, code := range g.blocks {
+			files[block{g.lib, lang}] = append(files[block{g.lib, lang}], code)
+		}
+	}
+	read := map[block]string{}
+	for lib, langs := range roundTrips {
+		for _, lang := range langs {
+			read[block{lib, lang}] = "roundTrips"
+		}
+	}
+	for lib, lang := range codeRoundTrips {
+		read[block{lib, lang}] = "codeRoundTrips"
+	}
+	langs := map[string][]string{}
+	for b := range files {
+		langs[b.lib] = append(langs[b.lib], b.lang)
+	}
+	for _, l := range libs.Libraries() {
+		if len(langs[l.Lib]) == 0 {
+			t.Errorf("%s: no golden file of its export has a block (go test ./calc/libs -run Snippet -update-snippets)", l.Lib)
+		}
+		slices.Sort(langs[l.Lib])
+		for _, lang := range langs[l.Lib] {
+			b := block{l.Lib, lang}
+			by, isRead := read[b]
+			why, isListed := notReadBack[b]
+			switch {
+			case isRead && isListed:
+				t.Errorf("%s's %s: read back (%s) and in notReadBack", b.lib, b.lang, by)
+			case isListed && why == "":
+				t.Errorf("%s's %s: in notReadBack without a reason", b.lib, b.lang)
+			case isListed && readsAll(files[b]):
+				t.Errorf("%s's %s: in notReadBack, but the import reads all %d of its golden files: compare them in roundTrips or codeRoundTrips", b.lib, b.lang, len(files[b]))
+			case !isRead && !isListed:
+				t.Errorf("%s's %s (%d golden files): read back by no import test: add it to roundTrips (configuration) or codeRoundTrips (code), or to notReadBack with the reason", b.lib, b.lang, len(files[b]))
+			}
+		}
+	}
+	for b, by := range read {
+		if len(files[b]) == 0 {
+			t.Errorf("%s lists %s's %s, which no golden file has", by, b.lib, b.lang)
+		}
+	}
+	for b := range notReadBack {
+		if len(files[b]) == 0 {
+			t.Errorf("notReadBack lists %s's %s, which no golden file has", b.lib, b.lang)
+		}
+	}
+}
+
+// readsAll says whether the import reads every one of codes.
+func readsAll(codes []string) bool {
+	for _, code := range codes {
+		if _, err := Read(code); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // Every export whose snippet is a configuration imports back to the export's Model: the same

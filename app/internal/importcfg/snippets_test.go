@@ -1,9 +1,11 @@
 package importcfg
 
 import (
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,13 +16,20 @@ import (
 // snippetDir holds the Export panel's golden files (calc/libs TestSnippetGolden).
 const snippetDir = "../../../calc/libs/testdata/snippets"
 
+// codeRoundTrips are the libraries whose snippet is code that an import reads back, each with
+// the language of that block, its export's first (TestEveryExportIsReadBack holds them, with
+// roundTrips and notReadBack, to every library and language of the Export panel).
+var codeRoundTrips = map[string]string{
+	"cenkalti": "go", "client-go": "go", "tenacity": "python", "polly": "csharp", "resilience4j": "java",
+}
+
 // TestImportEveryCodeExport: every golden export whose snippet is Go code of cenkalti/backoff or
 // client-go, Polly's C# or resilience4j's Java imports back to the export's Model: the same
 // attempts, the same bounds and mean of every wait, and for cenkalti and Polly the same budget;
 // tenacity's Python imports, and where the export says no difference, back to the policy itself.
 func TestImportEveryCodeExport(t *testing.T) {
 	n, read := 0, 0
-	for _, lib := range []string{"cenkalti", "client-go", "tenacity", "polly", "resilience4j"} {
+	for _, lib := range slices.Sorted(maps.Keys(codeRoundTrips)) {
 		files, _ := filepath.Glob(filepath.Join(snippetDir, "*."+lib+".golden"))
 		if len(files) == 0 {
 			t.Fatalf("no golden files of %s in %s", lib, snippetDir)
@@ -34,6 +43,10 @@ func TestImportEveryCodeExport(t *testing.T) {
 			lang, rest, _ := strings.Cut(body, "\n")
 			if lang == "== differences" {
 				continue // the library cannot express this policy
+			}
+			if lang != "== "+codeRoundTrips[lib] {
+				t.Errorf("%s: its first block is %s, not %s (codeRoundTrips)", file, strings.TrimPrefix(lang, "== "), codeRoundTrips[lib])
+				continue
 			}
 			code, diffs, _ := strings.Cut(rest, "== differences\n")
 			code, _, _ = strings.Cut(code, "== properties\n")   // resilience4j's Java, whose properties are another format
