@@ -30,7 +30,7 @@ func policyRows() []keyRow {
 // policyRow is k, a key of policy.Params, as a row of Params.
 //
 //go:noinline
-func policyRow(k policy.Key[policy.Params]) keyRow {
+func policyRow(k policy.Key[*policy.Params]) keyRow {
 	row := keyRow{Name: k.Name, Duration: k.Duration,
 		Decode: func(p *Params, v string) error { return k.Decode(&p.Params, v) }}
 	if check := k.Check; check != nil {

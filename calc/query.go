@@ -19,7 +19,7 @@ import (
 
 // keyRow is one query key of Params (policy.Key): how a link writes it, how it is read, and its
 // range; its default is what it writes of Default().
-type keyRow = policy.Key[Params]
+type keyRow = policy.Key[*Params]
 
 // The row builders (durationKey, floatKey, intKey, wordKey and the range checks) are the core's
 // (policy.DurationKey, …), for Params: the core's own keys are made with them too.
@@ -156,11 +156,11 @@ func wordKey[T interface {
 
 // within is policy.Within for Params.
 func within(lo, hi time.Duration, loText string) func(*Params, time.Duration) error {
-	return policy.Within[Params](lo, hi, loText)
+	return policy.Within[*Params](lo, hi, loText)
 }
 
 // between is policy.Between for Params.
-func between(lo, hi float64) func(*Params, float64) error { return policy.Between[Params](lo, hi) }
+func between(lo, hi float64) func(*Params, float64) error { return policy.Between[*Params](lo, hi) }
 
 // positive is the range (0, hi] of a decimal.
 //
@@ -178,7 +178,7 @@ func positive(hi float64) func(*Params, float64) error {
 }
 
 // inRange is policy.InRange for Params.
-func inRange(lo, hi int) func(*Params, int) error { return policy.InRange[Params](lo, hi) }
+func inRange(lo, hi int) func(*Params, int) error { return policy.InRange[*Params](lo, hi) }
 
 // Keys returns the query keys in the form's order.
 func Keys() []string {

@@ -13,29 +13,32 @@ import (
 // from the field it sets and its range: the core's own keys are Keys, and calc makes rows of its
 // Params of them, beside its models' keys, which it builds with the same builders.
 
-// Key is one query key of the inputs P: how a link writes it, how it is read, and its range; its
-// default is what it writes of P's defaults. Decode and Validate check a value with the same
-// check, so that a link and inputs built in code are refused with the same words.
+// Key is one query key of the inputs P points to (*Params, calc's *calc.Params): how a link
+// writes it, how it is read, and its range; its default is what it writes of the defaults.
+// Decode and Validate check a value with the same check, so that a link and inputs built in code
+// are refused with the same words. P is the pointer, not the struct: Go compiles a generic
+// function once for every pointer type, so the builders below are one copy of code for the
+// core's keys and calc's, where a Key[Params] made two (+60 KB of app.wasm, 9.5 KB gzip).
 type Key[P any] struct {
 	Name   string
-	Decode func(p *P, v string) error // parses v and, if Check passes, sets p; on error p is unchanged (but first's)
-	Check  func(p *P) error           // whether p's value is in range (Validate); nil: every value is
-	Encode func(p *P) string          // nil: the key selects what a page shows and is no input of P (solve)
+	Decode func(p P, v string) error // parses v and, if Check passes, sets p; on error p is unchanged (but first's)
+	Check  func(p P) error           // whether p's value is in range (Validate); nil: every value is
+	Encode func(p P) string          // nil: the key selects what a page shows and is no input of P (solve)
 	// Duration says the value is a duration, in which a bare number is milliseconds.
 	Duration bool
 	// Unused says the key belongs to a model that p's link does not use: a link leaves it out
 	// while it is at its default, and stays short. Decode fills a missing key with its default,
 	// so leaving one out changes no number. nil: a link always has the key.
-	Unused func(p *P) bool
+	Unused func(p P) bool
 }
 
 // Keys returns the policy's keys, in the form's order: cap comes after base because its lower
 // bound follows base, growth after factor because a polynomial growth takes a whole factor only.
 // calc's key table begins with them, rows of its Params (calc.Params embeds Params); what depends
 // on more than one key (cap's default, the sampling's work) is calc's Decode's.
-func Keys() []Key[Params] {
-	return []Key[Params]{
-		DurationKey("base", func(p *Params) *time.Duration { return &p.Base }, Within[Params](time.Nanosecond, MaxBase, "more than 0")),
+func Keys() []Key[*Params] {
+	return []Key[*Params]{
+		DurationKey("base", func(p *Params) *time.Duration { return &p.Base }, Within[*Params](time.Nanosecond, MaxBase, "more than 0")),
 		FloatKey("factor", func(p *Params) *float64 { return &p.Factor }, factorRange),
 		DurationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
 			if d < p.Base || d > MaxCap {
@@ -43,9 +46,9 @@ func Keys() []Key[Params] {
 			}
 			return nil
 		}),
-		IntKey("attempts", func(p *Params) *int { return &p.Attempts }, InRange[Params](1, MaxAttempts)),
+		IntKey("attempts", func(p *Params) *int { return &p.Attempts }, InRange[*Params](1, MaxAttempts)),
 		WordKey("jitter", func(p *Params) *Jitter { return &p.Jitter }, JitterNames(), "must be one of "+strings.Join(JitterNames(), ", ")),
-		FloatKey("ratio", func(p *Params) *float64 { return &p.Ratio }, Between[Params](0, 1)),
+		FloatKey("ratio", func(p *Params) *float64 { return &p.Ratio }, Between[*Params](0, 1)),
 		WordKey("capat", func(p *Params) *CapAt { return &p.CapAt }, CapAtNames(),
 			"must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)"),
 		growthRow(WordKey("growth", func(p *Params) *Growth { return &p.Growth }, GrowthNames(),
@@ -59,13 +62,13 @@ func Keys() []Key[Params] {
 			}
 			return nil
 		}, Encode: func(p *Params) string { return firstName(p.FirstExact) }},
-		DurationKey("add", func(p *Params) *time.Duration { return &p.Add }, Within[Params](0, MaxAdd, "0 or more")),
+		DurationKey("add", func(p *Params) *time.Duration { return &p.Add }, Within[*Params](0, MaxAdd, "0 or more")),
 		// Left out at its default, so that the links written before it stay the same.
-		unused(DurationKey("offset", func(p *Params) *time.Duration { return &p.Offset }, Within[Params](0, MaxOffset, "0 or more"))),
-		DurationKey("call", func(p *Params) *time.Duration { return &p.Call }, Within[Params](0, MaxCall, "0 or more")),
-		DurationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, Within[Params](0, MaxBudget, "0 (none) or more")),
-		IntKey("layers", func(p *Params) *int { return &p.Layers }, InRange[Params](1, MaxLayers)),
-		IntKey("samples", func(p *Params) *int { return &p.Samples }, InRange[Params](MinSamples, MaxSamples)),
+		unused(DurationKey("offset", func(p *Params) *time.Duration { return &p.Offset }, Within[*Params](0, MaxOffset, "0 or more"))),
+		DurationKey("call", func(p *Params) *time.Duration { return &p.Call }, Within[*Params](0, MaxCall, "0 or more")),
+		DurationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, Within[*Params](0, MaxBudget, "0 (none) or more")),
+		IntKey("layers", func(p *Params) *int { return &p.Layers }, InRange[*Params](1, MaxLayers)),
+		IntKey("samples", func(p *Params) *int { return &p.Samples }, InRange[*Params](MinSamples, MaxSamples)),
 		{Name: "seed", Decode: func(p *Params, v string) error {
 			n, err := strconv.ParseUint(v, 10, 64)
 			if err != nil {
@@ -80,7 +83,7 @@ func Keys() []Key[Params] {
 // factorRange is factor's range: 1..MaxFactor, and a whole number where it is the power of a
 // polynomial growth (a whole power is computed the same everywhere).
 func factorRange(p *Params, x float64) error {
-	if err := Between[Params](1, MaxFactor)(p, x); err != nil {
+	if err := Between[*Params](1, MaxFactor)(p, x); err != nil {
 		return err
 	}
 	if p.Growth.IsPolynomial() && x != math.Trunc(x) {
@@ -91,7 +94,7 @@ func factorRange(p *Params, x float64) error {
 
 // growthRow is k, the growth key, which refuses a polynomial growth while factor is not whole:
 // factor comes first, and checks its value against the growth it sees then (factorRange).
-func growthRow(k Key[Params]) Key[Params] {
+func growthRow(k Key[*Params]) Key[*Params] {
 	decode := k.Decode
 	k.Decode = func(p *Params, v string) error {
 		was := p.Growth
@@ -108,7 +111,7 @@ func growthRow(k Key[Params]) Key[Params] {
 }
 
 // unused is k, a key a link leaves out at its default.
-func unused(k Key[Params]) Key[Params] {
+func unused(k Key[*Params]) Key[*Params] {
 	k.Unused = func(*Params) bool { return true }
 	return k
 }
@@ -130,26 +133,26 @@ func firstName(exact bool) string {
 // DurationKey is a key whose value is a duration, in range when check says so.
 //
 //go:noinline
-func DurationKey[P any](name string, field func(*P) *time.Duration, check func(*P, time.Duration) error) Key[P] {
+func DurationKey[P any](name string, field func(P) *time.Duration, check func(P, time.Duration) error) Key[P] {
 	return Key[P]{Name: name, Duration: true,
-		Decode: func(p *P, v string) error {
+		Decode: func(p P, v string) error {
 			d, err := parseDuration(v)
 			if err != nil {
 				return err
 			}
 			return set(p, field, d, check)
 		},
-		Check:  func(p *P) error { return check(p, *field(p)) },
-		Encode: func(p *P) string { return FormatDuration(*field(p)) },
+		Check:  func(p P) error { return check(p, *field(p)) },
+		Encode: func(p P) string { return FormatDuration(*field(p)) },
 	}
 }
 
 // FloatKey is a key whose value is a decimal, read as the float64 nearest it.
 //
 //go:noinline
-func FloatKey[P any](name string, field func(*P) *float64, check func(*P, float64) error) Key[P] {
+func FloatKey[P any](name string, field func(P) *float64, check func(P, float64) error) Key[P] {
 	return Key[P]{Name: name,
-		Decode: func(p *P, v string) error {
+		Decode: func(p P, v string) error {
 			if err := signed(v); err != nil {
 				return err
 			}
@@ -160,17 +163,17 @@ func FloatKey[P any](name string, field func(*P) *float64, check func(*P, float6
 			x, _ := strconv.ParseFloat(v, 64)
 			return set(p, field, x, check)
 		},
-		Check:  func(p *P) error { return check(p, *field(p)) },
-		Encode: func(p *P) string { return FormatFloat(*field(p)) },
+		Check:  func(p P) error { return check(p, *field(p)) },
+		Encode: func(p P) string { return FormatFloat(*field(p)) },
 	}
 }
 
 // IntKey is a key whose value is a whole number.
 //
 //go:noinline
-func IntKey[P any](name string, field func(*P) *int, check func(*P, int) error) Key[P] {
+func IntKey[P any](name string, field func(P) *int, check func(P, int) error) Key[P] {
 	return Key[P]{Name: name,
-		Decode: func(p *P, v string) error {
+		Decode: func(p P, v string) error {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil && !errors.Is(err, strconv.ErrRange) {
 				return errors.New("not a whole number")
@@ -185,8 +188,8 @@ func IntKey[P any](name string, field func(*P) *int, check func(*P, int) error) 
 			*field(p) = int(n)
 			return nil
 		},
-		Check:  func(p *P) error { return check(p, *field(p)) },
-		Encode: func(p *P) string { return strconv.Itoa(*field(p)) },
+		Check:  func(p P) error { return check(p, *field(p)) },
+		Encode: func(p P) string { return strconv.Itoa(*field(p)) },
 	}
 }
 
@@ -196,9 +199,9 @@ func IntKey[P any](name string, field func(*P) *int, check func(*P, int) error) 
 func WordKey[P any, T interface {
 	~uint8
 	String() string
-}](name string, field func(*P) *T, names []string, help string) Key[P] {
+}](name string, field func(P) *T, names []string, help string) Key[P] {
 	return Key[P]{Name: name,
-		Decode: func(p *P, v string) error {
+		Decode: func(p P, v string) error {
 			i := indexOf(names, v)
 			if i < 0 {
 				return errors.New(help)
@@ -206,18 +209,18 @@ func WordKey[P any, T interface {
 			*field(p) = T(i)
 			return nil
 		},
-		Check: func(p *P) error {
+		Check: func(p P) error {
 			if int(*field(p)) >= len(names) {
 				return errors.New(help)
 			}
 			return nil
 		},
-		Encode: func(p *P) string { return (*field(p)).String() },
+		Encode: func(p P) string { return (*field(p)).String() },
 	}
 }
 
 // set sets p's field to x if check says x is in range.
-func set[P, T any](p *P, field func(*P) *T, x T, check func(*P, T) error) error {
+func set[P, T any](p P, field func(P) *T, x T, check func(P, T) error) error {
 	if err := check(p, x); err != nil {
 		return err
 	}
@@ -228,8 +231,8 @@ func set[P, T any](p *P, field func(*P) *T, x T, check func(*P, T) error) error 
 // Within is the range [lo, hi] of a duration; loText says lo in words ("0 or more").
 //
 //go:noinline
-func Within[P any](lo, hi time.Duration, loText string) func(*P, time.Duration) error {
-	return func(_ *P, d time.Duration) error {
+func Within[P any](lo, hi time.Duration, loText string) func(P, time.Duration) error {
+	return func(_ P, d time.Duration) error {
 		if d < lo || d > hi {
 			return fmt.Errorf("must be %s and at most %s", loText, FormatDuration(hi))
 		}
@@ -240,8 +243,8 @@ func Within[P any](lo, hi time.Duration, loText string) func(*P, time.Duration) 
 // Between is the range [lo, hi] of a decimal; it refuses NaN.
 //
 //go:noinline
-func Between[P any](lo, hi float64) func(*P, float64) error {
-	return func(_ *P, x float64) error {
+func Between[P any](lo, hi float64) func(P, float64) error {
+	return func(_ P, x float64) error {
 		if !(x >= lo && x <= hi) {
 			return fmt.Errorf("must be between %s and %s", FormatFloat(lo), FormatFloat(hi))
 		}
@@ -252,8 +255,8 @@ func Between[P any](lo, hi float64) func(*P, float64) error {
 // InRange is the range [lo, hi] of a whole number.
 //
 //go:noinline
-func InRange[P any](lo, hi int) func(*P, int) error {
-	return func(_ *P, n int) error {
+func InRange[P any](lo, hi int) func(P, int) error {
+	return func(_ P, n int) error {
 		if n < lo || n > hi {
 			return fmt.Errorf("must be between %d and %d", lo, hi)
 		}
