@@ -106,14 +106,15 @@
 // modes, schedule, budget, sampling, fit, wait laws and formatting, importing nothing of the
 // project but calc's internal packages. Params embeds the core's policy.Params, so that
 // p.Schedule() and the rest of its methods are a link's, with each model's inputs; calc reads
-// and writes the link (the key table, Decode, Encode, Validate) and assembles a link's Report.
+// and writes the link (the key table, Decode, Encode, Validate), whose policy keys are the
+// core's (policy.Keys), and assembles a link's Report.
 // The libraries' retry limiters and circuit breakers are packages of their own, calc/limiter
 // and calc/breaker, which hold only each library's rules and import nothing of the project;
 // the herd and overload simulations are calc/sim, above calc, with what the overload model says
 // of each limiter and breaker (its bound in words, its bound under an error rate, what a breaker
 // needs before it opens): calc keeps the inputs, their limits and the view's cases, whose cost
 // Validate bounds. The AWS post's contention experiment is calc/contention, which reads the core,
-// and whose inputs and keys calc embeds and makes rows of. calc builds its key table
-// and its regexps at their first use, so that a program that only computes schedules links
-// neither. docs/layout.md draws the packages and what each may import.
+// and whose inputs and keys calc embeds and makes rows of. calc builds its key table, and the
+// core the regexps of the query's parser, at their first use, so that a program that only
+// computes schedules links neither. docs/layout.md draws the packages and what each may import.
 package calc

@@ -141,6 +141,6 @@ func editDistance(a, b string, limit int) int {
 // BareMillis reports whether key reads v as a number of milliseconds: a duration key given a
 // bare decimal, such as budget=20 (20ms, not 20 s). A form says so beside the field.
 func BareMillis(key, v string) bool {
-	i := slices.IndexFunc(keyTable(), func(k keyRow) bool { return k.name == key })
-	return i >= 0 && keyTable()[i].duration && decimal().MatchString(v)
+	i := slices.IndexFunc(keyTable(), func(k keyRow) bool { return k.Name == key })
+	return i >= 0 && keyTable()[i].Duration && policy.BareNumber(v)
 }

@@ -10,10 +10,40 @@ import (
 	"backoffcalc/calc/policy"
 )
 
+// The policy's keys are the core's (policy.Keys), made rows of Params here.
+//
 // The limiters' and the breakers' keys are their packages' (limiter.Keys, breaker.Keys): each
 // gives its keys as data, a name, the field it sets and its range, and calc makes them rows of
 // its key table, worded as every key's range, so that a new limiter or breaker adds its keys in
 // its own package and touches no calc file.
+
+// policyRows are the policy core's keys (policy.Keys), rows of Params through the policy.Params
+// it embeds.
+func policyRows() []keyRow {
+	var rows []keyRow
+	for _, k := range policy.Keys() {
+		rows = append(rows, policyRow(k))
+	}
+	return rows
+}
+
+// policyRow is k, a key of policy.Params, as a row of Params.
+//
+//go:noinline
+func policyRow(k policy.Key[*policy.Params]) keyRow {
+	row := keyRow{Name: k.Name, Duration: k.Duration,
+		Decode: func(p *Params, v string) error { return k.Decode(&p.Params, v) }}
+	if check := k.Check; check != nil {
+		row.Check = func(p *Params) error { return check(&p.Params) }
+	}
+	if encode := k.Encode; encode != nil {
+		row.Encode = func(p *Params) string { return encode(&p.Params) }
+	}
+	if unused := k.Unused; unused != nil {
+		row.Unused = func(p *Params) bool { return unused(&p.Params) }
+	}
+	return row
+}
 
 // keyRange is a model's key's range, as limiter.Range and breaker.Range give it.
 type keyRange struct {

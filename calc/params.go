@@ -114,11 +114,11 @@ func (p Params) WithJitter(j policy.Jitter) Params {
 func (p Params) Validate() error {
 	var errs []error
 	for _, k := range keyTable() {
-		if k.check == nil {
+		if k.Check == nil {
 			continue
 		}
-		if err := k.check(&p); err != nil {
-			errs = append(errs, &policy.FieldError{Key: k.name, Value: k.encode(&p), Err: err})
+		if err := k.Check(&p); err != nil {
+			errs = append(errs, &policy.FieldError{Key: k.Name, Value: k.Encode(&p), Err: err})
 		}
 	}
 	if err := openClients(p); err != nil {

@@ -3,15 +3,13 @@ package calc
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/internal/lazy"
 	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 )
@@ -19,75 +17,25 @@ import (
 // A query is the public form of Params: the page's shared links and the terminal command use the
 // same keys. Decode accepts what people type; Encode writes the one canonical form.
 
-// keyRow is one query key: how a link writes it, how it is read, and its range; its default is
-// what it writes of Default(). Decode and Validate check a value with the same check, so that a
-// link and params built in code are refused with the same words.
-type keyRow struct {
-	name   string
-	decode func(p *Params, v string) error // parses v and, if check passes, sets p; on error p is unchanged (but first's)
-	check  func(p *Params) error           // whether p's value is in range (Validate); nil: every value is
-	encode func(p *Params) string          // nil: the key selects what a page shows and is no input of Params (solve)
-	// duration says the value is a duration, in which a bare number is milliseconds.
-	duration bool
-	// unused says the key belongs to a model that p's link does not use: a link leaves it out
-	// while it is at its default, and stays short. Decode fills a missing key with its default,
-	// so leaving one out changes no number. nil: a link always has the key.
-	unused func(p *Params) bool
-}
+// keyRow is one query key of Params (policy.Key): how a link writes it, how it is read, and its
+// range; its default is what it writes of Default().
+type keyRow = policy.Key[*Params]
 
-// The row builders below (durationKey, floatKey, intKey, wordKey and the range checks) are kept
-// out of line: inlined into keyTable's initializer, every row got its own copy of their closures,
-// 129 KB of app.wasm (10 KB gzip).
+// The row builders (durationKey, floatKey, intKey, wordKey and the range checks) are the core's
+// (policy.DurationKey, …), for Params: the core's own keys are made with them too.
 
-// keyTable is every key in the order errors are reported (the form's order); cap comes after
-// base because its default and its lower bound follow base, clients after attempts because its
-// limit depends on them. It is built at its first use (lazy), so that a program that reads and
-// writes no link (one that only computes a schedule) links none of the rows, nor what they check.
-var keyRows lazy[[]keyRow]
+// keyTable is every key in the order errors are reported (the form's order): the core's first
+// (policy.Keys; cap comes after base because its default and its lower bound follow base), then
+// clients, after attempts because its limit depends on them. It is built at its first use
+// (calc/internal/lazy), so that a program that reads and writes no link (one that only computes a
+// schedule) links none of the rows, nor what they check.
+var keyRows lazy.Value[[]keyRow]
 
-func keyTable() []keyRow { return keyRows.get(newKeyTable) }
+func keyTable() []keyRow { return keyRows.Get(newKeyTable) }
 
 func newKeyTable() []keyRow {
-	rows := []keyRow{
-		durationKey("base", func(p *Params) *time.Duration { return &p.Base }, within(time.Nanosecond, policy.MaxBase, "more than 0")),
-		floatKey("factor", func(p *Params) *float64 { return &p.Factor }, factorRange),
-		durationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
-			if d < p.Base || d > policy.MaxCap {
-				return fmt.Errorf("must be at least base (%s) and at most %s", policy.FormatDuration(p.Base), policy.FormatDuration(policy.MaxCap))
-			}
-			return nil
-		}),
-		intKey("attempts", func(p *Params) *int { return &p.Attempts }, inRange(1, policy.MaxAttempts)),
-		wordKey("jitter", func(p *Params) *policy.Jitter { return &p.Jitter }, policy.JitterNames(), "must be one of "+jitterList),
-		floatKey("ratio", func(p *Params) *float64 { return &p.Ratio }, between(0, 1)),
-		wordKey("capat", func(p *Params) *policy.CapAt { return &p.CapAt }, policy.CapAtNames(),
-			"must be before (cap the nominal delay), after (clamp the drawn wait) or fixed (exactly cap once the nominal delay is over it)"),
-		growthRow(wordKey("growth", func(p *Params) *policy.Growth { return &p.Growth }, policy.GrowthNames(),
-			"must be exponential (base × factor^(k-1)), linear (base × k), polynomial (base × k^factor) or polynomial0 (base × (k-1)^factor)")),
-		{name: "first", decode: func(p *Params, v string) error {
-			// A bad value leaves the first retry jittered, the default, whatever a preset said.
-			i := indexOf(firstNames[:], v)
-			p.FirstExact = i == 1
-			if i < 0 {
-				return errors.New("must be jittered or exact (the first retry waits exactly base)")
-			}
-			return nil
-		}, encode: func(p *Params) string { return firstName(p.FirstExact) }},
-		durationKey("add", func(p *Params) *time.Duration { return &p.Add }, within(0, policy.MaxAdd, "0 or more")),
-		// Left out at its default, so that the links written before it stay the same.
-		unusedRow(durationKey("offset", func(p *Params) *time.Duration { return &p.Offset }, within(0, policy.MaxOffset, "0 or more"))),
-		durationKey("call", func(p *Params) *time.Duration { return &p.Call }, within(0, policy.MaxCall, "0 or more")),
-		durationKey("budget", func(p *Params) *time.Duration { return &p.Budget }, within(0, policy.MaxBudget, "0 (none) or more")),
-		intKey("layers", func(p *Params) *int { return &p.Layers }, inRange(1, policy.MaxLayers)),
-		intKey("samples", func(p *Params) *int { return &p.Samples }, inRange(policy.MinSamples, policy.MaxSamples)),
-		{name: "seed", decode: func(p *Params, v string) error {
-			n, err := strconv.ParseUint(v, 10, 64)
-			if err != nil {
-				return numError(err, "a whole number", "must be at most 18446744073709551615")
-			}
-			p.Seed = n
-			return nil
-		}, encode: func(p *Params) string { return strconv.FormatUint(p.Seed, 10) }},
+	// The policy's keys are the core's (policy.Keys).
+	rows := append(policyRows(),
 		// Over the simulation's limits the herd has its expected counts (calc/fluid); an open
 		// system's limit is checked once every key is read (openClients).
 		intKey("clients", func(p *Params) *int { return &p.Clients }, inRange(1, MaxHerdClients)),
@@ -105,7 +53,7 @@ func newKeyTable() []keyRow {
 		overloadRow(intKey("processes", func(p *Params) *int { return &p.Processes }, inRange(1, MaxProcesses))),
 		overloadRow(wordKey("limiter", func(p *Params) *limiter.Kind { return &p.Limiter }, limiter.Names(),
 			"must be one of "+strings.Join(limiter.Names(), ", "))),
-	}
+	)
 	// The limiters' keys are their package's (limiter.Keys).
 	rows = append(rows, limiterRows()...)
 	rows = append(rows,
@@ -130,46 +78,16 @@ func newKeyTable() []keyRow {
 	return append(rows,
 		// Which answers of a fit to the budget a page shows opened: solve=attempts,base. Decode
 		// checks it with the others; the page keeps it (DecodeSolve, SolveSet.SetIn).
-		keyRow{name: solveKey, decode: func(_ *Params, v string) error {
+		keyRow{Name: solveKey, Decode: func(_ *Params, v string) error {
 			_, err := parseSolve(v)
 			return err
 		}},
 	)
 }
 
-// factorRange is factor's range: 1..MaxFactor, and a whole number where it is the power of a
-// polynomial growth (a whole power is computed the same everywhere).
-func factorRange(p *Params, x float64) error {
-	if err := between(1, policy.MaxFactor)(p, x); err != nil {
-		return err
-	}
-	if p.Growth.IsPolynomial() && x != math.Trunc(x) {
-		return fmt.Errorf("must be a whole number with growth %s (factor is its power)", p.Growth)
-	}
-	return nil
-}
-
-// growthRow is k, the growth key, which refuses a polynomial growth while factor is not whole:
-// factor comes first, and checks its value against the growth it sees then (factorRange).
-func growthRow(k keyRow) keyRow {
-	decode := k.decode
-	k.decode = func(p *Params, v string) error {
-		was := p.Growth
-		if err := decode(p, v); err != nil {
-			return err
-		}
-		if err := factorRange(p, p.Factor); err != nil {
-			p.Growth = was
-			return fmt.Errorf("needs a whole factor, its power, where factor is %s", policy.FormatFloat(p.Factor))
-		}
-		return nil
-	}
-	return k
-}
-
 // overloadRow is k, a key of the overload model, which a link uses only with a stream.
 func overloadRow(k keyRow) keyRow {
-	k.unused = func(p *Params) bool { return p.Rate == 0 }
+	k.Unused = func(p *Params) bool { return p.Rate == 0 }
 	return k
 }
 
@@ -178,7 +96,7 @@ func contentionRow(k keyRow) keyRow { return unusedRow(k) }
 
 // unusedRow is k, a key a link leaves out at its default.
 func unusedRow(k keyRow) keyRow {
-	k.unused = func(*Params) bool { return true }
+	k.Unused = func(*Params) bool { return true }
 	return k
 }
 
@@ -213,127 +131,36 @@ func wholeWithin(lo, hi time.Duration, loText string, unit time.Duration, wholeT
 	}
 }
 
-// durationKey is a key whose value is a duration, in range when check says so.
-//
-//go:noinline
+// durationKey is policy.DurationKey for Params.
 func durationKey(name string, field func(*Params) *time.Duration, check func(*Params, time.Duration) error) keyRow {
-	return keyRow{name: name, duration: true,
-		decode: func(p *Params, v string) error {
-			d, err := parseDuration(v)
-			if err != nil {
-				return err
-			}
-			return set(p, field, d, check)
-		},
-		check:  func(p *Params) error { return check(p, *field(p)) },
-		encode: func(p *Params) string { return policy.FormatDuration(*field(p)) },
-	}
+	return policy.DurationKey(name, field, check)
 }
 
-// floatKey is a key whose value is a decimal, read as the float64 nearest it.
-//
-//go:noinline
+// floatKey is policy.FloatKey for Params.
 func floatKey(name string, field func(*Params) *float64, check func(*Params, float64) error) keyRow {
-	return keyRow{name: name,
-		decode: func(p *Params, v string) error {
-			if err := signed(v); err != nil {
-				return err
-			}
-			if !decimal().MatchString(v) {
-				return errors.New("not a number: write digits and at most one point, like 1.5")
-			}
-			// Of a decimal, ParseFloat refuses only one too large, as ±Inf, which no range holds.
-			x, _ := strconv.ParseFloat(v, 64)
-			return set(p, field, x, check)
-		},
-		check:  func(p *Params) error { return check(p, *field(p)) },
-		encode: func(p *Params) string { return policy.FormatFloat(*field(p)) },
-	}
+	return policy.FloatKey(name, field, check)
 }
 
-// intKey is a key whose value is a whole number.
-//
-//go:noinline
+// intKey is policy.IntKey for Params.
 func intKey(name string, field func(*Params) *int, check func(*Params, int) error) keyRow {
-	return keyRow{name: name,
-		decode: func(p *Params, v string) error {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil && !errors.Is(err, strconv.ErrRange) {
-				return errors.New("not a whole number")
-			}
-			// A number too large for int64 is read as its limit, which no range holds.
-			if err := check(p, int(n)); err != nil {
-				return err
-			}
-			if err := signed(v); err != nil {
-				return err // -0 or +6: in range, but not as we write numbers
-			}
-			*field(p) = int(n)
-			return nil
-		},
-		check:  func(p *Params) error { return check(p, *field(p)) },
-		encode: func(p *Params) string { return strconv.Itoa(*field(p)) },
-	}
+	return policy.IntKey(name, field, check)
 }
 
-// wordKey is a key whose value is one of names; help says which, and what they mean.
-//
-//go:noinline
+// wordKey is policy.WordKey for Params.
 func wordKey[T interface {
 	~uint8
 	String() string
 }](name string, field func(*Params) *T, names []string, help string) keyRow {
-	return keyRow{name: name,
-		decode: func(p *Params, v string) error {
-			i := indexOf(names, v)
-			if i < 0 {
-				return errors.New(help)
-			}
-			*field(p) = T(i)
-			return nil
-		},
-		check: func(p *Params) error {
-			if int(*field(p)) >= len(names) {
-				return errors.New(help)
-			}
-			return nil
-		},
-		encode: func(p *Params) string { return (*field(p)).String() },
-	}
+	return policy.WordKey(name, field, names, help)
 }
 
-// set sets p's field to x if check says x is in range.
-func set[T any](p *Params, field func(*Params) *T, x T, check func(*Params, T) error) error {
-	if err := check(p, x); err != nil {
-		return err
-	}
-	*field(p) = x
-	return nil
-}
-
-// within is the range [lo, hi] of a duration; loText says lo in words ("0 or more").
-//
-//go:noinline
+// within is policy.Within for Params.
 func within(lo, hi time.Duration, loText string) func(*Params, time.Duration) error {
-	return func(_ *Params, d time.Duration) error {
-		if d < lo || d > hi {
-			return fmt.Errorf("must be %s and at most %s", loText, policy.FormatDuration(hi))
-		}
-		return nil
-	}
+	return policy.Within[*Params](lo, hi, loText)
 }
 
-// between is the range [lo, hi] of a decimal; it refuses NaN.
-//
-//go:noinline
-func between(lo, hi float64) func(*Params, float64) error {
-	return func(_ *Params, x float64) error {
-		if !(x >= lo && x <= hi) {
-			return fmt.Errorf("must be between %s and %s", policy.FormatFloat(lo), policy.FormatFloat(hi))
-		}
-		return nil
-	}
-}
+// between is policy.Between for Params.
+func between(lo, hi float64) func(*Params, float64) error { return policy.Between[*Params](lo, hi) }
 
 // positive is the range (0, hi] of a decimal.
 //
@@ -350,36 +177,14 @@ func positive(hi float64) func(*Params, float64) error {
 	}
 }
 
-// inRange is the range [lo, hi] of a whole number.
-//
-//go:noinline
-func inRange(lo, hi int) func(*Params, int) error {
-	return func(_ *Params, n int) error {
-		if n < lo || n > hi {
-			return fmt.Errorf("must be between %d and %d", lo, hi)
-		}
-		return nil
-	}
-}
-
-var (
-	jitterList = strings.Join(policy.JitterNames(), ", ")
-	firstNames = [...]string{"jittered", "exact"}
-)
-
-// firstName is the first key's value for FirstExact.
-func firstName(exact bool) string {
-	if exact {
-		return firstNames[1]
-	}
-	return firstNames[0]
-}
+// inRange is policy.InRange for Params.
+func inRange(lo, hi int) func(*Params, int) error { return policy.InRange[*Params](lo, hi) }
 
 // Keys returns the query keys in the form's order.
 func Keys() []string {
 	keys := make([]string, len(keyTable()))
 	for i, k := range keyTable() {
-		keys[i] = k.name
+		keys[i] = k.Name
 	}
 	return keys
 }
@@ -487,15 +292,15 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	}
 	capSet := false
 	for _, k := range keyTable() {
-		vs, ok := raw[k.name]
+		vs, ok := raw[k.Name]
 		if !ok {
 			continue
 		}
-		shown, err := decodeValue(&p, k.decode, vs)
+		shown, err := decodeValue(&p, k.Decode, vs)
 		if err != nil {
-			errs = append(errs, &policy.FieldError{Key: k.name, Value: shown, Err: err})
+			errs = append(errs, &policy.FieldError{Key: k.Name, Value: shown, Err: err})
 		}
-		if k.name == "cap" {
+		if k.Name == "cap" {
 			capSet = err == nil
 		}
 	}
@@ -560,7 +365,7 @@ func decodeValue(p *Params, decode func(p *Params, v string) error, vs []value) 
 
 // Encode returns the canonical query, sorted, ASCII only: the policy's keys and every other input
 // a link uses, so that it does not depend on today's defaults; the keys of a model the link does
-// not use only where they are not at their defaults (keyRow.unused); and the preset's name while the
+// not use only where they are not at their defaults (keyRow.Unused); and the preset's name while the
 // params are still that preset's. The solve key is the page's (SolveSet.SetIn).
 // Default().Encode() has 20 keys. For valid p, Decode(p.Encode()) returns p.
 func (p Params) Encode() string { return p.Values().Encode() }
@@ -569,11 +374,11 @@ func (p Params) Encode() string { return p.Values().Encode() }
 func (p Params) Values() url.Values {
 	v, d := url.Values{}, Default()
 	for _, k := range keyTable() {
-		if k.encode == nil {
+		if k.Encode == nil {
 			continue
 		}
-		if e := k.encode(&p); k.unused == nil || !k.unused(&p) || e != k.encode(&d) {
-			v.Set(k.name, e)
+		if e := k.Encode(&p); k.Unused == nil || !k.Unused(&p) || e != k.Encode(&d) {
+			v.Set(k.Name, e)
 		}
 	}
 	if p.Preset != "" {
@@ -587,8 +392,8 @@ func (p Params) Values() url.Values {
 func (p Params) AllValues() url.Values {
 	v := url.Values{}
 	for _, k := range keyTable() {
-		if k.encode != nil {
-			v.Set(k.name, k.encode(&p))
+		if k.Encode != nil {
+			v.Set(k.Name, k.Encode(&p))
 		}
 	}
 	if p.Preset != "" {
@@ -615,53 +420,6 @@ func presetDecoder(presets []Preset) func(p *Params, v string) error {
 		p.Preset = pr.Name
 		return nil
 	}
-}
-
-// decimalSyntax is a number as people write it: digits with at most one point, on either side
-// of them. strconv also takes signs, exponents, hex floats (0x1p1), underscores (1_0), Inf and
-// NaN; a query takes none of them, in any key.
-const decimalSyntax = `(?:[0-9]+\.?[0-9]*|\.[0-9]+)`
-
-var decimalRe lazy[*regexp.Regexp]
-
-func decimal() *regexp.Regexp {
-	return decimalRe.get(func() *regexp.Regexp { return regexp.MustCompile(`^` + decimalSyntax + `$`) })
-}
-
-// lazy is a value built at its first use. A package variable's initializer runs in the
-// package's init, so whatever it calls is linked into every program that imports calc; a lazy
-// value is linked only into one that uses it: a program that only computes a schedule links no
-// key table and no regexp.
-type lazy[T any] struct {
-	once sync.Once
-	v    T
-}
-
-func (l *lazy[T]) get(build func() T) T {
-	l.once.Do(func() { l.v = build() })
-	return l.v
-}
-
-// signed refuses a sign, which strconv accepts: no input of ours is negative, "-0" is more
-// likely a typo than a zero, and a "+" that survives the query (where + is a space) was
-// written as %2B on purpose.
-func signed(v string) error {
-	switch {
-	case strings.HasPrefix(v, "-"):
-		return errors.New("must not be negative")
-	case strings.HasPrefix(v, "+"):
-		return errors.New("must be written without a sign")
-	}
-	return nil
-}
-
-// numError turns a strconv error into a message: a number too large for its type is out of
-// range, anything else is not a number at all.
-func numError(err error, kind, outside string) error {
-	if errors.Is(err, strconv.ErrRange) {
-		return errors.New(outside)
-	}
-	return fmt.Errorf("not %s", kind)
 }
 
 func quote(s string) string { return strconv.Quote(s) }

@@ -451,7 +451,7 @@ func TestEveryFieldHasAKey(t *testing.T) {
 			return
 		}
 		for _, k := range keyTable() {
-			if k.encode != nil && k.encode(&p) != k.encode(&d) {
+			if k.Encode != nil && k.Encode(&p) != k.Encode(&d) {
 				return
 			}
 		}
@@ -469,7 +469,7 @@ func TestEveryFieldHasAKey(t *testing.T) {
 func TestModelKeysAreTheirPackages(t *testing.T) {
 	var names []string
 	for _, k := range keyTable() {
-		names = append(names, k.name)
+		names = append(names, k.Name)
 	}
 	for _, c := range []struct {
 		after string
@@ -492,5 +492,61 @@ func TestModelKeysAreTheirPackages(t *testing.T) {
 		if i < 0 || len(c.keys) == 0 || i+1+len(c.keys) > len(names) || !slices.Equal(names[i+1:i+1+len(c.keys)], c.keys) {
 			t.Errorf("after %s the table has %v, want %v", c.after, names[i+1:], c.keys)
 		}
+	}
+}
+
+// TestCoreKeysAreTheCores: the key table begins with the policy core's keys, in their order
+// (policy.Keys), and no other row writes a field of the core's inputs (policy.Params), so that a
+// key of the policy is a row of calc/policy's and of no calc file (policy's
+// TestEveryFieldHasAKey holds that each of its fields has one).
+func TestCoreKeysAreTheCores(t *testing.T) {
+	var core []string
+	for _, k := range policy.Keys() {
+		core = append(core, k.Name)
+	}
+	table := keyTable()
+	var names []string
+	for _, k := range table {
+		names = append(names, k.Name)
+	}
+	if len(core) == 0 || len(names) < len(core) || !slices.Equal(names[:len(core)], core) {
+		t.Fatalf("the table begins with %v, want the core's keys %v", names[:min(len(core), len(names))], core)
+	}
+	d := Default()
+	changed := 0
+	// Each field of policy.Params, changed alone.
+	var walk func(typ reflect.Type, index []int, name string)
+	walk = func(typ reflect.Type, index []int, name string) {
+		if typ.Kind() == reflect.Struct {
+			for i := range typ.NumField() {
+				walk(typ.Field(i).Type, append(slices.Clone(index), i), name+"."+typ.Field(i).Name)
+			}
+			return
+		}
+		p := d
+		v := reflect.ValueOf(&p.Params).Elem().FieldByIndex(index)
+		switch v.Kind() {
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Uint8, reflect.Uint64:
+			v.SetUint(v.Uint() + 1)
+		case reflect.Float64:
+			v.SetFloat(v.Float() + 0.5)
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		default:
+			t.Errorf("policy.Params%s: a %s, which this test cannot change", name, v.Kind())
+			return
+		}
+		changed++
+		for _, k := range table[len(core):] {
+			if k.Encode != nil && k.Encode(&p) != k.Encode(&d) {
+				t.Errorf("policy.Params%s is written by %s, a key of calc's; the core's keys are policy.Keys", name, k.Name)
+			}
+		}
+	}
+	walk(reflect.TypeFor[policy.Params](), nil, "")
+	if changed < len(core) {
+		t.Errorf("only %d fields of policy.Params were changed, for %d keys", changed, len(core))
 	}
 }

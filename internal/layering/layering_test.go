@@ -170,9 +170,10 @@ func TestBuilds(t *testing.T) {
 
 // TestScheduleAlone builds a program that calls only Params.Schedule (calc/policy's, which
 // calc.Params embeds) and fails where it links
-// what reading and writing a link needs (the key table, a regexp compiler, the herd's and the
-// overload view's limits and cases) or a simulation (calc/sim, calc/contention): calc's package
-// variables build nothing at init that only Decode, Encode or Validate read (query.go's lazy).
+// what reading and writing a link needs (the key table, the core's keys and their builders and
+// parser, a regexp compiler, the herd's and the overload view's limits and cases) or a simulation
+// (calc/sim, calc/contention): calc's and calc/policy's package variables build nothing at init
+// that only Decode, Encode or Validate read (calc/internal/lazy).
 func TestScheduleAlone(t *testing.T) {
 	bin := t.TempDir() + "/schedule"
 	build := exec.Command("go", "build", "-o", bin, "./internal/layering/testdata/schedule")
@@ -189,7 +190,8 @@ func TestScheduleAlone(t *testing.T) {
 		t.Fatalf("the program does not link calc/policy's Params.Schedule")
 	}
 	for _, not := range []string{
-		" regexp.Compile", " regexp.MustCompile", " backoffcalc/calc.newKeyTable", " backoffcalc/calc.durationKey",
+		" regexp.Compile", " regexp.MustCompile", " backoffcalc/calc.newKeyTable", " backoffcalc/calc/policy.Keys",
+		" backoffcalc/calc/policy.DurationKey", " backoffcalc/calc/policy.parseDuration",
 		" backoffcalc/calc.herdWork", " backoffcalc/calc.Params.Validate", " backoffcalc/calc.Params.Overload",
 		" backoffcalc/calc.Params.Herd", " backoffcalc/calc/sim.", " backoffcalc/calc/contention.",
 	} {

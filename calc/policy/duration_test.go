@@ -1,4 +1,4 @@
-package calc
+package policy
 
 import (
 	"math"
@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"backoffcalc/calc/policy"
 )
 
 // durationTests are durations as written and their exact value in nanoseconds, computed by hand;
@@ -142,13 +140,13 @@ func TestParseDurationAsGo(t *testing.T) {
 	}
 }
 
-// What policy.TypedDuration writes reads back as the same duration (calc/policy's
-// TestTypedDuration holds what it writes).
+// What TypedDuration writes reads back as the same duration (TestTypedDuration holds what it
+// writes).
 func TestTypedDurationReadsBack(t *testing.T) {
-	for _, d := range []time.Duration{1, 999, 1001, 64500000, 157142857, 1599999999, 204600 * time.Millisecond, 90061001001001, policy.MaxCap, policy.MaxCap - 1} {
-		back, err := parseDuration(policy.TypedDuration(d))
+	for _, d := range []time.Duration{1, 999, 1001, 64500000, 157142857, 1599999999, 204600 * time.Millisecond, 90061001001001, MaxCap, MaxCap - 1} {
+		back, err := parseDuration(TypedDuration(d))
 		if err != nil || back != d {
-			t.Errorf("TypedDuration(%d) = %q reads back as %d (%v)", d, policy.TypedDuration(d), back, err)
+			t.Errorf("TypedDuration(%d) = %q reads back as %d (%v)", d, TypedDuration(d), back, err)
 		}
 	}
 }

@@ -1,13 +1,16 @@
-package calc
+package policy
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"backoffcalc/calc/internal/lazy"
 )
 
 // A duration in a query is Go syntax (250ms, 1.5s, 2m30s) or a bare number of milliseconds, read
@@ -15,18 +18,18 @@ import (
 // 0.5ns0.5ns is 0), and a value that is not a whole number of nanoseconds is refused here rather
 // than cut.
 
-// They are compiled at their first use, as every regexp of calc is, so that a program that
-// parses nothing links no regexp.
-var goDurationRe, durationPartRe lazy[*regexp.Regexp]
+// They are compiled at their first use, as every regexp of calc and the core is, so that a
+// program that parses nothing links no regexp.
+var goDurationRe, durationPartRe lazy.Value[*regexp.Regexp]
 
 func goDuration() *regexp.Regexp {
-	return goDurationRe.get(func() *regexp.Regexp {
+	return goDurationRe.Get(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(` + decimalSyntax + `(ns|us|µs|μs|ms|s|m|h))+$`)
 	})
 }
 
 func durationPart() *regexp.Regexp {
-	return durationPartRe.get(func() *regexp.Regexp {
+	return durationPartRe.Get(func() *regexp.Regexp {
 		return regexp.MustCompile(`(` + decimalSyntax + `)(ns|us|µs|μs|ms|s|m|h)`)
 	})
 }
@@ -113,4 +116,41 @@ func nanos(v string) (d time.Duration, whole, fits bool) {
 		return 0, false, false
 	}
 	return time.Duration(ns), whole, true
+}
+
+// decimalSyntax is a number as people write it: digits with at most one point, on either side
+// of them. strconv also takes signs, exponents, hex floats (0x1p1), underscores (1_0), Inf and
+// NaN; a query takes none of them, in any key.
+const decimalSyntax = `(?:[0-9]+\.?[0-9]*|\.[0-9]+)`
+
+var decimalRe lazy.Value[*regexp.Regexp]
+
+func decimal() *regexp.Regexp {
+	return decimalRe.Get(func() *regexp.Regexp { return regexp.MustCompile(`^` + decimalSyntax + `$`) })
+}
+
+// BareNumber reports whether v is a number as a query writes it, digits with at most one point:
+// a duration key reads it as milliseconds (Key.Duration).
+func BareNumber(v string) bool { return decimal().MatchString(v) }
+
+// signed refuses a sign, which strconv accepts: no input of ours is negative, "-0" is more
+// likely a typo than a zero, and a "+" that survives the query (where + is a space) was
+// written as %2B on purpose.
+func signed(v string) error {
+	switch {
+	case strings.HasPrefix(v, "-"):
+		return errors.New("must not be negative")
+	case strings.HasPrefix(v, "+"):
+		return errors.New("must be written without a sign")
+	}
+	return nil
+}
+
+// numError turns a strconv error into a message: a number too large for its type is out of
+// range, anything else is not a number at all.
+func numError(err error, kind, outside string) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return errors.New(outside)
+	}
+	return fmt.Errorf("not %s", kind)
 }
