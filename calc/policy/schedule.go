@@ -268,9 +268,15 @@ func (l law) at(u float64) time.Duration {
 	return l.linear(u)
 }
 
-// linear is at for a law without a step, small enough to inline into the sampling's loop.
+// linear is at for a law without a step: the sampling and the herd call it for every draw.
 func (l law) linear(u float64) time.Duration {
-	w := mathx.RoundNs(min(l.clamp, l.lo+float64(u*(l.hi-l.lo)))) + l.off
+	// Not min(l.clamp, v): in WebAssembly a float's min is a call into the runtime, once for
+	// every draw. clamp is never NaN, and the sign of a zero is lost in the rounding.
+	v := l.lo + float64(u*(l.hi-l.lo))
+	if v > l.clamp {
+		v = l.clamp
+	}
+	w := mathx.RoundNs(v) + l.off
 	return max(l.min, min(l.max, w))
 }
 
