@@ -1,10 +1,12 @@
 package main
 
 import (
-	"io"
+	"encoding/json"
+	"errors"
 	"strings"
 
 	"backoffcalc/app/internal/report"
+	"backoffcalc/app/internal/work"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -23,10 +25,10 @@ func (p *page) renderExport() app.UI {
 			p.copy(ctx, "export", "link", u.String())
 		})),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copyReport(ctx, "CSV", report.WriteCSV)
+			p.copyReport(ctx, "CSV", "csv")
 		})),
 		app.Button().ID("copy-md").Type("button").Text("Copy as Markdown").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
-			p.copyReport(ctx, "Markdown", report.WriteMarkdown)
+			p.copyReport(ctx, "Markdown", "md")
 		})),
 		app.Span().ID("copy-status").Aria("live", "polite").Text(status),
 		app.If(status != "" && p.export != "", app.Textarea().ID("export-text").ReadOnly(true).Rows(6).Text(p.export)),
@@ -109,17 +111,68 @@ func without(missing []string) string {
 	}
 }
 
-// copyReport copies the report in a format (see exported.text).
-func (p *page) copyReport(ctx app.Context, what string, write func(io.Writer, report.Results) error) {
+// copyReport copies the report in format, "csv" or "md", as table -format writes it. The
+// engine's worker writes the text (work.Copy): the page's wasm links no report writer
+// (docs/layout.md). A browser lets a page write the clipboard only inside a click, so the write
+// is asked for here, with the text to come (backoffcalcCopyLater, app.js).
+func (p *page) copyReport(ctx app.Context, what, format string) {
 	e := p.exported()
-	p.copyWithout(ctx, "export", what, without(e.missing), e.text(write))
-}
-
-// text is e in a format, as table writes it.
-func (e exported) text(write func(io.Writer, report.Results) error) string {
-	var b strings.Builder
-	write(&b, e.Results)
-	return b.String()
+	what += without(e.missing)
+	p.copies++
+	n := p.copies // the status and the box are the last copy's
+	p.copiedFrom, p.export, p.status = "export", "", "Copying the "+what+"…"
+	in, err := json.Marshal(work.CopyIn{Results: e.Results, Format: format})
+	if err != nil {
+		panic(err) // the results are numbers and words: a bug, which recovering reports
+	}
+	later := app.Window().Call("backoffcalcCopyLater") // null without a clipboard (not a secure context)
+	wrote := true                                      // else the copy's own message stands
+	if later.Truthy() {
+		var done, fail app.Func
+		settle := func(msg string) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if n == p.copies && wrote {
+					p.status = msg
+				}
+			})
+			done.Release()
+			fail.Release()
+		}
+		done = app.FuncOf(func(app.Value, []app.Value) any { settle("Copied the " + what + "."); return nil })
+		fail = app.FuncOf(func(app.Value, []app.Value) any {
+			settle("The browser refused the clipboard: the " + what + " is in the box below.")
+			return nil
+		})
+		later.Get("done").Call("then", done, fail)
+	}
+	p.callEngine(ctx, work.Copy, string(in), func(ctx app.Context, reply string, err error) {
+		defer p.survive(nil, p.addError)
+		var r work.Reply[string]
+		if err == nil {
+			err = json.Unmarshal([]byte(reply), &r)
+		}
+		if err == nil && r.Err != "" {
+			err = errors.New(r.Err)
+		}
+		if r.Panic != "" || err != nil || n != p.copies {
+			wrote = false // nothing of this copy reaches the clipboard, or its status
+			if later.Truthy() {
+				later.Call("fail", "not written")
+			}
+		}
+		switch {
+		case r.Panic != "":
+			panic(r.Panic) // the worker's bug is the page's: survive asks for the link to be reported
+		case n != p.copies: // a later copy's status and box stand
+		case err != nil:
+			p.status = "The " + what + " could not be written: " + err.Error() + "."
+		case !later.Truthy():
+			p.export, p.status = r.Out, "This browser gives no clipboard here: the "+what+" is in the box below."
+		default:
+			p.export = r.Out
+			later.Call("give", r.Out)
+		}
+	})
 }
 
 // copy puts text on the clipboard and says whether that worked, next to the buttons of from

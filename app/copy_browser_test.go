@@ -10,6 +10,8 @@ import (
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -79,6 +81,45 @@ func TestCopyWhileHerdComputes(t *testing.T) {
 	text, status = copied(tb, "#copy-csv")
 	if strings.Contains(status, "the herd") || !strings.Contains(text, "\nmode,attempts,accepted,") {
 		t.Errorf("after the herd: status %q, text:\n%s", status, text)
+	}
+	tb.requireNoConsoleProblems()
+}
+
+// The report's copy is written by the engine's worker after the click (work.Copy), so the page
+// asks for the clipboard's write inside the click with the text to come (backoffcalcCopyLater):
+// where the browser grants the clipboard, it holds the whole text, the one the box shows, and
+// the status says it was copied; the link's copy, written at once, still lands there too.
+func TestCopyWritesTheClipboard(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t, chromedp.WithNewBrowserContext()) // the permission stays in this profile
+	// Reading the clipboard back needs its permission; writing it, as a person's click does, not.
+	if _, err := chromedp.Call(tb.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: "clipboard-read"}, Setting: cdpbrowser.PermissionSettingGranted,
+		Origin: srv.URL, BrowserContextID: chromedp.FromContext(tb.ctx).BrowserContextID,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// A headless tab has no focus, and the clipboard is only for a focused page.
+	if _, err := chromedp.Call(tb.ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	tb.navigate(srv.URL + "/?" + sharedQuery)
+	tb.waitWasm()
+	p, _ := libs.Decode(sharedQuery)
+	tb.waitFor("the herd", herdRowsAre(len(p.HerdModes())))
+	for _, c := range []struct{ button, what string }{{"#copy-csv", "CSV"}, {"#copy-md", "Markdown"}} {
+		box, status := copied(tb, c.button)
+		if !strings.HasPrefix(status, "Copied the "+c.what) {
+			t.Errorf("%s: status %q", c.what, status)
+		}
+		// A textarea drops the text's last newline; the clipboard gets all of it.
+		if got := evalJS[string](tb, `navigator.clipboard.readText()`); got != box+"\n" {
+			t.Errorf("%s: the clipboard holds\n%q\nthe box shows\n%q", c.what, got, box)
+		}
+	}
+	_, status := copied(tb, "#copy-link")
+	if got, want := evalJS[string](tb, `navigator.clipboard.readText()`), srv.URL+"/?"; status != "Copied the link." || !strings.HasPrefix(got, want) {
+		t.Errorf("the link's copy: status %q, clipboard %q", status, got)
 	}
 	tb.requireNoConsoleProblems()
 }

@@ -3,11 +3,29 @@
 package main
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 
-	"backoffcalc/app/internal/report"
+	"backoffcalc/app/internal/engine"
+	"backoffcalc/app/internal/work"
 )
+
+// copyText is what a copy of e in format copies: the engine's writing of the page's results,
+// after their crossing to the worker as JSON (work.Copy).
+func copyText(t *testing.T, e exported, format string) string {
+	t.Helper()
+	in, err := json.Marshal(work.CopyIn{Results: e.Results, Format: format})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, _, _ := engine.Handle(work.Copy, string(in), nil)
+	var r work.Reply[string]
+	if err := json.Unmarshal([]byte(reply), &r); err != nil || r.Err != "" || r.Panic != "" {
+		t.Fatalf("the engine's reply to a copy in %s: %v %q %q", format, err, r.Err, r.Panic)
+	}
+	return r.Out
+}
 
 // The page's copies are table's output for the same link, and say what they leave out: here
 // the contention experiment, which runs only when its section comes into view, and B's
@@ -28,8 +46,8 @@ func TestExportedIsTable(t *testing.T) {
 			format string
 			got    string
 		}{
-			{"csv", e.text(report.WriteCSV)},
-			{"md", e.text(report.WriteMarkdown)},
+			{"csv", copyText(t, e, "csv")},
+			{"md", copyText(t, e, "md")},
 		} {
 			if want, _, _ := runTableOut(t, "-format", f.format, q); f.got != want {
 				t.Errorf("%s -format %s: the page copies\n%s\ntable writes\n%s", q, f.format, f.got, want)
@@ -54,7 +72,7 @@ func TestExportedFluidHerd(t *testing.T) {
 	if want := []string{"the contention experiment (it runs when its section comes into view)"}; !slices.Equal(e.missing, want) || len(e.Fluid) != 6 {
 		t.Errorf("missing %q, want %q; %d modes of expected counts", e.missing, want, len(e.Fluid))
 	}
-	if want, _, _ := runTableOut(t, "-format", "csv", q); e.text(report.WriteCSV) != want {
-		t.Errorf("the page copies\n%s\ntable writes\n%s", e.text(report.WriteCSV), want)
+	if want, _, _ := runTableOut(t, "-format", "csv", q); copyText(t, e, "csv") != want {
+		t.Errorf("the page copies\n%s\ntable writes\n%s", copyText(t, e, "csv"), want)
 	}
 }

@@ -312,4 +312,13 @@ func TestImportWithoutEngine(t *testing.T) {
 	// So does the Export panel, which the engine writes.
 	tb.waitFor("the export panel's error", `(() => { const s = document.getElementById("snippets");
 		return !s.hasAttribute("data-pending") && s.textContent.includes("engine") && s.querySelector("code") === null; })()`)
+	// And a copy of the report, which the engine writes: the status names it, and no box shows.
+	tb.run(chromedp.Click(chromedp.CSS("#copy-csv")))
+	tb.waitFor("the copy's error", `document.getElementById("copy-status").textContent.startsWith("The CSV")`)
+	if msg := evalJS[string](tb, `document.getElementById("copy-status").textContent`); !strings.Contains(msg, "could not be written") || !strings.Contains(msg, "engine") {
+		t.Errorf("the copy says %q", msg)
+	}
+	if evalJS[bool](tb, `document.getElementById("export-text") !== null`) {
+		t.Error("a copy the engine did not write shows a box")
+	}
 }

@@ -68,7 +68,9 @@ var rules = []struct {
 	// runs the simulations. The import's reader gives what it read in the page's own terms
 	// (imported); the kinds of work and their replies are app/internal/work's.
 	{"app/internal/engine", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs",
-		"app/internal/importcfg", "app/internal/imported", "app/internal/work"}},
+		"app/internal/importcfg", "app/internal/imported", "app/internal/report", "app/internal/work"}},
+	// A copy button's work carries the page's results (report.Results) to the worker that writes them.
+	{"app/internal/work", []string{"calc", "calc/policy", "calc/contention", "calc/sim", "calc/libs", "app/internal/report"}},
 	{"app/internal/importcfg", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/imported"}},
 	{"app/internal/...", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs"}},
 	{"app/engine", []string{"app/internal/engine"}},
@@ -205,23 +207,27 @@ func TestScheduleAlone(t *testing.T) {
 
 // TestPageLinksNoExporter builds the page's wasm and the engine worker's as make wasm does and
 // fails where the page's links a function of the Export panel's exporters (calc/libs: the
-// panel's library is written by the engine's worker, app/internal/engine), or the worker's
-// lacks them; calc/libs itself stays in the page, for the presets and the link's keys. The
-// names are read from the functions' table that Go keeps in a stripped wasm.
+// panel's library is written by the engine's worker, app/internal/engine) or of the report's
+// writers (app/internal/report: the copy buttons' text is written by the worker too), or the
+// worker's lacks them; calc/libs and app/internal/report themselves stay in the page, for the
+// presets, the link's keys and the sections' words. The names are read from the functions'
+// table that Go keeps in a stripped wasm.
 func TestPageLinksNoExporter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two wasm modules")
 	}
-	exporters := []string{"libs.ExportOf", "libs.exportOne", "libs.exporterOf", "libs.exportGRPC",
-		"libs.exportPolly", "libs.exportAWS", "libs.compare", "libs.budgetDiffs", "libs.cannotExpress", "libs.jitterText"}
+	exporters := []string{"calc/libs.ExportOf", "calc/libs.exportOne", "calc/libs.exporterOf", "calc/libs.exportGRPC",
+		"calc/libs.exportPolly", "calc/libs.exportAWS", "calc/libs.compare", "calc/libs.budgetDiffs", "calc/libs.cannotExpress",
+		"calc/libs.jitterText", "app/internal/report.WriteCSV", "app/internal/report.WriteMarkdown",
+		"app/internal/report.reportTables", "app/internal/report.overloadTables", "app/internal/report.mdTable"}
 	dir := t.TempDir()
 	for _, b := range []struct {
 		pkg   string
 		links bool // the exporters
 		has   string
 	}{
-		{"./app", false, "libs.PresetByName"},
-		{"./app/engine", true, "libs.PresetByName"},
+		{"./app", false, "calc/libs.PresetByName"},
+		{"./app/engine", true, "calc/libs.PresetByName"},
 	} {
 		bin := dir + "/" + strings.ReplaceAll(b.pkg, "/", "_") + ".wasm"
 		build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, b.pkg)
@@ -234,12 +240,12 @@ func TestPageLinksNoExporter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(wasm, []byte(module+"/calc/"+b.has)) {
-			t.Fatalf("%s: no function named %s/calc/%s: the names are not where this test reads them", b.pkg, module, b.has)
+		if !bytes.Contains(wasm, []byte(module+"/"+b.has)) {
+			t.Fatalf("%s: no function named %s/%s: the names are not where this test reads them", b.pkg, module, b.has)
 		}
 		for _, f := range exporters {
-			if got := bytes.Contains(wasm, []byte(module+"/calc/"+f)); got != b.links {
-				t.Errorf("%s links %s/calc/%s: %v, want %v", b.pkg, module, f, got, b.links)
+			if got := bytes.Contains(wasm, []byte(module+"/"+f)); got != b.links {
+				t.Errorf("%s links %s/%s: %v, want %v", b.pkg, module, f, got, b.links)
 			}
 		}
 	}

@@ -8,9 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 
 	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/app/internal/imported"
+	"backoffcalc/app/internal/report"
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/fluid"
@@ -54,6 +57,11 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 			out, err := Export(in)
 			return out, true, err
 		})
+	case work.Copy:
+		reply, done = simulate(input, func(in work.CopyIn) (string, bool, error) {
+			text, err := Copy(in)
+			return text, true, err
+		})
 	default:
 		reply, done = encode(work.Reply[struct{}]{Err: fmt.Sprintf("engine: no work of kind %q", kind)}), true
 	}
@@ -61,6 +69,22 @@ func Handle(kind, input string, pause func() bool) (reply string, bytes []byte, 
 		return "", nil, false
 	}
 	return reply, bytes, true
+}
+
+// Copy is in's results as a copy button copies them: as table writes them in in's format.
+func Copy(in work.CopyIn) (string, error) {
+	var write func(io.Writer, report.Results) error
+	switch in.Format {
+	case "csv":
+		write = report.WriteCSV
+	case "md":
+		write = report.WriteMarkdown
+	default:
+		return "", fmt.Errorf("engine: no copy in the format %q", in.Format)
+	}
+	var b strings.Builder
+	err := write(&b, in.Results)
+	return b.String(), err
 }
 
 // Export is the Export panel's library for in's policy (libs.ExportOf), as the panel shows it;

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/app/internal/imported"
+	"backoffcalc/app/internal/report"
 	"backoffcalc/app/internal/work"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
@@ -245,6 +247,89 @@ func exportReply(t *testing.T, in work.ExportIn) work.Reply[work.ExportOut] {
 	var got work.Reply[work.ExportOut]
 	if err := json.Unmarshal([]byte(reply), &got); err != nil || !done || bytes != nil {
 		t.Fatalf("%+v: %v, done %v, %d bytes", in, err, done, len(bytes))
+	}
+	return got
+}
+
+// A copy's results cross to the worker whole: what the worker writes of them after their JSON
+// is what the writers write of them as they are, in both formats, for every kind of result (the
+// report with its sampled fit, herds simulated and expected, overload runs with limiters and
+// breakers, the contention experiment) and B beside A. An unknown format is refused by name.
+func TestCopyReplies(t *testing.T) {
+	for _, q := range append(slices.Clone(simQueries), exportQueries...) {
+		link, err := libs.DecodeLink(q)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		p := link.Params
+		r := p.Report()
+		r.AddSolveSamples(nil)
+		res := report.Results{Report: r, Cont: report.Contention{Params: p}}
+		switch {
+		case p.Open():
+			for _, c := range p.OverloadCases() {
+				run, err := sim.Overload(p, c)
+				if err != nil { // past the model's limits: the page says so, and copies none
+					res.Over = nil
+					break
+				}
+				res.Over = append(res.Over, run)
+			}
+		case p.HerdSimulated():
+			for _, m := range p.HerdModes() {
+				run, err := sim.HerdMode(p, m)
+				if err != nil { // past the model's limits: the page says so, and copies none
+					res.Herd = nil
+					break
+				}
+				res.Herd = append(res.Herd, run)
+			}
+		default:
+			for _, m := range p.HerdModes() {
+				run, err := fluid.Mode(p, m)
+				if err != nil { // past the model's limits: the page says so, and copies none
+					res.Fluid = nil
+					break
+				}
+				res.Fluid = append(res.Fluid, run)
+			}
+		}
+		if strings.Contains(q, "contenders=") {
+			if res.Cont.Table, err = contention.Run(p.Params, p.Contenders, p.Runs, contention.ModesOf(p.Params)...); err != nil {
+				t.Fatalf("%q: %v", q, err)
+			}
+		}
+		if q == "budget=2s&attempts=10&cap=1s&call=150ms" {
+			b := calc.Default()
+			b.Base *= 2
+			res.Cmp = &report.Compared{Comparison: calc.Compare(r, b.ReportBounds()), Vs: "base=200ms"}
+		}
+		for format, write := range map[string]func(io.Writer, report.Results) error{"csv": report.WriteCSV, "md": report.WriteMarkdown} {
+			var want strings.Builder
+			if err := write(&want, res); err != nil {
+				t.Fatalf("%q %s: %v", q, format, err)
+			}
+			if got := copyReply(t, work.CopyIn{Results: res, Format: format}); got.Err != "" || got.Panic != "" || got.Out != want.String() {
+				t.Errorf("%q %s: the worker writes\n%s\n(%q %q), not\n%s", q, format, got.Out, got.Err, got.Panic, want.String())
+			}
+		}
+	}
+	if got := copyReply(t, work.CopyIn{Results: report.Results{Report: calc.Default().Report()}, Format: "text"}); got.Err != `engine: no copy in the format "text"` || got.Out != "" {
+		t.Errorf("%+v", got)
+	}
+}
+
+// copyReply is the engine's reply to in, decoded as the page decodes it.
+func copyReply(t *testing.T, in work.CopyIn) work.Reply[string] {
+	t.Helper()
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, bytes, done := Handle(work.Copy, string(b), nil)
+	var got work.Reply[string]
+	if err := json.Unmarshal([]byte(reply), &got); err != nil || !done || bytes != nil {
+		t.Fatalf("%v, done %v, %d bytes", err, done, len(bytes))
 	}
 	return got
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
@@ -26,7 +27,15 @@ const (
 	Overload   = "overload"   // an OverloadIn in; a Reply[OverloadOut] out
 	Contention = "contention" // a ContentionIn in; a Reply[[]contention.Result] out
 	Export     = "export"     // an ExportIn in; a Reply[ExportOut] out: the Export panel's library for the policy
+	Copy       = "copy"       // a CopyIn in; a Reply[string] out: the page's report as a copy button copies it
 )
+
+// CopyIn is what a copy button copies: the page's results, in a Format, "csv" or "md", as table
+// -format writes them. The page's wasm links no report writer: the worker writes the text.
+type CopyIn struct {
+	Results report.Results
+	Format  string
+}
 
 // HerdIn is one mode's herd: calc/sim's HerdModePausing.
 type HerdIn struct {

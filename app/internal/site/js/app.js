@@ -172,6 +172,28 @@ function backoffcalcRestoreFocus() {
   }
 }
 
+// backoffcalcCopyLater is the wasm's call inside a copy button's click, for a text that the
+// engine's worker is still writing: a browser lets a page write the clipboard only inside a
+// click. It asks for the write at once, with the text to come: the wasm calls give(text) or
+// fail(message) once the worker has replied, and done settles as the write does. Where
+// ClipboardItem is missing, the text is written once given, which a browser may refuse out of
+// the click. null without a clipboard (a page that is not a secure context).
+function backoffcalcCopyLater() {
+  const clip = navigator.clipboard;
+  if (!clip) {
+    return null;
+  }
+  let give, fail;
+  const text = new Promise((resolve, reject) => {
+    give = resolve;
+    fail = (message) => reject(new Error(message));
+  });
+  const done = typeof ClipboardItem === "function"
+    ? clip.write([new ClipboardItem({ "text/plain": text.then((t) => new Blob([t], { type: "text/plain" })) })])
+    : text.then((t) => clip.writeText(t));
+  return { done, give, fail };
+}
+
 // backoffcalcPrewrite is the wasm's call before go-app starts, on HTML made for another query
 // (guard.js marked it stale-html): it writes this link's first screen, which the page's own code
 // computed (app/prewrite_js.go), into that HTML in one task, and marks it as this link's, which
