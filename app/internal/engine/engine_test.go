@@ -267,32 +267,11 @@ func TestCopyReplies(t *testing.T) {
 		res := report.Results{Report: r, Cont: report.Contention{Params: p}}
 		switch {
 		case p.Open():
-			for _, c := range p.OverloadCases() {
-				run, err := sim.Overload(p, c)
-				if err != nil { // past the model's limits: the page says so, and copies none
-					res.Over = nil
-					break
-				}
-				res.Over = append(res.Over, run)
-			}
+			res.Over = runsOf(p.OverloadCases(), func(c calc.OverloadCase) (sim.OverloadRun, error) { return sim.Overload(p, c) })
 		case p.HerdSimulated():
-			for _, m := range p.HerdModes() {
-				run, err := sim.HerdMode(p, m)
-				if err != nil { // past the model's limits: the page says so, and copies none
-					res.Herd = nil
-					break
-				}
-				res.Herd = append(res.Herd, run)
-			}
+			res.Herd = runsOf(p.HerdModes(), func(m calc.HerdMode) (sim.HerdRun, error) { return sim.HerdMode(p, m) })
 		default:
-			for _, m := range p.HerdModes() {
-				run, err := fluid.Mode(p, m)
-				if err != nil { // past the model's limits: the page says so, and copies none
-					res.Fluid = nil
-					break
-				}
-				res.Fluid = append(res.Fluid, run)
-			}
+			res.Fluid = runsOf(p.HerdModes(), func(m calc.HerdMode) (fluid.Run, error) { return fluid.Mode(p, m) })
 		}
 		if strings.Contains(q, "contenders=") {
 			if res.Cont.Table, err = contention.Run(p.Params, p.Contenders, p.Runs, contention.ModesOf(p.Params)...); err != nil {
@@ -317,6 +296,20 @@ func TestCopyReplies(t *testing.T) {
 	if got := copyReply(t, work.CopyIn{Results: report.Results{Report: calc.Default().Report()}, Format: "text"}); got.Err != `engine: no copy in the format "text"` || got.Out != "" {
 		t.Errorf("%+v", got)
 	}
+}
+
+// runsOf is run of each of xs, or nil when one fails: past its model's limits, the page shows
+// and copies none of them.
+func runsOf[X, R any](xs []X, run func(X) (R, error)) []R {
+	var out []R
+	for _, x := range xs {
+		r, err := run(x)
+		if err != nil {
+			return nil
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // copyReply is the engine's reply to in, decoded as the page decodes it.
