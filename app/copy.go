@@ -184,6 +184,8 @@ func (p *page) copy(ctx app.Context, from, what, text string) {
 // copyWithout is copy of a text that leaves out what left says ("" for nothing), in every
 // message.
 func (p *page) copyWithout(ctx app.Context, from, what, left, text string) {
+	p.copies++
+	n := p.copies // a report's copy still being written does not reach the clipboard after this
 	p.copiedFrom = from
 	p.export = text
 	p.status = "Copying the " + what + left + "…"
@@ -194,7 +196,11 @@ func (p *page) copyWithout(ctx app.Context, from, what, left, text string) {
 	}
 	var done, fail app.Func
 	settle := func(msg string) {
-		ctx.Dispatch(func(ctx app.Context) { p.status = msg })
+		ctx.Dispatch(func(ctx app.Context) {
+			if n == p.copies {
+				p.status = msg
+			}
+		})
 		done.Release()
 		fail.Release()
 	}

@@ -12,6 +12,7 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -92,6 +93,18 @@ func TestCopyWhileHerdComputes(t *testing.T) {
 func TestCopyWritesTheClipboard(t *testing.T) {
 	srv := startServe(t)
 	tb := newTab(t, chromedp.WithNewBrowserContext()) // the permission stays in this profile
+	// Counts the engine workers' replies, each before the page's own handler sees it.
+	if _, err := chromedp.Call(tb.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+		const W = Worker;
+		window.workerReplies = 0;
+		window.Worker = function (url, opts) {
+			const w = new W(url, opts);
+			w.addEventListener("message", () => { window.workerReplies++; });
+			return w;
+		};
+	})()`}); err != nil {
+		t.Fatal(err)
+	}
 	// Reading the clipboard back needs its permission; writing it, as a person's click does, not.
 	if _, err := chromedp.Call(tb.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
 		Permission: &cdpbrowser.PermissionDescriptor{Name: "clipboard-read"}, Setting: cdpbrowser.PermissionSettingGranted,
@@ -117,9 +130,18 @@ func TestCopyWritesTheClipboard(t *testing.T) {
 			t.Errorf("%s: the clipboard holds\n%q\nthe box shows\n%q", c.what, got, box)
 		}
 	}
-	_, status := copied(tb, "#copy-link")
-	if got, want := evalJS[string](tb, `navigator.clipboard.readText()`), srv.URL+"/?"; status != "Copied the link." || !strings.HasPrefix(got, want) {
-		t.Errorf("the link's copy: status %q, clipboard %q", status, got)
+	link, status := copied(tb, "#copy-link")
+	if got := evalJS[string](tb, `navigator.clipboard.readText()`); status != "Copied the link." || got != link || !strings.HasPrefix(got, srv.URL+"/?") {
+		t.Errorf("the link's copy: status %q, clipboard %q, box %q", status, got, link)
+	}
+	// A report's copy still being written when the link is copied reaches neither the clipboard
+	// nor the status nor the box once its text comes: the last copy's stay.
+	n := evalJS[int](tb, `(document.getElementById("copy-md").click(), document.getElementById("copy-link").click(), window.workerReplies)`)
+	tb.waitFor("the Markdown's reply", fmt.Sprintf(`window.workerReplies > %d`, n))
+	evalJS[bool](tb, `new Promise((done) => setTimeout(() => done(true), 300))`) // for the page to handle it
+	if got, status, box := evalJS[string](tb, `navigator.clipboard.readText()`), evalJS[string](tb, `document.getElementById("copy-status").textContent`),
+		evalJS[string](tb, `document.getElementById("export-text").value`); got != link || status != "Copied the link." || box != link {
+		t.Errorf("after a link's copy that followed a Markdown's: clipboard %q, status %q, box %q", got, status, box)
 	}
 	tb.requireNoConsoleProblems()
 }

@@ -26,7 +26,7 @@ type page struct {
 	query    string         // the query the address shows, or will once queryDue is done: canonical, sorted
 	status   string         // what the last copy did
 	export   string         // the text last copied, shown for copying by hand
-	copies   int            // copies of the report asked for: a reply is shown if it is the last's
+	copies   int            // copies asked for: a copy's status, box and clipboard are the last's
 	guard    string         // URL of guard.js, resolved under the site's prefix
 	update   bool           // a newer version of the page is installed and waits (see OnAppUpdate)
 	moreOpen bool           // the group of inputs one step away is open (renderForm)
