@@ -118,9 +118,7 @@ func without(missing []string) string {
 func (p *page) copyReport(ctx app.Context, what, format string) {
 	e := p.exported()
 	what += without(e.missing)
-	p.copies++
-	n := p.copies // the status and the box are the last copy's
-	p.copiedFrom, p.export, p.status = "export", "", "Copying the "+what+"…"
+	n := p.startCopy("export", what, "") // the box shows the text once it is written
 	in, err := json.Marshal(work.CopyIn{Results: e.Results, Format: format})
 	if err != nil {
 		panic(err) // the results are numbers and words: a bug, which recovering reports
@@ -128,22 +126,7 @@ func (p *page) copyReport(ctx app.Context, what, format string) {
 	later := app.Window().Call("backoffcalcCopyLater") // null without a clipboard (not a secure context)
 	wrote := true                                      // else the copy's own message stands
 	if later.Truthy() {
-		var done, fail app.Func
-		settle := func(msg string) {
-			ctx.Dispatch(func(ctx app.Context) {
-				if n == p.copies && wrote {
-					p.status = msg
-				}
-			})
-			done.Release()
-			fail.Release()
-		}
-		done = app.FuncOf(func(app.Value, []app.Value) any { settle("Copied the " + what + "."); return nil })
-		fail = app.FuncOf(func(app.Value, []app.Value) any {
-			settle("The browser refused the clipboard: the " + what + " is in the box below.")
-			return nil
-		})
-		later.Get("done").Call("then", done, fail)
+		p.settleCopy(ctx, n, what, later.Get("done"), func() bool { return wrote })
 	}
 	p.callEngine(ctx, work.Copy, string(in), func(ctx app.Context, reply string, err error) {
 		defer p.survive(nil, p.addError)
@@ -167,7 +150,7 @@ func (p *page) copyReport(ctx app.Context, what, format string) {
 		case err != nil:
 			p.status = "The " + what + " could not be written: " + err.Error() + "."
 		case !later.Truthy():
-			p.export, p.status = r.Out, "This browser gives no clipboard here: the "+what+" is in the box below."
+			p.export, p.status = r.Out, noClipboard(what)
 		default:
 			p.export = r.Out
 			later.Call("give", r.Out)
@@ -184,30 +167,47 @@ func (p *page) copy(ctx app.Context, from, what, text string) {
 // copyWithout is copy of a text that leaves out what left says ("" for nothing), in every
 // message.
 func (p *page) copyWithout(ctx app.Context, from, what, left, text string) {
-	p.copies++
-	n := p.copies // a report's copy still being written does not reach the clipboard after this
-	p.copiedFrom = from
-	p.export = text
-	p.status = "Copying the " + what + left + "…"
+	what += left
+	n := p.startCopy(from, what, text)
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
-		p.status = "This browser gives no clipboard here: the " + what + left + " is in the box below."
+		p.status = noClipboard(what)
 		return
 	}
+	p.settleCopy(ctx, n, what, clip.Call("writeText", text), func() bool { return true })
+}
+
+// startCopy starts copy number n of what, from the part from, with text in the box ("" until
+// it is written), and says it is being copied. A copy still being written when a later one
+// starts reaches neither the clipboard nor the status nor the box (copyReport).
+func (p *page) startCopy(from, what, text string) (n int) {
+	p.copies++
+	p.copiedFrom, p.export, p.status = from, text, "Copying the "+what+"…"
+	return p.copies
+}
+
+// settleCopy says whether the clipboard took copy n of what once written, the write's promise,
+// settles: unless a later copy started since, or stands says the copy's own message stands.
+func (p *page) settleCopy(ctx app.Context, n int, what string, written app.Value, stands func() bool) {
 	var done, fail app.Func
 	settle := func(msg string) {
 		ctx.Dispatch(func(ctx app.Context) {
-			if n == p.copies {
+			if n == p.copies && stands() {
 				p.status = msg
 			}
 		})
 		done.Release()
 		fail.Release()
 	}
-	done = app.FuncOf(func(app.Value, []app.Value) any { settle("Copied the " + what + left + "."); return nil })
+	done = app.FuncOf(func(app.Value, []app.Value) any { settle("Copied the " + what + "."); return nil })
 	fail = app.FuncOf(func(app.Value, []app.Value) any {
-		settle("The browser refused the clipboard: the " + what + left + " is in the box below.")
+		settle("The browser refused the clipboard: the " + what + " is in the box below.")
 		return nil
 	})
-	clip.Call("writeText", text).Call("then", done, fail)
+	written.Call("then", done, fail)
+}
+
+// noClipboard is the status of a copy of what where the browser gives no clipboard.
+func noClipboard(what string) string {
+	return "This browser gives no clipboard here: the " + what + " is in the box below."
 }

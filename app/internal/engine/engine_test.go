@@ -220,7 +220,7 @@ func TestExportReplies(t *testing.T) {
 		}
 		for _, l := range libs.Libraries() {
 			want, ok := libs.ExportOf(p, l.Lib)
-			got := exportReply(t, work.ExportOf(p, l.Lib))
+			got := replyTo[work.ExportOut](t, work.Export, work.ExportOf(p, l.Lib))
 			if !ok || got.Err != "" || got.Panic != "" {
 				t.Fatalf("%q %s: ok %v, reply %+v", q, l.Lib, ok, got)
 			}
@@ -231,22 +231,22 @@ func TestExportReplies(t *testing.T) {
 		}
 	}
 	// A name that is no library's is refused by name.
-	if got := exportReply(t, work.ExportOf(calc.Default(), "nope")); got.Err != `engine: no library "nope"` || got.Out.Lib != "" {
+	if got := replyTo[work.ExportOut](t, work.Export, work.ExportOf(calc.Default(), "nope")); got.Err != `engine: no library "nope"` || got.Out.Lib != "" {
 		t.Errorf("%+v", got)
 	}
 }
 
-// exportReply is the engine's reply to in, decoded as the page decodes it.
-func exportReply(t *testing.T, in work.ExportIn) work.Reply[work.ExportOut] {
+// replyTo is the engine's reply to in, of kind, decoded as the page decodes it.
+func replyTo[Out any](t *testing.T, kind string, in any) work.Reply[Out] {
 	t.Helper()
 	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reply, bytes, done := Handle(work.Export, string(b), nil)
-	var got work.Reply[work.ExportOut]
+	reply, bytes, done := Handle(kind, string(b), nil)
+	var got work.Reply[Out]
 	if err := json.Unmarshal([]byte(reply), &got); err != nil || !done || bytes != nil {
-		t.Fatalf("%+v: %v, done %v, %d bytes", in, err, done, len(bytes))
+		t.Fatalf("%s %+v: %v, done %v, %d bytes", kind, in, err, done, len(bytes))
 	}
 	return got
 }
@@ -288,12 +288,12 @@ func TestCopyReplies(t *testing.T) {
 			if err := write(&want, res); err != nil {
 				t.Fatalf("%q %s: %v", q, format, err)
 			}
-			if got := copyReply(t, work.CopyIn{Results: res, Format: format}); got.Err != "" || got.Panic != "" || got.Out != want.String() {
+			if got := replyTo[string](t, work.Copy, work.CopyIn{Results: res, Format: format}); got.Err != "" || got.Panic != "" || got.Out != want.String() {
 				t.Errorf("%q %s: the worker writes\n%s\n(%q %q), not\n%s", q, format, got.Out, got.Err, got.Panic, want.String())
 			}
 		}
 	}
-	if got := copyReply(t, work.CopyIn{Results: report.Results{Report: calc.Default().Report()}, Format: "text"}); got.Err != `engine: no copy in the format "text"` || got.Out != "" {
+	if got := replyTo[string](t, work.Copy, work.CopyIn{Results: report.Results{Report: calc.Default().Report()}, Format: "text"}); got.Err != `engine: no copy in the format "text"` || got.Out != "" {
 		t.Errorf("%+v", got)
 	}
 }
@@ -310,19 +310,4 @@ func runsOf[X, R any](xs []X, run func(X) (R, error)) []R {
 		out = append(out, r)
 	}
 	return out
-}
-
-// copyReply is the engine's reply to in, decoded as the page decodes it.
-func copyReply(t *testing.T, in work.CopyIn) work.Reply[string] {
-	t.Helper()
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reply, bytes, done := Handle(work.Copy, string(b), nil)
-	var got work.Reply[string]
-	if err := json.Unmarshal([]byte(reply), &got); err != nil || !done || bytes != nil {
-		t.Fatalf("%v, done %v, %d bytes", err, done, len(bytes))
-	}
-	return got
 }
