@@ -50,3 +50,13 @@ func skipFarSections() {
 	})
 	app.Window().Call("requestAnimationFrame", f)
 }
+
+// pinFragment scrolls to the element id, the section a link's fragment names, and keeps it in
+// view while the sections above it fill in, until the person scrolls or types (app.js).
+func pinFragment(id string) {
+	if pin := app.Window().Get("backoffcalcPin"); pin.Type() == app.TypeFunction {
+		pin.Invoke(id)
+	} else if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("scrollIntoView")
+	}
+}

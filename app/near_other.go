@@ -10,3 +10,6 @@ func whenNear(ctx app.Context, id string, f func(app.Context)) {}
 
 // skipFarSections has no browser to tell outside wasm.
 func skipFarSections() {}
+
+// pinFragment has no page to scroll outside wasm.
+func pinFragment(string) {}

@@ -258,3 +258,47 @@ func TestOverloadSectionOnEdit(t *testing.T) {
 	tb.waitFor("the herd section again", `document.querySelector("#herd-section > h2")?.textContent === `+jsString(sectionNamed(t, "herd-section").heading)+` &&
 		!!document.querySelector('#toc a[href="#herd-section"]') && !document.getElementById("overload-section")`)
 }
+
+// TestFragmentStaysWhileSectionsFill: a link to the export section, near the end of the page,
+// still shows that section once the contention section above it has grown by its experiment
+// and its sweep, and the pin that keeps it there ends with the person's first input. The page
+// was too short to bring the export section to the top when it scrolled there, so the
+// browser's scroll anchoring held the end of the contention section in view instead, and the
+// section the link names ended about 1,950 px below the window's top.
+func TestFragmentStaysWhileSectionsFill(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.emulate(firstScreens[0])
+	tb.navigate(srv.URL + "/?preset=grpc-retry#export-section")
+	tb.waitWasm()
+	tb.waitFor("the contention sweep", `document.querySelectorAll("#contention-sweep tr[data-clients]").length === 20 &&
+		document.getElementById("contention-status").textContent === ""`)
+	const frames = `new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`
+	evalJS[bool](tb, frames)
+	// At the top, or as near it as the page's end lets it come.
+	type place struct{ Top, Y, Max, Height int }
+	at := evalJS[place](tb, `({
+		top: Math.round(document.getElementById("export-section").getBoundingClientRect().top),
+		y: Math.round(window.scrollY),
+		max: document.documentElement.scrollHeight - window.innerHeight,
+		height: window.innerHeight,
+	})`)
+	if at.Top < -40 || at.Top > 40 && (at.Y < at.Max-1 || at.Top > at.Height/2) {
+		t.Errorf("once the contention section is complete, the export section's top is at %d px of a %d px window, the page scrolled to %d of %d px: want the section at the top, or the page at its end",
+			at.Top, at.Height, at.Y, at.Max)
+	}
+
+	// The person takes over: a section above that grows no longer brings the view back.
+	evalJS[bool](tb, `(window.dispatchEvent(new PointerEvent("pointerdown")), window.scrollTo(0, 100), true)`)
+	evalJS[bool](tb, frames)
+	evalJS[bool](tb, `(() => {
+		const tall = document.createElement("div");
+		tall.style.height = "2000px";
+		document.getElementById("schedule-section").append(tall);
+		return true;
+	})()`)
+	evalJS[bool](tb, frames)
+	if y := evalJS[int](tb, `Math.round(window.scrollY)`); y != 100 {
+		t.Errorf("after the person's pointer and scroll to 100 px, a section's growth left the page at %d px, want 100", y)
+	}
+}

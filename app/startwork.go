@@ -115,9 +115,7 @@ func (p *page) showRest(ctx app.Context) {
 	ctx.Defer(func(ctx app.Context) {
 		restoreFocus()
 		if hash := app.Window().Get("location").Get("hash").String(); len(hash) > 1 {
-			if el := app.Window().GetElementByID(hash[1:]); el.Truthy() {
-				el.Call("scrollIntoView")
-			}
+			pinFragment(hash[1:])
 		}
 		skipFarSections()
 		for i := range sections {

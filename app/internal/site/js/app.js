@@ -172,6 +172,63 @@ function backoffcalcRestoreFocus() {
   }
 }
 
+// backoffcalcPin is the wasm's call once the sections below the first screen are in the document:
+// it scrolls to the section that the link's fragment names, and keeps it there while the page is
+// still filling in, until the person scrolls, clicks, touches or types, or the fragment changes.
+// A section above it grows as its results arrive, and the browser's scroll anchoring holds what
+// is in view: with the fragment's section near the end of the page, too short then to bring it to
+// the top, that was the end of the section above, and the growth pushed the fragment's section
+// off the screen. Every size change of the page, or of a section, pins it again. A scroll is the
+// person's when the section kept its place in the page; else the page moved under the view (the
+// browser's anchoring can scroll before the size changes are observed), and it pins again.
+function backoffcalcPin(id) {
+  const ends = ["wheel", "touchstart", "pointerdown", "keydown", "hashchange"];
+  let at = -1, place = 0; // the scroll position the last pin left, and the section's place then
+  const pin = () => {
+    const section = document.getElementById(id);
+    if (!section) {
+      return end();
+    }
+    section.scrollIntoView();
+    at = window.scrollY;
+    place = section.getBoundingClientRect().top + at;
+  };
+  const moved = () => {
+    const section = document.getElementById(id);
+    if (!section) {
+      return end();
+    }
+    if (Math.abs(section.getBoundingClientRect().top + window.scrollY - place) > 1) {
+      return pin();
+    }
+    if (Math.abs(window.scrollY - at) > 1) {
+      end();
+    }
+  };
+  const observer = window.ResizeObserver ? new ResizeObserver(pin) : null;
+  const end = () => {
+    if (observer) {
+      observer.disconnect();
+    }
+    for (const type of ends) {
+      window.removeEventListener(type, end, true);
+    }
+    window.removeEventListener("scroll", moved);
+  };
+  pin();
+  if (!observer) {
+    return;
+  }
+  for (const type of ends) {
+    window.addEventListener(type, end, { capture: true, passive: true });
+  }
+  window.addEventListener("scroll", moved, { passive: true });
+  observer.observe(document.body);
+  for (const section of document.querySelectorAll("#results > section")) {
+    observer.observe(section);
+  }
+}
+
 // backoffcalcCopyLater is the wasm's call inside a copy button's click, for a text that the
 // engine's worker is still writing: a browser lets a page write the clipboard only inside a
 // click. It asks for the write at once, with the text to come: the wasm calls give(text) or
