@@ -111,8 +111,10 @@ func nanos(v string) (d time.Duration, whole, fits bool) {
 		whole = whole && x%10 == 0
 		carry = x / 10
 	}
-	ns += carry // carry is less than 36 × the number of parts: ns cannot wrap
-	if ns > math.MaxInt64 {
+	// The whole parts alone can come to just under 2^64 ns, so the carry can wrap ns to a few
+	// nanoseconds: "9223372036854775807ns9223372036854775808ns0.5ns0.5ns" read as 0.
+	ns, wrapped := bits.Add64(ns, carry, 0)
+	if wrapped != 0 || ns > math.MaxInt64 {
 		return 0, false, false
 	}
 	return time.Duration(ns), whole, true

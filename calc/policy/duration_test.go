@@ -69,6 +69,9 @@ func TestParseDurationTooLarge(t *testing.T) {
 		"9223372036854775808ns", "9223372036.854775808s", "2562048h", "18446744073709551616ns",
 		"5124095576030431h", // times 36 × 10^11 wraps a uint64 to a small number
 		"9223372036854775807ns1ns", "9223372036854775807ns0.5ns0.5ns", strings.Repeat("9", 100000),
+		// The whole parts make 2^64 − 1 ns, and the fractions carry 1 and 6 ns: a uint64 wraps.
+		"9223372036854775807ns9223372036854775808ns0.5ns0.5ns",
+		"9223372036854775807ns9223372036854775808ns" + strings.Repeat("0.5ns", 12),
 	} {
 		if d, err := parseDuration(in); err == nil || err.Error() != "too large" {
 			t.Errorf("parseDuration(%.40q) = %d, %v; want too large", in, d, err)
