@@ -211,12 +211,15 @@ func renderCompareTable(c calc.Comparison) app.UI {
 	cell := func(col, ms, text string) {
 		b.WriteString(`<td data-col="` + col + `" data-ms="` + ms + `">` + html.EscapeString(text) + `</td>`)
 	}
-	dur := func(col string, d time.Duration) { cell(col, policy.Millis(d), policy.Human(float64(d))) }
+	// A wait, as a start, never reads across its own policy's budget, as in the schedule.
+	dur := func(col string, d time.Duration, budget time.Duration) {
+		cell(col, policy.Millis(d), policy.HumanBeside(float64(d), budget))
+	}
 	diff := func(col string, d time.Duration) { cell(col, policy.Millis(d), calc.HumanDiff(float64(d))) }
 	for _, row := range c.Rows {
 		n := strconv.Itoa(row.Attempt)
 		b.WriteString(`<tr data-attempt="` + n + `"><th scope="row">` + n + `</th>`)
-		waits := func(side string, in bool, r policy.Row) {
+		waits := func(side string, in bool, r policy.Row, budget time.Duration) {
 			for _, col := range []string{"min", "mean", "max"} {
 				switch {
 				case !in:
@@ -224,16 +227,16 @@ func renderCompareTable(c calc.Comparison) app.UI {
 				case row.Attempt == 1:
 					cell(side+col, "", "–")
 				case col == "min":
-					dur(side+col, r.Min)
+					dur(side+col, r.Min, budget)
 				case col == "mean":
-					cell(side+col, policy.MillisFloat(r.Mean), policy.Human(r.Mean))
+					cell(side+col, policy.MillisFloat(r.Mean), policy.HumanBeside(r.Mean, budget))
 				default:
-					dur(side+col, r.Max)
+					dur(side+col, r.Max, budget)
 				}
 			}
 		}
-		waits("a-", row.InA, row.A)
-		waits("b-", row.InB, row.B)
+		waits("a-", row.InA, row.A, c.A.Params.Budget)
+		waits("b-", row.InB, row.B, c.B.Params.Budget)
 		both, d := row.InA && row.InB, row.Diff
 		switch {
 		case !both:
@@ -295,13 +298,15 @@ func renderCompareTotals(c calc.Comparison) app.UI {
 	}
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
 	a, b := ignoring(c.A.Params), ignoring(c.B.Params)
+	// Beside its own policy's budget, as the schedule writes its totals (report.TotalsText).
+	ba, bb := c.A.Params.Budget, c.B.Params.Budget
 	return app.Dl().ID("compare-totals").Body(
-		item("compare-a-total-min", "A best-case total wait"+a, policy.Millis(ta.Min), policy.Human(float64(ta.Min))).Class("scope-start"),
-		item("compare-a-total-mean", "A expected total wait"+a, policy.MillisFloat(ta.Mean), policy.Human(ta.Mean)),
-		item("compare-a-total-max", "A worst-case total wait"+a, policy.Millis(ta.Max), policy.Human(float64(ta.Max))),
-		item("compare-b-total-min", "B best-case total wait"+b, policy.Millis(tb.Min), policy.Human(float64(tb.Min))).Class("scope-start"),
-		item("compare-b-total-mean", "B expected total wait"+b, policy.MillisFloat(tb.Mean), policy.Human(tb.Mean)),
-		item("compare-b-total-max", "B worst-case total wait"+b, policy.Millis(tb.Max), policy.Human(float64(tb.Max))),
+		item("compare-a-total-min", "A best-case total wait"+a, policy.Millis(ta.Min), policy.HumanBeside(float64(ta.Min), ba)).Class("scope-start"),
+		item("compare-a-total-mean", "A expected total wait"+a, policy.MillisFloat(ta.Mean), policy.HumanBeside(ta.Mean, ba)),
+		item("compare-a-total-max", "A worst-case total wait"+a, policy.Millis(ta.Max), policy.HumanBeside(float64(ta.Max), ba)),
+		item("compare-b-total-min", "B best-case total wait"+b, policy.Millis(tb.Min), policy.HumanBeside(float64(tb.Min), bb)).Class("scope-start"),
+		item("compare-b-total-mean", "B expected total wait"+b, policy.MillisFloat(tb.Mean), policy.HumanBeside(tb.Mean, bb)),
+		item("compare-b-total-max", "B worst-case total wait"+b, policy.Millis(tb.Max), policy.HumanBeside(float64(tb.Max), bb)),
 		item("compare-d-total-min", "B − A, best case"+diff, policy.Millis(d.Min), calc.HumanDiff(float64(d.Min))).Class("scope-start"),
 		item("compare-d-total-mean", "B − A, expected"+diff, policy.MillisFloat(d.Mean), calc.HumanDiff(d.Mean)),
 		item("compare-d-total-max", "B − A, worst case"+diff, policy.Millis(d.Max), calc.HumanDiff(float64(d.Max))),

@@ -168,17 +168,19 @@ type headCell struct{ col, value, text string }
 
 var herdHeadColumns = []string{"peak once back, per window", "peak while down, per window", "clients accepted", "clients that gave up", "last client through at"}
 
-func herdHeadCells(h sim.HerdRun) []headCell {
+// herdHeadCells are p's herd h: its times never read across p's budget or outage, as in the
+// herd's section (report.HerdTime).
+func herdHeadCells(p calc.Params, h sim.HerdRun) []headCell {
 	last := headCell{"last_accepted", "", "none got through"}
 	if h.Accepted > 0 {
-		last = headCell{"last_accepted", policy.Millis(h.LastAccepted), policy.Human(float64(h.LastAccepted))}
+		last = headCell{"last_accepted", policy.Millis(h.LastAccepted), report.HerdTime(p, h.LastAccepted)}
 	}
 	// A peak with its time, "60 at 2 s", or "none" when no attempt came on its side.
 	peak := func(col string, n int, at time.Duration) headCell {
 		if n == 0 {
 			return headCell{col, "0", "none"}
 		}
-		return headCell{col, strconv.Itoa(n), strconv.Itoa(n) + " at " + policy.Human(float64(at))}
+		return headCell{col, strconv.Itoa(n), strconv.Itoa(n) + " at " + report.HerdTime(p, at)}
 	}
 	return []headCell{peak("peak_back", h.PeakBack, h.PeakBackAt), peak("peak_down", h.PeakDown, h.PeakDownAt),
 		{"accepted", strconv.Itoa(h.Accepted), strconv.Itoa(h.Accepted)}, {"gave_up", strconv.Itoa(h.GaveUp), strconv.Itoa(h.GaveUp)}, last}
@@ -186,10 +188,12 @@ func herdHeadCells(h sim.HerdRun) []headCell {
 
 var overloadHeadColumns = []string{"requests", "succeeded", "retries refused", "share of served attempts wasted", "recovered at"}
 
-func overloadHeadCells(r sim.OverloadRun) []headCell {
+// overloadHeadCells are p's overload run r: its recovery never reads across p's stream's end,
+// as in the overload section (report.RecoveredWords).
+func overloadHeadCells(p calc.Params, r sim.OverloadRun) []headCell {
 	recovered := headCell{"recovered", "", "not recovered when the run ended"}
 	if r.Recovers() {
-		recovered = headCell{"recovered", policy.Millis(r.Recovered), policy.Human(float64(r.Recovered))}
+		recovered = headCell{"recovered", policy.Millis(r.Recovered), policy.HumanBeside(float64(r.Recovered), p.StreamEnd())}
 	}
 	count := func(col string, n int) headCell { return headCell{col, strconv.Itoa(n), strconv.Itoa(n)} }
 	return []headCell{count("requests", r.Requests), count("succeeded", r.Accepted), count("refused", r.Refused),
@@ -239,9 +243,9 @@ func herdHeadRow(side string, p calc.Params, herd *sim.HerdRun, over *sim.Overlo
 	var cells []headCell
 	switch {
 	case herd != nil:
-		cells = herdHeadCells(*herd)
+		cells = herdHeadCells(p, *herd)
 	case over != nil:
-		cells = overloadHeadCells(*over)
+		cells = overloadHeadCells(p, *over)
 		name += ", limiter " + p.Limiter.String()
 	}
 	status := "computing…"

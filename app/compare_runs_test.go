@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -267,6 +268,62 @@ func TestTableCompareFluidHerd(t *testing.T) {
 		}
 		if _, ok := h["peak"]; ok {
 			t.Errorf("%s: a sliding peak %v, which the fluid model has not", side, h["peak"])
+		}
+	}
+}
+
+// TestCompareTimesNeverCrossTheBudget: a time of A or B just below its 2 s budget never reads
+// "2 s" in the compare section's tables, nor in the terminal's comparison: the herd's last client
+// through and a wait, as the schedule and the herd's section write them. They read "2 s" before.
+func TestCompareTimesNeverCrossTheBudget(t *testing.T) {
+	cellRE := regexp.MustCompile(`<td((?:\s+[\w-]+="[^"]*")*)\s*>([^<]*)</td>`)
+	for _, tc := range []struct {
+		link     string
+		cells    int    // at least this many cells hold a time within 0.5% below 2 s
+		terminal string // a line of the terminal's comparison that holds one
+	}{
+		// Both herds' last client gets through at about 1,996 ms.
+		{"budget=2s&clients=1000&capacity=1000&outage=1s&vs=" + url.QueryEscape("budget=2s&jitter=equal&clients=1000&capacity=1000&outage=1s"), 2, "Herd, each"},
+		// A's second attempt waits 1,998 ms, and makes it within A's 2 s budget.
+		{"base=1998ms&jitter=none&attempts=2&cap=10s&budget=2s&vs=" + url.QueryEscape("budget=2s&jitter=none&base=1999ms&attempts=2"), 4, "2  "},
+	} {
+		p, _ := navPage(t, tc.link)
+		html := app.HTMLString(p)
+		near := 0
+		for _, m := range cellRE.FindAllStringSubmatch(html, -1) {
+			attrs := map[string]string{}
+			for _, a := range attrRE.FindAllStringSubmatch(m[1], -1) {
+				attrs[a[1]] = a[2]
+			}
+			v := attrs["data-ms"]
+			if v == "" {
+				v = attrs["data-value"]
+			}
+			ms, err := strconv.ParseFloat(v, 64)
+			if err != nil || ms < 1990 || ms >= 2000 {
+				continue
+			}
+			near++
+			if text := strings.TrimSpace(m[2]); text == "2 s" {
+				t.Errorf("%s: cell %s of %s ms reads %q", tc.link, attrs["data-col"], v, text)
+			}
+		}
+		if near < tc.cells {
+			t.Errorf("%s: %d cells within 0.5%% below 2 s, want at least %d", tc.link, near, tc.cells)
+		}
+		out, _, code := runTableOut(t, tc.link)
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), tc.terminal) {
+				continue
+			}
+			found = found || strings.Contains(line, "< 2 s")
+			if rest := strings.ReplaceAll(line, "< 2 s", ""); strings.Contains(rest, " 2 s") {
+				t.Errorf("%s: the terminal's line %q reads 2 s", tc.link, line)
+			}
+		}
+		if code != 0 || !found {
+			t.Errorf("%s: exit %d, and no line starting %q reads < 2 s:\n%s", tc.link, code, tc.terminal, out)
 		}
 	}
 }

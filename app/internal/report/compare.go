@@ -135,7 +135,7 @@ func compareTables(c Compared, solve calc.SolveSet) []reportTable {
 	out := []reportTable{each,
 		{cols: compareFitCols, words: []string{"A: " + FitLine(c.A, c.FitA), "B: " + FitLine(c.B, c.FitB)},
 			rows: [][]string{fitCells("a", solve.Query(c.A.Params), c.A, c.FitA), fitCells("b", c.Vs, c.B, c.FitB)}},
-		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.HerdA, c.ExpectedA) + " B " + herdLineOf(c.HerdB, c.ExpectedB)},
+		{cols: compareHerdCols, words: []string{"Herd, each in its own jitter mode: A " + herdLineOf(c.A.Params, c.HerdA, c.ExpectedA) + " B " + herdLineOf(c.B.Params, c.HerdB, c.ExpectedB)},
 			rows: [][]string{compareHerdCells("a", c.HerdA, c.ExpectedA), compareHerdCells("b", c.HerdB, c.ExpectedB)}},
 	}
 	if c.ContA != nil && c.ContB != nil {
@@ -173,7 +173,7 @@ func ContentionLineOf(r *contention.Result) string {
 
 // herdLineOf is the herd's headline for a policy: its own jitter mode's run, or with expected
 // the fluid model's expected counts, which it says.
-func herdLineOf(h *sim.HerdRun, expected bool) string {
+func herdLineOf(p calc.Params, h *sim.HerdRun, expected bool) string {
 	if h == nil {
 		return "not simulated."
 	}
@@ -183,13 +183,13 @@ func herdLineOf(h *sim.HerdRun, expected bool) string {
 	}
 	last := "none got through"
 	if h.Accepted > 0 {
-		last = "the last got through at " + policy.Human(float64(h.LastAccepted))
+		last = "the last got through at " + HerdTime(p, h.LastAccepted)
 	}
 	peak := func(side string, n int, at time.Duration) string {
 		if n == 0 {
 			return "none " + side
 		}
-		return fmt.Sprintf("peak %s %d attempts per window at %s", side, n, policy.Human(float64(at)))
+		return fmt.Sprintf("peak %s %d attempts per window at %s", side, n, HerdTime(p, at))
 	}
 	return fmt.Sprintf("%s%s, %s, %d accepted, %d gave up, %s.", model, peak("once back", h.PeakBack, h.PeakBackAt),
 		peak("while down", h.PeakDown, h.PeakDownAt), h.Accepted, h.GaveUp, last)
@@ -201,7 +201,8 @@ func writeCompareText(w io.Writer, c Compared) error {
 	fmt.Fprintf(w, "\nCompared with B (vs=%s): %s\n\nWait before each attempt (B − A where both make it):\n", c.Vs, Describe(c.B))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "attempt\tA min\tA mean\tA max\tB min\tB mean\tB max\tB−A min\tB−A mean\tB−A max\t")
-	side := func(in bool, attempt int, min, max time.Duration, mean float64, diff bool) string {
+	// A side's waits never read across its own budget, as its starts (and the schedule's).
+	side := func(in bool, attempt int, min, max time.Duration, mean float64, diff bool, budget time.Duration) string {
 		switch {
 		case !in:
 			return "\t\t\t"
@@ -210,12 +211,12 @@ func writeCompareText(w io.Writer, c Compared) error {
 		case diff:
 			return calc.HumanDiff(float64(min)) + "\t" + calc.HumanDiff(mean) + "\t" + calc.HumanDiff(float64(max)) + "\t"
 		}
-		return policy.Human(float64(min)) + "\t" + policy.Human(mean) + "\t" + policy.Human(float64(max)) + "\t"
+		return policy.HumanBeside(float64(min), budget) + "\t" + policy.HumanBeside(mean, budget) + "\t" + policy.HumanBeside(float64(max), budget) + "\t"
 	}
 	for _, r := range c.Rows {
 		d := r.Diff
-		fmt.Fprintln(tw, strconv.Itoa(r.Attempt)+"\t"+side(r.InA, r.Attempt, r.A.Min, r.A.Max, r.A.Mean, false)+
-			side(r.InB, r.Attempt, r.B.Min, r.B.Max, r.B.Mean, false)+side(r.InA && r.InB, r.Attempt, d.Min, d.Max, d.Mean, true))
+		fmt.Fprintln(tw, strconv.Itoa(r.Attempt)+"\t"+side(r.InA, r.Attempt, r.A.Min, r.A.Max, r.A.Mean, false, c.A.Params.Budget)+
+			side(r.InB, r.Attempt, r.B.Min, r.B.Max, r.B.Mean, false, c.B.Params.Budget)+side(r.InA && r.InB, r.Attempt, d.Min, d.Max, d.Mean, true, 0))
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nStart of each attempt:")
@@ -237,10 +238,11 @@ func writeCompareText(w io.Writer, c Compared) error {
 	tw.Flush()
 	ta, tb, d := c.A.Schedule.Total, c.B.Schedule.Total, c.Total
 	fmt.Fprintf(w, "\nTotal wait, ignoring any budget: A best case %s, expected %s, worst case %s; B %s, %s, %s; B − A %s, %s, %s.\n",
-		policy.Human(float64(ta.Min)), policy.Human(ta.Mean), policy.Human(float64(ta.Max)), policy.Human(float64(tb.Min)), policy.Human(tb.Mean), policy.Human(float64(tb.Max)),
+		policy.HumanBeside(float64(ta.Min), c.A.Params.Budget), policy.HumanBeside(ta.Mean, c.A.Params.Budget), policy.HumanBeside(float64(ta.Max), c.A.Params.Budget),
+		policy.HumanBeside(float64(tb.Min), c.B.Params.Budget), policy.HumanBeside(tb.Mean, c.B.Params.Budget), policy.HumanBeside(float64(tb.Max), c.B.Params.Budget),
 		calc.HumanDiff(float64(d.Min)), calc.HumanDiff(d.Mean), calc.HumanDiff(float64(d.Max)))
 	fmt.Fprintf(w, "Budget: A %s B %s\n", FitLine(c.A, c.FitA), FitLine(c.B, c.FitB))
-	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.HerdA, c.ExpectedA), herdLineOf(c.HerdB, c.ExpectedB))
+	_, err := fmt.Fprintf(w, "Herd, each in its own jitter mode: A %s B %s\n", herdLineOf(c.A.Params, c.HerdA, c.ExpectedA), herdLineOf(c.B.Params, c.HerdB, c.ExpectedB))
 	if c.ContA != nil && c.ContB != nil {
 		_, err = fmt.Fprintf(w, "Contention, each in its own jitter mode: A %s B %s\n", ContentionLineOf(c.ContA), ContentionLineOf(c.ContB))
 	}
