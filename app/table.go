@@ -54,7 +54,11 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "table: %d queries given (%s); give one, quoted: 'base=1s&jitter=full'\n", fs.NArg(), quotedArgs(fs.Args()))
 		return 2
 	}
-	query := queryOf(fs.Arg(0))
+	query, err := queryOf(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, "table:", err)
+		return 2
+	}
 	if *importFile != "" {
 		q, ok := importQuery(*importFile, query, stderr)
 		if !ok {
@@ -204,11 +208,18 @@ func quotedArgs(args []string) string {
 	return strings.Join(q, ", ")
 }
 
-// queryOf takes the query out of a whole link, or a query with or without its '?'.
-func queryOf(s string) string {
-	if _, q, ok := strings.Cut(s, "?"); ok {
+// queryOf takes the query out of a whole link, or a query with or without its '?'. What comes
+// before a '?' is a link's address only if it holds no key: in "base=1s&jitter=full?" the '?' is
+// part of the query, which reports jitter "full?" as the page does, where cutting at it printed
+// the defaults. A fragment names a section and is dropped, unless it holds inputs ("#base=1s"),
+// which the link does not read either: that is said, rather than the defaults printed.
+func queryOf(s string) (string, error) {
+	if before, q, ok := strings.Cut(s, "?"); ok && !strings.ContainsAny(before, "=&") {
 		s = q
 	}
-	q, _, _ := strings.Cut(s, "#")
-	return q
+	q, fragment, _ := strings.Cut(s, "#")
+	if strings.Contains(fragment, "=") {
+		return "", fmt.Errorf("%q: the inputs after '#' are not read (a link's fragment names a section of the page); put them in the query, before the '#'", "#"+fragment)
+	}
+	return q, nil
 }

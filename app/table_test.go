@@ -226,6 +226,25 @@ func TestTableErrors(t *testing.T) {
 	if _, _, code := runTableOut(t); code != 0 {
 		t.Errorf("no query means the defaults: exit %d", code)
 	}
+	// A '?' inside a query is part of it, as in the page's link; a fragment with inputs is said.
+	for _, tt := range []struct{ arg, want string }{
+		{"base=1s&jitter=full?", `jitter "full?": must be one of`},
+		{"base=2s&jitter=none&utm_source=a?b", `utm_source "a?b": unknown key`},
+		{"#base=1s", `table: "#base=1s": the inputs after '#' are not read`},
+		{"?attempts=3#base=1s", `table: "#base=1s": the inputs after '#' are not read`},
+	} {
+		if out, errOut, code := runTableOut(t, tt.arg); code != 2 || out != "" || !strings.Contains(errOut, tt.want) {
+			t.Errorf("table %q: exit %d, stdout %.40q, stderr %q; want exit 2 and %q", tt.arg, code, out, errOut, tt.want)
+		}
+	}
+	// A link's address and a section's fragment are dropped: the same query in four forms.
+	want, _, _ := runTableOut(t, "-format", "json", "base=1s&attempts=3")
+	for _, arg := range []string{"?base=1s&attempts=3", "http://127.0.0.1:8000/?base=1s&attempts=3#schedule-section",
+		"base=1s&attempts=3#herd-section", "https://example.test/calc/?base=1s&attempts=3"} {
+		if out, errOut, code := runTableOut(t, "-format", "json", arg); code != 0 || out != want {
+			t.Errorf("table %q: exit %d, stderr %q, and another table than base=1s&attempts=3's", arg, code, errOut)
+		}
+	}
 }
 
 // The herd's first known answer (an article's count), through the terminal: 4 clients retrying every 20 ms through a
