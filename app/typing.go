@@ -30,6 +30,7 @@ var typingPaused = func() <-chan time.Time { return nil }
 // typingState is an edit in progress in a text field.
 type typingState struct {
 	before *committed    // what the page showed when the edit began; nil when no edit is in progress
+	key    string        // the field being typed into
 	valid  bool          // the inputs as typed are valid, and their numbers show
 	shown  bool          // the numbers of a keystroke show in place of before's
 	pause  chan struct{} // closed when the last keystroke's pause timer is no longer wanted
@@ -75,8 +76,14 @@ func (p *page) onSettle() app.EventHandler {
 func (p *page) typed(ctx app.Context, key, value string) bool {
 	p.markEdited(key) // it stays in the form while its default is typed back in (shownFields)
 	t := &p.typing
+	if t.before != nil && t.key != key {
+		// A keystroke in another field ends the last field's edit, as leaving that field does
+		// (its change event, which a browser may not send first): else giving this edit back
+		// would give that field's value back too, while its field still shows it.
+		p.settle(ctx)
+	}
 	if t.before == nil {
-		t.before = p.commitment()
+		t.before, t.key = p.commitment(), key
 		// The committed inputs' work stops: its results would replace a keystroke's numbers.
 		p.workGen.Add(1)
 		markBusy(true)

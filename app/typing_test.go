@@ -143,3 +143,28 @@ func TestTypingCommitsOnPauseOrChange(t *testing.T) {
 		t.Errorf("after the change event the herd is for %d attempts, want 7", herdOf(p).params.Attempts)
 	}
 }
+
+// A keystroke in another field before the last one's change event ends the last field's edit as
+// that event would: base's valid 2s is committed, and attempts' refused 8x gives back base=2s's
+// numbers, not the ones from before base was typed, which its field no longer showed.
+func TestTypingAnotherFieldCommitsTheLast(t *testing.T) {
+	p, d := navPage(t, "base=100ms&jitter=none")
+	pause := pauseWhenTold(t) // no pause while typing: only the next field's keystroke ends base's edit
+	typeKeys(p, d, "base", "2s", func(string) {})
+	typeKeys(p, d, "attempts", "8x", func(string) {})
+	pause()
+	waitTyping(t, p, d)
+	if p.report.Params.Base != 2*time.Second {
+		t.Errorf("after a refused value in attempts the numbers are for base %v, want the 2s typed into base", p.report.Params.Base)
+	}
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `attempts &#34;8x&#34;`) {
+		t.Error("no message naming attempts and 8x")
+	}
+	if cells := scheduleCells(html); cells["2/max"] != "2000" {
+		t.Errorf("attempt 2's wait is %q ms, want base=2s's 2000", cells["2/max"])
+	}
+	if got := d.Context().Page().URL().RawQuery; !strings.Contains(got, "base=2s") {
+		t.Errorf("the link is %q, want base's committed 2s", got)
+	}
+}
