@@ -283,10 +283,12 @@ type value struct {
 func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	p, capDefault := Default(), policy.DefaultCap
 	var errs []error
+	refused := map[string]bool{} // the keys whose values were refused
 	if vs, ok := raw["preset"]; ok {
 		shown, err := decodeValue(&p, presetDecoder(presets), vs)
 		if err != nil {
 			errs = append(errs, &policy.FieldError{Key: "preset", Value: shown, Err: err})
+			refused["preset"] = true
 		}
 		capDefault = p.Cap
 	}
@@ -297,8 +299,12 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 			continue
 		}
 		shown, err := decodeValue(&p, k.Decode, vs)
-		if err != nil {
+		// A value refused against another key's that was itself refused, or left to a refused
+		// preset, was compared with a default nobody gave: only that key's error is said.
+		var against *policy.AgainstError
+		if err != nil && !(errors.As(err, &against) && (refused[against.Key] || refused["preset"] && raw[against.Key] == nil)) {
 			errs = append(errs, &policy.FieldError{Key: k.Name, Value: shown, Err: err})
+			refused[k.Name] = true
 		}
 		if k.Name == "cap" {
 			capSet = err == nil

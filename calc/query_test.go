@@ -127,6 +127,11 @@ var badQueries = []struct {
 	{"base=1s&base=2s", []string{"base"}, "given 2 times"},
 	{"base=20s&cap=10s", []string{"cap"}, `calc: cap "10s": must be at least base (20s)`},
 	{"cap=50ms&base=100ms", []string{"cap"}, `calc: cap "50ms": must be at least base (100ms)`},
+	// A refused base leaves its default, which nobody gave: cap is not compared with it.
+	{"base=abc&cap=50ms", []string{"base"}, `calc: base "abc": not a duration`},
+	{"base=abc&cap=169h", []string{"base", "cap"}, `calc: base "abc": not a duration`},
+	{"preset=nope&cap=50ms", []string{"preset"}, `calc: preset "nope"`},
+	{"preset=nope&base=200ms&cap=50ms", []string{"preset", "cap"}, `calc: preset "nope"`},
 	{"cap=169h", []string{"cap"}, "at most 168h"},
 	{"factor=0.5", []string{"factor"}, "between 1 and 100"},
 	{"factor=NaN", []string{"factor"}, "not a number"},

@@ -116,7 +116,9 @@ func TestDecodeLinkVs(t *testing.T) {
 		{"preset", "vs=preset%3Daws-go-v2", "preset=aws-go-v2", aws, "100ms", "", ""},
 		{"keys", "base=200ms&vs=base%3D1s%26cap%3D30s", "base=1s&cap=30s", capped, "200ms", "", ""},
 		{"bad key of B", "base=200ms&vs=base%3Dabc", "base=abc", calc.Default(), "200ms", "vs.base", `vs.base "abc": not a duration`},
-		{"bad keys of both", "base=x&vs=base%3Dabc%26cap%3D1ms", "base=abc&cap=1ms", calc.Default(), "100ms", "base,vs.base,vs.cap", `vs.cap "1ms": must be at least base`},
+		// B's cap is not compared with the default base that stands in for B's refused one.
+		{"bad keys of both", "base=x&vs=base%3Dabc%26cap%3D1ms", "base=abc&cap=1ms", calc.Default(), "100ms", "base,vs.base", `vs.base "abc": not a duration`},
+		{"bad keys of both, cap over its most", "base=x&vs=base%3Dabc%26cap%3D200h", "base=abc&cap=200h", calc.Default(), "100ms", "base,vs.base,vs.cap", `vs.cap "200h": must be at least base`},
 		{"bad preset of B", "vs=preset%3Dnope", "preset=nope", calc.Default(), "100ms", "vs.preset", `vs.preset "nope": not one of the `},
 		{"B's own broken encoding", "vs=base%3D%25zz", "base=%zz", calc.Default(), "100ms", "vs.base", "broken percent-encoding"},
 		{"empty", "vs=", "", calc.Params{}, "100ms", "vs", `vs "": empty`},

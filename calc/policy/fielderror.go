@@ -37,6 +37,18 @@ func quoteShort(s string) string {
 
 func (e *FieldError) Unwrap() error { return e.Err }
 
+// AgainstError is a key's refusal that compares its value with another key's, Key's (cap below
+// base): where Key's own value was refused, the comparison was with a value nobody gave, its
+// default, and calc's Decode drops it rather than name that value.
+type AgainstError struct {
+	Key string
+	Err error
+}
+
+func (e *AgainstError) Error() string { return e.Err.Error() }
+
+func (e *AgainstError) Unwrap() error { return e.Err }
+
 // FieldErrors returns the FieldErrors inside err (as returned by calc's Validate or Decode), in order.
 func FieldErrors(err error) []*FieldError {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {

@@ -41,8 +41,12 @@ func Keys() []Key[*Params] {
 		DurationKey("base", func(p *Params) *time.Duration { return &p.Base }, Within[*Params](time.Nanosecond, MaxBase, "more than 0")),
 		FloatKey("factor", func(p *Params) *float64 { return &p.Factor }, factorRange),
 		DurationKey("cap", func(p *Params) *time.Duration { return &p.Cap }, func(p *Params, d time.Duration) error {
-			if d < p.Base || d > MaxCap {
-				return fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
+			err := fmt.Errorf("must be at least base (%s) and at most %s", FormatDuration(p.Base), FormatDuration(MaxCap))
+			switch {
+			case d > MaxCap:
+				return err
+			case d < p.Base:
+				return &AgainstError{Key: "base", Err: err}
 			}
 			return nil
 		}),
@@ -103,7 +107,7 @@ func growthRow(k Key[*Params]) Key[*Params] {
 		}
 		if err := factorRange(p, p.Factor); err != nil {
 			p.Growth = was
-			return fmt.Errorf("needs a whole factor, its power, where factor is %s", FormatFloat(p.Factor))
+			return &AgainstError{Key: "factor", Err: fmt.Errorf("needs a whole factor, its power, where factor is %s", FormatFloat(p.Factor))}
 		}
 		return nil
 	}
