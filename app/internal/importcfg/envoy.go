@@ -177,23 +177,41 @@ func readBackOff(r *reading, b *value, c *libs.EnvoyRetryPolicy) error {
 		// Blamed here, not at a max_interval that is less than it.
 		return base.errorf("past the largest duration the calculator holds (%s)", d)
 	}
-	if d < time.Millisecond {
-		return base.errorf("must be at least 1ms: Envoy refuses less")
+	if d <= 0 {
+		return base.errorf("must be more than 0: Envoy refuses it")
 	}
-	c.BaseInterval, c.MaxInterval = d, 10*d
+	// As Envoy's RetryPolicyImpl reads them (router/config_impl.cc): each interval in whole
+	// milliseconds, rounded down, then up to 1 ms; max_interval's default is 10 × the rounded
+	// base_interval (retry_state_impl.cc), and max_interval is compared with it rounded.
+	c.BaseInterval = wholeMs(r, "base_interval", d)
+	c.MaxInterval = 10 * c.BaseInterval
 	r.source("base", base)
 	if top := b.get(proto("max_interval"), true); top != nil && !top.null {
-		if c.MaxInterval, err = protoDuration(top); err != nil {
+		m, err := protoDuration(top)
+		if err != nil {
 			return err
 		}
-		if c.MaxInterval < c.BaseInterval {
-			return top.errorf("must be at least base_interval (%s): Envoy refuses less", policy.FormatDuration(d))
+		if m <= 0 {
+			return top.errorf("must be more than 0: Envoy refuses it")
+		}
+		if c.MaxInterval = wholeMs(r, "max_interval", m); c.MaxInterval < c.BaseInterval {
+			return top.errorf("must be at least base_interval (%s), in whole milliseconds: Envoy refuses less", policy.FormatDuration(c.BaseInterval))
 		}
 		r.source("cap", top)
 	} else {
-		r.note("no max_interval: Envoy's default, 10 × base_interval")
+		r.note("no max_interval: Envoy's default, 10 × base_interval, %s", policy.FormatDuration(c.MaxInterval))
 	}
 	return nil
+}
+
+// wholeMs is d as Envoy keeps an interval: whole milliseconds, rounded down, at least 1 ms. It
+// notes a change, which the calculator's inputs would otherwise hide.
+func wholeMs(r *reading, name string, d time.Duration) time.Duration {
+	w := max(time.Millisecond, d/time.Millisecond*time.Millisecond)
+	if w != d {
+		r.note("%s %s: Envoy keeps whole milliseconds, at least 1 ms: %s", name, policy.FormatDuration(d), policy.FormatDuration(w))
+	}
+	return w
 }
 
 // readRetryBudget reads the first retry_budget into the envoy limiter's keys.

@@ -47,7 +47,12 @@ var envoyCases = []readCase{
 	{name: "negative retries", text: "retry_policy:\n  num_retries: -1\n", err: `must be between 0 and 4294967295 (line 2, retry_policy.num_retries "-1")`},
 	{name: "too many retries", text: "retry_policy:\n  num_retries: 1000\n", err: `must be between 1 and 1000 (line 2, retry_policy.num_retries "1000" → attempts=1001)`},
 	{name: "no unit", text: "retry_policy:\n  retry_back_off:\n    base_interval: 100\n", err: `not a duration: write seconds with an s, like "0.1s" (line 3, retry_policy.retry_back_off.base_interval "100")`},
-	{name: "under a millisecond", text: "retry_policy:\n  retry_back_off:\n    base_interval: 0.0001s\n", err: "at least 1ms"},
+	// Envoy rounds each interval down to whole milliseconds, then up to 1 ms, and takes 10 ×
+	// the rounded base_interval as max_interval's default (router/config_impl.cc, retry_state_impl.cc).
+	{name: "under a millisecond", text: "retry_policy:\n  retry_back_off:\n    base_interval: 0.0001s\n", values: "base=1ms&cap=10ms"},
+	{name: "a fraction of a millisecond", text: "retry_policy:\n  retry_back_off:\n    base_interval: 0.0255s\n", values: "base=25ms&cap=250ms"},
+	{name: "max equal to base once rounded", text: "retry_policy:\n  retry_back_off:\n    base_interval: 0.0015s\n    max_interval: 0.0012s\n", values: "base=1ms&cap=1ms"},
+	{name: "zero", text: "retry_policy:\n  retry_back_off:\n    base_interval: 0s\n", err: "must be more than 0: Envoy refuses it"},
 	{name: "max under base", text: "retry_policy:\n  retry_back_off:\n    base_interval: 1s\n    max_interval: 0.5s\n", err: "must be at least base_interval"},
 	{name: "no base", text: "retry_policy:\n  retry_back_off:\n    max_interval: 0.5s\n", err: "no base_interval: Envoy refuses it (line 3, retry_policy.retry_back_off)"},
 	{name: "percent over 100", text: "retry_budget:\n  budget_percent:\n    value: 101\n", err: `must be between 0 and 100 (line 3, retry_budget.budget_percent.value "101" → budgetpct=101)`},
