@@ -37,6 +37,15 @@ var dotnetCases = []readCase{
 	{name: "d.hh:mm:ss and ticks", text: `{"MaxRetryAttempts": 1, "Delay": "0.00:00:00.0000015", "MaxDelay": "1.00:00:00"}`, values: "base=1500ns&cap=24h"},
 	// .NET's configuration reads JSON with AllowTrailingCommas (JsonConfigurationFileParser).
 	{name: "a trailing comma, as .NET takes it", text: "{\"MaxRetryAttempts\": 2,\n\"Delay\": \"00:00:01\",\n}", values: "attempts=3&base=1s"},
+	// appsettings.json's comments, which .NET's reader skips (CommentHandling.Skip); a // in a
+	// string is no comment.
+	{name: "comments, as .NET takes them", text: "{\n  // the retries\n  \"Retry\": {\"MaxRetryAttempts\": 4, /* four */ \"Delay\": \"00:00:01\",},\n  \"Url\": \"http://x//y\"\n}",
+		values: "attempts=5&base=1s", read: `line 3: Retry.MaxRetryAttempts "4"`},
+	// A top-level Retry of Polly's keys is the standard handler's section, not a Step Functions
+	// state's Retry (an array).
+	{name: "the standard handler's Retry at the top", text: `{"Retry": {"MaxRetryAttempts": 2, "Delay": "00:00:01"}, "AttemptTimeout": {"Timeout": "00:00:02"}}`,
+		values: "attempts=3&base=1s&timeout=2s"},
+	{name: "the standard handler's Retry at the top, a trailing comma", text: `{"Retry": {"MaxRetryAttempts": 4,}}`, values: "attempts=5"},
 	{name: "d:hh:mm:ss", text: `{"MaxRetryAttempts": 1, "MaxDelay": "0:01:00:00", "Delay": "0:02"}`, values: "base=2m&cap=1h"},
 
 	{name: "a bare number is days", text: `{"MaxRetryAttempts": 1, "Delay": 2}`, err: `must be at most 1.00:00:00 (a day): Polly refuses more (line 1, Delay "2")`},

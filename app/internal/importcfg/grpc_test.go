@@ -101,6 +101,9 @@ var grpcCases = []readCase{
 	{name: "no ratio", text: `{"retryThrottling": {"maxTokens": 10}}`, err: "no tokenRatio: grpc-go refuses the whole service config (line 1, retryThrottling)"},
 	{name: "not a list", text: `{"methodConfig": {}}`, err: "must be a list"},
 	{name: "broken JSON", text: "{\"methodConfig\": [\n{\"name\": }\n", err: "(line 2)"},
+	// grpc-go reads the service config with encoding/json, which has no comments.
+	{name: "a comment", text: "{\n\"methodConfig\": [{\"name\": [{}], \"retryPolicy\": " + grpcPolicy + "}] // ours\n}",
+		err: "import (gRPC service config (JSON)): remove the comment; JSON has none, and grpc-go refuses the whole service config (line 2)"},
 }
 
 func TestReadGRPC(t *testing.T) { checkReads(t, grpcFormat.name, grpcCases) }

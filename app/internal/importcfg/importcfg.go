@@ -58,10 +58,16 @@ func Read(text string) (Result, error) {
 	readMu.Lock()
 	defer readMu.Unlock()
 	defer forgetParse()
+	text, jsonComment = blankJSONComments(text)
+	defer func() { jsonComment = 0 }()
 	for _, f := range formats {
 		r, ok, err := f.read(text)
 		if err != nil {
-			return Result{}, errors.New(cut(printable("import ("+f.name+"): "+reasonFirst(err.Error())), maxMessage))
+			head := "import (" + f.name + "): "
+			if te := (*textError)(nil); errors.As(err, &te) {
+				head = "import: "
+			}
+			return Result{}, errors.New(cut(printable(head+reasonFirst(err.Error())), maxMessage))
 		}
 		if ok {
 			r.Format = f.name

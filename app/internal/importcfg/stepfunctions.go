@@ -63,7 +63,8 @@ func sfnRetriers(root *value) (retry *value, where string, ignored []string) {
 		return root, "the array", nil
 	case root.at(sfnKeys...) != nil:
 		return root, "the retrier", nil
-	case root.at("Retry") != nil:
+	case root.at("Retry") != nil && !isStandard(root):
+		// A Retry mapping of Polly's keys is the .NET standard handler's section (dotnet.go).
 		return root.at("Retry"), "Retry", sfnState(root)
 	}
 	states := root.at("States")

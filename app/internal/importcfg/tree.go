@@ -60,9 +60,21 @@ func parseTree(text string) (root *value, ok bool, err error) {
 	} else {
 		parsed.built = true
 		parsed.root, parsed.ok, parsed.buildErr = parsed.b.document(doc, perr)
+		if parsed.buildErr != nil {
+			parsed.buildErr = &textError{parsed.buildErr}
+		}
 	}
 	return parsed.root, parsed.ok, parsed.buildErr
 }
+
+// textError is a fault of the text itself, found as it is parsed, whatever its format (a limit,
+// an alias to nothing): Read names no format with it, as the format that met it first is only
+// the first one tried.
+type textError struct{ err error }
+
+func (e *textError) Error() string { return e.err.Error() }
+
+func (e *textError) Unwrap() error { return e.err }
 
 // parseDocs is every document of text, at most maxDocs, as parseTree reads the first: nil for one
 // that is no mapping or sequence. The limits count over them all. err is a document's parse
@@ -87,7 +99,7 @@ func parseDocs(text string) ([]*value, error) {
 			}
 			v, _, err := parsed.b.document(&doc, nil)
 			if err != nil {
-				parsed.docsErr = err
+				parsed.docsErr = &textError{err}
 				break
 			}
 			parsed.docs = append(parsed.docs, v)
