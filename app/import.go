@@ -6,6 +6,7 @@ import (
 
 	"backoffcalc/app/internal/imported"
 	"backoffcalc/app/internal/work"
+	"backoffcalc/calc"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -18,6 +19,7 @@ type importView struct {
 	result  *imported.Reply // the last import that was read; nil before one
 	err     string          // why the last import was refused; "" when it was read
 	applied []string        // the defaults the last import read applied that changed an input (Result.Applied)
+	set     calc.Params     // the inputs the last import set: once they are edited, the status says so
 }
 
 // importControl is the Import control's component: its state (importView) and its behaviour. It
@@ -37,9 +39,18 @@ func (c *importControl) renderImport() app.UI {
 	var r imported.Reply
 	if c.result != nil {
 		r = *c.result
-		format = "Read as " + r.Format + ". The link now has its inputs: share it to share this import."
-		if c.err != "" {
+		// What the inputs are now, and the link with them: the import's, or edited since.
+		rep := c.h.report()
+		edited := rep != nil && rep.Params != c.set
+		switch {
+		case c.err == "" && !edited:
+			format = "Read as " + r.Format + ". The link now has its inputs: share it to share this import."
+		case c.err == "":
+			format = "Read as " + r.Format + ". The inputs have been edited since: the link has the edits, not this import alone."
+		case !edited:
 			format = "The inputs are still the last import's, read as " + r.Format + "."
+		default:
+			format = "The inputs are as they were: the last import's, read as " + r.Format + ", edited since."
 		}
 	}
 	d := app.Details().ID("import").Body(
@@ -120,6 +131,9 @@ func (c *importControl) showImport(ctx app.Context, r imported.Reply) {
 	}
 	c.err, c.result = "", &r
 	c.applied = c.h.importInputs(ctx, r)
+	if rep := c.h.report(); rep != nil {
+		c.set = rep.Params
+	}
 }
 
 // importInputs sets the inputs an import read, r, as an edit (host.importInputs), and returns

@@ -40,6 +40,36 @@ func TestImportText(t *testing.T) {
 	}
 }
 
+// Once the inputs an import set are edited by hand, the control no longer says that the link has
+// the import's inputs: it said so still, with attempts=7 typed after an AWS file's 5.
+func TestImportStatusAfterAnEdit(t *testing.T) {
+	p, d := navPage(t, "")
+	status := func() string {
+		p.Update()
+		d.Consume()
+		html := app.HTMLString(p)
+		at := strings.Index(html, `id="import-said"`)
+		if at < 0 {
+			t.Fatal("no import-said")
+		}
+		return html[at : at+strings.Index(html[at:], "</p>")]
+	}
+	p.imp.importText(d.Context(), "[default]\nretry_mode = standard\nmax_attempts = 5\n")
+	settle(t, p, d)
+	if s := status(); !strings.Contains(s, "The link now has its inputs") {
+		t.Fatalf("after the import: %q", s)
+	}
+	typeInto(p, d, "attempts", "7")
+	settle(t, p, d)
+	if s := status(); strings.Contains(s, "The link now has its inputs") || !strings.Contains(s, "edited since") {
+		t.Errorf("after attempts=7 typed: %q", s)
+	}
+	p.imp.importText(d.Context(), "@Retryable(maxAttempts = 0)") // refused: the inputs stay
+	if s := status(); strings.Contains(s, "still the last import's") || !strings.Contains(s, "edited since") {
+		t.Errorf("after a refused import: %q", s)
+	}
+}
+
 // formatTexts are one configuration of each format the import reads, those that set a model
 // beyond the policy among them: the Envoy route's per-try timeout and retry budget, gRPC's
 // throttling, the .NET standard handler's attempt timeout and breaker, resilience4j's breaker,
