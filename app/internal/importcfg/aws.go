@@ -131,11 +131,20 @@ func readAWS(text string) (Result, bool, error) {
 
 	var c libs.AWSRetryConfig
 	var modeLine, attemptsLine *iniLine
+	// A key given twice: the last is read, and the note says so, as botocore's configparser
+	// (strict, its default) refuses such a file whole.
+	twice := func(was, l *iniLine) {
+		if was != nil {
+			r.note("line %d: %s given again (also line %d): the last is read; botocore refuses a key given twice in a profile (ConfigParseError)", l.line, quoteKey(l.key), was.line)
+		}
+	}
 	for i := range chosen.pairs {
 		switch l := &chosen.pairs[i]; strings.ToLower(l.key) {
 		case "retry_mode":
+			twice(modeLine, l)
 			modeLine = l
 		case "max_attempts":
+			twice(attemptsLine, l)
 			attemptsLine = l
 		default:
 			r.skip("line %d: %s: not about retries", l.line, quoteKey(l.key))

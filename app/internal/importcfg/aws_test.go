@@ -12,6 +12,8 @@ var awsCases = []readCase{
 		values: "attempts=4&base=50ms&limiter=aws2026", read: "names the SDK: preset aws-go-v2-2026"},
 	{name: "nested settings", text: "[default]\ns3 =\n  max_attempts = 99\nretry_mode = standard\n", values: "attempts=3", ignored: "line 2: s3: not about retries"},
 	{name: "upper case mode", text: "[default]\nretry_mode = Standard\n", values: "attempts=3"},
+	{name: "a key given twice", text: "[default]\nretry_mode = standard\nmax_attempts = 3\nmax_attempts = 7\n", values: "attempts=7",
+		read: "line 4: max_attempts given again (also line 3): the last is read; botocore refuses"},
 
 	{name: "legacy", text: "[default]\nretry_mode = legacy\n", err: `the legacy mode's waits are not modelled here: set retry_mode = standard (line 2, retry_mode "legacy")`},
 	{name: "botocore's default mode", text: "[default]\nmax_attempts = 3\n", err: "no retry_mode: aws-botocore's default is legacy"},
