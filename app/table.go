@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"backoffcalc/app/internal/importcfg"
@@ -211,15 +212,20 @@ func quotedArgs(args []string) string {
 // queryOf takes the query out of a whole link, or a query with or without its '?'. What comes
 // before a '?' is a link's address only if it holds no key: in "base=1s&jitter=full?" the '?' is
 // part of the query, which reports jitter "full?" as the page does, where cutting at it printed
-// the defaults. A fragment names a section and is dropped, unless it holds inputs ("#base=1s"),
-// which the link does not read either: that is said, rather than the defaults printed.
+// the defaults. A fragment names a section and is dropped, unless it holds inputs ("#base=1s",
+// a key of the link's), which the link does not read either: that is said, rather than the
+// defaults printed.
 func queryOf(s string) (string, error) {
 	if before, q, ok := strings.Cut(s, "?"); ok && !strings.ContainsAny(before, "=&") {
 		s = q
 	}
 	q, fragment, _ := strings.Cut(s, "#")
-	if strings.Contains(fragment, "=") {
-		return "", fmt.Errorf("%q: the inputs after '#' are not read (a link's fragment names a section of the page); put them in the query, before the '#'", "#"+fragment)
+	if inputs, err := url.ParseQuery(fragment); err == nil {
+		for key := range inputs {
+			if key == "preset" || key == libs.ExportKey || key == libs.VsKey || slices.Contains(calc.Keys(), key) {
+				return "", fmt.Errorf("%q: the inputs after '#' are not read (a link's fragment names a section of the page); put them in the query, before the '#'", "#"+fragment)
+			}
+		}
 	}
 	return q, nil
 }

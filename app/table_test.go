@@ -237,10 +237,10 @@ func TestTableErrors(t *testing.T) {
 			t.Errorf("table %q: exit %d, stdout %.40q, stderr %q; want exit 2 and %q", tt.arg, code, out, errOut, tt.want)
 		}
 	}
-	// A link's address and a section's fragment are dropped: the same query in four forms.
+	// A link's address and a fragment without inputs are dropped: the same query in five forms.
 	want, _, _ := runTableOut(t, "-format", "json", "base=1s&attempts=3")
 	for _, arg := range []string{"?base=1s&attempts=3", "http://127.0.0.1:8000/?base=1s&attempts=3#schedule-section",
-		"base=1s&attempts=3#herd-section", "https://example.test/calc/?base=1s&attempts=3"} {
+		"base=1s&attempts=3#herd-section", "https://example.test/calc/?base=1s&attempts=3", "base=1s&attempts=3#javascript:x=1"} {
 		if out, errOut, code := runTableOut(t, "-format", "json", arg); code != 0 || out != want {
 			t.Errorf("table %q: exit %d, stderr %q, and another table than base=1s&attempts=3's", arg, code, errOut)
 		}

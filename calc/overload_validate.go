@@ -61,11 +61,14 @@ func (p Params) queueWait() time.Duration {
 // overloadHorizon is the latest time an overload run of any mode of p.HerdModes, or of m, counts
 // anything in a window: the last request's start (the crowd's or the stream's), plus for each
 // retry an outcome delay and the longest wait (or just before the budget runs out, if sooner),
-// plus the last attempt's outcome delay.
+// plus the last attempt's outcome delay, or its longest wait in the queue if later: the server
+// takes a queued attempt whose client stopped waiting (the timeout) all the same, and counts it
+// wasted in the window it takes it in (sim's serveQueue). With a timeout and a queue that drains
+// slowly, that came up to a million windows past the limit.
 func (p Params) overloadHorizon(m HerdMode) time.Duration {
 	d := p.outcomeDelay()
 	start := max(p.ClientStart(p.Clients-1), p.lastStreamStart())
-	return satAdd(satAdd(start, p.lastAttemptAfter(m, d)), d)
+	return satAdd(satAdd(start, p.lastAttemptAfter(m, d)), max(d, p.queueWait()))
 }
 
 // OverloadWindows is HerdWindows for an overload run of mode m: the windows from 0 to

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,6 +76,10 @@ func TestOverloadAgainstModelOpen(t *testing.T) {
 		got, err := Overload(p, c)
 		if err != nil {
 			t.Fatalf("%s: %v", describeOpen(p), err)
+		}
+		// The windows that validation counts bound the run's (OverloadWindows).
+		if w, err := p.OverloadWindows(c.Mode); err != nil || len(got.Windows) > w {
+			t.Fatalf("%d %s: %s: %d windows, over the %d OverloadWindows counts (%v)", i, c.Mode, describeOpen(p), len(got.Windows), w, err)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%d %s %s %s: %s:\n%s", i, c.Mode, c.Limiter, c.Breaker, describeOpen(p), firstDiff("run", reflect.ValueOf(got), reflect.ValueOf(want), "engine", "model"))
@@ -154,5 +159,28 @@ func TestOverloadAgainstModelLarge(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n%s", bc.name, firstDiff("run", reflect.ValueOf(got), reflect.ValueOf(want), "engine", "model"))
 		}
+	}
+}
+
+// TestOverloadWindowsCountTheQueue: the server takes a queued attempt after its client's timeout
+// all the same (counted wasted), so a queue that drains slowly runs past the timeout's horizon.
+// OverloadWindows counted the timeout only: a run of 487 windows was counted 38, and a link
+// within every key's limit made a million windows, 42 s and 7 GB in table -format json.
+func TestOverloadWindowsCountTheQueue(t *testing.T) {
+	p := mustDecode(t, "rate=3000&run=2s&attempts=3&clients=1&queue=20000&timeout=200ms")
+	w, err := p.OverloadWindows(p.OwnCase().Mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := Overload(p, p.OwnCase())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Windows) > w || len(run.Windows) < 400 || run.Wasted == 0 {
+		t.Errorf("%d windows, %d wasted; OverloadWindows counts %d", len(run.Windows), run.Wasted, w)
+	}
+	p = mustDecode(t, "rate=100000&run=1999ms&attempts=10&clients=1&queue=1000000&timeout=1s&capacity=1")
+	if _, err := p.OverloadWindows(p.OwnCase().Mode); err == nil || !strings.Contains(err.Error(), "windows, over the limit of 10000") {
+		t.Errorf("a queue of 1000000 served one a window: %v, want the windows over the limit", err)
 	}
 }
