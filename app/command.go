@@ -8,6 +8,10 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"backoffcalc/app/internal/site"
 )
@@ -21,6 +25,7 @@ const usage = `usage:
 // runCommand runs the command line of the native binary and returns the
 // process exit code: 2 for a usage error, 1 for a failure.
 func runCommand(args []string, stdout, stderr io.Writer) int {
+	stderr = terminalText{stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -111,4 +116,37 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// terminalText writes the commands' messages to a terminal with what it would not show as it is
+// escaped as Go quotes it: a control character (an escape sequence's ESC, which can set a
+// terminal's title or clear it; a BEL, a CR), a format character (U+202E turns the text after it
+// around), a byte that is not UTF-8. Lines and tabs stay. A message quotes the person's text it
+// names, but not every one can: a file's name in the OS's error, an unknown flag in the flag
+// package's, an address in the listener's.
+type terminalText struct{ w io.Writer }
+
+func (t terminalText) Write(b []byte) (int, error) {
+	s := string(b)
+	shown := func(r rune) bool { return r == '\n' || r == '\t' || r != utf8.RuneError && unicode.IsPrint(r) }
+	if !strings.ContainsFunc(s, func(r rune) bool { return !shown(r) }) {
+		return t.w.Write(b)
+	}
+	var e strings.Builder
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		switch q := strconv.QuoteRune(r); {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&e, `\x%02x`, s[0])
+		case !shown(r):
+			e.WriteString(q[1 : len(q)-1])
+		default:
+			e.WriteString(s[:size])
+		}
+		s = s[size:]
+	}
+	if _, err := io.WriteString(t.w, e.String()); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }

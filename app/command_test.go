@@ -50,3 +50,26 @@ func TestCommandUsage(t *testing.T) {
 		}
 	}
 }
+
+// Nothing a person typed reaches the terminal raw: a file's name in the OS's error and in the
+// import's line, an unknown flag in the flag package's message, an address in the listener's.
+// Each printed its ESC and BEL as they were before terminalText.
+func TestCommandMessagesAreEscaped(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "\x1b[31mred\a\u202e.yaml")
+	if err := os.WriteFile(name, []byte("retry_policy:\n  num_retries: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"table", "-import", name, "base=1s"},
+		{"table", "-import", name + "\x1b[2J", "base=1s"},
+		{"table", "-\x1b[31mred\a", "x"},
+		{"serve", "-addr", "\x1b[31m:1", "-root", fakeRoot(t)},
+	} {
+		var out, errOut bytes.Buffer
+		runCommand(args, &out, &errOut)
+		if s := errOut.String(); strings.ContainsAny(s, "\x1b\a\u202e") || !strings.Contains(s, `\x1b`) {
+			t.Errorf("%q: stderr %q: want the ESC, BEL and U+202E escaped", args, s)
+		}
+	}
+}
