@@ -94,7 +94,7 @@ func TestPanelShowsTheLinksLibrary(t *testing.T) {
 }
 
 // Without the key the panel shows the preset's library, else the first; choosing a preset
-// moves it to the preset's library.
+// moves it to the preset's library, else to the first.
 func TestPanelDefault(t *testing.T) {
 	for _, c := range []struct{ query, lib string }{
 		{"", "grpc"},
@@ -120,6 +120,15 @@ func TestPanelDefault(t *testing.T) {
 	if _, diffs := panelLibs(app.HTMLString(p)); len(diffs) != 1 || diffs[0] != "resilience4j" ||
 		!strings.Contains(d.Context().Page().URL().RawQuery, "export=resilience4j&") {
 		t.Errorf("after choosing the resilience4j preset the panel shows %q, the link is %q", diffs, d.Context().Page().URL().RawQuery)
+	}
+	// A preset without a library of its own shows the default, as a link to it does, not the
+	// library of the preset chosen before (it kept aws-go-v2's).
+	p, d = navPage(t, "preset=aws-go-v2")
+	p.choosePreset(d.Context(), "sidekiq")
+	settle(t, p, d)
+	if _, diffs := panelLibs(app.HTMLString(p)); len(diffs) != 1 || diffs[0] != "grpc" ||
+		!strings.Contains(d.Context().Page().URL().RawQuery, "export=grpc&") {
+		t.Errorf("after aws-go-v2's preset, sidekiq's shows %q, the link is %q", diffs, d.Context().Page().URL().RawQuery)
 	}
 }
 

@@ -285,9 +285,9 @@ func (p *page) applyPreset(name string) bool {
 			p.raw.Del(key)
 		}
 	}
-	if lib, ok := libs.HomeOf(pr.Name); ok {
-		p.raw.Set(libs.ExportKey, lib) // the export panel shows the preset's own library
-	}
+	// The export panel shows the preset's own library, or for a preset without one the default,
+	// as a link to the preset does: not the library of the preset before it.
+	p.raw.Set(libs.ExportKey, libs.DefaultExport(next))
 	return p.apply("preset", pr.Name)
 }
 
