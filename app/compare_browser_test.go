@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"backoffcalc/calc/libs"
 )
 
@@ -51,6 +53,24 @@ func TestCompareInBrowser(t *testing.T) {
 	compareNumbers(t, evalJS[map[string]string](tb2, readCompareCells), same)
 	tb.requireNoConsoleProblems()
 	tb2.requireNoConsoleProblems()
+}
+
+// "Remove B" takes B away and the herd of the edit it makes is shown. The button goes with B, and
+// go-app drops what its event's context dispatches once it is gone: the herd's runs were never
+// shown, the status stuck at "Computing the herd: 0 of 6 modes done…" until the next edit.
+func TestRemoveBShowsTheHerd(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?budget=2s&vs=preset%3Dcelery")
+	tb.waitWasm()
+	const herdDone = `document.getElementById("herd-status").textContent === "" &&
+		!document.getElementById("herd-results").hasAttribute("data-pending") &&
+		document.querySelectorAll("#herd tr[data-mode]").length > 0`
+	tb.waitFor("the herd", herdDone)
+	tb.run(chromedp.Click(chromedp.CSS("#vs-remove")))
+	tb.waitFor("the link without B", `!location.search.includes("vs=") && !document.getElementById("vs-remove")`)
+	tb.waitFor("the herd after B is removed", herdDone)
+	tb.requireNoConsoleProblems()
 }
 
 // vsState is what the page says about B's query, read in one evaluation.

@@ -198,6 +198,7 @@ const pollEvery = 25 * time.Millisecond
 // callEngine hands the workers one piece of work of kind (app/internal/work) on input; done
 // gets its reply on go-app's loop.
 func (p *page) callEngine(ctx app.Context, kind, input string, done func(ctx app.Context, reply string, err error)) {
+	ctx = p.own(ctx) // the reply outlives the event that asked for it
 	p.startEngine(ctx)
 	id, c := postEngine(kind, input)
 	go func() {

@@ -18,6 +18,7 @@ import (
 // (part.go), fed from here; the form and the first screen are the page's own render functions.
 type page struct {
 	app.Compo
+	self app.Context // the page's own context, from OnMount: see own
 
 	raw      url.Values // each key's input as typed, one value each
 	errs     []*policy.FieldError
@@ -138,6 +139,7 @@ func (p *page) OnPreRender(ctx app.Context) {
 
 // OnMount starts the sampling and the herd of the loaded inputs, off the first render.
 func (p *page) OnMount(ctx app.Context) {
+	p.self = ctx
 	guardNav()     // go-app has set goappNav by now
 	restoreFocus() // the first render replaced the server's page, and its focus with it
 	// A newer version installed before the wasm started (app.js): go-app did not see it.
@@ -484,3 +486,14 @@ func (p *page) renderUpdate() app.UI {
 
 // fieldMessage is an error as the page shows it: the key, the value and what is wrong.
 func fieldMessage(fe *policy.FieldError) string { return strings.TrimPrefix(fe.Error(), "calc: ") }
+
+// own is the page's own context in place of ctx, an event's, for what outlives the event: go-app
+// drops a Dispatch or a Defer whose source is no longer mounted, and the element whose event
+// started an edit can go with the edit ("Remove B" goes with B): the herd's runs of that edit
+// were then never shown, its status "Computing the herd: 0 of 6 modes done…" until the next one.
+func (p *page) own(ctx app.Context) app.Context {
+	if p.self != nil {
+		return p.self
+	}
+	return ctx
+}

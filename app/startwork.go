@@ -18,6 +18,7 @@ import (
 // wrote, then hands the thread back every workSlice (see yieldToBrowser). A newer call makes it
 // stop. It commits the inputs: an edit in progress ends (typing.go).
 func (p *page) startWork(ctx app.Context) {
+	ctx = p.own(ctx)
 	p.endTyping()
 	if p.report == nil {
 		return

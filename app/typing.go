@@ -74,6 +74,7 @@ func (p *page) onSettle() app.EventHandler {
 // else the committed ones; the link and the long work wait for the typing to pause (settle). It
 // reports whether the inputs are valid.
 func (p *page) typed(ctx app.Context, key, value string) bool {
+	ctx = p.own(ctx)  // its pause outlives the keystroke's event
 	p.markEdited(key) // it stays in the form while its default is typed back in (shownFields)
 	t := &p.typing
 	if t.before != nil && t.key != key {
