@@ -275,8 +275,14 @@ func (s *herdSection) body() []app.UI {
 		// The headline first (in the island); the model and the limiters' rules after the runs.
 		return []app.UI{app.Text(""), s.statusLine, results, renderOverloadRules(r.Params)}
 	}
+	intro := "Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served."
+	if r := s.h.report(); r != nil {
+		if words := report.HerdBudgetWords(r.Params); words != "" {
+			intro += " " + words
+		}
+	}
 	return []app.UI{
-		app.P().Text("Every client makes its first attempt together (or spread over the spread), the server fails everything until the outage ends, then accepts at most the capacity per window, first come first served. What the server receives, per mode:"),
+		app.P().Text(intro + " What the server receives, per mode:"),
 		s.statusLine,
 		results,
 	}

@@ -94,3 +94,16 @@ func TestPageFluidHerd(t *testing.T) {
 		t.Errorf("full jitter: accepted %q, want %q; peak once back %q", cells["full/accepted"], report.Expected(full.Accepted), want)
 	}
 }
+
+// With a budget the herd's introduction says that its clients keep to it: the schedule beside it
+// lists every attempt, the herd's attempts per client only those within the budget.
+func TestHerdSaysItKeepsToTheBudget(t *testing.T) {
+	p, _ := navPage(t, "budget=2s&clients=50")
+	if html := app.HTMLString(p); !strings.Contains(html, "Each client makes only the attempts that start within the 2 s budget") {
+		t.Error("the herd's introduction does not say that its clients keep to the 2 s budget")
+	}
+	p, _ = navPage(t, "clients=50")
+	if html := app.HTMLString(p); strings.Contains(html, "Each client makes only the attempts") {
+		t.Error("without a budget the herd's introduction speaks of one")
+	}
+}

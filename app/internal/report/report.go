@@ -329,8 +329,22 @@ func herdLine(p calc.Params) string {
 	if p.Spread > 0 {
 		spread = "first attempts spread evenly over " + policy.Human(float64(p.Spread))
 	}
-	return fmt.Sprintf("Many clients through an outage: %d clients, %s; the server fails every attempt for %s, then accepts %s.",
+	line := fmt.Sprintf("Many clients through an outage: %d clients, %s; the server fails every attempt for %s, then accepts %s.",
 		p.Clients, spread, LimitText(p.Outage), capacity)
+	if words := HerdBudgetWords(p); words != "" {
+		line += " " + words
+	}
+	return line
+}
+
+// HerdBudgetWords says, with a budget, that the herd's clients keep to it: a client's attempts
+// per client and its giving up answer within the budget, where the schedule beside them lists
+// every attempt of the policy. "" without a budget.
+func HerdBudgetWords(p calc.Params) string {
+	if p.Budget <= 0 {
+		return ""
+	}
+	return "Each client makes only the attempts that start within the " + LimitText(p.Budget) + " budget; one not through by its last gives up."
 }
 
 // HerdTime writes a time of the herd: its text never reads across the budget (a client's
@@ -453,9 +467,15 @@ func textReport(w io.Writer, res Results) error {
 // LayersLine says how retries multiply when every layer of a call chain uses this policy.
 func LayersLine(r calc.Report) string {
 	p := r.Params
-	if p.Layers == 1 {
-		return fmt.Sprintf("With 1 layer, one request makes up to %s attempts.", r.WorstCaseAttempts)
+	// The count is the policy's every attempt: with a budget, it says that it ignores it, as the
+	// totals of the policy do.
+	ignoring := ""
+	if p.Budget > 0 {
+		ignoring = ", ignoring the " + LimitText(p.Budget) + " budget"
 	}
-	return fmt.Sprintf("With %d stacked layers of %d attempts each, one outer request can make up to %s attempts at the innermost service (%d^%d).",
-		p.Layers, p.Attempts, r.WorstCaseAttempts, p.Attempts, p.Layers)
+	if p.Layers == 1 {
+		return fmt.Sprintf("With 1 layer, one request makes up to %s attempts%s.", r.WorstCaseAttempts, ignoring)
+	}
+	return fmt.Sprintf("With %d stacked layers of %d attempts each, one outer request can make up to %s attempts at the innermost service (%d^%d)%s.",
+		p.Layers, p.Attempts, r.WorstCaseAttempts, p.Attempts, p.Layers, ignoring)
 }

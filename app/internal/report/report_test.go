@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
 )
 
@@ -41,6 +42,36 @@ func TestDescribeDecorrelatedV2(t *testing.T) {
 			if strings.Contains(got, l) {
 				t.Errorf("%s: %q in %q", c.query, l, got)
 			}
+		}
+	}
+}
+
+// With a budget, the layers' count says that it ignores it, and the herd's line that its clients
+// keep to it: the schedule beside them lists every attempt, and the herd's attempts per client
+// answered within the budget without saying so. Without a budget neither says a word of it.
+func TestWordsSayWhetherTheBudgetCounts(t *testing.T) {
+	for _, tc := range []struct {
+		query        string
+		layers, herd string // in LayersLine, in herdLine; "" for neither
+	}{
+		{"attempts=8&layers=3&budget=2s", ", ignoring the 2 s budget.", "Each client makes only the attempts that start within the 2 s budget"},
+		{"attempts=8&layers=1&budget=1.5s", "up to 8 attempts, ignoring the 1.5 s budget.", "within the 1.5 s budget"},
+		{"attempts=8&layers=3", "", ""},
+	} {
+		p, err := calc.Decode(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := p.ReportBounds()
+		layers, herd := LayersLine(r), herdLine(p)
+		if tc.layers == "" {
+			if strings.Contains(layers, "budget") || strings.Contains(herd, "budget") {
+				t.Errorf("%s: %q, %q speak of a budget", tc.query, layers, herd)
+			}
+			continue
+		}
+		if !strings.Contains(layers, tc.layers) || !strings.Contains(herd, tc.herd) {
+			t.Errorf("%s: %q, %q; want %q and %q in them", tc.query, layers, herd, tc.layers, tc.herd)
 		}
 	}
 }
