@@ -8,11 +8,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"backoffcalc/app/internal/importcfg"
 	"backoffcalc/app/internal/site"
 )
 
@@ -128,24 +125,11 @@ type terminalText struct{ w io.Writer }
 
 func (t terminalText) Write(b []byte) (int, error) {
 	s := string(b)
-	shown := func(r rune) bool { return r == '\n' || r == '\t' || r != utf8.RuneError && unicode.IsPrint(r) }
-	if !strings.ContainsFunc(s, func(r rune) bool { return !shown(r) }) {
+	e := importcfg.Printable(s, true)
+	if e == s {
 		return t.w.Write(b)
 	}
-	var e strings.Builder
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		switch q := strconv.QuoteRune(r); {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&e, `\x%02x`, s[0])
-		case !shown(r):
-			e.WriteString(q[1 : len(q)-1])
-		default:
-			e.WriteString(s[:size])
-		}
-		s = s[size:]
-	}
-	if _, err := io.WriteString(t.w, e.String()); err != nil {
+	if _, err := io.WriteString(t.w, e); err != nil {
 		return 0, err
 	}
 	return len(b), nil

@@ -152,8 +152,15 @@ const (
 // clears it), a format character (U+202E turns the text after it around), a byte that is not
 // UTF-8. Every message quotes the text of a configuration it names (quoteKey, quoteShort); this
 // holds for any it names as it is.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !unicode.IsPrint(r) }) {
+func printable(s string) string { return Printable(s, false) }
+
+// Printable is printable, keeping line breaks and tabs when lines is set: a message of several
+// lines for a terminal (the command line's stderr).
+func Printable(s string, lines bool) string {
+	shown := func(r rune) bool {
+		return lines && (r == '\n' || r == '\t') || r != utf8.RuneError && unicode.IsPrint(r)
+	}
+	if !strings.ContainsFunc(s, func(r rune) bool { return !shown(r) }) {
 		return s
 	}
 	var b strings.Builder
@@ -162,7 +169,7 @@ func printable(s string) string {
 		switch q := strconv.QuoteRune(r); {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[0])
-		case !unicode.IsPrint(r):
+		case !shown(r):
 			b.WriteString(q[1 : len(q)-1])
 		default:
 			b.WriteString(s[:size])
