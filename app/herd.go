@@ -295,6 +295,10 @@ func (s *herdSection) renderResults() app.UI {
 		return app.Text("")
 	}
 	if r.Params.Open() {
+		if h.err != nil {
+			// The status line says why nothing runs; a headline "being computed" would not be so.
+			return app.Text("")
+		}
 		return h.renderOverload(r.Params)
 	}
 	params := r.Params

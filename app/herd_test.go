@@ -107,3 +107,13 @@ func TestHerdSaysItKeepsToTheBudget(t *testing.T) {
 		t.Error("without a budget the herd's introduction speaks of one")
 	}
 }
+
+// An overload view its windows' limit refuses says why in its status line, and shows no headline
+// "being computed" beside it: no run is.
+func TestRefusedOverloadSaysNothingIsComputed(t *testing.T) {
+	p, _ := navPage(t, "rate=100&run=1999ms&attempts=10&clients=1&queue=1000000&timeout=1s&capacity=1")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, "windows, over the limit of 10000") || strings.Contains(html, "being computed") {
+		t.Error("a refused overload view: want its status's refusal and no headline being computed")
+	}
+}
