@@ -81,8 +81,9 @@ func (p Params) Schedule() Schedule {
 			}
 			switch {
 			case chain != nil: // its rows are set
-			case k > 1 && raw == raws[k-1] && !byRetry:
-				// Past the cap every retry has the same law: most rows of a long schedule.
+			case k > 1 && raw == raws[k-1] && !byRetry && !(p.FirstExact && k == 2):
+				// Past the cap every retry has the same law: most rows of a long schedule. Not
+				// after an exact first retry, whose law is its own (law), whatever its raw delay.
 				prev := &rows[k-1]
 				r.Min, r.Max, r.Mean = prev.Min, prev.Max, prev.Mean
 			default:

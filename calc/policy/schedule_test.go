@@ -55,6 +55,16 @@ var scheduleTests = []struct {
 	{"decorrelatedv2", "base=2s&cap=168h&attempts=4&jitter=decorrelatedv2",
 		[]time.Duration{0, 0, 0}, []time.Duration{2754364500, 5674499100, 8651834300},
 		[]float64{math.NaN(), math.NaN(), math.NaN()}, 5674.4989, math.NaN(), 11406.1988},
+	// An exact first retry, then equal jitter on the same 1 s (factor 1): retry 1 waits exactly
+	// 1 s, every later one [0.5, 1] s with mean 0.75 s. The law of retry 1 is not the others'
+	// though their nominal delays are equal.
+	{"exact first, factor 1", "base=1s&factor=1&cap=30s&attempts=4&jitter=equal&first=exact",
+		[]time.Duration{1000 * ms, 500 * ms, 500 * ms}, []time.Duration{1000 * ms, 1000 * ms, 1000 * ms},
+		[]float64{1000, 750, 750}, 2000, 2500, 3000},
+	// Full jitter past the cap after an exact first retry: 100 ms, then [0, 100 ms] twice.
+	{"exact first, past the cap", "base=100ms&factor=2&cap=100ms&attempts=4&jitter=full&first=exact",
+		[]time.Duration{100 * ms, 0, 0}, []time.Duration{100 * ms, 100 * ms, 100 * ms},
+		[]float64{100, 50, 50}, 100, 200, 300},
 	// Rounding to the nanosecond, ties away from zero: equal jitter on 3 ns waits [2, 3].
 	{"ties away from zero", "base=3ns&cap=3ns&factor=1&attempts=2&jitter=equal",
 		[]time.Duration{2}, []time.Duration{3}, []float64{2.25e-6}, 2e-6, 2.25e-6, 3e-6},
