@@ -107,7 +107,7 @@ func (p Params) solveWorst() Solution {
 	for i, a := range p.axes() {
 		kind, x := p.worstFit(a)
 		typed := p.typedFit(a, kind, x, func(y int64) bool { return p.on(a, y).worstFits() })
-		s.Worst.set(i, kind, x, typed, true)
+		s.Worst.set(i, kind, x, typed, true, p.Growth)
 	}
 	return s
 }
@@ -227,15 +227,27 @@ func (p Params) axes() []axis {
 		{key: "base", lo: 1, hi: int64(min(p.Cap, MaxBase)), grows: true,
 			set: func(q *Params, x int64) { q.Base = time.Duration(x) }},
 		{key: "factor", lo: int64(math.Float64bits(1)), hi: int64(math.Float64bits(MaxFactor)), grows: true,
-			set:    func(q *Params, x int64) { q.Factor = math.Float64frombits(uint64(x)) },
-			unused: !modes[p.Jitter].factor || p.Growth != Exponential},
+			set:    func(q *Params, x int64) { q.Factor = factorAt(x, p.Growth) },
+			unused: !modes[p.Jitter].factor || p.Growth == Linear},
 		{key: "cap", lo: int64(p.Base), hi: int64(MaxCap),
 			set: func(q *Params, x int64) { q.Cap = time.Duration(x) }},
 	}
 }
 
-// set stores the answer at position x, typed as the one at position typed, for axes()[i].
-func (l *Limits) set(i int, kind FitKind, x, typed int64, largest bool) {
+// factorAt is the factor at position x (a float64's bits) for growth g. A polynomial's power is
+// a whole number (Validate): a position sets the whole part of its float, so that the search
+// over the bits, whose answers fit and then stop fitting as x grows, finds the largest power.
+func factorAt(x int64, g Growth) float64 {
+	f := math.Float64frombits(uint64(x))
+	if g.IsPolynomial() {
+		return math.Floor(f)
+	}
+	return f
+}
+
+// set stores the answer at position x, typed as the one at position typed, for axes()[i] of a
+// policy of growth g.
+func (l *Limits) set(i int, kind FitKind, x, typed int64, largest bool, g Growth) {
 	if kind == FitUnused {
 		x, typed = 0, 0
 	}
@@ -243,7 +255,7 @@ func (l *Limits) set(i int, kind FitKind, x, typed int64, largest bool) {
 	case 0:
 		l.Base = Fit[time.Duration]{kind, time.Duration(x), time.Duration(typed), largest}
 	case 1:
-		f, t := math.Float64frombits(uint64(x)), math.Float64frombits(uint64(typed))
+		f, t := factorAt(x, g), factorAt(typed, g)
 		if kind == FitUnused {
 			f, t = 0, 0
 		}

@@ -47,7 +47,7 @@ func (p Params) SolveSample(sample Sample, sols []Solution, pause func() bool) (
 			if !ok {
 				return out, false
 			}
-			s.Sampled99.set(j, kind, x, typed, largest)
+			s.Sampled99.set(j, kind, x, typed, largest, q.Growth)
 		}
 		s.Sampled = true
 	}

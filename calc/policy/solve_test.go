@@ -66,6 +66,26 @@ func TestSolveHandWorked(t *testing.T) {
 	}
 }
 
+// Polynomial growth reads factor as its power: with base 100 ms and no jitter, attempt 5 starts
+// at 100 ms × (1 + 2^f + 3^f + 4^f), 3 s for f = 2 and 10 s for f = 3. Within a 5 s budget the
+// largest power is 2. Counting from 0 as Sidekiq does (polynomial0), attempt 5 starts at
+// 100 ms × (0 + 1 + 2^f + 3^f): 1.4 s for f = 2, 3.6 s for f = 3, 9.8 s for f = 4, so the
+// largest is 3.
+func TestSolvePolynomialPower(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  float64
+	}{
+		{"base=100ms&factor=2&cap=1m&attempts=5&jitter=none&budget=5s&growth=polynomial", 2},
+		{"base=100ms&factor=2&cap=1m&attempts=5&jitter=none&budget=5s&growth=polynomial0", 3},
+	} {
+		s := solutionOf(t, mustDecode(t, c.query))
+		if f := s.Worst.Factor; f.Kind != policy.FitFound || f.Value != c.want || f.Typed != c.want {
+			t.Errorf("%s: largest power %+v, want %v", c.query, f, c.want)
+		}
+	}
+}
+
 // For uncapped exponential growth without jitter or call time, attempt n starts at
 // b(m^(n-1) - 1)/(m - 1), so n attempts fit in T when m^(n-1) < 1 + T(m-1)/b:
 // N = 1 + floor(log_m(1 + T(m-1)/b)) when the logarithm is not a whole number (when it is,
@@ -135,6 +155,8 @@ var solveCases = []string{
 	"base=2s&factor=2&cap=20s&budget=1m&attempts=4&call=5s",
 	"base=25ms&factor=2&cap=250ms&budget=1s&attempts=7",
 	"base=1ms&factor=10&cap=168h&budget=720h&attempts=20",
+	"base=100ms&factor=2&cap=1m&budget=5s&attempts=5&growth=polynomial",
+	"base=10ms&factor=4&cap=30m&budget=10m&attempts=9&growth=polynomial0&call=1s",
 }
 
 // Every worst-case answer is tight: with it every attempt starts before the budget, with one
@@ -157,17 +179,25 @@ func TestSolveTight(t *testing.T) {
 					q.Cap = x
 					return scheduleFits(q)
 				}, func(x time.Duration) time.Duration { return x + 1 })
+				if unused := !j.UsesFactor() || p.Growth == policy.Linear; unused != (s.Worst.Factor.Kind == policy.FitUnused) {
+					t.Errorf("%s: factor %v, want unused %v", name, s.Worst.Factor.Kind, unused)
+				}
 				if s.Worst.Factor.Kind == policy.FitUnused {
-					if j.UsesFactor() && p.Growth == policy.Exponential {
-						t.Errorf("%s: factor unused", name)
-					}
 					continue
+				}
+				// A polynomial's power is whole: the next one up is 1 more.
+				next := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
+				if p.Growth.IsPolynomial() {
+					next = func(x float64) float64 { return x + 1 }
+					if f := s.Worst.Factor; f.Value != math.Trunc(f.Value) || f.Typed != f.Value {
+						t.Errorf("%s: polynomial power %v typed %v, want a whole number", name, f.Value, f.Typed)
+					}
 				}
 				checkTight(t, name+" factor", s.Worst.Factor, 1, policy.MaxFactor, func(x float64) bool {
 					q := p
 					q.Factor = x
 					return scheduleFits(q)
-				}, func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) })
+				}, next)
 			}
 		}
 	}
