@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -328,7 +329,9 @@ var inheritKeys = func() []formField {
 }()
 
 // inheritWords says what B takes from A: nothing, as its query is read from the defaults; and
-// each of inheritKeys where B's value is not A's, with both values as a link writes them.
+// each of inheritKeys where B's value is not A's, with both values as a link writes them. The
+// overload model's inputs count only when A or B is an open system, and a limiter's or a
+// breaker's own only when A or B chose it: what neither side reads changes none of its numbers.
 func inheritWords(a, b calc.Params) string {
 	va, vb, d := a.Values(), b.Values(), calc.DefaultValues()
 	get := func(v url.Values, key string) string {
@@ -337,10 +340,30 @@ func inheritWords(a, b calc.Params) string {
 		}
 		return d.Get(key)
 	}
+	open := a.Open() || b.Open()
+	read := func(key string) bool {
+		if slices.ContainsFunc(overloadFields, func(f formField) bool { return f.key == key }) && !open {
+			return false
+		}
+		chooser, ok := chooserOf[key]
+		if !ok {
+			return true
+		}
+		for _, c := range chosenParams {
+			if c.chooser == chooser && slices.Contains(c.keys, key) {
+				for _, v := range []url.Values{va, vb} {
+					if choice := get(v, chooser); c.choice == choice || c.choice == "" && choice != d.Get(chooser) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	var differ []string
 	for _, f := range inheritKeys {
 		x, y := get(va, f.key), get(vb, f.key)
-		if x == y {
+		if x == y || !read(f.key) {
 			continue
 		}
 		if none := func(v string) string {
@@ -354,7 +377,10 @@ func inheritWords(a, b calc.Params) string {
 		differ = append(differ, strings.ToLower(f.label)+": "+y+" (A's: "+x+")")
 	}
 	if len(differ) == 0 {
-		return "B's query is read from the defaults, as A's link is; B's budget, call duration, herd and overload inputs are the same as A's."
+		if open {
+			return "B's query is read from the defaults, as A's link is; B's budget, call duration, herd and overload inputs are the same as A's."
+		}
+		return "B's query is read from the defaults, as A's link is; B's budget, call duration and herd inputs are the same as A's."
 	}
 	return "B's query is read from the defaults, not from A, so B does not inherit A's inputs: B's " + strings.Join(differ, "; ") +
 		". Pick “a copy of this policy (A), to edit” to start B from every input of A."

@@ -146,3 +146,41 @@ func TestPageCompareCopyAndRemove(t *testing.T) {
 		t.Errorf("B is still there after removing it: %q", p.query)
 	}
 }
+
+// B's inputs that differ from A's are named only where A or B reads them: the overload model's
+// when one of them is an open system, a limiter's own when one of them chose that limiter.
+func TestInheritWordsNameWhatIsRead(t *testing.T) {
+	decode := func(q string) calc.Params {
+		t.Helper()
+		l, err := libs.DecodeLink(q)
+		if err != nil {
+			t.Fatal(q, err)
+		}
+		return l.Params
+	}
+	b := decode("preset=aws-go-v2")
+	for _, c := range []struct {
+		a           string
+		want, never []string
+	}{
+		// Closed systems: neither reads a limiter's parameters, nor the overload model.
+		{"retrypct=0.5&maxtokens=50", nil, []string{"retry share", "max tokens", "overload"}},
+		{"retrypct=0.5&maxtokens=50&budget=2s", []string{"budget: none (A's: 2s)"}, []string{"retry share", "max tokens", "overload"}},
+		// A chose finagle: its retry share is read, grpc's max tokens still not.
+		{"limiter=finagle&retrypct=0.5&maxtokens=50", []string{"limiter: none (A's: finagle)", "retry share: 0.2 (A's: 0.5)"}, []string{"max tokens"}},
+		// An open system with no limiter: the stream's inputs, no limiter's parameter.
+		{"rate=100&run=10s&retrypct=0.5", []string{"rate: 0 (A's: 100)"}, []string{"retry share"}},
+	} {
+		words := inheritWords(decode(c.a), b)
+		for _, w := range c.want {
+			if !strings.Contains(words, w) {
+				t.Errorf("A %s: %q does not say %q", c.a, words, w)
+			}
+		}
+		for _, w := range c.never {
+			if strings.Contains(strings.ToLower(words), w) {
+				t.Errorf("A %s: %q speaks of %q, which neither policy reads", c.a, words, w)
+			}
+		}
+	}
+}
