@@ -284,6 +284,20 @@ func TestTableHerd(t *testing.T) {
 		!strings.Contains(out, "worst") || strings.Contains(out, "Many clients") {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
+	// An open system's is the overload view's; B's is named as B's.
+	_, errOut, code = runTableOut(t, "rate=50&run=10s&window=1ms")
+	if code != 0 || !strings.HasPrefix(errOut, `the overload view is not simulated: calc: window "1ms"`) {
+		t.Errorf("overload: exit %d, stderr %q", code, errOut)
+	}
+	_, errOut, code = runTableOut(t, "vs=base%3D10s%26cap%3D10s%26attempts%3D2%26window%3D1ms")
+	if code != 0 || !strings.HasPrefix(errOut, `B's herd is not simulated: calc: window "1ms"`) {
+		t.Errorf("B: exit %d, stderr %q", code, errOut)
+	}
+	// B is never sampled: a B that A's sampling limit would refuse is compared, its herd run.
+	out, errOut, code = runTableOut(t, "budget=10s&vs=base%3D10ms%26factor%3D1%26attempts%3D200%26budget%3D10s")
+	if code != 0 || errOut != "" || !strings.Contains(out, "B peak once back") {
+		t.Errorf("B over the sampling limit: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
 }
 
 func TestTablePreset(t *testing.T) {

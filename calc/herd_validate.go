@@ -40,7 +40,7 @@ func (p Params) ValidateHerd() error {
 // HerdWindows returns the number of windows from 0 to the horizon of p.HerdModes and m (see
 // ValidateHerd and HerdHorizon).
 func (p Params) HerdWindows(m HerdMode) (int, error) {
-	if err := p.Validate(); err != nil {
+	if err := p.ValidateUnsampled(); err != nil { // the herd samples none of the policy's paths
 		return 0, err
 	}
 	if p.Open() { // the stream, the queue and the timeouts come later than the herd's attempts

@@ -111,7 +111,14 @@ func (p Params) WithJitter(j policy.Jitter) Params {
 // the overload model's work limit (on rate), each as a *FieldError, joined with errors.Join;
 // with none of those, the overload view's cost over MaxOverloadWork (on rate with a stream, on
 // clients without) and sampling over MaxSampleWork path-steps (on samples).
-func (p Params) Validate() error {
+func (p Params) Validate() error { return p.validate(true) }
+
+// ValidateUnsampled is Validate without the sampling's work limit: what the models that sample
+// none of the policy's paths ask (the herd, overload and fluid models), and compare's B, whose
+// paths are never sampled (DecodeUnsampled).
+func (p Params) ValidateUnsampled() error { return p.validate(false) }
+
+func (p Params) validate(sampled bool) error {
 	var errs []error
 	for _, k := range keyTable() {
 		if k.Check == nil {
@@ -139,7 +146,7 @@ func (p Params) Validate() error {
 		}
 		errs = append(errs, &policy.FieldError{Key: key, Value: v, Err: err})
 	}
-	if err := p.SampleWork(); err != nil {
+	if err := p.SampleWork(); err != nil && sampled {
 		errs = append(errs, &policy.FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
 	}
 	return errors.Join(errs...)

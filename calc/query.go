@@ -204,7 +204,13 @@ func Keys() []string {
 // counts instead (Params.HerdSimulated). Whether the herd's arrivals series fits is
 // Params.ValidateHerd's question, not Decode's.
 func Decode(query string, presets ...Preset) (Params, error) {
-	return decode(parseQuery(query), presets)
+	return decode(parseQuery(query), presets, true)
+}
+
+// DecodeUnsampled is Decode for a policy whose paths are never sampled, the page's and table's
+// policy B (compare): the sampling's work limit, on samples, is not its to meet.
+func DecodeUnsampled(query string, presets ...Preset) (Params, error) {
+	return decode(parseQuery(query), presets, false)
 }
 
 // parseQuery splits a query into its keys' values as given, keeping the broken ones.
@@ -231,7 +237,7 @@ func parseQuery(query string) map[string][]value {
 // DecodeValues is Decode for values already unescaped, as a form holds them: Decode of
 // v.Encode(), without the round trip through a string.
 func DecodeValues(v url.Values, presets ...Preset) (Params, error) {
-	return decode(givenValues(v), presets)
+	return decode(givenValues(v), presets, true)
 }
 
 func givenValues(v url.Values) map[string][]value {
@@ -280,7 +286,7 @@ type value struct {
 	broken    bool
 }
 
-func decode(raw map[string][]value, presets []Preset) (Params, error) {
+func decode(raw map[string][]value, presets []Preset, sampled bool) (Params, error) {
 	p, capDefault := Default(), policy.DefaultCap
 	var errs []error
 	refused := map[string]bool{} // the keys whose values were refused
@@ -335,7 +341,7 @@ func decode(raw map[string][]value, presets []Preset) (Params, error) {
 	}
 	// So does sampling's, on samples and attempts, jitter and budget together: samples over the
 	// limit fall back to the default, or where that is over it too, to the fewest.
-	if err := p.SampleWork(); err != nil {
+	if err := p.SampleWork(); err != nil && sampled {
 		errs = append(errs, &policy.FieldError{Key: "samples", Value: strconv.Itoa(p.Samples), Err: err})
 		if p.Samples = Default().Samples; p.SampleWork() != nil {
 			p.Samples = policy.MinSamples

@@ -84,3 +84,21 @@ func TestSampleWorkFallsBackToFewest(t *testing.T) {
 		t.Errorf("samples %d, attempts %d, Validate %v; want %d, 1000, valid", p.Samples, p.Attempts, p.Validate(), policy.MinSamples)
 	}
 }
+
+// The herd, overload and fluid models sample none of the policy's paths: ValidateUnsampled leaves
+// the sampling limit out, and only it.
+func TestValidateUnsampled(t *testing.T) {
+	p := Default()
+	p.Attempts, p.Samples = 1000, 200000
+	var fe *policy.FieldError
+	if err := p.Validate(); !errors.As(err, &fe) || fe.Key != "samples" {
+		t.Errorf("Validate: %v, want an error on samples", err)
+	}
+	if err := p.ValidateUnsampled(); err != nil {
+		t.Errorf("ValidateUnsampled: %v, want none", err)
+	}
+	p.Factor = 0
+	if err := p.ValidateUnsampled(); !errors.As(err, &fe) || fe.Key != "factor" {
+		t.Errorf("ValidateUnsampled with factor 0: %v, want an error on factor", err)
+	}
+}

@@ -92,7 +92,7 @@ func Mode(p calc.Params, m calc.HerdMode) (Run, error) {
 // engine worker hands its thread back to its messages then); it stops, reporting done false,
 // when pause returns false.
 func ModePausing(p calc.Params, m calc.HerdMode, pause func() bool) (run Run, done bool, err error) {
-	if err := p.Validate(); err != nil {
+	if err := p.ValidateUnsampled(); err != nil {
 		return Run{}, false, err
 	}
 	if p.Open() {

@@ -69,7 +69,7 @@ var linkKeys = []string{ExportKey, VsKey}
 // names the key vs.
 func (l *Link) setVs(errB *error) func(v string) error {
 	return func(v string) error {
-		b, err := Decode(v)
+		b, err := calc.DecodeUnsampled(v, named...) // B has no sampled percentiles
 		l.Vs, l.B = v, b
 		var errs []error
 		for _, fe := range policy.FieldErrors(errors.Join(err, calc.UnknownKeys(v))) {

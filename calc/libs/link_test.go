@@ -104,6 +104,10 @@ func TestDecodeLinkVs(t *testing.T) {
 	aws, _ := Decode("preset=aws-go-v2")
 	capped, _ := Decode("base=1s&cap=30s")
 	envoy, _ := Decode("preset=envoy")
+	// 200 attempts within a 10 s budget: 10000 samples of them are over A's sampling limit
+	// (samples is refused), but B is never sampled, so B keeps them.
+	heavy, _ := Decode("base=10ms&factor=1&budget=10s")
+	heavy.Attempts = 200
 	for _, tt := range []struct {
 		name, query string
 		vs          string      // Link.Vs
@@ -115,6 +119,7 @@ func TestDecodeLinkVs(t *testing.T) {
 		{"none", "base=200ms", "", calc.Params{}, "200ms", "", ""},
 		{"preset", "vs=preset%3Daws-go-v2", "preset=aws-go-v2", aws, "100ms", "", ""},
 		{"keys", "base=200ms&vs=base%3D1s%26cap%3D30s", "base=1s&cap=30s", capped, "200ms", "", ""},
+		{"B over A's sampling limit", "vs=base%3D10ms%26factor%3D1%26attempts%3D200%26budget%3D10s", "base=10ms&factor=1&attempts=200&budget=10s", heavy, "100ms", "", ""},
 		{"bad key of B", "base=200ms&vs=base%3Dabc", "base=abc", calc.Default(), "200ms", "vs.base", `vs.base "abc": not a duration`},
 		// B's cap is not compared with the default base that stands in for B's refused one.
 		{"bad keys of both", "base=x&vs=base%3Dabc%26cap%3D1ms", "base=abc&cap=1ms", calc.Default(), "100ms", "base,vs.base", `vs.base "abc": not a duration`},

@@ -55,7 +55,7 @@ type HerdRun struct {
 // it accepts 2 and 3 at 100ms, fails 4 and 5 at 150ms and accepts them at 200ms: 18 attempts,
 // all 6 clients accepted, the last at 200ms, and a peak of 10 attempts in [0, 100ms).
 func Herd(p calc.Params) ([]HerdRun, error) {
-	if err := p.Simulable(); err != nil && p.Validate() == nil {
+	if err := p.Simulable(); err != nil && p.ValidateUnsampled() == nil {
 		return nil, err
 	}
 	windows, err := p.HerdWindows(calc.Immediate)
@@ -80,7 +80,7 @@ func HerdMode(p calc.Params, m calc.HerdMode) (HerdRun, error) {
 	if !m.Exists() {
 		return HerdRun{}, fmt.Errorf("calc: no herd mode %d", uint8(m))
 	}
-	if err := p.Simulable(); err != nil && p.Validate() == nil {
+	if err := p.Simulable(); err != nil && p.ValidateUnsampled() == nil {
 		return HerdRun{}, err
 	}
 	windows, err := p.HerdWindows(m)
@@ -101,7 +101,7 @@ func HerdModePausing(p calc.Params, m calc.HerdMode, pause func() bool) (run Her
 	if !m.Exists() {
 		return HerdRun{}, false, fmt.Errorf("calc: no herd mode %d", uint8(m))
 	}
-	if err := p.Simulable(); err != nil && p.Validate() == nil {
+	if err := p.Simulable(); err != nil && p.ValidateUnsampled() == nil {
 		return HerdRun{}, false, err
 	}
 	windows, err := p.HerdWindows(m)

@@ -110,7 +110,7 @@ func OverloadPausing(p calc.Params, c calc.OverloadCase, pause func() bool) (run
 	if c.Breaker >= breaker.Count {
 		return OverloadRun{}, false, fmt.Errorf("calc: no breaker %d", uint8(c.Breaker))
 	}
-	if err := p.Validate(); err != nil {
+	if err := p.ValidateUnsampled(); err != nil {
 		return OverloadRun{}, false, err
 	}
 	// Validate reports it too; here it also guards the simulation's request index bits.
