@@ -265,6 +265,21 @@ func fitColumns(g fitGroup, s policy.Solution) (heads []string, cells []fitCell)
 		newFitCell("p99", s.Sampled99.Cap, pending, report.MsText, msValue, policy.TypedDuration))
 }
 
+// applyRefusal is the first error of p's link with key set to input, as the apply button would
+// set it, or nil. An answer fits the budget, and can still take the link over a work limit on
+// another input: 1000 attempts (every count fits) are over the sampling's limit with the
+// default samples and a budget.
+func applyRefusal(p calc.Params, key, input string) *policy.FieldError {
+	v := p.Values()
+	v.Set(key, input)
+	v.Del("preset")
+	_, err := libs.DecodeValues(v)
+	if fes := policy.FieldErrors(err); len(fes) > 0 {
+		return fes[0]
+	}
+	return nil
+}
+
 // yesNo writes a flag for data-largest: go-app's server render writes an attribute whose value is
 // "true" as a bare attribute.
 func yesNo(b bool) string {
@@ -306,6 +321,14 @@ func renderFitGroup(r calc.Report, g fitGroup) app.UI {
 			}
 			if !own || c.input == "" {
 				cells = append(cells, td.Text(c.text))
+				continue
+			}
+			if fe := applyRefusal(p, g.key, c.input); fe != nil {
+				// No button that would leave the inputs refused: the answer is said, and why.
+				cells = append(cells, td.Body(
+					app.Text(c.text+" "),
+					app.Span().Class("refused").Title(fieldMessage(fe)).Text(app.FormatString("(a link with it is refused on %s %q)", fe.Key, fe.Value)),
+				))
 				continue
 			}
 			cells = append(cells, td.Body(

@@ -171,6 +171,9 @@ func TestFitApplyRoundTrips(t *testing.T) {
 		"base=100ms&factor=2&cap=1s&jitter=full&budget=3.1s&samples=500",
 		"base=37ms&factor=1.7&cap=2s&attempts=7&jitter=proportional&ratio=0.3&budget=2.9s&call=15ms&samples=500",
 		"preset=aws-go-v2&budget=1.5s&samples=300",
+		// Every count fits on the best path: 1000 attempts, over the sampling limit at the
+		// default samples, has no button (TestFitRefusedAnswerHasNoButton).
+		"base=100ms&factor=2&cap=1s&jitter=full&budget=3.1s",
 	} {
 		r := solvedReport(t, q)
 		base, err := libs.DecodeLink(q)
@@ -225,6 +228,25 @@ func TestFitApplyRoundTrips(t *testing.T) {
 				t.Errorf("%s: with %s=%s fewer than 99%% of the paths make every attempt", q, key, typed)
 			}
 		}
+	}
+}
+
+// An answer whose link would be refused on another input's limit has no apply button: the
+// cell says on which input and value. Full jitter's best path fits every count, 1000 attempts,
+// which with a budget and 10000 samples is over the sampling's work limit.
+func TestFitRefusedAnswerHasNoButton(t *testing.T) {
+	r := solvedReport(t, "base=100ms&factor=2&cap=1s&jitter=full&budget=3.1s")
+	_, buttons := fitGot(t, r)
+	if v, ok := buttons["attempts-can"]; ok {
+		t.Errorf("an apply button for attempts %s on the best path", v)
+	}
+	// Latest starts 0, 0.1, 0.3, 0.7, 1.5, 2.5 and 3.5 s: 6 attempts on every path.
+	if buttons["attempts-always"] != "6" {
+		t.Errorf("every path's answer: button %q, want 6", buttons["attempts-always"])
+	}
+	html := app.HTMLString(renderFitGroup(r, fitGroups[0]))
+	if !strings.Contains(html, `(a link with it is refused on samples &#34;10000&#34;)`) {
+		t.Errorf("the best path's cell does not say why it has no button:\n%s", html)
 	}
 }
 
