@@ -51,8 +51,9 @@ func skipFarSections() {
 	app.Window().Call("requestAnimationFrame", f)
 }
 
-// pinFragment scrolls to the element id, the section a link's fragment names, and keeps it in
-// view while the sections above it fill in, until the person scrolls or types (app.js).
+// pinFragment scrolls to the section of the element id (the section a link's fragment names, or
+// the heading a link of the table of contents focuses) and keeps it in view while the sections
+// above it fill in, until the person scrolls, clicks or touches (backoffcalcPin, app.js).
 func pinFragment(id string) {
 	if pin := app.Window().Get("backoffcalcPin"); pin.Type() == app.TypeFunction {
 		pin.Invoke(id)

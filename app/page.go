@@ -449,11 +449,13 @@ var inputKeys = append(calc.Keys(), "preset", libs.ExportKey, libs.VsKey)
 
 // focusTarget moves the keyboard's focus to the element a skip link or the table of contents
 // points to: go-app takes over in-page links and only scrolls to them, which would leave the
-// next Tab where it was.
+// next Tab where it was. Its section is then held in view while the sections above it fill in
+// (pinFragment), as a link's fragment's is.
 func (p *page) focusTarget(id string) app.EventHandler {
 	return p.recovering(func(ctx app.Context, e app.Event) {
 		if el := app.Window().GetElementByID(id); el.Truthy() {
 			el.Call("focus", map[string]any{"preventScroll": true})
+			pinFragment(id)
 		}
 	})
 }

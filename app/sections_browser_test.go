@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"backoffcalc/calc/libs"
 	"backoffcalc/calc/sim"
 )
@@ -301,4 +304,75 @@ func TestFragmentStaysWhileSectionsFill(t *testing.T) {
 	if y := evalJS[int](tb, `Math.round(window.scrollY)`); y != 100 {
 		t.Errorf("after the person's pointer and scroll to 100 px, a section's growth left the page at %d px, want 100", y)
 	}
+}
+
+// TestFocusStaysWhileSectionsFill: what the keyboard's focus moved to stays in view while the
+// sections above it fill in. A link of the table of contents focuses its section's heading, and
+// the section stays at the top; a control tabbed to stays where it was on the screen. Before,
+// the herd section (which collapses while it computes) and the contention section grew above
+// them: the export section's heading ended 2,118 px below the window's top, a tabbed-to copy
+// button 1,964 px.
+func TestFocusStaysWhileSectionsFill(t *testing.T) {
+	srv := startServe(t)
+	sweepDone := `document.querySelectorAll("#contention-sweep tr[data-clients]").length === 20 &&
+		document.getElementById("contention-status").textContent === "" &&
+		!document.querySelector("#herd-results[data-pending]")`
+	const frames = `new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`
+	top := `(el) => Math.round(el.getBoundingClientRect().top)`
+
+	t.Run("table of contents", func(t *testing.T) {
+		tb := newTab(t)
+		tb.emulate(firstScreens[0])
+		tb.navigate(srv.URL + "/?base=250ms&attempts=8&jitter=equal&budget=20s")
+		tb.waitWasm()
+		if evalJS[bool](tb, sweepDone) {
+			t.Fatal("the sections were complete before the link was followed: the test shows nothing")
+		}
+		tb.run(chromedp.Click(chromedp.CSS(`#toc a[href="#export-section"]`)))
+		tb.waitFor("the contention sweep", sweepDone)
+		evalJS[bool](tb, frames)
+		type place struct{ Top, Y, Max, Height int }
+		at := evalJS[place](tb, `({
+			top: (`+top+`)(document.getElementById("export-section")),
+			y: Math.round(window.scrollY),
+			max: document.documentElement.scrollHeight - window.innerHeight,
+			height: window.innerHeight,
+		})`)
+		if at.Top < -40 || at.Top > 40 && (at.Y < at.Max-1 || at.Top > at.Height/2) {
+			t.Errorf("once the sections are complete, the export section's top is at %d px of a %d px window, the page scrolled to %d of %d px: want it at the top, or the page at its end",
+				at.Top, at.Height, at.Y, at.Max)
+		}
+		if id := evalJS[string](tb, `document.activeElement.id`); id != "export-section-h" {
+			t.Errorf("the focus is on %q, want the export section's heading", id)
+		}
+	})
+
+	t.Run("tabbed to", func(t *testing.T) {
+		tb := newTab(t)
+		tb.emulate(firstScreens[0])
+		tb.navigate(srv.URL + "/?budget=2s#export-section")
+		tb.waitWasm()
+		tb.waitFor("the export panel's code", `!!document.querySelector("#snippets:not([data-pending]) button")`)
+		if evalJS[bool](tb, sweepDone) {
+			t.Fatal("the sections were complete before the tab: the test shows nothing")
+		}
+		// Tabbing on from the section the link opens at (the heading holds no control).
+		evalJS[bool](tb, `(document.getElementById("export-section-h").focus({preventScroll: true}), true)`)
+		tb.run(chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab))
+		evalJS[bool](tb, frames)
+		type focus struct {
+			ID, Tag string
+			Top     int
+		}
+		read := `({id: document.activeElement.id, tag: document.activeElement.tagName, top: (` + top + `)(document.activeElement)})`
+		was := evalJS[focus](tb, read)
+		if was.Tag == "BODY" || was.Top < 0 || was.Top > 768 {
+			t.Fatalf("after two tabs the focus is on %+v, not a control in view", was)
+		}
+		tb.waitFor("the contention sweep", sweepDone)
+		evalJS[bool](tb, frames)
+		if now := evalJS[focus](tb, read); now.ID != was.ID || now.Tag != was.Tag || now.Top < was.Top-2 || now.Top > was.Top+2 {
+			t.Errorf("the focused %s#%s was at %d px, and at %d px once the sections above it filled in: want it where it was", was.Tag, was.ID, was.Top, now.Top)
+		}
+	})
 }

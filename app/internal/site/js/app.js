@@ -172,62 +172,108 @@ function backoffcalcRestoreFocus() {
   }
 }
 
-// backoffcalcPin is the wasm's call once the sections below the first screen are in the document:
-// it scrolls to the section that the link's fragment names, and keeps it there while the page is
-// still filling in, until the person scrolls, clicks, touches or types, or the fragment changes.
-// A section above it grows as its results arrive, and the browser's scroll anchoring holds what
-// is in view: with the fragment's section near the end of the page, too short then to bring it to
-// the top, that was the end of the section above, and the growth pushed the fragment's section
-// off the screen. Every size change of the page, or of a section, pins it again. A scroll is the
-// person's when the section kept its place in the page; else the page moved under the view (the
-// browser's anchoring can scroll before the size changes are observed), and it pins again.
+// backoffcalcPin is the wasm's call once the sections below the first screen are in the document,
+// for the section that the link's fragment names, and a link of the table of contents' or the
+// skip link's, for the element it moves the focus to: it scrolls the element's section to the top
+// and holds it there (backoffcalcHold).
 function backoffcalcPin(id) {
-  const ends = ["wheel", "touchstart", "pointerdown", "keydown", "hashchange"];
-  let at = -1, place = 0; // the scroll position the last pin left, and the section's place then
-  const pin = () => {
-    const section = document.getElementById(id);
-    if (!section) {
+  const target = document.getElementById(id);
+  if (!target) {
+    return;
+  }
+  const section = target.closest("section") || target;
+  section.scrollIntoView();
+  backoffcalcHold(section);
+}
+
+// backoffcalcHold keeps an element where it is on the screen while the page is still filling in,
+// until the person scrolls, clicks or touches, or the fragment changes: the section a link opens
+// at, then whatever takes the keyboard's focus. A section above it grows as its results arrive
+// (the herd's collapses while they are computed and grows back), and the browser's scroll
+// anchoring does not hold what is in view through that: with the section near the end of the
+// page, too short then to bring it to the top, the growth pushed it off the screen, and so it
+// did a button the person had tabbed to. Every size change of the page, or of a section, puts it
+// back. A scroll is the person's when the element kept its place in the page; else the page
+// moved under the view (the browser's anchoring can scroll before the size changes are
+// observed), and it is put back. Focus moves the hold to the element focused, where it is then.
+let backoffcalcHoldEnd = null;
+
+function backoffcalcHold(element) {
+  if (backoffcalcHoldEnd) {
+    backoffcalcHoldEnd();
+  }
+  if (!window.ResizeObserver) {
+    return;
+  }
+  const ends = ["wheel", "touchstart", "pointerdown", "hashchange"];
+  let target = element, top = 0, at = 0, place = 0; // where it is on the screen and in the page
+  const note = () => {
+    top = target.getBoundingClientRect().top;
+    at = window.scrollY;
+    place = top + at;
+  };
+  const keep = () => {
+    if (!target.isConnected) {
       return end();
     }
-    section.scrollIntoView();
-    at = window.scrollY;
-    place = section.getBoundingClientRect().top + at;
+    const off = target.getBoundingClientRect().top - top;
+    if (Math.abs(off) > 1) {
+      window.scrollBy(0, off);
+    }
+    note();
   };
   const moved = () => {
-    const section = document.getElementById(id);
-    if (!section) {
+    if (!target.isConnected) {
       return end();
     }
-    if (Math.abs(section.getBoundingClientRect().top + window.scrollY - place) > 1) {
-      return pin();
+    if (Math.abs(target.getBoundingClientRect().top + window.scrollY - place) > 1) {
+      return keep();
     }
     if (Math.abs(window.scrollY - at) > 1) {
       end();
     }
   };
-  const observer = window.ResizeObserver ? new ResizeObserver(pin) : null;
-  const end = () => {
-    if (observer) {
-      observer.disconnect();
+  const focused = (event) => {
+    if (event.target instanceof Element) {
+      target = event.target;
+      note();
     }
+  };
+  const observer = new ResizeObserver(keep);
+  const end = () => {
+    observer.disconnect();
     for (const type of ends) {
       window.removeEventListener(type, end, true);
     }
     window.removeEventListener("scroll", moved);
+    document.removeEventListener("focusin", focused, true);
+    if (backoffcalcHoldEnd === end) {
+      backoffcalcHoldEnd = null;
+    }
   };
-  pin();
-  if (!observer) {
-    return;
-  }
+  backoffcalcHoldEnd = end;
+  note();
   for (const type of ends) {
     window.addEventListener(type, end, { capture: true, passive: true });
   }
   window.addEventListener("scroll", moved, { passive: true });
+  document.addEventListener("focusin", focused, true);
   observer.observe(document.body);
   for (const section of document.querySelectorAll("#results > section")) {
     observer.observe(section);
   }
 }
+
+// Without a hold, the keyboard's focus is held where it lands: a control tabbed to, or pressed
+// with a key, below a section that is still computing stays in view as that section grows. A
+// pointer ends a hold, and its focus (where the pointer is) starts none.
+let backoffcalcKeyAt = -Infinity;
+document.addEventListener("keydown", () => { backoffcalcKeyAt = performance.now(); }, true);
+document.addEventListener("focusin", (event) => {
+  if (!backoffcalcHoldEnd && performance.now() - backoffcalcKeyAt < 1000 && event.target instanceof Element) {
+    backoffcalcHold(event.target);
+  }
+}, true);
 
 // backoffcalcCopyLater is the wasm's call inside a copy button's click, for a text that the
 // engine's worker is still writing: a browser lets a page write the clipboard only inside a
