@@ -153,6 +153,11 @@ func (r *reading) result() (Result, error) {
 			defaults = append(defaults, Default{Key: m.key, Value: all[m.key][0], Why: m.why})
 		}
 	}
+	if r.p.Budget == 0 {
+		// A policy key, set like the others, but most configurations say no time limit at all:
+		// the person's deadline, if the query had one, goes, and is said to go.
+		defaults = append(defaults, Default{Key: "budget", Value: all.Get("budget"), Why: "the configuration sets no time limit on the retries"})
+	}
 	if _, err := calc.DecodeValues(vals); err != nil {
 		return Result{}, r.rangeError(err)
 	}

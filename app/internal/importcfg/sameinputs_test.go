@@ -177,6 +177,10 @@ func TestImportSaysTheDefaultsItApplied(t *testing.T) {
 		{"the person's inputs", grpc, person, []string{
 			"timeout=0 (was 3s)", "limiter=none (was finagle)", "breaker=none (was gobreaker)",
 		}, []string{"ttl=", "gbfailures=", "ratio=", "add="}},
+		// The person's deadline goes: gRPC's retry policy has no time limit.
+		{"grpc after a budget", grpc, url.Values{"budget": {"5s"}}, []string{
+			"budget=0 (was 5s): the configuration sets no time limit on the retries",
+		}, nil},
 	} {
 		got := strings.Join(c.r.Applied(c.before), "\n")
 		for _, w := range c.want {
