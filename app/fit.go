@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"backoffcalc/app/internal/report"
@@ -42,6 +43,10 @@ type fitView struct {
 	head   *island       // the title and the legend; empty without a budget, which hides the block (app.css)
 	groups []*island     // one table per fitGroups entry
 	empty  bool          // the islands were last written without a budget: nothing to write again
+	// away is the apply button the keyboard's focus was on when a refresh took it away (a sampled
+	// answer is "computing…" until the samples are in): the focus waits on its group's table and
+	// goes back to the button when it is written again.
+	away string
 }
 
 func newFitView(p *page) fitView {
@@ -73,17 +78,34 @@ func (v *fitView) refresh(r *calc.Report) {
 	v.empty = empty
 	focused := ""
 	if app.IsClient {
-		if el := app.Window().Get("document").Get("activeElement"); el.Truthy() && el.Get("dataset").Get("apply").Truthy() {
+		el := app.Window().Get("document").Get("activeElement")
+		switch {
+		case el.Truthy() && el.Get("dataset").Get("apply").Truthy():
 			focused = el.Get("id").String()
+		case v.away != "" && (!el.Truthy() || el.Equal(app.Window().Get("document").Get("body")) || el.Get("dataset").Get("fitWait").Truthy()):
+			focused = v.away // still waiting for its button
 		}
 	}
+	v.away = ""
 	v.head.refresh()
 	for _, g := range v.groups {
 		g.refresh()
 	}
-	if focused != "" {
-		if el := app.Window().GetElementByID(focused); el.Truthy() {
-			el.Call("focus", map[string]any{"preventScroll": true})
+	if focused == "" {
+		return
+	}
+	if el := app.Window().GetElementByID(focused); el.Truthy() {
+		el.Call("focus", map[string]any{"preventScroll": true})
+		return
+	}
+	// The button's answer is being computed: its group's table holds the focus meanwhile.
+	v.away = focused
+	for _, g := range fitGroups {
+		if strings.HasPrefix(focused, "fit-apply-"+g.key+"-") {
+			if box := app.Window().Get("document").Call("querySelector", "#fit-"+g.key+" .scroll"); box.Truthy() {
+				box.Get("dataset").Set("fitWait", "1")
+				box.Call("focus", map[string]any{"preventScroll": true})
+			}
 		}
 	}
 }

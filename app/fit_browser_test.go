@@ -11,6 +11,7 @@ import (
 	"backoffcalc/calc/libs"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // readFit collects every answer of the fit to the budget as fitWant writes them (factors as
@@ -83,6 +84,17 @@ func TestFitApplyOnPage(t *testing.T) {
 	want := wantNumbers(t, search)
 	compareNumbers(t, evalJS[map[string]string](tb, readNumbers), want)
 	compareMaps(t, "answer after applying", fitGotBrowser(t, tb), fitWant(solvedReport(t, search)))
+
+	// A sampled answer's button is "computing…" while the applied policy's samples are drawn:
+	// the focus waits on its table and comes back to the button once it is written again.
+	value := evalJS[string](tb, `document.getElementById("fit-apply-base-p99").dataset.value`)
+	evalJS[bool](tb, `(document.getElementById("fit-apply-base-p99").focus(), true)`)
+	tb.run(chromedp.KeyEvent(kb.Enter))
+	tb.waitFor("the applied sampled base in the link", `location.search.includes("base=`+value+`")`)
+	tb.waitFor("the applied policy's sampled answers", fitSettled)
+	if got := evalJS[string](tb, `document.activeElement.id || document.activeElement.tagName`); got != "fit-apply-base-p99" {
+		t.Errorf("after applying a sampled answer, the focus is on %q, not the answer's button", got)
+	}
 	tb.requireNoConsoleProblems()
 
 	// The new link, opened afresh, shows the same table.
