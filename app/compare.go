@@ -159,7 +159,14 @@ func (s *compareSection) body() []app.UI {
 			app.Span().ID("in-vs-error").Class("error").Text(strings.Join(messages, "; ")),
 		),
 		// In a div of its own: the island after it keeps its place (go-app matches by position).
-		app.Div().Body(app.If(hasB, app.Button().ID("vs-remove").Type("button").Text("Remove B").OnClick(s.onVs(func(app.Context) string { return "" })))),
+		app.Div().Body(app.If(hasB, app.Button().ID("vs-remove").Type("button").Text("Remove B").OnClick(s.onVs(func(app.Context) string {
+			// The button goes with B: the keyboard's focus goes to the select that adds a B,
+			// not to the page's start.
+			if sel := app.Window().GetElementByID("vs-with"); sel.Truthy() {
+				sel.Call("focus", map[string]any{"preventScroll": true})
+			}
+			return ""
+		})))),
 		s.compareNumbers,
 		app.Div().Body(app.If(hasB, s.renderCompareContentionButton())),
 		s.compareRuns,

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"backoffcalc/calc/libs"
 )
 
@@ -65,9 +68,14 @@ func TestRemoveBShowsTheHerd(t *testing.T) {
 		!document.getElementById("herd-results").hasAttribute("data-pending") &&
 		document.querySelectorAll("#herd tr[data-mode]").length > 0`
 	tb.waitFor("the herd", herdDone)
-	evalJS[bool](tb, `(document.getElementById("vs-remove").click(), true)`)
+	// By the keyboard: the focus, on the button that goes with B, moves to the select that adds one.
+	evalJS[bool](tb, `(document.getElementById("vs-remove").focus(), true)`)
+	tb.run(chromedp.KeyEvent(kb.Enter))
 	tb.waitFor("the link without B", `!location.search.includes("vs=") && !document.getElementById("vs-remove")`)
 	tb.waitFor("the herd after B is removed", herdDone)
+	if got := evalJS[string](tb, `document.activeElement.id || document.activeElement.tagName`); got != "vs-with" {
+		t.Errorf("after Remove B the focus is on %q, want the select that adds a B", got)
+	}
 	tb.requireNoConsoleProblems()
 }
 
