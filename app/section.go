@@ -147,6 +147,18 @@ func (p *page) shown(i int) section {
 	return sections[i].shownFor(p.report.Params)
 }
 
+// fragment is the id that a link's fragment id names now: a section's other id (#herd-section
+// for the overload section, or the reverse) is the id it shows for these inputs, so that a link
+// whose inputs moved the herd to the overload model still opens at that section.
+func (p *page) fragment(id string) string {
+	for i, s := range sections {
+		if s.open != nil && (id == s.id || id == s.open.id) {
+			return p.shown(i).id
+		}
+	}
+	return id
+}
+
 // renderSection is the results' part at sections' index i, under its heading: whole, or for a
 // section below the first screen as later has it.
 func (p *page) renderSection(i int) app.UI {

@@ -246,20 +246,34 @@ func TestWordingInBrowser(t *testing.T) {
 }
 
 // An edit that makes the herd an open system puts the overload section, with its heading and
-// table of contents entry, in the herd's place; one that closes it puts the herd back.
+// table of contents entry, in the herd's place; one that closes it puts the herd back. A link's
+// fragment that names the section follows it, so that the link still opens there.
 func TestOverloadSectionOnEdit(t *testing.T) {
 	srv := startServe(t)
 	tb := newTab(t)
-	tb.navigate(srv.URL + "/?clients=50")
+	tb.navigate(srv.URL + "/?clients=50#herd-section")
 	tb.waitWasm()
 	tb.waitFor("the herd section", `!!document.querySelector("#herd-section > h2") && !document.querySelector("[inert]")`)
 	tb.setInput("#in-limiter", "grpc")
 	// A limiter alone, with no stream: the heading says there is none.
 	tb.waitFor("the overload section", `document.querySelector("#overload-section > h2")?.textContent === `+jsString(overloadNoStreamHeading)+` &&
 		!!document.querySelector('#toc a[href="#overload-section"]') && !document.getElementById("herd-section")`)
+	tb.waitFor("the link's fragment on the overload section", `location.search.includes("limiter=grpc") && location.hash === "#overload-section"`)
 	tb.setInput("#in-limiter", "none")
 	tb.waitFor("the herd section again", `document.querySelector("#herd-section > h2")?.textContent === `+jsString(sectionNamed(t, "herd-section").heading)+` &&
 		!!document.querySelector('#toc a[href="#herd-section"]') && !document.getElementById("overload-section")`)
+	tb.waitFor("the link's fragment on the herd section", `!location.search.includes("limiter=grpc") && location.hash === "#herd-section"`)
+
+	// A shared link whose fragment names the herd's section, for an open system, opens at the
+	// overload section.
+	tb2 := newTab(t)
+	tb2.emulate(firstScreens[0])
+	tb2.navigate(srv.URL + "/?rate=50&run=10s#herd-section")
+	tb2.waitWasm()
+	tb2.waitFor("the overload section at the top", `(() => {
+		const s = document.getElementById("overload-section");
+		return !!s && Math.abs(s.getBoundingClientRect().top) < 40;
+	})()`)
 }
 
 // TestFragmentStaysWhileSectionsFill: a link to the export section, near the end of the page,

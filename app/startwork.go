@@ -116,7 +116,7 @@ func (p *page) showRest(ctx app.Context) {
 	ctx.Defer(func(ctx app.Context) {
 		restoreFocus()
 		if hash := app.Window().Get("location").Get("hash").String(); len(hash) > 1 {
-			pinFragment(hash[1:])
+			pinFragment(p.fragment(hash[1:]))
 		}
 		skipFarSections()
 		for i := range sections {
@@ -132,6 +132,9 @@ func (p *page) showQuery(ctx app.Context) {
 	p.queryDue = false
 	u := *ctx.Page().URL()
 	u.RawQuery = p.query
+	// A fragment naming the herd's section follows it to the overload model's id and back, so
+	// that the link, copied or shared, opens where it points.
+	u.Fragment = p.fragment(u.Fragment)
 	ctx.Page().ReplaceURL(&u)
 }
 
