@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"html"
 	"strconv"
 	"strings"
 	"time"
@@ -316,7 +317,7 @@ func renderFitGroup(r calc.Report, g fitGroup) app.UI {
 	p := r.Params
 	caption := "The most attempts that start before the " + report.LimitText(p.Budget) + " budget"
 	if g.set != calc.SolveAttempts {
-		caption = app.FormatString("The largest %s with which all %d attempts start before the %s budget, the other inputs kept", g.key, p.Attempts, report.LimitText(p.Budget))
+		caption = app.FormatString("The largest %s with which %s before the %s budget, the other inputs kept", g.key, report.AllAttemptsStart(p.Attempts), report.LimitText(p.Budget))
 	}
 	heads, _ := fitColumns(g, policy.Solution{})
 	head := []app.UI{app.Th().Scope("col").Text("jitter")}
@@ -349,7 +350,8 @@ func renderFitGroup(r calc.Report, g fitGroup) app.UI {
 				// No button that would leave the inputs refused: the answer is said, and why.
 				cells = append(cells, td.Body(
 					app.Text(c.text+" "),
-					app.Span().Class("refused").Title(fieldMessage(fe)).Text(app.FormatString("(a link with it is refused on %s %q)", fe.Key, fe.Value)),
+					// Escaped: an island is markup, and go-app quotes an attribute with strconv.Quote.
+					app.Span().Class("refused").Title(html.EscapeString(fieldMessage(fe))).Text(app.FormatString("(a link with it is refused on %s %q)", fe.Key, fe.Value)),
 				))
 				continue
 			}
