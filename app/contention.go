@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/policy"
@@ -201,7 +202,7 @@ func (s *contentionSection) status() string {
 	case c.table == nil && c.ready != s.h.workGen.Load():
 		return "The experiment starts once the herd is done…"
 	case c.table == nil:
-		return app.FormatString("Computing the table: %d clients, %d runs of each mode…", c.params.Contenders, c.params.Runs)
+		return app.FormatString("Computing the table: %s, %s of each mode…", report.Count(c.params.Contenders, "client", "clients"), report.Count(c.params.Runs, "run", "runs"))
 	case len(c.sweep) < sweepPoints:
 		return app.FormatString("Computing the sweep: %d of %d…", len(c.sweep), sweepPoints)
 	}

@@ -50,7 +50,7 @@ func (s *contentionSection) renderResults() app.UI {
 // each as mean, min, p50, p90 and max over the runs. data-value holds calc's number (calls, or
 // ms), the text is for people.
 func writeContendersTable(b *strings.Builder, params calc.Params, rs []contention.Result) {
-	label := fmt.Sprintf("Contention at %d clients, over %d runs", params.Contenders, params.Runs)
+	label := fmt.Sprintf("Contention at %s, over %s", report.Count(params.Contenders, "client", "clients"), report.Count(params.Runs, "run", "runs"))
 	fmt.Fprintf(b, `<div id="contention-box" class="scroll" tabindex="0" role="region" aria-label="%s (scrolls)"><table id="contention"><caption>%s: calls (writes) per run and time until the last client is through.</caption><thead><tr><th scope="col" rowspan="2">mode</th><th scope="colgroup" colspan="5">calls per run</th><th scope="colgroup" colspan="5">time until all are through</th></tr><tr>`,
 		html.EscapeString(label), html.EscapeString(label))
 	for range 2 {

@@ -132,7 +132,7 @@ func openClients(p Params) error {
 		return nil
 	}
 	if p.Clients > MaxClients {
-		return fmt.Errorf("an open system (rate, queue, timeout or limiter) is simulated client by client: at most %d clients", MaxClients)
+		return fmt.Errorf("an open system (a stream, a queue, a timeout, a limiter, a breaker, an error rate, latency or slope) is simulated client by client: at most %d clients", MaxClients)
 	}
-	return fmt.Errorf("an open system (rate, queue, timeout or limiter) is simulated client by client: %v", herdWork(p.Clients, p.Attempts))
+	return fmt.Errorf("an open system (a stream, a queue, a timeout, a limiter, a breaker, an error rate, latency or slope) is simulated client by client: %v", herdWork(p.Clients, p.Attempts))
 }

@@ -118,7 +118,7 @@ func TestOverloadKeyErrors(t *testing.T) {
 		{"processes=0", `calc: processes "0": must be between 1 and 10000`},
 		{"limiter=hystrix", `calc: limiter "hystrix": must be one of none, grpc, aws, aws2026, finagle, envoy`},
 		{"maxtokens=0", "more than 0 and at most 1000"},
-		{"maxtokens=1001", "between 0 and 1000"},
+		{"maxtokens=1001", "more than 0 and at most 1000"},
 		{"tokenratio=0", "more than 0"},
 		{"ttl=0", "at least 1s"},
 		{"ttl=1500ms", "whole seconds"},

@@ -167,10 +167,9 @@ func between(lo, hi float64) func(*Params, float64) error { return policy.Betwee
 //go:noinline
 func positive(hi float64) func(*Params, float64) error {
 	return func(p *Params, x float64) error {
-		if err := between(0, hi)(p, x); err != nil {
-			return err
-		}
-		if x == 0 {
+		// One message on either side (and for NaN): "between 0 and hi" above it said that 0 is in
+		// the range.
+		if !(x > 0 && x <= hi) {
 			return fmt.Errorf("must be more than 0 and at most %s", policy.FormatFloat(hi))
 		}
 		return nil

@@ -165,9 +165,9 @@ var badQueries = []struct {
 	{"clients=99999999999999999999", []string{"clients"}, "between 1 and 1000000000"},
 	// Over the simulation's limits a herd has its expected counts; an open system, simulated
 	// client by client, does not.
-	{"clients=100001&timeout=1s", []string{"clients"}, "an open system (rate, queue, timeout or limiter) is simulated client by client: at most 100000 clients"},
+	{"clients=100001&timeout=1s", []string{"clients"}, "an open system (a stream, a queue, a timeout, a limiter, a breaker, an error rate, latency or slope) is simulated client by client: at most 100000 clients"},
 	{"clients=100000&attempts=1000&queue=5", []string{"clients"},
-		`calc: clients "100000": an open system (rate, queue, timeout or limiter) is simulated client by client: 100000 clients × 1000 attempts is over the limit of 2000000 client-attempts`},
+		`calc: clients "100000": an open system (a stream, a queue, a timeout, a limiter, a breaker, an error rate, latency or slope) is simulated client by client: 100000 clients × 1000 attempts is over the limit of 2000000 client-attempts`},
 	{"clients=100000&attempts=21&timeout=1s", []string{"clients"}, "100000 clients × 21 attempts is over the limit of 2000000"},
 	{"attempts=1000&clients=2001&queue=1", []string{"clients"}, "2001 clients × 1000 attempts"},
 	// A bad attempts keeps its default (6), which 100000 clients fit.
@@ -365,7 +365,7 @@ func TestValidate(t *testing.T) {
 	}
 	p.Rate, p.Run = 1, time.Second
 	fes := policy.FieldErrors(p.Validate())
-	if len(fes) != 1 || fes[0].Error() != `calc: clients "100000": an open system (rate, queue, timeout or limiter) is simulated client by client: 100000 clients × 21 attempts is over the limit of 2000000 client-attempts` {
+	if len(fes) != 1 || fes[0].Error() != `calc: clients "100000": an open system (a stream, a queue, a timeout, a limiter, a breaker, an error rate, latency or slope) is simulated client by client: 100000 clients × 21 attempts is over the limit of 2000000 client-attempts` {
 		t.Errorf("Validate of an open system of 100000 × 21: %v", fes)
 	}
 	p.Rate, p.Run = 0, 0

@@ -96,7 +96,7 @@ func ModePausing(p calc.Params, m calc.HerdMode, pause func() bool) (run Run, do
 		return Run{}, false, err
 	}
 	if p.Open() {
-		return Run{}, false, errors.New("calc/fluid: an open system (rate, queue, timeout or limiter) has no fluid model")
+		return Run{}, false, errors.New("calc/fluid: an open system (a stream, a queue, a timeout, a limiter, a breaker, an error rate, latency or slope) has no fluid model")
 	}
 	g, err := newGrid(p, m)
 	if err != nil {

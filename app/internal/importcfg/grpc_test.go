@@ -97,7 +97,7 @@ var grpcCases = []readCase{
 	{name: "1e400", text: grpcConfig(strings.Replace(grpcPolicy, `2,`, `1e400,`, 1)), err: "out of range"},
 	{name: "a factor under 1", text: grpcConfig(strings.Replace(grpcPolicy, `2,`, `0.5,`, 1)), err: `must be between 1 and 100 (line 1, methodConfig[0].retryPolicy.backoffMultiplier "0.5" → factor=0.5)`},
 	{name: "cap under base", text: grpcConfig(strings.Replace(grpcPolicy, `"1s"`, `"0.01s"`, 1)), err: `must be at least base (100ms) and at most 168h (line 1, methodConfig[0].retryPolicy.maxBackoff "0.01s" → cap=10ms)`},
-	{name: "too many tokens", text: `{"retryThrottling": {"maxTokens": 1001, "tokenRatio": 0.1}}`, err: "must be between 0 and 1000 (line 1, retryThrottling.maxTokens \"1001\" → maxtokens=1001)"},
+	{name: "too many tokens", text: `{"retryThrottling": {"maxTokens": 1001, "tokenRatio": 0.1}}`, err: "must be more than 0 and at most 1000 (line 1, retryThrottling.maxTokens \"1001\" → maxtokens=1001)"},
 	{name: "no ratio", text: `{"retryThrottling": {"maxTokens": 10}}`, err: "no tokenRatio: grpc-go refuses the whole service config (line 1, retryThrottling)"},
 	{name: "not a list", text: `{"methodConfig": {}}`, err: "must be a list"},
 	{name: "broken JSON", text: "{\"methodConfig\": [\n{\"name\": }\n", err: "(line 2)"},

@@ -25,9 +25,9 @@ type Contention struct {
 
 // contentionLine says what the table simulated.
 func contentionLine(p calc.Params) string {
-	return fmt.Sprintf("Contention (the AWS post's experiment): %d clients each write one row once under optimistic concurrency, hops of |Normal(10 ms, 2 ms)|; "+
-		"the simulator's modes on base %s and cap %s; mean over %d runs. Calls are the writes; time is until the last client is through.",
-		p.Contenders, policy.Human(float64(p.Base)), policy.Human(float64(p.Cap)), p.Runs)
+	return fmt.Sprintf("Contention (the AWS post's experiment): %s one row once under optimistic concurrency, hops of |Normal(10 ms, 2 ms)|; "+
+		"the simulator's modes on base %s and cap %s; mean over %s. Calls are the writes; time is until the last client is through.",
+		Count(p.Contenders, "client writes", "clients each write"), policy.Human(float64(p.Base)), policy.Human(float64(p.Cap)), Count(p.Runs, "run", "runs"))
 }
 
 // ContentionCols are the CSV's and Markdown's: calls per run and completion time.

@@ -329,8 +329,8 @@ func herdLine(p calc.Params) string {
 	if p.Spread > 0 {
 		spread = "first attempts spread evenly over " + policy.Human(float64(p.Spread))
 	}
-	line := fmt.Sprintf("Many clients through an outage: %d clients, %s; the server fails every attempt for %s, then accepts %s.",
-		p.Clients, spread, LimitText(p.Outage), capacity)
+	line := fmt.Sprintf("Many clients through an outage: %s, %s; the server fails every attempt for %s, then accepts %s.",
+		Count(p.Clients, "client", "clients"), spread, LimitText(p.Outage), capacity)
 	if words := HerdBudgetWords(p); words != "" {
 		line += " " + words
 	}

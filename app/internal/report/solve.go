@@ -52,7 +52,7 @@ func writeSolveText(w io.Writer, r calc.Report) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", s.Jitter, FitText(s.Always, n), FitText(s.Can, n), FitText(s.P50, n), FitText(s.P99, n))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "Largest value with which all %d attempts start within the budget, the others kept:\n", p.Attempts)
+	fmt.Fprintf(w, "Largest value with which %s within the budget, the others kept:\n", AllAttemptsStart(p.Attempts))
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "jitter\tbase, every path\t99% of paths\tfactor, every path\t99% of paths\tcap, every path\t99% of paths\t")
 	for _, s := range r.Solutions {
@@ -134,4 +134,18 @@ func solutionsJSON(r calc.Report) []jsonSolution {
 		out = append(out, j)
 	}
 	return out
+}
+
+// Count is n and its noun: "1 client", "5 clients".
+func Count(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + policy.Plural(n, one, many)
+}
+
+// AllAttemptsStart says that every one of n attempts starts: "all 5 attempts start", or for a
+// policy of one attempt, "its one attempt starts".
+func AllAttemptsStart(n int) string {
+	if n == 1 {
+		return "its one attempt starts"
+	}
+	return "all " + strconv.Itoa(n) + " attempts start"
 }

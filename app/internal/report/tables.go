@@ -239,9 +239,9 @@ func fitTables(r calc.Report) []reportTable {
 	most := reportTable{cols: fitAttemptsCols, words: []string{fmt.Sprintf(
 		"Fit the %s budget (an attempt is made when it starts before the budget; call time included): the most attempts that start within it.", LimitText(p.Budget))}}
 	largest := reportTable{cols: fitLargestCols, words: []string{fmt.Sprintf(
-		"Largest value with which all %d attempts start within the budget, the others kept. Every path: "+TypedWords+" "+
+		"Largest value with which %s within the budget, the others kept. Every path: "+TypedWords+" "+
 			"Paths: of the %d sampled paths (seed %d). any: the whole range fits; none: not even the least value fits; unused: the mode does not read it; "+
-			"~: a sampled answer that fits while one step more does not, but a larger value might fit again.", p.Attempts, p.Samples, p.Seed)}}
+			"~: a sampled answer that fits while one step more does not, but a larger value might fit again.", AllAttemptsStart(p.Attempts), p.Samples, p.Seed)}}
 	n := strconv.Itoa
 	for _, s := range r.Solutions {
 		sampled := func(v string) string {
