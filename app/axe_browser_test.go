@@ -121,3 +121,46 @@ func TestAxe(t *testing.T) {
 	}
 	tb.requireNoConsoleProblems()
 }
+
+// TestControlEdgesContrast: the edge of every text field, select, text area and button has a
+// contrast of at least 3:1 with the field's fill and with what is around it, light and dark
+// (WCAG 1.4.11, non-text contrast), which axe-core does not check. The edges were the table
+// rules' colour, 1.31:1 on a panel.
+func TestControlEdgesContrast(t *testing.T) {
+	srv := startServe(t)
+	for _, dark := range []bool{false, true} {
+		tb := newTab(t)
+		tb.emulate(viewport{name: "1366x768", width: 1366, height: 768, dark: dark})
+		tb.navigate(srv.URL + "/?budget=2s&vs=preset%3Daws-go-v2")
+		tb.waitWasm()
+		low := evalJS[[]string](tb, `(() => {
+			const rgb = (s) => (s.match(/[\d.]+/g) || []).map(Number);
+			const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+				.reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+			const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+			const fill = (el) => { // the first background that is not transparent, from el up
+				for (; el; el = el.parentElement) {
+					const c = rgb(getComputedStyle(el).backgroundColor);
+					if (c.length === 3 || c[3] > 0) return c.slice(0, 3);
+				}
+				return [255, 255, 255];
+			};
+			const low = [];
+			for (const el of document.querySelectorAll("input:not([type=checkbox]):not([type=radio]), select, textarea, button")) {
+				if (!el.checkVisibility()) continue;
+				const edge = rgb(getComputedStyle(el).borderTopColor).slice(0, 3);
+				for (const [what, c] of [["its fill", fill(el)], ["around it", fill(el.parentElement)]]) {
+					const r = ratio(edge, c);
+					if (r < 3) low.push((el.id || el.tagName) + ": " + r.toFixed(2) + ":1 with " + what);
+				}
+			}
+			return low;
+		})()`)
+		if n := evalJS[int](tb, `document.querySelectorAll("input, select, button").length`); n < 10 {
+			t.Fatalf("dark %v: only %d controls on the page", dark, n)
+		}
+		for _, l := range low {
+			t.Errorf("dark %v: %s", dark, l)
+		}
+	}
+}
