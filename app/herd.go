@@ -294,11 +294,12 @@ func (s *herdSection) renderResults() app.UI {
 	if r == nil {
 		return app.Text("")
 	}
+	if h.err != nil {
+		// The status line says why nothing runs: a headline "being computed", or an empty
+		// table's head, would not be so.
+		return app.Text("")
+	}
 	if r.Params.Open() {
-		if h.err != nil {
-			// The status line says why nothing runs; a headline "being computed" would not be so.
-			return app.Text("")
-		}
 		return h.renderOverload(r.Params)
 	}
 	params := r.Params

@@ -117,3 +117,15 @@ func TestRefusedOverloadSaysNothingIsComputed(t *testing.T) {
 		t.Error("a refused overload view: want its status's refusal and no headline being computed")
 	}
 }
+
+// A herd refused on its window says why in its status line, with no empty table under it.
+func TestRefusedHerdDrawsNoTable(t *testing.T) {
+	p, _ := navPage(t, "clients=1000&window=1ms")
+	html := app.HTMLString(p)
+	if !strings.Contains(html, `window &#34;1ms&#34;`) || !strings.Contains(html, "windows, over the limit of 10000") {
+		t.Errorf("a refused herd: want its status's refusal naming the window")
+	}
+	if strings.Contains(html, `id="herd"`) {
+		t.Error("a refused herd draws its table's head under the refusal")
+	}
+}
