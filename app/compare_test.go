@@ -119,9 +119,13 @@ func TestPageCompareBadKey(t *testing.T) {
 // The copy control fills B with A's canonical query (no difference anywhere), and the link says so;
 // removing B takes vs out of the link.
 func TestPageCompareCopyAndRemove(t *testing.T) {
-	p, d := navPage(t, "base=150ms&factor=3&attempts=5&jitter=full&budget=2s")
+	p, d := navPage(t, "base=150ms&factor=3&attempts=5&jitter=full&budget=2s&solve=base")
 	if strings.Contains(app.HTMLString(p), `id="compare-table"`) {
 		t.Fatal("a comparison without B")
+	}
+	// "A copy of this policy" is A's policy and models, not the fit answers A's page opens.
+	if q := compareOf(p).h.linkOf(p.report.Params); strings.Contains(q, "solve=") {
+		t.Errorf("A's copy for B carries A's open answers: %q", q)
 	}
 	compareOf(p).setVs(d.Context(), p.report.Params.Encode())
 	p.Update()

@@ -30,7 +30,7 @@ type host struct {
 	lib    func() string                   // the library the export panel shows (libs.ExportKey)
 	value  func(key string) string         // an input as the form shows it
 	errs   func() []*policy.FieldError     // the inputs' errors the page shows
-	linkOf func(params calc.Params) string // the query of a link to params, with the answers the page shows opened
+	linkOf func(params calc.Params) string // the query of a link to params, its policy's and models' keys: B's copy of A
 
 	// setInputs sets inputs as if each were typed, in order: one edit of the link. It reports
 	// whether the inputs were valid (edit).
@@ -126,7 +126,7 @@ func (p *page) newParts() ([]part, *importControl) {
 		lib:       func() string { return p.lib },
 		value:     p.value,
 		errs:      func() []*policy.FieldError { return p.errs },
-		linkOf:    func(params calc.Params) string { return p.fit.open.Query(params) }, // the answers open now
+		linkOf:    func(params calc.Params) string { return params.Values().Encode() }, // B has no fit to open
 		setInputs: p.setInputs,
 		dropB: func() {
 			p.raw.Del(libs.VsKey)
