@@ -292,18 +292,7 @@ func TestFragmentStaysWhileSectionsFill(t *testing.T) {
 		document.getElementById("contention-status").textContent === ""`)
 	const frames = `new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`
 	evalJS[bool](tb, frames)
-	// At the top, or as near it as the page's end lets it come.
-	type place struct{ Top, Y, Max, Height int }
-	at := evalJS[place](tb, `({
-		top: Math.round(document.getElementById("export-section").getBoundingClientRect().top),
-		y: Math.round(window.scrollY),
-		max: document.documentElement.scrollHeight - window.innerHeight,
-		height: window.innerHeight,
-	})`)
-	if at.Top < -40 || at.Top > 40 && (at.Y < at.Max-1 || at.Top > at.Height/2) {
-		t.Errorf("once the contention section is complete, the export section's top is at %d px of a %d px window, the page scrolled to %d of %d px: want the section at the top, or the page at its end",
-			at.Top, at.Height, at.Y, at.Max)
-	}
+	checkAtTop(t, tb, "export-section", "once the contention section is complete")
 
 	// The person takes over: a section above that grows no longer brings the view back.
 	evalJS[bool](tb, `(window.dispatchEvent(new PointerEvent("pointerdown")), window.scrollTo(0, 100), true)`)
@@ -345,17 +334,7 @@ func TestFocusStaysWhileSectionsFill(t *testing.T) {
 		tb.run(chromedp.Click(chromedp.CSS(`#toc a[href="#export-section"]`)))
 		tb.waitFor("the contention sweep", sweepDone)
 		evalJS[bool](tb, frames)
-		type place struct{ Top, Y, Max, Height int }
-		at := evalJS[place](tb, `({
-			top: (`+top+`)(document.getElementById("export-section")),
-			y: Math.round(window.scrollY),
-			max: document.documentElement.scrollHeight - window.innerHeight,
-			height: window.innerHeight,
-		})`)
-		if at.Top < -40 || at.Top > 40 && (at.Y < at.Max-1 || at.Top > at.Height/2) {
-			t.Errorf("once the sections are complete, the export section's top is at %d px of a %d px window, the page scrolled to %d of %d px: want it at the top, or the page at its end",
-				at.Top, at.Height, at.Y, at.Max)
-		}
+		checkAtTop(t, tb, "export-section", "once the sections are complete")
 		if id := evalJS[string](tb, `document.activeElement.id`); id != "export-section-h" {
 			t.Errorf("the focus is on %q, want the export section's heading", id)
 		}
@@ -389,4 +368,21 @@ func TestFocusStaysWhileSectionsFill(t *testing.T) {
 			t.Errorf("the focused %s#%s was at %d px, and at %d px once the sections above it filled in: want it where it was", was.Tag, was.ID, was.Top, now.Top)
 		}
 	})
+}
+
+// checkAtTop checks that the element id is at the top of the window, or as near it as the page's
+// end lets it come.
+func checkAtTop(t *testing.T, tb *tab, id, when string) {
+	t.Helper()
+	type place struct{ Top, Y, Max, Height int }
+	at := evalJS[place](tb, `({
+		top: Math.round(document.getElementById(`+jsString(id)+`).getBoundingClientRect().top),
+		y: Math.round(window.scrollY),
+		max: document.documentElement.scrollHeight - window.innerHeight,
+		height: window.innerHeight,
+	})`)
+	if at.Top < -40 || at.Top > 40 && (at.Y < at.Max-1 || at.Top > at.Height/2) {
+		t.Errorf("%s, #%s's top is at %d px of a %d px window, the page scrolled to %d of %d px: want it at the top, or the page at its end",
+			when, id, at.Top, at.Height, at.Y, at.Max)
+	}
 }
