@@ -42,8 +42,9 @@ var a11yViewports = []viewport{
 	{name: "1366x768 dark", width: 1366, height: 768, dark: true},
 }
 
-// wcag21AA are axe-core's tags for the rules of WCAG 2.0 and 2.1, levels A and AA.
-const wcag21AA = `["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]`
+// wcag21AA are axe-core's tags for the rules of WCAG 2.0 and 2.1, levels A and AA, and 2.2's AA
+// (its target size).
+const wcag21AA = `["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]`
 
 // axeViolation is one failed rule, with every element that fails it.
 type axeViolation struct {
@@ -118,6 +119,14 @@ func TestAxe(t *testing.T) {
 		tb.waitFor("the cap error", `document.getElementById("in-cap-error").textContent.includes("must be at least base")`)
 		tb.waitWasm()
 		reportViolations(t, vp.name+" after an edit with an error", tb.axeRun(source))
+	}
+	// On a phone, links whose table of contents wraps into more rows (the overload section) and
+	// whose preset has its details: WCAG 2.2's target size of 24 px.
+	tb.emulate(a11yViewports[1])
+	for _, q := range []string{"rate=100&run=10s&queue=100&timeout=1s&breaker=resilience4j", "preset=grpc-retry"} {
+		tb.navigate(srv.URL + "/?" + q)
+		tb.waitWasm()
+		reportViolations(t, a11yViewports[1].name+" "+q, tb.axeRun(source))
 	}
 	tb.requireNoConsoleProblems()
 }
