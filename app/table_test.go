@@ -293,6 +293,13 @@ func TestTableHerd(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(errOut, `B's herd is not simulated: calc: window "1ms"`) {
 		t.Errorf("B: exit %d, stderr %q", code, errOut)
 	}
+	// An open system's headline is its overload run's, and says so: its counts are requests,
+	// the stream's with the crowd's clients.
+	out, _, code = runTableOut(t, "rate=50&run=10s&limiter=grpc&vs=preset%3Daws-go-v2")
+	if code != 0 || !strings.Contains(out, "A its overload run, limiter grpc: ") || !strings.Contains(out, " requests accepted, ") ||
+		strings.Contains(out, "B its overload run") {
+		t.Errorf("an open A beside a closed B: exit %d, stdout:\n%s", code, out)
+	}
 	// B is never sampled: a B that A's sampling limit would refuse is compared, its herd run.
 	out, errOut, code = runTableOut(t, "budget=10s&vs=base%3D10ms%26factor%3D1%26attempts%3D200%26budget%3D10s")
 	if code != 0 || errOut != "" || !strings.Contains(out, "B peak once back") {

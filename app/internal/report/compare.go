@@ -177,9 +177,14 @@ func herdLineOf(p calc.Params, h *sim.HerdRun, expected bool) string {
 	if h == nil {
 		return "not simulated."
 	}
-	model := ""
+	model, who := "", ""
 	if expected {
 		model = "expected counts (fluid model, rounded): "
+	}
+	if p.Open() {
+		// Its overload run, as the page's headline: the stream's requests are counted with
+		// the crowd's clients.
+		model, who = "its overload run, limiter "+p.Limiter.String()+": ", " requests"
 	}
 	last := "none got through"
 	if h.Accepted > 0 {
@@ -191,8 +196,8 @@ func herdLineOf(p calc.Params, h *sim.HerdRun, expected bool) string {
 		}
 		return fmt.Sprintf("peak %s %d attempts per window at %s", side, n, HerdTime(p, at))
 	}
-	return fmt.Sprintf("%s%s, %s, %d accepted, %d gave up, %s.", model, peak("once back", h.PeakBack, h.PeakBackAt),
-		peak("while down", h.PeakDown, h.PeakDownAt), h.Accepted, h.GaveUp, last)
+	return fmt.Sprintf("%s%s, %s, %d%s accepted, %d%s gave up, %s.", model, peak("once back", h.PeakBack, h.PeakBackAt),
+		peak("while down", h.PeakDown, h.PeakDownAt), h.Accepted, who, h.GaveUp, who, last)
 }
 
 // writeCompareText prints the comparison for a terminal: the waits, then the starts, then the
