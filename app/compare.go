@@ -352,17 +352,12 @@ func inheritWords(a, b calc.Params) string {
 		if slices.ContainsFunc(overloadFields, func(f formField) bool { return f.key == key }) && !open {
 			return false
 		}
-		chooser, ok := chooserOf[key]
-		if !ok {
+		if _, ok := chooserOf[key]; !ok {
 			return true
 		}
 		for _, c := range chosenParams {
-			if c.chooser == chooser && slices.Contains(c.keys, key) {
-				for _, v := range []url.Values{va, vb} {
-					if choice := get(v, chooser); c.choice == choice || c.choice == "" && choice != d.Get(chooser) {
-						return true
-					}
-				}
+			if slices.Contains(c.keys, key) && (c.chosenBy(get(va, c.chooser)) || c.chosenBy(get(vb, c.chooser))) {
+				return true
 			}
 		}
 		return false

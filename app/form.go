@@ -139,10 +139,7 @@ func (p *page) renderGroup(legend string, fields []formField) app.UI {
 // it (chooser) and its name there (choice; "" for every choice but none). The form shows them
 // right after their select while that one is chosen: every limiter's and breaker's parameters
 // at once were three in five of the form's inputs, most of them read by nothing.
-var chosenParams = []struct {
-	chooser, choice string
-	keys            []string
-}{
+var chosenParams = []chosenParam{
 	{"limiter", "grpc", []string{"maxtokens", "tokenratio"}},
 	{"limiter", "finagle", []string{"ttl", "minretries", "retrypct"}},
 	{"limiter", "envoy", []string{"budgetpct", "minconcurrency"}},
@@ -152,6 +149,17 @@ var chosenParams = []struct {
 	{"breaker", "resilience4j", []string{"r4jrate", "r4jslowrate", "r4jslowafter", "r4jwindow", "r4jmincalls", "r4jopen", "r4jhalfopen"}},
 	{"breaker", "polly", []string{"pollyratio", "pollythroughput", "pollysampling", "pollyopen"}},
 	{"breaker", "failsafe", []string{"fsof", "fsfailures", "fssuccessof", "fssuccesses", "fsopen", "fsperiod", "fsexecutions", "fsrate"}},
+}
+
+// chosenParam is one entry of chosenParams.
+type chosenParam struct {
+	chooser, choice string
+	keys            []string
+}
+
+// chosenBy reports whether the select's value choice chooses c's keys.
+func (c chosenParam) chosenBy(choice string) bool {
+	return c.choice == choice || c.choice == "" && choice != defaultValues.Get(c.chooser)
 }
 
 // chooserOf is the select of each of chosenParams' keys.
@@ -181,8 +189,7 @@ func (p *page) shownFields(fields []formField) []formField {
 			if c.chooser != f.key {
 				continue
 			}
-			choice := p.value(f.key)
-			chosen := c.choice == choice || c.choice == "" && choice != defaultValues.Get(f.key)
+			chosen := c.chosenBy(p.value(f.key))
 			for _, g := range fields {
 				if slices.Contains(c.keys, g.key) && (chosen || p.paramInUse(g.key)) {
 					shown = append(shown, g)

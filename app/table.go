@@ -80,7 +80,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	var h herdView
 	h.runHerdNow(p)
 	herd, over := h.runs, h.over
-	notSimulated(stderr, "", p, h.err)
+	notSimulated(stderr, "the", p, h.err)
 	c, err := runContention(p, *withContention || *sweep, *sweep && *format == "json")
 	if err != nil {
 		fmt.Fprintln(stderr, "the contention experiment is not simulated:", err)
@@ -94,7 +94,7 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 		var hB herdView
 		hB.runHerdNow(link.B)
 		herdB, overB := hB.runs, hB.over
-		notSimulated(stderr, "B's ", link.B, hB.err)
+		notSimulated(stderr, "B's", link.B, hB.err)
 		cmp := report.Compared{Comparison: calc.Compare(r, link.B.ReportBounds()), Vs: link.Vs,
 			HerdA: report.OwnHerd(p, herd, over...), HerdB: report.OwnHerd(link.B, herdB, overB...)}
 		// A herd over what the simulation runs: its fluid model's expected counts, as the page's.
@@ -122,15 +122,12 @@ func runTable(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// notSimulated says on stderr why whose herd, or overload view for an open system, is not
+// notSimulated says on stderr why whose ("the", "B's") herd, or overload view for an open system, is not
 // simulated, if err says it is not.
 func notSimulated(stderr io.Writer, whose string, p calc.Params, err error) {
-	what := whose + "herd"
+	what := whose + " herd"
 	if p.Open() {
-		what = whose + "overload view"
-	}
-	if whose == "" {
-		what = "the " + what
+		what = whose + " overload view"
 	}
 	for _, fe := range policy.FieldErrors(err) {
 		fmt.Fprintln(stderr, what+" is not simulated:", fe)
