@@ -1,6 +1,10 @@
 package main
 
-import "github.com/maxence-charriere/go-app/v9/pkg/app"
+import (
+	"sync/atomic"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
 
 // island is a part of the page that only shows numbers: it has no event handlers, and Go writes
 // it whole, as markup. go-app mounts it once; after that, refresh replaces its content in the
@@ -13,6 +17,20 @@ type island struct {
 	id      string
 	content func() app.UI // what the island shows now
 	live    bool          // a screen reader reads out what changes (aria-live="polite")
+	// inPlace: refresh sets only the texts and attributes that changed (markupPatch). Only for
+	// an island whose DOM nothing but refresh and go-app's mount writes: the patch takes the
+	// DOM to be what the browser built of markup.
+	inPlace bool
+	// With inPlace, in the browser: the tokens of markup, and a spare set for the next markup's.
+	tokens, spare markupTokens
+
+	// offScreenWaits: in an input's task, the island waits for the paint while it is off the
+	// screen (refreshSoon). offScreen is what an IntersectionObserver last said, due that a
+	// refresh waits (catchUp).
+	offScreenWaits bool
+	offScreen      atomic.Bool
+	due            bool
+	unwatch        func()
 
 	// In the browser, the markup the island shows. go-app renders every component once more on
 	// the frame after mounting it: that render writes this again rather than compute the
@@ -52,6 +70,56 @@ func (i *island) polite() *island {
 	return i
 }
 
+// patched makes refresh keep the island's elements when the new markup builds the same ones,
+// and set only what changed: an edit then costs the browser no parse, and a table scrolled
+// sideways or a focused element in it stays as it was.
+func (i *island) patched() *island {
+	i.inPlace = true
+	return i
+}
+
+// waitsOffScreen makes refreshSoon leave the island for after the paint while it is off the
+// screen: below the window, the jitter modes' table was an eighth of an edit's time.
+func (i *island) waitsOffScreen() *island {
+	i.offScreenWaits = true
+	return i
+}
+
+// OnMount watches whether an island that waits off the screen is on it.
+func (i *island) OnMount(ctx app.Context) {
+	if i.offScreenWaits && app.IsClient {
+		i.unwatch = watchView(i.JSValue(), func(in bool) { i.offScreen.Store(!in) })
+	}
+}
+
+// OnDismount stops the watch: a new mount watches its own element.
+func (i *island) OnDismount() {
+	if i.unwatch != nil {
+		i.unwatch()
+		i.unwatch = nil
+	}
+	i.offScreen.Store(false)
+}
+
+// refreshSoon is refresh in an input's task, whose numbers the browser paints when the task
+// ends: an island that waits off the screen, and is, is only marked pending (app.css hides its
+// content, keeping its height) until catchUp, after the paint.
+func (i *island) refreshSoon() {
+	if i.offScreenWaits && i.offScreen.Load() && app.IsClient && i.Mounted() {
+		i.due = true
+		i.pending()
+		return
+	}
+	i.refresh()
+}
+
+// catchUp refreshes the island if refreshSoon left it for later.
+func (i *island) catchUp() {
+	if i.due {
+		i.refresh()
+	}
+}
+
 // pending marks the island's content as not yet updated for the current inputs, until the next
 // refresh: app.css hides it. An island mounted later (later) is mounted so marked.
 func (i *island) pending() {
@@ -65,16 +133,37 @@ func (i *island) pending() {
 // renders the island again only to get the same markup, so it never compares or touches its
 // children. Elsewhere (the server, component tests) it lets go-app render it.
 func (i *island) refresh() {
+	i.due = false
 	switch {
 	case !i.Mounted():
 		// Render will read the content when the island is mounted, not markup kept before.
 		i.waiting, i.written = false, false
 	case app.IsClient:
 		i.waiting = false
-		i.markup = app.HTMLString(i.content())
-		i.JSValue().Set("innerHTML", i.markup)
+		markup := app.HTMLString(i.content())
+		if markup != i.markup && !i.patch(markup) {
+			i.JSValue().Set("innerHTML", markup)
+		}
+		i.markup = markup
 		i.JSValue().Call("removeAttribute", "data-pending")
 	default:
 		i.Update()
 	}
+}
+
+// patch sets in the island's DOM what differs between its markup and markup, and reports
+// whether it could (app.js's backoffcalcPatch checks that the DOM has the elements it expects).
+func (i *island) patch(markup string) bool {
+	if !i.inPlace {
+		return false
+	}
+	if i.tokens.of != i.markup {
+		i.tokens.read(i.markup)
+	}
+	patch, ok := "", i.spare.read(markup) && i.tokens.ok
+	if ok {
+		patch, ok = i.tokens.patchTo(&i.spare)
+	}
+	i.tokens, i.spare = i.spare, i.tokens // markup's, whether or not the DOM takes the patch
+	return ok && app.Window().Call("backoffcalcPatch", i.JSValue(), patch).Bool()
 }

@@ -61,3 +61,25 @@ func pinFragment(id string) {
 		el.Call("scrollIntoView")
 	}
 }
+
+// watchView calls f with whether el is in the viewport, as an IntersectionObserver says after
+// each layout that changes it, until stop. Without an IntersectionObserver f is never called.
+func watchView(el app.Value, f func(in bool)) (stop func()) {
+	ctor := app.Window().Get("IntersectionObserver")
+	if !el.Truthy() || !ctor.Truthy() {
+		return func() {}
+	}
+	cb := app.FuncOf(func(this app.Value, args []app.Value) any {
+		entries := args[0]
+		if n := entries.Length(); n > 0 {
+			f(entries.Index(n - 1).Get("isIntersecting").Bool()) // the last is the newest
+		}
+		return nil
+	})
+	obs := ctor.New(cb)
+	obs.Call("observe", el)
+	return func() {
+		obs.Call("disconnect")
+		cb.Release()
+	}
+}

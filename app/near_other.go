@@ -13,3 +13,6 @@ func skipFarSections() {}
 
 // pinFragment has no page to scroll outside wasm.
 func pinFragment(string) {}
+
+// watchView has no viewport outside wasm: f is never called.
+func watchView(el app.Value, f func(in bool)) (stop func()) { return func() {} }

@@ -44,6 +44,7 @@ type page struct {
 	queryDue                bool // the address bar does not show query yet
 
 	kept       bool // the first render shows the server's sampled numbers (keepServerNumbers)
+	inInput    bool // refreshInInput is showing an input's numbers
 	prewritten bool // prewrite wrote the first screen into HTML made for another query
 	rest       bool // the sections after the schedule are rendered (see later)
 
@@ -77,7 +78,7 @@ func (p *page) reportIsland(id string, content func(r calc.Report) app.UI) *isla
 			return app.Text("")
 		}
 		return content(*p.report)
-	}))
+	})).patched()
 }
 
 // refresh shows the report's numbers now. What follows the paint (the export panel, long and
@@ -86,6 +87,17 @@ func (p *page) refresh() {
 	p.showReport()
 	eachPart(p, func(c inputser) { c.onInputs() })
 }
+
+// refreshInInput is refresh in an input's task: what is off the screen waits for the paint
+// (catchUp).
+func (p *page) refreshInInput() {
+	p.inInput = true
+	defer func() { p.inInput = false }()
+	p.refresh()
+}
+
+// catchUp shows what refreshInInput left for after the paint.
+func (p *page) catchUp() { eachPart(p, func(c catcher) { c.catchUp() }) }
 
 // showReport shows the report's numbers now: the policy in words and every table.
 func (p *page) showReport() {
@@ -233,7 +245,7 @@ func (p *page) apply(key, value string) bool {
 		}
 		p.lib = link.Export
 		p.setCompare(link)
-		p.refresh()
+		p.refreshInInput()
 		p.query, p.queryDue = linkQuery(link, p.fit.open), true
 		return true
 	}

@@ -26,6 +26,7 @@ type host struct {
 	report   func() *calc.Report // the last valid inputs' report; nil before the first
 	vsReport func() *calc.Report // policy B's, beside report's; nil without B
 	workGen  *atomic.Int64       // the current work: a newer report stops older work (yielder)
+	inInput  func() bool         // the report is an input's, shown in its task (page.apply)
 
 	lib    func() string                   // the library the export panel shows (libs.ExportKey)
 	value  func(key string) string         // an input as the form shows it
@@ -97,6 +98,10 @@ type (
 		ready(ctx app.Context, gen int64)
 	}
 
+	// catcher: the paint of an input's numbers is over: what waited for it while off the screen
+	// shows (island.catchUp).
+	catcher interface{ catchUp() }
+
 	// inputser: new inputs, whose report is on the page (refresh): what follows the paint is
 	// marked as being updated.
 	inputser interface{ onInputs() }
@@ -123,6 +128,7 @@ func (p *page) newParts() ([]part, *importControl) {
 		report:    func() *calc.Report { return p.report },
 		vsReport:  func() *calc.Report { return p.vsReport },
 		workGen:   &p.workGen,
+		inInput:   func() bool { return p.inInput },
 		lib:       func() string { return p.lib },
 		value:     p.value,
 		errs:      func() []*policy.FieldError { return p.errs },
@@ -159,26 +165,38 @@ func (p *page) newParts() ([]part, *importControl) {
 }
 
 // reportSection is a section that shows the report's numbers alone, as one island: a new
-// report writes it (onReport) and the hand-over keeps it (numbers).
-type reportSection struct{ island *island }
+// report writes it (onReport), off the screen after an input's paint, and the hand-over keeps
+// it (numbers).
+type reportSection struct {
+	island  *island
+	inInput func() bool
+}
 
 // reportPart makes a reportSection whose island id shows content of the report; empty before
 // the first valid inputs.
 func reportPart(id string, content func(r calc.Report) app.UI) func(h *host) part {
 	return func(h *host) part {
-		return &reportSection{newIsland(id, h.guarded(func() app.UI {
+		return &reportSection{island: newIsland(id, h.guarded(func() app.UI {
 			r := h.report()
 			if r == nil {
 				return app.Text("")
 			}
 			return content(*r)
-		}))}
+		})).patched().waitsOffScreen(), inInput: h.inInput}
 	}
 }
 
 func (s *reportSection) body() []app.UI     { return []app.UI{s.island} }
 func (s *reportSection) numbers() []*island { return []*island{s.island} }
-func (s *reportSection) onReport()          { s.island.refresh() }
+func (s *reportSection) catchUp()           { s.island.catchUp() }
+
+func (s *reportSection) onReport() {
+	if s.inInput() {
+		s.island.refreshSoon()
+	} else {
+		s.island.refresh()
+	}
+}
 
 // partOf is the page's component of type T; T's zero value when no section has one.
 func partOf[T part](p *page) T {

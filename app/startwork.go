@@ -88,11 +88,12 @@ func (p *page) workReady(ctx app.Context, gen int64) {
 // takes a task of its own rather than the first keystroke's.
 func warmEdit(raw url.Values) { libs.DecodeLinkValues(raw) }
 
-// showLeftForLater shows what an input handler, or the first render, leaves for after the paint,
-// while gen is the current work: the link (replacing it takes 1–7 ms), the export panel, and the
+// showLeftForLater shows what an input handler, or the first render, leaves for after the paint:
+// the numbers that were off the screen (catchUp); while gen is the current work, the link (replacing it takes 1–7 ms), the export panel, and the
 // rest of the page (hints, marks, and after the first render the sections below the first
 // screen), which go-app renders on its next frame after this dispatch.
 func (p *page) showLeftForLater(ctx app.Context, gen int64) {
+	p.catchUp()
 	p.showRest(ctx)
 	if p.workGen.Load() != gen {
 		return

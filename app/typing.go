@@ -105,7 +105,7 @@ func (p *page) typed(ctx app.Context, key, value string) bool {
 	// Not Async: go-app's Consume waits for those, and the client tests use it.
 	go func() {
 		afterPaint()
-		ctx.Dispatch(func(ctx app.Context) {}) // go-app renders the rest of the page: hints, marks
+		ctx.Dispatch(func(ctx app.Context) { p.catchUp() }) // and go-app renders the rest of the page: hints, marks
 		if paused == nil {
 			paused = time.After(typingPause) // from the paint: a slow keystroke's own work is no pause
 		}

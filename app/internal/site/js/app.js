@@ -362,6 +362,44 @@ function backoffcalcPrewrite(parts, fields, open) {
   return true;
 }
 
+// backoffcalcPatch sets in element's descendants the texts and attribute values that patch
+// lists (app/patch.go's patchTo): the number of elements element should hold, then, "\x1e"
+// between entries, a node (an element's index in document order, or a text's parent's index,
+// -1 for element, ".", and the text's index among the parent's nodes), its name, and "t" and
+// its new text, "s" and an attribute's name and value, or "r" and an attribute to remove,
+// "\x1f" between fields. It changes nothing, and returns false, unless element holds that many
+// elements and each node listed has the name expected.
+function backoffcalcPatch(element, patch) {
+  const entries = patch.split("\x1e");
+  const all = element.getElementsByTagName("*");
+  if (all.length !== Number(entries[0])) {
+    return false;
+  }
+  const changes = [];
+  for (let i = 1; i < entries.length; i++) {
+    const fields = entries[i].split("\x1f");
+    const [at, child] = fields[0].split(".");
+    let node = at === "-1" ? element : all[Number(at)];
+    if (node && child !== undefined) {
+      node = node.childNodes[Number(child)];
+    }
+    if (!node || node.nodeName.toLowerCase() !== fields[1] || !"tsr".includes(fields[2])) {
+      return false;
+    }
+    changes.push([node, fields]);
+  }
+  for (const [node, fields] of changes) {
+    if (fields[2] === "t") {
+      node.data = fields[3];
+    } else if (fields[2] === "s") {
+      node.setAttribute(fields[3], fields[4]);
+    } else {
+      node.removeAttribute(fields[3]);
+    }
+  }
+  return true;
+}
+
 async function backoffcalcLoad() {
   backoffcalcStatus("Loading the calculator…");
   let stage = "downloading";

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"html"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// An island's markup at one edit and the next differ mostly in their numbers: the schedule has
+// the same rows, the chart the same bars. markupPatch finds when two pieces of markup build the
+// same elements and lists the texts and attribute values that changed, so that the browser sets
+// those rather than parse the whole markup again (innerHTML was half of an edit's time at the
+// defaults: docs/performance.md). It reads markup the way the browser's parser does for what
+// this page writes, and gives up, so that the island is written whole, at anything else.
+
+// markupToken is a start tag or a text of a piece of markup; end tags only close elements.
+type markupToken struct {
+	name  string // the tag's name as written, "" for a text
+	text  string // a text's characters, entities decoded
+	attrs int    // a start tag's attributes: markupTokens.attrs[attrs : attrs+n]
+	n     int
+	// Where the browser has the node: an element's index among the elements in document order;
+	// a text's parent's index (-1 for the island itself) and its own among the parent's nodes.
+	at, child int
+}
+
+// markupTokens is markup's start tags and texts in document order.
+type markupTokens struct {
+	of       string // the markup read
+	ok       bool   // read could read it
+	tokens   []markupToken
+	attrs    [][2]string // name, value (decoded), sorted by name within each tag
+	elements int
+	open     []openElement // while reading
+}
+
+// openElement is an element whose end tag is still to come.
+type openElement struct {
+	name         string // lower case
+	at, children int
+}
+
+// markupPatch returns the patch that turns the DOM the browser built of old into the DOM it
+// would build of new (markupTokens.patchTo), and false when it cannot.
+func markupPatch(old, new string) (string, bool) {
+	var a, b markupTokens
+	if !a.read(old) || !b.read(new) {
+		return "", false
+	}
+	return a.patchTo(&b)
+}
+
+// patchTo returns the patch that turns the DOM the browser built of m's markup into the DOM
+// it would build of n's, as backoffcalcPatch (app.js) reads it: the number of elements, then
+// for each change the node (an element's index, or a text's parent's index, ".", and the
+// text's index among the parent's nodes), its name, and what to do: "t" and its new text, "s"
+// and an attribute's name and value, "r" and the name of one to remove; "\x1e" between
+// entries, "\x1f" between fields. It reports false when the two do not build the same nodes.
+func (m *markupTokens) patchTo(n *markupTokens) (string, bool) {
+	if len(m.tokens) != len(n.tokens) {
+		return "", false
+	}
+	var out strings.Builder
+	out.WriteString(strconv.Itoa(n.elements))
+	for i, t := range n.tokens {
+		s := m.tokens[i]
+		if s.name != t.name {
+			return "", false
+		}
+		if t.name == "" {
+			// Whether a text is blank decides where the parser puts it in a table: keep it.
+			if blank(s.text) != blank(t.text) {
+				return "", false
+			}
+			if s.text != t.text {
+				writeEntry(&out, strconv.Itoa(t.at)+"."+strconv.Itoa(t.child), "#text", "t", t.text)
+			}
+			continue
+		}
+		// Both lists are in order of name: walk them together.
+		node, name := strconv.Itoa(t.at), strings.ToLower(t.name)
+		was, is := m.attrs[s.attrs:s.attrs+s.n], n.attrs[t.attrs:t.attrs+t.n]
+		for len(was) > 0 || len(is) > 0 {
+			switch {
+			case len(is) == 0 || len(was) > 0 && was[0][0] < is[0][0]:
+				writeEntry(&out, node, name, "r", was[0][0])
+				was = was[1:]
+			case len(was) == 0 || is[0][0] < was[0][0]:
+				writeEntry(&out, node, name, "s", is[0][0], is[0][1])
+				is = is[1:]
+			default:
+				if was[0][1] != is[0][1] {
+					writeEntry(&out, node, name, "s", is[0][0], is[0][1])
+				}
+				was, is = was[1:], is[1:]
+			}
+		}
+	}
+	return out.String(), true
+}
+
+func writeEntry(b *strings.Builder, fields ...string) {
+	b.WriteString("\x1e")
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteString("\x1f")
+		}
+		b.WriteString(f)
+	}
+}
+
+// blank reports whether s is only the whitespace the HTML parser skips between table rows.
+func blank(s string) bool { return strings.Trim(s, " \t\n\f\r") == "" }
+
+// read reads markup into m, reusing m's memory, as this page writes markup: tags with
+// double-quoted attribute values or none, texts, entities that end in ";". It reports false at
+// anything the browser's parser treats otherwise: a comment, an HTML element whose content is
+// not markup (script, style, pre and textarea, whose first newline the parser drops; in an SVG,
+// a title is markup), a text that the parser moves out of a table, an end tag that is not the
+// last open element's, a repeated attribute, a carriage return or NUL.
+func (m *markupTokens) read(markup string) bool {
+	m.of, m.ok = markup, m.readTokens(markup)
+	return m.ok
+}
+
+func (m *markupTokens) readTokens(markup string) bool {
+	m.tokens, m.attrs, m.elements = m.tokens[:0], m.attrs[:0], 0
+	m.open = append(m.open[:0], openElement{at: -1}) // the island
+	svg := 0                                         // open svg elements
+	for i := 0; i < len(markup); {
+		top := &m.open[len(m.open)-1]
+		if markup[i] != '<' {
+			end := strings.IndexByte(markup[i:], '<')
+			if end < 0 {
+				end = len(markup) - i
+			}
+			raw := markup[i : i+end]
+			i += end
+			text, ok := decode(raw)
+			switch {
+			case !ok:
+				return false
+			case !blank(text) && slices.Contains([]string{"table", "thead", "tbody", "tfoot", "tr"}, top.name):
+				return false // foster-parented: the parser puts it before the table
+			}
+			m.tokens = append(m.tokens, markupToken{text: text, at: top.at, child: top.children})
+			top.children++
+			continue
+		}
+		if strings.HasPrefix(markup[i:], "</") {
+			end := strings.IndexByte(markup[i:], '>')
+			if end < 0 || len(m.open) == 1 || top.name != strings.ToLower(markup[i+2:i+end]) {
+				return false // the parser would close other elements, or make one
+			}
+			if top.name == "svg" {
+				svg--
+			}
+			m.open, i = m.open[:len(m.open)-1], i+end+1
+			continue
+		}
+		t, next, self, ok := m.startTag(markup, i+1)
+		if !ok {
+			return false
+		}
+		lower := strings.ToLower(t.name)
+		switch {
+		case svg > 0:
+			// SVG's elements, its title among them, hold markup like any other.
+		case slices.Contains([]string{"script", "style", "textarea", "title", "pre", "listing", "xmp", "iframe", "noembed",
+			"noframes", "noscript", "plaintext", "template", "select"}, lower):
+			return false
+		case slices.Contains([]string{"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}, lower):
+			self = true
+		}
+		t.at = m.elements
+		m.elements++
+		top.children++
+		m.tokens = append(m.tokens, t)
+		if !self {
+			m.open = append(m.open, openElement{name: lower, at: t.at})
+			if lower == "svg" {
+				svg++
+			}
+		}
+		i = next
+	}
+	return true
+}
+
+// startTag reads the tag that starts at markup[i] (just after its "<"): its token, where the
+// markup goes on, and whether it closed itself ("/>").
+func (m *markupTokens) startTag(markup string, i int) (t markupToken, next int, self, ok bool) {
+	name := i
+	for i < len(markup) && (isAlnum(markup[i]) || markup[i] == '-') {
+		i++
+	}
+	if i == name || !isLetter(markup[name]) {
+		return t, 0, false, false
+	}
+	t = markupToken{name: markup[name:i], attrs: len(m.attrs)}
+	for {
+		for i < len(markup) && isSpace(markup[i]) {
+			i++
+		}
+		switch {
+		case i >= len(markup):
+			return t, 0, false, false
+		case markup[i] == '>':
+			return t, i + 1, self, m.sortAttrs(&t)
+		case strings.HasPrefix(markup[i:], "/>"):
+			return t, i + 2, true, m.sortAttrs(&t)
+		}
+		key := i
+		for i < len(markup) && (isAlnum(markup[i]) || markup[i] == '-' || markup[i] == ':' || markup[i] == '_') {
+			i++
+		}
+		if i == key {
+			return t, 0, false, false
+		}
+		attr := [2]string{markup[key:i], ""}
+		if i < len(markup) && markup[i] == '=' {
+			if i+1 >= len(markup) || markup[i+1] != '"' {
+				return t, 0, false, false
+			}
+			end := strings.IndexByte(markup[i+2:], '"')
+			if end < 0 {
+				return t, 0, false, false
+			}
+			value, ok := decode(markup[i+2 : i+2+end])
+			if !ok {
+				return t, 0, false, false
+			}
+			attr[1], i = value, i+2+end+1
+		}
+		m.attrs = append(m.attrs, attr)
+		t.n++
+	}
+}
+
+// sortAttrs puts t's attributes in order of name, as go-app writes them in a map's order, and
+// reports false for a repeated one, which the parser drops.
+func (m *markupTokens) sortAttrs(t *markupToken) bool {
+	attrs := m.attrs[t.attrs : t.attrs+t.n]
+	slices.SortFunc(attrs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	for j := 1; j < len(attrs); j++ {
+		if attrs[j-1][0] == attrs[j][0] {
+			return false
+		}
+	}
+	return true
+}
+
+// decode is raw's characters with its entities decoded, and false when an "&" starts no entity
+// that ends in ";" (the parser's rules for those differ in texts and attributes), or raw holds
+// a carriage return, NUL or a separator of the patch.
+func decode(raw string) (string, bool) {
+	if strings.ContainsAny(raw, "\r\x00\x1e\x1f") {
+		return "", false
+	}
+	if !strings.Contains(raw, "&") {
+		return raw, true
+	}
+	for rest := raw; ; {
+		amp := strings.IndexByte(rest, '&')
+		if amp < 0 {
+			break
+		}
+		rest = rest[amp+1:]
+		end := strings.IndexByte(rest, ';')
+		if end < 1 || end > 32 || !entityName(rest[:end]) {
+			return "", false
+		}
+		rest = rest[end+1:]
+	}
+	text := html.UnescapeString(raw)
+	return text, !strings.ContainsAny(text, "\r\x00\x1e\x1f")
+}
+
+// entityName reports whether s is what may stand between "&" and ";": a name, or a number.
+func entityName(s string) bool {
+	if s[0] == '#' {
+		digits := s[1:]
+		if len(digits) > 0 && (digits[0] == 'x' || digits[0] == 'X') {
+			digits = digits[1:]
+			_, err := strconv.ParseUint(digits, 16, 32)
+			return digits != "" && err == nil
+		}
+		_, err := strconv.ParseUint(digits, 10, 32)
+		return digits != "" && err == nil
+	}
+	if !isLetter(s[0]) {
+		return false
+	}
+	for i := range len(s) {
+		if !isAlnum(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isAlnum(c byte) bool  { return isLetter(c) || c >= '0' && c <= '9' }
+func isSpace(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '\f' }
