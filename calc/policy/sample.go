@@ -83,6 +83,13 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 			}
 		}
 		waits.fill(k, rngs, state, live, drawn)
+		if p.Budget == 0 {
+			// Every path goes on, each at its own index: the loop below without its indirection
+			// and its bounds checks, a third of the sampling in wasm.
+			stepAll(start, total, scratch, drawn[:len(start)], p.Call)
+			out.Starts[k] = StartSample{Reached: paths * weight, Start: quantiles(scratch, &sc.quant)}
+			continue
+		}
 		kept := live[:0]
 		for j, i := range live {
 			w := drawn[j]
@@ -107,6 +114,18 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	out.TotalMean, out.TotalMin, out.TotalMax = meanMinMax(total)
 	out.Total = quantiles(total, &sc.quant)
 	return out, true
+}
+
+// stepAll adds to each path's start the call and its wait, and the wait to its total, and
+// copies the starts to scratch; the slices have the same length.
+func stepAll(start, total, scratch, drawn []time.Duration, call time.Duration) {
+	total = total[:len(start)]
+	scratch = scratch[:len(start)]
+	drawn = drawn[:len(start)]
+	for i, w := range drawn {
+		s := start[i] + call + w
+		start[i], total[i], scratch[i] = s, total[i]+w, s
+	}
 }
 
 // meanMinMax returns the mean, in nanoseconds, the least and the most of a, which is not empty.
@@ -229,8 +248,15 @@ func (w *retryWaits) fill(k int, rngs []rand.PCG, state []float64, live []int32,
 			drawn[j] = w.fixed[k]
 		}
 	default:
+		// law.linear, its fields read once: the call was a fifth of the sampling in wasm.
+		lo, span, clamp, off, least, most := l.lo, l.hi-l.lo, l.clamp, l.off, l.min, l.max
+		drawn := drawn[:len(live)]
 		for j, i := range live {
-			drawn[j] = l.linear(mathx.Unit53(rngs[i].Uint64()))
+			v := lo + float64(mathx.Unit53(rngs[i].Uint64())*span)
+			if v > clamp {
+				v = clamp
+			}
+			drawn[j] = max(least, min(most, mathx.RoundNs(v)+off))
 		}
 	}
 }
@@ -287,19 +313,41 @@ func bracketQuantiles(a []time.Duration, ranks [3]int, bufs *[3][]time.Duration)
 	for i := range sample {
 		sample[i] = a[(2*i+1)*n/(2*bracketSample)]
 	}
-	slices.Sort(sample[:])
-	var lo, hi [3]time.Duration
+	// The sample's rank of each value spreads like a binomial: its bracket is 3 standard
+	// deviations either side, from the sample's elements of those ranks, or unbounded.
+	var from, to [3]int
+	var ks [6]int
+	needed := ks[:0]
 	for j, r := range ranks {
-		// The sample's rank of the value spreads like a binomial: take 3 standard deviations.
 		q := float64(r) / float64(n)
 		d := int(3*math.Sqrt(bracketSample*q*(1-q))) + 3
 		at := r * bracketSample / n
-		lo[j], hi[j] = math.MinInt64, math.MaxInt64
+		from[j], to[j] = at-d, at+d
 		if at-d > 0 {
-			lo[j] = sample[at-d]
+			needed = append(needed, at-d)
 		}
 		if at+d < bracketSample-1 {
-			hi[j] = sample[at+d]
+			needed = append(needed, at+d)
+		}
+	}
+	// Only those ranks of the sample are needed: selecting each in what lies above the last
+	// costs a third of sorting it.
+	slices.Sort(needed)
+	done := 0
+	for _, k := range needed {
+		if k >= done {
+			selectNth(sample[done:], k-done)
+			done = k + 1
+		}
+	}
+	var lo, hi [3]time.Duration
+	for j := range ranks {
+		lo[j], hi[j] = math.MinInt64, math.MaxInt64
+		if from[j] > 0 {
+			lo[j] = sample[from[j]]
+		}
+		if to[j] < bracketSample-1 {
+			hi[j] = sample[to[j]]
 		}
 	}
 	// Branch-free: whether an element is below or in a bracket is a coin toss for the median,
