@@ -125,11 +125,22 @@ func halfUp(x float64, places int) string {
 		// Not a tie: the binary value and its decimal round the same way.
 		return strconv.FormatFloat(x, 'f', places, 64)
 	}
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		return strconv.FormatFloat(x, 'f', places, 64)
+	// A tie of the decimal: cut its last digit, a 5, and add one in the last place kept.
+	b := []byte(s[:len(s)-1])
+	if places == 0 {
+		b = b[:i]
 	}
-	return r.FloatString(places) // rounds half away from zero
+	for j := len(b) - 1; j >= 0; j-- {
+		switch {
+		case b[j] == '.':
+			continue
+		case b[j] < '9':
+			b[j]++
+			return string(b)
+		}
+		b[j] = '0'
+	}
+	return "1" + string(b)
 }
 
 // HumanExact writes d as Human does when that text is exactly d, and otherwise with every digit
@@ -201,11 +212,11 @@ func HumanBeside(ns float64, limits ...time.Duration) string { return humanBesid
 
 // humanBeside is HumanBeside with sig significant digits.
 func humanBeside(ns float64, sig int, limits []time.Duration) string {
-	s := humanSig(ns, sig)
 	if ns <= 0 || math.IsNaN(ns) || math.IsInf(ns, 0) {
-		return s
+		return humanSig(ns, sig)
 	}
-	num, u := humanParts(ns, sig)
+	num, u := humanParts(ns, sig) // humanSig's, once: every number on the page is written here
+	s := num + " " + u.name
 	for _, b := range limits {
 		// Three digits are off by less than 0.5%: far from a limit nothing can cross it.
 		if b <= 0 || math.Abs(ns-float64(b)) > 0.01*float64(b) {

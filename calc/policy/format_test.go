@@ -1,7 +1,10 @@
 package policy
 
 import (
+	"math"
 	"math/big"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -208,9 +211,36 @@ func TestDecimal(t *testing.T) {
 		x      float64
 		places int
 		want   string
-	}{{123.45, 1, "123.5"}, {0.125, 2, "0.13"}, {8, 2, "8.00"}, {5.54, 2, "5.54"}, {2.25, 1, "2.3"}, {-2.25, 1, "-2.3"}, {0, 1, "0.0"}} {
+	}{{123.45, 1, "123.5"}, {0.125, 2, "0.13"}, {8, 2, "8.00"}, {5.54, 2, "5.54"}, {2.25, 1, "2.3"}, {-2.25, 1, "-2.3"}, {0, 1, "0.0"},
+		// Ties that carry: through a 9, through the point, to a new digit.
+		{1.095, 2, "1.10"}, {9.95, 1, "10.0"}, {999.5, 0, "1000"}, {0.5, 0, "1"}, {0.0095, 3, "0.010"}} {
 		if got := Decimal(c.x, c.places); got != c.want {
 			t.Errorf("Decimal(%v, %d) = %q, want %q", c.x, c.places, got, c.want)
 		}
+	}
+}
+
+// Every decimal tie rounds as math/big rounds the same decimal, half away from zero: the
+// digits written by hand against big.Rat's FloatString.
+func TestDecimalTiesAsBigRat(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ties := 0
+	for range 20000 {
+		places := r.IntN(5)
+		// A decimal with places+1 decimals ending in 5, from 0.5 units to 10^6.
+		digits := r.Int64N(1e6*int64(math.Pow10(places))) * 10
+		x := float64(digits+5) / math.Pow10(places+1)
+		s := strconv.FormatFloat(x, 'f', -1, 64)
+		if i := strings.IndexByte(s, '.'); i < 0 || len(s)-i-1 != places+1 || s[len(s)-1] != '5' {
+			continue // not a tie in its shortest form
+		}
+		ties++
+		want, _ := new(big.Rat).SetString(s)
+		if got := Decimal(x, places); got != want.FloatString(places) {
+			t.Fatalf("Decimal(%s, %d) = %q, want %q", s, places, got, want.FloatString(places))
+		}
+	}
+	if ties < 10000 {
+		t.Fatalf("only %d of 20000 decimals were ties", ties)
 	}
 }
