@@ -2,7 +2,6 @@ package main
 
 import (
 	"html"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -110,8 +109,24 @@ func writeEntry(b *strings.Builder, fields ...string) {
 	}
 }
 
+// tableRows reports whether the element holds a table's rows, where only blanks are texts.
+func tableRows(name string) bool {
+	switch name {
+	case "table", "thead", "tbody", "tfoot", "tr":
+		return true
+	}
+	return false
+}
+
 // blank reports whether s is only the whitespace the HTML parser skips between table rows.
-func blank(s string) bool { return strings.Trim(s, " \t\n\f\r") == "" }
+func blank(s string) bool {
+	for i := range len(s) {
+		if !isSpace(s[i]) && s[i] != '\r' {
+			return false
+		}
+	}
+	return true
+}
 
 // read reads markup into m, reusing m's memory, as this page writes markup: tags with
 // double-quoted attribute values or none, texts, entities that end in ";". It reports false at
@@ -141,7 +156,7 @@ func (m *markupTokens) readTokens(markup string) bool {
 			switch {
 			case !ok:
 				return false
-			case !blank(text) && slices.Contains([]string{"table", "thead", "tbody", "tfoot", "tr"}, top.name):
+			case tableRows(top.name) && !blank(text):
 				return false // foster-parented: the parser puts it before the table
 			}
 			m.tokens = append(m.tokens, markupToken{text: text, at: top.at, child: top.children})
@@ -164,14 +179,14 @@ func (m *markupTokens) readTokens(markup string) bool {
 			return false
 		}
 		lower := strings.ToLower(t.name)
-		switch {
-		case svg > 0:
-			// SVG's elements, its title among them, hold markup like any other.
-		case slices.Contains([]string{"script", "style", "textarea", "title", "pre", "listing", "xmp", "iframe", "noembed",
-			"noframes", "noscript", "plaintext", "template", "select"}, lower):
-			return false
-		case slices.Contains([]string{"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}, lower):
-			self = true
+		if svg == 0 { // SVG's elements, its title among them, hold markup like any other
+			switch lower {
+			case "script", "style", "textarea", "title", "pre", "listing", "xmp", "iframe", "noembed",
+				"noframes", "noscript", "plaintext", "template", "select":
+				return false
+			case "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr":
+				self = true
+			}
 		}
 		t.at = m.elements
 		m.elements++
@@ -242,10 +257,13 @@ func (m *markupTokens) startTag(markup string, i int) (t markupToken, next int, 
 // reports false for a repeated one, which the parser drops.
 func (m *markupTokens) sortAttrs(t *markupToken) bool {
 	attrs := m.attrs[t.attrs : t.attrs+t.n]
-	slices.SortFunc(attrs, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	// An insertion sort: a tag has a few attributes.
 	for j := 1; j < len(attrs); j++ {
-		if attrs[j-1][0] == attrs[j][0] {
-			return false
+		for k := j; k > 0 && attrs[k][0] <= attrs[k-1][0]; k-- {
+			if attrs[k][0] == attrs[k-1][0] {
+				return false
+			}
+			attrs[k], attrs[k-1] = attrs[k-1], attrs[k]
 		}
 	}
 	return true
@@ -255,10 +273,16 @@ func (m *markupTokens) sortAttrs(t *markupToken) bool {
 // that ends in ";" (the parser's rules for those differ in texts and attributes), or raw holds
 // a carriage return, NUL or a separator of the patch.
 func decode(raw string) (string, bool) {
-	if strings.ContainsAny(raw, "\r\x00\x1e\x1f") {
-		return "", false
+	amp := false
+	for i := range len(raw) {
+		switch raw[i] {
+		case '\r', 0, 0x1e, 0x1f:
+			return "", false
+		case '&':
+			amp = true
+		}
 	}
-	if !strings.Contains(raw, "&") {
+	if !amp {
 		return raw, true
 	}
 	for rest := raw; ; {
