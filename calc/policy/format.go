@@ -258,31 +258,51 @@ func HumanList(ns []float64, limits ...time.Duration) []string {
 	}
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
+	// at is sorted[j] written with d digits, each written once: a time is compared with both
+	// its neighbours, then written.
+	memo := make([]string, len(sorted)*18)
+	at := func(j, d int) string {
+		if memo[j*18+d] == "" {
+			memo[j*18+d] = humanBeside(sorted[j], d, limits)
+		}
+		return memo[j*18+d]
+	}
 	// need[j] is the digits that tell sorted[j-1] and sorted[j] apart; seventeen tell any two
 	// float64 apart.
 	need := make([]int, len(sorted)+1)
 	most := 3
 	for j := 1; j < len(sorted); j++ {
 		need[j] = 3
-		for need[j] < 17 && humanBeside(sorted[j-1], need[j], limits) == humanBeside(sorted[j], need[j], limits) {
+		for need[j] < 17 && at(j-1, need[j]) == at(j, need[j]) {
 			need[j]++
 		}
 		most = max(most, need[j])
 	}
-	sig := make(map[float64]int, len(sorted))
+	pos := make(map[float64]int, len(sorted))
 	for j, x := range sorted {
-		sig[x] = max(3, need[j], need[j+1])
+		pos[x] = j
+	}
+	// write is x with d digits, or with its own (d 0): the digits its neighbours need.
+	write := func(x float64, d int) string {
+		j, ok := pos[x]
+		switch {
+		case !ok:
+			return humanBeside(x, d, limits) // NaN
+		case d == 0:
+			d = max(3, need[j], need[j+1])
+		}
+		return at(j, d)
 	}
 	out := make([]string, len(ns))
 	of := make(map[string]float64, len(sorted))
 	for i, x := range ns {
-		out[i] = humanBeside(x, sig[x], limits)
+		out[i] = write(x, 0)
 		if y, ok := of[out[i]]; ok && y != x && !math.IsNaN(x) {
 			// Two times at different digits read the same: give every time the most digits
 			// any two neighbours need. Rounding is monotonic, so that neighbours that read
 			// differently make every two.
 			for i, x := range ns {
-				out[i] = humanBeside(x, most, limits)
+				out[i] = write(x, most)
 			}
 			return out
 		}
