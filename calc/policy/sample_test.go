@@ -19,6 +19,10 @@ func TestSampleByHand(t *testing.T) {
 		"base=100ms&factor=2&cap=1s&attempts=6&jitter=equal&samples=999&seed=3&call=10ms&budget=1s",
 		"base=100ms&cap=1s&attempts=8&jitter=decorrelated&samples=500&seed=9&budget=2s",
 		"base=10ms&factor=1&cap=10ms&attempts=5&jitter=none&samples=100&budget=35ms",
+		// Without a budget, with calls, over enough paths to bracket the quantiles: the totals
+		// are the last starts' quantiles less the calls, and not sorted again.
+		"base=100ms&cap=1s&attempts=6&jitter=equal&samples=5000&seed=7&call=25ms",
+		"base=100ms&cap=1s&attempts=7&jitter=full&samples=3000&seed=8",
 	} {
 		p := mustDecode(t, q)
 		got := p.Sample()
