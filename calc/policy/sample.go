@@ -235,6 +235,11 @@ func (w *retryWaits) next(k int, r *rand.PCG, state float64) (time.Duration, flo
 	if w.draws[k] {
 		u = mathx.Unit(r)
 	}
+	return w.wait(k, u, state)
+}
+
+// wait is next's wait for the draw u (0 when retry k draws none).
+func (w *retryWaits) wait(k int, u, state float64) (time.Duration, float64) {
 	if w.chain != nil {
 		return w.chain.wait(w.p.Base, w.p.Cap, k, u, state, w.laws[k].max)
 	}
@@ -244,12 +249,16 @@ func (w *retryWaits) next(k int, r *rand.PCG, state float64) (time.Duration, flo
 // fill draws the wait before retry k of each live path into drawn (by position in live), as
 // next does, and moves on each path's state. The loop of the laws without a step calls nothing:
 // in wasm the calls of next cost about as much as the draws.
-func (w *retryWaits) fill(k int, rngs []rand.PCG, state []float64, live []int32, drawn []time.Duration) {
+func (w *retryWaits) fill(k int, rngs []mathx.PCG, state []float64, live []int32, drawn []time.Duration) {
 	l := w.laws[k]
 	switch {
 	case w.fixed == nil || l.step > 0:
 		for j, i := range live {
-			drawn[j], state[i] = w.next(k, &rngs[i], state[i])
+			u := 0.0
+			if w.draws[k] {
+				u = mathx.Unit53(rngs[i].Uint64())
+			}
+			drawn[j], state[i] = w.wait(k, u, state[i])
 		}
 	case !w.draws[k]:
 		for j := range live {
@@ -271,7 +280,7 @@ func (w *retryWaits) fill(k int, rngs []rand.PCG, state []float64, live []int32,
 
 // sampleScratch holds SamplePausing's per-path state between calls.
 type sampleScratch struct {
-	rngs                  []rand.PCG
+	rngs                  []mathx.PCG // rand.PCG's streams, drawn with one call less
 	start, total, scratch []time.Duration
 	state                 []float64
 	live                  []int32
@@ -282,7 +291,7 @@ type sampleScratch struct {
 var sampleScratches reuse.Kept[sampleScratch]
 
 // take returns the buffers for n paths, growing them if needed; their contents are stale.
-func (s *sampleScratch) take(n int) ([]rand.PCG, []time.Duration, []time.Duration, []float64, []int32, []time.Duration) {
+func (s *sampleScratch) take(n int) ([]mathx.PCG, []time.Duration, []time.Duration, []float64, []int32, []time.Duration) {
 	s.rngs = reuse.Grow(s.rngs, n)
 	s.start, s.total, s.scratch = reuse.Grow(s.start, n), reuse.Grow(s.total, n), reuse.Grow(s.scratch, n)
 	s.state, s.live, s.drawn = reuse.Grow(s.state, n), reuse.Grow(s.live, n), reuse.Grow(s.drawn, n)

@@ -57,3 +57,19 @@ func TestMathx(t *testing.T) {
 		}
 	}
 }
+
+// PCG draws what math/rand/v2's PCG draws from the same seeds.
+func TestPCGAsTheStandardLibrary(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 1000 {
+		a, b := r.Uint64(), r.Uint64()
+		std := rand.NewPCG(a, b)
+		var own PCG
+		own.Seed(a, b)
+		for i := range 100 {
+			if x, y := own.Uint64(), std.Uint64(); x != y {
+				t.Fatalf("seeds %d, %d, draw %d: %d, want %d", a, b, i, x, y)
+			}
+		}
+	}
+}
