@@ -22,18 +22,24 @@ const readIslands = `(() => {
 // settled: the sampling of every mode is done and nothing waits for the paint.
 const settled = `document.querySelector('#tables [data-sampling], #modes-numbers[data-pending], #modes-numbers [data-pending]') === null`
 
+// openSettled opens url in a new tab of a laptop's window, once every mode is sampled.
+func openSettled(t *testing.T, url string) *tab {
+	t.Helper()
+	tb := newTab(t)
+	tb.run(chromedp.EmulateViewport(1366, 768))
+	tb.navigate(url)
+	tb.waitWasm()
+	tb.waitFor("every mode sampled", settled)
+	return tb
+}
+
 // An edit keeps the islands' elements and sets what changed (island.patch): the schedule's table
 // and the chart's drawing are the same elements after an edit of base, and after each edit,
 // those that change the elements too (another jitter mode's columns, more attempts, a budget),
 // the islands read exactly as a fresh load of the same link draws them.
 func TestIslandsPatchedAsParsedBrowser(t *testing.T) {
 	t.Parallel()
-	srv := startServe(t)
-	tb := newTab(t)
-	tb.run(chromedp.EmulateViewport(1366, 768))
-	tb.navigate(srv.URL + "/?base=100ms")
-	tb.waitWasm()
-	tb.waitFor("every mode sampled", settled)
+	tb := openSettled(t, startServe(t).URL+"/?base=100ms")
 	evalJS[bool](tb, `(document.getElementById("schedule").__kept = document.querySelector("#chart-numbers svg").__kept = true)`)
 	for _, edit := range [][2]string{{"#in-base", "101ms"}, {"#in-jitter", "equal"}, {"#in-attempts", "9"}, {"#in-budget", "2s"}, {"#in-base", "102ms"}} {
 		tb.setInput(edit[0], edit[1])
@@ -46,11 +52,7 @@ func TestIslandsPatchedAsParsedBrowser(t *testing.T) {
 		}
 		patched := evalJS[string](tb, readIslands)
 		link := evalJS[string](tb, `location.href`)
-		fresh := newTab(t)
-		fresh.run(chromedp.EmulateViewport(1366, 768))
-		fresh.navigate(link)
-		fresh.waitWasm()
-		fresh.waitFor("every mode sampled", settled)
+		fresh := openSettled(t, link)
 		if parsed := evalJS[string](fresh, readIslands); patched != parsed {
 			a, b := strings.Split(patched, "\n"), strings.Split(parsed, "\n")
 			for i := range a {
@@ -68,12 +70,7 @@ func TestIslandsPatchedAsParsedBrowser(t *testing.T) {
 // is written in the keystroke's task too.
 func TestOffScreenWaitsForThePaintBrowser(t *testing.T) {
 	t.Parallel()
-	srv := startServe(t)
-	tb := newTab(t)
-	tb.run(chromedp.EmulateViewport(1366, 768))
-	tb.navigate(srv.URL + "/?base=100ms")
-	tb.waitWasm()
-	tb.waitFor("every mode sampled", settled)
+	tb := openSettled(t, startServe(t).URL+"/?base=100ms")
 	// One keystroke, read back in the same task: what it wrote at once.
 	type state struct {
 		Max, Modes string

@@ -141,17 +141,7 @@ func TestIslandsPatchOnEdit(t *testing.T) {
 // canonical does.
 func applyPatch(t *testing.T, old, patch string) string {
 	t.Helper()
-	var m markupTokens
-	if !m.read(old) {
-		t.Fatalf("%q: not read", old)
-	}
-	attrs := make([]map[string]string, len(m.tokens))
-	for i, tok := range m.tokens {
-		attrs[i] = map[string]string{}
-		for _, kv := range m.attrs[tok.attrs : tok.attrs+tok.n] {
-			attrs[i][kv[0]] = kv[1]
-		}
-	}
+	m, attrs := readAttrs(t, old)
 	for _, e := range strings.Split(patch, "\x1e")[1:] {
 		f := strings.Split(e, "\x1f")
 		i := slices.IndexFunc(m.tokens, func(tok markupToken) bool {
@@ -178,6 +168,12 @@ func applyPatch(t *testing.T, old, patch string) string {
 // canonical writes markup's tokens one per line, each tag's attributes in order of name.
 func canonical(t *testing.T, markup string) string {
 	t.Helper()
+	return writeCanonical(readAttrs(t, markup))
+}
+
+// readAttrs reads markup, with each token's attributes by name.
+func readAttrs(t *testing.T, markup string) (markupTokens, []map[string]string) {
+	t.Helper()
 	var m markupTokens
 	if !m.read(markup) {
 		t.Fatalf("%q: not read", markup)
@@ -189,7 +185,7 @@ func canonical(t *testing.T, markup string) string {
 			attrs[i][kv[0]] = kv[1]
 		}
 	}
-	return writeCanonical(m, attrs)
+	return m, attrs
 }
 
 func writeCanonical(m markupTokens, attrs []map[string]string) string {
