@@ -39,15 +39,17 @@ func (p *page) warmCode(ctx app.Context, gen int64) {
 }
 
 // warmRender returns the warm-up's render: each call writes the next of the first screen's
-// islands into a buffer that goes nowhere.
+// islands into a buffer that goes nowhere, and reads it back as an edit's patch does.
 func (p *page) warmRender() func() {
 	islands := []*island{p.summary, p.results, p.chart}
 	eachPart(p, func(c *reportSection) { islands = append(islands, c.numbers()...) }) // the modes, the layers
 	var w strings.Builder
+	var tokens markupTokens // its memory reused: no garbage
 	n := 0
 	return func() {
 		w.Reset()
 		app.PrintHTML(&w, islands[n%len(islands)].content())
+		tokens.read(w.String())
 		n++
 	}
 }
