@@ -79,7 +79,8 @@ func (i *island) patched() *island {
 }
 
 // waitsOffScreen makes refreshSoon leave the island for after the paint while it is off the
-// screen: below the window, the jitter modes' table was an eighth of an edit's time.
+// screen: below the window, the jitter modes' table was an eighth of an edit's time, and the
+// start chart under the schedule, on a phone's window, a twelfth.
 func (i *island) waitsOffScreen() *island {
 	i.offScreenWaits = true
 	return i

@@ -64,7 +64,7 @@ func newPage() *page {
 	p := &page{rest: !app.IsClient}
 	p.summary = p.reportIsland("summary", renderSummary)
 	p.results = p.reportIsland("tables", renderTables)
-	p.chart = p.reportIsland("chart-numbers", renderChart)
+	p.chart = p.reportIsland("chart-numbers", renderChart).waitsOffScreen() // under the table
 	p.fit = newFitView(p)
 	p.parts, p.imp = p.newParts()
 	return p
@@ -97,7 +97,10 @@ func (p *page) refreshInInput() {
 }
 
 // catchUp shows what refreshInInput left for after the paint.
-func (p *page) catchUp() { eachPart(p, func(c catcher) { c.catchUp() }) }
+func (p *page) catchUp() {
+	p.chart.catchUp()
+	eachPart(p, func(c catcher) { c.catchUp() })
+}
 
 // showReport shows the report's numbers now: the policy in words and every table.
 func (p *page) showReport() {

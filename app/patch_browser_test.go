@@ -67,14 +67,15 @@ func TestIslandsPatchedAsParsedBrowser(t *testing.T) {
 
 // A keystroke's task writes the islands on the screen; the jitter modes' table, below the window,
 // waits for the paint, hidden meanwhile, and is written right after it. Scrolled into view, it
-// is written in the keystroke's task too.
+// is written in the keystroke's task too. So is the chart, under the schedule, in a window too
+// small to show it.
 func TestOffScreenWaitsForThePaintBrowser(t *testing.T) {
 	t.Parallel()
 	tb := openSettled(t, startServe(t).URL+"/?base=100ms")
 	// One keystroke, read back in the same task: what it wrote at once.
 	type state struct {
-		Max, Modes string
-		Waits      bool
+		Max, Modes        string
+		Waits, ChartWaits bool
 	}
 	const keystroke = `(() => {
 		const modes = document.getElementById("modes-numbers");
@@ -86,11 +87,12 @@ func TestOffScreenWaitsForThePaintBrowser(t *testing.T) {
 			max: document.querySelector('#schedule tr[data-attempt="2"] td[data-col="max"]').dataset.ms,
 			modes: modes.textContent === before ? "as before" : "new",
 			waits: modes.hasAttribute("data-pending"),
+			chartWaits: document.getElementById("chart-numbers").hasAttribute("data-pending"),
 		};
 	})()`
 	below := evalJS[state](tb, strings.Replace(keystroke, "%q", `"201ms"`, 1))
-	if below.Max != "201" || below.Modes != "as before" || !below.Waits {
-		t.Errorf("below the window: the keystroke's task wrote %+v; want the schedule's numbers, and the modes' table as before, waiting", below)
+	if below.Max != "201" || below.Modes != "as before" || !below.Waits || below.ChartWaits {
+		t.Errorf("below the window: the keystroke's task wrote %+v; want the schedule's numbers and the chart, whose top is in the window, and the modes' table as before, waiting", below)
 	}
 	if hidden := evalJS[string](tb, `getComputedStyle(document.querySelector("#modes-numbers > *")).visibility`); below.Waits && hidden != "hidden" {
 		t.Errorf("the modes' table waits for the paint but shows the old numbers: visibility %q", hidden)
@@ -103,5 +105,14 @@ func TestOffScreenWaitsForThePaintBrowser(t *testing.T) {
 	if seen.Max != "203" || seen.Modes != "new" || seen.Waits {
 		t.Errorf("in view: the keystroke's task wrote %+v; want the modes' table new, not waiting", seen)
 	}
+	// In a smaller window the chart, under the schedule, is below it: it waits too.
+	tb.run(chromedp.EmulateViewport(800, 600))
+	evalJS[bool](tb, `(scrollTo(0, 0), true)`)
+	evalJS[bool](tb, `new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
+	small := evalJS[state](tb, strings.Replace(keystroke, "%q", `"205ms"`, 1))
+	if small.Max != "205" || !small.ChartWaits {
+		t.Errorf("in an 800×600 window: the keystroke's task wrote %+v; want the schedule's numbers, the chart waiting", small)
+	}
+	tb.waitFor("the chart written after the paint", `!document.getElementById("chart-numbers").hasAttribute("data-pending")`)
 	tb.requireNoConsoleProblems()
 }

@@ -61,7 +61,11 @@ func init() {
 			onReport: func(p *page) {
 				p.summary.refresh()
 				p.results.refresh()
-				p.chart.refresh()
+				if p.inInput {
+					p.chart.refreshSoon() // below the window on a phone's, or a small one
+				} else {
+					p.chart.refresh()
+				}
 				p.fit.refresh(p.report)
 			},
 		},
