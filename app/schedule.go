@@ -129,54 +129,75 @@ func renderSchedule(r calc.Report) app.UI {
 func renderTotals(r calc.Report) app.UI {
 	t, q := r.Schedule.Total, r.Sample.Total
 	text := report.TotalsText(r) // side by side, they carry the digits that tell them apart
-	item := func(id, label string, d time.Duration) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", policy.Millis(d)).Text(text(float64(d))))
-	}
-	pending := func(id, label string) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", "").DataSet("pending", "samples").Text("…"))
-	}
-	sampled := func(id, label string, d time.Duration) app.HTMLDiv {
-		if !r.PolicySampled() {
-			return pending(id, label)
+	// Written as markup, as the schedule is: go-app's elements took half of the totals' time on
+	// every edit. The layout is go-app's for the same elements (a newline before each child of
+	// several), so that the server's page and the wasm's write the same nodes.
+	var b strings.Builder
+	b.Grow(2048)
+	b.WriteString(`<dl id="totals">`)
+	// card writes one total: its label and its value, or a pending value (ms "").
+	card := func(scope, class, id, label, ms, value string) {
+		b.WriteString("\n<div")
+		if scope != "" {
+			b.WriteString(` data-scope="` + scope + `"`)
 		}
-		return item(id, label, d)
+		if class != "" {
+			b.WriteString(` class="` + class + `"`)
+		}
+		b.WriteString(">\n<dt>" + html.EscapeString(label) + `</dt>` + "\n" + `<dd id="` + id + `" data-ms="` + ms + `"`)
+		if ms == "" {
+			b.WriteString(` data-pending="samples"`)
+		}
+		b.WriteString(">" + html.EscapeString(value) + "</dd>\n</div>")
 	}
-	mean := func(id, label string, ns float64) app.HTMLDiv {
-		return app.Div().Body(app.Dt().Text(label), app.Dd().ID(id).DataSet("ms", policy.MillisFloat(ns)).Text(text(ns)))
+	item := func(scope, id, label string, d time.Duration) {
+		card(scope, "", id, label, policy.Millis(d), text(float64(d)))
+	}
+	mean := func(scope, id, label string, ns float64) {
+		card(scope, "", id, label, policy.MillisFloat(ns), text(ns))
+	}
+	sampled := func(scope, id, label string, d time.Duration) {
+		if !r.PolicySampled() {
+			card(scope, "", id, label, "", "…")
+			return
+		}
+		item(scope, id, label, d)
 	}
 	if r.Params.Budget <= 0 {
-		return app.Dl().ID("totals").Body(
-			item("total-min", "best-case total wait", t.Min),
-			mean("total-mean", "expected total wait", t.Mean),
-			item("total-max", "worst-case total wait", t.Max),
-			sampled("total-p50", "p50 total wait (sampled)", q.P50),
-			sampled("total-p90", "p90 total wait (sampled)", q.P90),
-			sampled("total-p99", "p99 total wait (sampled)", q.P99),
-		)
+		item("", "total-min", "best-case total wait", t.Min)
+		mean("", "total-mean", "expected total wait", t.Mean)
+		item("", "total-max", "worst-case total wait", t.Max)
+		sampled("", "total-p50", "p50 total wait (sampled)", q.P50)
+		sampled("", "total-p90", "p90 total wait (sampled)", q.P90)
+		sampled("", "total-p99", "p99 total wait (sampled)", q.P99)
+		b.WriteString("\n</dl>")
+		return app.Raw(b.String())
 	}
 	l := report.WithinLabels(r)
 	w := r.Within
-	bound := func(id, label string, d time.Duration) app.HTMLDiv {
-		if w.Exact {
-			return item(id, label, d)
-		}
-		return sampled(id, label, d)
+	item("policy", "total-min", "best-case total wait of the policy, ignoring the budget", t.Min)
+	mean("policy", "total-mean", "expected total wait of the policy, ignoring the budget", t.Mean)
+	item("policy", "total-max", "worst-case total wait of the policy, ignoring the budget", t.Max)
+	if w.Exact || r.PolicySampled() {
+		card("budget", "scope-start", "budget-min", l.Min, policy.Millis(w.Min), text(float64(w.Min)))
+	} else {
+		card("budget", "scope-start", "budget-min", l.Min, "", "…")
 	}
-	expected := pending("budget-mean", l.Mean)
 	if r.PolicySampled() {
-		expected = mean("budget-mean", l.Mean, w.Mean)
+		mean("budget", "budget-mean", l.Mean, w.Mean)
+	} else {
+		card("budget", "", "budget-mean", l.Mean, "", "…")
 	}
-	return app.Dl().ID("totals").Body(
-		item("total-min", "best-case total wait of the policy, ignoring the budget", t.Min).DataSet("scope", "policy"),
-		mean("total-mean", "expected total wait of the policy, ignoring the budget", t.Mean).DataSet("scope", "policy"),
-		item("total-max", "worst-case total wait of the policy, ignoring the budget", t.Max).DataSet("scope", "policy"),
-		bound("budget-min", l.Min, w.Min).DataSet("scope", "budget").Class("scope-start"),
-		expected.DataSet("scope", "budget"),
-		bound("budget-max", l.Max, w.Max).DataSet("scope", "budget"),
-		sampled("budget-p50", l.P50, q.P50).DataSet("scope", "budget"),
-		sampled("budget-p90", l.P90, q.P90).DataSet("scope", "budget"),
-		sampled("budget-p99", l.P99, q.P99).DataSet("scope", "budget"),
-	)
+	if w.Exact {
+		item("budget", "budget-max", l.Max, w.Max)
+	} else {
+		sampled("budget", "budget-max", l.Max, w.Max)
+	}
+	sampled("budget", "budget-p50", l.P50, q.P50)
+	sampled("budget", "budget-p90", l.P90, q.P90)
+	sampled("budget", "budget-p99", l.P99, q.P99)
+	b.WriteString("\n</dl>")
+	return app.Raw(b.String())
 }
 
 // renderNotes says what users most often get wrong about a policy: a cap that jitter exceeds,
