@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
-
-	"backoffcalc/calc/internal/lazy"
 )
 
 // A duration in a query is Go syntax (250ms, 1.5s, 2m30s) or a bare number of milliseconds, read
@@ -18,21 +15,58 @@ import (
 // 0.5ns0.5ns is 0), and a value that is not a whole number of nanoseconds is refused here rather
 // than cut.
 
-// They are compiled at their first use, as every regexp of calc and the core is, so that a
-// program that parses nothing links no regexp.
-var goDurationRe, durationPartRe lazy.Value[*regexp.Regexp]
-
-func goDuration() *regexp.Regexp {
-	return goDurationRe.Get(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(` + decimalSyntax + `(ns|us|µs|μs|ms|s|m|h))+$`)
-	})
+// durationParts calls part with each number and unit of v, which is Go duration syntax: one or
+// more decimals (decimalSyntax) each followed by a unit (ns, us, µs, μs, ms, s, m, h); it
+// reports false, having called part for the parts before it, at anything else. A scanner, not
+// the regexp it was: in wasm the regexp was most of reading a link, at every keystroke
+// (TestDurationScannerAsRegexp holds them to the same language and parts).
+func durationParts(v string, part func(number, unit string)) bool {
+	if v == "" {
+		return false
+	}
+	for v != "" {
+		n := decimalPrefix(v)
+		u := unitPrefix(v[n:])
+		if n == 0 || u == 0 {
+			return false
+		}
+		part(v[:n], v[n:n+u])
+		v = v[n+u:]
+	}
+	return true
 }
 
-func durationPart() *regexp.Regexp {
-	return durationPartRe.Get(func() *regexp.Regexp {
-		return regexp.MustCompile(`(` + decimalSyntax + `)(ns|us|µs|μs|ms|s|m|h)`)
-	})
+// decimalPrefix is the length of the longest decimal that v starts with, 0 for none: digits
+// with at most one point, a point needing a digit on one side at least.
+func decimalPrefix(v string) int {
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i < len(v) && v[i] == '.' {
+		j := i + 1
+		for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+			j++
+		}
+		if i > 0 || j > i+1 {
+			return j
+		}
+	}
+	return i
 }
+
+// unitPrefix is the length of the unit that v starts with, 0 for none.
+func unitPrefix(v string) int {
+	for _, u := range [...]string{"ns", "us", "µs", "μs", "ms", "s", "m", "h"} {
+		if strings.HasPrefix(v, u) {
+			return len(u)
+		}
+	}
+	return 0
+}
+
+// isDecimal reports whether v is one decimal (decimalSyntax).
+func isDecimal(v string) bool { return v != "" && decimalPrefix(v) == len(v) }
 
 // units write each unit as 10^shift × times nanoseconds, so that reading a number in a unit
 // moves its point and multiplies it by at most 36.
@@ -52,11 +86,11 @@ func parseDuration(v string) (time.Duration, error) {
 	if err := signed(v); err != nil {
 		return 0, err
 	}
-	bare := decimal().MatchString(v)
+	bare := isDecimal(v)
 	if bare {
 		v += "ms"
 	}
-	if !goDuration().MatchString(v) {
+	if !durationParts(v, func(string, string) {}) {
 		return 0, errors.New("not a duration: write 250ms, 1.5s, 2m, or a number of milliseconds")
 	}
 	d, whole, fits := nanos(v)
@@ -80,20 +114,26 @@ func nanos(v string) (d time.Duration, whole, fits bool) {
 		ns   uint64   // whole nanoseconds so far
 		frac []uint64 // frac[i]: the sum of the parts' (i+1)-th digits after the point, each times its unit's multiplier
 	)
-	for _, m := range durationPart().FindAllStringSubmatch(v, -1) {
-		u := units[m[2]]
-		intDigits, fracDigits, _ := strings.Cut(m[1], ".")
+	fits = true
+	durationParts(v, func(number, unit string) {
+		if !fits {
+			return
+		}
+		u := units[unit]
+		intDigits, fracDigits, _ := strings.Cut(number, ".")
 		// Move the point to nanoseconds: 1.5 in ms is 1500000.0 in ns.
 		fracDigits += strings.Repeat("0", max(0, u.shift-len(fracDigits)))
 		intDigits, fracDigits = strings.TrimLeft(intDigits+fracDigits[:u.shift], "0"), strings.TrimRight(fracDigits[u.shift:], "0")
 		if len(intDigits) > 19 { // 10^19 ns is over math.MaxInt64
-			return 0, false, false
+			fits = false
+			return
 		}
 		n, _ := strconv.ParseUint("0"+intDigits, 10, 64) // at most 19 digits: fits a uint64
 		hi, lo := bits.Mul64(n, u.times)
 		sum, carry := bits.Add64(ns, lo, 0)
 		if hi != 0 || carry != 0 {
-			return 0, false, false
+			fits = false
+			return
 		}
 		ns = sum
 		for len(frac) < len(fracDigits) {
@@ -102,6 +142,9 @@ func nanos(v string) (d time.Duration, whole, fits bool) {
 		for i := range len(fracDigits) {
 			frac[i] += uint64(fracDigits[i]-'0') * u.times // at most 324 a part: no overflow for any string
 		}
+	})
+	if !fits {
+		return 0, false, false
 	}
 	// Carry the fractions from the last place to the first: a whole sum leaves a 0 in each.
 	var carry uint64
@@ -125,15 +168,9 @@ func nanos(v string) (d time.Duration, whole, fits bool) {
 // NaN; a query takes none of them, in any key.
 const decimalSyntax = `(?:[0-9]+\.?[0-9]*|\.[0-9]+)`
 
-var decimalRe lazy.Value[*regexp.Regexp]
-
-func decimal() *regexp.Regexp {
-	return decimalRe.Get(func() *regexp.Regexp { return regexp.MustCompile(`^` + decimalSyntax + `$`) })
-}
-
 // BareNumber reports whether v is a number as a query writes it, digits with at most one point:
 // a duration key reads it as milliseconds (Key.Duration).
-func BareNumber(v string) bool { return decimal().MatchString(v) }
+func BareNumber(v string) bool { return isDecimal(v) }
 
 // signed refuses a sign, which strconv accepts: no input of ours is negative, "-0" is more
 // likely a typo than a zero, and a "+" that survives the query (where + is a space) was

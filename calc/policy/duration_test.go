@@ -3,10 +3,54 @@ package policy
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
+
+// The language of durations as regular expressions: what the scanners (durationParts,
+// decimalPrefix) were written from, and are held to.
+var (
+	decimalRe      = regexp.MustCompile(`^` + decimalSyntax + `$`)
+	goDurationRe   = regexp.MustCompile(`^(` + decimalSyntax + `(ns|us|µs|μs|ms|s|m|h))+$`)
+	durationPartRe = regexp.MustCompile(`(` + decimalSyntax + `)(ns|us|µs|μs|ms|s|m|h)`)
+)
+
+// The scanners accept what the regular expressions match, and split a duration into the same
+// parts, on every string of up to 9 characters drawn from what durations are made of.
+func TestDurationScannerAsRegexp(t *testing.T) {
+	pieces := []string{"0", "1", "5", "9", ".", "n", "u", "µ", "μ", "m", "s", "h", "x", "-", " "}
+	r := rand.New(rand.NewPCG(5, 6))
+	valid := 0
+	for range 400000 {
+		var b strings.Builder
+		for range 1 + r.IntN(9) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		v := b.String()
+		if isDecimal(v) != decimalRe.MatchString(v) {
+			t.Fatalf("%q: isDecimal %v, the regexp %v", v, isDecimal(v), !isDecimal(v))
+		}
+		var parts [][]string
+		ok := durationParts(v, func(number, unit string) { parts = append(parts, []string{number + unit, number, unit}) })
+		if ok != goDurationRe.MatchString(v) {
+			t.Fatalf("%q: durationParts %v, the regexp %v", v, ok, !ok)
+		}
+		if !ok {
+			continue
+		}
+		valid++
+		if want := durationPartRe.FindAllStringSubmatch(v, -1); !slices.EqualFunc(parts, want, slices.Equal) {
+			t.Fatalf("%q: parts %q, the regexp's %q", v, parts, want)
+		}
+	}
+	if valid < 1000 {
+		t.Fatalf("only %d durations among the strings", valid)
+	}
+}
 
 // durationTests are durations as written and their exact value in nanoseconds, computed by hand;
 // want -1 means refused as not a whole number of nanoseconds. They also seed FuzzParseDuration.
@@ -109,7 +153,7 @@ func FuzzParseDuration(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		d, err := parseDuration(v)
-		if !decimal().MatchString(v) && !goDuration().MatchString(v) {
+		if !decimalRe.MatchString(v) && !goDurationRe.MatchString(v) {
 			if err == nil {
 				t.Fatalf("parseDuration(%q) = %d, not an error", v, d)
 			}

@@ -160,7 +160,7 @@ func FloatKey[P any](name string, field func(P) *float64, check func(P, float64)
 			if err := signed(v); err != nil {
 				return err
 			}
-			if !decimal().MatchString(v) {
+			if !isDecimal(v) {
 				return errors.New("not a number: write digits and at most one point, like 1.5")
 			}
 			// Of a decimal, ParseFloat refuses only one too large, as ±Inf, which no range holds.

@@ -1,5 +1,4 @@
-// Package lazy holds values built at their first use: calc's key table and the query parser's
-// regexps, in calc and calc/policy.
+// Package lazy holds values built at their first use: calc's key table.
 package lazy
 
 import "sync"
@@ -7,7 +6,7 @@ import "sync"
 // Value is a value built at its first use. A package variable's initializer runs in the
 // package's init, so whatever it calls is linked into every program that imports the package; a
 // lazy value is linked only into one that uses it: a program that only computes a schedule links
-// no key table and no regexp.
+// no key table.
 type Value[T any] struct {
 	once sync.Once
 	v    T
