@@ -17,7 +17,7 @@ type island struct {
 	id      string
 	content func() app.UI // what the island shows now
 	live    bool          // a screen reader reads out what changes (aria-live="polite")
-	// inPlace: refresh sets only the texts and attributes that changed (markupPatch). Only for
+	// inPlace: refresh sets only the texts and attributes that changed (patch.go). Only for
 	// an island whose DOM nothing but refresh and go-app's mount writes: the patch takes the
 	// DOM to be what the browser built of markup.
 	inPlace bool
@@ -25,7 +25,7 @@ type island struct {
 	tokens, spare markupTokens
 
 	// offScreenWaits: in an input's task, the island waits for the paint while it is off the
-	// screen (refreshSoon). offScreen is what an IntersectionObserver last said, due that a
+	// screen (refreshFor). offScreen is what an IntersectionObserver last said, due that a
 	// refresh waits (catchUp).
 	offScreenWaits bool
 	offScreen      atomic.Bool
@@ -78,7 +78,7 @@ func (i *island) patched() *island {
 	return i
 }
 
-// waitsOffScreen makes refreshSoon leave the island for after the paint while it is off the
+// waitsOffScreen makes refreshFor leave the island for after the paint while it is off the
 // screen: below the window, the jitter modes' table was an eighth of an edit's time, and the
 // start chart under the schedule, on a phone's window, a twelfth.
 func (i *island) waitsOffScreen() *island {
@@ -102,11 +102,11 @@ func (i *island) OnDismount() {
 	i.offScreen.Store(false)
 }
 
-// refreshSoon is refresh in an input's task, whose numbers the browser paints when the task
-// ends: an island that waits off the screen, and is, is only marked pending (app.css hides its
-// content, keeping its height) until catchUp, after the paint.
-func (i *island) refreshSoon() {
-	if i.offScreenWaits && i.offScreen.Load() && app.IsClient && i.Mounted() {
+// refreshFor is refresh, but in an input's task (input), whose numbers the browser paints when
+// the task ends, an island that waits off the screen, and is, is only marked pending (app.css
+// hides its content, keeping its height) until catchUp, after the paint.
+func (i *island) refreshFor(input bool) {
+	if input && i.offScreen.Load() { // only ever set while mounted in a browser (OnMount)
 		i.due = true
 		i.pending()
 		return
@@ -114,7 +114,7 @@ func (i *island) refreshSoon() {
 	i.refresh()
 }
 
-// catchUp refreshes the island if refreshSoon left it for later.
+// catchUp refreshes the island if refreshFor left it for later.
 func (i *island) catchUp() {
 	if i.due {
 		i.refresh()

@@ -190,13 +190,7 @@ func (s *reportSection) body() []app.UI     { return []app.UI{s.island} }
 func (s *reportSection) numbers() []*island { return []*island{s.island} }
 func (s *reportSection) catchUp()           { s.island.catchUp() }
 
-func (s *reportSection) onReport() {
-	if s.inInput() {
-		s.island.refreshSoon()
-	} else {
-		s.island.refresh()
-	}
-}
+func (s *reportSection) onReport() { s.island.refreshFor(s.inInput()) }
 
 // partOf is the page's component of type T; T's zero value when no section has one.
 func partOf[T part](p *page) T {

@@ -6,9 +6,9 @@ import (
 )
 
 // An island's markup at one edit and the next differ mostly in their numbers: the schedule has
-// the same rows, the chart the same bars. markupPatch finds when two pieces of markup build the
-// same elements and lists the texts and attribute values that changed, so that the browser sets
-// those rather than parse the whole markup again (innerHTML was half of an edit's time at the
+// the same rows, the chart the same bars. markupTokens.patchTo finds when two pieces of markup
+// build the same elements and lists the texts and attribute values that changed, so that the
+// browser sets those rather than parse the whole markup again (innerHTML was half of an edit's time at the
 // defaults: docs/performance.md). It reads markup the way the browser's parser does for what
 // this page writes, and gives up, so that the island is written whole, at anything else.
 
@@ -37,16 +37,6 @@ type markupTokens struct {
 type openElement struct {
 	name         string // lower case
 	at, children int
-}
-
-// markupPatch returns the patch that turns the DOM the browser built of old into the DOM it
-// would build of new (markupTokens.patchTo), and false when it cannot.
-func markupPatch(old, new string) (string, bool) {
-	var a, b markupTokens
-	if !a.read(old) || !b.read(new) {
-		return "", false
-	}
-	return a.patchTo(&b)
 }
 
 // patchTo returns the patch that turns the DOM the browser built of m's markup into the DOM

@@ -13,6 +13,16 @@ import (
 	"backoffcalc/calc"
 )
 
+// markupPatch is the patch that turns the DOM the browser built of old into the DOM it
+// would build of new, as island.patch makes it, and false when it cannot.
+func markupPatch(old, new string) (string, bool) {
+	var a, b markupTokens
+	if !a.read(old) || !b.read(new) {
+		return "", false
+	}
+	return a.patchTo(&b)
+}
+
 // entries reads a patch back: its node count, then one line per change.
 func entries(patch string) []string {
 	return strings.Split(strings.ReplaceAll(patch, "\x1f", "|"), "\x1e")

@@ -135,8 +135,9 @@ func renderTotals(r calc.Report) app.UI {
 	var b strings.Builder
 	b.Grow(2048)
 	b.WriteString(`<dl id="totals">`)
-	// card writes one total: its label and its value, or a pending value (ms "").
-	card := func(scope, class, id, label, ms, value string) {
+	// total writes one total, ms and ns its value; a value not known yet (sampled: not yet)
+	// is pending.
+	total := func(scope, class, id, label string, known bool, ms string, ns float64) {
 		b.WriteString("\n<div")
 		if scope != "" {
 			b.WriteString(` data-scope="` + scope + `"`)
@@ -144,58 +145,35 @@ func renderTotals(r calc.Report) app.UI {
 		if class != "" {
 			b.WriteString(` class="` + class + `"`)
 		}
-		b.WriteString(">\n<dt>" + html.EscapeString(label) + `</dt>` + "\n" + `<dd id="` + id + `" data-ms="` + ms + `"`)
-		if ms == "" {
-			b.WriteString(` data-pending="samples"`)
+		b.WriteString(">\n<dt>" + html.EscapeString(label) + "</dt>\n<dd id=\"" + id + `"`)
+		if known {
+			b.WriteString(` data-ms="` + ms + `">` + html.EscapeString(text(ns)))
+		} else {
+			b.WriteString(` data-ms="" data-pending="samples">…`)
 		}
-		b.WriteString(">" + html.EscapeString(value) + "</dd>\n</div>")
+		b.WriteString("</dd>\n</div>")
 	}
-	item := func(scope, id, label string, d time.Duration) {
-		card(scope, "", id, label, policy.Millis(d), text(float64(d)))
-	}
-	mean := func(scope, id, label string, ns float64) {
-		card(scope, "", id, label, policy.MillisFloat(ns), text(ns))
-	}
-	sampled := func(scope, id, label string, d time.Duration) {
-		if !r.PolicySampled() {
-			card(scope, "", id, label, "", "…")
-			return
-		}
-		item(scope, id, label, d)
-	}
+	sampled := r.PolicySampled()
 	if r.Params.Budget <= 0 {
-		item("", "total-min", "best-case total wait", t.Min)
-		mean("", "total-mean", "expected total wait", t.Mean)
-		item("", "total-max", "worst-case total wait", t.Max)
-		sampled("", "total-p50", "p50 total wait (sampled)", q.P50)
-		sampled("", "total-p90", "p90 total wait (sampled)", q.P90)
-		sampled("", "total-p99", "p99 total wait (sampled)", q.P99)
-		b.WriteString("\n</dl>")
-		return app.Raw(b.String())
-	}
-	l := report.WithinLabels(r)
-	w := r.Within
-	item("policy", "total-min", "best-case total wait of the policy, ignoring the budget", t.Min)
-	mean("policy", "total-mean", "expected total wait of the policy, ignoring the budget", t.Mean)
-	item("policy", "total-max", "worst-case total wait of the policy, ignoring the budget", t.Max)
-	if w.Exact || r.PolicySampled() {
-		card("budget", "scope-start", "budget-min", l.Min, policy.Millis(w.Min), text(float64(w.Min)))
+		total("", "", "total-min", "best-case total wait", true, policy.Millis(t.Min), float64(t.Min))
+		total("", "", "total-mean", "expected total wait", true, policy.MillisFloat(t.Mean), t.Mean)
+		total("", "", "total-max", "worst-case total wait", true, policy.Millis(t.Max), float64(t.Max))
+		total("", "", "total-p50", "p50 total wait (sampled)", sampled, policy.Millis(q.P50), float64(q.P50))
+		total("", "", "total-p90", "p90 total wait (sampled)", sampled, policy.Millis(q.P90), float64(q.P90))
+		total("", "", "total-p99", "p99 total wait (sampled)", sampled, policy.Millis(q.P99), float64(q.P99))
 	} else {
-		card("budget", "scope-start", "budget-min", l.Min, "", "…")
+		l, w := report.WithinLabels(r), r.Within
+		bound := w.Exact || sampled // the bounds within the budget are sampled unless exact
+		total("policy", "", "total-min", "best-case total wait of the policy, ignoring the budget", true, policy.Millis(t.Min), float64(t.Min))
+		total("policy", "", "total-mean", "expected total wait of the policy, ignoring the budget", true, policy.MillisFloat(t.Mean), t.Mean)
+		total("policy", "", "total-max", "worst-case total wait of the policy, ignoring the budget", true, policy.Millis(t.Max), float64(t.Max))
+		total("budget", "scope-start", "budget-min", l.Min, bound, policy.Millis(w.Min), float64(w.Min))
+		total("budget", "", "budget-mean", l.Mean, sampled, policy.MillisFloat(w.Mean), w.Mean)
+		total("budget", "", "budget-max", l.Max, bound, policy.Millis(w.Max), float64(w.Max))
+		total("budget", "", "budget-p50", l.P50, sampled, policy.Millis(q.P50), float64(q.P50))
+		total("budget", "", "budget-p90", l.P90, sampled, policy.Millis(q.P90), float64(q.P90))
+		total("budget", "", "budget-p99", l.P99, sampled, policy.Millis(q.P99), float64(q.P99))
 	}
-	if r.PolicySampled() {
-		mean("budget", "budget-mean", l.Mean, w.Mean)
-	} else {
-		card("budget", "", "budget-mean", l.Mean, "", "…")
-	}
-	if w.Exact {
-		item("budget", "budget-max", l.Max, w.Max)
-	} else {
-		sampled("budget", "budget-max", l.Max, w.Max)
-	}
-	sampled("budget", "budget-p50", l.P50, q.P50)
-	sampled("budget", "budget-p90", l.P90, q.P90)
-	sampled("budget", "budget-p99", l.P99, q.P99)
 	b.WriteString("\n</dl>")
 	return app.Raw(b.String())
 }

@@ -61,11 +61,7 @@ func init() {
 			onReport: func(p *page) {
 				p.summary.refresh()
 				p.results.refresh()
-				if p.inInput {
-					p.chart.refreshSoon() // below the window on a phone's, or a small one
-				} else {
-					p.chart.refresh()
-				}
+				p.chart.refreshFor(p.inInput) // below the window on a phone's, or a small one
 				p.fit.refresh(p.report)
 			},
 		},

@@ -89,9 +89,10 @@ func (p *page) workReady(ctx app.Context, gen int64) {
 func warmEdit(raw url.Values) { libs.DecodeLinkValues(raw) }
 
 // showLeftForLater shows what an input handler, or the first render, leaves for after the paint:
-// the numbers that were off the screen (catchUp); while gen is the current work, the link (replacing it takes 1–7 ms), the export panel, and the
-// rest of the page (hints, marks, and after the first render the sections below the first
-// screen), which go-app renders on its next frame after this dispatch.
+// the numbers that were off the screen (catchUp); while gen is the current work, the link
+// (replacing it takes 1–7 ms), the export panel, and the rest of the page (hints, marks, and
+// after the first render the sections below the first screen), which go-app renders on its
+// next frame after this dispatch.
 func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 	p.catchUp()
 	p.showRest(ctx)
