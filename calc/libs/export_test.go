@@ -20,7 +20,8 @@ var updateSnippets = flag.Bool("update-snippets", false, "rewrite testdata/snipp
 // preset, and the edges (one attempt, no jitter, the cap after the jitter, a budget, factor 1,
 // decorrelated jitter, more attempts than gRPC allows, linear growth, sub-millisecond and odd
 // millisecond values, an upward jitter whose cap stops client-go, the overflow row; Polly's
-// jitter with a cap that binds, with one over Polly's day, and with values finer than its ticks).
+// jitter with a cap that binds, with one over Polly's day, and with values finer than its ticks;
+// gRPC's limiter, which its export writes).
 var snippetCases = func() []struct{ name, query string } {
 	cases := []struct{ name, query string }{
 		{"default", ""},
@@ -44,6 +45,7 @@ var snippetCases = func() []struct{ name, query string } {
 		{"v2-cap", "jitter=decorrelatedv2&base=100ms&cap=1s&attempts=12&budget=5s"},
 		{"v2-day", "jitter=decorrelatedv2&base=1s&cap=48h&attempts=30"},
 		{"v2-ticks", "jitter=decorrelatedv2&base=150ns&cap=1234567ns&attempts=30"},
+		{"limiter-grpc", "limiter=grpc&maxtokens=7.5&tokenratio=0.25&attempts=4"},
 	}
 	for _, pr := range Presets() {
 		cases = append(cases, struct{ name, query string }{"preset-" + pr.Name, "preset=" + pr.Name})

@@ -15,16 +15,19 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/limiter"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -32,7 +35,11 @@ import (
 	"github.com/cenkalti/backoff/v5"
 	"go.temporal.io/sdk/temporal"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientretry "k8s.io/client-go/util/retry"
 )
@@ -354,6 +361,113 @@ func TestExportGRPCReal(t *testing.T) {
 	if len(said) != 1 || !strings.Contains(said[0], `NewClient fails with "invalid retry policy"`) {
 		t.Errorf("attempts=1: the panel says %q", said)
 	}
+}
+
+// The export of a link whose limiter is grpc's writes its retryThrottling, and grpc-go throttles
+// by it as calc/limiter's model of it does: a server whose health check fails (UNAVAILABLE) or
+// succeeds in phases counts the attempts of each call on a channel that only the exported
+// service config sets up, and the model, told the same failures and successes, allows the same
+// retries. Without the limiter the export writes no retryThrottling and every failing call
+// makes its 5 attempts. And grpc-go refuses a retryThrottling outside what the link accepts for
+// maxtokens and tokenratio: (0, 1000] and above 0.
+func TestExportGRPCThrottlingReal(t *testing.T) {
+	for _, q := range []string{"limiter=grpc&maxtokens=10&tokenratio=0.5", "limiter=grpc&maxtokens=3&tokenratio=1.5",
+		"limiter=grpc&maxtokens=7.5&tokenratio=0.25", "limiter=none"} {
+		p := snippetParams(t, q+"&base=1ms&cap=2ms&attempts=5&jitter=none")
+		e := mustExportOf(t, p, "grpc")
+		code := e.Snippets[0].Code
+		if strings.Contains(code, "retryThrottling") != (p.Limiter == limiter.GRPC) {
+			t.Fatalf("%s: retryThrottling written %v:\n%s", q, !(p.Limiter == limiter.GRPC), code)
+		}
+		var model limiter.Limiter
+		if p.Limiter == limiter.GRPC {
+			model = limiter.New(limiter.GRPC, p.Limits)
+		}
+		fails, attempts := &atomic.Bool{}, &atomic.Int64{}
+		cc := healthServer(t, fails, attempts, strings.Replace(code, "your.package.Service", "grpc.health.v1.Health", 1))
+		client := healthpb.NewHealthClient(cc)
+		for call := range 40 {
+			fail := call%20 < 12 // 12 failing calls, then 8 that succeed, twice
+			fails.Store(fail)
+			attempts.Store(0)
+			_, err := client.Check(context.Background(), &healthpb.HealthCheckRequest{})
+			if (err != nil) != fail {
+				t.Fatalf("%s call %d: %v", q, call, err)
+			}
+			want := 1
+			switch {
+			case !fail && model != nil:
+				model.Succeed(0, 1, 0)
+			case fail:
+				for {
+					last := want == p.Attempts // its failure takes a token too
+					if model != nil {
+						if ok, _ := model.Retry(limiter.Failure{Last: last}); !ok {
+							break
+						}
+					}
+					if last {
+						break
+					}
+					want++
+				}
+			}
+			if got := attempts.Load(); got != int64(want) {
+				t.Errorf("%s call %d (failing %v): grpc-go made %d attempts, the model %d", q, call, fail, got, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		t  GRPCThrottling
+		ok bool
+	}{{GRPCThrottling{1000, 0.001}, true}, {GRPCThrottling{0.5, 1e-9}, true}, {GRPCThrottling{1000, 1000}, true},
+		{GRPCThrottling{1000.5, 0.1}, false}, {GRPCThrottling{0, 0.1}, false}, {GRPCThrottling{10, 0}, false}} {
+		sc := GRPCRetryPolicy{MaxAttempts: 2, InitialBackoff: time.Second, MaxBackoff: time.Second, BackoffMultiplier: 2, Throttling: &c.t}.JSON()
+		cc, err := grpc.NewClient("passthrough:///backend", grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithDefaultServiceConfig(sc))
+		if err == nil {
+			cc.Close()
+		}
+		if (err == nil) != c.ok {
+			t.Errorf("%+v: grpc-go says %v", c.t, err)
+		}
+		_, err = Decode("limiter=grpc&maxtokens=" + strconv.FormatFloat(c.t.MaxTokens, 'f', -1, 64) + "&tokenratio=" + strconv.FormatFloat(c.t.TokenRatio, 'f', -1, 64))
+		if (err == nil) != c.ok {
+			t.Errorf("%+v: the link says %v, grpc-go accepts it %v", c.t, err, c.ok)
+		}
+	}
+}
+
+// healthServer serves grpc.health.v1's Check in memory, answering UNAVAILABLE while fails holds
+// and counting every attempt, and returns a channel to it set up by serviceConfig.
+func healthServer(t *testing.T, fails *atomic.Bool, attempts *atomic.Int64, serviceConfig string) *grpc.ClientConn {
+	t.Helper()
+	lis := bufconn.Listen(1 << 20)
+	s := grpc.NewServer()
+	healthpb.RegisterHealthServer(s, &failingHealth{fails: fails, attempts: attempts})
+	go s.Serve(lis)
+	t.Cleanup(s.Stop)
+	cc, err := grpc.NewClient("passthrough:///bufnet", grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithDefaultServiceConfig(serviceConfig))
+	if err != nil {
+		t.Fatalf("grpc-go refuses the export: %v\n%s", err, serviceConfig)
+	}
+	t.Cleanup(func() { cc.Close() })
+	return cc
+}
+
+type failingHealth struct {
+	healthpb.UnimplementedHealthServer
+	fails    *atomic.Bool
+	attempts *atomic.Int64
+}
+
+func (h *failingHealth) Check(context.Context, *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
+	h.attempts.Add(1)
+	if h.fails.Load() {
+		return nil, status.Error(codes.Unavailable, "down")
+	}
+	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
 }
 
 // TestTemporalExport runs the export's TemporalRetryPolicy through the Go SDK (go.temporal.io/sdk,

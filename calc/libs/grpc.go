@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 )
 
@@ -58,6 +59,11 @@ func exportGRPC(s *subject) Export {
 	}
 	attempts := min(p.Attempts, grpcLimit)
 	c := GRPCRetryPolicy{Timeout: p.Budget, MaxAttempts: attempts, InitialBackoff: p.Base, MaxBackoff: p.Cap, BackoffMultiplier: p.Factor}
+	if p.Limiter == limiter.GRPC {
+		// The link's limiter is gRPC's own: the same service config says it, and an import of
+		// the export reads it back.
+		c.Throttling = &GRPCThrottling{MaxTokens: p.Limits.GRPCMaxTokens, TokenRatio: p.Limits.GRPCTokenRatio}
+	}
 	e.Config = c
 	e.Snippets = []Snippet{{"json", c.JSON()}}
 
@@ -90,6 +96,13 @@ type GRPCRetryPolicy struct {
 	InitialBackoff    time.Duration
 	MaxBackoff        time.Duration
 	BackoffMultiplier float64
+	Throttling        *GRPCThrottling // the channel's retryThrottling; nil: not written
+}
+
+// GRPCThrottling is a service config's retryThrottling (gRFC A6), what limiter=grpc models:
+// maxTokens in (0, 1000], tokenRatio above 0.
+type GRPCThrottling struct {
+	MaxTokens, TokenRatio float64
 }
 
 // Policy is what a gRPC client does with c, in calc's terms, as exportGRPC's Model says: at
@@ -119,6 +132,11 @@ func (c GRPCRetryPolicy) JSON() string {
 	} {
 		b.WriteString("        \"" + f[0] + "\": " + f[1] + ",\n")
 	}
-	b.WriteString("        \"retryableStatusCodes\": [\"UNAVAILABLE\"]\n      }\n    }\n  ]\n}\n")
+	b.WriteString("        \"retryableStatusCodes\": [\"UNAVAILABLE\"]\n      }\n    }\n  ]")
+	if t := c.Throttling; t != nil {
+		b.WriteString(",\n  \"retryThrottling\": {\n    \"maxTokens\": " + strconv.FormatFloat(t.MaxTokens, 'f', -1, 64) +
+			",\n    \"tokenRatio\": " + strconv.FormatFloat(t.TokenRatio, 'f', -1, 64) + "\n  }")
+	}
+	b.WriteString("\n}\n")
 	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 )
 
@@ -172,6 +173,10 @@ func TestImportEveryExport(t *testing.T) {
 			}
 			if got.Attempts != want.Attempts || got.Budget != want.Budget || !closeWaits(got.Schedule(), want.Schedule()) {
 				t.Errorf("%s (%s): imported %+v, the export's Model %+v\n%s", g.file, lang, got.Policy, want.Policy, code)
+			}
+			// gRPC's service config says its limiter too: retryThrottling, or none.
+			if g.lib == "grpc" && (got.Limiter != want.Limiter || want.Limiter == limiter.GRPC && got.Limits != want.Limits) {
+				t.Errorf("%s: imported limiter %v %+v, the export's Model %v %+v\n%s", g.file, got.Limiter, got.Limits, want.Limiter, want.Limits, code)
 			}
 		}
 	}
