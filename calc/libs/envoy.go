@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 )
 
@@ -39,7 +40,12 @@ func exportEnvoy(s *subject) Export {
 	lib := p
 	lib.Base, lib.Cap, lib.Factor = floorMs(p.Base), floorMs(p.Cap), 2
 	lib.Jitter, lib.CapAt, lib.FirstExact = policy.FullMs, policy.CapBefore, false
-	c := EnvoyRetryPolicy{Timeout: p.Budget, NumRetries: p.Attempts - 1, BaseInterval: lib.Base, MaxInterval: lib.Cap}
+	c := EnvoyRetryPolicy{Timeout: p.Budget, NumRetries: p.Attempts - 1, BaseInterval: lib.Base, MaxInterval: lib.Cap, PerTryTimeout: p.Timeout}
+	if p.Limiter == limiter.Envoy {
+		// The link's limiter is Envoy's own retry budget: written beside the route, as the
+		// import reads both from one text.
+		c.Budget = &EnvoyRetryBudget{Percent: p.Limits.EnvoyPercent, MinConcurrency: p.Limits.EnvoyMinConcurrency}
+	}
 	e.Config = c
 	e.Snippets = []Snippet{{"yaml", c.YAML()}}
 
@@ -82,6 +88,16 @@ type EnvoyRetryPolicy struct {
 	NumRetries   int           // retries after the first call
 	BaseInterval time.Duration // whole milliseconds, at least 1 ms
 	MaxInterval  time.Duration // whole milliseconds, at least 1 ms
+	// PerTryTimeout is each attempt's timeout (the link's timeout); 0: not written, none.
+	PerTryTimeout time.Duration
+	Budget        *EnvoyRetryBudget // the cluster's retry budget; nil: not written
+}
+
+// EnvoyRetryBudget is a cluster's circuit_breakers retry_budget, what limiter=envoy models:
+// budget_percent (in percent) and min_retry_concurrency.
+type EnvoyRetryBudget struct {
+	Percent        float64
+	MinConcurrency int
 }
 
 // Policy is what Envoy does with c, in calc's terms, as exportEnvoy's Model says: whole
@@ -92,16 +108,27 @@ func (c EnvoyRetryPolicy) Policy() policy.Policy {
 		Jitter: policy.FullMs, CapAt: policy.CapBefore, Budget: c.Timeout}
 }
 
-// YAML is c as an Envoy route, the timeout only when set.
+// YAML is c as an Envoy route, the timeouts only when set, and the cluster's retry budget when
+// there is one.
 func (c EnvoyRetryPolicy) YAML() string {
 	timeout := ""
 	if c.Timeout > 0 {
 		timeout = "  # The route's timeout covers every attempt (Envoy's default is 15s).\n  timeout: " + protoDuration(c.Timeout) + "\n"
 	}
+	perTry := ""
+	if c.PerTryTimeout > 0 {
+		perTry = "    per_try_timeout: " + protoDuration(c.PerTryTimeout) + "  # each attempt's own timeout\n"
+	}
+	budget := ""
+	if b := c.Budget; b != nil {
+		budget = "# The retry budget is the cluster's: in your_cluster's definition.\ncircuit_breakers:\n  thresholds:\n  - retry_budget:\n" +
+			"      budget_percent:\n        value: " + strconv.FormatFloat(b.Percent, 'f', -1, 64) + "\n" +
+			"      min_retry_concurrency: " + strconv.Itoa(b.MinConcurrency) + "\n"
+	}
 	return "route:\n  cluster: your_cluster\n" + timeout +
 		"  retry_policy:\n    retry_on: \"5xx,reset,connect-failure\"  # which failures to retry: choose yours\n" +
-		"    num_retries: " + strconv.Itoa(c.NumRetries) + "  # retries after the first call: " + inAllText(c.NumRetries+1) + "\n" +
-		"    retry_back_off:\n      base_interval: " + protoDuration(c.BaseInterval) + "\n      max_interval: " + protoDuration(c.MaxInterval) + "\n"
+		"    num_retries: " + strconv.Itoa(c.NumRetries) + "  # retries after the first call: " + inAllText(c.NumRetries+1) + "\n" + perTry +
+		"    retry_back_off:\n      base_interval: " + protoDuration(c.BaseInterval) + "\n      max_interval: " + protoDuration(c.MaxInterval) + "\n" + budget
 }
 
 // envoySchedule is the schedule Envoy's own arithmetic gives lib (whole milliseconds,

@@ -2,8 +2,11 @@ package libs
 
 import (
 	"slices"
+	"strings"
 
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
+	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 )
 
@@ -123,9 +126,56 @@ func exportOne(export func(*subject) Export, s *subject, l Library) Export {
 		e.Diffs = []string{"No exporter for " + l.Lib + " (its case in exporterOf is missing)."}
 	default:
 		e = export(s)
+		if why := unwritten(s.p, l.Lib); why != "" {
+			e.Diffs = append(e.Diffs, why)
+		}
 	}
 	e.Library = l
 	return e
+}
+
+// writes are, by library, what its export says of a link's client beyond the policy, as the
+// import reads it back: its own retry limiter (gRPC's retryThrottling and Envoy's retry_budget,
+// written when the link's limiter is theirs; the AWS SDKs' retry quota, which their shared
+// config cannot turn off) and whether it writes the attempt timeout (Envoy's per_try_timeout).
+var writes = map[string]struct {
+	limiter limiter.Kind
+	timeout bool
+}{
+	"grpc": {limiter: limiter.GRPC}, "envoy": {limiter: limiter.Envoy, timeout: true},
+	"aws-botocore": {limiter: limiter.AWS}, "aws-go-v2": {limiter: limiter.AWS},
+	"aws-botocore-2026": {limiter: limiter.AWS2026}, "aws-go-v2-2026": {limiter: limiter.AWS2026},
+}
+
+// unwritten says what of p's client beyond its policy (the retry limiter, the attempt timeout,
+// the circuit breaker: what an import sets) the export for lib does not carry: the models of the
+// link then answer for a client this configuration alone does not make. "" when it carries it
+// all, or the link sets none of them: a link that does not ask for the overload model hears
+// nothing of it here (the AWS SDKs' quota is not mentioned without a limiter).
+func unwritten(p calc.Params, lib string) string {
+	w := writes[lib]
+	var not []string
+	if p.Limiter != limiter.None && p.Limiter != w.limiter {
+		not = append(not, "retry limiter ("+p.Limiter.String()+")")
+	}
+	if p.Timeout > 0 && !w.timeout {
+		not = append(not, "attempt timeout ("+dur(p.Timeout)+")")
+	}
+	if p.Breaker != breaker.None {
+		not = append(not, "circuit breaker ("+p.Breaker.String()+")")
+	}
+	if len(not) == 0 {
+		return ""
+	}
+	list := not[0]
+	if n := len(not); n > 1 {
+		list = strings.Join(not[:n-1], ", ") + " or " + not[n-1]
+	}
+	them := "it"
+	if len(not) > 1 {
+		them = "them"
+	}
+	return "This configuration does not set the link's " + list + ": the overload view's numbers are for a client with " + them + "."
 }
 
 // Libraries lists the Export panel's libraries in its order, without rendering any policy.

@@ -21,7 +21,7 @@ var updateSnippets = flag.Bool("update-snippets", false, "rewrite testdata/snipp
 // decorrelated jitter, more attempts than gRPC allows, linear growth, sub-millisecond and odd
 // millisecond values, an upward jitter whose cap stops client-go, the overflow row; Polly's
 // jitter with a cap that binds, with one over Polly's day, and with values finer than its ticks;
-// gRPC's limiter, which its export writes).
+// gRPC's and Envoy's limiters and Envoy's attempt timeout, which their exports write).
 var snippetCases = func() []struct{ name, query string } {
 	cases := []struct{ name, query string }{
 		{"default", ""},
@@ -46,6 +46,7 @@ var snippetCases = func() []struct{ name, query string } {
 		{"v2-day", "jitter=decorrelatedv2&base=1s&cap=48h&attempts=30"},
 		{"v2-ticks", "jitter=decorrelatedv2&base=150ns&cap=1234567ns&attempts=30"},
 		{"limiter-grpc", "limiter=grpc&maxtokens=7.5&tokenratio=0.25&attempts=4"},
+		{"limiter-envoy", "limiter=envoy&budgetpct=25.5&minconcurrency=5&timeout=1500ms&attempts=4"},
 	}
 	for _, pr := range Presets() {
 		cases = append(cases, struct{ name, query string }{"preset-" + pr.Name, "preset=" + pr.Name})
@@ -309,5 +310,42 @@ func TestEveryLibraryHasAnExporter(t *testing.T) {
 	}
 	if exporterOf("nope") != nil {
 		t.Error("an exporter for a name that is no library's")
+	}
+}
+
+// An export says which of the link's client settings beyond the policy (the retry limiter, the
+// attempt timeout, the circuit breaker) its configuration does not set, and writes those it can:
+// gRPC's retryThrottling, Envoy's retry_budget and per_try_timeout, and the AWS SDKs' quota,
+// which is their own. A link without them hears nothing of them.
+func TestExportSaysWhatItDoesNotWrite(t *testing.T) {
+	for _, c := range []struct{ query, lib, says, writes string }{
+		{"limiter=envoy", "grpc", "does not set the link's retry limiter (envoy): the overload view's numbers are for a client with it.", ""},
+		{"limiter=envoy", "envoy", "", "retry_budget"},
+		{"limiter=grpc", "grpc", "", "retryThrottling"},
+		{"limiter=grpc", "cenkalti", "retry limiter (grpc)", ""},
+		{"timeout=2s", "envoy", "", "per_try_timeout: 2s"},
+		{"timeout=2s", "grpc", "does not set the link's attempt timeout (2 s):", ""},
+		{"breaker=polly&timeout=2s&limiter=finagle", "polly", "retry limiter (finagle), attempt timeout (2 s) or circuit breaker (polly): the overload view's numbers are for a client with them.", ""},
+		{"limiter=envoy&timeout=2s&breaker=resilience4j", "envoy", "does not set the link's circuit breaker (resilience4j):", "retry_budget"},
+		{"", "aws-go-v2", "", ""},
+		{"limiter=aws", "aws-botocore", "", ""},
+		{"limiter=aws2026", "aws-go-v2", "retry limiter (aws2026)", ""},
+	} {
+		e, ok := ExportOf(snippetParams(t, c.query), c.lib)
+		if !ok {
+			t.Fatalf("no library %s", c.lib)
+		}
+		said := ""
+		for _, d := range e.Diffs {
+			if strings.Contains(d, "the overload view") {
+				said += d
+			}
+		}
+		if c.says == "" && said != "" || !strings.Contains(said, c.says) {
+			t.Errorf("%s, %s: the panel says %q, want %q", c.query, c.lib, said, c.says)
+		}
+		if c.writes != "" && !strings.Contains(e.Snippets[0].Code, c.writes) {
+			t.Errorf("%s, %s: the export has no %s:\n%s", c.query, c.lib, c.writes, e.Snippets[0].Code)
+		}
 	}
 }
