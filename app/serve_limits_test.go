@@ -4,6 +4,7 @@ package main
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,5 +58,32 @@ func TestServeLongCorpusLinks(t *testing.T) {
 	}
 	if longest < 100000 {
 		t.Fatalf("the longest link of the corpus is %d bytes: not the 100 KB links", longest)
+	}
+}
+
+// A link of 40,000 made-up keys (230 KB, under serve's limit) names 20 of them, the last
+// counting the rest, where it made a page of 40,000 messages: the page grows by the query's
+// length, not by a message a key.
+func TestServeNamesTwentyUnknownKeys(t *testing.T) {
+	h, err := site.NewServer(fakeRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 40000)
+	for i := range keys {
+		keys[i] = strconv.Itoa(i)
+	}
+	query := strings.Join(keys, "&")
+	rec := getRawQuery(h, query)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET: %d", rec.Code)
+	}
+	page := rec.Body.String()
+	if n := strings.Count(page, "<li data-key="); n != 20 || !strings.Contains(page, `<li data-key="19">19 &#34;&#34;: unknown key (and 39980 more unknown keys, not named)</li>`) {
+		t.Errorf("the page names %d unknown keys", n)
+	}
+	// The query is in the page once, each & written &amp;.
+	if plain, echo := len(getRawQuery(h, "").Body.String()), len(query)+4*strings.Count(query, "&"); len(page)-plain > echo+5000 {
+		t.Errorf("a query of %d bytes (%d in HTML) made the page %d bytes longer", len(query), echo, len(page)-plain)
 	}
 }

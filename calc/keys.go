@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"backoffcalc/calc/policy"
@@ -16,14 +17,25 @@ import (
 
 // UnknownKeyError is the Err of a *FieldError whose Key is none of the link's keys. Suggest is
 // the known key it is closest to ("" when none is close): base for bse, BASE or bsae.
-type UnknownKeyError struct{ Suggest string }
+type UnknownKeyError struct {
+	Suggest string
+	More    int // the unknown keys after this one, which are not named (maxUnknownNamed)
+}
 
 func (e *UnknownKeyError) Error() string {
-	if e.Suggest == "" {
-		return "unknown key"
+	s := "unknown key"
+	if e.Suggest != "" {
+		s += "; did you mean " + e.Suggest + "?"
 	}
-	return "unknown key; did you mean " + e.Suggest + "?"
+	if e.More > 0 {
+		s += " (and " + strconv.Itoa(e.More) + " more unknown keys, not named)"
+	}
+	return s
 }
+
+// maxUnknownNamed is how many unknown keys a link's errors name: a link of 45,000 made-up keys,
+// within serve's and the page's size limits, made a list of 45,000 messages (3 MB of page).
+const maxUnknownNamed = 20
 
 // IsUnknownKey reports whether fe is about a key that no decoder reads (UnknownKeys).
 func IsUnknownKey(fe *policy.FieldError) bool {
@@ -34,7 +46,8 @@ func IsUnknownKey(fe *policy.FieldError) bool {
 // UnknownKeys reports every key of query that is neither one of Keys, nor preset, nor one of
 // others (the keys another package reads from the same link), as a *FieldError whose Err is an
 // *UnknownKeyError, joined with errors.Join in the order of the query; a key given more than
-// once is reported once, with its values joined by commas. A key whose percent-encoding is broken
+// once is reported once, with its values joined by commas. Only the first maxUnknownNamed are
+// named: the last of those counts the others (UnknownKeyError.More). A key whose percent-encoding is broken
 // is named as written. Keys are case-sensitive: UnknownKeys("BASE=1s&bse=2s") reports
 // `calc: BASE "1s": unknown key; did you mean base?` and `calc: bse "2s": …`.
 func UnknownKeys(query string, others ...string) error {
@@ -73,9 +86,15 @@ func UnknownKeyValues(v url.Values, others ...string) error {
 func unknownKeys(keys []string, vals map[string][]string, others []string) error {
 	known := knownKeys(others)
 	var errs []error
+	var last *UnknownKeyError
 	for _, k := range keys {
-		if !slices.Contains(known, k) {
-			errs = append(errs, &policy.FieldError{Key: k, Value: strings.Join(vals[k], ","), Err: &UnknownKeyError{Suggest: nearestKey(k, known)}})
+		switch {
+		case slices.Contains(known, k):
+		case len(errs) == maxUnknownNamed:
+			last.More++
+		default:
+			last = &UnknownKeyError{Suggest: nearestKey(k, known)}
+			errs = append(errs, &policy.FieldError{Key: k, Value: strings.Join(vals[k], ","), Err: last})
 		}
 	}
 	return errors.Join(errs...)

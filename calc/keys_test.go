@@ -2,6 +2,7 @@ package calc
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,5 +118,31 @@ func TestBareMillis(t *testing.T) {
 	}
 	if !BareMillis("budget", "20") || !BareMillis("base", "2.5") {
 		t.Error("a bare number in budget or base is not milliseconds")
+	}
+}
+
+// A link of many made-up keys names the first 20, the last of which counts the rest, whatever
+// their number: serve's pre-render and the page list each named key.
+func TestUnknownKeysNamedAtMost20(t *testing.T) {
+	for _, n := range []int{19, 20, 21, 45000} {
+		keys := make([]string, n)
+		for i := range keys {
+			keys[i] = "k" + strconv.Itoa(i) + "=1"
+		}
+		fes := policy.FieldErrors(UnknownKeys("base=1s&" + strings.Join(keys, "&") + "&k0=2"))
+		if want := min(n, 20); len(fes) != want {
+			t.Fatalf("%d unknown keys: %d named, want %d", n, len(fes), want)
+		}
+		last := fes[len(fes)-1]
+		wantMsg := `calc: k` + strconv.Itoa(len(fes)-1) + ` "1": unknown key`
+		if n > 20 {
+			wantMsg += " (and " + strconv.Itoa(n-20) + " more unknown keys, not named)"
+		}
+		if got := last.Error(); got != wantMsg || !IsUnknownKey(last) {
+			t.Errorf("%d unknown keys: the last named says %q, want %q", n, got, wantMsg)
+		}
+		if got := fes[0].Value; got != "1,2" {
+			t.Errorf("k0's values %q", got)
+		}
 	}
 }
