@@ -105,3 +105,25 @@ func TestExportFollowsAnEdit(t *testing.T) {
 	tb.waitFor("the edit's link", `location.search === "?`+link.Encode()+`"`)
 	tb.requireNoConsoleProblems()
 }
+
+// The panel writes the link's own limiter where the library has it: gRPC's retryThrottling for
+// limiter=grpc, with no difference left; and an edit of the limiter, which the panel reads
+// though it is the overload model's key, rewrites it: another library's limiter is named as
+// not set.
+func TestExportWritesTheLinksLimiter(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?attempts=4&limiter=grpc&maxtokens=7&tokenratio=0.3&export=grpc")
+	tb.waitWasm()
+	const code = `document.querySelector("#export-code code[data-lib=grpc]")?.textContent ?? ""`
+	tb.waitFor("gRPC's retryThrottling", "("+code+")"+`.includes('"retryThrottling": {\n    "maxTokens": 7,\n    "tokenRatio": 0.3\n  }')`)
+	p, _ := libs.DecodeLink("attempts=4&limiter=grpc&maxtokens=7&tokenratio=0.3")
+	e, _ := libs.ExportOf(p.Params, "grpc")
+	if got := evalJS[string](tb, code); got != e.Snippets[0].Code {
+		t.Errorf("the panel's code:\n%s\nwant:\n%s", got, e.Snippets[0].Code)
+	}
+	tb.setInput("#in-limiter", "envoy")
+	tb.waitFor("no retryThrottling for envoy's limiter", `!(`+code+`).includes("retryThrottling")`)
+	tb.waitFor("envoy's limiter named as not set", `document.getElementById("export-section").textContent.includes("does not set the link's retry limiter (envoy)")`)
+	tb.requireNoConsoleProblems()
+}

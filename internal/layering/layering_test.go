@@ -70,7 +70,8 @@ var rules = []struct {
 	{"app/internal/engine", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs",
 		"app/internal/importcfg", "app/internal/imported", "app/internal/report", "app/internal/work"}},
 	// A copy button's work carries the page's results (report.Results) to the worker that writes them.
-	{"app/internal/work", []string{"calc", "calc/policy", "calc/contention", "calc/sim", "calc/libs", "app/internal/report"}},
+	// The Export panel's input names the client's limiter and breaker.
+	{"app/internal/work", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/sim", "calc/libs", "app/internal/report"}},
 	{"app/internal/importcfg", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/libs", "app/internal/imported"}},
 	{"app/internal/...", []string{"calc", "calc/policy", "calc/limiter", "calc/breaker", "calc/contention", "calc/fluid", "calc/sim", "calc/libs"}},
 	{"app/engine", []string{"app/internal/engine"}},

@@ -13,8 +13,10 @@ import (
 
 	"backoffcalc/app/internal/report"
 	"backoffcalc/calc"
+	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/contention"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/limiter"
 	"backoffcalc/calc/policy"
 	"backoffcalc/calc/sim"
 )
@@ -58,25 +60,33 @@ type ContentionIn struct {
 }
 
 // ExportIn is what the Export panel shows, libs.ExportOf of Params for Lib: the inputs the
-// panel reads (the policy, the calls' time in the schedule's starts, the preset's name; not the
-// herd, the sampling, the layers or the other models', whose edits leave the panel as it is)
-// and the library. It is comparable: the page knows by it whether a reply is for what it shows.
+// panel reads (the policy, the calls' time in the schedule's starts, the preset's name, and the
+// client's attempt timeout, retry limiter and circuit breaker, which an export writes or names
+// as not written; not the herd, the sampling, the layers, the stream or the breakers'
+// parameters, whose edits leave the panel as it is) and the library. It is comparable: the page
+// knows by it whether a reply is for what it shows.
 type ExportIn struct {
-	Policy policy.Policy
-	Call   time.Duration
-	Preset string
-	Lib    string // a libs.Library's Lib
+	Policy  policy.Policy
+	Call    time.Duration
+	Preset  string
+	Timeout time.Duration
+	Limiter limiter.Kind
+	Limits  limiter.Params
+	Breaker breaker.Kind
+	Lib     string // a libs.Library's Lib
 }
 
 // ExportOf is the panel's input for params and lib.
 func ExportOf(params calc.Params, lib string) ExportIn {
-	return ExportIn{Policy: params.Policy, Call: params.Call, Preset: params.Preset, Lib: lib}
+	return ExportIn{Policy: params.Policy, Call: params.Call, Preset: params.Preset, Timeout: params.Timeout,
+		Limiter: params.Limiter, Limits: params.Limits, Breaker: params.Breaker, Lib: lib}
 }
 
 // Params are the inputs the panel is written for: the defaults with in's.
 func (in ExportIn) Params() calc.Params {
 	p := calc.Default()
 	p.Policy, p.Call, p.Preset = in.Policy, in.Call, in.Preset
+	p.Timeout, p.Limiter, p.Limits, p.Breaker = in.Timeout, in.Limiter, in.Limits, in.Breaker
 	return p
 }
 
