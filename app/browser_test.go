@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,40 @@ func TestOffline(t *testing.T) {
 			tb.requireNoConsoleProblems()
 			tb.requireSameOrigin(srv.URL)
 		})
+	}
+}
+
+// The service worker deletes its own older caches only: another site's cache on the same
+// origin (all of a GitHub Pages user's projects share one) and a copy of backoffcalc at
+// another path keep theirs, where the worker deleted every cache but its own.
+func TestServiceWorkerKeepsOtherCaches(t *testing.T) {
+	srv := startStatic(t, "backoffcalc")
+	scope := srv.URL + pagePath("backoffcalc")
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/nothing-here") // a page of the origin, before the worker
+	put := func(name string) string {
+		return fmt.Sprintf(`caches.open(%q).then((c) => c.put("/x", new Response("x")))`, name)
+	}
+	evalJS[bool](tb, `Promise.all([`+put("other-app")+`, `+put("backoffcalc http://127.0.0.1:1/elsewhere/ v1")+`, `+
+		put("backoffcalc "+scope+" an-older-version")+`]).then(() => true)`)
+	tb.navigate(scope + "?base=250ms")
+	tb.waitWasm()
+	tb.waitServiceWorker()
+	keys := evalJS[[]string](tb, `caches.keys()`)
+	ours := 0
+	for _, k := range keys {
+		if strings.HasPrefix(k, "backoffcalc "+scope+" ") {
+			ours++
+		}
+	}
+	if !slices.Contains(keys, "other-app") || !slices.Contains(keys, "backoffcalc http://127.0.0.1:1/elsewhere/ v1") ||
+		slices.Contains(keys, "backoffcalc "+scope+" an-older-version") || ours != 1 {
+		t.Errorf("caches after the worker's activation: %q", keys)
+	}
+	for _, p := range tb.consoleProblems() {
+		if !strings.Contains(p, "/nothing-here") && !strings.Contains(p, "/favicon.ico") { // the first page's 404s
+			t.Errorf("console: %s", p)
+		}
 	}
 }
 

@@ -9,7 +9,12 @@
 //   the old version's cache; the page then offers to reload (app.js), and the next visit runs
 //   the new version.
 // - A page load with a query is answered by the cached page: the wasm reads the query itself.
-const cacheName = "app-" + "{{.Version}}";
+// - Its caches are named by the site's scope, and it deletes only its own older ones: an origin
+//   shared with other sites (all of a GitHub Pages user's projects are on one) keeps theirs,
+//   and a second copy of backoffcalc at another path keeps working offline. go-app's worker
+//   named its cache "app-" + version and deleted every other cache of the origin.
+const cachePrefix = "backoffcalc " + self.registration.scope + " ";
+const cacheName = cachePrefix + "{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}};
 
 self.addEventListener("install", (event) => {
@@ -24,7 +29,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys().then((keys) =>
-      Promise.all(keys.filter((key) => key !== cacheName).map((key) => caches.delete(key)))
+      Promise.all(keys.filter((key) => key !== cacheName && key.startsWith(cachePrefix)).map((key) => caches.delete(key)))
     )
   );
 });
