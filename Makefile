@@ -1,7 +1,7 @@
 # The one place that knows how to build, run and test backoffcalc.
 #
 #   make run                      build, then serve on http://$(ADDR)/
-#   make static [SITE=site] [PREFIX=name]
+#   make static [SITE=site] [PREFIX=name or a/b]
 #                                 write the folder to upload into $(SITE); with
 #                                 PREFIX its URLs assume it is served at /name/
 #   make test                     gofmt, vet, native tests with the browser

@@ -34,7 +34,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestStatic(t *testing.T) {
-	for _, prefix := range []string{"", "backoffcalc"} {
+	for _, prefix := range []string{"", "backoffcalc", "docs/tools/backoffcalc"} {
 		t.Run("prefix="+prefix, func(t *testing.T) {
 			srv := startStatic(t, prefix)
 			checkRender(t, srv.URL, srv.URL+pagePath(prefix)+"?base=250ms")
@@ -53,6 +53,9 @@ func TestOffline(t *testing.T) {
 		{"serve", func(t *testing.T) (*httptest.Server, string) { return startServe(t), "/" }},
 		{"static-prefix", func(t *testing.T) (*httptest.Server, string) {
 			return startStatic(t, "backoffcalc"), pagePath("backoffcalc")
+		}},
+		{"static-prefix-segments", func(t *testing.T) (*httptest.Server, string) {
+			return startStatic(t, "docs/backoffcalc"), pagePath("docs/backoffcalc")
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

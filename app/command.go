@@ -61,7 +61,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 func runStatic(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("static", "-out DIR [-prefix NAME] [-root DIR]", stderr)
 	out := fs.String("out", "", "`directory` to write the site into; must be missing or empty")
-	prefix := fs.String("prefix", "", "serve the site at /`NAME`/ instead of /")
+	prefix := fs.String("prefix", "", "serve the site at /`NAME`/ (or /a/b/) instead of /")
 	root := fs.String("root", ".", "`directory` holding web/ (with app.wasm) and wasm_exec.js")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -72,7 +72,7 @@ func runStatic(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *prefix != "" && !validPrefix.MatchString(*prefix) {
-		fmt.Fprintf(stderr, "static: -prefix %q: must be one path segment of letters, digits, '.', '_' or '-'\n", *prefix)
+		fmt.Fprintf(stderr, "static: -prefix %q: must be path segments (a, or a/b) of letters, digits, '.', '_' or '-', none starting with '.'\n", *prefix)
 		fs.Usage()
 		return 2
 	}
@@ -84,7 +84,9 @@ func runStatic(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-var validPrefix = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
+// validPrefix is one path segment or more (a project's pages under a site's folder: docs/tool),
+// none starting with a dot: no "." or "..", no hidden folder.
+var validPrefix = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$`)
 
 // parseFlags parses the flags of a command that takes no other argument. When
 // ok is false the command must return code: 0 after -h, 2 after a usage error,

@@ -41,7 +41,11 @@ func TestCommandUsage(t *testing.T) {
 		{"serve", "extra"},
 		{"serve", "-nope"},
 		{"static"},
-		{"static", "-out", t.TempDir(), "-prefix", "a/b"},
+		{"static", "-out", t.TempDir(), "-prefix", "a/../b"},
+		{"static", "-out", t.TempDir(), "-prefix", "a//b"},
+		{"static", "-out", t.TempDir(), "-prefix", "/a"},
+		{"static", "-out", t.TempDir(), "-prefix", "a/"},
+		{"static", "-out", t.TempDir(), "-prefix", "a/.git"},
 		{"static", "-out", t.TempDir(), "extra"},
 	} {
 		var stdout, stderr bytes.Buffer
