@@ -185,7 +185,7 @@ func renderNotes(r calc.Report) app.UI {
 	p, s := r.Params, r.Schedule
 	var notes []string
 	if s.ExceedsCap {
-		notes = append(notes, "A wait can be longer than the cap ("+policy.Human(float64(p.Cap))+"): the jitter is applied after capping the nominal delay.")
+		notes = append(notes, report.OverCapNote(p, func(d time.Duration) string { return policy.Human(float64(d)) }))
 	}
 	if last := s.Rows[len(s.Rows)-1]; last.AtCap > 0 {
 		notes = append(notes, app.FormatString("%s piles waits up at the cap: by the last retry, %s of the waits are exactly %s (see the at-cap share in the CSV).",

@@ -406,7 +406,7 @@ func textReport(w io.Writer, res Results) error {
 			totalD(t.Min), total(t.Mean), totalD(t.Max), withinLine(r, totalD, total, ""))
 	}
 	if s.ExceedsCap {
-		fmt.Fprintf(w, "A wait can be longer than the cap (%s): the jitter is applied after capping the nominal delay.\n", policy.Human(float64(p.Cap)))
+		fmt.Fprintln(w, OverCapNote(p, func(d time.Duration) string { return policy.Human(float64(d)) }))
 	}
 	if p.Budget > 0 {
 		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", LimitText(p.Budget), s.Always, s.AtMost)
@@ -478,4 +478,23 @@ func LayersLine(r calc.Report) string {
 	}
 	return fmt.Sprintf("With %d stacked layers of %d attempts each, one outer request can make up to %s attempts at the innermost service (%d^%d)%s.",
 		p.Layers, p.Attempts, r.WorstCaseAttempts, p.Attempts, p.Layers, ignoring)
+}
+
+// OverCapNote is the note of a schedule whose waits can pass the cap (Schedule.ExceedsCap),
+// naming what makes them: the jitter drawn after the nominal delay is capped, the offset added
+// to every wait after the cap, or both. It said the jitter for a policy without any, whose
+// offset did it. show writes a duration as the note's table does.
+func OverCapNote(p calc.Params, show func(time.Duration) string) string {
+	why := "the jitter is applied after capping the nominal delay"
+	if p.Offset > 0 {
+		offset := "the offset (" + show(p.Offset) + ") is added to every wait after the cap"
+		q := p.Params
+		q.Offset = 0
+		if q.Schedule().ExceedsCap {
+			why += ", and " + offset
+		} else {
+			why = offset
+		}
+	}
+	return "A wait can be longer than the cap (" + show(p.Cap) + "): " + why + "."
 }

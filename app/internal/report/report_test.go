@@ -3,9 +3,11 @@ package report
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"backoffcalc/calc"
 	"backoffcalc/calc/libs"
+	"backoffcalc/calc/policy"
 )
 
 // Polly's jitter is described by its own formula; the decorrelated modes clamp every wait to
@@ -72,6 +74,38 @@ func TestWordsSayWhetherTheBudgetCounts(t *testing.T) {
 		}
 		if !strings.Contains(layers, tc.layers) || !strings.Contains(herd, tc.herd) {
 			t.Errorf("%s: %q, %q; want %q and %q in them", tc.query, layers, herd, tc.layers, tc.herd)
+		}
+	}
+}
+
+// The note of waits longer than the cap names what makes them: the jitter after the cap, the
+// offset, or both; it said the jitter where the offset alone did it.
+func TestOverCapNote(t *testing.T) {
+	for _, c := range []struct{ query, want string }{
+		{"base=100ms&cap=1s&attempts=6&jitter=none&offset=1s", "A wait can be longer than the cap (1 s): the offset (1 s) is added to every wait after the cap."},
+		{"base=100ms&cap=1s&attempts=6&jitter=full&capat=after&offset=1s", "A wait can be longer than the cap (1 s): the offset (1 s) is added to every wait after the cap."},
+		{"base=100ms&cap=1s&attempts=6&jitter=proportional&ratio=0.5", "A wait can be longer than the cap (1 s): the jitter is applied after capping the nominal delay."},
+		{"base=100ms&cap=1s&attempts=6&jitter=proportional&ratio=0.5&offset=250ms",
+			"A wait can be longer than the cap (1 s): the jitter is applied after capping the nominal delay, and the offset (250 ms) is added to every wait after the cap."},
+	} {
+		p, err := libs.Decode(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Schedule().ExceedsCap {
+			t.Fatalf("%s: no wait passes the cap", c.query)
+		}
+		if got := OverCapNote(p, func(d time.Duration) string { return policy.Human(float64(d)) }); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.query, got, c.want)
+		}
+		var text, md strings.Builder
+		res := Results{Report: p.Report()}
+		if err := WriteText(&text, res); err != nil || !strings.Contains(text.String(), c.want) {
+			t.Errorf("%s: the text report lacks the note (%v)", c.query, err)
+		}
+		inMs := strings.NewReplacer("(1 s)", "(1000 ms)", "(250 ms)", "(250 ms)").Replace(c.want)
+		if err := WriteMarkdown(&md, res); err != nil || !strings.Contains(md.String(), inMs) {
+			t.Errorf("%s: the Markdown lacks %q (%v)", c.query, inMs, err)
 		}
 	}
 }

@@ -201,7 +201,7 @@ func reportTables(res Results) []reportTable {
 	out = append(out, fitTables(r)...)
 	var sentences []string
 	if r.Schedule.ExceedsCap {
-		sentences = append(sentences, fmt.Sprintf("A wait can be longer than the cap (%s ms): the jitter is applied after capping the nominal delay.", policy.Millis(p.Cap)))
+		sentences = append(sentences, OverCapNote(p, func(d time.Duration) string { return policy.Millis(d) + " ms" }))
 	}
 	row := []string{strconv.Itoa(p.Layers), "", strconv.FormatBool(r.Schedule.ExceedsCap), "", "", ""}
 	if r.WorstCaseAttempts != nil {
