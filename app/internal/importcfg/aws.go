@@ -2,6 +2,7 @@ package importcfg
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -123,11 +124,23 @@ func readAWS(text string) (Result, bool, error) {
 		which = "the file has no [default]: its first profile"
 	}
 	r.note("line %d: [%s]: the profile read (%s)", chosen.line, quoteName(chosen.name), which)
+	// The same section again is more of the same profile: aws-sdk-go-v2 reads the keys of both
+	// (a key in each, the last), where botocore refuses the file. It was skipped as another
+	// profile, and its max_attempts with it.
+	merged := *chosen
+	merged.pairs = slices.Clone(chosen.pairs)
 	for i := range profiles {
-		if p := &profiles[i]; p != chosen {
+		switch p := &profiles[i]; {
+		case p == chosen:
+		case p.name == chosen.name:
+			r.note("line %d: [%s] again (also line %d): its keys are read as the same profile's, as aws-sdk-go-v2 does; botocore refuses a section given twice (DuplicateSectionError)",
+				p.line, quoteName(p.name), chosen.line)
+			merged.pairs = append(merged.pairs, p.pairs...)
+		default:
 			r.skip("line %d: [%s]: only one profile is read ([%s])", p.line, quoteName(p.name), quoteName(chosen.name))
 		}
 	}
+	chosen = &merged
 
 	var c libs.AWSRetryConfig
 	var modeLine, attemptsLine *iniLine

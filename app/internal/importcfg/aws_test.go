@@ -14,6 +14,11 @@ var awsCases = []readCase{
 	{name: "upper case mode", text: "[default]\nretry_mode = Standard\n", values: "attempts=3"},
 	{name: "a key given twice", text: "[default]\nretry_mode = standard\nmax_attempts = 3\nmax_attempts = 7\n", values: "attempts=7",
 		read: "line 4: max_attempts given again (also line 3): the last is read; botocore refuses"},
+	{name: "a profile given twice", text: "[default]\nretry_mode = standard\nmax_attempts = 2\n\n[profile dev]\nmax_attempts = 9\n[default]\nmax_attempts = 7\n",
+		values: "attempts=7", read: "line 7: [default] again (also line 1): its keys are read as the same profile's, as aws-sdk-go-v2 does; botocore refuses",
+		ignored: "line 5: [profile dev]: only one profile is read ([default])"},
+	{name: "its key given again", text: "[default]\nretry_mode = standard\nmax_attempts = 2\n[default]\nmax_attempts = 7\n",
+		values: "attempts=7", read: "line 5: max_attempts given again (also line 3): the last is read"},
 
 	{name: "legacy", text: "[default]\nretry_mode = legacy\n", err: `the legacy mode's waits are not modelled here: set retry_mode = standard (line 2, retry_mode "legacy")`},
 	{name: "botocore's default mode", text: "[default]\nmax_attempts = 3\n", err: "no retry_mode: aws-botocore's default is legacy"},
