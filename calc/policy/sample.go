@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"backoffcalc/calc/internal/mathx"
@@ -66,13 +67,23 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 	defer sampleScratches.Put(sc)
 	rngs, start, total, state, live, scratch := sc.take(paths)
 	drawn := sc.drawn
+	// The paths' draws are the same for every policy of the same seed and samples: kept, an
+	// edit of base or jitter draws none (PCG's 128-bit steps were a third of the sampling in
+	// wasm). draws[d] is every path's draw d+1; nil: drawn from rngs, as they would be.
+	var draws [][]float64
+	if random && keepDraws {
+		draws = keptDraws(p.Seed, paths, waits.drawCount())
+	}
 	first := p.FirstState()
 	for i := range paths {
-		rngs[i].Seed(p.Seed, uint64(i))
+		if draws == nil {
+			rngs[i].Seed(p.Seed, uint64(i))
+		}
 		state[i] = first
 		live[i] = int32(i)
 		start[i], total[i] = 0, 0
 	}
+	d := 0 // the draws made by a live path before retry k
 	out = Sample{Paths: p.Samples, Starts: make([]StartSample, n)}
 	out.Starts[0] = StartSample{Reached: p.Samples}
 	work := 0 // path steps since the last pause
@@ -82,7 +93,11 @@ func (p Params) SamplePausing(pause func() bool) (out Sample, done bool) {
 				return out, false
 			}
 		}
-		waits.fill(k, rngs, state, live, drawn)
+		var us []float64
+		if draws != nil && waits.draws[k] {
+			us, d = draws[d], d+1
+		}
+		waits.fill(k, rngs, us, state, live, drawn)
 		if p.Budget == 0 {
 			// Every path goes on, each at its own index: the loop below without its indirection
 			// and its bounds checks, a third of the sampling in wasm.
@@ -247,16 +262,23 @@ func (w *retryWaits) wait(k int, u, state float64) (time.Duration, float64) {
 }
 
 // fill draws the wait before retry k of each live path into drawn (by position in live), as
-// next does, and moves on each path's state. The loop of the laws without a step calls nothing:
-// in wasm the calls of next cost about as much as the draws.
-func (w *retryWaits) fill(k int, rngs []mathx.PCG, state []float64, live []int32, drawn []time.Duration) {
+// next does, and moves on each path's state; a path's draw is us[i], or from rngs[i] when us is
+// nil. The loop of the laws without a step calls nothing: in wasm the calls of next cost about
+// as much as the draws.
+func (w *retryWaits) fill(k int, rngs []mathx.PCG, us []float64, state []float64, live []int32, drawn []time.Duration) {
 	l := w.laws[k]
+	unit := func(i int32) float64 {
+		if us != nil {
+			return us[i]
+		}
+		return mathx.Unit53(rngs[i].Uint64())
+	}
 	switch {
 	case w.fixed == nil || l.step > 0:
 		for j, i := range live {
 			u := 0.0
 			if w.draws[k] {
-				u = mathx.Unit53(rngs[i].Uint64())
+				u = unit(i)
 			}
 			drawn[j], state[i] = w.wait(k, u, state[i])
 		}
@@ -268,14 +290,79 @@ func (w *retryWaits) fill(k int, rngs []mathx.PCG, state []float64, live []int32
 		// law.linear, its fields read once: the call was a fifth of the sampling in wasm.
 		lo, span, clamp, off, least, most := l.lo, l.hi-l.lo, l.clamp, l.off, l.min, l.max
 		drawn := drawn[:len(live)]
-		for j, i := range live {
-			v := lo + float64(mathx.Unit53(rngs[i].Uint64())*span)
+		linear := func(u float64) time.Duration {
+			v := lo + float64(u*span)
 			if v > clamp {
 				v = clamp
 			}
-			drawn[j] = max(least, min(most, mathx.RoundNs(v)+off))
+			return max(least, min(most, mathx.RoundNs(v)+off))
+		}
+		if us != nil {
+			for j, i := range live {
+				drawn[j] = linear(us[i])
+			}
+			return
+		}
+		for j, i := range live {
+			drawn[j] = linear(mathx.Unit53(rngs[i].Uint64()))
 		}
 	}
+}
+
+// drawCount is how many of the retries draw a u: every path draws that many, in order.
+func (w *retryWaits) drawCount() int {
+	n := 0
+	for _, d := range w.draws {
+		if d {
+			n++
+		}
+	}
+	return n
+}
+
+// keepDraws is whether SamplePausing keeps its draws between calls; its tests turn it off to
+// compare.
+var keepDraws = true
+
+// maxKeptDraws bounds the draws kept between calls (8 bytes each): 10,000 paths of 26 draws,
+// 2 MB; a sample with more draws them as it goes.
+const maxKeptDraws = 1 << 18
+
+// kept are the draws of the last seed and number of paths sampled: rows[d][i] is path i's draw
+// d+1 (mathx.Unit53 of its stream's Uint64, the stream seeded (seed, i)), and next each
+// stream after len(rows) draws. A row, once made, never changes: a caller reads the rows it
+// got without the lock while another call adds rows or starts over for another seed.
+var kept struct {
+	sync.Mutex
+	seed  uint64
+	paths int
+	rows  [][]float64
+	next  []mathx.PCG
+}
+
+// keptDraws returns the first n draws of each of the paths' streams of seed, drawing only those
+// not kept already; nil when they are more than maxKeptDraws.
+func keptDraws(seed uint64, paths, n int) [][]float64 {
+	if paths*n > maxKeptDraws || n == 0 {
+		return nil
+	}
+	kept.Lock()
+	defer kept.Unlock()
+	if kept.next == nil || kept.seed != seed || kept.paths != paths {
+		kept.seed, kept.paths, kept.rows = seed, paths, nil
+		kept.next = make([]mathx.PCG, paths)
+		for i := range kept.next {
+			kept.next[i].Seed(seed, uint64(i))
+		}
+	}
+	for len(kept.rows) < n {
+		row := make([]float64, paths)
+		for i := range row {
+			row[i] = mathx.Unit53(kept.next[i].Uint64())
+		}
+		kept.rows = append(kept.rows, row)
+	}
+	return kept.rows[:n:n]
 }
 
 // sampleScratch holds SamplePausing's per-path state between calls.
