@@ -20,6 +20,10 @@ type importView struct {
 	err     string          // why the last import was refused; "" when it was read
 	applied []string        // the defaults the last import read applied that changed an input (Result.Applied)
 	set     calc.Params     // the inputs the last import set: once they are edited, the status says so
+	// held says the last import's inputs went into the form, but an input it does not set was
+	// invalid, so the results and the link stayed heldFrom's, those before it.
+	held     bool
+	heldFrom calc.Params
 }
 
 // importControl is the Import control's component: its state (importView) and its behaviour. It
@@ -43,6 +47,8 @@ func (c *importControl) renderImport() app.UI {
 		rep := c.h.report()
 		edited := rep != nil && rep.Params != c.set
 		switch {
+		case c.err == "" && c.held && rep != nil && rep.Params == c.heldFrom:
+			format = "Read as " + r.Format + ". Its inputs are in the form, but a marked input is not valid: the results and the link are still those from before it, until that input is fixed."
 		case c.err == "" && !edited:
 			format = "Read as " + r.Format + ". The link now has its inputs: share it to share this import."
 		case c.err == "":
@@ -130,19 +136,28 @@ func (c *importControl) showImport(ctx app.Context, r imported.Reply) {
 		return
 	}
 	c.err, c.result = "", &r
-	c.applied = c.h.importInputs(ctx, r)
+	var before calc.Params
 	if rep := c.h.report(); rep != nil {
+		before = rep.Params
+	}
+	var ok bool
+	c.applied, ok = c.h.importInputs(ctx, r)
+	// Held back by another input's error, the status must not say that the link has the import:
+	// it said so while the link and the numbers were those from before it.
+	c.held, c.heldFrom, c.set = !ok, before, calc.Params{}
+	if rep := c.h.report(); rep != nil && ok {
 		c.set = rep.Params
 	}
 }
 
 // importInputs sets the inputs an import read, r, as an edit (host.importInputs), and returns
-// the defaults it applied that changed an input (Reply.Applied).
-func (p *page) importInputs(ctx app.Context, r imported.Reply) []string {
+// the defaults it applied that changed an input (Reply.Applied), and whether the inputs were
+// valid (edit): an input the import does not set may not be.
+func (p *page) importInputs(ctx app.Context, r imported.Reply) ([]string, bool) {
 	applied := r.Applied(p.raw)
-	p.raw = r.Link(p.raw)                  // every input of the policy and of the models it speaks for, its preset gone
-	p.edit(ctx, "base", p.raw.Get("base")) // an input the import sets: the link is read again whole
-	return applied
+	p.raw = r.Link(p.raw)                        // every input of the policy and of the models it speaks for, its preset gone
+	ok := p.edit(ctx, "base", p.raw.Get("base")) // an input the import sets: the link is read again whole
+	return applied, ok
 }
 
 // takeOver keeps what was pasted into the server's page before the wasm ran: its first render

@@ -122,6 +122,40 @@ func TestImportRefusedKeepsTheResult(t *testing.T) {
 	tb.requireNoConsoleProblems()
 }
 
+// An import while an input it does not set is invalid puts its inputs in the form, but the link
+// and the numbers stay those from before it: its status says so, where it said that the link now
+// had its inputs. Once the input is fixed, the link has the import with that edit.
+func TestImportHeldByAnInvalidInput(t *testing.T) {
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?budget=7s")
+	tb.waitWasm()
+	search := evalJS[string](tb, "location.search")
+	evalJS[bool](tb, `(document.getElementById("more-inputs").open = true, true)`)
+	tb.setInput("#in-clients", "abc")
+	tb.waitFor("clients marked", `document.getElementById("in-clients").getAttribute("aria-invalid") === "true"`)
+	const config = `{"methodConfig": [{"name": [{"service": "a.B"}], "retryPolicy": {"maxAttempts": 3, "initialBackoff": "0.2s", "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}]}`
+	importInto(tb, config)
+	const said = `document.getElementById("import-said").innerText`
+	tb.waitFor("the import's status", said+`.includes("Read as")`)
+	if got := evalJS[string](tb, said); !strings.Contains(got, "a marked input is not valid: the results and the link are still those from before it") ||
+		strings.Contains(got, "The link now has its inputs") {
+		t.Errorf("the import's status:\n%s", got)
+	}
+	if got := evalJS[string](tb, "location.search"); got != search {
+		t.Errorf("the link became %s, want %s", got, search)
+	}
+	checkNumbers(tb, strings.TrimPrefix(search, "?"))
+
+	tb.setInput("#in-clients", "100")
+	tb.waitFor("the import's link", `location.search.includes("attempts=3") && location.search.includes("budget=0")`)
+	if got := evalJS[string](tb, said); !strings.Contains(got, "The inputs have been edited since") {
+		t.Errorf("the import's status once the input is fixed:\n%s", got)
+	}
+	checkNumbers(tb, strings.TrimPrefix(evalJS[string](tb, "location.search"), "?"))
+	tb.requireNoConsoleProblems()
+}
+
 // A valid 64 KB AWS file of 16,300 keys the import ignores lists 200 of them and how many more,
 // where it rendered 16,305 list items and froze the page for 3.3 s; a key that would set the
 // terminal's title is shown escaped.

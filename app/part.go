@@ -51,9 +51,9 @@ type host struct {
 
 	// callEngine hands the engine workers one piece of work (engine_js.go); importInputs sets
 	// the inputs an import read, as an edit, and returns the defaults it applied that changed
-	// an input.
+	// an input and whether the inputs were valid.
 	callEngine   func(ctx app.Context, kind, input string, done func(ctx app.Context, reply string, err error))
-	importInputs func(ctx app.Context, r imported.Reply) []string
+	importInputs func(ctx app.Context, r imported.Reply) ([]string, bool)
 
 	// herd is the herd section's runs, whose own mode's is A's herd headline in the compare
 	// section; herdShown says that new ones are shown.
