@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -439,24 +440,54 @@ func (p *page) staleNote() string {
 	used := p.report.Params.AllValues() // a key the link leaves out at its default is still used
 	p.fit.open.SetIn(used)
 	used.Set(libs.ExportKey, p.lib)
-	var parts []string
+	usedText := func(key string) string {
+		if v := used.Get(key); v != "" {
+			return key + " " + v
+		}
+		return key + " none" // an optional key at its default: no preset, solve's empty set
+	}
+	var parts, others []string
+	marked := map[string]bool{}
 	for _, fe := range p.errs {
 		if calc.IsUnknownKey(fe) || fe.Key == libs.VsKey || !slices.Contains(inputKeys, fe.Key) {
 			continue
 		}
-		v := used.Get(fe.Key)
-		switch {
-		case fe.Key == "preset" && v == "":
-			v = "none"
-		case v == "":
-			v = "none" // an optional key at its default: solve's empty set
+		marked[fe.Key] = true
+		parts = append(parts, usedText(fe.Key))
+	}
+	// A valid value typed beside an invalid one is in its field but not in the results: they
+	// said only the marked field's value, beside a field showing 3 attempts over a table of 6.
+	for _, key := range inputKeys {
+		if key != libs.VsKey && !marked[key] && !p.showsUsed(key, used) {
+			others = append(others, usedText(key))
 		}
-		parts = append(parts, fe.Key+" "+v)
 	}
-	if len(parts) == 0 {
+	switch {
+	case len(parts) == 0 && len(others) == 0:
 		return "These results belong to the last valid inputs, not to the marked fields."
+	case len(others) == 0:
+		return "These results use " + strings.Join(slices.Compact(parts), ", ") + " in place of the marked values."
+	case len(parts) == 0:
+		return "These results use " + strings.Join(others, ", ") + " in place of what the fields show."
 	}
-	return "These results use " + strings.Join(slices.Compact(parts), ", ") + " in place of the marked values."
+	return "These results use " + strings.Join(slices.Compact(parts), ", ") + " in place of the marked values, and " +
+		strings.Join(others, ", ") + " in place of what the other fields show."
+}
+
+// showsUsed reports whether the field of key shows the value the results used (used, as
+// staleNote has them): the same text, or other words for the same inputs (0.25s for 250ms).
+func (p *page) showsUsed(key string, used url.Values) bool {
+	shown := p.value(key)
+	if shown == used.Get(key) {
+		return true
+	}
+	if key == libs.ExportKey || !slices.Contains(calc.Keys(), key) && key != "preset" {
+		return false // a choice of the page's (the export, the fit's answers): its text is its value
+	}
+	trial := maps.Clone(used)
+	trial.Set(key, shown)
+	link, err := libs.DecodeLinkValues(trial)
+	return err == nil && link.Params == p.report.Params
 }
 
 // inputKeys are the keys that an input of the page shows.

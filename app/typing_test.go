@@ -168,3 +168,28 @@ func TestTypingAnotherFieldCommitsTheLast(t *testing.T) {
 		t.Errorf("the link is %q, want base's committed 2s", got)
 	}
 }
+
+// Valid values typed beside an invalid one are in their fields but not in the results: the
+// stale note names what the results use for them too, where it named only the marked field's
+// value beside a field showing 3 attempts over a table of 6. Another way of writing the value
+// used (0.1s for 100ms) is the value used, and is not named.
+func TestStaleNoteNamesEveryFieldNotUsed(t *testing.T) {
+	p, d := navPage(t, "budget=7s")
+	typeInto(p, d, "clients", "abc")
+	typeInto(p, d, "jitter", "none")
+	typeInto(p, d, "attempts", "3")
+	typeInto(p, d, "base", "0.1s")
+	waitTyping(t, p, d)
+	const want = "These results use clients 100 in place of the marked values, and attempts 6, jitter full in place of what the other fields show."
+	if got := p.staleNote(); got != want {
+		t.Errorf("the stale note:\n got %s\nwant %s", got, want)
+	}
+	if html := app.HTMLString(p); !strings.Contains(html, want) {
+		t.Error("the page does not show the note")
+	}
+	typeInto(p, d, "clients", "100")
+	waitTyping(t, p, d)
+	if p.report.Params.Attempts != 3 || len(p.errs) != 0 || strings.Contains(app.HTMLString(p), "These results use") {
+		t.Errorf("once clients is valid: %d attempts, errors %v", p.report.Params.Attempts, p.errs)
+	}
+}
