@@ -29,6 +29,7 @@ type compareSection struct {
 	compareNumbers *island
 	compareRuns    *island // the simulated headlines of A and B (compare_runs.go)
 	vs             vsRuns
+	vsKeys         int // keystrokes in B's query, so that only the last one's pause reads it
 }
 
 func newCompareSection(h *host) part {
@@ -85,6 +86,21 @@ func (s *compareSection) onVs(query func(ctx app.Context) string) app.EventHandl
 	return s.h.recovering(func(ctx app.Context, e app.Event) {
 		if s.setVs(ctx, query(ctx)) {
 			ctx.PreventUpdate() // as onEdit: the numbers are written; the rest follows the paint
+		}
+	})
+}
+
+// vsTyped reads B's query once the typing in its field pauses for typingPause, as the other
+// text fields' edits are committed then: it was read only on Enter or leaving the field, and B's
+// numbers stayed the last query's beside a field that showed another. A whole query typed key by
+// key is mostly invalid on the way (base=1s&c), so it is not read at every keystroke.
+func (s *compareSection) vsTyped(ctx app.Context, e app.Event) {
+	s.vsKeys++
+	n, typed := s.vsKeys, strings.TrimSpace(ctx.JSSrc().Get("value").String())
+	ctx.PreventUpdate()
+	ctx.After(typingPause, func(ctx app.Context) {
+		if n == s.vsKeys && typed != s.h.value(libs.VsKey) {
+			s.setVs(ctx, typed)
 		}
 	})
 }
@@ -154,7 +170,8 @@ func (s *compareSection) body() []app.UI {
 			app.Input().Type("text").ID("in-vs").Name(libs.VsKey).Value(attrText(s.h.value(libs.VsKey))).
 				AutoComplete(false).Spellcheck(false).Aria("invalid", fmt.Sprint(len(errs) > 0)).
 				Aria("describedby", "in-vs-hint in-vs-error").
-				OnChange(s.onVs(func(ctx app.Context) string { return strings.TrimSpace(ctx.JSSrc().Get("value").String()) })),
+				OnChange(s.onVs(func(ctx app.Context) string { return strings.TrimSpace(ctx.JSSrc().Get("value").String()) })).
+				OnInput(s.h.recovering(s.vsTyped)),
 			app.Span().ID("in-vs-hint").Class("hint").Text(" e.g. preset=aws-go-v2, or base=1s&cap=30s; empty: no B"),
 			app.Span().ID("in-vs-error").Class("error").Text(strings.Join(messages, "; ")),
 		),

@@ -141,3 +141,32 @@ func TestCompareAxe(t *testing.T) {
 	tb.waitWasm()
 	reportViolations(t, "a link with B", tb.axeRun(source))
 }
+
+// B's query is read once its typing pauses, as the other text fields' edits are committed
+// then: without Enter or leaving the field, B stayed Sidekiq's beside a field that held base=1s.
+func TestBQueryReadOnPause(t *testing.T) {
+	const query = "budget=5s&vs=preset%3Dsidekiq"
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?" + query + "#compare-section")
+	tb.waitWasm()
+	evalJS[bool](tb, `(() => {
+		const e = document.getElementById("in-vs");
+		e.focus();
+		for (const v of ["b", "base", "base=", "base=1", "base=1s"]) {
+			e.value = v;
+			e.dispatchEvent(new Event("input", { bubbles: true }));
+		}
+		return true;
+	})()`)
+	l, err := libs.DecodeLink("budget=5s&vs=base%3D1s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.waitFor("B's query in the link", fmt.Sprintf("location.search === %q", "?"+l.Encode()))
+	compareNumbers(t, evalJS[map[string]string](tb, readCompareCells), wantCompareCells(l.Params, l.B))
+	if got := evalJS[string](tb, `document.activeElement.id`); got != "in-vs" {
+		t.Errorf("the focus moved to %q", got)
+	}
+	tb.requireNoConsoleProblems()
+}
