@@ -41,3 +41,17 @@ func guardNav() {
 		return nil // goappNav returns nothing; an app.Value here would not convert back to JS
 	}))
 }
+
+// keepTypedLink keeps a keystroke's link, which waits for the typing to pause before it is in the
+// address, as the page is left (pagehide: Back, a link followed, the tab closed): guard.js puts
+// it back in the address when Back or Forward returns to the page. A value typed less than half a
+// second before Back was gone when Forward loaded the link again. The address itself cannot be
+// written then: a history.replaceState in pagehide no longer reaches the entry being left.
+func (p *page) keepTypedLink() {
+	app.Window().Call("addEventListener", "pagehide", app.FuncOf(func(app.Value, []app.Value) any {
+		if p.queryDue {
+			app.Window().Call("backoffcalcKeepTyped", "?"+p.query)
+		}
+		return nil
+	}))
+}

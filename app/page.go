@@ -156,7 +156,8 @@ func (p *page) OnPreRender(ctx app.Context) {
 // OnMount starts the sampling and the herd of the loaded inputs, off the first render.
 func (p *page) OnMount(ctx app.Context) {
 	p.self = ctx
-	guardNav()     // go-app has set goappNav by now
+	guardNav() // go-app has set goappNav by now
+	p.keepTypedLink()
 	restoreFocus() // the first render replaced the server's page, and its focus with it
 	// A newer version installed before the wasm started (app.js): go-app did not see it.
 	p.update = app.IsClient && app.Window().Get("backoffcalcUpdateReady").Truthy()

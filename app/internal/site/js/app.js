@@ -400,6 +400,18 @@ function backoffcalcPatch(element, patch) {
   return true;
 }
 
+// backoffcalcKeepTyped keeps, for this tab, the link a keystroke made but the address does not
+// have yet, as the page is left: guard.js puts it in the address when Back or Forward returns
+// to this page (goapp_js.go's keepTypedLink). Storage may be refused: the link is then lost, as
+// before.
+function backoffcalcKeepTyped(to) {
+  try {
+    sessionStorage.setItem("backoffcalc-typed", JSON.stringify({ path: location.pathname, from: location.search, to: to }));
+  } catch (e) {
+    // private modes and sandboxes may refuse storage
+  }
+}
+
 async function backoffcalcLoad() {
   backoffcalcStatus("Loading the calculator…");
   let stage = "downloading";
