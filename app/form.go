@@ -385,6 +385,12 @@ func (p *page) renderPreset() app.UI {
 	}
 	hint := "sets every input to a library's values (the chosen preset says which); editing any input leaves the preset"
 	var info app.UI = app.Div().ID("preset-info")
+	var set app.UI = app.Div()
+	if ok && p.report != nil && p.report.Params.Preset == current.Name && len(p.presetSet) > 0 {
+		// Said as an import says it: a person's budget must not go silently.
+		set = app.P().ID("preset-set").Class("hint").Text("It set, where its library does not say them, changing the inputs the page had: " +
+			strings.Join(p.presetSet, "; ") + ".")
+	}
 	if ok {
 		hint = "sets every input to " + current.BasisWords() + "; editing any input leaves the preset"
 		// For the inputs shown: the last valid ones, which are still the preset's.
@@ -419,6 +425,7 @@ func (p *page) renderPreset() app.UI {
 		})).Body(selectOptions(values, labels, p.raw.Get("preset"))...),
 		app.Span().ID("in-preset-hint").Class("hint").Text(hint),
 		app.Span().ID("in-preset-error").Class("field-error").Text(problem),
+		set,
 		info,
 	)
 }

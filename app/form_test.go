@@ -212,3 +212,32 @@ func inputByID(t *testing.T, p *page, id string) map[string]string {
 	t.Fatalf("no input %s", id)
 	return nil
 }
+
+// Choosing a preset says what it set that its library does not say, where that changed an
+// input, as an import does: a person's 5 s budget went to 0 silently, and the modes table's
+// ratio with it. Once an input is edited the preset, and what it said, go.
+func TestPresetSaysWhatItSet(t *testing.T) {
+	p, d := navPage(t, "budget=5s")
+	p.choosePreset(d.Context(), "aws-go-v2-2026")
+	p.Update()
+	d.Consume()
+	settleIn(p, d)
+	const want = "It set, where its library does not say them, changing the inputs the page had: " +
+		"budget=0 (was 5s): the preset sets no time limit on the retries; " +
+		"ratio=0 (was 0.2): jitter full reads no ratio; the modes table&#39;s proportional row does."
+	if html := app.HTMLString(p); !strings.Contains(html, want) {
+		t.Errorf("the preset's fieldset does not say what it set:\n%s", html[strings.Index(html, `id="preset"`):][:1500])
+	}
+	typeInto(p, d, "attempts", "4")
+	if html := app.HTMLString(p); strings.Contains(html, `id="preset-set"`) {
+		t.Error("what the preset set is still said after an edit")
+	}
+	// A preset that changes neither says nothing.
+	p, d = navPage(t, "budget=0&ratio=0")
+	p.choosePreset(d.Context(), "aws-go-v2-2026")
+	p.Update()
+	d.Consume()
+	if html := app.HTMLString(p); strings.Contains(html, `id="preset-set"`) {
+		t.Error("a preset that changed no such input says it did")
+	}
+}

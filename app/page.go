@@ -37,6 +37,10 @@ type page struct {
 
 	parts []part // the sections' components, by sections' index (part.go)
 
+	// presetSet is what the last preset chosen set that its library does not say, changing an
+	// input (presetDefaults), shown while the inputs are still that preset's.
+	presetSet []string
+
 	lib        string // the library the export panel shows (libs.ExportKey)
 	copiedFrom string // the id of the part whose button made the last copy, which shows status
 
@@ -307,7 +311,35 @@ func (p *page) applyPreset(name string) bool {
 	// The export panel shows the preset's own library, or for a preset without one the default,
 	// as a link to the preset does: not the library of the preset before it.
 	p.raw.Set(libs.ExportKey, libs.DefaultExport(next))
-	return p.apply("preset", pr.Name)
+	if !p.apply("preset", pr.Name) {
+		return false
+	}
+	p.presetSet = presetDefaults(was, next)
+	return true
+}
+
+// presetDefaults lists what a preset, next, set that its library does not say, where that
+// changed an input the page had, was, as an import lists them: the budget of a library without
+// a time limit on its retries (a person's deadline went silently), and the ratio or factor its
+// jitter does not read but the modes table's other rows do.
+func presetDefaults(was url.Values, next calc.Params) []string {
+	all := next.AllValues()
+	var out []string
+	say := func(key, why string) {
+		if all.Get(key) != was.Get(key) {
+			out = append(out, key+"="+all.Get(key)+" (was "+was.Get(key)+"): "+why)
+		}
+	}
+	if next.Budget == 0 {
+		say("budget", "the preset sets no time limit on the retries")
+	}
+	if j := next.Jitter; !j.UsesRatio() {
+		say("ratio", "jitter "+j.String()+" reads no ratio; the modes table's proportional row does")
+	}
+	if j := next.Jitter; !j.UsesFactor() && next.Growth != policy.Linear {
+		say("factor", "jitter "+j.String()+" reads no factor; the modes table's other rows do")
+	}
+	return out
 }
 
 // compute replaces the report. A panic here would kill the wasm and the page with it, so it
