@@ -84,8 +84,8 @@ func TestPageCompareLink(t *testing.T) {
 	if !strings.Contains(html, "A: budget 4 s: ") || !strings.Contains(html, "B: no budget.") {
 		t.Error("the budgets are not both said")
 	}
-	if !strings.Contains(p.query, "vs=preset%3Daws-go-v2") {
-		t.Errorf("the link lost B: %q", p.query)
+	if !strings.Contains(p.queryText(), "vs=preset%3Daws-go-v2") {
+		t.Errorf("the link lost B: %q", p.queryText())
 	}
 	var b strings.Builder
 	report.WriteCSV(&b, p.exported().Results)
@@ -139,15 +139,15 @@ func TestPageCompareCopyAndRemove(t *testing.T) {
 			t.Errorf("A copied to B, yet %s differs by %s ms", k, v)
 		}
 	}
-	v, _ := url.ParseQuery(p.query)
+	v, _ := url.ParseQuery(p.queryText())
 	if b, err := libs.Decode(v.Get(libs.VsKey)); err != nil || b != p.report.Params {
 		t.Errorf("the link's B %q is not A (%v)", v.Get(libs.VsKey), err)
 	}
 	compareOf(p).setVs(d.Context(), "")
 	p.Update()
 	settle(t, p, d)
-	if html := app.HTMLString(p); strings.Contains(html, `id="compare-table"`) || strings.Contains(p.query, "vs=") {
-		t.Errorf("B is still there after removing it: %q", p.query)
+	if html := app.HTMLString(p); strings.Contains(html, `id="compare-table"`) || strings.Contains(p.queryText(), "vs=") {
+		t.Errorf("B is still there after removing it: %q", p.queryText())
 	}
 }
 

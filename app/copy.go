@@ -21,7 +21,7 @@ func (p *page) renderExport() app.UI {
 	return app.Div().ID("export").Body(
 		app.Button().ID("copy-link").Type("button").Text("Copy link").OnClick(p.recovering(func(ctx app.Context, e app.Event) {
 			u := *ctx.Page().URL() // the address bar may not show the last edit yet (startWork)
-			u.RawQuery = p.query
+			u.RawQuery = p.queryText()
 			p.copy(ctx, "export", "link", u.String())
 		})),
 		app.Button().ID("copy-csv").Type("button").Text("Copy as CSV").OnClick(p.recovering(func(ctx app.Context, e app.Event) {

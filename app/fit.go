@@ -146,7 +146,7 @@ func (p *page) chooseSolve(ctx app.Context, g calc.SolveSet, open bool) {
 	s.SetIn(p.raw)
 	// A link with a bad key stays as it is, for its author, as with any edit.
 	if link, err := libs.DecodeLinkValues(p.raw); p.formErrors(err) {
-		p.query = linkQuery(link, p.fit.open)
+		p.setQuery(linkQuery(link, p.fit.open))
 		p.showQuery(ctx)
 	}
 }

@@ -274,15 +274,15 @@ func TestFitSolveKey(t *testing.T) {
 	d.Dispatch(app.Dispatch{Source: p, Function: func(ctx app.Context) { p.chooseSolve(ctx, calc.SolveAttempts, true) }})
 	d.Dispatch(app.Dispatch{Source: p, Function: func(ctx app.Context) { p.chooseSolve(ctx, calc.SolveCap, false) }})
 	d.Consume()
-	q, _ := url.ParseQuery(p.query)
+	q, _ := url.ParseQuery(p.queryText())
 	if got := q.Get("solve"); got != "attempts,base" {
-		t.Errorf("after opening attempts and closing cap the link has solve=%q, want attempts,base (%s)", got, p.query)
+		t.Errorf("after opening attempts and closing cap the link has solve=%q, want attempts,base (%s)", got, p.queryText())
 	}
 	for _, g := range []calc.SolveSet{calc.SolveAttempts, calc.SolveBase} {
 		d.Dispatch(app.Dispatch{Source: p, Function: func(ctx app.Context) { p.chooseSolve(ctx, g, false) }})
 	}
 	d.Consume()
-	if q, _ := url.ParseQuery(p.query); q.Has("solve") {
+	if q, _ := url.ParseQuery(p.queryText()); q.Has("solve") {
 		t.Errorf("no group open, yet the link has solve=%q", q.Get("solve"))
 	}
 

@@ -50,7 +50,7 @@ func guardNav() {
 func (p *page) keepTypedLink() {
 	app.Window().Call("addEventListener", "pagehide", app.FuncOf(func(app.Value, []app.Value) any {
 		if p.queryDue {
-			app.Window().Call("backoffcalcKeepTyped", "?"+p.query)
+			app.Window().Call("backoffcalcKeepTyped", "?"+p.queryText())
 		}
 		return nil
 	}))

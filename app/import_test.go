@@ -115,7 +115,7 @@ func TestImportAfterImport(t *testing.T) {
 			t.Fatalf("%.40q: %s", text, p.imp.err)
 		}
 		formats[p.imp.result.Format] = true
-		want[i] = p.query
+		want[i] = p.queryText()
 		file := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -134,8 +134,8 @@ func TestImportAfterImport(t *testing.T) {
 			before := p.imp.result.Format
 			p.imp.importText(d.Context(), b)
 			settle(t, p, d)
-			if p.query != want[j] {
-				t.Errorf("%s after %s:\n got %s\nwant %s", p.imp.result.Format, before, p.query, want[j])
+			if p.queryText() != want[j] {
+				t.Errorf("%s after %s:\n got %s\nwant %s", p.imp.result.Format, before, p.queryText(), want[j])
 			}
 		}
 	}

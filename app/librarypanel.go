@@ -289,7 +289,7 @@ func (p *page) setExport(ctx app.Context, lib string, shown func(lib string)) {
 		shown(p.lib)
 	}
 	if valid {
-		p.query = linkQuery(link, p.fit.open)
+		p.setQuery(linkQuery(link, p.fit.open))
 		p.showQuery(ctx)
 	}
 }

@@ -158,13 +158,13 @@ func TestPageOverloadForm(t *testing.T) {
 			t.Errorf("no input for %s", f.key)
 		}
 	}
-	if strings.Contains(p.query, "rate=") || strings.Contains(p.query, "limiter=") {
-		t.Errorf("the defaults' link %q has the overload keys, though it uses no stream", p.query)
+	if strings.Contains(p.queryText(), "rate=") || strings.Contains(p.queryText(), "limiter=") {
+		t.Errorf("the defaults' link %q has the overload keys, though it uses no stream", p.queryText())
 	}
 	typeInto(p, d, "maxtokens", "12.5")
 	typeInto(p, d, "limiter", "finagle")
-	if !strings.Contains(p.query, "maxtokens=12.5") || !strings.Contains(p.query, "limiter=finagle") {
-		t.Errorf("the link %q does not carry what was typed", p.query)
+	if !strings.Contains(p.queryText(), "maxtokens=12.5") || !strings.Contains(p.queryText(), "limiter=finagle") {
+		t.Errorf("the link %q does not carry what was typed", p.queryText())
 	}
 	typeInto(p, d, "ttl", "1.5s")
 	if fe := p.fieldError("ttl"); fe == nil || !strings.Contains(fieldMessage(fe), `ttl "1.5s"`) {

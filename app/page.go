@@ -25,7 +25,7 @@ type page struct {
 	errs     []*policy.FieldError
 	report   *calc.Report   // of the last valid inputs; nil before the first
 	loaded   string         // the link's query as loaded: a repeated load is skipped, guard.js compares it
-	query    string         // the query the address shows, or will once queryDue is done: canonical, sorted
+	query    string         // the query the address shows, or will once queryDue is done (queryText): canonical, sorted
 	status   string         // what the last copy did
 	export   string         // the text last copied, shown for copying by hand
 	copies   int            // copies asked for: a copy's status, box and clipboard are the last's
@@ -47,6 +47,10 @@ type page struct {
 	// The parts that only show numbers, written whole and replaced at once (see island).
 	summary, results, chart *island
 	queryDue                bool // the address bar does not show query yet
+	// queryLink is the link, with the fit's answers queryOpen, whose query query becomes when
+	// it is first read (queryText); nil when query is written.
+	queryLink *libs.Link
+	queryOpen calc.SolveSet
 
 	kept       bool // the first render shows the server's sampled numbers (keepServerNumbers)
 	inInput    bool // refreshInInput is showing an input's numbers
@@ -184,10 +188,11 @@ func (p *page) OnNav(ctx app.Context) {
 // their place; a bad link itself is left as it is until the user makes a valid change. It
 // reports whether the inputs changed.
 func (p *page) load(query string) bool {
-	if p.raw != nil && (query == p.loaded || query == p.query) {
+	if p.raw != nil && (query == p.loaded || query == p.queryText()) {
 		return false
 	}
-	p.loaded, p.query, p.edited = query, query, nil
+	p.loaded, p.edited = query, nil
+	p.setQuery(query)
 	link, err := libs.DecodeLink(query)
 	params := link.Params
 	p.raw, p.lib = link.Values(), link.Export
@@ -206,7 +211,8 @@ func (p *page) load(query string) bool {
 		// A valid link is rewritten canonical (calc.Params.Values: every key of the models it uses),
 		// sorted, after the paint (startWork), so that it no longer depends on today's defaults. A bad one stays as it is, for its author.
 		if canonical := linkQuery(link, open); canonical != query {
-			p.query, p.queryDue = canonical, true
+			p.setQuery(canonical)
+			p.queryDue = true
 		}
 	}
 	if p.compute(params) {
@@ -222,6 +228,17 @@ func linkQuery(link libs.Link, open calc.SolveSet) string {
 	open.SetIn(v)
 	return v.Encode()
 }
+
+// queryText is the query the address shows, or will once queryDue is done.
+func (p *page) queryText() string {
+	if p.queryLink != nil {
+		p.query, p.queryLink = linkQuery(*p.queryLink, p.queryOpen), nil
+	}
+	return p.query
+}
+
+// setQuery makes q the query the address shows, or will.
+func (p *page) setQuery(q string) { p.query, p.queryLink = q, nil }
 
 // edit takes one typed value; a valid set of inputs replaces the report and the link's query,
 // and edit reports that it did.
@@ -255,7 +272,9 @@ func (p *page) apply(key, value string) bool {
 		p.lib = link.Export
 		p.setCompare(link)
 		p.refreshInInput()
-		p.query, p.queryDue = linkQuery(link, p.fit.open), true
+		// Its text is written when first read: encoding some 25 keys was a tenth of a
+		// keystroke's handler in wasm, and only leaving the page or the typing's pause read it.
+		p.queryLink, p.queryOpen, p.queryDue = &link, p.fit.open, true
 		return true
 	}
 	return false

@@ -133,7 +133,7 @@ func (p *page) showRest(ctx app.Context) {
 func (p *page) showQuery(ctx app.Context) {
 	p.queryDue = false
 	u := *ctx.Page().URL()
-	u.RawQuery = p.query
+	u.RawQuery = p.queryText()
 	// A fragment naming the herd's section follows it to the overload model's id and back, so
 	// that the link, copied or shared, opens where it points.
 	u.Fragment = p.fragment(u.Fragment)

@@ -182,7 +182,7 @@ func (p *page) commitment() *committed {
 	eachPart(p, func(c committer) { parts = append(parts, c.commitment()) })
 	return &committed{
 		report: p.report, vsReport: p.vsReport, lib: p.lib, open: p.fit.open,
-		query: p.query, queryDue: p.queryDue, unknown: p.unknown,
+		query: p.queryText(), queryDue: p.queryDue, unknown: p.unknown,
 		parts: parts,
 		done:  !p.working(),
 	}
@@ -191,7 +191,8 @@ func (p *page) commitment() *committed {
 // restore shows c again, as it was, in place of a keystroke's numbers.
 func (p *page) restore(c *committed) {
 	p.report, p.vsReport, p.lib, p.fit.open = c.report, c.vsReport, c.lib, c.open
-	p.query, p.queryDue, p.unknown = c.query, c.queryDue, c.unknown
+	p.setQuery(c.query)
+	p.queryDue, p.unknown = c.queryDue, c.unknown
 	p.showReport()
 	for _, restore := range c.parts {
 		restore()
