@@ -388,7 +388,7 @@ func (p *page) renderPreset() app.UI {
 	var set app.UI = app.Div()
 	if ok && p.report != nil && p.report.Params.Preset == current.Name && len(p.presetSet) > 0 {
 		// Said as an import says it: a person's budget must not go silently.
-		set = app.P().ID("preset-set").Class("hint").Text("It set, where its library does not say them, changing the inputs the page had: " +
+		set = app.P().ID("preset-set").Class("preset-set").Text("It set, where its library does not say them, changing the inputs the page had: " +
 			strings.Join(p.presetSet, "; ") + ".")
 	}
 	if ok {

@@ -127,3 +127,21 @@ func TestExportWritesTheLinksLimiter(t *testing.T) {
 	tb.waitFor("envoy's limiter named as not set", `document.getElementById("export-section").textContent.includes("does not set the link's retry limiter (envoy)")`)
 	tb.requireNoConsoleProblems()
 }
+
+// What a chosen preset set that its library does not say shows beside the picker on every first
+// screen, where a short window hides the picker's hint: a 5 s budget must not go silently.
+func TestPresetSaysWhatItSetOnScreen(t *testing.T) {
+	srv := startServe(t)
+	for _, vp := range firstScreens {
+		t.Run(vp.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.emulate(vp)
+			tb.navigate(srv.URL + "/?budget=5s")
+			tb.waitWasm()
+			tb.setInput("#in-preset", "aws-go-v2-2026")
+			tb.waitFor("what the preset set", `(() => { const e = document.getElementById("preset-set");
+				return e !== null && e.getClientRects().length > 0 && e.textContent.includes("budget=0 (was 5s)"); })()`)
+			tb.requireNoConsoleProblems()
+		})
+	}
+}
