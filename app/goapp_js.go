@@ -48,10 +48,17 @@ func guardNav() {
 // second before Back was gone when Forward loaded the link again. The address itself cannot be
 // written then: a history.replaceState in pagehide no longer reaches the entry being left.
 func (p *page) keepTypedLink() {
-	app.Window().Call("addEventListener", "pagehide", app.FuncOf(func(app.Value, []app.Value) any {
-		if p.queryDue {
-			app.Window().Call("backoffcalcKeepTyped", "?"+p.queryText())
-		}
-		return nil
-	}))
+	if typedPage == nil {
+		app.Window().Call("addEventListener", "pagehide", app.FuncOf(func(app.Value, []app.Value) any {
+			if p := typedPage; p.queryDue {
+				app.Window().Call("backoffcalcKeepTyped", "?"+p.queryText())
+			}
+			return nil
+		}))
+	}
+	typedPage = p
 }
+
+// typedPage is the page mounted last, whose link keepTypedLink's one listener keeps: a page
+// mounted again must not add a listener that keeps an older page's link.
+var typedPage *page
