@@ -99,6 +99,7 @@ func TestOffline(t *testing.T) {
 // origin (all of a GitHub Pages user's projects share one) and a copy of backoffcalc at
 // another path keep theirs, where the worker deleted every cache but its own.
 func TestServiceWorkerKeepsOtherCaches(t *testing.T) {
+	t.Parallel()
 	srv := startStatic(t, "backoffcalc")
 	scope := srv.URL + pagePath("backoffcalc")
 	tb := newTab(t)

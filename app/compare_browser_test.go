@@ -145,6 +145,7 @@ func TestCompareAxe(t *testing.T) {
 // B's query is read once its typing pauses, as the other text fields' edits are committed
 // then: without Enter or leaving the field, B stayed Sidekiq's beside a field that held base=1s.
 func TestBQueryReadOnPause(t *testing.T) {
+	t.Parallel()
 	const query = "budget=5s&vs=preset%3Dsidekiq"
 	srv := startServe(t)
 	tb := newTab(t)

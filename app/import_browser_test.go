@@ -126,6 +126,7 @@ func TestImportRefusedKeepsTheResult(t *testing.T) {
 // and the numbers stay those from before it: its status says so, where it said that the link now
 // had its inputs. Once the input is fixed, the link has the import with that edit.
 func TestImportHeldByAnInvalidInput(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?budget=7s")

@@ -111,6 +111,7 @@ func TestExportFollowsAnEdit(t *testing.T) {
 // though it is the overload model's key, rewrites it: another library's limiter is named as
 // not set.
 func TestExportWritesTheLinksLimiter(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?attempts=4&limiter=grpc&maxtokens=7&tokenratio=0.3&export=grpc")
@@ -131,9 +132,11 @@ func TestExportWritesTheLinksLimiter(t *testing.T) {
 // What a chosen preset set that its library does not say shows beside the picker on every first
 // screen, where a short window hides the picker's hint: a 5 s budget must not go silently.
 func TestPresetSaysWhatItSetOnScreen(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	for _, vp := range firstScreens {
 		t.Run(vp.name, func(t *testing.T) {
+			t.Parallel()
 			tb := newTab(t)
 			tb.emulate(vp)
 			tb.navigate(srv.URL + "/?budget=5s")

@@ -98,6 +98,7 @@ func TestTypingRefusedKeepsThePreEditResultBrowser(t *testing.T) {
 // same pagehide, and loads the page again as a traversal would be seen by guard.js: the
 // navigation's type is faked as back_forward; and a load that is not one keeps the link it has.
 func TestTypedThenBackKeepsTheEdit(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	const query = "base=250ms&attempts=8&jitter=equal&budget=20s"
