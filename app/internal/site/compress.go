@@ -36,10 +36,33 @@ func compress(body []byte) compressed {
 }
 
 // gzipCopy is body at gzip -9, or nil when that is not worth a second copy (see compress).
+// The copy of a large body is kept in memory under its hash: app.wasm's takes 2–3 s on a 2-core
+// machine, which every test that starts serve paid again for the same bytes (about 80 of them).
+// serve and static compress each file once; the kept copy is the one their file holds.
 func gzipCopy(body []byte) []byte {
 	if len(body) < 1<<10 {
 		return nil
 	}
+	if len(body) < gzipKeptFrom {
+		return gzipOf(body)
+	}
+	key := sha256.Sum256(body)
+	if gz, ok := gzipKept.Load(key); ok {
+		return gz.([]byte)
+	}
+	gz := gzipOf(body)
+	gzipKept.Store(key, gz)
+	return gz
+}
+
+// gzipKept holds the gzip copies (nil when not worth one) of the bodies of gzipKeptFrom bytes
+// or more, by their SHA-256; smaller ones compress in milliseconds.
+var gzipKept sync.Map
+
+const gzipKeptFrom = 1 << 20
+
+// gzipOf is gzipCopy's compression.
+func gzipOf(body []byte) []byte {
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(body)

@@ -4,7 +4,9 @@ package site
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -211,5 +213,25 @@ func TestBrotliReadBesideCompression(t *testing.T) {
 	case <-time.After(time.Minute): // a deadlock, not a duration: the read takes milliseconds
 		compressing.Unlock()
 		t.Fatal("reading the copy on disk waited for another input's compression")
+	}
+}
+
+// A kept gzip copy is the copy of the very bytes it is asked for: two large bodies that differ
+// in one byte each decompress to their own, the second call included.
+func TestGzipKeptByContent(t *testing.T) {
+	a := bytes.Repeat([]byte("backoffcalc "), gzipKeptFrom/12+1)
+	b := bytes.Clone(a)
+	b[len(b)/2] = '!'
+	for range 2 {
+		for _, body := range [][]byte{a, b} {
+			zr, err := gzip.NewReader(bytes.NewReader(gzipCopy(body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(zr)
+			if err != nil || !bytes.Equal(got, body) {
+				t.Fatalf("gzip copy of a body with byte %q in its middle decodes to one with %q (err %v)", body[len(body)/2], got[len(got)/2], err)
+			}
+		}
 	}
 }
