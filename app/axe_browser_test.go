@@ -104,6 +104,7 @@ func (tb *tab) typeInto(css, text string) {
 // mode): once the
 // wasm is in charge, and after typing a valid and an invalid value (so that an error shows).
 func TestAxe(t *testing.T) {
+	t.Parallel()
 	source := axeSource(t)
 	srv := startServe(t)
 	tb := newTab(t)
@@ -136,6 +137,7 @@ func TestAxe(t *testing.T) {
 // (WCAG 1.4.11, non-text contrast), which axe-core does not check. The edges were the table
 // rules' colour, 1.31:1 on a panel.
 func TestControlEdgesContrast(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	for _, dark := range []bool{false, true} {
 		tb := newTab(t)

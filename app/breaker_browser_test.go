@@ -15,6 +15,7 @@ import (
 // link and fills the runs side by side with the breaker's column and calc's figures for the
 // new link, every other breaker beside it.
 func TestBreakerChosenOnForm(t *testing.T) {
+	t.Parallel()
 	const link = "rate=40&run=3s&timeout=300ms&queue=10&limiter=aws&clients=20&seed=4&failrate=0.3"
 	srv := startServe(t)
 	tb := newTab(t)

@@ -29,11 +29,13 @@ func checkRender(t *testing.T, origin, url string) *tab {
 }
 
 func TestServe(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	checkRender(t, srv.URL, srv.URL+"/?base=250ms")
 }
 
 func TestStatic(t *testing.T) {
+	t.Parallel()
 	for _, prefix := range []string{"", "backoffcalc", "docs/tools/backoffcalc"} {
 		t.Run("prefix="+prefix, func(t *testing.T) {
 			srv := startStatic(t, prefix)

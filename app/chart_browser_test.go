@@ -124,6 +124,7 @@ func TestChartsReadable(t *testing.T) {
 
 // The overload view's chart, window by window, with the outage's line in every strip.
 func TestOverloadChartReadable(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.emulate(a11yViewports[0])

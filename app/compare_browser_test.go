@@ -25,6 +25,7 @@ const readCompareCells = `(() => {
 // calc's; "compare with a copy of this policy" puts A's canonical query in B (no difference left)
 // and in the link, and that link, opened in a new tab, shows the same tables.
 func TestCompareInBrowser(t *testing.T) {
+	t.Parallel()
 	l, err := libs.DecodeLink(compareLink)
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestCompareInBrowser(t *testing.T) {
 // go-app drops what its event's context dispatches once it is gone: the herd's runs were never
 // shown, the status stuck at "Computing the herd: 0 of 6 modes done…" until the next edit.
 func TestRemoveBShowsTheHerd(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?budget=2s&vs=preset%3Dcelery")
@@ -98,6 +100,7 @@ const readVs = `(() => ({
 // and beside B's input, while B's query holds them: after edits of A too; fixing B takes them
 // away and writes the link.
 func TestUnknownKeysOfBInBrowser(t *testing.T) {
+	t.Parallel()
 	const q = "?base=300ms&vs=bse%3D1s%26atempts%3D3%26preset%3Denvoy"
 	msgs := []string{`vs.bse "1s": unknown key; did you mean base?`, `vs.atempts "3": unknown key; did you mean attempts?`}
 	srv := startServe(t)

@@ -70,6 +70,7 @@ func (w *wasmWire) get() (encoding string, received float64, done bool) {
 // of serve (TestOffline) and deploys (TestDeployReachesReturningVisitors) then run from a
 // service worker that cached the brotli answer.
 func TestBrowserGetsBrotli(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		start func(t *testing.T) *httptest.Server

@@ -29,6 +29,7 @@ const contentionBrowserLink = "base=5ms&cap=2s&jitter=decorrelatedv2&contenders=
 // post's setup sets the inputs and the link. It logs the table's and the sweep's time and the
 // longest task meanwhile.
 func TestContentionSection(t *testing.T) {
+	t.Parallel()
 	p, err := libs.Decode(contentionBrowserLink)
 	if err != nil {
 		t.Fatal(err)

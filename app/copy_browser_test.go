@@ -34,6 +34,7 @@ func copied(tb *tab, button string) (text, status string) {
 // Once everything is computed, the page's copies are what table -contention writes for the
 // same link, and the status says nothing is left out.
 func TestCopyIsTable(t *testing.T) {
+	t.Parallel()
 	q := sharedQuery + "&contenders=20&runs=5&vs=preset%3Daws-go-v2%26contenders%3D20%26runs%3D5"
 	srv := startServe(t)
 	tb := newTab(t)
@@ -67,6 +68,7 @@ func TestCopyIsTable(t *testing.T) {
 
 // A copy pressed while the herd is computing says that the herd is not in it, and is not.
 func TestCopyWhileHerdComputes(t *testing.T) {
+	t.Parallel()
 	const q = "clients=100000&attempts=20&outage=10s&capacity=0"
 	srv := startServe(t)
 	tb := newTab(t)

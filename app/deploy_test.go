@@ -126,6 +126,7 @@ func TestDeployReachesReturningVisitors(t *testing.T) {
 		{"revalidating", "no-cache", time.Now()},
 	} {
 		t.Run(host.name, func(t *testing.T) {
+			t.Parallel() // each host its own folder, server and profile
 			dir := t.TempDir()
 			files := precompressedHost(http.Dir(dir))
 			var brotliWasm atomic.Int32 // app.wasm answers in brotli

@@ -14,6 +14,7 @@ import (
 // asks the workers to cancel, they stop within a step (the mark engine-cancelled says one did),
 // and the view fills with the new link's runs, calc's numbers.
 func TestEngineCancels(t *testing.T) {
+	t.Parallel()
 	const heavy = "attempts=10&run=199900ms&queue=1000&timeout=1s"
 	srv := startServe(t)
 	tb := newTab(t)

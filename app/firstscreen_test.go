@@ -104,6 +104,7 @@ var laptopWindows = []viewport{
 // total, each with its label, and the schedule through attempt 6 without scrolling. (Before the
 // totals put their labels and numbers on one line, attempt 6 ended at 663 px of the 577.)
 func TestFirstScreenLaptopWindow(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	const query = "base=250ms&attempts=8&jitter=equal&budget=20s"
 	for _, v := range laptopWindows {
@@ -144,6 +145,7 @@ func TestFirstScreenLaptopWindow(t *testing.T) {
 // TestZoom200: at 200% zoom a 1366×768 window is 683×384 CSS pixels. The page stays usable: it
 // never scrolls sideways, and every input can be reached and read.
 func TestZoom200(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.emulate(viewport{name: "1366x768 at 200%", width: 683, height: 384})
@@ -162,6 +164,7 @@ func TestZoom200(t *testing.T) {
 // TestSectionsOneStepAway: every section has a heading that the table of contents links to, and
 // a link with a section's fragment opens at that section.
 func TestSectionsOneStepAway(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.emulate(firstScreens[0])

@@ -47,6 +47,7 @@ const fitSettled = `document.querySelector("#fit td[data-col]") !== null && docu
 // A link with a budget shows calc's answers, its solve key opens the groups it names, and
 // applying the largest base sets the input, the table and the link, which reproduces them.
 func TestFitApplyOnPage(t *testing.T) {
+	t.Parallel()
 	q := fitQuery + "&solve=factor,base"
 	srv := startServe(t)
 	tb := newTab(t)

@@ -54,11 +54,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// The longest tests that only load pages, read them and set inputs from JavaScript (the hostile
-// corpus, natively and in the browser, the deploys, the user agents, the layouts and the axe
-// checks) call t.Parallel: they run last, two at a time, each in its own tab with its own
-// server. A tab's wasm keeps one core busy and the machine has two. The tests that measure
-// time, move focus or type keys stay sequential.
+// The browser tests call t.Parallel: they run after the others, two at a time (go test's
+// -parallel, GOMAXPROCS by default), each in its own tab with its own server. Headless Chromium
+// gives every tab the focus and the keyboard (document.hasFocus() is true in two tabs at once),
+// so typing and moving the focus need no tab to themselves; most of a browser test is waiting
+// for the page, and the tabs' wasm and go test share the two cores. Sequential are the tests
+// that touch what tabs share: the HTTP cache, which TestOffline clears and in which
+// TestWarmCode finds V8's code cache, and the clipboard, which TestCopyWritesTheClipboard reads;
+// and the tests of the page in this process that set package variables.
 
 // shared is the one browser of the run: starting Chromium costs about a
 // second, a tab a few milliseconds.

@@ -51,6 +51,7 @@ func checkNumbers(tb *tab, query string) {
 // keys the import does not set, the table is calc's for that link, and the page says what it
 // read and ignored.
 func TestImportSetsTheLink(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?clients=50&attempts=9")
@@ -88,6 +89,7 @@ func TestImportSetsTheLink(t *testing.T) {
 // numbers stay the last valid ones, and the textarea keeps what was pasted. On a phone: a tap
 // opens the control.
 func TestImportRefusedKeepsTheResult(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.emulate(firstScreens[2])
@@ -161,6 +163,7 @@ func TestImportHeldByAnInvalidInput(t *testing.T) {
 // where it rendered 16,305 list items and froze the page for 3.3 s; a key that would set the
 // terminal's title is shown escaped.
 func TestImportOfManyKeys(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?clients=2&samples=100")
@@ -199,6 +202,7 @@ func TestImportAxe(t *testing.T) {
 // TestImportPastedBeforeWasm pastes into serve's page before the wasm runs: the wasm's page,
 // which replaces it, keeps the control open with the text, and the text imports.
 func TestImportPastedBeforeWasm(t *testing.T) {
+	t.Parallel()
 	srv, release := heldServe(t)
 	tb := newTab(t, chromedp.WithNewBrowserContext())
 	tb.navigate(srv.URL + "/?attempts=4")
@@ -260,6 +264,7 @@ const watchValue = `(() => {
 // textarea's 64 KB are not written back into it, which had Chromium lay them out again (a 60 KB
 // import held the thread for 1,208 ms, 490 ms without it). How long the tasks took is only logged.
 func TestImportHandsTheThreadBack(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	if _, err := chromedp.Call(tb.ctx, cdppage.AddScriptToEvaluateOnNewDocument,
@@ -319,6 +324,7 @@ func TestImportHandsTheThreadBack(t *testing.T) {
 // an import say so, naming the engine, and leaves the link and the numbers as they were; the
 // herd and the Export panel say so too.
 func TestImportWithoutEngine(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	if _, err := chromedp.Call(tb.ctx, cdppage.AddScriptToEvaluateOnNewDocument,

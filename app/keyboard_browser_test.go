@@ -97,6 +97,7 @@ func (tb *tab) accessibleName() string {
 // and an accessible name. Then it changes the preset with the arrow keys and presses a copy
 // button with Enter.
 func TestKeyboardWalk(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	for _, vp := range a11yViewports[:2] {

@@ -17,6 +17,7 @@ import (
 // shows that library's code alone and puts export= in the address bar without a history entry,
 // and a block's copy button copies exactly that block.
 func TestExportPicker(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?base=200ms&attempts=4")
@@ -55,6 +56,7 @@ func TestExportPicker(t *testing.T) {
 // never shows the old policy's code as the current one's, in any state the browser could paint
 // (a MutationObserver records the panel at the end of every task that changed it).
 func TestExportFollowsAnEdit(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?base=200ms&attempts=4&export=polly")

@@ -35,6 +35,7 @@ func readableAt(css string) string {
 }
 
 func TestJavaScriptOff(t *testing.T) {
+	t.Parallel()
 	for _, site := range []string{"serve", "static"} {
 		t.Run(site, func(t *testing.T) {
 			srv := startServe(t)
@@ -71,6 +72,7 @@ func TestJavaScriptOff(t *testing.T) {
 // in words with a button, serve's numbers stay readable meanwhile, and the button loads the
 // calculator.
 func TestFailedLoad(t *testing.T) {
+	t.Parallel()
 	browser(t)
 	h, err := site.NewServer(builtRoot(t))
 	if err != nil {
@@ -114,6 +116,7 @@ func TestFailedLoad(t *testing.T) {
 // calculator did not load, and where the numbers would be the page no longer says that they
 // are being computed, but that they cannot be, and shows none of the HTML's numbers.
 func TestStaticFailedLoad(t *testing.T) {
+	t.Parallel()
 	dir := staticSite(t, "")
 	files := http.FileServer(http.Dir(dir))
 	for _, c := range []struct{ name, why string }{

@@ -197,6 +197,7 @@ func TestServeReadableWhileLoading(t *testing.T) {
 // TestTypedBeforeWasm types into serve's page before the wasm runs: what was typed is kept and
 // computed, the link follows, and focus and caret stay in the field.
 func TestTypedBeforeWasm(t *testing.T) {
+	t.Parallel()
 	srv, release := heldServe(t)
 	tb := newTab(t, chromedp.WithNewBrowserContext())
 	tb.navigate(srv.URL + "/?attempts=4&base=2s")
@@ -286,6 +287,7 @@ func TestStaticWhileLoading(t *testing.T) {
 // through the wasm's first render, which keeps them, and the sampling after it, which writes the
 // same numbers again.
 func TestServeKeepsSampledNumbers(t *testing.T) {
+	t.Parallel()
 	const query = "base=2s&attempts=4"
 	srv, release := heldServe(t)
 	tb := newTab(t, chromedp.WithNewBrowserContext())
@@ -335,6 +337,7 @@ func TestServeKeepsSampledNumbers(t *testing.T) {
 // leaves for after the paint (the comparison's), on serve's page before the wasm runs: the focus
 // is back in that field once the section is live.
 func TestFocusBelowFirstScreen(t *testing.T) {
+	t.Parallel()
 	srv, release := heldServe(t)
 	tb := newTab(t, chromedp.WithNewBrowserContext())
 	tb.navigate(srv.URL + "/?attempts=4&base=2s")

@@ -22,6 +22,7 @@ const overloadBrowserLink = "rate=100&run=5s&timeout=500ms&queue=20&limiter=grpc
 // off the input path, each series of the chart named in text; then an old closed herd's link
 // still shows the closed herd. It logs how long the view took and the longest task meanwhile.
 func TestOverloadLink(t *testing.T) {
+	t.Parallel()
 	p, err := libs.Decode(overloadBrowserLink)
 	if err != nil || !p.Open() {
 		t.Fatal(err)
@@ -216,6 +217,7 @@ func pickOverloadInBrowser(t *testing.T, tb *tab, p calc.Params, cases []calc.Ov
 // In Chromium, a link with an error rate shows calc's closed form in the overload view, and
 // Brooker's two limiters among the runs side by side, each cell calc's number.
 func TestErrorRateLink(t *testing.T) {
+	t.Parallel()
 	p, err := libs.Decode(errorRateQuery)
 	if err != nil {
 		t.Fatal(err)
@@ -266,6 +268,7 @@ func TestErrorRateLink(t *testing.T) {
 // In Chromium, a link with load-dependent latency shows calc's collapse threshold in the overload
 // view, and each run's most attempts in service and longest time in service beside it, calc's.
 func TestLatencyLink(t *testing.T) {
+	t.Parallel()
 	p, err := libs.Decode(latencyQuery)
 	if err != nil {
 		t.Fatal(err)

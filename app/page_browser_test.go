@@ -131,6 +131,7 @@ func TestSharedLink(t *testing.T) {
 
 // The server's own HTML, before any script runs, already carries the link's numbers.
 func TestServePreRendersLink(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	resp, err := http.Get(srv.URL + "/?" + sharedQuery)
 	if err != nil {
@@ -153,6 +154,7 @@ func TestServePreRendersLink(t *testing.T) {
 }
 
 func TestTypingUpdatesTableAndLink(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/")
@@ -181,6 +183,7 @@ func TestTypingUpdatesTableAndLink(t *testing.T) {
 // export panel follow after the paint. Under wasm Go runs every goroutine it can before it
 // returns to the browser, so work left in the task would hold the numbers off the screen.
 func TestEditTaskOnlyWritesNumbers(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/")
@@ -215,6 +218,7 @@ func TestEditTaskOnlyWritesNumbers(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?base=abc&attempts=0&jitter=none")
@@ -385,6 +389,7 @@ func checkHerdLink(t *testing.T, q string) {
 // A valid link is rewritten canonical once the page has loaded it, without a history entry;
 // a bad one is left for its author to see.
 func TestLoadRewritesValidLink(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?base=250ms#schedule")

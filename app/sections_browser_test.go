@@ -173,6 +173,7 @@ func TestPresetSelectShowsWhole(t *testing.T) {
 // its own when there is a budget, says that B does not inherit A's budget, and its picker keeps
 // showing what was picked.
 func TestCompareTotalsLayout(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	for _, vp := range layoutScreens {
 		t.Run(vp.name, func(t *testing.T) {
@@ -249,6 +250,7 @@ func TestWordingInBrowser(t *testing.T) {
 // table of contents entry, in the herd's place; one that closes it puts the herd back. A link's
 // fragment that names the section follows it, so that the link still opens there.
 func TestOverloadSectionOnEdit(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?clients=50#herd-section")
@@ -283,6 +285,7 @@ func TestOverloadSectionOnEdit(t *testing.T) {
 // browser's scroll anchoring held the end of the contention section in view instead, and the
 // section the link names ended about 1,950 px below the window's top.
 func TestFragmentStaysWhileSectionsFill(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.emulate(firstScreens[0])
@@ -316,6 +319,7 @@ func TestFragmentStaysWhileSectionsFill(t *testing.T) {
 // them: the export section's heading ended 2,118 px below the window's top, a tabbed-to copy
 // button 1,964 px.
 func TestFocusStaysWhileSectionsFill(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	sweepDone := `document.querySelectorAll("#contention-sweep tr[data-clients]").length === 20 &&
 		document.getElementById("contention-status").textContent === "" &&

@@ -37,6 +37,7 @@ const readSilent = `(() => {
 // value, the results say what they were computed with; an edit writes the canonical link and
 // the messages go; a bare number typed in a duration is said to be milliseconds.
 func TestSilentInputBrowser(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 

@@ -127,6 +127,7 @@ func TestNoTextCut(t *testing.T) {
 	for _, vp := range []viewport{firstScreens[2], firstScreens[0]} {
 		for _, link := range cutLinks {
 			t.Run(vp.name+"/"+link, func(t *testing.T) {
+				t.Parallel() // each link's sections compute for seconds: beside the other tests
 				tb := newTab(t)
 				tb.emulate(vp)
 				tb.navigate(srv.URL + "/?" + link)

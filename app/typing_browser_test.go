@@ -52,6 +52,7 @@ const recordURLs = `(() => {
 // way, and none of them may reach the link; once the typing pauses, the refusal leaves the
 // page as it was before the edit, attempts=6's numbers and link, with a message naming 5000.
 func TestTypingRefusedKeepsThePreEditResultBrowser(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t)
 	tb := newTab(t)
 	tb.navigate(srv.URL + "/?base=100ms&cap=1s&attempts=6")
