@@ -165,3 +165,23 @@ func TestHarness(t *testing.T) {
 		t.Errorf("foreign requests %q, want the image", f)
 	}
 }
+
+// TestTabOpensNoBrowserUI checks that a tab of the tests' browser loads no browser UI of its own
+// (headless.OffFeatures): with the address bar's popups, every tab cost a renderer more, 0.8 s
+// of CPU, and Chromium may give them new feature names.
+func TestTabOpensNoBrowserUI(t *testing.T) {
+	t.Parallel()
+	srv := startServe(t)
+	tb := newTab(t)
+	tb.navigate(srv.URL + "/?base=250ms")
+	tb.waitWasm()
+	infos, err := chromedp.Targets(tb.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range infos {
+		if in.Type == "browser_ui" || strings.HasPrefix(in.URL, "chrome://") {
+			t.Errorf("the browser has a %s target at %s", in.Type, in.URL)
+		}
+	}
+}
