@@ -352,11 +352,9 @@ func presetDefaults(was url.Values, next calc.Params) []string {
 	if next.Budget == 0 {
 		say("budget", "the preset sets no time limit on the retries")
 	}
-	if j := next.Jitter; !j.UsesRatio() {
-		say("ratio", "jitter "+j.String()+" reads no ratio; the modes table's proportional row does")
-	}
-	if j := next.Jitter; !j.UsesFactor() && next.Growth != policy.Linear {
-		say("factor", "jitter "+j.String()+" reads no factor; the modes table's other rows do")
+	keys, whys := next.ForOtherModes()
+	for i, k := range keys {
+		say(k, whys[i])
 	}
 	return out
 }

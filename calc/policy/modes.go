@@ -259,6 +259,21 @@ func (j Jitter) UsesFactor() bool { return modes[j].factor }
 func (j Jitter) UsesRatio() bool  { return modes[j].ratio }
 func (j Jitter) UsesAdd() bool    { return modes[j].add }
 
+// ForOtherModes lists the keys of p that its own waits do not read and the modes table's other
+// rows do (ratio, factor), each with why in words: a preset and an import, which set the policy
+// whole, set these to their defaults, and say so with why.
+func (p Params) ForOtherModes() (keys, whys []string) {
+	if !p.Jitter.UsesRatio() {
+		keys = append(keys, "ratio")
+		whys = append(whys, "jitter "+p.Jitter.String()+" reads no ratio; the modes table's proportional row does")
+	}
+	if !p.Jitter.UsesFactor() && p.Growth != Linear {
+		keys = append(keys, "factor")
+		whys = append(whys, "jitter "+p.Jitter.String()+" reads no factor; the modes table's other rows do")
+	}
+	return keys, whys
+}
+
 // WaitWords says in one sentence what retry k of p waits, where cap applies and what the first
 // retry does: with the defaults, "Retry k waits a random time between 0 and
 // d = min(10 s, 100 ms × 2^(k−1)) (full jitter)." p must be valid.

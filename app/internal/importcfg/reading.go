@@ -161,12 +161,9 @@ func (r *reading) result() (Result, error) {
 	if _, err := calc.DecodeValues(vals); err != nil {
 		return Result{}, r.rangeError(err)
 	}
-	// What the policy's own waits do not read, the modes table's other rows do.
-	if j := r.p.Jitter; !j.UsesRatio() {
-		defaults = append(defaults, Default{Key: "ratio", Value: all.Get("ratio"), Why: "jitter " + j.String() + " reads no ratio; the modes table's proportional row does"})
-	}
-	if j := r.p.Jitter; !j.UsesFactor() && r.p.Growth != policy.Linear {
-		defaults = append(defaults, Default{Key: "factor", Value: all.Get("factor"), Why: "jitter " + j.String() + " reads no factor; the modes table's other rows do"})
+	keys, whys := r.p.ForOtherModes()
+	for i, k := range keys {
+		defaults = append(defaults, Default{Key: k, Value: all.Get(k), Why: whys[i]})
 	}
 	read := make([]string, len(r.read))
 	for i, l := range r.read {
