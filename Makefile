@@ -59,10 +59,10 @@ native:
 
 # test leaves wasm_exec.js alone, so that a stale committed copy fails
 # TestWasmExecJS instead of being fixed behind CI's back. app's tests take about
-# 10 minutes on an idle 2-core machine and 20 on a busy one: go test's default
-# timeout of 10 minutes a package would end them half way. Most of them drive
-# one browser tab at a time, which keeps one core busy: calc's tests in wasm and
-# the short fuzzing (one worker) run beside them on the other.
+# 9 minutes on an idle 2-core machine and twice that on a busy one: go test's
+# default timeout of 10 minutes a package would end them half way. Its browser
+# tests drive two tabs at a time; calc's tests in wasm and the short fuzzing (one
+# worker) run beside them (docs/testing.md, "How long make test takes").
 test: npm
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
