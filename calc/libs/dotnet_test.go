@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"backoffcalc/calc"
 	"backoffcalc/calc/breaker"
 	"backoffcalc/calc/policy"
 )
@@ -170,4 +171,37 @@ func ExampleStartupChecks() {
 	// - Attempt timeout at most the total request timeout: 20 s (timeout) and 30 s (budget), which .NET accepts.
 	// - The breaker's sampling duration at least twice the attempt timeout: 30 s (pollysampling) and 2 × 20 s (timeout) = 40 s: the sampling duration is shorter, so .NET refuses to start: “The sampling duration of circuit breaker strategy needs to be at least double of an attempt timeout strategy’s timeout interval, in order to be effective. Sampling Duration: 30s,Attempt Timeout: 20s”.
 	// - The summed retry delays against the total request timeout: no released version checks them (only the previews before 8.0.0 did).
+}
+
+// TestPollyMaxUnderDelay transcribes Polly 8.7.0's RetryHelper.GetRetryDelay without jitter,
+// where Polly allows a MaxDelay under Delay (each is checked against 0 and a day only):
+//
+//	Constant => baseDelay, Linear => (attempt + 1) * baseDelay, Exponential => Math.Pow(2, attempt) * baseDelay
+//	if (maxDelay is TimeSpan maxDelayValue && delay > maxDelayValue) return maxDelay.Value;
+//
+// Every retry's wait, as calc schedules PollyRetry.Policy, is that delay exactly.
+func TestPollyMaxUnderDelay(t *testing.T) {
+	for _, backoff := range []string{"Constant", "Linear", "Exponential"} {
+		c := PollyRetry{MaxRetryAttempts: 4, Delay: 3 * time.Second, MaxDelay: 2 * time.Second, BackoffType: backoff}
+		p := calc.Default()
+		p.Policy = c.Policy()
+		if err := p.Validate(); err != nil { // calc refuses a cap under the base
+			t.Fatalf("%s: %v", backoff, err)
+		}
+		rows := p.Schedule().Rows
+		for attempt := 0; attempt < c.MaxRetryAttempts; attempt++ {
+			delay := map[string]time.Duration{"Constant": c.Delay, "Linear": time.Duration(attempt+1) * c.Delay, "Exponential": c.Delay << attempt}[backoff]
+			if delay > c.MaxDelay {
+				delay = c.MaxDelay
+			}
+			if r := rows[attempt+1]; r.Min != delay || r.Max != delay {
+				t.Errorf("%s, retry %d: waits %v to %v, Polly %v", backoff, attempt+1, r.Min, r.Max, delay)
+			}
+		}
+	}
+	// With jitter each drawn delay is clamped: a law calc does not have.
+	jittered := PollyRetry{MaxRetryAttempts: 2, Delay: 3 * time.Second, MaxDelay: 2 * time.Second, BackoffType: "Linear", UseJitter: true}.Policy()
+	if _, ok := PollyMaxUnderDelay(jittered); ok || jittered.Cap >= jittered.Base {
+		t.Errorf("with jitter: %+v, ok %v; want the clamp left to the caller to refuse", jittered, ok)
+	}
 }

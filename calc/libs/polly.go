@@ -202,7 +202,25 @@ func (c PollyRetry) Policy() policy.Policy {
 	case c.UseJitter:
 		pol.Jitter, pol.Ratio = policy.Proportional, 0.25
 	}
+	pol, _ = PollyMaxUnderDelay(pol)
 	return pol
+}
+
+// PollyMaxUnderDelay is pol, a RetryStrategyOptions in calc's terms with MaxDelay as its cap,
+// as Polly runs it when MaxDelay is under Delay, which Polly allows (each is checked against 0
+// and a day only). Polly 8.7.0's RetryHelper.GetRetryDelay returns MaxDelay for any delay over
+// it; without jitter every delay, Constant, Linear or Exponential, is at least Delay, so every
+// retry waits MaxDelay: a constant wait of the cap. With jitter ok is false: each drawn delay
+// clamped to MaxDelay is a law the calculator does not have, and pol comes back as it was.
+func PollyMaxUnderDelay(pol policy.Policy) (_ policy.Policy, ok bool) {
+	if pol.Cap >= pol.Base {
+		return pol, true
+	}
+	if pol.Jitter != policy.None {
+		return pol, false
+	}
+	pol.Base, pol.Factor, pol.Growth, pol.Cap = pol.Cap, 1, policy.Exponential, capNone
+	return pol, true
 }
 
 // CSharp is c as a ResiliencePipelineBuilder, the timeout and MaxDelay only when set, and the

@@ -142,6 +142,7 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 		c.MaxRetryAttempts = n
 		r.source("attempts", v)
 	}
+	var maxV *value
 	for _, f := range []struct {
 		name, key string
 		field     *time.Duration
@@ -149,6 +150,9 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 		v := o.get(fold(f.name), true)
 		if v == nil {
 			continue
+		}
+		if f.name == "MaxDelay" {
+			maxV = v
 		}
 		d, err := timeSpan(v)
 		if err != nil {
@@ -182,8 +186,24 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 	case c.UseJitter:
 		r.note("UseJitter draws each delay ±25%%: jitter proportional, ratio 0.25")
 	}
-	r.note("MaxDelay, when set, clamps each delay after the jitter: capat after; without it the calculator's largest cap, 168h, stands in")
+	if maxV == nil || c.MaxDelay >= c.Delay {
+		r.note("MaxDelay, when set, clamps each delay after the jitter: capat after; without it the calculator's largest cap, 168h, stands in")
+	} else {
+		pol := c.Policy()
+		if pol.Cap < pol.Base { // PollyMaxUnderDelay left it: with jitter
+			return maxV.errorf("under Delay (%s) with UseJitter, Polly clamps each drawn delay to it, a law the calculator does not have; with MaxDelay at least Delay, or UseJitter false, it reads", secs(c.Delay))
+		}
+		r.source("base", maxV) // every wait is MaxDelay, and there is no cap
+		r.unsource("cap")
+		r.note("%s", maxUnderDelay(policy.Policy{Base: c.Delay, Cap: c.MaxDelay}))
+	}
 	return nil
+}
+
+// maxUnderDelay says what a Polly MaxDelay under Delay does (libs.PollyMaxUnderDelay).
+func maxUnderDelay(under policy.Policy) string {
+	return fmt.Sprintf("MaxDelay %s is under Delay %s: Polly clamps every delay to it, so every retry waits %s (base, factor 1, no cap)",
+		secs(under.Cap), secs(under.Base), secs(under.Cap))
 }
 
 // backoffType reads a DelayBackoffType as Enum.Parse does, ignoring case, or its number.

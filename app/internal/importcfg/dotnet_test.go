@@ -46,6 +46,13 @@ var dotnetCases = []readCase{
 	{name: "the standard handler's Retry at the top", text: `{"Retry": {"MaxRetryAttempts": 2, "Delay": "00:00:01"}, "AttemptTimeout": {"Timeout": "00:00:02"}}`,
 		values: "attempts=3&base=1s&timeout=2s"},
 	{name: "the standard handler's Retry at the top, a trailing comma", text: `{"Retry": {"MaxRetryAttempts": 4,}}`, values: "attempts=5"},
+	// Polly allows a MaxDelay under Delay and clamps every delay to it: without jitter each
+	// retry waits MaxDelay, read as the base.
+	{name: "MaxDelay under Delay", text: `{"MaxRetryAttempts": 3, "Delay": "00:00:02", "MaxDelay": "00:00:01", "BackoffType": "Linear"}`,
+		values: "attempts=4&base=1s&factor=1&growth=exponential&cap=168h&jitter=none",
+		read:   `line 1: MaxDelay "00:00:01" → base=1s`},
+	{name: "MaxDelay under Delay with jitter", text: `{"Retry": {"Delay": "00:00:02", "MaxDelay": "00:00:01", "UseJitter": true}}`,
+		err: `under Delay (2s) with UseJitter, Polly clamps each drawn delay to it, a law the calculator does not have; with MaxDelay at least Delay, or UseJitter false, it reads (line 1, Retry.MaxDelay "00:00:01")`},
 	{name: "d:hh:mm:ss", text: `{"MaxRetryAttempts": 1, "MaxDelay": "0:01:00:00", "Delay": "0:02"}`, values: "base=2m&cap=1h"},
 
 	{name: "a bare number is days", text: `{"MaxRetryAttempts": 1, "Delay": 2}`, err: `must be at most 1.00:00:00 (a day): Polly refuses more (line 1, Delay "2")`},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"backoffcalc/calc/libs"
 	"backoffcalc/calc/policy"
 )
 
@@ -108,7 +109,13 @@ func readPollyCode(text string) (Result, bool, error) {
 		pol.Jitter, pol.Ratio = policy.Proportional, 0.25
 	}
 	if pol.Cap < pol.Base {
-		return Result{}, false, fmt.Errorf("line %d: MaxDelay %s: must be at least Delay (%s)", field(fields, "MaxDelay").line, secs(pol.Cap), secs(pol.Base))
+		under := pol
+		var ok bool
+		if pol, ok = libs.PollyMaxUnderDelay(pol); !ok {
+			return Result{}, false, fmt.Errorf("line %d: MaxDelay %s: under Delay (%s) with UseJitter, Polly clamps each drawn delay to it, a law the calculator does not have; with MaxDelay at least Delay, or UseJitter false, it reads",
+				field(fields, "MaxDelay").line, secs(under.Cap), secs(under.Base))
+		}
+		read = append(read, maxUnderDelay(under))
 	}
 	retry := strings.Index(text, ".AddRetry(")
 	for _, m := range regexp.MustCompile(`\.AddTimeout\(([^()]*\([^()]*\))\)`).FindAllStringSubmatchIndex(text, 8) {

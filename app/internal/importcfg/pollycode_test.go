@@ -11,6 +11,11 @@ var pollyCodeCases = []importCase{
 		ignored: []string{"line 5: ShouldHandle", "line 12: AddTimeout"}},
 	{name: "Polly's defaults", format: pollyFormat,
 		text: "new RetryStrategyOptions { }", want: "base=2s&factor=1&cap=168h&attempts=4&jitter=none&budget=0"},
+	// Polly clamps every delay to a MaxDelay under Delay (RetryHelper.GetRetryDelay: a delay
+	// over maxDelay is maxDelay), and without jitter each is at least Delay: 1 s every time.
+	{name: "MaxDelay under Delay", format: pollyFormat,
+		text: "new RetryStrategyOptions { Delay = TimeSpan.FromSeconds(2), MaxDelay = TimeSpan.FromSeconds(1), BackoffType = DelayBackoffType.Exponential }",
+		want: "base=1s&factor=1&cap=168h&growth=exponential&jitter=none"},
 	{name: "linear with jitter", format: pollyFormat,
 		text: "new RetryStrategyOptions { BackoffType = DelayBackoffType.Linear, UseJitter = true, Delay = TimeSpan.FromTicks(2500) }",
 		want: "base=250us&growth=linear&jitter=proportional&ratio=0.25"},
@@ -26,7 +31,7 @@ func TestPollyCodeRefuses(t *testing.T) {
 		{"jitter", "new RetryStrategyOptions { UseJitter = yes }", []string{"UseJitter", `"yes"`}},
 		{"negative", "new RetryStrategyOptions { MaxRetryAttempts = -1 }", []string{"MaxRetryAttempts", `"-1"`}},
 		{"max delay over a day", "new RetryStrategyOptions { MaxDelay = TimeSpan.FromDays(2) }", []string{"MaxDelay", "24h"}},
-		{"max under delay", "new RetryStrategyOptions { Delay = TimeSpan.FromSeconds(2), MaxDelay = TimeSpan.FromSeconds(1) }", []string{"MaxDelay 1s", "at least Delay (2s)"}},
+		{"max under delay with jitter", "new RetryStrategyOptions { Delay = TimeSpan.FromSeconds(2), MaxDelay = TimeSpan.FromSeconds(1), UseJitter = true }", []string{"MaxDelay 1s", "under Delay (2s) with UseJitter"}},
 		{"given twice", "new RetryStrategyOptions {\nDelay = TimeSpan.FromSeconds(2),\nDelay = TimeSpan.FromSeconds(1) }", []string{"line 3", "given twice"}},
 		{"unclosed", "new RetryStrategyOptions { Delay = TimeSpan.FromSeconds(2),", []string{"line 1", "no closing }"}},
 		{"no initializer", "new RetryStrategyOptions()", []string{"no { … }"}},

@@ -124,6 +124,11 @@ func (r *reading) source(key string, v *value) {
 	}
 }
 
+// unsource drops key's line of Read: the import no longer reads key from what source named.
+func (r *reading) unsource(key string) {
+	r.read = slices.DeleteFunc(r.read, func(l string) bool { return l == sourceMark+key })
+}
+
 // also says that the import sets key, beyond the policy's.
 func (r *reading) also(keys ...string) { r.extra = append(r.extra, keys...) }
 
