@@ -192,7 +192,7 @@ func renderNotes(r calc.Report) app.UI {
 			p.Jitter.Title(), policy.Percent(last.AtCap), policy.Human(float64(p.Cap))))
 	}
 	if p.Budget > 0 {
-		notes = append(notes, app.FormatString("Budget %s: %d attempts always start within it, at most %d do (a start at the budget itself is out). Within budget, %s.", report.LimitText(p.Budget), s.Always, s.AtMost, report.StartsOver),
+		notes = append(notes, app.FormatString("Budget %s: %s (a start at the budget itself is out). Within budget, %s.", report.LimitText(p.Budget), report.StartWithin(s), report.StartsOver),
 			report.WithinNote(r))
 	}
 	if r.PolicySampled() {

@@ -163,6 +163,11 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 		}
 		*f.field = d
 		r.source(f.key, v)
+		if d == 0 && f.name == "Delay" {
+			// Polly retries at once (RetryHelper: a zero base delay is returned as it is);
+			// calc's base is more than 0.
+			r.note("line %d: %s 0: Polly retries at once; one tick, 100ns, the least base the calculator takes, stands in", v.line, v.path())
+		}
 	}
 	if v := o.get(fold("BackoffType"), true); v != nil {
 		t, err := backoffType(v)

@@ -53,6 +53,8 @@ var dotnetCases = []readCase{
 		read:   `line 1: MaxDelay "00:00:01" → base=1s`},
 	{name: "MaxDelay under Delay with jitter", text: `{"Retry": {"Delay": "00:00:02", "MaxDelay": "00:00:01", "UseJitter": true}}`,
 		err: `under Delay (2s) with UseJitter, Polly clamps each drawn delay to it, a law the calculator does not have; with MaxDelay at least Delay, or UseJitter false, it reads (line 1, Retry.MaxDelay "00:00:01")`},
+	{name: "a zero Delay", text: `{"MaxRetryAttempts": 2, "Delay": "00:00:00"}`, values: "attempts=3&base=100ns",
+		read: `line 1: Delay 0: Polly retries at once; one tick, 100ns, the least base the calculator takes, stands in`},
 	{name: "d:hh:mm:ss", text: `{"MaxRetryAttempts": 1, "MaxDelay": "0:01:00:00", "Delay": "0:02"}`, values: "base=2m&cap=1h"},
 
 	{name: "a bare number is days", text: `{"MaxRetryAttempts": 1, "Delay": 2}`, err: `must be at most 1.00:00:00 (a day): Polly refuses more (line 1, Delay "2")`},

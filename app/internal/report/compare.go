@@ -162,8 +162,8 @@ func FitLine(r calc.Report, fit *policy.Solution) string {
 		return "no budget."
 	}
 	s := r.Schedule
-	return fmt.Sprintf("budget %s: %d attempts always start within it, at most %d do; the most attempts that would fit: %s on every path, %s on the best path.",
-		LimitText(r.Params.Budget), s.Always, s.AtMost, FitText(fit.Always, strconv.Itoa), FitText(fit.Can, strconv.Itoa))
+	return fmt.Sprintf("budget %s: %s; the most attempts that would fit: %s on every path, %s on the best path.",
+		LimitText(r.Params.Budget), StartWithin(s), FitText(fit.Always, strconv.Itoa), FitText(fit.Can, strconv.Itoa))
 }
 
 // ContentionLineOf is the contention experiment's headline for a policy's own mode.

@@ -409,7 +409,7 @@ func textReport(w io.Writer, res Results) error {
 		fmt.Fprintln(w, OverCapNote(p, func(d time.Duration) string { return policy.Human(float64(d)) }))
 	}
 	if p.Budget > 0 {
-		fmt.Fprintf(w, "Budget %s: %d attempts always start within it, at most %d do.\n", LimitText(p.Budget), s.Always, s.AtMost)
+		fmt.Fprintf(w, "Budget %s: %s.\n", LimitText(p.Budget), StartWithin(s))
 	}
 	fmt.Fprintln(w, "\nEvery jitter mode on the same base, factor, cap and attempts:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -473,11 +473,15 @@ func LayersLine(r calc.Report) string {
 	if p.Budget > 0 {
 		ignoring = ", ignoring the " + LimitText(p.Budget) + " budget"
 	}
-	if p.Layers == 1 {
-		return fmt.Sprintf("With 1 layer, one request makes up to %s attempts%s.", r.WorstCaseAttempts, ignoring)
+	attempts := "attempts"
+	if r.WorstCaseAttempts.IsInt64() && r.WorstCaseAttempts.Int64() == 1 {
+		attempts = "attempt"
 	}
-	return fmt.Sprintf("With %d stacked layers of %d attempts each, one outer request can make up to %s attempts at the innermost service (%d^%d)%s.",
-		p.Layers, p.Attempts, r.WorstCaseAttempts, p.Attempts, p.Layers, ignoring)
+	if p.Layers == 1 {
+		return fmt.Sprintf("With 1 layer, one request makes up to %s %s%s.", r.WorstCaseAttempts, attempts, ignoring)
+	}
+	return fmt.Sprintf("With %d stacked layers of %d %s each, one outer request can make up to %s %s at the innermost service (%d^%d)%s.",
+		p.Layers, p.Attempts, policy.Plural(p.Attempts, "attempt", "attempts"), r.WorstCaseAttempts, attempts, p.Attempts, p.Layers, ignoring)
 }
 
 // OverCapNote is the note of a schedule whose waits can pass the cap (Schedule.ExceedsCap),
@@ -497,4 +501,11 @@ func OverCapNote(p calc.Params, show func(time.Duration) string) string {
 		}
 	}
 	return "A wait can be longer than the cap (" + show(p.Cap) + "): " + why + "."
+}
+
+// StartWithin says how many of s's attempts always start within its budget, and how many at
+// most: "3 attempts always start within it, at most 4 do", in the singular for one.
+func StartWithin(s policy.Schedule) string {
+	return fmt.Sprintf("%d %s within it, at most %d %s", s.Always, policy.Plural(s.Always, "attempt always starts", "attempts always start"),
+		s.AtMost, policy.Plural(s.AtMost, "does", "do"))
 }

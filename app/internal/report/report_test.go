@@ -78,6 +78,31 @@ func TestWordsSayWhetherTheBudgetCounts(t *testing.T) {
 	}
 }
 
+// One attempt is said in the singular: "1 attempts always start within it" and "makes up to
+// 1 attempts" were the words for a budget under the first wait and for attempts=1.
+func TestOneAttemptInTheSingular(t *testing.T) {
+	for _, c := range []struct{ query, want string }{
+		{"base=1s&budget=500ms&jitter=none", "Budget 500 ms: 1 attempt always starts within it, at most 1 does."},
+		{"base=1s&budget=1500ms&jitter=none", "Budget 1.5 s: 2 attempts always start within it, at most 2 do."},
+		{"attempts=1", "With 1 layer, one request makes up to 1 attempt."},
+		{"attempts=1&layers=3", "With 3 stacked layers of 1 attempt each, one outer request can make up to 1 attempt at the innermost service (1^3)."},
+		{"attempts=2&layers=2", "With 2 stacked layers of 2 attempts each, one outer request can make up to 4 attempts at the innermost service (2^2)."},
+	} {
+		p, err := calc.Decode(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := p.ReportBounds()
+		got := LayersLine(r)
+		if p.Budget > 0 {
+			got = "Budget " + LimitText(p.Budget) + ": " + StartWithin(r.Schedule) + "."
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.query, got, c.want)
+		}
+	}
+}
+
 // The note of waits longer than the cap names what makes them: the jitter after the cap, the
 // offset, or both; it said the jitter where the offset alone did it.
 func TestOverCapNote(t *testing.T) {

@@ -209,7 +209,7 @@ func reportTables(res Results) []reportTable {
 	}
 	if p.Budget > 0 {
 		s := r.Schedule
-		sentences = append(sentences, fmt.Sprintf("Budget %s ms: %d attempts always start within it, at most %d do.", policy.Millis(p.Budget), s.Always, s.AtMost))
+		sentences = append(sentences, fmt.Sprintf("Budget %s ms: %s.", policy.Millis(p.Budget), StartWithin(s)))
 		row[3], row[4], row[5] = policy.Millis(p.Budget), strconv.Itoa(s.Always), strconv.Itoa(s.AtMost)
 	}
 	out = append(out, reportTable{words: append(sentences, LayersLine(r)), cols: summaryCols, rows: [][]string{row}})
