@@ -24,6 +24,9 @@ type importView struct {
 	// invalid, so the results and the link stayed heldFrom's, those before it.
 	held     bool
 	heldFrom calc.Params
+	// clicked: Import was clicked in the server's page, before the wasm ran; pasted is imported
+	// once the wasm's page has painted (importClickedBefore).
+	clicked bool
 }
 
 // importControl is the Import control's component: its state (importView) and its behaviour. It
@@ -167,5 +170,18 @@ func (c *importControl) takeOver() {
 	if el.Truthy() {
 		c.pasted = el.Get("value").String()
 		c.open = el.Call("closest", "details").Get("open").Bool()
+		if took := app.Window().Get("backoffcalcTakeImportClick"); took.Type() == app.TypeFunction {
+			c.clicked = took.Invoke().Bool()
+		}
+	}
+}
+
+// importClickedBefore imports what was pasted into the server's page, if its Import was clicked
+// there: the click is the person's, and the wasm's page, which replaced that page, would lose it.
+func (c *importControl) importClickedBefore(ctx app.Context) {
+	if c.clicked {
+		c.clicked = false
+		mark("import-start")
+		c.importText(ctx, c.pasted)
 	}
 }

@@ -219,6 +219,29 @@ func TestImportPastedBeforeWasm(t *testing.T) {
 	tb.requireNoConsoleProblems()
 }
 
+// TestImportClickedBeforeWasm clicks Import in serve's page before the wasm runs: the page says
+// that the import waits for the calculator, and the wasm imports the text once it has taken
+// over, where the click was lost.
+func TestImportClickedBeforeWasm(t *testing.T) {
+	t.Parallel()
+	srv, release := heldServe(t)
+	tb := newTab(t, chromedp.WithNewBrowserContext())
+	tb.navigate(srv.URL + "/?attempts=4")
+	evalJS[bool](tb, `document.getElementById("import").open = true`)
+	tb.setInput("#import-text", stepFunctionsState)
+	evalJS[bool](tb, `document.getElementById("import-button").click(), true`)
+	if said := evalJS[string](tb, `document.querySelector("#import-said p").textContent`); !strings.Contains(said, "imports the text as soon as") {
+		t.Errorf("after the click, before the wasm, the import says %q", said)
+	}
+	release()
+	tb.waitWasm()
+	tb.waitFor("the imported link", `location.search.includes("jitter=full") && location.search.includes("base=3s")`)
+	if said := evalJS[string](tb, `document.querySelector("#import-said p").textContent`); !strings.Contains(said, "Read as") {
+		t.Errorf("after the wasm's import, it says %q", said)
+	}
+	tb.requireNoConsoleProblems()
+}
+
 // watchImport is a script for every document of the tab. At each of the import's marks but the
 // last it posts a message of its own, and window.__import.order gets the marks and those
 // messages' tasks in the order they ran: an import that hands the thread back between reading

@@ -96,6 +96,7 @@ func warmEdit(raw url.Values) { libs.DecodeLinkValues(raw) }
 func (p *page) showLeftForLater(ctx app.Context, gen int64) {
 	p.catchUp()
 	p.showRest(ctx)
+	p.imp.importClickedBefore(ctx)
 	if p.workGen.Load() != gen {
 		return
 	}

@@ -118,6 +118,28 @@ function backoffcalcRecord(event) {
 document.addEventListener("input", backoffcalcRecord, true);
 document.addEventListener("change", backoffcalcRecord, true);
 
+// A click on Import in the server's page, before the wasm runs, whose page replaces it: the wasm
+// imports the pasted text once it has painted (app/import.go's importClickedBefore), and the
+// page says so meanwhile, where the click did nothing.
+let backoffcalcImportClicked = false;
+document.addEventListener("click", (event) => {
+  if (!(event.target instanceof Element) || !event.target.closest('#app[data-render="server"] #import-button')) {
+    return;
+  }
+  backoffcalcImportClicked = true;
+  const said = document.querySelector('#app[data-render="server"] #import-said p');
+  if (said) {
+    said.textContent = "The calculator is loading: it imports the text as soon as it has.";
+  }
+}, true);
+
+// backoffcalcTakeImportClick is the wasm's call as it takes over: whether Import was clicked.
+function backoffcalcTakeImportClick() {
+  const clicked = backoffcalcImportClicked;
+  backoffcalcImportClicked = false;
+  return clicked;
+}
+
 function backoffcalcTypedField(field) {
   return Boolean(field.name) && (field.tagName === "SELECT" ||
     (field.tagName === "INPUT" && field.type !== "checkbox" && field.type !== "radio"));
