@@ -199,15 +199,24 @@ func TestImportAxe(t *testing.T) {
 	tb.requireNoConsoleProblems()
 }
 
+// pasteBeforeWasm opens the Import control of serve's page, held before the wasm runs, and pastes
+// a Step Functions Retry into it; release lets the wasm load.
+func pasteBeforeWasm(t *testing.T) (tb *tab, release func()) {
+	srv, release := heldServe(t)
+	tb = newTab(t, chromedp.WithNewBrowserContext())
+	tb.navigate(srv.URL + "/?attempts=4")
+	evalJS[bool](tb, `document.getElementById("import").open = true`)
+	tb.setInput("#import-text", stepFunctionsState)
+	return tb, release
+}
+
+const importedStepFunctions = `location.search.includes("jitter=full") && location.search.includes("base=3s")`
+
 // TestImportPastedBeforeWasm pastes into serve's page before the wasm runs: the wasm's page,
 // which replaces it, keeps the control open with the text, and the text imports.
 func TestImportPastedBeforeWasm(t *testing.T) {
 	t.Parallel()
-	srv, release := heldServe(t)
-	tb := newTab(t, chromedp.WithNewBrowserContext())
-	tb.navigate(srv.URL + "/?attempts=4")
-	evalJS[bool](tb, `document.getElementById("import").open = true`)
-	tb.setInput("#import-text", stepFunctionsState)
+	tb, release := pasteBeforeWasm(t)
 	release()
 	tb.waitWasm()
 	got := evalJS[map[string]any](tb, `({open: document.getElementById("import").open, text: document.getElementById("import-text").value})`)
@@ -215,7 +224,7 @@ func TestImportPastedBeforeWasm(t *testing.T) {
 		t.Fatalf("after the wasm took over: %v", got)
 	}
 	tb.run(chromedp.Click(chromedp.CSS("#import-button")))
-	tb.waitFor("the imported link", `location.search.includes("jitter=full") && location.search.includes("base=3s")`)
+	tb.waitFor("the imported link", importedStepFunctions)
 	tb.requireNoConsoleProblems()
 }
 
@@ -224,18 +233,14 @@ func TestImportPastedBeforeWasm(t *testing.T) {
 // over, where the click was lost.
 func TestImportClickedBeforeWasm(t *testing.T) {
 	t.Parallel()
-	srv, release := heldServe(t)
-	tb := newTab(t, chromedp.WithNewBrowserContext())
-	tb.navigate(srv.URL + "/?attempts=4")
-	evalJS[bool](tb, `document.getElementById("import").open = true`)
-	tb.setInput("#import-text", stepFunctionsState)
+	tb, release := pasteBeforeWasm(t)
 	evalJS[bool](tb, `document.getElementById("import-button").click(), true`)
 	if said := evalJS[string](tb, `document.querySelector("#import-said p").textContent`); !strings.Contains(said, "imports the text as soon as") {
 		t.Errorf("after the click, before the wasm, the import says %q", said)
 	}
 	release()
 	tb.waitWasm()
-	tb.waitFor("the imported link", `location.search.includes("jitter=full") && location.search.includes("base=3s")`)
+	tb.waitFor("the imported link", importedStepFunctions)
 	if said := evalJS[string](tb, `document.querySelector("#import-said p").textContent`); !strings.Contains(said, "Read as") {
 		t.Errorf("after the wasm's import, it says %q", said)
 	}

@@ -196,13 +196,18 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 	} else {
 		pol := c.Policy()
 		if pol.Cap < pol.Base { // PollyMaxUnderDelay left it: with jitter
-			return maxV.errorf("under Delay (%s) with UseJitter, Polly clamps each drawn delay to it, a law the calculator does not have; with MaxDelay at least Delay, or UseJitter false, it reads", secs(c.Delay))
+			return maxV.errorf("%s", jitteredUnderDelay(c.Delay))
 		}
 		r.source("base", maxV) // every wait is MaxDelay, and there is no cap
 		r.unsource("cap")
 		r.note("%s", maxUnderDelay(policy.Policy{Base: c.Delay, Cap: c.MaxDelay}))
 	}
 	return nil
+}
+
+// jitteredUnderDelay is why a Polly MaxDelay under delay is refused with UseJitter.
+func jitteredUnderDelay(delay time.Duration) string {
+	return "under Delay (" + secs(delay) + ") with UseJitter, Polly clamps each drawn delay to it, a law the calculator does not have; with MaxDelay at least Delay, or UseJitter false, it reads"
 }
 
 // maxUnderDelay says what a Polly MaxDelay under Delay does (libs.PollyMaxUnderDelay).

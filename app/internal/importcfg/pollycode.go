@@ -112,8 +112,7 @@ func readPollyCode(text string) (Result, bool, error) {
 		under := pol
 		var ok bool
 		if pol, ok = libs.PollyMaxUnderDelay(pol); !ok {
-			return Result{}, false, fmt.Errorf("line %d: MaxDelay %s: under Delay (%s) with UseJitter, Polly clamps each drawn delay to it, a law the calculator does not have; with MaxDelay at least Delay, or UseJitter false, it reads",
-				field(fields, "MaxDelay").line, secs(under.Cap), secs(under.Base))
+			return Result{}, false, fmt.Errorf("line %d: MaxDelay %s: %s", field(fields, "MaxDelay").line, secs(under.Cap), jitteredUnderDelay(under.Base))
 		}
 		read = append(read, maxUnderDelay(under))
 	}
