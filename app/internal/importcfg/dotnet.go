@@ -166,7 +166,7 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 		if d == 0 && f.name == "Delay" {
 			// Polly retries at once (RetryHelper: a zero base delay is returned as it is);
 			// calc's base is more than 0.
-			r.note("line %d: %s 0: Polly retries at once; one tick, 100ns, the least base the calculator takes, stands in", v.line, v.path())
+			r.note("line %d: %s 0: %s", v.line, v.path(), zeroDelay)
 		}
 	}
 	if v := o.get(fold("BackoffType"), true); v != nil {
@@ -204,6 +204,9 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 	}
 	return nil
 }
+
+// zeroDelay says what a Polly Delay of 0 reads as.
+const zeroDelay = "Polly retries at once; one tick, 100ns, the least base the calculator takes, stands in"
 
 // jitteredUnderDelay is why a Polly MaxDelay under delay is refused with UseJitter.
 func jitteredUnderDelay(delay time.Duration) string {

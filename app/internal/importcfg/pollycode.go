@@ -74,7 +74,9 @@ func readPollyCode(text string) (Result, bool, error) {
 				return Result{}, false, err
 			}
 			if pol.Base == 0 {
-				return Result{}, false, e.bad("must be more than 0: the calculator's base")
+				pol.Base = 100 // one tick, as the JSON reader
+				read = append(read, e.valueLine(zeroDelay))
+				continue
 			}
 		case "MaxDelay":
 			if pol.Cap, err = timeSpanValue(e, 24*time.Hour); err != nil {

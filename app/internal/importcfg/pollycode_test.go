@@ -16,6 +16,9 @@ var pollyCodeCases = []importCase{
 	{name: "MaxDelay under Delay", format: pollyFormat,
 		text: "new RetryStrategyOptions { Delay = TimeSpan.FromSeconds(2), MaxDelay = TimeSpan.FromSeconds(1), BackoffType = DelayBackoffType.Exponential }",
 		want: "base=1s&factor=1&cap=168h&growth=exponential&jitter=none"},
+	// Polly retries at once: one tick stands in, as in the JSON reader.
+	{name: "a zero Delay", format: pollyFormat,
+		text: "new RetryStrategyOptions { Delay = TimeSpan.FromSeconds(0), MaxRetryAttempts = 2 }", want: "base=100ns&attempts=3"},
 	{name: "linear with jitter", format: pollyFormat,
 		text: "new RetryStrategyOptions { BackoffType = DelayBackoffType.Linear, UseJitter = true, Delay = TimeSpan.FromTicks(2500) }",
 		want: "base=250us&growth=linear&jitter=proportional&ratio=0.25"},
