@@ -200,7 +200,7 @@ func readPollyRetry(r *reading, o *value, c *libs.PollyRetry) error {
 		}
 		r.source("base", maxV) // every wait is MaxDelay, and there is no cap
 		r.unsource("cap")
-		r.note("%s", maxUnderDelay(policy.Policy{Base: c.Delay, Cap: c.MaxDelay}))
+		r.note("%s", maxUnderDelay(c.Delay, c.MaxDelay))
 	}
 	return nil
 }
@@ -214,9 +214,9 @@ func jitteredUnderDelay(delay time.Duration) string {
 }
 
 // maxUnderDelay says what a Polly MaxDelay under Delay does (libs.PollyMaxUnderDelay).
-func maxUnderDelay(under policy.Policy) string {
+func maxUnderDelay(delay, maxDelay time.Duration) string {
 	return fmt.Sprintf("MaxDelay %s is under Delay %s: Polly clamps every delay to it, so every retry waits %s (base, factor 1, no cap)",
-		secs(under.Cap), secs(under.Base), secs(under.Cap))
+		secs(maxDelay), secs(delay), secs(maxDelay))
 }
 
 // backoffType reads a DelayBackoffType as Enum.Parse does, ignoring case, or its number.

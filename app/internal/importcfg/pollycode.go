@@ -116,7 +116,7 @@ func readPollyCode(text string) (Result, bool, error) {
 		if pol, ok = libs.PollyMaxUnderDelay(pol); !ok {
 			return Result{}, false, fmt.Errorf("line %d: MaxDelay %s: %s", field(fields, "MaxDelay").line, secs(under.Cap), jitteredUnderDelay(under.Base))
 		}
-		read = append(read, maxUnderDelay(under))
+		read = append(read, maxUnderDelay(under.Base, under.Cap))
 	}
 	retry := strings.Index(text, ".AddRetry(")
 	for _, m := range regexp.MustCompile(`\.AddTimeout\(([^()]*\([^()]*\))\)`).FindAllStringSubmatchIndex(text, 8) {
